@@ -1,0 +1,44 @@
+package org.jheartbeat.core.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jheartbeat.core.auth.AuthKeys;
+
+/**
+ * A validated, immutable cluster configuration read from a config directory ({@code ha.cf},
+ * {@code authkeys}, {@code haresources}). A reload builds a new instance; nothing mutates one.
+ *
+ * @param configDir      the directory it was read from, e.g. {@code /etc/ha.d}
+ * @param timing         keepalive, deadtime, warntime, initdead
+ * @param udpPort        ha.cf {@code udpport} (default 694)
+ * @param nodes          the {@code node} names in file order
+ * @param media          every heartbeat medium in file order
+ * @param autoFailback   ha.cf {@code auto_failback}
+ * @param logging        logfile, debugfile, logfacility
+ * @param authKeys       the authkeys contents
+ * @param resourceGroups the haresources groups in file order
+ */
+public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<NodeName> nodes,
+                            List<MediumDecl> media, FailbackPolicy autoFailback, LogSettings logging,
+                            AuthKeys authKeys, List<ResourceGroupDecl> resourceGroups) {
+    /** Heartbeat's default UDP port ({@code ha-cluster/udp}). */
+    public static final int DEFAULT_UDP_PORT = 694;
+
+    public ClusterConfig {
+        Objects.requireNonNull(configDir, "configDir");
+        Objects.requireNonNull(timing, "timing");
+        Objects.requireNonNull(autoFailback, "autoFailback");
+        Objects.requireNonNull(logging, "logging");
+        Objects.requireNonNull(authKeys, "authKeys");
+        nodes = List.copyOf(nodes);
+        media = List.copyOf(media);
+        resourceGroups = List.copyOf(resourceGroups);
+    }
+
+    /** The other node of a two-node cluster, seen from {@code local}; empty for a one-node config. */
+    public Optional<NodeName> peerOf(NodeName local) {
+        return nodes.stream().filter(n -> !n.equals(local)).findFirst();
+    }
+}

@@ -1,0 +1,44 @@
+package org.jheartbeat.core.config;
+
+/**
+ * One heartbeat medium declared in ha.cf: a path over which {@code status} and cluster messages
+ * travel. The link name of a medium (as logged in {@code Link node2:eth1 dead.}) is the interface
+ * for UDP media and the device path for serial (Heartbeat 3.0.6 {@code HBcomm} plugins).
+ */
+public sealed interface MediumDecl permits MediumDecl.Ucast, MediumDecl.Bcast {
+
+    /** The link name this medium contributes: interface name or device path. */
+    String linkName();
+
+    /** The ha.cf line it was declared on (1-based), for diagnostics. */
+    int line();
+
+    /**
+     * {@code ucast IFACE PEER}: unicast UDP to {@code peer} on {@code udpport}, through {@code iface}.
+     *
+     * @param iface interface name, e.g. {@code eth1}
+     * @param peer  peer IPv4 address or host name, as written
+     * @param port  the UDP port in force when the line was read ({@code udpport} must precede media)
+     * @param line  1-based ha.cf line
+     */
+    record Ucast(String iface, String peer, int port, int line) implements MediumDecl {
+        @Override
+        public String linkName() {
+            return iface;
+        }
+    }
+
+    /**
+     * {@code bcast IFACE}: UDP broadcast to the interface's broadcast address on {@code udpport}.
+     *
+     * @param iface interface name
+     * @param port  the UDP port in force when the line was read
+     * @param line  1-based ha.cf line
+     */
+    record Bcast(String iface, int port, int line) implements MediumDecl {
+        @Override
+        public String linkName() {
+            return iface;
+        }
+    }
+}
