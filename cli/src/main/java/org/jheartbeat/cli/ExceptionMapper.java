@@ -1,0 +1,36 @@
+package org.jheartbeat.cli;
+
+import java.nio.file.AccessDeniedException;
+import org.jheartbeat.core.control.ControlClient;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The one place that maps exceptions escaping a command to an exit code and a one-line message
+ * (never a stack trace): {@link UserException} keeps its code, a missing daemon is
+ * {@link ExitCodes#NOT_RUNNING}, permission problems {@link ExitCodes#PERMISSION}, the rest
+ * {@link ExitCodes#FAILURE}.
+ */
+public final class ExceptionMapper implements IExecutionExceptionHandler {
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parseResult) {
+        int code;
+        String msg;
+        if (ex instanceof UserException u) {
+            code = u.exitCode();
+            msg = u.getMessage();
+        } else if (ex instanceof ControlClient.NotRunningException) {
+            code = ExitCodes.NOT_RUNNING;
+            msg = ex.getMessage();
+        } else if (ex instanceof AccessDeniedException a) {
+            code = ExitCodes.PERMISSION;
+            msg = "permission denied on " + a.getFile() + ": run as root or as a member of group haclient";
+        } else {
+            code = ExitCodes.FAILURE;
+            msg = ex.getClass().getSimpleName() + ": " + ex.getMessage();
+        }
+        cl.getErr().println("hb: " + msg);
+        return code;
+    }
+}

@@ -1,0 +1,29 @@
+package org.jheartbeat.cli;
+
+import org.jheartbeat.cli.command.ConfigCommand;
+import org.jheartbeat.cli.command.DaemonCommand;
+import org.jheartbeat.cli.command.StatusCommand;
+import picocli.CommandLine.Command;
+
+/** {@code hb}: the jheartbeat command. */
+@Command(name = "hb", mixinStandardHelpOptions = true,
+        version = {"jheartbeat 0.1.0 (speaks the Heartbeat 3.0.6 R1 protocol)"},
+        description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
+        subcommands = {DaemonCommand.class, StatusCommand.class, ConfigCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:success",
+            "1:runtime failure (medium could not start, I/O error, daemon refused)",
+            "2:invalid configuration (each problem printed as file:line: message)",
+            "3:no daemon running on this state directory",
+            "4:permission denied",
+            "64:command-line usage error"})
+public final class HbCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,73 @@
+package org.jheartbeat.cli.command;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.ConfigLoadResult;
+import org.jheartbeat.core.config.ConfigLoader;
+import org.jheartbeat.core.config.NodeName;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code hb config ...}: configuration tools. */
+@Command(name = "config", description = "Configuration tools.", mixinStandardHelpOptions = true,
+        subcommands = {ConfigCommand.Check.class})
+public final class ConfigCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * {@code hb config check}: reads ha.cf, authkeys and haresources and prints every problem as
+     * {@code file:line: message}; exit 2 if any is an error, else 0 (warnings are printed too).
+     */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Check ha.cf, authkeys and haresources; print every problem as file:line: message.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:valid (warnings may be printed)", "2:at least one error", "64:usage error"})
+    public static final class Check implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
+                description = "Configuration directory (default: ${DEFAULT-VALUE}).")
+        Path configDir;
+
+        @Option(names = "--node-name", paramLabel = "NAME",
+                description = "Also check that this node is listed in ha.cf.")
+        String nodeName;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            Optional<NodeName> node;
+            try {
+                node = Optional.ofNullable(nodeName).map(NodeName::of);
+            } catch (IllegalArgumentException e) {
+                err.println("hb: --node-name: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            ConfigLoadResult r = ConfigLoader.load(configDir, node);
+            for (ConfigDiagnostic d : r.diagnostics()) {
+                (d.isError() ? err : out).println(d.format());
+            }
+            if (r.hasErrors()) {
+                long n = r.diagnostics().stream().filter(ConfigDiagnostic::isError).count();
+                err.println(n + " error(s) in " + configDir + "; the daemon will not start with this configuration.");
+                return ExitCodes.CONFIG;
+            }
+            out.println(configDir + ": configuration OK");
+            return ExitCodes.OK;
+        }
+    }
+}

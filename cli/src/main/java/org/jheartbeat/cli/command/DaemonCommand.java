@@ -1,0 +1,194 @@
+package org.jheartbeat.cli.command;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.logging.LogSetup;
+import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
+import org.jheartbeat.core.auth.MessageAuthenticator;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.ConfigLoadResult;
+import org.jheartbeat.core.config.ConfigLoader;
+import org.jheartbeat.core.config.MediumDecl;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlResponse;
+import org.jheartbeat.core.control.ControlServer;
+import org.jheartbeat.core.loop.ClusterLoop;
+import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.media.udp.UdpMedium;
+import org.jheartbeat.core.protocol.NodeEngine;
+import org.jheartbeat.core.protocol.OutboundStamper;
+import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.WallClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hb daemon}: runs a cluster node in the foreground until SIGTERM/SIGINT, then releases its
+ * resource groups, tells the peer ({@code shutdone}) and exits. Assembles the daemon: config,
+ * logging, state directory, media, resource runner, cluster loop and control socket.
+ */
+@Command(name = "daemon", mixinStandardHelpOptions = true,
+        description = "Run this cluster node in the foreground (stop it with SIGTERM).",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped cleanly", "1:could not start (medium, state directory, already running)",
+            "2:invalid configuration", "64:usage error"})
+public final class DaemonCommand implements java.util.concurrent.Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
+    /** How long an orderly shutdown may take to release every group, in s. */
+    private static final long SHUTDOWN_TIMEOUT_S = 600;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
+            description = "Configuration directory with ha.cf, authkeys, haresources (default: ${DEFAULT-VALUE}).")
+    Path configDir;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
+            description = "Run-time state: control socket, generation, pid file (default: ${DEFAULT-VALUE}).")
+    Path stateDir;
+
+    @Option(names = "--node-name", paramLabel = "NAME",
+            description = "This node's name (default: uname -n, lowercased).")
+    String nodeName;
+
+    @Option(names = "--debug", description = "Also print debug lines on standard error.")
+    boolean debug;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        NodeName me = NodeName.of(nodeName != null ? nodeName : unameN());
+        ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
+        for (ConfigDiagnostic d : loaded.diagnostics()) {
+            err.println(d.format());
+        }
+        err.flush();
+        if (loaded.hasErrors() || loaded.config().isEmpty()) {
+            throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
+        }
+        ClusterConfig config = loaded.config().get();
+        if (config.peerOf(me).isEmpty()) {
+            throw new UserException(ExitCodes.CONFIG, configDir.resolve("ha.cf") + ":0: two nodes are needed, "
+                    + "this node and its peer; add a 'node' line for the peer");
+        }
+        StateDirectory state = new StateDirectory(stateDir);
+        state.create();
+        refuseIfRunning(state);
+        LogSetup.configureDaemon(config.logging(), me.value(), debug);
+        config.logging().logfacility().ifPresent(f ->
+                LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
+
+        MonotonicClock clock = MonotonicClock.system();
+        WallClock wall = WallClock.system();
+        long generation = state.bumpGeneration(wall.currentTimeMillis() / 1000);
+        byte[] uuid = state.nodeUuid();
+        LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
+        LOG.info("Heartbeat generation: {}", generation);
+
+        OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
+                new MessageAuthenticator(config.authKeys()), DaemonCommand::loadAverage);
+        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime());
+        EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        List<Medium> media = new ArrayList<>();
+        for (MediumDecl d : config.media()) {
+            media.add(new UdpMedium(d, netty));
+        }
+        ClusterLoop loop = new ClusterLoop(config, engine, media,
+                new ResourceGroupExecutor(config), clock, wall);
+        try {
+            loop.start();
+        } catch (IOException e) {
+            netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
+        }
+        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop));
+        control.start();
+        Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
+
+        Thread hook = new Thread(() -> {
+            LOG.info("Received SIGTERM or SIGINT: shutting down.");
+            try {
+                loop.shutdown().get(SHUTDOWN_TIMEOUT_S, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.error("orderly shutdown did not finish: {}", e.toString());
+            }
+            finish(loop, control, netty, state);
+        }, "hb-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        loop.exited().join();
+        return ExitCodes.OK;
+    }
+
+    private static void finish(ClusterLoop loop, ControlServer control, EventLoopGroup netty, StateDirectory state) {
+        control.close();
+        loop.close();
+        netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        try {
+            Files.deleteIfExists(state.pidFile());
+        } catch (IOException e) {
+            LOG.debug("removing pid file: {}", e.getMessage());
+        }
+    }
+
+    private static ControlResponse handle(String request, ClusterLoop loop) {
+        if (request.equals("status")) {
+            try {
+                return ControlResponse.ok(loop.snapshot().get(5, TimeUnit.SECONDS).render());
+            } catch (Exception e) {
+                return ControlResponse.error("status not available: " + e);
+            }
+        }
+        return ControlResponse.error("unknown request [" + request + "]");
+    }
+
+    private static void refuseIfRunning(StateDirectory state) throws UserException {
+        try {
+            ControlClient.request(state.controlSocket(), "status");
+            throw new UserException(ExitCodes.FAILURE, "a daemon is already running on state directory "
+                    + state.path() + " (control socket " + state.controlSocket() + " answers)");
+        } catch (UserException e) {
+            throw e;
+        } catch (IOException e) {
+            // nobody answers: fine, a stale socket is replaced at bind
+        }
+    }
+
+    /** The UTS node name, as {@code uname -n} prints it. */
+    static String unameN() throws IOException {
+        Path p = Path.of("/proc/sys/kernel/hostname");
+        if (Files.isReadable(p)) {
+            return Files.readString(p, StandardCharsets.US_ASCII).trim();
+        }
+        return java.net.InetAddress.getLocalHost().getHostName();
+    }
+
+    private static String loadAverage() {
+        try {
+            String s = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim();
+            return s.isEmpty() ? "n/a" : s;
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package org.jheartbeat.core.loop;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.control.StatusSnapshot;
+import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.membership.LinkStatus;
+import org.jheartbeat.core.protocol.Effect;
+import org.jheartbeat.core.protocol.NodeEngine;
+import org.jheartbeat.core.takeover.GroupState;
+import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverAction.Level;
+import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.WallClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+import org.slf4j.MarkerFactory;
+
+/**
+ * The imperative shell around a {@link NodeEngine}: one thread ({@code hb-loop}) owns the engine;
+ * media post frames to it, a timer wakes it at the engine's next deadline (at most every 100 ms),
+ * and it executes the engine's effects: packets out on every medium, group operations on the
+ * {@link GroupExecutor} (results posted back), log lines in Heartbeat's words.
+ */
+public final class ClusterLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
+    /** Marks ERROR events that Heartbeat would log as {@code CRIT}. */
+    public static final Marker CRIT = MarkerFactory.getMarker("CRIT");
+    private static final long MAX_SLEEP_NANOS = 100_000_000L;
+    private static final int RECENT_EVENTS = 20;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
+            .withZone(ZoneId.systemDefault());
+
+    private final ClusterConfig config;
+    private final NodeEngine engine;
+    private final List<Medium> media;
+    private final GroupExecutor groups;
+    private final MonotonicClock clock;
+    private final WallClock wall;
+    private final ScheduledExecutorService thread;
+    private final CompletableFuture<Void> exited = new CompletableFuture<>();
+    private final Deque<String> recent = new ArrayDeque<>();
+
+    /**
+     * @param config the configuration the engine was built from (for group names in status)
+     * @param engine the protocol engine; from now on touched only by the loop thread
+     * @param media  every medium, not yet started
+     * @param groups runs group operations
+     */
+    public ClusterLoop(ClusterConfig config, NodeEngine engine, List<Medium> media, GroupExecutor groups,
+                       MonotonicClock clock, WallClock wall) {
+        this.config = config;
+        this.engine = engine;
+        this.media = List.copyOf(media);
+        this.groups = groups;
+        this.clock = clock;
+        this.wall = wall;
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hb-loop");
+            t.setDaemon(false);
+            return t;
+        });
+    }
+
+    /**
+     * Starts every medium and the timer.
+     *
+     * @throws IOException if a medium cannot start (nothing is left running then)
+     */
+    public void start() throws IOException {
+        List<Medium> started = new ArrayList<>();
+        try {
+            for (Medium m : media) {
+                m.start((link, source, frame) -> post(() -> run(e -> e.onFrame(link, source, frame, clock.nanoTime(),
+                        wall.currentTimeMillis()))));
+                started.add(m);
+            }
+        } catch (IOException e) {
+            started.forEach(Medium::close);
+            thread.shutdownNow();
+            throw e;
+        }
+        thread.execute(this::tick);
+    }
+
+    private void tick() {
+        run(e -> e.onTimer(clock.nanoTime(), wall.currentTimeMillis()));
+        long sleep = Math.max(1_000_000L, Math.min(MAX_SLEEP_NANOS, engine.nextWakeupNanos() - clock.nanoTime()));
+        if (!thread.isShutdown()) {
+            thread.schedule(this::tick, sleep, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void post(Runnable r) {
+        try {
+            thread.execute(r);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // loop already stopped: late frames and results are dropped
+        }
+    }
+
+    private void run(Function<NodeEngine, List<Effect>> step) {
+        List<Effect> effects;
+        try {
+            effects = step.apply(engine);
+        } catch (RuntimeException e) {
+            LOG.error("internal error in cluster loop (event dropped): {}", e.toString(), e);
+            return;
+        }
+        for (Effect ef : effects) {
+            execute(ef);
+        }
+    }
+
+    private void execute(Effect ef) {
+        if (ef instanceof Effect.Transmit t) {
+            for (Medium m : media) {
+                m.send(t.packet());
+            }
+        } else if (ef instanceof Effect.LogLine l) {
+            log(l.level(), l.text());
+        } else if (ef instanceof Effect.StartGroup s) {
+            log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason() + ")");
+            groups.start(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), true,
+                    err == null && ok, clock.nanoTime(), wall.currentTimeMillis()))));
+        } else if (ef instanceof Effect.StopGroup s) {
+            log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason() + ")");
+            groups.stop(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), false,
+                    err == null && ok, clock.nanoTime(), wall.currentTimeMillis()))));
+        } else if (ef instanceof Effect.Exit) {
+            exited.complete(null);
+        }
+    }
+
+    private String key(int group) {
+        return config.resourceGroups().get(group).key();
+    }
+
+    private void log(Level level, String text) {
+        switch (level) {
+            case INFO -> LOG.info(text);
+            case WARN -> LOG.warn(text);
+            case ERROR -> LOG.error(text);
+            case CRIT -> LOG.error(CRIT, text);
+        }
+        if (recent.size() == RECENT_EVENTS) {
+            recent.removeFirst();
+        }
+        recent.addLast(TIME.format(Instant.ofEpochMilli(wall.currentTimeMillis())) + " "
+                + (level == Level.INFO ? "" : level + ": ") + text);
+    }
+
+    /** Asks for an orderly shutdown; the returned future completes when the engine says it may exit. */
+    public CompletableFuture<Void> shutdown() {
+        post(() -> run(e -> e.onShutdownRequested(clock.nanoTime(), wall.currentTimeMillis())));
+        return exited;
+    }
+
+    /** Completes when the engine has finished an orderly shutdown. */
+    public CompletableFuture<Void> exited() {
+        return exited;
+    }
+
+    /** Operator standby: hand {@code set} of our groups to the peer. */
+    public void standby(ResourceSet set) {
+        post(() -> run(e -> e.onStandbyRequested(set, clock.nanoTime(), wall.currentTimeMillis())));
+    }
+
+    /** A status snapshot taken on the loop thread. */
+    public CompletableFuture<StatusSnapshot> snapshot() {
+        CompletableFuture<StatusSnapshot> f = new CompletableFuture<>();
+        post(() -> f.complete(takeSnapshot()));
+        return f;
+    }
+
+    private StatusSnapshot takeSnapshot() {
+        List<StatusSnapshot.NodeView> nodes = new ArrayList<>();
+        nodes.add(new StatusSnapshot.NodeView(engine.me().value(), engine.localStatus().wireName(), true, Map.of()));
+        Map<String, String> links = new LinkedHashMap<>();
+        for (Map.Entry<String, LinkStatus> l : engine.detector().links(engine.peer()).entrySet()) {
+            links.put(l.getKey(), l.getValue().wireName());
+        }
+        nodes.add(new StatusSnapshot.NodeView(engine.peer().value(),
+                engine.detector().status(engine.peer()).wireName(), false, links));
+        List<StatusSnapshot.GroupView> gv = new ArrayList<>();
+        ResourceSet peerHolds = engine.machine().peerHoldings();
+        boolean peerAlive = engine.detector().status(engine.peer()).isAlive();
+        for (int i = 0; i < config.resourceGroups().size(); i++) {
+            ResourceGroupDecl g = config.resourceGroups().get(i);
+            GroupState here = engine.machine().groupState(i);
+            boolean peersOwn = g.preferredNode().equals(engine.peer());
+            String on;
+            if (here == GroupState.RUNNING || here == GroupState.STARTING || here == GroupState.STOPPING) {
+                on = engine.me().value();
+            } else if (peerAlive && (peersOwn ? peerHolds.includesLocal() : peerHolds.includesForeign())) {
+                on = engine.peer().value();
+            } else {
+                on = "-";
+            }
+            String line = g.toString();
+            gv.add(new StatusSnapshot.GroupView(g.key(), g.preferredNode().value(), here.displayName(), on,
+                    line.substring(line.indexOf(' ') + 1)));
+        }
+        return new StatusSnapshot(engine.me().value(), engine.generation(),
+                engine.machine().state().name().toLowerCase(java.util.Locale.ROOT), nodes, gv,
+                engine.badPackets().total(), engine.badPackets().bySource(), List.copyOf(recent));
+    }
+
+    /** Stops the timer, the media and the group executor (no orderly release: see {@link #shutdown()}). */
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        media.forEach(Medium::close);
+        groups.close();
+    }
+}

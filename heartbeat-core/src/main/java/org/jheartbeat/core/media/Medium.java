@@ -1,0 +1,31 @@
+package org.jheartbeat.core.media;
+
+import java.io.IOException;
+
+/**
+ * A heartbeat medium: one path over which cluster messages travel (Heartbeat 3.0.6 {@code HBcomm}
+ * plugins: bcast, ucast, mcast, serial). Implementations only move bytes; they never decode,
+ * authenticate or decide anything.
+ */
+public interface Medium extends AutoCloseable {
+
+    /** The link name packets from this medium are attributed to: interface name or device path. */
+    String linkName();
+
+    /** A short description for logs, e.g. {@code ucast eth1 198.18.1.2:694}. */
+    String describe();
+
+    /**
+     * Opens the medium and starts delivering inbound frames to {@code sink} (from an I/O thread).
+     *
+     * @throws IOException if the interface or device is missing, or the port cannot be bound
+     */
+    void start(FrameSink sink) throws IOException;
+
+    /** Sends one packet (best effort, non-blocking; errors are logged, rate-limited). */
+    void send(byte[] packet);
+
+    /** Closes sockets or devices; idempotent. */
+    @Override
+    void close();
+}

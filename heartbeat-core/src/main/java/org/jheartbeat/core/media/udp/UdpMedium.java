@@ -1,0 +1,183 @@
+package org.jheartbeat.core.media.udp;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.InterfaceAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import org.jheartbeat.core.config.MediumDecl;
+import org.jheartbeat.core.media.FrameSink;
+import org.jheartbeat.core.media.Medium;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * UDP heartbeat media over Netty: {@code ucast IFACE PEER} and {@code bcast IFACE} (Heartbeat 3.0.6
+ * {@code ucast.c}, {@code bcast.c}; facts G.2), on {@code udpport}.
+ *
+ * <p>Binding to the named interface: Java and Netty's NIO transport have no {@code SO_BINDTODEVICE},
+ * so the receive socket is bound to the interface's own IPv4 address (ucast) or to its broadcast
+ * address (bcast). Linux then delivers to it only the datagrams addressed to that interface, which
+ * is what makes the link attribution ({@code Link node2:eth1 up.}) right. The interface must have an
+ * IPv4 address when the medium starts.
+ *
+ * <p>Each datagram is one message; its bytes are copied out of the {@link ByteBuf} in the first
+ * handler, so nothing past this class ever sees Netty types. Receive buffers hold 64 KiB, the
+ * largest UDP payload.
+ */
+public final class UdpMedium implements Medium {
+    private static final Logger LOG = LoggerFactory.getLogger(UdpMedium.class);
+    private static final int MAX_DATAGRAM = 65_536;
+
+    private final MediumDecl decl;
+    private final EventLoopGroup group;
+    private Channel receive;
+    private Channel sendChannel;
+    private InetSocketAddress destination;
+    private long sendErrors;
+
+    /**
+     * @param decl  a {@link MediumDecl.Ucast} or {@link MediumDecl.Bcast}
+     * @param group the Netty event loop group to run on (shared by all UDP media)
+     */
+    public UdpMedium(MediumDecl decl, EventLoopGroup group) {
+        if (!(decl instanceof MediumDecl.Ucast) && !(decl instanceof MediumDecl.Bcast)) {
+            throw new IllegalArgumentException("not a UDP medium: " + decl);
+        }
+        this.decl = decl;
+        this.group = group;
+    }
+
+    @Override
+    public String linkName() {
+        return decl.linkName();
+    }
+
+    @Override
+    public String describe() {
+        if (decl instanceof MediumDecl.Ucast u) {
+            return "ucast " + u.iface() + " " + u.peer() + ":" + u.port();
+        }
+        MediumDecl.Bcast b = (MediumDecl.Bcast) decl;
+        return "bcast " + b.iface() + ":" + b.port();
+    }
+
+    @Override
+    public void start(FrameSink sink) throws IOException {
+        String iface = decl.linkName();
+        InterfaceAddress ia = ipv4Of(iface);
+        if (decl instanceof MediumDecl.Ucast u) {
+            destination = new InetSocketAddress(resolve(u.peer()), u.port());
+            receive = bind(new InetSocketAddress(ia.getAddress(), u.port()), sink, false);
+            sendChannel = receive;
+            LOG.info("ucast: started on port {} interface {} to {}", u.port(), iface, destination.getAddress().getHostAddress());
+        } else {
+            MediumDecl.Bcast b = (MediumDecl.Bcast) decl;
+            if (ia.getBroadcast() == null) {
+                throw new IOException("interface " + iface + " has no IPv4 broadcast address; use ucast on it");
+            }
+            destination = new InetSocketAddress(ia.getBroadcast(), b.port());
+            receive = bind(new InetSocketAddress(ia.getBroadcast(), b.port()), sink, false);
+            sendChannel = bind(new InetSocketAddress(ia.getAddress(), 0), null, true);
+            LOG.info("bcast: started on port {} interface {} to {}", b.port(), iface, ia.getBroadcast().getHostAddress());
+        }
+    }
+
+    private Channel bind(InetSocketAddress local, FrameSink sink, boolean broadcast) throws IOException {
+        Bootstrap b = new Bootstrap().group(group).channel(NioDatagramChannel.class)
+                .option(ChannelOption.SO_BROADCAST, broadcast || decl instanceof MediumDecl.Bcast)
+                .option(ChannelOption.IP_TOS, 0x10)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM))
+                .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+                        if (sink == null) {
+                            return;
+                        }
+                        ByteBuf buf = p.content();
+                        byte[] bytes = new byte[buf.readableBytes()];
+                        buf.readBytes(bytes);
+                        InetSocketAddress s = p.sender();
+                        sink.onFrame(linkName(), s.getAddress().getHostAddress() + ":" + s.getPort(), bytes);
+                    }
+
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        LOG.warn("{}: receive error: {}", describe(), cause.toString());
+                    }
+                });
+        try {
+            return b.bind(local).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding " + local);
+        } catch (Exception e) {
+            throw new IOException("cannot bind UDP " + local.getAddress().getHostAddress() + ":" + local.getPort()
+                    + " for " + describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void send(byte[] packet) {
+        Channel ch = sendChannel;
+        if (ch == null || !ch.isActive()) {
+            return;
+        }
+        ch.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(packet), destination)).addListener(f -> {
+            if (!f.isSuccess() && (sendErrors++ % 100) == 0) {
+                LOG.warn("write_child: write failure on {}: {} ({} failures so far)", describe(),
+                        f.cause() == null ? "?" : f.cause().getMessage(), sendErrors);
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        if (receive != null) {
+            receive.close().syncUninterruptibly();
+        }
+        if (sendChannel != null && sendChannel != receive) {
+            sendChannel.close().syncUninterruptibly();
+        }
+    }
+
+    private static InterfaceAddress ipv4Of(String iface) throws IOException {
+        NetworkInterface ni;
+        try {
+            ni = NetworkInterface.getByName(iface);
+        } catch (SocketException e) {
+            throw new IOException("cannot look up interface " + iface + ": " + e.getMessage(), e);
+        }
+        if (ni == null) {
+            throw new IOException("interface " + iface + " does not exist");
+        }
+        for (InterfaceAddress a : ni.getInterfaceAddresses()) {
+            if (a.getAddress() instanceof Inet4Address) {
+                return a;
+            }
+        }
+        throw new IOException("interface " + iface + " has no IPv4 address");
+    }
+
+    private static InetAddress resolve(String host) throws IOException {
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new IOException("cannot resolve ucast peer [" + host + "]", e);
+        }
+    }
+}

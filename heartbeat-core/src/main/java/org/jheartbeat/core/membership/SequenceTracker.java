@@ -1,0 +1,108 @@
+package org.jheartbeat.core.membership;
+
+import java.util.BitSet;
+
+/**
+ * Sequence and generation bookkeeping for one peer, after Heartbeat 3.0.6 {@code should_drop_message}
+ * and {@code is_lost_packet} (facts C.3). Every non-{@code NS_} message carries {@code hg} (the
+ * sender's generation, bumped at each start) and {@code seq} (a per-process counter from 1).
+ *
+ * <p>With several media (two links) every message arrives more than once; the tracker is what makes
+ * the second copy a {@link Verdict#DUPLICATE}. It remembers the last {@value #WINDOW} sequence numbers
+ * (Heartbeat's {@code MAXMSGHIST}); a gap of more than {@value #MAX_GAP} resets tracking, as Heartbeat's
+ * "lost a lot of packets!" does. Pure and not thread-safe.
+ */
+public final class SequenceTracker {
+    /** How many recent sequence numbers are remembered. */
+    public static final int WINDOW = 500;
+    /** A jump larger than this resets tracking (Heartbeat's FLOWCONTROL_LIMIT). */
+    public static final int MAX_GAP = 250;
+
+    /** What to do with an incoming sequenced message. */
+    public enum Verdict {
+        /** First of its kind: process it. */
+        ACCEPT,
+        /** New generation: the peer restarted; tracking was reset and the message is accepted. */
+        RESTART,
+        /** Already seen (e.g. the copy from the second link): refresh the link, don't process again. */
+        DUPLICATE,
+        /** Older generation than the one tracked: drop it (replay). */
+        REPLAY
+    }
+
+    private long generation = -1;
+    private long lastSeq;
+    private final BitSet seen = new BitSet(WINDOW);
+    private long missing;
+
+    /**
+     * Classifies a message.
+     *
+     * @param hg  the message's generation
+     * @param seq the message's sequence number (≥ 1)
+     */
+    public Verdict offer(long hg, long seq) {
+        if (generation < 0 || hg > generation) {
+            boolean restart = generation >= 0;
+            reset(hg, seq);
+            return restart ? Verdict.RESTART : Verdict.ACCEPT;
+        }
+        if (hg < generation) {
+            return Verdict.REPLAY;
+        }
+        if (seq > lastSeq) {
+            if (seq - lastSeq > MAX_GAP) {
+                reset(hg, seq);
+                return Verdict.ACCEPT;
+            }
+            for (long s = lastSeq + 1; s < seq; s++) {
+                clear(s);
+                missing++;
+            }
+            lastSeq = seq;
+            mark(seq);
+            return Verdict.ACCEPT;
+        }
+        if (lastSeq - seq >= WINDOW || isSeen(seq)) {
+            return Verdict.DUPLICATE;
+        }
+        mark(seq);
+        missing = Math.max(0, missing - 1);
+        return Verdict.ACCEPT;
+    }
+
+    /** Generation currently tracked, or -1 before the first message. */
+    public long generation() {
+        return generation;
+    }
+
+    /** Highest sequence number seen in the current generation. */
+    public long lastSeq() {
+        return lastSeq;
+    }
+
+    /** How many sequence numbers below {@link #lastSeq()} have not arrived (gaps), best effort. */
+    public long missingCount() {
+        return missing;
+    }
+
+    private void reset(long hg, long seq) {
+        generation = hg;
+        lastSeq = seq;
+        seen.clear();
+        missing = 0;
+        mark(seq);
+    }
+
+    private void mark(long seq) {
+        seen.set((int) (seq % WINDOW));
+    }
+
+    private void clear(long seq) {
+        seen.clear((int) (seq % WINDOW));
+    }
+
+    private boolean isSeen(long seq) {
+        return seen.get((int) (seq % WINDOW));
+    }
+}

@@ -1,0 +1,24 @@
+package org.jheartbeat.core.protocol;
+
+import org.jheartbeat.core.takeover.TakeoverAction.Level;
+
+/**
+ * What the {@link NodeEngine} asks its shell (the cluster loop) to do, in order.
+ */
+public sealed interface Effect {
+
+    /** Send this UDP payload / serial frame on every medium. */
+    record Transmit(byte[] packet) implements Effect { }
+
+    /** Start resource group {@code group} (haresources index); report the end with {@link NodeEngine#onGroupDone}. */
+    record StartGroup(int group, String reason) implements Effect { }
+
+    /** Stop resource group {@code group}; report the end with {@link NodeEngine#onGroupDone}. */
+    record StopGroup(int group, String reason) implements Effect { }
+
+    /** Log one operator-facing line. */
+    record LogLine(Level level, String text) implements Effect { }
+
+    /** Shutdown is complete and the last heartbeats are out: the daemon may exit now. */
+    record Exit() implements Effect { }
+}

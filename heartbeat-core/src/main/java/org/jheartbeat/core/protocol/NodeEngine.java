@@ -1,0 +1,489 @@
+package org.jheartbeat.core.protocol;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.MediumDecl;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.config.Timing;
+import org.jheartbeat.core.membership.FailureDetector;
+import org.jheartbeat.core.membership.MembershipEvent;
+import org.jheartbeat.core.membership.NodeStatus;
+import org.jheartbeat.core.membership.SequenceTracker;
+import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.StandbyPhase;
+import org.jheartbeat.core.takeover.TakeoverAction;
+import org.jheartbeat.core.takeover.TakeoverAction.Level;
+import org.jheartbeat.core.takeover.TakeoverEvent;
+import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.wire.Field;
+import org.jheartbeat.core.wire.HaMessage;
+import org.jheartbeat.core.wire.MessageType;
+import org.jheartbeat.core.wire.WireCodec;
+import org.jheartbeat.core.wire.WireFormatException;
+
+/**
+ * One node's protocol engine: turns authenticated inbound messages, timer ticks and group results into
+ * {@link Effect}s, speaking Heartbeat 3.0.6's R1 protocol (facts C, D, E). It owns the
+ * {@link FailureDetector}, the peer's {@link SequenceTracker} and the {@link TakeoverMachine}, and the
+ * {@link OutboundStamper} that builds every packet. Pure: time comes in as arguments, I/O goes out as
+ * effects. Not thread-safe: the cluster loop's single thread owns it.
+ *
+ * <p>Start-up follows Heartbeat: {@code status st=init}, then {@code up} every keepalive; once the
+ * peer is heard, {@code reqnodes} every 1 s until its {@code repnodes} arrives, which is "comm up":
+ * status becomes {@code active} and the resource negotiation starts. A peer never heard within
+ * initdead is declared dead, and this node takes every group.
+ */
+public final class NodeEngine {
+    private static final long REQNODES_INTERVAL_NANOS = 1_000_000_000L;
+    /** Heartbeat advertises deadtime + 2 s for its first 5 s ({@code hb_add_deadtime}). */
+    private static final long EARLY_DT_WINDOW_NANOS = 5_000_000_000L;
+    private static final long EARLY_DT_EXTRA_MS = 2_000;
+    /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
+    private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
+
+    private final ClusterConfig config;
+    private final NodeName me;
+    private final NodeName peer;
+    private final Timing timing;
+    private final OutboundStamper stamper;
+    private final FailureDetector detector;
+    private final TakeoverMachine machine;
+    private final SequenceTracker peerSeq = new SequenceTracker();
+    private final BadPacketCounter badPackets = new BadPacketCounter();
+    private final int ackTrigger;
+    private final long startNanos;
+
+    private NodeStatus localStatus = NodeStatus.INIT;
+    private boolean sentFirstStatus;
+    private long nextStatusNanos;
+    private boolean commUp;
+    private boolean awaitingRepnodes;
+    private long nextReqnodesNanos = Long.MAX_VALUE;
+    private byte[] peerUuid;
+    private boolean peerDeclaredDead;
+    private long exitAtNanos = Long.MAX_VALUE;
+
+    /**
+     * @param config     the cluster configuration (two nodes)
+     * @param me         this node; must be one of {@code config.nodes()}
+     * @param stamper    builds and signs outgoing packets
+     * @param ackTrigger 0..9: we acknowledge peer messages whose {@code seq % 10} equals it (Heartbeat picks it at random)
+     * @param startNanos monotonic time at start; initdead counts from here
+     */
+    public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos) {
+        this.config = config;
+        this.me = me;
+        this.peer = config.peerOf(me).orElseThrow(() -> new IllegalArgumentException("no peer node in ha.cf"));
+        this.timing = config.timing();
+        this.stamper = stamper;
+        this.ackTrigger = ackTrigger;
+        this.startNanos = startNanos;
+        List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
+        this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
+        this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback());
+        this.nextStatusNanos = startNanos;
+    }
+
+    /** Timer: sends the heartbeat when due, repeats {@code reqnodes}, checks deadlines. */
+    public List<Effect> onTimer(long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        if (nowNanos >= exitAtNanos) {
+            out.add(new Effect.Exit());
+            exitAtNanos = Long.MAX_VALUE;
+            return out;
+        }
+        if (nowNanos >= nextStatusNanos) {
+            sendStatus(out, nowNanos, wallMillis);
+            long next = nextStatusNanos + timing.keepalive().toNanos();
+            nextStatusNanos = next > nowNanos ? next : nowNanos + timing.keepalive().toNanos();
+        }
+        if (awaitingRepnodes && nowNanos >= nextReqnodesNanos) {
+            sendReqnodes(out, nowNanos, wallMillis);
+        }
+        for (MembershipEvent e : detector.evaluate(nowNanos)) {
+            onMembership(e, out, nowNanos, wallMillis, false);
+        }
+        apply(machine.on(new TakeoverEvent.Tick(), nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    /** The earliest monotonic instant at which {@link #onTimer} has something to do. */
+    public long nextWakeupNanos() {
+        long t = Math.min(nextStatusNanos, detector.nextDeadlineNanos());
+        t = Math.min(t, machine.nextDeadlineNanos());
+        if (awaitingRepnodes) {
+            t = Math.min(t, nextReqnodesNanos);
+        }
+        return Math.min(t, exitAtNanos);
+    }
+
+    /**
+     * A packet arrived on a medium. It is decoded and verified here (netstring or classic, any
+     * authkeys index); anything bad is counted and dropped without changing state.
+     *
+     * @param link   the local link name it arrived on (interface or device)
+     * @param source where it came from, for bad-packet accounting (e.g. {@code 198.18.1.2:694})
+     * @param packet the raw payload, at most 256 KiB
+     */
+    public List<Effect> onFrame(String link, String source, byte[] packet, long nowNanos, long wallMillis) {
+        HaMessage message;
+        try {
+            message = WireCodec.decode(packet, stamper.authenticator());
+        } catch (WireFormatException e) {
+            return onBadPacket(link, source, e.getMessage(), nowNanos);
+        }
+        return onPacket(link, source, message, nowNanos, wallMillis);
+    }
+
+    /**
+     * An authenticated, decoded message arrived on a medium.
+     *
+     * @param link    the local link name it arrived on
+     * @param source  where it came from, for bad-packet accounting
+     * @param message the decoded message
+     */
+    public List<Effect> onPacket(String link, String source, HaMessage message, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        Optional<String> type = message.type();
+        Optional<String> src = message.get(Field.SOURCE);
+        if (type.isEmpty() || src.isEmpty() || message.get(Field.TIMESTAMP).isEmpty()) {
+            bad(out, source + " on " + link, "missing from/ts/type", nowNanos);
+            return out;
+        }
+        NodeName from;
+        try {
+            from = NodeName.of(src.get());
+        } catch (IllegalArgumentException e) {
+            bad(out, source + " on " + link, "bad node name in message", nowNanos);
+            return out;
+        }
+        if (from.equals(me)) {
+            return out;
+        }
+        if (!from.equals(peer)) {
+            bad(out, source + " on " + link, "bad node [" + from + "] in message", nowNanos);
+            return out;
+        }
+        Optional<MessageType> mt = MessageType.fromWire(type.get());
+        boolean unsequenced = type.get().startsWith("NS_");
+        long hg = parseHex(message.get(Field.GENERATION).orElse("0"), -1);
+        long seq = unsequenced ? 0 : parseHex(message.get(Field.SEQ).orElse(""), -1);
+        if (hg < 0 || (!unsequenced && seq <= 0)) {
+            bad(out, source + " on " + link, "missing or bad seqno/generation", nowNanos);
+            return out;
+        }
+        message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
+        for (MembershipEvent e : detector.packetReceived(from, link, nowNanos)) {
+            onMembership(e, out, nowNanos, wallMillis, false);
+        }
+        boolean forUs = isForUs(message);
+        if (unsequenced) {
+            if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
+                retransmit(message, out);
+            }
+            return out;
+        }
+        SequenceTracker.Verdict verdict = peerSeq.offer(hg, seq);
+        switch (verdict) {
+            case REPLAY -> {
+                log(out, Level.WARN, "should_drop_message: attempted replay attack [" + from + "]? [gen = "
+                        + hg + ", curgen = " + peerSeq.generation() + "]");
+                return out;
+            }
+            case DUPLICATE -> {
+                return out;
+            }
+            case RESTART -> {
+                peerDeclaredDead = false;
+                apply(machine.on(new TakeoverEvent.PeerRestarted(), nowNanos), out, nowNanos, wallMillis);
+            }
+            case ACCEPT -> { }
+        }
+        if (forUs && seq % 10 == ackTrigger) {
+            transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.ACK.wireName())
+                    .add(Field.DESTINATION, peer.value()).add(Field.ACK_SEQ, OutboundStamper.hex(seq)).build(), wallMillis);
+        }
+        if (!forUs || mt.isEmpty()) {
+            return out;
+        }
+        dispatch(mt.get(), message, out, nowNanos, wallMillis, verdict == SequenceTracker.Verdict.RESTART);
+        return out;
+    }
+
+    /**
+     * A packet failed to decode or authenticate: counts it and logs at most once per 10 s per source.
+     */
+    public List<Effect> onBadPacket(String link, String source, String reason, long nowNanos) {
+        List<Effect> out = new ArrayList<>();
+        bad(out, source + " on " + link, reason, nowNanos);
+        return out;
+    }
+
+    /** A group start or stop ended. */
+    public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        TakeoverEvent e = wasStart ? new TakeoverEvent.GroupStarted(group, ok) : new TakeoverEvent.GroupStopped(group, ok);
+        apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    /** Orderly shutdown (SIGTERM): release every group, send {@code shutdone}, beat one more second, exit. */
+    public List<Effect> onShutdownRequested(long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        log(out, Level.INFO, "Heartbeat shutdown in progress.");
+        apply(machine.on(new TakeoverEvent.ShutdownRequested(), nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    /** Operator standby: hand {@code set} (relative to this node) to the peer. */
+    public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    private void dispatch(MessageType type, HaMessage m, List<Effect> out, long now, long wall, boolean restarted) {
+        switch (type) {
+            case STATUS -> {
+                NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
+                long dtMs = parseHex(m.get(Field.DEADTIME).orElse(""), 0);
+                boolean firstContact = !detector.heardFrom(peer);
+                for (MembershipEvent e : detector.statusReceived(peer, st, Duration.ofMillis(Math.max(0, dtMs)), now)) {
+                    onMembership(e, out, now, wall, restarted);
+                }
+                if (firstContact && !commUp) {
+                    awaitingRepnodes = true;
+                    sendReqnodes(out, now, wall);
+                }
+            }
+            case REQUEST_NODES -> transmit(out, HaMessage.builder()
+                    .add(Field.DESTINATION, peer.value())
+                    .add(Field.TYPE, MessageType.REPLY_NODES.wireName())
+                    .add(Field.NODE_LIST, nodeList())
+                    .add(Field.DELETED_NODE_LIST, " ").build(), wall);
+            case REPLY_NODES -> {
+                if (!commUp) {
+                    commNowUp(out, now, wall);
+                }
+                awaitingRepnodes = false;
+            }
+            case STARTING -> apply(machine.on(new TakeoverEvent.PeerStarting(), now), out, now, wall);
+            case RESOURCE -> {
+                Optional<ResourceSet> held = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
+                if (held.isEmpty()) {
+                    log(out, Level.ERROR, "resource message from " + peer + " without a valid rsc_hold; ignored");
+                    return;
+                }
+                boolean full = m.get(Field.RESOURCE_REPORT_TYPE).map("full"::equals).orElse(false);
+                boolean stable = m.get(Field.IS_STABLE).map("1"::equals).orElse(false);
+                apply(machine.on(new TakeoverEvent.PeerResources(held.get(), full, stable,
+                        m.get(Field.INFO).orElse("")), now), out, now, wall);
+            }
+            case ASK_RESOURCES -> {
+                Optional<ResourceSet> set = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
+                Optional<StandbyPhase> phase = m.get(Field.INFO).flatMap(StandbyPhase::fromWire);
+                if (set.isPresent() && phase.isPresent()) {
+                    apply(machine.on(new TakeoverEvent.PeerAskResources(set.get(), phase.get()), now), out, now, wall);
+                }
+            }
+            case TAKEOVER -> {
+                // hb_takeover X on the peer: we go standby with the mirrored set (Heartbeat rc.d/hb_takeover).
+                Optional<String> hold = m.get(Field.RESOURCES_HELD);
+                ResourceSet mapped = switch (hold.orElse("all")) {
+                    case "local" -> ResourceSet.FOREIGN;
+                    case "foreign" -> ResourceSet.LOCAL;
+                    default -> ResourceSet.ALL;
+                };
+                apply(machine.on(new TakeoverEvent.StandbyRequested(mapped), now), out, now, wall);
+            }
+            case SHUTDOWN_DONE -> {
+                for (MembershipEvent e : detector.nodeLeft(peer, now)) {
+                    log(out, Level.INFO, e.logLine());
+                }
+                peerDeclaredDead = true;
+                apply(machine.on(new TakeoverEvent.PeerShutdown(), now), out, now, wall);
+            }
+            case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
+                    + ": " + m.get(Field.RESULT).orElse("?"));
+            default -> { }
+        }
+    }
+
+    private void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
+        Level level = Level.INFO;
+        if (e instanceof MembershipEvent.NodeDead) {
+            level = Level.WARN;
+        } else if (e instanceof MembershipEvent.LateHeartbeat l) {
+            level = l.beyondDeadtime() ? Level.CRIT : Level.WARN;
+        }
+        log(out, level, e.logLine());
+        if (e instanceof MembershipEvent.NodeDead) {
+            peerDeclaredDead = true;
+            awaitingRepnodes = false;
+            if (!commUp) {
+                commNowUp(out, now, wall);
+            }
+            apply(machine.on(new TakeoverEvent.PeerDead(), now), out, now, wall);
+        } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
+                && peerDeclaredDead && !restarted) {
+            peerDeclaredDead = false;
+            apply(machine.on(new TakeoverEvent.PeerReturned(), now), out, now, wall);
+        }
+    }
+
+    private void commNowUp(List<Effect> out, long now, long wall) {
+        commUp = true;
+        log(out, Level.INFO, "Comm_now_up(): updating status to active");
+        localStatus = NodeStatus.ACTIVE;
+        log(out, Level.INFO, "Local status now set to: 'active'");
+        sendStatus(out, now, wall);
+        apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
+    }
+
+    private void apply(List<TakeoverAction> actions, List<Effect> out, long now, long wall) {
+        for (TakeoverAction a : actions) {
+            if (a instanceof TakeoverAction.StartGroup s) {
+                out.add(new Effect.StartGroup(s.group(), s.reason()));
+            } else if (a instanceof TakeoverAction.StopGroup s) {
+                out.add(new Effect.StopGroup(s.group(), s.reason()));
+            } else if (a instanceof TakeoverAction.Log l) {
+                out.add(new Effect.LogLine(l.level(), l.text()));
+            } else if (a instanceof TakeoverAction.Announce an) {
+                transmit(out, ResourceMessages.encode(an.message()), wall);
+            } else if (a instanceof TakeoverAction.ShutdownComplete) {
+                log(out, Level.INFO, me + " Heartbeat shutdown complete.");
+                exitAtNanos = now + FINAL_BEATS_NANOS;
+            }
+        }
+    }
+
+    private void sendStatus(List<Effect> out, long now, long wall) {
+        if (sentFirstStatus && localStatus == NodeStatus.INIT) {
+            localStatus = NodeStatus.UP;
+            log(out, Level.INFO, "Local status now set to: 'up'");
+        }
+        sentFirstStatus = true;
+        long dt = timing.deadtime().toMillis() + (now - startNanos < EARLY_DT_WINDOW_NANOS ? EARLY_DT_EXTRA_MS : 0);
+        transmit(out, HaMessage.builder()
+                .add(Field.TYPE, MessageType.STATUS.wireName())
+                .add(Field.STATUS, localStatus.wireName())
+                .add(Field.DEADTIME, OutboundStamper.hex(dt))
+                .add(Field.PROTOCOL, "1").build(), wall);
+    }
+
+    private void sendReqnodes(List<Effect> out, long now, long wall) {
+        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.REQUEST_NODES.wireName())
+                .add(Field.DESTINATION, peer.value()).build(), wall);
+        nextReqnodesNanos = now + REQNODES_INTERVAL_NANOS;
+    }
+
+    private void retransmit(HaMessage m, List<Effect> out) {
+        long first = parseDecimal(m.get(Field.FIRST_SEQ).orElse(""));
+        long last = parseDecimal(m.get(Field.LAST_SEQ).orElse(""));
+        if (first <= 0 || last < first) {
+            return;
+        }
+        for (long s = first; s <= last && s < first + 50; s++) {
+            stamper.sent(s).ifPresent(p -> out.add(new Effect.Transmit(p)));
+        }
+    }
+
+    private void transmit(List<Effect> out, HaMessage body, long wall) {
+        boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
+        out.add(new Effect.Transmit(stamper.stamp(body, wall,
+                toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty())));
+    }
+
+    private boolean isForUs(HaMessage m) {
+        Optional<byte[]> destUuid = m.getBinary(Field.DESTINATION_UUID);
+        if (destUuid.isPresent() && !allZero(destUuid.get())) {
+            return java.util.Arrays.equals(destUuid.get(), stamper.uuid());
+        }
+        return m.get(Field.DESTINATION).map(d -> d.equalsIgnoreCase(me.value())).orElse(true);
+    }
+
+    private void bad(List<Effect> out, String source, String reason, long now) {
+        badPackets.record(source, reason, now).ifPresent(line -> log(out, Level.ERROR, line));
+    }
+
+    private static void log(List<Effect> out, Level level, String text) {
+        out.add(new Effect.LogLine(level, text));
+    }
+
+    private String nodeList() {
+        StringBuilder sb = new StringBuilder();
+        config.nodes().forEach(n -> sb.append(n.value()).append(' '));
+        return sb.toString();
+    }
+
+    private static boolean allZero(byte[] b) {
+        for (byte x : b) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long parseHex(String s, long fallback) {
+        if (s.isEmpty() || s.length() > 15) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(s, 16);
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    private static long parseDecimal(String s) {
+        if (s.isEmpty() || s.length() > 18) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    // --- views for status ---
+
+    /** This node's name. */
+    public NodeName me() {
+        return me;
+    }
+
+    /** The peer's name. */
+    public NodeName peer() {
+        return peer;
+    }
+
+    /** The status this node advertises. */
+    public NodeStatus localStatus() {
+        return localStatus;
+    }
+
+    /** The failure detector (read-only use: statuses and links). */
+    public FailureDetector detector() {
+        return detector;
+    }
+
+    /** The takeover machine (read-only use: states and holdings). */
+    public TakeoverMachine machine() {
+        return machine;
+    }
+
+    /** Bad-packet counters. */
+    public BadPacketCounter badPackets() {
+        return badPackets;
+    }
+
+    /** Our generation. */
+    public long generation() {
+        return stamper.generation();
+    }
+}

@@ -1,0 +1,119 @@
+package org.jheartbeat.core.protocol;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jheartbeat.core.auth.MessageAuthenticator;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.wire.Field;
+import org.jheartbeat.core.wire.HaMessage;
+import org.jheartbeat.core.wire.MessageType;
+import org.jheartbeat.core.wire.WireCodec;
+
+/**
+ * Adds the control fields Heartbeat 3.0.6 appends to every outgoing message ({@code
+ * add_control_msg_fields}, facts C.1) and encodes the result for UDP: {@code destuuid} (when the
+ * message has a {@code dest} whose UUID we know), {@code src}, {@code srcuuid}, {@code seq} (hex,
+ * from 1, not on {@code NS_} types), {@code hg} (hex generation), {@code ts} (hex seconds),
+ * {@code ld} (load average, not on {@code NS_} types), {@code ttl}, then the inner {@code auth=}
+ * field (msgfmt classic) and the netstring trailer.
+ *
+ * <p>Keeps the last {@value #HISTORY} sequenced packets, byte for byte, to answer {@code NS_rexmit}.
+ * Pure apart from the injected load-average supplier; not thread-safe.
+ */
+public final class OutboundStamper {
+    /** Packets kept for retransmission (Heartbeat's MAXMSGHIST). */
+    public static final int HISTORY = 500;
+    /** {@code ttl}: hopfudge (1) + node count (2), never used by anyone in 3.0.6 but always sent. */
+    private static final String TTL = "3";
+
+    private final NodeName me;
+    private final byte[] uuid;
+    private final long generation;
+    private final MessageAuthenticator authenticator;
+    private final Supplier<String> loadAverage;
+    private final byte[][] history = new byte[HISTORY][];
+    private final long[] historySeq = new long[HISTORY];
+    private long lastSeq;
+
+    /**
+     * @param me            our node name ({@code src})
+     * @param uuid          our 16-byte node UUID ({@code srcuuid})
+     * @param generation    our generation ({@code hg})
+     * @param authenticator signs with the {@code auth N} key
+     * @param loadAverage   first line of {@code /proc/loadavg}, or {@code n/a}
+     */
+    public OutboundStamper(NodeName me, byte[] uuid, long generation, MessageAuthenticator authenticator,
+                           Supplier<String> loadAverage) {
+        this.me = me;
+        this.uuid = uuid.clone();
+        this.generation = generation;
+        this.authenticator = authenticator;
+        this.loadAverage = loadAverage;
+    }
+
+    /**
+     * Stamps and encodes one message.
+     *
+     * @param body       the type-specific fields, {@code t} first
+     * @param wallMillis wall-clock time for {@code ts}, ms since the epoch
+     * @param destUuid   the UUID of the {@code dest} node, when the message has a {@code dest} and we know it
+     * @return the UDP payload
+     */
+    public byte[] stamp(HaMessage body, long wallMillis, Optional<byte[]> destUuid) {
+        boolean unsequenced = body.messageType().map(MessageType::unsequenced).orElse(false);
+        HaMessage m = body;
+        if (body.get(Field.DESTINATION).isPresent() && destUuid.isPresent()) {
+            m = m.withBinary(Field.DESTINATION_UUID, destUuid.get());
+        }
+        m = m.with(Field.SOURCE, me.value()).withBinary(Field.SOURCE_UUID, uuid);
+        long seq = 0;
+        if (!unsequenced) {
+            seq = ++lastSeq;
+            m = m.with(Field.SEQ, hex(seq));
+        }
+        m = m.with(Field.GENERATION, hex(generation)).with(Field.TIMESTAMP, hex(wallMillis / 1000));
+        if (!unsequenced) {
+            m = m.with(Field.LOAD, loadAverage.get());
+        }
+        m = m.with(Field.TTL, TTL);
+        byte[] packet = WireCodec.encodeForUdp(m, authenticator, true);
+        if (!unsequenced) {
+            int slot = (int) (seq % HISTORY);
+            history[slot] = packet;
+            historySeq[slot] = seq;
+        }
+        return packet;
+    }
+
+    /** The packet sent with sequence number {@code seq}, if still kept. */
+    public Optional<byte[]> sent(long seq) {
+        int slot = (int) (seq % HISTORY);
+        return seq > 0 && historySeq[slot] == seq ? Optional.of(history[slot]) : Optional.empty();
+    }
+
+    /** Highest sequence number sent so far (0 before the first). */
+    public long lastSeq() {
+        return lastSeq;
+    }
+
+    /** Our 16-byte node UUID. */
+    public byte[] uuid() {
+        return uuid.clone();
+    }
+
+    /** The authenticator used to sign (and, for inbound packets, to verify). */
+    public MessageAuthenticator authenticator() {
+        return authenticator;
+    }
+
+    /** Our generation. */
+    public long generation() {
+        return generation;
+    }
+
+    /** Lowercase hex without padding, as Heartbeat prints {@code seq}, {@code hg}, {@code ts}. */
+    public static String hex(long v) {
+        return Long.toHexString(v).toLowerCase(Locale.ROOT);
+    }
+}

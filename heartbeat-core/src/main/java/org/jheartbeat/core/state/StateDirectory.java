@@ -1,0 +1,107 @@
+package org.jheartbeat.core.state;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.Locale;
+
+/**
+ * The daemon's state directory (default {@code /var/lib/jheartbeat}): everything it writes at run
+ * time, so two daemons with different state directories never collide.
+ *
+ * <ul>
+ *   <li>{@code hb_generation}: the generation ({@code hg}), 16 bytes {@code %15d\n} as Heartbeat 3.0.6
+ *       writes {@code /var/lib/heartbeat/hb_generation}; bumped and fsync'd at every start.</li>
+ *   <li>{@code hb_uuid}: this node's 16 raw UUID bytes ({@code srcuuid}), random at first start.</li>
+ *   <li>{@code control.sock}: the local control socket; {@code hb.pid}: the daemon's pid.</li>
+ * </ul>
+ */
+public final class StateDirectory {
+    /** The default state directory. */
+    public static final Path DEFAULT = Path.of("/var/lib/jheartbeat");
+
+    private final Path dir;
+
+    public StateDirectory(Path dir) {
+        this.dir = dir;
+    }
+
+    /** The directory itself. */
+    public Path path() {
+        return dir;
+    }
+
+    /** Unix socket path of the control API. */
+    public Path controlSocket() {
+        return dir.resolve("control.sock");
+    }
+
+    /** Pid file of the running daemon. */
+    public Path pidFile() {
+        return dir.resolve("hb.pid");
+    }
+
+    /** Creates the directory (mode 0750 where supported) if missing. */
+    public void create() throws IOException {
+        Files.createDirectories(dir);
+    }
+
+    /**
+     * Reads, increments, writes and fsyncs the generation. A missing file starts at
+     * {@code wallSeconds + 1}, as Heartbeat 3.0.6 {@code IncrGeneration} does.
+     *
+     * @param wallSeconds current wall time in seconds since the epoch
+     * @return the new generation, strictly greater than any earlier one from this directory
+     * @throws IOException if the file cannot be read or written, or holds garbage
+     */
+    public long bumpGeneration(long wallSeconds) throws IOException {
+        Path f = dir.resolve("hb_generation");
+        long gen;
+        if (Files.exists(f)) {
+            String s = Files.readString(f, StandardCharsets.US_ASCII).trim();
+            try {
+                gen = Long.parseLong(s) + 1;
+            } catch (NumberFormatException e) {
+                throw new IOException(f + " does not hold a generation number: [" + s + "]");
+            }
+        } else {
+            gen = wallSeconds + 1;
+        }
+        byte[] bytes = String.format(Locale.ROOT, "%15d\n", gen).getBytes(StandardCharsets.US_ASCII);
+        Path tmp = dir.resolve("hb_generation.tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(ByteBuffer.wrap(bytes));
+            ch.force(true);
+        }
+        Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return gen;
+    }
+
+    /**
+     * This node's 16-byte UUID, created with a secure random source at first call.
+     *
+     * @throws IOException if the file cannot be read or written, or is not 16 bytes long
+     */
+    public byte[] nodeUuid() throws IOException {
+        Path f = dir.resolve("hb_uuid");
+        if (Files.exists(f)) {
+            byte[] b = Files.readAllBytes(f);
+            if (b.length != 16) {
+                throw new IOException(f + " must hold 16 bytes, has " + b.length);
+            }
+            return b;
+        }
+        byte[] b = new byte[16];
+        new SecureRandom().nextBytes(b);
+        b[6] = (byte) ((b[6] & 0x0f) | 0x40);
+        b[8] = (byte) ((b[8] & 0x3f) | 0x80);
+        Files.write(f, b);
+        return b;
+    }
+}

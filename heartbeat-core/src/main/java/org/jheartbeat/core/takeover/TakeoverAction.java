@@ -1,0 +1,27 @@
+package org.jheartbeat.core.takeover;
+
+/**
+ * Outputs of the {@link TakeoverMachine}, executed in order by the cluster loop. Group operations
+ * run one at a time, in the order issued; their ends come back as
+ * {@link TakeoverEvent.GroupStarted}/{@link TakeoverEvent.GroupStopped}.
+ */
+public sealed interface TakeoverAction {
+
+    /** Start group {@code group} (index in haresources order). */
+    record StartGroup(int group, String reason) implements TakeoverAction { }
+
+    /** Stop group {@code group}. */
+    record StopGroup(int group, String reason) implements TakeoverAction { }
+
+    /** Send a resource-protocol message to the peer. */
+    record Announce(Announcement message) implements TakeoverAction { }
+
+    /** An operator-facing log line in Heartbeat's words. */
+    record Log(Level level, String text) implements TakeoverAction { }
+
+    /** Shutdown finished: every group stopped and {@code shutdone} sent; the daemon may exit. */
+    record ShutdownComplete() implements TakeoverAction { }
+
+    /** Log levels as Heartbeat prints them. */
+    enum Level { INFO, WARN, ERROR, CRIT }
+}

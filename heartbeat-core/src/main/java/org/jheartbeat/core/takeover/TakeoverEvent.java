@@ -1,0 +1,63 @@
+package org.jheartbeat.core.takeover;
+
+/**
+ * Inputs of the {@link TakeoverMachine}: what the peer said (already decoded, authenticated and
+ * de-duplicated), what the failure detector decided, what an operator asked, and how group
+ * operations ended. Each record names the Heartbeat 3.0.6 message or event it stands for.
+ */
+public sealed interface TakeoverEvent {
+
+    /** Communication is up: the peer answered {@code reqnodes} ({@code comm_now_up}). */
+    record CommUp() implements TakeoverEvent { }
+
+    /** The peer sent {@code starting}: it has just come up and asks what we hold. */
+    record PeerStarting() implements TakeoverEvent { }
+
+    /**
+     * The peer sent {@code resource}.
+     *
+     * @param held   what it holds, relative to the peer ({@code rsc_hold})
+     * @param full   {@code rtype=full}: {@code held} replaces our view; otherwise it is ORed in
+     * @param stable {@code isstable=1}
+     * @param info   the {@code info} field, or empty
+     */
+    record PeerResources(ResourceSet held, boolean full, boolean stable, String info) implements TakeoverEvent { }
+
+    /**
+     * The peer sent {@code ask_resources}.
+     *
+     * @param set   the groups concerned, relative to the requester ({@code rsc_hold})
+     * @param phase {@code me}, {@code other} or {@code done} ({@code info})
+     */
+    record PeerAskResources(ResourceSet set, StandbyPhase phase) implements TakeoverEvent { }
+
+    /** The failure detector declared the peer dead ({@code node node2: is dead}). */
+    record PeerDead() implements TakeoverEvent { }
+
+    /** The peer announced a clean shutdown ({@code shutdone}): its groups are released. */
+    record PeerShutdown() implements TakeoverEvent { }
+
+    /**
+     * The peer, declared dead, is heard again with the same generation: a healed partition
+     * ({@code Cluster node X returning after partition}). Both sides may hold the same groups.
+     */
+    record PeerReturned() implements TakeoverEvent { }
+
+    /** The peer started again with a new generation ({@code Heartbeat restart on node X}). */
+    record PeerRestarted() implements TakeoverEvent { }
+
+    /** An operator (or auto-failback) asked this node to hand {@code set} (relative to us) to the peer. */
+    record StandbyRequested(ResourceSet set) implements TakeoverEvent { }
+
+    /** Orderly shutdown of this node: release everything, then say {@code shutdone}. */
+    record ShutdownRequested() implements TakeoverEvent { }
+
+    /** A group start ended. {@code ok=false} means it failed and was rolled back. */
+    record GroupStarted(int group, boolean ok) implements TakeoverEvent { }
+
+    /** A group stop ended. {@code ok=false} means some resource refused to stop. */
+    record GroupStopped(int group, boolean ok) implements TakeoverEvent { }
+
+    /** Time passed: lets the machine check its own timers (standby reply, negotiation). */
+    record Tick() implements TakeoverEvent { }
+}

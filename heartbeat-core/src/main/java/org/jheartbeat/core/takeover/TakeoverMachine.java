@@ -1,0 +1,494 @@
+package org.jheartbeat.core.takeover;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.takeover.Announcement.AskResources;
+import org.jheartbeat.core.takeover.Announcement.Resources;
+import org.jheartbeat.core.takeover.Announcement.ShutDone;
+import org.jheartbeat.core.takeover.Announcement.Starting;
+import org.jheartbeat.core.takeover.Announcement.StonithReport;
+import org.jheartbeat.core.takeover.TakeoverAction.Announce;
+import org.jheartbeat.core.takeover.TakeoverAction.Level;
+import org.jheartbeat.core.takeover.TakeoverAction.Log;
+import org.jheartbeat.core.takeover.TakeoverAction.StartGroup;
+import org.jheartbeat.core.takeover.TakeoverAction.StopGroup;
+import org.jheartbeat.core.takeover.TakeoverEvent.CommUp;
+import org.jheartbeat.core.takeover.TakeoverEvent.GroupStarted;
+import org.jheartbeat.core.takeover.TakeoverEvent.GroupStopped;
+import org.jheartbeat.core.takeover.TakeoverEvent.PeerAskResources;
+import org.jheartbeat.core.takeover.TakeoverEvent.PeerDead;
+import org.jheartbeat.core.takeover.TakeoverEvent.PeerResources;
+import org.jheartbeat.core.takeover.TakeoverEvent.PeerRestarted;
+import org.jheartbeat.core.takeover.TakeoverEvent.PeerShutdown;
+import org.jheartbeat.core.takeover.TakeoverEvent.PeerStarting;
+import org.jheartbeat.core.takeover.TakeoverEvent.ShutdownRequested;
+import org.jheartbeat.core.takeover.TakeoverEvent.StandbyRequested;
+import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
+
+/**
+ * Decides which resource groups run on this node, following Heartbeat 3.0.6's nice_failback
+ * protocol ({@code hb_resource.c}; facts E.5–E.8). Pure: no clock, no threads, no I/O. The loop feeds
+ * it {@link TakeoverEvent}s with the current monotonic time and executes the returned
+ * {@link TakeoverAction}s in order.
+ *
+ * <p>The machine keeps a <em>desired</em> run state per group and reconciles the actual state towards
+ * it, one start or stop per group at a time. Protocol messages that report holdings are sent only once
+ * the groups have settled, so the peer never starts a group this node has not finished stopping.
+ *
+ * <pre>
+ *  state \ event    CommUp      PeerResources         PeerAskResources    PeerDead/PeerShutdown   ShutdownRequested
+ *  AWAITING_COMM    NEGOTIATING  (view only)           ignored             take all → STABLE       SHUTTING_DOWN
+ *  NEGOTIATING      -            take local or none    ignored             take all → STABLE       SHUTTING_DOWN
+ *                                → STABLE
+ *  STABLE           -            audit; auto-failback  me → STANDBY_TAKING take all                SHUTTING_DOWN
+ *                                → STANDBY_GIVING
+ *  STANDBY_GIVING   -            (view only)           other → release;    take all → STABLE       SHUTTING_DOWN
+ *                                                      done → STABLE
+ *  STANDBY_TAKING   -            (view only)           done → acquire      take all → STABLE       SHUTTING_DOWN
+ *                                                      → STABLE
+ *  SHUTTING_DOWN    -            (view only)           ignored             (view only)             -
+ *  STOPPED          everything ignored
+ * </pre>
+ * Not thread-safe: owned by the cluster loop's thread.
+ */
+public final class TakeoverMachine {
+    /** How long a standby request waits for the peer's {@code other} (Heartbeat: 10 s). */
+    public static final long STANDBY_REPLY_TIMEOUT_NANOS = 10_000_000_000L;
+    /** How long negotiation waits for a usable {@code resource} answer (Heartbeat's RQSTDELAY: 10 s). */
+    public static final long NEGOTIATION_TIMEOUT_NANOS = 10_000_000_000L;
+
+    private final NodeName me;
+    private final NodeName peer;
+    private final List<ResourceGroupDecl> groups;
+    private final FailbackPolicy failback;
+
+    private TakeoverState state = TakeoverState.AWAITING_COMM;
+    private final GroupState[] actual;
+    private final boolean[] desired;
+
+    private boolean peerAlive;
+    private boolean peerStable;
+    private ResourceSet peerHolds = ResourceSet.NONE;
+    private boolean peerGaveUp;
+
+    private ResourceSet standbySet = ResourceSet.NONE;
+    private boolean standbyReleasing;
+    private boolean standbyAwaitingDone;
+    private boolean standbyAcquiring;
+    private long deadlineNanos = Long.MAX_VALUE;
+    /** When non-null, the {@code info} of the {@code resource} message to send once groups settle. */
+    private String settleInfo;
+
+    /**
+     * @param me       this node
+     * @param peer     the other node
+     * @param groups   the haresources groups, in file order (indices are used in actions)
+     * @param failback ha.cf {@code auto_failback}; {@code legacy} behaves as {@code on}
+     */
+    public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback) {
+        this.me = me;
+        this.peer = peer;
+        this.groups = List.copyOf(groups);
+        this.failback = failback;
+        this.actual = new GroupState[groups.size()];
+        this.desired = new boolean[groups.size()];
+        Arrays.fill(actual, GroupState.STOPPED);
+    }
+
+    /**
+     * Feeds one event.
+     *
+     * @param event    what happened
+     * @param nowNanos current monotonic time, for the machine's own timers
+     * @return what to do, in order (possibly empty)
+     */
+    public List<TakeoverAction> on(TakeoverEvent event, long nowNanos) {
+        List<TakeoverAction> out = new ArrayList<>();
+        if (state == TakeoverState.STOPPED) {
+            return out;
+        }
+        if (event instanceof GroupStarted e) {
+            actual[e.group()] = e.ok() ? GroupState.RUNNING : GroupState.FAILED;
+            if (!e.ok()) {
+                out.add(new Log(Level.CRIT, "Resource group " + groups.get(e.group()).key()
+                        + " failed to start; it stays down on " + me));
+            }
+        } else if (event instanceof GroupStopped e) {
+            actual[e.group()] = e.ok() ? GroupState.STOPPED : GroupState.FAILED;
+            if (!e.ok()) {
+                out.add(new Log(Level.CRIT, "Resource group " + groups.get(e.group()).key()
+                        + " failed to stop on " + me));
+            }
+        } else if (event instanceof CommUp) {
+            onCommUp(out, nowNanos);
+        } else if (event instanceof PeerStarting) {
+            onPeerStarting(out);
+        } else if (event instanceof PeerResources e) {
+            onPeerResources(e, out, nowNanos);
+        } else if (event instanceof PeerAskResources e) {
+            onPeerAskResources(e, out, nowNanos);
+        } else if (event instanceof PeerDead) {
+            onPeerGone(false, out);
+        } else if (event instanceof PeerShutdown) {
+            out.add(new Log(Level.INFO, "Received shutdown notice from '" + peer + "'."));
+            onPeerGone(true, out);
+        } else if (event instanceof PeerRestarted) {
+            out.add(new Log(Level.INFO, "Heartbeat restart on node " + peer));
+            peerAlive = true;
+            peerStable = false;
+            peerHolds = ResourceSet.NONE;
+            peerGaveUp = false;
+        } else if (event instanceof TakeoverEvent.PeerReturned) {
+            out.add(new Log(Level.CRIT, "Cluster node " + peer + " returning after partition."));
+            peerAlive = true;
+            peerStable = true;
+            peerGaveUp = false;
+            if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
+                out.add(new Announce(new Resources(holdings(), settled(), "partition")));
+            }
+        } else if (event instanceof StandbyRequested e) {
+            requestStandby(e.set(), out, nowNanos);
+        } else if (event instanceof ShutdownRequested) {
+            onShutdown(out);
+        } else if (event instanceof Tick) {
+            onTick(out, nowNanos);
+        }
+        reconcile(out);
+        settleIfDone(out);
+        return out;
+    }
+
+    private void onCommUp(List<TakeoverAction> out, long now) {
+        if (state != TakeoverState.AWAITING_COMM) {
+            return;
+        }
+        peerAlive = true;
+        state = TakeoverState.NEGOTIATING;
+        deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+        out.add(new Announce(new Starting()));
+    }
+
+    private void onPeerStarting(List<TakeoverAction> out) {
+        peerAlive = true;
+        peerStable = false;
+        peerGaveUp = false;
+        if (state == TakeoverState.AWAITING_COMM) {
+            return;
+        }
+        out.add(new Announce(new Resources(holdings(), state == TakeoverState.STABLE && settled(), "")));
+    }
+
+    private void onPeerResources(PeerResources e, List<TakeoverAction> out, long now) {
+        boolean wasStable = peerStable;
+        peerAlive = true;
+        peerHolds = e.full() || e.held() == ResourceSet.NONE ? e.held()
+                : ResourceSet.of(peerHolds.includesLocal() || e.held().includesLocal(),
+                        peerHolds.includesForeign() || e.held().includesForeign());
+        peerStable = e.stable();
+        if (e.stable() && !wasStable) {
+            out.add(new Log(Level.INFO, "remote resource transition completed."));
+        }
+        if (state == TakeoverState.NEGOTIATING) {
+            negotiate(out);
+        } else if (state == TakeoverState.STABLE) {
+            resolveDoubleOwnership(out);
+            if (e.stable() && !wasStable && failback != FailbackPolicy.OFF && holdsAny(false)
+                    && !peerHolds.includesLocal()) {
+                out.add(new Log(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
+                requestStandby(ResourceSet.FOREIGN, out, now);
+            }
+        }
+    }
+
+    /** NEGOTIATING: we know something of the peer's holdings; take our own groups unless it has them. */
+    private void negotiate(List<TakeoverAction> out) {
+        if (peerHolds.includesForeign()) {
+            if (peerStable) {
+                out.add(new Log(Level.INFO, "Local Resource acquisition completed. (none)"));
+                becomeStable("", out);
+            }
+            return;
+        }
+        setDesired(true, false, true);
+        settleInfo = "req_our_resources()";
+        state = TakeoverState.STABLE;
+        out.add(new Log(Level.INFO, "Acquiring resource groups of " + me));
+    }
+
+    /** Both nodes run the same groups (a healed partition): the non-preferred node lets go. */
+    private void resolveDoubleOwnership(List<TakeoverAction> out) {
+        if (peerHolds.includesLocal() && holdsAny(false)) {
+            out.add(new Log(Level.ERROR, "Both machines own foreign resources! Releasing "
+                    + peer + "'s groups, which it runs itself."));
+            setDesired(false, false, false);
+            settleInfo = "";
+        }
+    }
+
+    private void onPeerAskResources(PeerAskResources e, List<TakeoverAction> out, long now) {
+        switch (e.phase()) {
+            case ME -> {
+                out.add(new Log(Level.INFO, peer + " wants to go standby [" + e.set() + "]"));
+                if (state != TakeoverState.STABLE || !settled()) {
+                    out.add(new Log(Level.INFO, "standby message [me] from " + peer
+                            + " ignored.  local resources in flux."));
+                    return;
+                }
+                state = TakeoverState.STANDBY_TAKING;
+                standbySet = e.set();
+                standbyAcquiring = false;
+                deadlineNanos = Long.MAX_VALUE;
+                out.add(new Announce(new AskResources(e.set(), StandbyPhase.OTHER)));
+            }
+            case OTHER -> {
+                if (state != TakeoverState.STANDBY_GIVING || standbyReleasing) {
+                    return;
+                }
+                out.add(new Log(Level.INFO, "standby: " + peer + " can take our " + standbySet + " resources"));
+                standbyReleasing = true;
+                deadlineNanos = Long.MAX_VALUE;
+                boolean keepLocal = holdsAny(true) && !standbySet.includesLocal();
+                boolean keepForeign = holdsAny(false) && !standbySet.includesForeign();
+                out.add(new Announce(new Resources(ResourceSet.of(keepLocal, keepForeign), false, "standby")));
+                out.add(new Log(Level.INFO, "give up " + standbySet + " HA resources (standby)."));
+                if (standbySet.includesLocal()) {
+                    setDesiredFor(true, false);
+                }
+                if (standbySet.includesForeign()) {
+                    setDesiredFor(false, false);
+                }
+            }
+            case DONE -> {
+                if (state == TakeoverState.STANDBY_TAKING) {
+                    out.add(new Log(Level.INFO, "standby: acquire [" + standbySet + "] resources from " + peer));
+                    ResourceSet mine = standbySet.mirrored();
+                    if (mine.includesLocal()) {
+                        setDesiredFor(true, true);
+                    }
+                    if (mine.includesForeign()) {
+                        setDesiredFor(false, true);
+                    }
+                    peerHolds = ResourceSet.of(peerHolds.includesLocal() && !standbySet.includesLocal(),
+                            peerHolds.includesForeign() && !standbySet.includesForeign());
+                    standbyAcquiring = true;
+                } else if (state == TakeoverState.STANDBY_GIVING && standbyAwaitingDone) {
+                    out.add(new Log(Level.INFO, "Other node completed standby takeover of "
+                            + standbySet + " resources."));
+                    becomeStable("", out);
+                }
+            }
+        }
+    }
+
+    private void onPeerGone(boolean clean, List<TakeoverAction> out) {
+        if (!peerAlive && peerGaveUp) {
+            return;
+        }
+        boolean gaveUp = clean || peerGaveUp || peerHolds == ResourceSet.NONE && peerStable;
+        peerAlive = false;
+        peerStable = false;
+        peerHolds = ResourceSet.NONE;
+        peerGaveUp = gaveUp;
+        if (state == TakeoverState.SHUTTING_DOWN) {
+            return;
+        }
+        if (gaveUp) {
+            out.add(new Log(Level.INFO, "Dead node " + peer + " gave up resources."));
+            out.add(new Announce(new StonithReport(peer, "unneeded")));
+        } else {
+            out.add(new Log(Level.WARN, "No STONITH device configured."));
+            out.add(new Log(Level.WARN, "Shared disks are not protected."));
+            out.add(new Announce(new StonithReport(peer, "n_stnth")));
+        }
+        out.add(new Log(Level.INFO, "Resources being acquired from " + peer + "."));
+        state = TakeoverState.STABLE;
+        standbyReleasing = false;
+        standbyAwaitingDone = false;
+        standbyAcquiring = false;
+        deadlineNanos = Long.MAX_VALUE;
+        setDesired(true, true, true);
+        settleInfo = "mach_down";
+    }
+
+    private void requestStandby(ResourceSet set, List<TakeoverAction> out, long now) {
+        if (state != TakeoverState.STABLE || !settled() || !peerAlive || !peerStable) {
+            out.add(new Log(Level.WARN, "Standby [" + set + "] refused: "
+                    + (!peerAlive ? peer + " is not alive" : "resources are in flux")));
+            return;
+        }
+        out.add(new Log(Level.INFO, "Going standby [" + set + "]."));
+        state = TakeoverState.STANDBY_GIVING;
+        standbySet = set;
+        standbyReleasing = false;
+        standbyAwaitingDone = false;
+        deadlineNanos = now + STANDBY_REPLY_TIMEOUT_NANOS;
+        out.add(new Announce(new AskResources(set, StandbyPhase.ME)));
+    }
+
+    private void onShutdown(List<TakeoverAction> out) {
+        if (state == TakeoverState.SHUTTING_DOWN) {
+            return;
+        }
+        state = TakeoverState.SHUTTING_DOWN;
+        out.add(new Announce(new Resources(ResourceSet.NONE, false, "shutdown")));
+        out.add(new Log(Level.INFO, "Giving up all HA resources."));
+        Arrays.fill(desired, false);
+    }
+
+    private void onTick(List<TakeoverAction> out, long now) {
+        if (now < deadlineNanos) {
+            return;
+        }
+        deadlineNanos = Long.MAX_VALUE;
+        if (state == TakeoverState.STANDBY_GIVING && !standbyReleasing) {
+            out.add(new Log(Level.WARN, "No reply to standby request.  Standby request cancelled."));
+            state = TakeoverState.STABLE;
+        } else if (state == TakeoverState.NEGOTIATING && !peerHolds.includesForeign()) {
+            out.add(new Log(Level.INFO, "No usable resource answer from " + peer
+                    + " in time; taking our own groups."));
+            negotiate(out);
+        }
+    }
+
+    /** Issues starts/stops so that actual state converges on desired state, one operation per group. */
+    private void reconcile(List<TakeoverAction> out) {
+        for (int i = groups.size() - 1; i >= 0; i--) {
+            if (!desired[i] && actual[i] == GroupState.RUNNING) {
+                actual[i] = GroupState.STOPPING;
+                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? "shutdown" : "release"));
+            } else if (!desired[i] && actual[i] == GroupState.FAILED) {
+                actual[i] = GroupState.STOPPED;
+            }
+        }
+        for (int i = 0; i < groups.size(); i++) {
+            if (desired[i] && actual[i] == GroupState.STOPPED) {
+                actual[i] = GroupState.STARTING;
+                out.add(new StartGroup(i, isLocal(i) ? "local" : "takeover from " + peer));
+            }
+        }
+    }
+
+    private void settleIfDone(List<TakeoverAction> out) {
+        if (!settled()) {
+            return;
+        }
+        switch (state) {
+            case STABLE -> {
+                if (settleInfo != null) {
+                    String info = settleInfo;
+                    settleInfo = null;
+                    if ("mach_down".equals(info)) {
+                        out.add(new Log(Level.INFO, "mach_down takeover complete."));
+                    } else {
+                        out.add(new Log(Level.INFO, "Initial resource acquisition complete (" + info + ")"));
+                    }
+                    out.add(new Announce(new Resources(holdings(), true, info)));
+                }
+            }
+            case STANDBY_GIVING -> {
+                if (standbyReleasing && !standbyAwaitingDone) {
+                    standbyAwaitingDone = true;
+                    out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
+                    out.add(new Log(Level.INFO, "Local standby process completed [" + standbySet + "]."));
+                }
+            }
+            case STANDBY_TAKING -> {
+                if (standbyAcquiring) {
+                    out.add(new Log(Level.INFO, "Standby resource acquisition done [" + standbySet + "]."));
+                    out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
+                    becomeStable("", out);
+                }
+            }
+            case SHUTTING_DOWN -> {
+                out.add(new Log(Level.INFO, "All HA resources relinquished."));
+                out.add(new Announce(new ShutDone()));
+                out.add(new TakeoverAction.ShutdownComplete());
+                state = TakeoverState.STOPPED;
+            }
+            default -> { }
+        }
+    }
+
+    private void becomeStable(String info, List<TakeoverAction> out) {
+        state = TakeoverState.STABLE;
+        standbyReleasing = false;
+        standbyAwaitingDone = false;
+        standbyAcquiring = false;
+        deadlineNanos = Long.MAX_VALUE;
+        settleInfo = null;
+        out.add(new Announce(new Resources(holdings(), true, info)));
+    }
+
+    private void setDesired(boolean local, boolean foreign, boolean run) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i) ? local : foreign) {
+                desired[i] = run;
+            }
+        }
+    }
+
+    private void setDesiredFor(boolean localGroups, boolean run) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i) == localGroups) {
+                desired[i] = run;
+            }
+        }
+    }
+
+    private boolean isLocal(int i) {
+        return groups.get(i).preferredNode().equals(me);
+    }
+
+    private boolean holdsAny(boolean localGroups) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i) == localGroups
+                    && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.STARTING)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True when no group is starting or stopping and every group is where it should be. */
+    public boolean settled() {
+        for (int i = 0; i < groups.size(); i++) {
+            GroupState a = actual[i];
+            if (a == GroupState.STARTING || a == GroupState.STOPPING) {
+                return false;
+            }
+            if (desired[i] ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What this node holds, relative to itself ({@code rsc_hold} of our {@code resource} messages). */
+    public ResourceSet holdings() {
+        return ResourceSet.of(holdsAny(true), holdsAny(false));
+    }
+
+    /** The machine's phase. */
+    public TakeoverState state() {
+        return state;
+    }
+
+    /** Run state of group {@code i}. */
+    public GroupState groupState(int i) {
+        return actual[i];
+    }
+
+    /** What the peer last said it holds, relative to the peer. */
+    public ResourceSet peerHoldings() {
+        return peerHolds;
+    }
+
+    /** The earliest monotonic instant at which a {@link Tick} matters, or {@link Long#MAX_VALUE}. */
+    public long nextDeadlineNanos() {
+        return deadlineNanos;
+    }
+}

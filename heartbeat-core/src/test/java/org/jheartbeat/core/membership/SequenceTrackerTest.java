@@ -1,0 +1,48 @@
+package org.jheartbeat.core.membership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.jheartbeat.core.membership.SequenceTracker.Verdict.ACCEPT;
+import static org.jheartbeat.core.membership.SequenceTracker.Verdict.DUPLICATE;
+import static org.jheartbeat.core.membership.SequenceTracker.Verdict.REPLAY;
+import static org.jheartbeat.core.membership.SequenceTracker.Verdict.RESTART;
+
+import org.junit.jupiter.api.Test;
+
+class SequenceTrackerTest {
+    final SequenceTracker t = new SequenceTracker();
+
+    @Test
+    void secondCopyFromOtherLinkIsDuplicate() {
+        assertThat(t.offer(5, 1)).isEqualTo(ACCEPT);
+        assertThat(t.offer(5, 1)).isEqualTo(DUPLICATE);
+        assertThat(t.offer(5, 2)).isEqualTo(ACCEPT);
+        assertThat(t.offer(5, 2)).isEqualTo(DUPLICATE);
+    }
+
+    @Test
+    void outOfOrderFillsGapOnce() {
+        t.offer(5, 1);
+        assertThat(t.offer(5, 3)).isEqualTo(ACCEPT);
+        assertThat(t.missingCount()).isEqualTo(1);
+        assertThat(t.offer(5, 2)).isEqualTo(ACCEPT);
+        assertThat(t.missingCount()).isZero();
+        assertThat(t.offer(5, 2)).isEqualTo(DUPLICATE);
+    }
+
+    @Test
+    void newerGenerationIsRestartOlderIsReplay() {
+        t.offer(5, 40);
+        assertThat(t.offer(6, 1)).isEqualTo(RESTART);
+        assertThat(t.generation()).isEqualTo(6);
+        assertThat(t.offer(5, 41)).isEqualTo(REPLAY);
+        assertThat(t.offer(6, 2)).isEqualTo(ACCEPT);
+    }
+
+    @Test
+    void hugeGapResetsTracking() {
+        t.offer(5, 1);
+        assertThat(t.offer(5, 1000)).isEqualTo(ACCEPT);
+        assertThat(t.lastSeq()).isEqualTo(1000);
+        assertThat(t.offer(5, 2)).isEqualTo(DUPLICATE);
+    }
+}
