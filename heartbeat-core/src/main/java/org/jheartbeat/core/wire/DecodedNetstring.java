@@ -21,6 +21,7 @@ public record DecodedNetstring(HaMessage message, byte[] signedRegion, String tr
         signedRegion = signedRegion.clone();
     }
 
+    /** A copy of the signed bytes, {@code ###\n} through {@code %%%\n} inclusive. */
     @Override
     public byte[] signedRegion() {
         return signedRegion.clone();

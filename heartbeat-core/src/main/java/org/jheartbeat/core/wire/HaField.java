@@ -50,6 +50,7 @@ public record HaField(String name, FieldType type, byte[] value) {
         return !name.isEmpty() && name.indexOf('=') < 0 && name.indexOf('\n') < 0 && name.indexOf('\0') < 0;
     }
 
+    /** A copy of the raw value bytes (wire bytes in the netstring format), possibly empty. */
     @Override
     public byte[] value() {
         return value.clone();
