@@ -1,0 +1,85 @@
+package org.jheartbeat.core.wire;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The values of the {@code t=} field seen by an R1 (haresources) Heartbeat 3.0.6 node, each spelled
+ * once here (cluster-glue {@code include/ha_msg.h} {@code T_*} constants; R1 spellings checked against
+ * captured packets). Types whose wire name starts with {@code NS_} are unsequenced: they carry no
+ * {@code seq} or {@code ld} and skip sequence tracking (heartbeat {@code should_drop_message}).
+ */
+public enum MessageType {
+    /** {@code status}: periodic heartbeat. */
+    STATUS("status"),
+    /** {@code NS_ackmsg}: flow-control acknowledgement. */
+    ACK("NS_ackmsg"),
+    /** {@code NS_rexmit}: retransmit request. */
+    RETRANSMIT_REQUEST("NS_rexmit"),
+    /** {@code NS_nak_rexmit}: cannot retransmit. */
+    RETRANSMIT_NAK("NS_nak_rexmit"),
+    /** {@code reqnodes}: ask a peer for the node list. */
+    REQUEST_NODES("reqnodes"),
+    /** {@code repnodes}: node list reply. */
+    REPLY_NODES("repnodes"),
+    /** {@code starting}: resource manager start-up (nice failback). */
+    STARTING("starting"),
+    /** {@code resource}: resources held report. */
+    RESOURCE("resource"),
+    /** {@code ask_resources}: standby protocol. */
+    ASK_RESOURCES("ask_resources"),
+    /** {@code hb_takeover}: ask the peer to go standby. */
+    TAKEOVER("hb_takeover"),
+    /** {@code ip-request}: legacy failback request. */
+    IP_REQUEST("ip-request"),
+    /** {@code ip-request-resp}: legacy failback reply. */
+    IP_REQUEST_RESPONSE("ip-request-resp"),
+    /** {@code shutdone}: graceful shutdown completed. */
+    SHUTDOWN_DONE("shutdone"),
+    /** {@code stonith}: STONITH outcome notice. */
+    STONITH("stonith"),
+    /** {@code query-cstatus}: client status query. */
+    QUERY_CLIENT_STATUS("query-cstatus"),
+    /** {@code respond-cstatus}: client status reply. */
+    RESPOND_CLIENT_STATUS("respond-cstatus"),
+    /** {@code addnode}: dynamic node addition. */
+    ADD_NODE("addnode"),
+    /** {@code delnode}: dynamic node removal. */
+    DELETE_NODE("delnode"),
+    /** {@code setweight}: node weight change. */
+    SET_WEIGHT("setweight"),
+    /** {@code setsite}: node site change. */
+    SET_SITE("setsite"),
+    /** {@code NS_st}: ping-node status. */
+    PING_STATUS("NS_st");
+
+    private static final Map<String, MessageType> BY_WIRE_NAME =
+            Stream.of(values()).collect(Collectors.toUnmodifiableMap(MessageType::wireName, Function.identity()));
+
+    private final String wireName;
+
+    MessageType(String wireName) {
+        this.wireName = wireName;
+    }
+
+    /** The exact, case-sensitive {@code t=} value. */
+    public String wireName() {
+        return wireName;
+    }
+
+    /** Whether this type is unsequenced (wire name starts with {@code NS_}). */
+    public boolean unsequenced() {
+        return wireName.startsWith("NS_");
+    }
+
+    /**
+     * @param wireName a {@code t=} value as received, any string or null
+     * @return the type, or empty if unknown (unknown types must be tolerated, not fatal)
+     */
+    public static Optional<MessageType> fromWire(String wireName) {
+        return wireName == null ? Optional.empty() : Optional.ofNullable(BY_WIRE_NAME.get(wireName));
+    }
+}
