@@ -1,0 +1,123 @@
+package org.jheartbeat.core.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.jheartbeat.core.testkit.TwoNodeHarness.N1;
+import static org.jheartbeat.core.testkit.TwoNodeHarness.N2;
+
+import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.membership.NodeStatus;
+import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverState;
+import org.jheartbeat.core.testkit.TwoNodeHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Whole-protocol scenarios: two engines, real codec, fake clock, no sleeps. */
+class TwoNodeScenarioTest {
+    final TwoNodeHarness h = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200);
+
+    @AfterEach
+    void neverBoth() {
+        assertThat(h.doubleRun()).as("trace %s", h.trace()).isNull();
+    }
+
+    private void bootBoth() {
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+    }
+
+    @Test
+    void bothStartTogetherEachTakesItsOwnGroup() {
+        bootBoth();
+        assertThat(h.runningOn(N1)).containsExactly("198.18.0.100/24/eth0");
+        assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
+        assertThat(h.engine(N1).localStatus()).isEqualTo(NodeStatus.ACTIVE);
+        assertThat(h.engine(N1).detector().status(N2)).isEqualTo(NodeStatus.ACTIVE);
+        assertThat(h.engine(N1).machine().state()).isEqualTo(TakeoverState.STABLE);
+        assertThat(h.engine(N2).machine().state()).isEqualTo(TakeoverState.STABLE);
+    }
+
+    @Test
+    void powerOffPeerIsTakenOverWithinDeadtime() {
+        bootBoth();
+        h.powerOff(N1);
+        h.run(3000);
+        assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
+        h.run(600);
+        assertThat(h.runningOn(N2)).containsExactly("198.18.0.100/24/eth0", "198.18.0.101");
+        assertThat(h.logs()).anyMatch(l -> l.endsWith("node node1: is dead"));
+        assertThat(h.logs()).anyMatch(l -> l.endsWith("Link node1:eth1 dead."));
+    }
+
+    @Test
+    void returningNodeGetsItsGroupBackNeverBothAtOnce() {
+        bootBoth();
+        h.powerOff(N1);
+        h.run(5000);
+        h.start(N1);
+        h.run(5000);
+        assertThat(h.placement()).isEqualTo(java.util.Map.of(
+                "node1", java.util.Set.of("198.18.0.100/24/eth0"), "node2", java.util.Set.of("198.18.0.101")));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 INFO: Heartbeat restart on node node1"));
+        assertThat(h.engine(N1).machine().state()).isEqualTo(TakeoverState.STABLE);
+        assertThat(h.engine(N2).machine().state()).isEqualTo(TakeoverState.STABLE);
+    }
+
+    @Test
+    void autoFailbackOffLeavesGroupsWhereTheyAre() {
+        TwoNodeHarness off = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.OFF, 200);
+        off.start(N1);
+        off.start(N2);
+        off.run(3000);
+        off.powerOff(N1);
+        off.run(5000);
+        off.start(N1);
+        off.run(5000);
+        assertThat(off.runningOn(N1)).isEmpty();
+        assertThat(off.runningOn(N2)).hasSize(2);
+        assertThat(off.doubleRun()).isNull();
+    }
+
+    @Test
+    void cleanShutdownHandsOverAtOnceAndExits() {
+        bootBoth();
+        h.shutdown(N1);
+        h.run(1500);
+        assertThat(h.runningOn(N2)).hasSize(2);
+        assertThat(h.engine(N1)).as("exited").isNull();
+        assertThat(h.logs()).anyMatch(l -> l.contains("Received shutdown notice from 'node1'."));
+        assertThat(h.logs()).noneMatch(l -> l.contains("No STONITH device configured"));
+    }
+
+    @Test
+    void peerNeverSeenTakesEverythingAfterInitdead() {
+        h.start(N2);
+        h.run(9900);
+        assertThat(h.runningOn(N2)).isEmpty();
+        h.run(1000);
+        assertThat(h.runningOn(N2)).hasSize(2);
+    }
+
+    @Test
+    void operatorStandbyAllMovesEverythingToPeer() {
+        bootBoth();
+        h.standby(N1, ResourceSet.ALL);
+        h.run(3000);
+        assertThat(h.runningOn(N1)).isEmpty();
+        assertThat(h.runningOn(N2)).hasSize(2);
+        assertThat(h.logs()).anyMatch(l -> l.contains("Other node completed standby takeover of all resources."));
+    }
+
+    @Test
+    void partitionHealEndsWithEachNodeRunningItsOwn() {
+        bootBoth();
+        h.link(false);
+        h.run(5000);
+        // split brain while partitioned: each runs both (no STONITH in this issue)
+        h.link(true);
+        h.run(3000);
+        assertThat(h.runningOn(N1)).containsExactly("198.18.0.100/24/eth0");
+        assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
+    }
+}

@@ -1,0 +1,232 @@
+package org.jheartbeat.core.testkit;
+
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jheartbeat.core.auth.AuthKeys;
+import org.jheartbeat.core.auth.AuthMethod;
+import org.jheartbeat.core.auth.MessageAuthenticator;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.config.LogSettings;
+import org.jheartbeat.core.config.MediumDecl;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.config.ResourceSpec;
+import org.jheartbeat.core.config.Timing;
+import org.jheartbeat.core.protocol.Effect;
+import org.jheartbeat.core.protocol.NodeEngine;
+import org.jheartbeat.core.protocol.OutboundStamper;
+
+/**
+ * Two {@link NodeEngine}s joined by an in-memory link, driven by one {@link FakeClock}: the
+ * {@code TwoNodeHarness} of STYLE.md. Packets go through the real codec and authentication; group
+ * operations complete after {@code groupOpMillis} of fake time. A node can be powered off (its engine
+ * is dropped, its groups stop running instantly, as with a power cut) and started again with a new
+ * generation. Records every group start/stop and checks after every step that no group runs on both
+ * nodes at once.
+ */
+public final class TwoNodeHarness {
+    public static final NodeName N1 = NodeName.of("node1");
+    public static final NodeName N2 = NodeName.of("node2");
+
+    private final FakeClock clock = new FakeClock();
+    private final ClusterConfig config;
+    private final long groupOpMillis;
+    private final Node[] nodes = new Node[2];
+    private final List<String> trace = new ArrayList<>();
+    private final List<String> logs = new ArrayList<>();
+    private boolean linkUp = true;
+    private long generationSeed = 100;
+    private String doubleRun;
+
+    private final class Node {
+        final NodeName name;
+        NodeEngine engine;
+        final Set<Integer> running = new TreeSet<>();
+        final Deque<long[]> pendingOps = new ArrayDeque<>(); // {dueNanos, group, start?1:0}
+        final Deque<byte[]> inbox = new ArrayDeque<>();
+
+        Node(NodeName name) {
+            this.name = name;
+        }
+    }
+
+    /** A harness over {@code groups}, with keepalive 500 ms, deadtime 3 s, initdead 10 s. */
+    public TwoNodeHarness(List<ResourceGroupDecl> groups, FailbackPolicy failback, long groupOpMillis) {
+        this.config = new ClusterConfig(Path.of("/nonexistent/ha.d"), Timing.ofMillis(500, 2000, 3000, 10_000), 694,
+                List.of(N1, N2), List.of(new MediumDecl.Ucast("eth1", "198.18.1.2", 694, 1)), failback,
+                LogSettings.none(), AuthKeys.single(1, AuthMethod.SHA1, "testsecret".getBytes()), groups);
+        this.groupOpMillis = groupOpMillis;
+        nodes[0] = new Node(N1);
+        nodes[1] = new Node(N2);
+    }
+
+    /** The lab's default: {@code node1 198.18.0.100/24/eth0 labweb} and {@code node2 198.18.0.101 labweb2}. */
+    public static List<ResourceGroupDecl> activeActive() {
+        return List.of(
+                new ResourceGroupDecl(N1, List.of(new ResourceSpec("IPaddr", List.of("198.18.0.100/24/eth0"),
+                        "198.18.0.100/24/eth0"), new ResourceSpec("labweb", List.of(), "labweb")), 1),
+                new ResourceGroupDecl(N2, List.of(new ResourceSpec("IPaddr", List.of("198.18.0.101"),
+                        "198.18.0.101"), new ResourceSpec("labweb2", List.of(), "labweb2")), 2));
+    }
+
+    private Node node(NodeName n) {
+        return n.equals(N1) ? nodes[0] : nodes[1];
+    }
+
+    /** Powers a node on and starts its daemon (a new generation). */
+    public void start(NodeName n) {
+        Node node = node(n);
+        MessageAuthenticator auth = new MessageAuthenticator(config.authKeys());
+        byte[] uuid = new byte[16];
+        uuid[15] = (byte) (n.equals(N1) ? 1 : 2);
+        OutboundStamper st = new OutboundStamper(n, uuid, ++generationSeed, auth, () -> "0.00 0.00 0.00 1/1 1");
+        node.engine = new NodeEngine(config, n, st, n.equals(N1) ? 3 : 7, clock.nanoTime());
+        trace.add(at() + " " + n + " start");
+    }
+
+    /** Pulls the plug: the engine vanishes mid-flight and everything it ran stops with it. */
+    public void powerOff(NodeName n) {
+        Node node = node(n);
+        node.engine = null;
+        node.running.clear();
+        node.pendingOps.clear();
+        node.inbox.clear();
+        trace.add(at() + " " + n + " power-off");
+    }
+
+    /** Orderly shutdown (SIGTERM). */
+    public void shutdown(NodeName n) {
+        Node node = node(n);
+        handle(node, node.engine.onShutdownRequested(clock.nanoTime(), clock.currentTimeMillis()));
+    }
+
+    /** Operator standby on {@code n}. */
+    public void standby(NodeName n, org.jheartbeat.core.takeover.ResourceSet set) {
+        Node node = node(n);
+        handle(node, node.engine.onStandbyRequested(set, clock.nanoTime(), clock.currentTimeMillis()));
+    }
+
+    /** Cuts or restores the only link between the nodes. */
+    public void link(boolean up) {
+        linkUp = up;
+        trace.add(at() + " link " + (up ? "up" : "down"));
+    }
+
+    /** Runs the two nodes for {@code ms} of fake time in 10 ms steps. */
+    public void run(long ms) {
+        for (long t = 0; t < ms; t += 10) {
+            clock.advanceMillis(10);
+            for (Node n : nodes) {
+                if (n.engine == null) {
+                    continue;
+                }
+                while (!n.pendingOps.isEmpty() && n.pendingOps.peekFirst()[0] <= clock.nanoTime()) {
+                    long[] op = n.pendingOps.removeFirst();
+                    int g = (int) op[1];
+                    boolean start = op[2] == 1;
+                    if (start) {
+                        n.running.add(g);
+                    } else {
+                        n.running.remove(g);
+                    }
+                    trace.add(at() + " " + n.name + (start ? " started " : " stopped ") + key(g));
+                    checkNoDoubleRun();
+                    handle(n, n.engine.onGroupDone(g, start, true, clock.nanoTime(), clock.currentTimeMillis()));
+                }
+                while (!n.inbox.isEmpty() && n.engine != null) {
+                    handle(n, n.engine.onFrame("eth1", "198.18.1.9:694", n.inbox.removeFirst(), clock.nanoTime(),
+                            clock.currentTimeMillis()));
+                }
+                if (n.engine != null) {
+                    handle(n, n.engine.onTimer(clock.nanoTime(), clock.currentTimeMillis()));
+                }
+            }
+        }
+    }
+
+    private void handle(Node n, List<Effect> effects) {
+        for (Effect e : effects) {
+            if (e instanceof Effect.Transmit t) {
+                Node other = n == nodes[0] ? nodes[1] : nodes[0];
+                if (linkUp && other.engine != null) {
+                    other.inbox.addLast(t.packet());
+                }
+            } else if (e instanceof Effect.StartGroup s) {
+                long due = lastDue(n) + groupOpMillis * 1_000_000L;
+                n.pendingOps.addLast(new long[] {due, s.group(), 1});
+            } else if (e instanceof Effect.StopGroup s) {
+                long due = lastDue(n) + groupOpMillis * 1_000_000L;
+                n.pendingOps.addLast(new long[] {due, s.group(), 0});
+            } else if (e instanceof Effect.LogLine l) {
+                logs.add(at() + " " + n.name + " " + l.level() + ": " + l.text());
+            } else if (e instanceof Effect.Exit) {
+                trace.add(at() + " " + n.name + " exit");
+                n.engine = null;
+            }
+        }
+    }
+
+    private long lastDue(Node n) {
+        return n.pendingOps.isEmpty() ? clock.nanoTime() : Math.max(clock.nanoTime(), n.pendingOps.peekLast()[0]);
+    }
+
+    private void checkNoDoubleRun() {
+        for (Integer g : nodes[0].running) {
+            if (nodes[1].running.contains(g) && doubleRun == null) {
+                doubleRun = at() + " group " + key(g) + " runs on both nodes";
+            }
+        }
+    }
+
+    private String key(int g) {
+        return config.resourceGroups().get(g).key();
+    }
+
+    private String at() {
+        return String.format("%7.2f", (clock.nanoTime() - 1_000_000_000L) / 1e9);
+    }
+
+    /** Which groups (by key) run on {@code n} now. */
+    public Set<String> runningOn(NodeName n) {
+        Set<String> s = new TreeSet<>();
+        node(n).running.forEach(g -> s.add(key(g)));
+        return s;
+    }
+
+    /** The engine of {@code n}, or null when powered off. */
+    public NodeEngine engine(NodeName n) {
+        return node(n).engine;
+    }
+
+    /** Every start, stop, power event so far, with fake-time stamps in s. */
+    public List<String> trace() {
+        return List.copyOf(trace);
+    }
+
+    /** Every log line of both engines. */
+    public List<String> logs() {
+        return List.copyOf(logs);
+    }
+
+    /** The first moment a group ran on both nodes, or null if never. */
+    public String doubleRun() {
+        return doubleRun;
+    }
+
+    /** The shared clock. */
+    public FakeClock clock() {
+        return clock;
+    }
+
+    /** Unmodifiable view of both nodes' running groups, for messages. */
+    public Map<String, Set<String>> placement() {
+        return Map.of("node1", runningOn(N1), "node2", runningOn(N2));
+    }
+}
