@@ -8,6 +8,7 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,7 @@ public final class AuthKeysParser {
         List<ConfigDiagnostic> diagnostics = new ArrayList<>();
         Map<Integer, AuthKey> keys = new LinkedHashMap<>();
         Map<Integer, Integer> keyLines = new LinkedHashMap<>();
+        Set<Integer> badIndexes = new HashSet<>();
         String authToken = null;
         int authLine = 0;
         List<String> lines = ConfigText.lines(file, text, diagnostics);
@@ -99,6 +101,8 @@ public final class AuthKeysParser {
                             + " is defined again (first on line " + previous + "); the last one is used"));
                 }
                 keys.put(index.get(), key.get());
+            } else {
+                badIndexes.add(index.get());
             }
         }
         if (authToken == null) {
@@ -107,7 +111,7 @@ public final class AuthKeysParser {
         } else if (index(authToken).isEmpty()) {
             diagnostics.add(ConfigDiagnostic.error(file, authLine, "Invalid authnum [" + authToken
                     + "] in 'auth' line: expected a key index 0.." + AuthKey.MAX_INDEX));
-        } else if (!keyLines.containsKey(index(authToken).get())) {
+        } else if (!keyLines.containsKey(index(authToken).get()) && !badIndexes.contains(index(authToken).get())) {
             diagnostics.add(ConfigDiagnostic.error(file, authLine, "Auth Key [" + authToken
                     + "] not found in keyfile [" + file + "]: add a line '" + authToken + " sha1 SECRET'"));
         }
