@@ -1,0 +1,77 @@
+package org.jheartbeat.core.config;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads a whole config directory ({@code /etc/ha.d}): {@code ha.cf}, {@code authkeys} (contents and
+ * owner/mode) and {@code haresources}, then runs {@link ConfigValidator}. Every problem of every file
+ * is collected; loading does not stop at the first. Used by daemon start and by {@code hb config check}.
+ */
+public final class ConfigLoader {
+    private ConfigLoader() {
+    }
+
+    /**
+     * Loads and validates a config directory.
+     * <ul>
+     *   <li>missing ha.cf or authkeys: ERROR on line 0 of that file (cross-field rules are skipped
+     *       without an ha.cf, as they would only repeat its absence);</li>
+     *   <li>missing haresources: a WARNING and no resource groups (a cluster that only heartbeats);</li>
+     *   <li>authkeys is parsed and also checked with {@link AuthKeysParser#checkSecurity(Path)};</li>
+     *   <li>I/O errors become diagnostics; this method never throws on bad input.</li>
+     * </ul>
+     *
+     * @param configDir the directory holding the three files
+     * @param localNode this machine's node name if known; it must then be an ha.cf {@code node}
+     * @return the config (only when there is no ERROR), every diagnostic, and the applied defaults
+     */
+    public static ConfigLoadResult load(Path configDir, Optional<NodeName> localNode) {
+        List<ConfigDiagnostic> diagnostics = new ArrayList<>();
+        Path haCfFile = configDir.resolve(HaCfParser.FILE_NAME);
+        Path authFile = configDir.resolve(AuthKeysParser.FILE_NAME);
+        Path resourcesFile = configDir.resolve(HaresourcesParser.FILE_NAME);
+
+        Optional<HaCf> haCf = ConfigText.read(haCfFile, StandardCharsets.UTF_8, diagnostics).map(text -> {
+            HaCfParser.Result parsed = HaCfParser.parse(haCfFile, text);
+            diagnostics.addAll(parsed.diagnostics());
+            return parsed.haCf();
+        });
+
+        List<ConfigDiagnostic> authReadProblems = new ArrayList<>();
+        AuthKeysParser.Result auth = ConfigText.read(authFile, StandardCharsets.ISO_8859_1, authReadProblems)
+                .map(text -> AuthKeysParser.parse(authFile, text))
+                .orElse(new AuthKeysParser.Result(Optional.empty(), authReadProblems));
+        diagnostics.addAll(auth.diagnostics());
+        if (Files.exists(authFile)) {
+            diagnostics.addAll(AuthKeysParser.checkSecurity(authFile));
+        }
+
+        List<ResourceGroupDecl> groups = List.of();
+        if (Files.exists(resourcesFile) || Files.isSymbolicLink(resourcesFile)) {
+            List<NodeName> nodes = haCf.map(HaCf::nodeNames).orElse(List.of());
+            Optional<HaresourcesParser.Result> parsed = ConfigText.read(resourcesFile, StandardCharsets.UTF_8,
+                    diagnostics).map(text -> HaresourcesParser.parse(resourcesFile, text, nodes));
+            parsed.ifPresent(r -> diagnostics.addAll(r.diagnostics()));
+            groups = parsed.map(HaresourcesParser.Result::groups).orElse(List.of());
+        } else {
+            diagnostics.add(ConfigDiagnostic.warning(resourcesFile, 0,
+                    "haresources not found: no resource groups are configured"));
+        }
+
+        if (haCf.isEmpty()) {
+            return new ConfigLoadResult(Optional.empty(), diagnostics);
+        }
+        ConfigValidator.Result checked = ConfigValidator.validate(haCf.get(), auth, authFile, localNode);
+        diagnostics.addAll(checked.diagnostics());
+        boolean errors = diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
+        Optional<ClusterConfig> config = errors ? Optional.empty() : Optional.of(new ClusterConfig(configDir,
+                checked.timing(), haCf.get().udpPort(), haCf.get().nodeNames(), haCf.get().media(),
+                checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups));
+        return new ConfigLoadResult(config, diagnostics, checked.defaults());
+    }
+}

@@ -1,0 +1,65 @@
+package org.jheartbeat.core.config;
+
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reading config files into lines, shared by the three parsers. Package-private: file reading is
+ * an implementation detail of {@link ConfigLoader} and the parsers' {@code parse(Path)} methods.
+ */
+final class ConfigText {
+    private ConfigText() {
+    }
+
+    /**
+     * Reads a whole file in the given charset (undecodable bytes become U+FFFD). A missing or
+     * unreadable file is reported as an ERROR on line 0 and gives an empty result.
+     */
+    static Optional<String> read(Path file, Charset charset, List<ConfigDiagnostic> sink) {
+        try {
+            return Optional.of(new String(Files.readAllBytes(file), charset));
+        } catch (NoSuchFileException e) {
+            sink.add(ConfigDiagnostic.error(file, 0, file.getFileName() + " not found"));
+        } catch (IOException | RuntimeException e) {
+            sink.add(ConfigDiagnostic.error(file, 0, "cannot read " + file.getFileName() + ": " + e));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Splits text into physical lines on {@code \n}. A trailing {@code \r} is removed from each line,
+     * and the first line that had one is reported as an ERROR: Heartbeat strips CR silently, but a
+     * DOS-edited file usually means other trouble (a {@code \r} inside a key or a resource name).
+     */
+    static List<String> lines(Path file, String text, List<ConfigDiagnostic> sink) {
+        List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+        if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
+            lines.remove(lines.size() - 1);
+        }
+        boolean reported = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.endsWith("\r")) {
+                lines.set(i, line.substring(0, line.length() - 1));
+                if (!reported) {
+                    sink.add(ConfigDiagnostic.error(file, i + 1,
+                            "file has CRLF (DOS) line endings; convert with dos2unix " + file));
+                    reported = true;
+                }
+            }
+        }
+        return lines;
+    }
+
+    /** The line without its {@code #} comment (a {@code #} anywhere starts one, Heartbeat config.c). */
+    static String stripComment(String line) {
+        int hash = line.indexOf('#');
+        return hash < 0 ? line : line.substring(0, hash);
+    }
+}

@@ -1,0 +1,138 @@
+package org.jheartbeat.core.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads ha.cf with Heartbeat 3.0.6's rules ({@code heartbeat/config.c} {@code parse_config},
+ * ha.cf(5); facts F.1):
+ * <ul>
+ *   <li>read line by line, in order; {@code #} starts a comment anywhere; blank lines are ignored;</li>
+ *   <li>the first blank/tab-delimited token is the directive, looked up in {@link DirectiveTable};</li>
+ *   <li>an ordinary directive is applied once per token of the rest of the line, split on blanks, tabs
+ *       and commas ({@code node a b} adds two nodes, {@code bcast eth0 eth1} two media);</li>
+ *   <li>a whole-line directive ({@code ucast}, {@code stonith_host}, ...) receives the raw remainder.</li>
+ * </ul>
+ * Problems become diagnostics: an unknown word is an ERROR ({@code Illegal directive}), a Heartbeat
+ * directive jheartbeat does not implement is a WARNING and its line is ignored, a directive with no
+ * value is an ERROR. CRLF line endings are an ERROR at the first such line. Never throws on bad input.
+ */
+public final class HaCfParser {
+    /** The file name inside a config directory. */
+    public static final String FILE_NAME = "ha.cf";
+
+    private HaCfParser() {
+    }
+
+    /**
+     * What a parse produced: the ha.cf as far as it could be read, and every problem found.
+     *
+     * @param haCf        the directives that parsed (bad lines are left out)
+     * @param diagnostics errors and warnings in line order
+     */
+    public record Result(HaCf haCf, List<ConfigDiagnostic> diagnostics) {
+        public Result {
+            diagnostics = List.copyOf(diagnostics);
+        }
+
+        /** Whether any diagnostic is an ERROR. */
+        public boolean hasErrors() {
+            return diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
+        }
+    }
+
+    /**
+     * Parses the text of an ha.cf.
+     *
+     * @param file the path to name in diagnostics (not read)
+     * @param text the whole file
+     * @return the parsed ha.cf and its diagnostics
+     */
+    public static Result parse(Path file, String text) {
+        List<ConfigDiagnostic> diagnostics = new ArrayList<>();
+        HaCfState state = new HaCfState(file, diagnostics);
+        List<String> lines = ConfigText.lines(file, text, diagnostics);
+        for (int i = 0; i < lines.size(); i++) {
+            parseLine(state, lines.get(i), i + 1);
+        }
+        return new Result(state.toHaCf(), diagnostics);
+    }
+
+    private static void parseLine(HaCfState state, String raw, int line) {
+        String content = trimBlanks(ConfigText.stripComment(raw));
+        if (content.isEmpty()) {
+            return;
+        }
+        String[] split = content.split("[ \t]+", 2);
+        String keyword = split[0];
+        String remainder = split.length > 1 ? split[1] : "";
+        Optional<DirectiveTable> row = DirectiveTable.lookup(keyword);
+        if (row.isEmpty()) {
+            state.error(line, "Illegal directive [" + keyword + "] in " + FILE_NAME + suggestion(keyword));
+            return;
+        }
+        DirectiveTable directive = row.get();
+        if (!directive.implemented()) {
+            state.warning(line, "directive '" + keyword + "' is not implemented yet by jheartbeat; line ignored");
+            return;
+        }
+        List<String> values = directive.wholeLine()
+                ? (remainder.isEmpty() ? List.of() : List.of(remainder))
+                : Arrays.stream(remainder.split("[ \t,]+")).filter(s -> !s.isEmpty()).toList();
+        if (values.isEmpty()) {
+            state.error(line, "directive '" + keyword + "' needs a value");
+            return;
+        }
+        for (String value : values) {
+            directive.handler().apply(state, value, line);
+        }
+    }
+
+    private static String trimBlanks(String s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && (s.charAt(start) == ' ' || s.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (s.charAt(end - 1) == ' ' || s.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return s.substring(start, end);
+    }
+
+    /** "; did you mean 'keepalive'?" for a keyword within edit distance 2 of a real one, else "". */
+    private static String suggestion(String keyword) {
+        String best = null;
+        int bestDistance = 3;
+        for (DirectiveTable d : DirectiveTable.values()) {
+            int distance = editDistance(keyword, d.keyword());
+            if (distance < bestDistance) {
+                best = d.keyword();
+                bestDistance = distance;
+            }
+        }
+        return best == null ? "" : "; did you mean '" + best + "'?";
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}

@@ -1,0 +1,207 @@
+package org.jheartbeat.core.config;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The mutable state of one ha.cf parse: what {@link DirectiveTable} handlers write into, then frozen
+ * into an {@link HaCf}. Package-private; rules are Heartbeat 3.0.6 {@code config.c} setters unless a
+ * message says jheartbeat is stricter.
+ */
+final class HaCfState {
+    private static final Pattern IFACE = Pattern.compile("[^/\\s,]{1,15}");
+    private static final Set<String> FACILITIES = Set.of("auth", "authpriv", "cron", "daemon", "ftp", "kern",
+            "lpr", "mail", "news", "syslog", "user", "uucp", "local0", "local1", "local2", "local3", "local4",
+            "local5", "local6", "local7", "none");
+
+    private final Path file;
+    private final List<ConfigDiagnostic> diagnostics;
+    private HaCf.Setting<Long> keepalive;
+    private HaCf.Setting<Long> deadtime;
+    private HaCf.Setting<Long> warntime;
+    private HaCf.Setting<Long> initdead;
+    private HaCf.Setting<FailbackPolicy> autoFailback;
+    private int udpPort = ClusterConfig.DEFAULT_UDP_PORT;
+    private final List<NodeDecl> nodes = new ArrayList<>();
+    private final List<MediumDecl> media = new ArrayList<>();
+    private final Set<Integer> udpAliasWarned = new HashSet<>();
+    private Path logfile;
+    private Path debugfile;
+    private String logfacility;
+
+    HaCfState(Path file, List<ConfigDiagnostic> diagnostics) {
+        this.file = file;
+        this.diagnostics = diagnostics;
+    }
+
+    HaCf toHaCf() {
+        return new HaCf(file, Optional.ofNullable(keepalive), Optional.ofNullable(deadtime),
+                Optional.ofNullable(warntime), Optional.ofNullable(initdead), udpPort, nodes, media,
+                Optional.ofNullable(autoFailback), new LogSettings(Optional.ofNullable(logfile),
+                Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)));
+    }
+
+    void error(int line, String message) {
+        diagnostics.add(ConfigDiagnostic.error(file, line, message));
+    }
+
+    void warning(int line, String message) {
+        diagnostics.add(ConfigDiagnostic.warning(file, line, message));
+    }
+
+    /** Heartbeat's booleans (cl_str_to_boolean): true/on/yes/y/1 and false/off/no/n/0, any case. */
+    static Optional<Boolean> parseBoolean(String s) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
+            case "true", "on", "yes", "y", "1" -> Optional.of(true);
+            case "false", "off", "no", "n", "0" -> Optional.of(false);
+            default -> Optional.empty();
+        };
+    }
+
+    void addNode(String value, int line) {
+        NodeName name;
+        try {
+            name = NodeName.of(value);
+        } catch (IllegalArgumentException e) {
+            error(line, "invalid node name [" + value + "]: 1.." + NodeName.MAX_LENGTH + " characters expected");
+            return;
+        }
+        for (NodeDecl n : nodes) {
+            if (n.name().equals(name)) {
+                warning(line, "node [" + name + "] is already listed on line " + n.line() + "; duplicate ignored");
+                return;
+            }
+        }
+        nodes.add(new NodeDecl(name, line));
+    }
+
+    void setKeepalive(String value, int line) {
+        keepalive = time("keepalive", value, line).orElse(keepalive);
+    }
+
+    void setDeadtime(String value, int line) {
+        deadtime = time("deadtime", value, line).orElse(deadtime);
+    }
+
+    void setWarntime(String value, int line) {
+        warntime = time("warntime", value, line).orElse(warntime);
+    }
+
+    void setInitdead(String value, int line) {
+        initdead = time("initdead", value, line).orElse(initdead);
+    }
+
+    private Optional<HaCf.Setting<Long>> time(String directive, String value, int line) {
+        try {
+            return Optional.of(new HaCf.Setting<>(HaDurations.parseMillis(value), line));
+        } catch (InvalidDurationException e) {
+            error(line, directive + ": " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    void setUdpPort(String value, int line) {
+        if (!media.isEmpty()) {
+            error(line, "udpport must come before the media lines: move 'udpport " + value
+                    + "' above line " + media.get(0).line() + " (Heartbeat would silently ignore it for the"
+                    + " media already declared)");
+            return;
+        }
+        int port = value.matches("[0-9]{1,5}") ? Integer.parseInt(value) : -1;
+        if (port < 1 || port > 65535) {
+            error(line, "invalid udpport [" + value + "]: expected a port number 1..65535");
+            return;
+        }
+        udpPort = port;
+    }
+
+    void addBcast(String iface, int line) {
+        if (checkIface("bcast", iface, line)) {
+            media.add(new MediumDecl.Bcast(iface, udpPort, line));
+        }
+    }
+
+    void addBcastViaUdpAlias(String iface, int line) {
+        if (udpAliasWarned.add(line)) {
+            warning(line, "directive 'udp' replaced by 'bcast'");
+        }
+        addBcast(iface, line);
+    }
+
+    void addUcast(String remainder, int line) {
+        String[] words = remainder.split("[ \t]+");
+        if (words.length < 2) {
+            error(line, "ucast needs an interface and a peer: ucast IFACE PEER-IP-OR-HOSTNAME");
+            return;
+        }
+        if (!checkIface("ucast", words[0], line)) {
+            return;
+        }
+        if (!Ipv4.isLiteralOrHostName(words[1])) {
+            error(line, "ucast peer [" + words[1] + "] is neither an IPv4 address nor a host name");
+            return;
+        }
+        if (words.length > 2) {
+            warning(line, "ucast takes one peer per line; extra text after [" + words[1] + "] ignored");
+        }
+        media.add(new MediumDecl.Ucast(words[0], words[1], udpPort, line));
+    }
+
+    private boolean checkIface(String directive, String iface, int line) {
+        if (IFACE.matcher(iface).matches()) {
+            return true;
+        }
+        error(line, directive + ": invalid interface name [" + iface + "]");
+        return false;
+    }
+
+    void setAutoFailback(String value, int line) {
+        Optional<FailbackPolicy> policy = value.equalsIgnoreCase("legacy") ? Optional.of(FailbackPolicy.LEGACY)
+                : parseBoolean(value).map(on -> on ? FailbackPolicy.ON : FailbackPolicy.OFF);
+        if (policy.isEmpty()) {
+            error(line, "invalid auto_failback [" + value + "]: expected on, off or legacy");
+            return;
+        }
+        autoFailback = new HaCf.Setting<>(policy.get(), line);
+    }
+
+    void setLogfile(String value, int line) {
+        logfile = path("logfile", value, line).orElse(logfile);
+    }
+
+    void setDebugfile(String value, int line) {
+        debugfile = path("debugfile", value, line).orElse(debugfile);
+    }
+
+    private Optional<Path> path(String directive, String value, int line) {
+        try {
+            return Optional.of(Path.of(value));
+        } catch (InvalidPathException e) {
+            error(line, directive + ": invalid path [" + value + "]");
+            return Optional.empty();
+        }
+    }
+
+    void setLogfacility(String value, int line) {
+        if (!FACILITIES.contains(value.toLowerCase(Locale.ROOT))) {
+            error(line, "invalid logfacility [" + value + "]: expected a syslog facility (daemon, local0..local7, ...)"
+                    + " or none");
+            return;
+        }
+        logfacility = value.toLowerCase(Locale.ROOT);
+    }
+
+    void setCrm(String directive, String value, int line) {
+        if (parseBoolean(value).filter(on -> !on).isEmpty()) {
+            error(line, directive + " [" + value + "] is not supported: jheartbeat runs in R1 (haresources)"
+                    + " mode only; use '" + directive + " no'");
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.jheartbeat.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.jheartbeat.core.auth.AuthKey;
+import org.jheartbeat.core.auth.AuthKeys;
+import org.jheartbeat.core.auth.AuthMethod;
+import org.jheartbeat.core.config.ConfigDiagnostic.Severity;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AuthKeysParserTest {
+    private static final Path FILE = Path.of("/etc/ha.d/authkeys");
+
+    private static AuthKeysParser.Result parse(String text) {
+        return AuthKeysParser.parse(FILE, text);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void readsTheLabFile() {
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 testsecret\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.authKeys()).contains(AuthKeys.single(1, AuthMethod.SHA1, ascii("testsecret")));
+    }
+
+    @Test
+    void readsSeveralKeysCommentsAndLeadingBlanks() {
+        AuthKeysParser.Result r = parse("# keys\n\n  auth 3\n\t1 crc\n2 md5 m5key\n3 SHA1 s1key # rotated\n");
+        assertThat(r.diagnostics()).isEmpty();
+        AuthKeys keys = r.authKeys().orElseThrow();
+        assertThat(keys.signingIndex()).isEqualTo(3);
+        assertThat(keys.keys()).isEqualTo(Map.of(
+                1, new AuthKey(1, AuthMethod.CRC, new byte[0]),
+                2, new AuthKey(2, AuthMethod.MD5, ascii("m5key")),
+                3, new AuthKey(3, AuthMethod.SHA1, ascii("s1key"))));
+    }
+
+    @Test
+    void keyIsOneTokenAndTheRestIsIgnoredWithAWarning() {
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 two words\n");
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo(ascii("two"));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.line()).isEqualTo(2);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "1 sha1 testsecret                  | 0 | Missing auth directive in keyfile [/etc/ha.d/authkeys]",
+            "auth 2\\n1 sha1 testsecret         | 1 | Auth Key [2] not found in keyfile [/etc/ha.d/authkeys]",
+            "auth 16\\n1 sha1 testsecret        | 1 | Invalid authnum [16] in 'auth' line",
+            "auth x\\n1 sha1 testsecret         | 1 | Invalid authnum [x] in 'auth' line",
+            "auth 1\\n1 sha1 testsecret\\n16 md5 k | 3 | Invalid authnum [16]",
+            "auth 1\\n1 sha256 testsecret       | 2 | Invalid authtype [sha256]",
+            "auth 1\\n1 sha1                    | 2 | Auth method [sha1] requires a key",
+            "auth 1\\n1 md5 # no key             | 2 | Auth method [md5] requires a key",
+            "auth 1\\n1 crc testsecret          | 2 | Auth method [crc] doesn't use a key",
+            "auth 1\\n1                         | 2 | key 1 has no method",
+    })
+    void errors(String text, int line, String message) {
+        AuthKeysParser.Result r = parse(text.strip().replace("\\n", "\n") + "\n");
+        assertThat(r.authKeys()).isEmpty();
+        assertThat(r.diagnostics()).filteredOn(ConfigDiagnostic::isError).anySatisfy(d -> {
+            assertThat(d.line()).isEqualTo(line);
+            assertThat(d.message()).startsWith(message);
+        });
+    }
+
+    @Test
+    void aBadKeyLineIsNotAlsoReportedAsAMissingKey() {
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1\n");
+        assertThat(r.authKeys()).isEmpty();
+        assertThat(r.diagnostics()).extracting(ConfigDiagnostic::line).containsExactly(2);
+    }
+
+    @Test
+    void redefinedKeyWarnsAndTheLastWins() {
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 old\n1 sha1 new\n");
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo(ascii("new"));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> assertThat(d.line()).isEqualTo(3));
+    }
+
+    @Test
+    void keyBytesArePreserved() {
+        String latin1 = new String(new byte[] {'k', (byte) 0xe9, 'y'}, StandardCharsets.ISO_8859_1);
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 " + latin1 + "\n");
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).containsExactly('k', 0xe9, 'y');
+    }
+
+    @Test
+    void crlfIsAnError() {
+        assertThat(parse("auth 1\r\n1 sha1 testsecret\r\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.line()).isEqualTo(1);
+            assertThat(d.message()).contains("CRLF");
+        });
+    }
+
+    @Test
+    void securityAcceptsMode600And400OwnedByRoot(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("authkeys"), "auth 1\n1 crc\n");
+        for (String mode : new String[] {"rw-------", "r--------"}) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+            assertThat(AuthKeysParser.checkSecurity(file)).isEmpty();
+        }
+    }
+
+    @Test
+    void securityRejectsAnyGroupOrOtherBit(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("authkeys"), "auth 1\n1 crc\n");
+        for (String mode : new String[] {"rw-r--r--", "rw----r--", "rw--w----", "rw------x"}) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+            assertThat(AuthKeysParser.checkSecurity(file)).as(mode).singleElement()
+                    .satisfies(d -> assertThat(d.isError()).isTrue());
+        }
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(AuthKeysParser.checkSecurity(file)).singleElement().satisfies(d -> {
+            assertThat(d.line()).isZero();
+            assertThat(d.message()).isEqualTo("authkeys is mode 644; it must be 600 and owned by root: chmod 600 "
+                    + file + "; chown root " + file);
+        });
+    }
+
+    @Test
+    void securityRejectsANonRootOwner(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("authkeys"), "auth 1\n1 crc\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        Files.setOwner(file, file.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        assertThat(AuthKeysParser.checkSecurity(file)).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.message()).startsWith("authkeys is mode 600 owned by uid 65534; it must be 600 and owned by root");
+        });
+    }
+
+    @Test
+    void securityOfAMissingFileIsAnError(@TempDir Path dir) {
+        assertThat(AuthKeysParser.checkSecurity(dir.resolve("authkeys"))).singleElement()
+                .satisfies(d -> assertThat(d.isError()).isTrue());
+    }
+}

@@ -1,0 +1,132 @@
+package org.jheartbeat.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.jheartbeat.core.auth.AuthKeys;
+import org.jheartbeat.core.auth.AuthMethod;
+import org.jheartbeat.core.config.ConfigDiagnostic.Severity;
+import org.jheartbeat.core.testkit.ConfigDirBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    private static final NodeName NODE1 = NodeName.of("node1");
+    private static final NodeName NODE2 = NodeName.of("node2");
+
+    @Test
+    void validDirectoryLoadsWithoutAnyDiagnostic() {
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().writeTo(dir), Optional.of(NODE1));
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.hasErrors()).isFalse();
+        assertThat(r.defaultsApplied()).isEmpty();
+        ClusterConfig c = r.config().orElseThrow();
+        assertThat(c.configDir()).isEqualTo(dir);
+        assertThat(c.timing()).isEqualTo(Timing.ofMillis(500, 2000, 3000, 10_000));
+        assertThat(c.udpPort()).isEqualTo(694);
+        assertThat(c.nodes()).containsExactly(NODE1, NODE2);
+        assertThat(c.peerOf(NODE1)).contains(NODE2);
+        assertThat(c.media()).containsExactly(new MediumDecl.Ucast("eth1", "198.18.1.2", 694, 6));
+        assertThat(c.autoFailback()).isEqualTo(FailbackPolicy.ON);
+        assertThat(c.logging()).isEqualTo(LogSettings.none());
+        assertThat(c.authKeys()).isEqualTo(AuthKeys.single(1, AuthMethod.SHA1,
+                "testsecret".getBytes(StandardCharsets.US_ASCII)));
+        assertThat(c.resourceGroups()).singleElement().satisfies(g -> {
+            assertThat(g.preferredNode()).isEqualTo(NODE1);
+            assertThat(g.key()).isEqualTo("198.18.0.100/24/eth0");
+            assertThat(g.resources()).extracting(ResourceSpec::agent).containsExactly("IPaddr", "labweb");
+        });
+    }
+
+    @Test
+    void bcastVariantLoads() {
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().bcast().writeTo(dir), Optional.empty());
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.config().orElseThrow().media()).containsExactly(new MediumDecl.Bcast("eth1", 694, 6));
+    }
+
+    @Test
+    void unimplementedDirectiveWarnsWithItsLineAndStillLoads() {
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("serial /dev/ttyS0\n")
+                .writeTo(dir), Optional.empty());
+        assertThat(r.config()).isPresent();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.file()).isEqualTo(dir.resolve("ha.cf"));
+            assertThat(d.line()).isEqualTo(11);
+            assertThat(d.format()).isEqualTo(dir.resolve("ha.cf") + ":11: warning: directive 'serial' is not"
+                    + " implemented yet by jheartbeat; line ignored");
+        });
+    }
+
+    @Test
+    void missingHaresourcesIsAWarningAndNoGroups() {
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haresources(null).writeTo(dir),
+                Optional.empty());
+        assertThat(r.config().orElseThrow().resourceGroups()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.file().getFileName()).hasToString("haresources");
+        });
+    }
+
+    @Test
+    void defaultsAreReportedNotSilent() {
+        String haCf = "ucast eth1 198.18.1.2\nauto_failback on\nnode node1 node2\n";
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCf(haCf).writeTo(dir), Optional.empty());
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.defaultsApplied()).extracting(AppliedDefault::directive)
+                .containsExactly("keepalive", "deadtime", "warntime", "initdead");
+    }
+
+    @Test
+    void everyProblemOfEveryFileIsCollected() {
+        ConfigDirBuilder broken = ConfigDirBuilder.validTwoNode()
+                .haCfReplace("keepalive 500ms", "keepalvie 2")
+                .haCfAppend("crm yes\n")
+                .authkeys("auth 1\n1 crc secret\n")
+                .authkeysMode("644")
+                .haresources("node3 198.18.0.300 labweb\nnode1 10.0.0.1/33\n");
+        ConfigLoadResult r = ConfigLoader.load(broken.writeTo(dir), Optional.of(NodeName.of("node9")));
+        assertThat(r.config()).isEmpty();
+        assertThat(r.errors()).extracting(d -> d.file().getFileName().toString(), ConfigDiagnostic::line)
+                .containsExactly(tuple("ha.cf", 1), tuple("ha.cf", 11), tuple("authkeys", 2), tuple("authkeys", 0),
+                        tuple("haresources", 1), tuple("haresources", 1), tuple("haresources", 2), tuple("ha.cf", 0));
+    }
+
+    @Test
+    void emptyOrMissingDirectoryGivesDiagnosticsNotExceptions() {
+        ConfigLoadResult r = ConfigLoader.load(dir.resolve("nowhere"), Optional.empty());
+        assertThat(r.errors()).extracting(d -> d.file().getFileName().toString(), ConfigDiagnostic::line)
+                .containsExactly(tuple("ha.cf", 0), tuple("authkeys", 0));
+        assertThat(r.warnings()).extracting(d -> d.file().getFileName().toString()).containsExactly("haresources");
+    }
+
+    @Test
+    void unreadableFileIsADiagnostic() throws IOException {
+        ConfigDirBuilder.validTwoNode().haCf(null).writeTo(dir);
+        Files.createDirectory(dir.resolve("ha.cf"));
+        ConfigLoadResult r = ConfigLoader.load(dir, Optional.empty());
+        assertThat(r.errors()).singleElement().satisfies(d -> {
+            assertThat(d.file()).isEqualTo(dir.resolve("ha.cf"));
+            assertThat(d.message()).startsWith("cannot read ha.cf");
+        });
+    }
+
+    @Test
+    void aResultWithErrorsCannotCarryAConfig() {
+        ConfigLoadResult ok = ConfigLoader.load(ConfigDirBuilder.validTwoNode().writeTo(dir), Optional.empty());
+        List<ConfigDiagnostic> errors = List.of(ConfigDiagnostic.error(dir, 0, "x"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ConfigLoadResult(ok.config(), errors))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,199 @@
+package org.jheartbeat.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import org.jheartbeat.core.config.ConfigDiagnostic.Severity;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class HaCfParserTest {
+    private static final Path FILE = Path.of("/etc/ha.d/ha.cf");
+
+    private static HaCfParser.Result parse(String text) {
+        return HaCfParser.parse(FILE, text);
+    }
+
+    @Test
+    void readsTimersInMillis() {
+        HaCf cf = parse("keepalive 500ms\ndeadtime 3\nwarntime 0.5\ninitdead 10\n").haCf();
+        assertThat(cf.keepaliveMs()).contains(new HaCf.Setting<>(500L, 1));
+        assertThat(cf.deadtimeMs()).contains(new HaCf.Setting<>(3000L, 2));
+        assertThat(cf.warntimeMs()).contains(new HaCf.Setting<>(500L, 3));
+        assertThat(cf.initdeadMs()).contains(new HaCf.Setting<>(10_000L, 4));
+    }
+
+    @Test
+    void commentsAnywhereAndBlankLinesAreIgnored() {
+        HaCfParser.Result r = parse("# header\n\n   \t\nkeepalive 2 # two seconds\n#node x\nnode a# b\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.haCf().keepaliveMs()).contains(new HaCf.Setting<>(2000L, 4));
+        assertThat(r.haCf().nodeNames()).containsExactly(NodeName.of("a"));
+    }
+
+    @Test
+    void ordinaryDirectivesApplyPerTokenSplitOnBlanksTabsAndCommas() {
+        HaCf cf = parse("node Alpha\tbeta,gamma\nbcast eth0 eth1\n").haCf();
+        assertThat(cf.nodes()).containsExactly(new NodeDecl(NodeName.of("alpha"), 1),
+                new NodeDecl(NodeName.of("beta"), 1), new NodeDecl(NodeName.of("gamma"), 1));
+        assertThat(cf.media()).containsExactly(new MediumDecl.Bcast("eth0", 694, 2), new MediumDecl.Bcast("eth1", 694, 2));
+    }
+
+    @Test
+    void ucastGetsTheWholeLineAndTheUdpportInForce() {
+        HaCfParser.Result r = parse("udpport 695\nucast eth1 198.18.1.2\nucast eth2 peer.example.org\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.haCf().udpPort()).isEqualTo(695);
+        assertThat(r.haCf().media()).containsExactly(new MediumDecl.Ucast("eth1", "198.18.1.2", 695, 2),
+                new MediumDecl.Ucast("eth2", "peer.example.org", 695, 3));
+    }
+
+    @Test
+    void ucastExtraTokensAreIgnoredWithAWarning() {
+        HaCfParser.Result r = parse("ucast eth1 10.0.0.2 10.0.0.3\n");
+        assertThat(r.haCf().media()).containsExactly(new MediumDecl.Ucast("eth1", "10.0.0.2", 694, 1));
+        assertThat(r.diagnostics()).extracting(ConfigDiagnostic::severity, ConfigDiagnostic::line)
+                .containsExactly(tuple(Severity.WARNING, 1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ucast eth1", "ucast eth1 10.0.0.300", "ucast eth1 bad_host!", "ucast eth0/1 10.0.0.2"})
+    void badUcastIsAnError(String line) {
+        HaCfParser.Result r = parse(line + "\n");
+        assertThat(r.haCf().media()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void udpportAfterMediaIsAnErrorNamingTheFirstMediumLine() {
+        HaCfParser.Result r = parse("keepalive 1\nbcast eth0\nudpport 700\n");
+        assertThat(r.haCf().udpPort()).isEqualTo(694);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(3);
+            assertThat(d.message()).contains("udpport must come before the media lines").contains("line 2");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "65536", "http", "-1"})
+    void badUdpportIsAnError(String port) {
+        assertThat(parse("udpport " + port + "\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("invalid udpport"));
+    }
+
+    @Test
+    void udpIsAnAliasOfBcastWithHeartbeatsWarning() {
+        HaCfParser.Result r = parse("udp eth0 eth1\n");
+        assertThat(r.haCf().media()).hasSize(2);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.message()).isEqualTo("directive 'udp' replaced by 'bcast'");
+        });
+    }
+
+    @ParameterizedTest(name = "auto_failback {0} -> {1}")
+    @CsvSource({"on, ON", "yes, ON", "true, ON", "Y, ON", "1, ON", "off, OFF", "no, OFF", "false, OFF", "n, OFF",
+            "0, OFF", "legacy, LEGACY"})
+    void autoFailbackTakesHeartbeatBooleansAndLegacy(String value, FailbackPolicy expected) {
+        assertThat(parse("auto_failback " + value + "\n").haCf().autoFailback())
+                .contains(new HaCf.Setting<>(expected, 1));
+    }
+
+    @Test
+    void badAutoFailbackIsAnError() {
+        assertThat(parse("auto_failback maybe\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("expected on, off or legacy"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"crm no", "crm off", "crm false", "crm 0", "pacemaker off", "pacemaker n"})
+    void crmOffIsAccepted(String line) {
+        assertThat(parse(line + "\n").diagnostics()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"crm yes", "crm on", "crm respawn", "pacemaker minimal"})
+    void crmAnythingElseIsAnErrorSayingR1Only(String line) {
+        assertThat(parse(line + "\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.message()).contains("R1 (haresources) mode only");
+        });
+    }
+
+    @Test
+    void logSettings() {
+        HaCfParser.Result r = parse("logfile /var/log/ha-log\ndebugfile /var/log/ha-debug\nlogfacility local0\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.haCf().logging()).isEqualTo(new LogSettings(Optional.of(Path.of("/var/log/ha-log")),
+                Optional.of(Path.of("/var/log/ha-debug")), Optional.of("local0")));
+        assertThat(parse("logfacility none\n").haCf().logging().logfacility()).contains("none");
+        assertThat(parse("logfacility local9\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("invalid logfacility"));
+    }
+
+    @Test
+    void unknownDirectiveIsAnErrorWithASuggestion() {
+        assertThat(parse("keepalive 1\nkeepalvie 2\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).isEqualTo("Illegal directive [keepalvie] in ha.cf; did you mean 'keepalive'?");
+        });
+        assertThat(parse("frobnicate yes\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).isEqualTo("Illegal directive [frobnicate] in ha.cf"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"serial /dev/ttyS0", "baud 19200", "mcast eth0 239.0.0.1 694 1 0", "ping 10.0.0.1",
+            "stonith_host * null node1", "watchdog /dev/watchdog", "respawn hacluster /usr/lib/ipfail", "msgfmt netstring"})
+    void notImplementedDirectiveIsAWarningNamingItAndItsLine(String line) {
+        String keyword = line.split(" ")[0];
+        HaCfParser.Result r = parse("keepalive 1\n" + line + "\n");
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).isEqualTo("directive '" + keyword + "' is not implemented yet by jheartbeat; line ignored");
+        });
+    }
+
+    @Test
+    void badTimeIsAnErrorOnItsLine() {
+        HaCfParser.Result r = parse("keepalive 1\ndeadtime 2s\n");
+        assertThat(r.haCf().deadtimeMs()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).startsWith("deadtime: invalid time [2s]");
+        });
+    }
+
+    @Test
+    void directiveWithoutValueIsAnError() {
+        assertThat(parse("node\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).isEqualTo("directive 'node' needs a value"));
+    }
+
+    @Test
+    void duplicateNodeIsAWarning() {
+        HaCfParser.Result r = parse("node a\nnode A\n");
+        assertThat(r.haCf().nodeNames()).containsExactly(NodeName.of("a"));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> assertThat(d.severity()).isEqualTo(Severity.WARNING));
+    }
+
+    @Test
+    void crlfIsReportedOnceAtTheFirstSuchLineAndTheFileStillParses() {
+        HaCfParser.Result r = parse("keepalive 1\nnode a\r\nnode b\r\n");
+        assertThat(r.haCf().nodeNames()).containsExactly(NodeName.of("a"), NodeName.of("b"));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).contains("CRLF (DOS) line endings").contains("dos2unix");
+        });
+    }
+}

@@ -1,0 +1,152 @@
+package org.jheartbeat.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class HaresourcesParserTest {
+    private static final Path FILE = Path.of("/etc/ha.d/haresources");
+    private static final List<NodeName> NODES = List.of(NodeName.of("node1"), NodeName.of("node2"));
+
+    private static HaresourcesParser.Result parse(String text) {
+        return HaresourcesParser.parse(FILE, text, NODES);
+    }
+
+    private static ResourceSpec spec(String agent, List<String> args, String token) {
+        return new ResourceSpec(agent, args, token);
+    }
+
+    @Test
+    void readsTheLabLine() {
+        HaresourcesParser.Result r = parse("node1 198.18.0.100/24/eth0 labweb\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.groups()).containsExactly(new ResourceGroupDecl(NodeName.of("node1"), List.of(
+                spec("IPaddr", List.of("198.18.0.100/24/eth0"), "198.18.0.100/24/eth0"),
+                spec("labweb", List.of(), "labweb")), 1));
+        assertThat(r.groups().get(0).key()).isEqualTo("198.18.0.100/24/eth0");
+    }
+
+    @Test
+    void commentsContinuationsAndBlankRuns() {
+        String text = """
+                # resource groups
+                NODE1   10.0.0.5 \\
+                \tFilesystem::/dev/drbd0::/srv::ext4 \\# the comment goes, the continuation stays
+                    apache   # the web server
+
+                # a comment-only line ends nothing and starts nothing
+                node2 IPaddr2::10.0.0.6/24/eth0/10.0.0.255 MailTo::root@example.org::db
+                """;
+        HaresourcesParser.Result r = parse(text);
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.groups()).containsExactly(
+                new ResourceGroupDecl(NodeName.of("node1"), List.of(
+                        spec("IPaddr", List.of("10.0.0.5"), "10.0.0.5"),
+                        spec("Filesystem", List.of("/dev/drbd0", "/srv", "ext4"), "Filesystem::/dev/drbd0::/srv::ext4"),
+                        spec("apache", List.of(), "apache")), 2),
+                new ResourceGroupDecl(NodeName.of("node2"), List.of(
+                        spec("IPaddr2", List.of("10.0.0.6/24/eth0/10.0.0.255"), "IPaddr2::10.0.0.6/24/eth0/10.0.0.255"),
+                        spec("MailTo", List.of("root@example.org", "db"), "MailTo::root@example.org::db")), 7));
+    }
+
+    @Test
+    void commentedOutContinuationKeepsTheGroupApart() {
+        HaresourcesParser.Result r = parse("node1 a \\\n  b\nnode2 c # \\\nnode1 d\n");
+        assertThat(r.groups()).extracting(ResourceGroupDecl::key, ResourceGroupDecl::line)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", 1), org.assertj.core.groups.Tuple.tuple("c", 3),
+                        org.assertj.core.groups.Tuple.tuple("d", 4));
+        assertThat(r.groups().get(0).resources()).extracting(ResourceSpec::token).containsExactly("a", "b");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"10.0.0.5", "10.0.0.5/24", "10.0.0.5/32/eth0", "10.0.0.5/1/eth0:1/10.0.0.255",
+            "10.0.0.5/24/10.0.0.255", "IPaddr::10.0.0.5/24/eth0", "IPaddr2::10.0.0.5/16", "10.0.0.5//eth0"})
+    void goodAddresses(String token) {
+        assertThat(parse("node1 " + token + "\n").diagnostics()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "198.18.0.300             | not an IPv4 address",
+            "198.18.0.1/33            | prefix [33] must be 1..32",
+            "198.18.0.1/0             | prefix [0] must be 1..32",
+            "198.18.0.1/x/eth0        | prefix [x] must be 1..32",
+            "1.2.3.4.5                | not an IPv4 address",
+            "1.2.3.4/24/eth0/1.2.3.999 | broadcast [1.2.3.999]",
+            "1.2.3.4/24/1.2.3.255/eth0 | broadcast [1.2.3.255]",
+            "IPaddr::256.1.1.1        | not an IPv4 address",
+            "IPaddr2::10.0.0.1/40/eth0 | prefix [40]",
+            "IPaddr                   | expected IPaddr::a.b.c.d",
+    })
+    void badAddresses(String token, String why) {
+        assertThat(parse("node1 www " + token + "\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(1);
+            assertThat(d.message()).startsWith("bad IP address [" + token + "]").contains(why);
+        });
+    }
+
+    @Test
+    void aTokenStartingWithADigitButNotDottedQuadIsAScript() {
+        assertThat(parse("node1 3ware\n").groups().get(0).resources())
+                .containsExactly(spec("3ware", List.of(), "3ware"));
+    }
+
+    @Test
+    void preferredNodeMustBeAnHaCfNode() {
+        HaresourcesParser.Result r = parse("node1 a\nnode3 b\n");
+        assertThat(r.groups()).hasSize(1);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).isEqualTo("Bad nodename in haresources [node3]: it is not a 'node' in ha.cf"
+                    + " (nodes: node1, node2)");
+        });
+    }
+
+    @Test
+    void nodeWithoutResourcesIsAnError() {
+        assertThat(parse("node1\n").diagnostics()).singleElement().satisfies(d ->
+                assertThat(d.message()).startsWith("resource group for node [node1] has no resources"));
+    }
+
+    @Test
+    void emptyScriptNameIsAnError() {
+        assertThat(parse("node1 ::arg\n").diagnostics()).singleElement().satisfies(d ->
+                assertThat(d.message()).startsWith("invalid resource [::arg]"));
+    }
+
+    @Test
+    void groupKeysAreUnique() {
+        HaresourcesParser.Result r = parse("node1 10.0.0.5 web\nnode2 10.0.0.5 db\n");
+        assertThat(r.groups()).hasSize(1);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).startsWith("duplicate group key [10.0.0.5]: it is already in the group on line 1");
+        });
+    }
+
+    @Test
+    void aResourceMayBeInOneGroupOnly() {
+        HaresourcesParser.Result r = parse("node1 10.0.0.5 web\nnode2 10.0.0.6 web\n");
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).startsWith("duplicate resource [web]: it is already in the group on line 1");
+        });
+    }
+
+    @Test
+    void nodesAreNotCheckedWhenHaCfHasNone() {
+        assertThat(HaresourcesParser.parse(FILE, "nodex a\n", List.of()).diagnostics()).isEmpty();
+    }
+
+    @Test
+    void crlfIsAnError() {
+        assertThat(parse("node1 a\r\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("CRLF"));
+    }
+}
