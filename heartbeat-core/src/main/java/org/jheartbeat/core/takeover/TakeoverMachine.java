@@ -74,6 +74,8 @@ public final class TakeoverMachine {
     private boolean peerStable;
     private ResourceSet peerHolds = ResourceSet.NONE;
     private boolean peerGaveUp;
+    /** The peer sent {@code starting} and has not reported itself stable since: it (re)joined. */
+    private boolean peerJoining;
 
     private ResourceSet standbySet = ResourceSet.NONE;
     private boolean standbyReleasing;
@@ -175,6 +177,7 @@ public final class TakeoverMachine {
     private void onPeerStarting(List<TakeoverAction> out) {
         peerAlive = true;
         peerStable = false;
+        peerJoining = true;
         peerGaveUp = false;
         if (state == TakeoverState.AWAITING_COMM) {
             return;
@@ -189,6 +192,10 @@ public final class TakeoverMachine {
                 : ResourceSet.of(peerHolds.includesLocal() || e.held().includesLocal(),
                         peerHolds.includesForeign() || e.held().includesForeign());
         peerStable = e.stable();
+        boolean joined = e.stable() && peerJoining;
+        if (e.stable()) {
+            peerJoining = false;
+        }
         if (e.stable() && !wasStable) {
             out.add(new Log(Level.INFO, "remote resource transition completed."));
         }
@@ -196,8 +203,7 @@ public final class TakeoverMachine {
             negotiate(out);
         } else if (state == TakeoverState.STABLE) {
             resolveDoubleOwnership(out);
-            if (e.stable() && !wasStable && failback != FailbackPolicy.OFF && holdsAny(false)
-                    && !peerHolds.includesLocal()) {
+            if (joined && failback != FailbackPolicy.OFF && holdsAny(false) && !peerHolds.includesLocal()) {
                 out.add(new Log(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
                 requestStandby(ResourceSet.FOREIGN, out, now);
             }
@@ -224,8 +230,8 @@ public final class TakeoverMachine {
         if (peerHolds.includesLocal() && holdsAny(false)) {
             out.add(new Log(Level.ERROR, "Both machines own foreign resources! Releasing "
                     + peer + "'s groups, which it runs itself."));
-            setDesired(false, false, false);
-            settleInfo = "";
+            setDesiredFor(false, false);
+            settleInfo = "partition";
         }
     }
 
@@ -383,6 +389,8 @@ public final class TakeoverMachine {
                     settleInfo = null;
                     if ("mach_down".equals(info)) {
                         out.add(new Log(Level.INFO, "mach_down takeover complete."));
+                    } else if ("partition".equals(info)) {
+                        out.add(new Log(Level.INFO, "Released " + peer + "'s groups after the partition healed."));
                     } else {
                         out.add(new Log(Level.INFO, "Initial resource acquisition complete (" + info + ")"));
                     }

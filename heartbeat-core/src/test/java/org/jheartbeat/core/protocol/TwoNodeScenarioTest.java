@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.jheartbeat.core.testkit.TwoNodeHarness.N1;
 import static org.jheartbeat.core.testkit.TwoNodeHarness.N2;
 
+import java.util.List;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.takeover.ResourceSet;
@@ -24,7 +25,7 @@ class TwoNodeScenarioTest {
     private void bootBoth() {
         h.start(N1);
         h.start(N2);
-        h.run(3000);
+        h.run(6000); // past the first 5 s, in which Heartbeat advertises deadtime + 2 s
     }
 
     @Test
@@ -69,7 +70,7 @@ class TwoNodeScenarioTest {
         TwoNodeHarness off = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.OFF, 200);
         off.start(N1);
         off.start(N2);
-        off.run(3000);
+        off.run(6000);
         off.powerOff(N1);
         off.run(5000);
         off.start(N1);
@@ -104,7 +105,7 @@ class TwoNodeScenarioTest {
         bootBoth();
         h.standby(N1, ResourceSet.ALL);
         h.run(3000);
-        assertThat(h.runningOn(N1)).isEmpty();
+        assertThat(h.runningOn(N1)).as("%s", h.logs()).isEmpty();
         assertThat(h.runningOn(N2)).hasSize(2);
         assertThat(h.logs()).anyMatch(l -> l.contains("Other node completed standby takeover of all resources."));
     }
@@ -115,9 +116,15 @@ class TwoNodeScenarioTest {
         h.link(false);
         h.run(5000);
         // split brain while partitioned: each runs both (no STONITH in this issue)
+        assertThat(h.doubleRun()).as("without STONITH a partition is a split brain").isNotNull();
+        h.forgetDoubleRun();
         h.link(true);
         h.run(3000);
-        assertThat(h.runningOn(N1)).containsExactly("198.18.0.100/24/eth0");
+        assertThat(h.runningOn(N1)).as("%s", h.logs()).containsExactly("198.18.0.100/24/eth0");
         assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
+        List<String> afterHeal = h.trace().subList(h.trace().indexOf(
+                h.trace().stream().filter(t -> t.endsWith("link up")).findFirst().orElseThrow()), h.trace().size());
+        assertThat(afterHeal).as("healing only stops groups").noneMatch(t -> t.contains(" started "));
+        h.forgetDoubleRun(); // the split brain ended by stops only, checked above
     }
 }

@@ -220,6 +220,11 @@ public final class TwoNodeHarness {
         return doubleRun;
     }
 
+    /** Clears the double-run record (after a deliberate split brain). */
+    public void forgetDoubleRun() {
+        doubleRun = null;
+    }
+
     /** The shared clock. */
     public FakeClock clock() {
         return clock;
