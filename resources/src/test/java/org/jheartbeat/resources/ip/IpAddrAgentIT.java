@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
@@ -130,8 +131,8 @@ class IpAddrAgentIT {
 
     @Test
     void groupOfTwoAddressesStartsAndStops() throws IOException {
-        var agents = new StandardResourceAgents(ScriptLocator.of(java.nio.file.Path.of("/nonexistent/ha.d"),
-                java.nio.file.Path.of("/nonexistent/init.d")), runner, IpCommands.DEFAULT,
+        var agents = new StandardResourceAgents(ScriptLocator.of(Path.of("/nonexistent/ha.d"),
+                Path.of("/nonexistent/init.d")), runner, IpCommands.DEFAULT,
                 new GratuitousArp("arping", 1, false), background);
         var group = new ResourceGroupDecl(NodeName.of("rnode1"), List.of(
                 new ResourceSpec("IPaddr", List.of("198.18.0.110/24/hbt0"), "198.18.0.110/24/hbt0"),

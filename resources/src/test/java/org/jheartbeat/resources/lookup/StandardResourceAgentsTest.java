@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.stream.Stream;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.testkit.RecordingProcessRunner;
 import org.jheartbeat.resources.AgentNotFoundException;
@@ -44,9 +45,7 @@ class StandardResourceAgentsTest {
     }
 
     private static ResourceSpec spec(String agent, String... args) {
-        return new ResourceSpec(agent, List.of(args),
-                String.join("::", java.util.stream.Stream.concat(java.util.stream.Stream.of(agent),
-                        java.util.stream.Stream.of(args)).toList()));
+        return new ResourceSpec(agent, List.of(args), String.join("::", Stream.concat(Stream.of(agent), Stream.of(args)).toList()));
     }
 
     @Test

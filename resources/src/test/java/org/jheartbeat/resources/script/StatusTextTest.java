@@ -2,6 +2,7 @@ package org.jheartbeat.resources.script;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,7 +30,7 @@ class StatusTextTest {
         assertThat(StatusText.saysRunning(stdout)).isEqualTo(running);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void spansLines() {
         assertThat(StatusText.saysRunning("daemon is not\n")).isFalse();
         assertThat(StatusText.saysRunning("checking: not \nrunning")).isFalse();
