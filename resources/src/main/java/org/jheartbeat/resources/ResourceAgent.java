@@ -1,0 +1,34 @@
+package org.jheartbeat.resources;
+
+/**
+ * One configured resource (one haresources token) that can be started, stopped and queried, as
+ * Heartbeat 3.0.6 drives {@code <script> <args...> start|stop|status}. Every method blocks until
+ * the underlying program finishes or its timeout expires (at most 60 s for start/stop and 20 s for
+ * status in the shipped agents); call them off the cluster loop thread. Methods report failures
+ * in the returned {@link AgentResult} and do not throw for operational failures.
+ */
+public interface ResourceAgent {
+    /**
+     * Acquires the resource. Idempotent: if {@link #status()} already says running, nothing is
+     * run and the result is {@link AgentOutcome#OK} (Heartbeat 3.0.6 ResourceManager skips the
+     * start in that case).
+     *
+     * @return {@link AgentOutcome#OK} or {@link AgentOutcome#FAILED}
+     */
+    AgentResult start();
+
+    /**
+     * Releases the resource. Stopping a resource that is not running is a success.
+     *
+     * @return {@link AgentOutcome#OK} or {@link AgentOutcome#FAILED}
+     */
+    AgentResult stop();
+
+    /**
+     * Says whether the resource is held here.
+     *
+     * @return {@link AgentOutcome#RUNNING}, {@link AgentOutcome#STOPPED}, or {@link
+     *         AgentOutcome#FAILED} if the status could not be determined (treat as not running)
+     */
+    AgentResult status();
+}

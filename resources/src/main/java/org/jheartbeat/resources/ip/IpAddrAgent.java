@@ -1,0 +1,183 @@
+package org.jheartbeat.resources.ip;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.exec.ProcessRunner;
+import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.resources.AgentResult;
+import org.jheartbeat.resources.ResourceAgent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Built-in agent for {@code IPaddr}/{@code IPaddr2} resources: takes over an IPv4 address with
+ * iproute2 and announces it with gratuitous ARP, covering what Heartbeat 3.0.6's IPaddr wrapper
+ * does for haresources.
+ *
+ * <ul>
+ *   <li>start: resolve missing prefix/interface from {@code ip -4 -o route show}; if the address
+ *       is already on the interface, OK without changes; else {@code ip -4 addr add IP/prefix brd
+ *       + dev IFACE}, then gratuitous ARP per {@link GratuitousArp} (by default entirely on the
+ *       {@code background} executor, whose completion is not awaited; failures are logged).</li>
+ *   <li>status: RUNNING if {@code ip -o -4 addr show dev IFACE} lists the address (any prefix),
+ *       else STOPPED; FAILED if that cannot be determined.</li>
+ *   <li>stop: {@code ip -4 addr del IP/prefix dev IFACE} with the prefix currently assigned;
+ *       stopping an absent address is OK.</li>
+ * </ul>
+ * Each {@code ip} call is limited to 10 s.
+ */
+public final class IpAddrAgent implements ResourceAgent {
+    /** Limit for each {@code ip} invocation: 10 s. */
+    public static final Duration IP_TIMEOUT = Duration.ofSeconds(10);
+    private static final Logger LOG = LoggerFactory.getLogger(IpAddrAgent.class);
+
+    private final IpAddrSpec spec;
+    private final ProcessRunner runner;
+    private final IpCommands ip;
+    private final GratuitousArp arp;
+    private final Executor background;
+
+    /**
+     * @param spec       the parsed resource argument
+     * @param runner     runs {@code ip} and {@code arping}
+     * @param ip         argv builders for {@code ip}
+     * @param arp        gratuitous ARP policy
+     * @param background where the background ARP run executes (a direct executor in tests)
+     */
+    public IpAddrAgent(IpAddrSpec spec, ProcessRunner runner, IpCommands ip, GratuitousArp arp, Executor background) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.runner = Objects.requireNonNull(runner, "runner");
+        this.ip = Objects.requireNonNull(ip, "ip");
+        this.arp = Objects.requireNonNull(arp, "arp");
+        this.background = Objects.requireNonNull(background, "background");
+    }
+
+    /** @return the parsed resource argument */
+    public IpAddrSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public AgentResult start() {
+        ResolvedIpAddr addr;
+        Optional<AddressTable.Assigned> present;
+        try {
+            addr = resolve();
+            present = lookUp(addr);
+        } catch (IOException | IpAddrSpecException e) {
+            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+        }
+        if (present.isPresent()) {
+            LOG.info("IPaddr {} already present on {}", present.get().cidr(), addr.iface());
+            return AgentResult.ok("already running");
+        }
+        AgentResult added = runChecked(ip.add(addr), "add " + addr);
+        if (!added.isOk()) {
+            return added;
+        }
+        announce(addr);
+        return AgentResult.ok("added " + addr);
+    }
+
+    @Override
+    public AgentResult status() {
+        try {
+            ResolvedIpAddr addr = resolve();
+            return lookUp(addr).map(a -> AgentResult.running("Running OK: " + a.cidr() + " on " + a.iface()))
+                    .orElseGet(() -> AgentResult.stopped("Resource is stopped: " + addr.address()
+                            + " not on " + addr.iface()));
+        } catch (IOException | IpAddrSpecException e) {
+            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+        }
+    }
+
+    @Override
+    public AgentResult stop() {
+        ResolvedIpAddr addr;
+        Optional<AddressTable.Assigned> present;
+        try {
+            addr = resolve();
+            present = lookUp(addr);
+        } catch (IOException | IpAddrSpecException e) {
+            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+        }
+        if (present.isEmpty()) {
+            return AgentResult.ok("not present");
+        }
+        AgentResult removed = runChecked(ip.del(present.get().cidr(), addr.iface()), "del " + present.get().cidr());
+        return removed.isOk() ? AgentResult.ok("removed " + present.get().cidr() + " from " + addr.iface()) : removed;
+    }
+
+    private ResolvedIpAddr resolve() throws IOException {
+        if (!spec.needsRouteLookup()) {
+            return spec.resolve(new RouteTable(List.of()));
+        }
+        ProcessResult routes = runner.run(ProcessSpec.of(IP_TIMEOUT, ip.routes()));
+        if (!routes.succeeded()) {
+            throw new IOException("ip route show failed (rc=" + routes.exitCode() + "): " + routes.stderr().strip());
+        }
+        return spec.resolve(RouteTable.parse(routes.stdout()));
+    }
+
+    private Optional<AddressTable.Assigned> lookUp(ResolvedIpAddr addr) throws IOException {
+        ProcessResult shown = runner.run(ProcessSpec.of(IP_TIMEOUT, ip.show(addr.iface())));
+        if (!shown.succeeded()) {
+            throw new IOException("ip addr show dev " + addr.iface() + " failed (rc=" + shown.exitCode() + "): "
+                    + shown.stderr().strip());
+        }
+        return AddressTable.parse(shown.stdout()).find(addr.iface(), addr.address());
+    }
+
+    private AgentResult runChecked(List<String> argv, String what) {
+        ProcessSpec spec = ProcessSpec.of(IP_TIMEOUT, argv);
+        LOG.info("Running {}", spec.commandLine());
+        try {
+            ProcessResult result = runner.run(spec);
+            if (result.succeeded()) {
+                return AgentResult.ok(what);
+            }
+            LOG.error("Return code {} from {}", result.exitCode(), argv.get(0));
+            return AgentResult.failed("IPaddr " + what + " failed: " + result.stderr().strip(), result.exitCode());
+        } catch (IOException e) {
+            return AgentResult.failed("IPaddr " + what + " failed: " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+        }
+    }
+
+    private void announce(ResolvedIpAddr addr) {
+        if (arp.synchronousCount() > 0) {
+            sendArp(addr, arp.synchronousCount());
+        }
+        int rest = arp.backgroundCount();
+        if (rest > 0) {
+            try {
+                background.execute(() -> sendArp(addr, rest));
+            } catch (RejectedExecutionException e) {
+                LOG.warn("Gratuitous ARP for {} not sent: background executor refused it", addr);
+            }
+        }
+    }
+
+    private void sendArp(ResolvedIpAddr addr, int n) {
+        ProcessSpec arping = ProcessSpec.of(GratuitousArp.timeoutFor(n), arp.argv(addr.iface(), addr.address(), n));
+        try {
+            ProcessResult result = runner.run(arping);
+            if (!result.succeeded()) {
+                LOG.warn("Gratuitous ARP failed: {} returned {} {}", arping.commandLine(), result.exitCode(),
+                        result.stderr().strip());
+            }
+        } catch (IOException e) {
+            LOG.warn("Gratuitous ARP failed: cannot run {}: {}", arping.commandLine(), e.getMessage());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "IpAddrAgent[" + spec + "]";
+    }
+}

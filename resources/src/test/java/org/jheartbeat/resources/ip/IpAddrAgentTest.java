@@ -1,0 +1,113 @@
+package org.jheartbeat.resources.ip;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.testkit.RecordingProcessRunner;
+import org.jheartbeat.resources.AgentOutcome;
+import org.junit.jupiter.api.Test;
+
+class IpAddrAgentTest {
+    private static final List<String> SHOW = List.of("ip", "-o", "-4", "addr", "show", "dev", "eth0");
+    private static final List<String> ROUTES = List.of("ip", "-4", "-o", "route", "show");
+    private static final ProcessResult ABSENT = ProcessResult.exited(0,
+            "3: eth0    inet 198.18.0.1/24 brd 198.18.0.255 scope global eth0\\       valid_lft forever\n");
+    private static final ProcessResult PRESENT = ProcessResult.exited(0, ABSENT.stdout()
+            + "3: eth0    inet 198.18.0.100/24 brd 198.18.0.255 scope global secondary eth0\\       valid_lft forever\n");
+
+    private final RecordingProcessRunner runner = new RecordingProcessRunner();
+    private final List<Runnable> background = new ArrayList<>();
+
+    private IpAddrAgent agent(String spec) {
+        return new IpAddrAgent(IpAddrSpec.parse(spec), runner, IpCommands.DEFAULT, GratuitousArp.DEFAULT, background::add);
+    }
+
+    @Test
+    void startAddsThenAnnouncesInTheBackground() {
+        runner.on(SHOW, ABSENT);
+        assertThat(agent("198.18.0.100/24/eth0").start().isOk()).isTrue();
+        assertThat(runner.argvs()).containsExactly(SHOW,
+                List.of("ip", "-4", "addr", "add", "198.18.0.100/24", "brd", "+", "dev", "eth0"));
+        assertThat(background).hasSize(1);
+        background.get(0).run();
+        assertThat(runner.argvs()).last()
+                .isEqualTo(List.of("arping", "-U", "-c", "5", "-I", "eth0", "198.18.0.100"));
+    }
+
+    @Test
+    void synchronousFirstArpWhenConfigured() {
+        runner.on(SHOW, ABSENT);
+        var agent = new IpAddrAgent(IpAddrSpec.parse("198.18.0.100/24/eth0"), runner, IpCommands.DEFAULT,
+                new GratuitousArp("arping", 3, true), background::add);
+        agent.start();
+        assertThat(runner.argvsStartingWith(List.of("arping")))
+                .containsExactly(List.of("arping", "-U", "-c", "1", "-I", "eth0", "198.18.0.100"));
+        background.forEach(Runnable::run);
+        assertThat(runner.argvsStartingWith(List.of("arping"))).last()
+                .isEqualTo(List.of("arping", "-U", "-c", "2", "-I", "eth0", "198.18.0.100"));
+    }
+
+    @Test
+    void startIsSkippedWhenAlreadyPresent() {
+        runner.on(SHOW, PRESENT);
+        assertThat(agent("198.18.0.100/24/eth0").start().message()).isEqualTo("already running");
+        assertThat(runner.argvs()).containsExactly(SHOW);
+        assertThat(background).isEmpty();
+    }
+
+    @Test
+    void failedAddIsAFailureAndSendsNoArp() {
+        runner.on(SHOW, ABSENT).on(List.of("ip", "-4", "addr", "add"),
+                new ProcessResult(2, "", "RTNETLINK answers: Operation not permitted\n", false));
+        var result = agent("198.18.0.100/24/eth0").start();
+        assertThat(result.outcome()).isEqualTo(AgentOutcome.FAILED);
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.message()).contains("Operation not permitted");
+        assertThat(background).isEmpty();
+    }
+
+    @Test
+    void statusFollowsTheAddressTable() {
+        runner.on(SHOW, ABSENT, PRESENT);
+        assertThat(agent("198.18.0.100/24/eth0").status().outcome()).isEqualTo(AgentOutcome.STOPPED);
+        assertThat(agent("198.18.0.100/24/eth0").status().outcome()).isEqualTo(AgentOutcome.RUNNING);
+    }
+
+    @Test
+    void stopDeletesWithTheAssignedPrefixAndIsIdempotent() {
+        runner.on(SHOW, PRESENT, ABSENT);
+        assertThat(agent("198.18.0.100/16/eth0").stop().isOk()).isTrue();
+        assertThat(agent("198.18.0.100/16/eth0").stop().isOk()).isTrue();
+        assertThat(runner.argvs()).containsExactly(SHOW,
+                List.of("ip", "-4", "addr", "del", "198.18.0.100/24", "dev", "eth0"), SHOW);
+    }
+
+    @Test
+    void missingPrefixAndInterfaceComeFromTheRoutingTable() {
+        runner.on(ROUTES, ProcessResult.exited(0, """
+                default via 198.18.0.254 dev eth0
+                198.18.0.0/24 dev eth0 proto kernel scope link src 198.18.0.1
+                """)).on(SHOW, ABSENT);
+        agent("198.18.0.100").start();
+        assertThat(runner.argvs()).containsExactly(ROUTES, SHOW,
+                List.of("ip", "-4", "addr", "add", "198.18.0.100/24", "brd", "+", "dev", "eth0"));
+    }
+
+    @Test
+    void noRouteIsAFailureNotAnException() {
+        runner.on(ROUTES, ProcessResult.exited(0, "default via 198.18.0.254 dev eth0\n"));
+        var result = agent("198.18.0.100").start();
+        assertThat(result.outcome()).isEqualTo(AgentOutcome.FAILED);
+        assertThat(result.message()).contains("no non-default route");
+        assertThat(agent("198.18.0.100").status().outcome()).isEqualTo(AgentOutcome.FAILED);
+    }
+
+    @Test
+    void ipThatCannotRunIsAFailure() {
+        runner.failOn(List.of("ip"), new IOException("No such file or directory"));
+        assertThat(agent("198.18.0.100/24/eth0").stop().outcome()).isEqualTo(AgentOutcome.FAILED);
+    }
+}
