@@ -1,0 +1,69 @@
+package org.jheartbeat.cli.runtime;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.loop.GroupExecutor;
+import org.jheartbeat.resources.ResourceAgentException;
+import org.jheartbeat.resources.group.GroupResult;
+import org.jheartbeat.resources.group.ResourceGroupRunner;
+import org.jheartbeat.resources.lookup.StandardResourceAgents;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's {@link GroupExecutor}: runs group starts and stops with the resources module's
+ * {@link ResourceGroupRunner} on one worker thread ({@code hb-resources}), so operations never
+ * overlap and run in the order the takeover machine issued them. Scripts are looked up in the config
+ * dir's {@code resource.d/}, then {@code /etc/init.d/}.
+ */
+public final class ResourceGroupExecutor implements GroupExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
+
+    private final ClusterConfig config;
+    private final ResourceGroupRunner runner;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "hb-resources");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public ResourceGroupExecutor(ClusterConfig config) {
+        this.config = config;
+        this.runner = new ResourceGroupRunner(StandardResourceAgents.forHost(config.configDir(),
+                Path.of("/etc/init.d"), new OsProcessRunner()));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> start(int group) {
+        return CompletableFuture.supplyAsync(() -> run(group, true), worker);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> stop(int group) {
+        return CompletableFuture.supplyAsync(() -> run(group, false), worker);
+    }
+
+    private boolean run(int index, boolean start) {
+        ResourceGroupDecl g = config.resourceGroups().get(index);
+        try {
+            GroupResult r = start ? runner.start(g) : runner.stop(g);
+            if (!r.success()) {
+                LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
+            }
+            return r.success();
+        } catch (ResourceAgentException e) {
+            LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}

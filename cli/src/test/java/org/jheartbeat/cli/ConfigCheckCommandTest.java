@@ -1,0 +1,113 @@
+package org.jheartbeat.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.jheartbeat.core.testkit.ConfigDirBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+/** {@code hb config check} on broken config dirs, one mistake each, through picocli's execute(). */
+class ConfigCheckCommandTest {
+    @TempDir
+    Path dir;
+
+    record Run(int code, String out, String err) { }
+
+    static Run hb(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.newCommandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    static Stream<Arguments> brokenDirs() {
+        return Stream.of(
+                Arguments.of("haresources node not in ha.cf",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haresourcesReplace("node1 ", "node3 "), "haresources:1: "),
+                Arguments.of("authkeys mode 644", (UnaryOperator<ConfigDirBuilder>) b -> b.authkeysMode("644"), "authkeys:0: "),
+                Arguments.of("auth line names a missing key",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.authkeys("auth 2\n1 sha1 testsecret\n"), "authkeys:1: "),
+                Arguments.of("bad IP", (UnaryOperator<ConfigDirBuilder>) b -> b.haresourcesReplace("198.18.0.100", "198.18.0.300"),
+                        "haresources:1: "),
+                Arguments.of("deadtime not above keepalive",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("deadtime 3", "deadtime 1"), "ha.cf:2: "),
+                Arguments.of("udpport after a media line", (UnaryOperator<ConfigDirBuilder>) b ->
+                        b.haCfReplace("udpport 694\nucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nudpport 694"), "ha.cf:6: "),
+                Arguments.of("unknown directive",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("keepalive 500ms", "keepalvie 2"), "ha.cf:1: "),
+                Arguments.of("missing node lines",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("node node1\nnode node2\n", ""), "ha.cf:0: "),
+                Arguments.of("CRLF endings",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCf(ConfigDirBuilder.HA_CF.replace("\n", "\r\n")), "ha.cf:1: "),
+                Arguments.of("crm yes", (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("crm no", "crm yes"), "ha.cf:10: "),
+                Arguments.of("sha1 without key", (UnaryOperator<ConfigDirBuilder>) b -> b.authkeys("auth 1\n1 sha1\n"), "authkeys:2: "),
+                Arguments.of("initdead below deadtime",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("initdead 10", "initdead 2"), "ha.cf:4: "),
+                Arguments.of("duplicate group key", (UnaryOperator<ConfigDirBuilder>) b ->
+                        b.haresources("node1 198.18.0.100/24/eth0 labweb\nnode2 198.18.0.100/24/eth0\n"), "haresources:2: "),
+                Arguments.of("prefix 33", (UnaryOperator<ConfigDirBuilder>) b -> b.haresourcesReplace("/24/", "/33/"),
+                        "haresources:1: "));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("brokenDirs")
+    void brokenDirExitsTwoNamingFileAndLine(String mistake, UnaryOperator<ConfigDirBuilder> breakIt, String where) {
+        Path cfg = breakIt.apply(ConfigDirBuilder.validTwoNode()).writeTo(dir);
+        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve(where.substring(0, where.indexOf(':'))) + where.substring(where.indexOf(':')));
+        assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void validDirExitsZero() {
+        Path cfg = ConfigDirBuilder.validTwoNode().writeTo(dir);
+        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("configuration OK");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void unimplementedDirectiveIsAWarningNotAnError() {
+        Path cfg = ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/watchdog\n").writeTo(dir);
+        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("ha.cf:11: warning: ").contains("watchdog");
+    }
+
+    @Test
+    void unknownOptionIsAUsageError() {
+        Run r = hb("config", "check", "--frobnicate");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("Unknown option: '--frobnicate'");
+    }
+
+    @Test
+    void statusWithoutDaemonSaysNotRunning() {
+        Run r = hb("status", "--state-dir", dir.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.NOT_RUNNING);
+        assertThat(r.err()).startsWith("hb: no daemon is running");
+    }
+
+    @Test
+    void daemonRefusesBrokenConfigWithExitTwo() {
+        Path cfg = ConfigDirBuilder.validTwoNode().authkeysMode("644").writeTo(dir.resolve("cfg"));
+        Run r = hb("daemon", "--config-dir", cfg.toString(), "--state-dir", dir.resolve("state").toString(),
+                "--node-name", "node1");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("authkeys:0: ").contains("not starting");
+    }
+}
