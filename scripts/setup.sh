@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what building and testing jheartbeat needs on Debian 12 (run as root).
+# Only missing packages are installed, so a second run costs a few dpkg queries.
+set -euo pipefail
+
+PACKAGES=(
+  openjdk-17-jdk-headless maven    # build
+  iproute2 iputils-arping          # ip netns / ip addr / gratuitous ARP (lab, IPaddr agent)
+  socat curl                       # labweb HTTP server, client probes
+  procps util-linux                # ps, nsenter, unshare (lab)
+)
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup.sh: run as root (it installs packages and the lab needs network namespaces)" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
