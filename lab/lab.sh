@@ -101,7 +101,8 @@ require_up() {
 alive() {
     local st
     [[ ${1:-} =~ ^[0-9]+$ ]] || return 1
-    { st=$(<"/proc/$1/stat"); } 2>/dev/null || return 1
+    # (not $(<file): under set -e a missing file would abort the script)
+    st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
     st=${st##*) }
     [[ -n $st && ${st:0:1} != Z && ${st:0:1} != X ]]
 }
@@ -117,7 +118,7 @@ in_ns() {
 pidfile_pid() {
     local pid
     [[ -r $1 ]] || return 1
-    pid=$(<"$1")
+    pid=$(cat "$1" 2>/dev/null) || return 1
     alive "$pid" && in_ns "$pid" "$2" || return 1
     echo "$pid"
 }
@@ -245,6 +246,13 @@ settle() {
     log "node$n: links not operational after 2 s"
 }
 
+settle_all() {
+    local n
+    for n in 1 2; do
+        if holder_pid "$n" >/dev/null; then settle "$n"; fi
+    done
+}
+
 cmd_poweron() {
     local n ns d
     n=$(node_num "${1:-}")
@@ -261,7 +269,7 @@ cmd_poweron() {
     else
         ip -n "$ns" link set eth1 up
     fi
-    settle "$n"
+    settle_all
     log "node$n powered on (holder pid $(holder_pid "$n")); daemon not started"
 }
 
@@ -481,9 +489,7 @@ cmd_link() {
             ;;
         *) die "interface must be eth0 or eth1 (got '$ifc')" ;;
     esac
-    if [[ $updown == up ]] && holder_pid "$n" >/dev/null; then
-        settle "$n"
-    fi
+    [[ $updown == down ]] || settle_all
     log "node$n $ifc link $updown"
 }
 
