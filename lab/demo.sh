@@ -64,7 +64,7 @@ poll() {
 # wait_for NODE TIMEOUT_S: poll until the VIP answers NODE; prints other
 # answers seen on the way (only once T0 is known). Sets HIT_T.
 wait_for() {
-    local want=$1 deadline last='?'
+    local want=$1 deadline last=$POLL
     deadline=$(($(now_ms) + $2 * 1000))
     while (($(now_ms) < deadline)); do
         poll
@@ -104,7 +104,7 @@ T0=$(now_ms)
 "$L" poweroff node1 2>/dev/null
 echo
 line "$t_node1" "VIP served by node1"
-line "$T0" "node1 powered off"
+line "$T0" "node1 powered off (wall clock $(printf '%(%T)T' $((T0 / 1000))).$(printf '%03d' $((T0 % 1000))), to match ha-log)"
 wait_for node2 "$FAILOVER_TIMEOUT" || fail "VIP not served by node2 within ${FAILOVER_TIMEOUT}s after the power-off"
 failover_ms=$((HIT_T - T0))
 line "$HIT_T" "served by node2 after $failover_ms ms"
