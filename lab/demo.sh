@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# demo.sh — failover demo: VIP 198.18.0.100 + labweb on node1, node1 loses
+# power, node2 takes over, node1 comes back and (auto_failback on) takes the
+# service back. Prints a timeline in ms relative to the power-off.
+#
+# Builds nothing: expects cli/target/hb.jar (or HB_JAR / HB_CMD, see lab.sh).
+# Env: LAB_ID (default demo), DEMO_START_TIMEOUT (s, default 90),
+# DEMO_FAILOVER_TIMEOUT (default 60), DEMO_FAILBACK_TIMEOUT (default 90),
+# LAB_HTTP_TIMEOUT (curl -m per poll, default 0.5 here), plus the lab.sh
+# variables (LAB_KEEPALIVE, LAB_DEADTIME, ...). The lab is torn down on exit.
+set -euo pipefail
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+L=$LAB_DIR/lab.sh
+export LAB_ID=${LAB_ID:-demo}
+export LAB_HTTP_TIMEOUT=${LAB_HTTP_TIMEOUT:-0.5}
+START_TIMEOUT=${DEMO_START_TIMEOUT:-90}
+FAILOVER_TIMEOUT=${DEMO_FAILOVER_TIMEOUT:-60}
+FAILBACK_TIMEOUT=${DEMO_FAILBACK_TIMEOUT:-90}
+POLL_MS=100
+
+now_ms() {
+    local t=${EPOCHREALTIME/./}
+    echo $((t / 1000))
+}
+T0=''
+line() { # line MS_SINCE_EPOCH TEXT  (relative to the power-off once known)
+    printf '[%+8d ms] %s\n' $(($1 - T0)) "$2"
+}
+
+eval "$("$L" env)"
+
+fail() {
+    local n f
+    echo "demo: FAILED: $*" >&2
+    for n in 1 2; do
+        for f in "$LAB_RUN/node$n/daemon.out" "$LAB_RUN/node$n/ha-log"; do
+            [[ -f $f ]] || continue
+            echo "----- tail of $f" >&2
+            tail -n 25 "$f" >&2
+        done
+    done
+    exit 1
+}
+
+if [[ -z ${HB_CMD:-} && ! -f $HB_JAR ]]; then
+    echo "demo: $HB_JAR not found; build it first (mvn -q package) or set HB_JAR" >&2
+    exit 1
+fi
+
+# POLL: the answer of the last poll ("" = none) and when it arrived
+POLL='' POLL_T=0
+poll() {
+    local t=$EPOCHREALTIME
+    POLL=$("$L" http 2>/dev/null) || POLL=''
+    POLL_T=$(now_ms)
+    # pace to one poll every POLL_MS
+    local spent=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000))
+    if ((spent < POLL_MS)); then
+        sleep "0.$(printf '%03d' $((POLL_MS - spent)))"
+    fi
+}
+
+# wait_for NODE TIMEOUT_S: poll until the VIP answers NODE; prints other
+# answers seen on the way (only once T0 is known). Sets HIT_T.
+wait_for() {
+    local want=$1 deadline last=$POLL
+    deadline=$(($(now_ms) + $2 * 1000))
+    while (($(now_ms) < deadline)); do
+        poll
+        if [[ $POLL == "$want" ]]; then
+            HIT_T=$POLL_T
+            return 0
+        fi
+        if [[ $POLL != "$last" && -n $T0 ]]; then
+            line "$POLL_T" "  (VIP answers: ${POLL:-nothing})"
+        fi
+        last=$POLL
+    done
+    return 1
+}
+
+echo "demo: lab '$LAB_ID'; keepalive ${LAB_KEEPALIVE:-500ms} deadtime ${LAB_DEADTIME:-3} initdead ${LAB_INITDEAD:-10} auto_failback ${LAB_AUTO_FAILBACK:-on}"
+"$L" up || {
+    echo "demo: lab.sh up failed (a leftover lab? LAB_ID=$LAB_ID $L down)" >&2
+    exit 1
+}
+trap '"$L" down >/dev/null 2>&1 || "$L" down || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+"$L" start node1
+"$L" start node2
+echo "demo: waiting (up to ${START_TIMEOUT}s) for the VIP to be served by node1 ..."
+wait_for node1 "$START_TIMEOUT" || fail "VIP not served by node1 within ${START_TIMEOUT}s (last answer: '${POLL}')"
+t_node1=$HIT_T
+# a few more polls to be sure it is stable before pulling the plug
+for _ in 1 2 3; do
+    poll
+    [[ $POLL == node1 ]] || fail "VIP flapped before the power-off (answered '${POLL}')"
+done
+
+T0=$(now_ms)
+"$L" poweroff node1 2>/dev/null
+echo
+line "$t_node1" "VIP served by node1"
+line "$T0" "node1 powered off (wall clock $(printf '%(%T)T' $((T0 / 1000))).$(printf '%03d' $((T0 % 1000))), to match ha-log)"
+wait_for node2 "$FAILOVER_TIMEOUT" || fail "VIP not served by node2 within ${FAILOVER_TIMEOUT}s after the power-off"
+failover_ms=$((HIT_T - T0))
+line "$HIT_T" "served by node2 after $failover_ms ms"
+
+# let node2 serve for a moment, then bring node1 back
+for _ in $(seq 10); do
+    poll
+    [[ $POLL == node2 ]] || fail "node2 stopped serving (answered '${POLL}')"
+done
+"$L" poweron node1 2>/dev/null
+"$L" start node1 2>/dev/null
+t_on=$(now_ms)
+line "$t_on" "node1 powered on, daemon started"
+wait_for node1 "$FAILBACK_TIMEOUT" || fail "VIP not served by node1 again within ${FAILBACK_TIMEOUT}s after its restart"
+failback_ms=$((HIT_T - t_on))
+line "$HIT_T" "served by node1 again after $failback_ms ms"
+echo
+echo "demo: OK: failover ${failover_ms} ms after the power-off, failback ${failback_ms} ms after node1's daemon start"
+echo "demo: (resolution: one HTTP poll every ${POLL_MS} ms, curl -m ${LAB_HTTP_TIMEOUT})"

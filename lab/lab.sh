@@ -1,0 +1,608 @@
+#!/usr/bin/env bash
+# lab.sh — two-node network-namespace lab for jheartbeat. See lab/README.md.
+set -euo pipefail
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$LAB_DIR/.." && pwd)
+PROG=lab.sh
+
+usage() {
+    cat <<EOF
+usage: [LAB_ID=id] $PROG COMMAND [ARGS]
+
+Lab topology (all inside namespaces named \$LAB_ID-*):
+  \$LAB_ID-n1 node1  eth0 198.18.0.1/24 (LAN)  eth1 198.18.1.1/24 (crossover)
+  \$LAB_ID-n2 node2  eth0 198.18.0.2/24 (LAN)  eth1 198.18.1.2/24 (crossover)
+  \$LAB_ID-cl client eth0 198.18.0.10/24
+  \$LAB_ID-sw switch: bridge br0 with ports p1 p2 pcl (LAN)
+
+Commands (NODE = node1|node2, also n1|n2|1|2):
+  up                 create namespaces, links, holders (nodes powered on),
+                     config dirs; daemons are NOT started
+  down               kill every lab process, delete the namespaces (idempotent)
+  clean              down, then remove the run dir
+  start NODE         start the daemon inside NODE (background)
+  stop NODE          SIGTERM the daemon, SIGKILL (its process group) after 15 s
+  poweroff NODE      SIGKILL every process of NODE, flush+down its interfaces
+  poweron NODE       new holder (UTS host name), base addresses, links up
+  linkdown NODE IF   cut cable IF (eth0|eth1) of NODE;  linkup NODE IF restores
+  exec NODE [CMD..]  run CMD (default: bash) in NODE's netns+UTS (+mount) ns
+  client [CMD..]     run CMD (default: bash) in the client namespace
+  http               GET http://\$LAB_VIP:8080/ from the client; prints the body
+                     (exit 0) or nothing (exit != 0)
+  holds NODE IP      exit 0 iff NODE's namespace has IPv4 address IP
+  status NODE        hb status --state-dir <NODE state dir> (inside NODE)
+  ps                 list the lab's processes per namespace
+  env                print shell-sourceable variables (paths, pids, names)
+
+Environment: LAB_ID (default lab, ^[a-z0-9]{1,8}\$), LAB_RUN (default
+lab/run/\$LAB_ID), HB_JAR (default <repo>/cli/target/hb.jar), HB_JAVA_OPTS,
+HB_CMD (replaces "java \$HB_JAVA_OPTS -jar \$HB_JAR" for start/status),
+LAB_KEEPALIVE LAB_DEADTIME LAB_WARNTIME LAB_INITDEAD LAB_AUTO_FAILBACK
+LAB_HARESOURCES (used by up), LAB_VIP (default 198.18.0.100),
+LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15).
+EOF
+}
+
+die() {
+    echo "${PROG}[$LAB_ID]: error: $*" >&2
+    exit 1
+}
+log() { echo "${PROG}[$LAB_ID]: $*" >&2; }
+
+LAB_ID=${LAB_ID:-lab}
+[[ $LAB_ID =~ ^[a-z0-9]{1,8}$ ]] || {
+    echo "$PROG: LAB_ID must match ^[a-z0-9]{1,8}\$ (got '$LAB_ID')" >&2
+    exit 2
+}
+if [[ -n ${LAB_RUN:-} ]]; then
+    RUN=$(realpath -m -- "$LAB_RUN")
+else
+    RUN=$LAB_DIR/run/$LAB_ID
+fi
+HB_JAR=${HB_JAR:-$REPO/cli/target/hb.jar}
+HB_JAVA_OPTS=${HB_JAVA_OPTS:--Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+LAB_VIP=${LAB_VIP:-198.18.0.100}
+LAB_HTTP_TIMEOUT=${LAB_HTTP_TIMEOUT:-1}
+LAB_STOP_TIMEOUT=${LAB_STOP_TIMEOUT:-15}
+
+NS_N1=$LAB_ID-n1
+NS_N2=$LAB_ID-n2
+NS_CL=$LAB_ID-cl
+NS_SW=$LAB_ID-sw
+ALL_NS=("$NS_N1" "$NS_N2" "$NS_CL" "$NS_SW")
+CLIENT_IP=198.18.0.10
+MARKER=.jheartbeat-lab-run
+
+# ---------------------------------------------------------------- helpers
+
+# node_num NODE -> 1|2
+node_num() {
+    case ${1:-} in
+        node1 | n1 | 1) echo 1 ;;
+        node2 | n2 | 2) echo 2 ;;
+        *) die "unknown node '${1:-}' (node1|node2)" ;;
+    esac
+}
+node_ns() { echo "$LAB_ID-n$1"; }
+node_dir() { echo "$RUN/node$1"; }
+peer_of() { echo $((3 - $1)); }
+
+ns_exists() { [[ -e /run/netns/$1 ]]; }
+ns_inode() { stat -L -c %i "/run/netns/$1" 2>/dev/null; }
+require_up() {
+    local ns
+    for ns in "${ALL_NS[@]}"; do
+        ns_exists "$ns" || die "lab '$LAB_ID' is not up (run: LAB_ID=$LAB_ID $PROG up)"
+    done
+}
+
+# alive PID: exists and is not a zombie (PID 1 here may not reap orphans)
+alive() {
+    local st
+    [[ ${1:-} =~ ^[0-9]+$ ]] || return 1
+    # (not $(<file): under set -e a missing file would abort the script)
+    st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    st=${st##*) }
+    [[ -n $st && ${st:0:1} != Z && ${st:0:1} != X ]]
+}
+
+# in_ns PID NS: process PID lives in network namespace NS
+in_ns() {
+    local ino
+    ino=$(ns_inode "$2") || return 1
+    [[ $(readlink "/proc/$1/ns/net" 2>/dev/null) == "net:[$ino]" ]]
+}
+
+# pidfile_pid FILE NS: print the pid from FILE if alive and inside NS
+pidfile_pid() {
+    local pid
+    [[ -r $1 ]] || return 1
+    pid=$(cat "$1" 2>/dev/null) || return 1
+    alive "$pid" && in_ns "$pid" "$2" || return 1
+    echo "$pid"
+}
+
+holder_pid() { pidfile_pid "$(node_dir "$1")/holder.pid" "$(node_ns "$1")"; }
+daemon_pid() { pidfile_pid "$(node_dir "$1")/daemon.pid" "$(node_ns "$1")"; }
+
+ns_pids() { ip netns pids "$1" 2>/dev/null || true; }
+
+# kill_ns NS: SIGKILL every process in NS until none is left (max ~5 s)
+kill_ns() {
+    local ns=$1 i pids
+    for ((i = 0; i < 50; i++)); do
+        pids=$(ns_pids "$ns")
+        [[ -z $pids ]] && return 0
+        # shellcheck disable=SC2086  # word splitting of the pid list is intended
+        kill -KILL $pids 2>/dev/null || true
+        sleep 0.1
+    done
+    pids=$(ns_pids "$ns")
+    [[ -z $pids ]] && return 0
+    log "processes survive SIGKILL in $ns: $pids"
+    return 1
+}
+
+# node_enter N [DIR]: set NODE_ENTER to the nsenter prefix for node N (dies if
+# powered off). Enters the holder's net, UTS and mount namespaces (the mount
+# ns made by ip netns exec has the node's /sys); cwd becomes DIR (default $PWD).
+node_enter() {
+    local hp
+    hp=$(holder_pid "$1") || die "node$1 is powered off (run: LAB_ID=$LAB_ID $PROG poweron node$1)"
+    NODE_ENTER=(nsenter -t "$hp" -n -u -m "--wd=${2:-$PWD}" --)
+}
+
+hb_cmd() {
+    if [[ -n ${HB_CMD:-} ]]; then
+        read -r -a HB <<<"$HB_CMD"
+    else
+        [[ -f $HB_JAR ]] || die "daemon jar not found: $HB_JAR (build it, or set HB_JAR / HB_CMD)"
+        local -a jopts
+        read -r -a jopts <<<"$HB_JAVA_OPTS"
+        HB=(java "${jopts[@]}" -jar "$HB_JAR")
+    fi
+}
+
+# ---------------------------------------------------------------- config
+
+write_node_config() {
+    local n=$1 p cfg d
+    p=$(peer_of "$n")
+    d=$(node_dir "$n")
+    cfg=$d/ha.d
+    mkdir -p "$cfg/resource.d" "$d/state"
+    cat >"$cfg/ha.cf" <<EOF
+# generated by lab/lab.sh for lab '$LAB_ID', node$n
+logfile $d/ha-log
+keepalive ${LAB_KEEPALIVE:-500ms}
+deadtime ${LAB_DEADTIME:-3}
+warntime ${LAB_WARNTIME:-2}
+initdead ${LAB_INITDEAD:-10}
+udpport 694
+ucast eth1 198.18.1.$p
+ucast eth0 198.18.0.$p
+auto_failback ${LAB_AUTO_FAILBACK:-on}
+node node1
+node node2
+crm no
+EOF
+    (
+        umask 077
+        printf 'auth 1\n1 sha1 %s\n' "$AUTH_KEY" >"$cfg/authkeys"
+    )
+    chmod 600 "$cfg/authkeys"
+    printf '%s\n' "${LAB_HARESOURCES:-node1 $LAB_VIP/24/eth0 labweb}" >"$cfg/haresources"
+    install -m 755 "$LAB_DIR/resource.d/labweb" "$cfg/resource.d/labweb"
+}
+
+# ---------------------------------------------------------------- power
+
+start_holder() {
+    local n=$1 ns pidf i hp
+    ns=$(node_ns "$n")
+    pidf=$(node_dir "$n")/holder.pid
+    rm -f "$pidf"
+    # The holder is the node's "machine": netns + its own UTS namespace with
+    # the host name set, kept alive by sleep. ip netns exec also gives it a
+    # mount namespace with /sys showing the node's interfaces.
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    setsid ip netns exec "$ns" unshare --uts \
+        sh -c 'echo $$ >"$1" && hostname "$2" && exec sleep infinity' holder "$pidf" "node$n" \
+        </dev/null >>"$(node_dir "$n")/holder.out" 2>&1 &
+    for ((i = 0; i < 50; i++)); do
+        if hp=$(holder_pid "$n") && [[ $(nsenter -t "$hp" -u hostname 2>/dev/null) == "node$n" ]]; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    die "holder for node$n did not come up (see $(node_dir "$n")/holder.out)"
+}
+
+# admin_up NS IF: interface IF in NS is administratively up
+admin_up() {
+    [[ $(ip -n "$1" -o link show dev "$2" 2>/dev/null) =~ \<([A-Z_-]+,)*UP[,\>] ]]
+}
+
+# settle N: wait (max 2 s) until node N's interfaces whose far end is up are
+# operationally UP (the kernel activates a link up to ~1 s after carrier).
+settle() {
+    local n=$1 ns i ifc ok
+    ns=$(node_ns "$n")
+    for ((i = 0; i < 40; i++)); do
+        ok=1
+        for ifc in eth0 eth1; do
+            admin_up "$ns" "$ifc" || continue
+            if [[ $ifc == eth0 ]]; then
+                admin_up "$NS_SW" "p$n" || continue
+            else
+                admin_up "$(node_ns "$(peer_of "$n")")" eth1 || continue
+            fi
+            [[ $(ip -n "$ns" -o link show dev "$ifc") == *" state UP "* ]] || ok=0
+        done
+        ((ok)) && return 0
+        sleep 0.05
+    done
+    log "node$n: links not operational after 2 s"
+}
+
+settle_all() {
+    local n
+    for n in 1 2; do
+        if holder_pid "$n" >/dev/null; then settle "$n"; fi
+    done
+}
+
+cmd_poweron() {
+    local n ns d
+    n=$(node_num "${1:-}")
+    require_up
+    ns=$(node_ns "$n")
+    d=$(node_dir "$n")
+    holder_pid "$n" >/dev/null || start_holder "$n"
+    ip -n "$ns" link set lo up
+    ip -n "$ns" addr replace "198.18.0.$n/24" dev eth0
+    ip -n "$ns" addr replace "198.18.1.$n/24" dev eth1
+    ip -n "$ns" link set eth0 up
+    if [[ -e $d/cut.eth1 ]]; then
+        log "node$n eth1 stays down (cable cut; linkup node$n eth1 restores)"
+    else
+        ip -n "$ns" link set eth1 up
+    fi
+    settle_all
+    log "node$n powered on (holder pid $(holder_pid "$n")); daemon not started"
+}
+
+cmd_poweroff() {
+    local n ns d ifc
+    n=$(node_num "${1:-}")
+    require_up
+    ns=$(node_ns "$n")
+    d=$(node_dir "$n")
+    kill_ns "$ns" || die "could not kill all processes of node$n"
+    for ifc in eth0 eth1 lo; do
+        ip -n "$ns" addr flush dev "$ifc"
+        ip -n "$ns" link set "$ifc" down
+    done
+    ip -n "$ns" neigh flush all 2>/dev/null || true
+    rm -f "$d/holder.pid" "$d/daemon.pid"
+    log "node$n powered off"
+}
+
+# ---------------------------------------------------------------- up/down
+
+cmd_up() {
+    local ns n
+    for ns in "${ALL_NS[@]}"; do
+        ! ns_exists "$ns" || die "namespace $ns exists: lab '$LAB_ID' is (partly) up; run down first"
+    done
+    if [[ -d $RUN ]]; then
+        if [[ -e $RUN/$MARKER || -z $(ls -A "$RUN") ]]; then
+            rm -rf -- "$RUN"
+        else
+            die "$RUN exists and is not a lab run dir (no $MARKER); refusing to wipe it"
+        fi
+    fi
+    mkdir -p "$RUN"
+    touch "$RUN/$MARKER"
+    UP_DONE=0
+    trap '[[ $UP_DONE == 1 ]] || { log "up failed; tearing down"; cmd_down >/dev/null 2>&1 || true; }' EXIT
+
+    for ns in "${ALL_NS[@]}"; do
+        ip netns add "$ns"
+        # IPv4 only: no IPv6 link-local chatter from lab interfaces.
+        ip netns exec "$ns" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 \
+            net.ipv6.conf.default.disable_ipv6=1 >/dev/null
+        ip -n "$ns" link set lo up
+    done
+
+    # switch: a bridge inside its own namespace
+    ip -n "$NS_SW" link add br0 type bridge stp_state 0 forward_delay 0
+    ip -n "$NS_SW" link set br0 up
+    # LAN cables: veth ends created directly in their target namespaces
+    for n in 1 2; do
+        ip -n "$NS_SW" link add "p$n" type veth peer name eth0 netns "$(node_ns "$n")"
+        ip -n "$(node_ns "$n")" link set eth0 address "02:00:c6:12:00:0$n"
+    done
+    ip -n "$NS_SW" link add pcl type veth peer name eth0 netns "$NS_CL"
+    ip -n "$NS_CL" link set eth0 address 02:00:c6:12:00:0a
+    for ns in p1 p2 pcl; do
+        ip -n "$NS_SW" link set "$ns" master br0 up
+    done
+    # crossover cable node1 eth1 <-> node2 eth1
+    ip -n "$NS_N1" link add eth1 type veth peer name eth1 netns "$NS_N2"
+    ip -n "$NS_N1" link set eth1 address 02:00:c6:12:01:01
+    ip -n "$NS_N2" link set eth1 address 02:00:c6:12:01:02
+
+    # client
+    ip -n "$NS_CL" addr add "$CLIENT_IP/24" dev eth0
+    ip -n "$NS_CL" link set eth0 up
+    # Let gratuitous ARP always update the client's cache (default locktime
+    # of 1 s would ignore a GARP arriving right after another update).
+    ip netns exec "$NS_CL" sysctl -q -w net.ipv4.neigh.eth0.locktime=0 >/dev/null
+
+    # config
+    AUTH_KEY=$(od -An -N20 -tx1 /dev/urandom | tr -d ' \n')
+    for n in 1 2; do
+        write_node_config "$n"
+    done
+    for n in 1 2; do
+        cmd_poweron "node$n"
+    done
+    UP_DONE=1
+    log "up: nodes powered on, daemons not started; run dir $RUN"
+}
+
+cmd_down() {
+    local ns fail=0
+    for ns in "${ALL_NS[@]}"; do
+        ns_exists "$ns" || continue
+        kill_ns "$ns" || fail=1
+    done
+    for ns in "${ALL_NS[@]}"; do
+        ns_exists "$ns" || continue
+        if [[ -n $(ns_pids "$ns") ]]; then
+            log "keeping $ns: processes still inside"
+            fail=1
+            continue
+        fi
+        ip netns del "$ns" || fail=1
+    done
+    if [[ -d $RUN ]]; then
+        rm -f "$RUN"/node?/holder.pid "$RUN"/node?/daemon.pid
+    fi
+    ((fail == 0)) || die "down incomplete; run it again"
+    log "down (run dir kept: $RUN)"
+}
+
+cmd_clean() {
+    cmd_down
+    if [[ -d $RUN && -e $RUN/$MARKER ]]; then
+        rm -rf -- "$RUN"
+        log "removed $RUN"
+    fi
+}
+
+# ---------------------------------------------------------------- daemon
+
+cmd_start() {
+    local n d pid i
+    n=$(node_num "${1:-}")
+    require_up
+    d=$(node_dir "$n")
+    node_enter "$n" "$d"
+    if pid=$(daemon_pid "$n"); then
+        log "node$n: daemon already running (pid $pid)"
+        return 0
+    fi
+    hb_cmd
+    HB+=(daemon --config-dir "$d/ha.d" --state-dir "$d/state" --node-name "node$n")
+    rm -f "$d/daemon.pid"
+    echo "=== $(date '+%F %T.%3N') $PROG start: ${HB[*]}" >>"$d/daemon.out"
+    # setsid: the daemon leads its own session/process group; the inner sh
+    # records its pid, then execs the daemon (same pid).
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    (LABWEB_STATE_DIR=$d/state exec setsid "${NODE_ENTER[@]}" \
+        sh -c 'echo $$ >"$1"; shift; exec "$@"' daemon "$d/daemon.pid" "${HB[@]}" \
+        </dev/null >>"$d/daemon.out" 2>&1) &
+    for ((i = 0; i < 40; i++)); do
+        [[ -s $d/daemon.pid ]] && break
+        sleep 0.05
+    done
+    sleep 0.3
+    if ! pid=$(daemon_pid "$n"); then
+        tail -n 10 "$d/daemon.out" >&2
+        die "node$n: daemon exited at once (see $d/daemon.out)"
+    fi
+    log "node$n: daemon started (pid $pid), output in $d/daemon.out"
+}
+
+cmd_stop() {
+    local n d pid i
+    n=$(node_num "${1:-}")
+    d=$(node_dir "$n")
+    if ! ns_exists "$(node_ns "$n")" || ! pid=$(daemon_pid "$n"); then
+        rm -f "$d/daemon.pid"
+        log "node$n: daemon not running"
+        return 0
+    fi
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < LAB_STOP_TIMEOUT * 10; i++)); do
+        alive "$pid" || break
+        sleep 0.1
+    done
+    if alive "$pid"; then
+        log "node$n: daemon still alive after ${LAB_STOP_TIMEOUT}s; SIGKILL (process group)"
+        kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+        for ((i = 0; i < 50; i++)); do
+            alive "$pid" || break
+            sleep 0.1
+        done
+    fi
+    rm -f "$d/daemon.pid"
+    log "node$n: daemon stopped"
+}
+
+cmd_status() {
+    local n d ns
+    n=$(node_num "${1:-}")
+    require_up
+    d=$(node_dir "$n")
+    ns=$(node_ns "$n")
+    hb_cmd
+    HB+=(status --state-dir "$d/state")
+    if holder_pid "$n" >/dev/null; then
+        node_enter "$n"
+        exec "${NODE_ENTER[@]}" "${HB[@]}"
+    fi
+    # powered off: still look at its (persistent) state dir, inside its netns
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    exec ip netns exec "$ns" unshare --uts sh -c 'hostname "$1"; shift; exec "$@"' sh "node$n" "${HB[@]}"
+}
+
+# ---------------------------------------------------------------- links
+
+cmd_link() {
+    local updown=$1 n ns ifc d
+    n=$(node_num "${2:-}")
+    ifc=${3:-}
+    require_up
+    ns=$(node_ns "$n")
+    d=$(node_dir "$n")
+    case $ifc in
+        eth0)
+            # pull the cable at the switch: node's eth0 stays UP, NO-CARRIER
+            ip -n "$NS_SW" link set "p$n" "$updown"
+            ;;
+        eth1)
+            # crossover has no switch: take node's end down; peer sees NO-CARRIER.
+            # Remembered across poweroff/poweron until linkup.
+            if [[ $updown == down ]]; then
+                touch "$d/cut.eth1"
+                ip -n "$ns" link set eth1 down
+            else
+                rm -f "$d/cut.eth1"
+                if holder_pid "$n" >/dev/null; then
+                    ip -n "$ns" link set eth1 up
+                fi
+            fi
+            ;;
+        *) die "interface must be eth0 or eth1 (got '$ifc')" ;;
+    esac
+    [[ $updown == down ]] || settle_all
+    log "node$n $ifc link $updown"
+}
+
+# ---------------------------------------------------------------- misc
+
+cmd_exec() {
+    local n
+    n=$(node_num "${1:-}")
+    shift
+    require_up
+    node_enter "$n"
+    (($# > 0)) || set -- bash
+    exec "${NODE_ENTER[@]}" "$@"
+}
+
+cmd_client() {
+    require_up
+    (($# > 0)) || set -- bash
+    exec ip netns exec "$NS_CL" "$@"
+}
+
+cmd_http() {
+    require_up
+    exec ip netns exec "$NS_CL" curl -s -f -m "$LAB_HTTP_TIMEOUT" "http://$LAB_VIP:8080/"
+}
+
+cmd_holds() {
+    local n ip
+    n=$(node_num "${1:-}")
+    ip=${2:-}
+    [[ -n $ip ]] || die "usage: holds NODE IP"
+    require_up
+    ip -n "$(node_ns "$n")" -o -4 addr show |
+        awk -v ip="${ip%%/*}" '{ split($4, a, "/"); if (a[1] == ip) f = 1 } END { exit !f }'
+}
+
+cmd_ps() {
+    local ns pids
+    for ns in "${ALL_NS[@]}"; do
+        ns_exists "$ns" || {
+            echo "$ns: (no namespace)"
+            continue
+        }
+        pids=$(ns_pids "$ns" | paste -sd, -)
+        if [[ -z $pids ]]; then
+            echo "$ns: (no processes)"
+        else
+            echo "$ns:"
+            ps -o pid=,ppid=,pgid=,args= -p "$pids" | sed 's/^/  /'
+        fi
+    done
+}
+
+cmd_env() {
+    local n d
+    v() { printf '%s=%q\n' "$1" "$2"; }
+    v LAB_ID "$LAB_ID"
+    v LAB_RUN "$RUN"
+    v LAB_DIR "$LAB_DIR"
+    v LAB_REPO "$REPO"
+    v HB_JAR "$HB_JAR"
+    v LAB_VIP "$LAB_VIP"
+    v LAB_CLIENT_IP "$CLIENT_IP"
+    v NS_N1 "$NS_N1"
+    v NS_N2 "$NS_N2"
+    v NS_CL "$NS_CL"
+    v NS_SW "$NS_SW"
+    for n in 1 2; do
+        d=$(node_dir "$n")
+        v "N${n}_NS" "$(node_ns "$n")"
+        v "N${n}_DIR" "$d"
+        v "N${n}_CONFIG_DIR" "$d/ha.d"
+        v "N${n}_STATE_DIR" "$d/state"
+        v "N${n}_HA_CF" "$d/ha.d/ha.cf"
+        v "N${n}_AUTHKEYS" "$d/ha.d/authkeys"
+        v "N${n}_HARESOURCES" "$d/ha.d/haresources"
+        v "N${n}_LABWEB" "$d/ha.d/resource.d/labweb"
+        v "N${n}_HA_LOG" "$d/ha-log"
+        v "N${n}_DAEMON_OUT" "$d/daemon.out"
+        v "N${n}_DAEMON_PIDFILE" "$d/daemon.pid"
+        v "N${n}_HOLDER_PIDFILE" "$d/holder.pid"
+        v "N${n}_HOLDER_PID" "$(holder_pid "$n" 2>/dev/null || true)"
+        v "N${n}_DAEMON_PID" "$(daemon_pid "$n" 2>/dev/null || true)"
+        v "N${n}_ETH0_IP" "198.18.0.$n"
+        v "N${n}_ETH1_IP" "198.18.1.$n"
+    done
+}
+
+# ---------------------------------------------------------------- main
+
+cmd=${1:-}
+case $cmd in -h | --help | help | "") ;; *) [[ $EUID -eq 0 ]] || die "must run as root" ;; esac
+(($# > 0)) && shift
+case $cmd in
+    up) cmd_up ;;
+    down) cmd_down ;;
+    clean) cmd_clean ;;
+    start) cmd_start "$@" ;;
+    stop) cmd_stop "$@" ;;
+    poweroff) cmd_poweroff "$@" ;;
+    poweron) cmd_poweron "$@" ;;
+    linkdown) cmd_link down "$@" ;;
+    linkup) cmd_link up "$@" ;;
+    exec) cmd_exec "$@" ;;
+    client) cmd_client "$@" ;;
+    http) cmd_http ;;
+    holds) cmd_holds "$@" ;;
+    status) cmd_status "$@" ;;
+    ps) cmd_ps ;;
+    env) cmd_env ;;
+    -h | --help | help) usage ;;
+    *)
+        usage >&2
+        exit 2
+        ;;
+esac

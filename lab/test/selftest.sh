@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# selftest.sh — checks the lab itself (no jheartbeat daemon needed).
+# Uses lab ids $ST_A and $ST_B (default sta, stb); needs root, ping, curl,
+# socat, arping. Leaves nothing behind. Exit 0 iff every check passed.
+set -euo pipefail
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+L=$LAB_DIR/lab.sh
+A=${ST_A:-sta}
+B=${ST_B:-stb}
+FAKE=$LAB_DIR/test/fake-hb
+fails=0
+declare -A SEEN_PIDS=()
+
+ok() { echo "ok   - $*"; }
+bad() {
+    echo "FAIL - $*"
+    fails=$((fails + 1))
+}
+check() { # check DESCRIPTION CMD...
+    local d=$1
+    shift
+    if "$@" >/dev/null 2>&1; then ok "$d"; else bad "$d"; fi
+}
+check_not() {
+    local d=$1
+    shift
+    if "$@" >/dev/null 2>&1; then bad "$d"; else ok "$d"; fi
+}
+st() { # st CMD...: prints "OUTPUT/EXITCODE"
+    local o rc=0
+    o=$("$@") || rc=$?
+    echo "$o/$rc"
+}
+check_eq() { # check_eq DESCRIPTION EXPECTED ACTUAL
+    if [[ $2 == "$3" ]]; then ok "$1"; else bad "$1 (expected '$2', got '$3')"; fi
+}
+la() { LAB_ID=$A "$L" "$@"; }
+lb() { LAB_ID=$B "$L" "$@"; }
+ns_of() { ip netns list | awk '{print $1}' | grep -E "^$1-(n1|n2|cl|sw)\$" || true; }
+remember_pids() {
+    local ns p
+    for ns in $(ns_of "$1"); do
+        for p in $(ip netns pids "$ns"); do SEEN_PIDS[$p]=$1; done
+    done
+}
+alive() {
+    local st
+    # (not $(<file): under set -e a missing file would abort the script)
+    st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    st=${st##*) }
+    [[ ${st:0:1} != Z && ${st:0:1} != X ]]
+}
+no_leftovers() { # no_leftovers ID
+    local p
+    [[ -z $(ns_of "$1") ]] || return 1
+    for p in "${!SEEN_PIDS[@]}"; do
+        [[ ${SEEN_PIDS[$p]} == "$1" ]] || continue
+        alive "$p" && [[ $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) == *"sleep infinity"* ||
+            $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) == *socat* ||
+            $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) == *fake-hb* ]] && return 1
+    done
+    return 0
+}
+pingc() { # pingc DESC WHERE... -- DST
+    local d=$1 dst=${*: -1}
+    shift
+    local -a where=("${@:1:$#-1}")
+    # retried: an ARP entry that went FAILED while a link was cut takes the
+    # kernel a few seconds to resolve again once the link is back
+    check "$d" retry 6 "${where[@]}" ping -c1 -W1 "$dst"
+}
+
+retry() { # retry N CMD...
+    local n=$1 i
+    shift
+    for ((i = 0; i < n; i++)); do
+        "$@" && return 0
+    done
+    return 1
+}
+
+cleanup() { la down >/dev/null 2>&1 || true; lb down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+cleanup
+
+echo "# up/down cycles"
+for i in 1 2 3; do
+    la up 2>/dev/null
+    check_eq "cycle $i: 4 namespaces" 4 "$(ns_of "$A" | wc -l)"
+    remember_pids "$A"
+    la down 2>/dev/null
+    check "cycle $i: no leftovers" no_leftovers "$A"
+done
+check "down twice is fine" la down
+check_not "lab not up: exec fails" la exec node1 true
+check_not "bad LAB_ID rejected" env LAB_ID=Bad "$L" env
+check_not "bad node rejected" la holds node3 1.2.3.4
+
+echo "# two labs at once"
+la up 2>/dev/null
+lb up 2>/dev/null
+eval "$(la env)"
+check_eq "hostname node1" node1 "$(la exec node1 hostname)"
+check_eq "hostname node2" node2 "$(la exec node2 hostname)"
+check_eq "node sees its own /sys" "eth0 eth1 lo" "$(la exec node1 ls /sys/class/net | sort | xargs)"
+pingc "node1->node2 eth1" la exec node1 198.18.1.2
+pingc "node2->node1 eth1" la exec node2 198.18.1.1
+pingc "node1->node2 eth0" la exec node1 198.18.0.2
+pingc "client->node1" la client 198.18.0.1
+pingc "client->node2" la client 198.18.0.2
+check_eq "authkeys mode 600" 600 "$(stat -c %a "$N1_AUTHKEYS")"
+check_eq "same key on both nodes" "$(cat "$N1_AUTHKEYS")" "$(cat "$N2_AUTHKEYS")"
+check "ha.cf ucast peer eth1" grep -qx 'ucast eth1 198.18.1.2' "$N1_HA_CF"
+check "ha.cf ucast peer eth0" grep -qx 'ucast eth0 198.18.0.1' "$N2_HA_CF"
+check_eq "haresources default" "node1 198.18.0.100/24/eth0 labweb" "$(cat "$N1_HARESOURCES")"
+
+echo "# labweb"
+check_eq "status before start" "stopped/3" "$(st la exec node1 "$N1_LABWEB" status)"
+check "start" la exec node1 "$N1_LABWEB" start
+check "start is idempotent" la exec node1 "$N1_LABWEB" start
+check "start returns with stdout on a pipe" timeout 5 bash -c "LAB_ID=$A '$L' exec node1 '$N1_LABWEB' start | cat"
+check_eq "status running" "running/0" "$(st la exec node1 "$N1_LABWEB" status)"
+check_eq "one socat" 1 "$(la ps | grep -c 'TCP-LISTEN:8080')"
+check_eq "client GET node1:8080" node1 "$(la client curl -s -m1 http://198.18.0.1:8080/)"
+check "Content-Length header" bash -c "LAB_ID=$A '$L' client curl -s -i -m1 http://198.18.0.1:8080/ | grep -q 'Content-Length: 6'"
+check_eq "20 parallel requests" 20 "$(for _ in $(seq 20); do la client curl -s -m2 http://198.18.0.1:8080/ & done | grep -c node1)"
+check_eq "relative invocation from another cwd" running "$(cd "$N1_CONFIG_DIR" && la exec node1 ./resource.d/labweb status)"
+
+echo "# VIP by hand"
+check_not "http without VIP" la http
+la exec node1 ip addr add 198.18.0.100/24 dev eth0
+la exec node1 arping -q -U -c1 -I eth0 198.18.0.100 || true
+check "holds node1 VIP" la holds node1 198.18.0.100
+check_not "holds node2 VIP" la holds node2 198.18.0.100
+check_eq "http via VIP -> node1" node1 "$(la http)"
+# lab B: VIP on node2 at the same time, same addresses, separate world
+eval "$(lb env)"
+lb exec node2 "$N2_LABWEB" start >/dev/null
+lb exec node2 ip addr add 198.18.0.100/24 dev eth0
+check_eq "lab B http -> node2" node2 "$(lb http)"
+check_eq "lab A http still node1" node1 "$(la http)"
+eval "$(la env)"
+# move the VIP in lab A to node2
+la exec node2 "$N2_LABWEB" start >/dev/null
+la exec node1 ip addr del 198.18.0.100/24 dev eth0
+la exec node2 ip addr add 198.18.0.100/24 dev eth0
+la exec node2 arping -q -U -c1 -I eth0 198.18.0.100 || true
+check_eq "moved VIP -> node2" node2 "$(la http)"
+check "labweb stop" la exec node2 "$N2_LABWEB" stop
+check_eq "status stopped" "stopped/3" "$(st la exec node2 "$N2_LABWEB" status)"
+check "stop is idempotent" la exec node2 "$N2_LABWEB" stop
+
+echo "# poweroff / poweron"
+remember_pids "$A"
+remember_pids "$B"
+la poweroff node1 2>/dev/null
+check_eq "no process left in node1" "" "$(ip netns pids "$NS_N1")"
+check_eq "no IPv4 address on node1" "" "$(ip -n "$NS_N1" -o -4 addr show)"
+check_eq "node1 links down" "" "$(ip -n "$NS_N1" -o link show up)"
+check_not "exec on powered-off node fails" la exec node1 true
+check "poweroff is idempotent" la poweroff node1
+check_eq "node1 holder pid empty" "" "$(eval "$(la env)"; echo "$N1_HOLDER_PID")"
+la poweron node1 2>/dev/null
+check "poweron is idempotent" la poweron node1
+check_eq "hostname after poweron" node1 "$(la exec node1 hostname)"
+check "eth0 address back" la holds node1 198.18.0.1
+check "eth1 address back" la holds node1 198.18.1.1
+pingc "node1->node2 eth1 after poweron" la exec node1 198.18.1.2
+pingc "client->node1 after poweron" la client 198.18.0.1
+check_eq "stale labweb pid file -> stopped" stopped "$(la exec node1 "$N1_LABWEB" status)"
+
+echo "# links"
+la linkdown node1 eth0 2>/dev/null
+check_not "eth0 cut: node1->node2 eth0" la exec node1 ping -c1 -W1 198.18.0.2
+pingc "eth0 cut: eth1 still fine" la exec node1 198.18.1.2
+la linkup node1 eth0 2>/dev/null
+pingc "eth0 restored" la exec node1 198.18.0.2
+la linkdown node2 eth1 2>/dev/null
+check_not "eth1 cut: node1->node2 eth1" la exec node1 ping -c1 -W1 198.18.1.2
+la poweroff node2 2>/dev/null
+la poweron node2 2>/dev/null
+check_not "eth1 cut survives a power cycle" la exec node1 ping -c1 -W1 198.18.1.2
+la linkup node2 eth1 2>/dev/null
+pingc "eth1 restored" la exec node1 198.18.1.2
+
+echo "# start/stop/status with the fake-hb stand-in"
+export HB_CMD=$FAKE LAB_STOP_TIMEOUT=5
+check "start node1" la start node1
+check "start node2" la start node2
+check "start again is a no-op" la start node1
+ok_vip=''
+for _ in $(seq 100); do
+    [[ $(la http 2>/dev/null) == node1 ]] && ok_vip=1 && break
+    sleep 0.2
+done
+check_eq "fake cluster serves node1" 1 "$ok_vip"
+check "status node1" bash -c "LAB_ID=$A HB_CMD=$FAKE '$L' status node1 | grep -q holding=1"
+remember_pids "$A"
+check "stop node1" la stop node1
+check_not "node1 released VIP" la holds node1 198.18.0.100
+check "stop again is a no-op" la stop node1
+la poweroff node2 2>/dev/null
+check_eq "poweroff kills daemon + labweb of node2" "" "$(ip netns pids "$NS_N2")"
+unset HB_CMD
+check_not "start without jar fails clearly" env HB_JAR=/nonexistent LAB_ID="$A" "$L" start node1
+
+echo "# teardown"
+la down 2>/dev/null
+la down 2>/dev/null
+check "lab A gone" no_leftovers "$A"
+check_eq "lab B untouched by A's down" node2 "$(lb http)"
+lb down 2>/dev/null
+check "lab B gone" no_leftovers "$B"
+
+echo
+if ((fails)); then
+    echo "selftest: $fails check(s) FAILED"
+    exit 1
+fi
+echo "selftest: all checks passed"
