@@ -38,9 +38,6 @@ import org.jheartbeat.core.wire.WireFormatException;
  */
 public final class NodeEngine {
     private static final long REQNODES_INTERVAL_NANOS = 1_000_000_000L;
-    /** Heartbeat advertises deadtime + 2 s for its first 5 s ({@code hb_add_deadtime}). */
-    private static final long EARLY_DT_WINDOW_NANOS = 5_000_000_000L;
-    private static final long EARLY_DT_EXTRA_MS = 2_000;
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
     private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
 
@@ -54,7 +51,6 @@ public final class NodeEngine {
     private final SequenceTracker peerSeq = new SequenceTracker();
     private final BadPacketCounter badPackets = new BadPacketCounter();
     private final int ackTrigger;
-    private final long startNanos;
 
     private NodeStatus localStatus = NodeStatus.INIT;
     private boolean sentFirstStatus;
@@ -80,7 +76,6 @@ public final class NodeEngine {
         this.timing = config.timing();
         this.stamper = stamper;
         this.ackTrigger = ackTrigger;
-        this.startNanos = startNanos;
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback());
@@ -366,7 +361,9 @@ public final class NodeEngine {
             log(out, Level.INFO, "Local status now set to: 'up'");
         }
         sentFirstStatus = true;
-        long dt = timing.deadtime().toMillis() + (now - startNanos < EARLY_DT_WINDOW_NANOS ? EARLY_DT_EXTRA_MS : 0);
+        // Heartbeat 3.0.6 advertises deadtime + 2 s for its first 5 s (hb_add_deadtime); we always
+        // advertise deadtime, so a node that dies right after start is still taken over in deadtime.
+        long dt = timing.deadtime().toMillis();
         transmit(out, HaMessage.builder()
                 .add(Field.TYPE, MessageType.STATUS.wireName())
                 .add(Field.STATUS, localStatus.wireName())

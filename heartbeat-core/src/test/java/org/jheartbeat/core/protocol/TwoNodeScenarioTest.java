@@ -25,7 +25,7 @@ class TwoNodeScenarioTest {
     private void bootBoth() {
         h.start(N1);
         h.start(N2);
-        h.run(6000); // past the first 5 s, in which Heartbeat advertises deadtime + 2 s
+        h.run(3000);
     }
 
     @Test
@@ -70,7 +70,7 @@ class TwoNodeScenarioTest {
         TwoNodeHarness off = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.OFF, 200);
         off.start(N1);
         off.start(N2);
-        off.run(6000);
+        off.run(3000);
         off.powerOff(N1);
         off.run(5000);
         off.start(N1);
