@@ -89,6 +89,14 @@ class ConfigCheckCommandTest {
     }
 
     @Test
+    void missingConfigDirIsOneClearError() {
+        Run r = hb("config", "check", "--config-dir", dir.resolve("nope").toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).startsWith(dir.resolve("nope") + ":0: config directory does not exist");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
     void unknownOptionIsAUsageError() {
         Run r = hb("config", "check", "--frobnicate");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);

@@ -32,6 +32,11 @@ public final class ConfigLoader {
      */
     public static ConfigLoadResult load(Path configDir, Optional<NodeName> localNode) {
         List<ConfigDiagnostic> diagnostics = new ArrayList<>();
+        if (!Files.isDirectory(configDir)) {
+            diagnostics.add(ConfigDiagnostic.error(configDir, 0,
+                    "config directory does not exist or is not a directory; pass --config-dir DIR"));
+            return new ConfigLoadResult(Optional.empty(), diagnostics);
+        }
         Path haCfFile = configDir.resolve(HaCfParser.FILE_NAME);
         Path authFile = configDir.resolve(AuthKeysParser.FILE_NAME);
         Path resourcesFile = configDir.resolve(HaresourcesParser.FILE_NAME);

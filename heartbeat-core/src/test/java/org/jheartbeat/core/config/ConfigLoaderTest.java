@@ -105,10 +105,13 @@ class ConfigLoaderTest {
 
     @Test
     void emptyOrMissingDirectoryGivesDiagnosticsNotExceptions() {
-        ConfigLoadResult r = ConfigLoader.load(dir.resolve("nowhere"), Optional.empty());
-        assertThat(r.errors()).extracting(d -> d.file().getFileName().toString(), ConfigDiagnostic::line)
+        ConfigLoadResult missing = ConfigLoader.load(dir.resolve("nowhere"), Optional.empty());
+        assertThat(missing.errors()).extracting(d -> d.file().getFileName().toString(), ConfigDiagnostic::line)
+                .containsExactly(tuple("nowhere", 0));
+        ConfigLoadResult empty = ConfigLoader.load(dir, Optional.empty());
+        assertThat(empty.errors()).extracting(d -> d.file().getFileName().toString(), ConfigDiagnostic::line)
                 .containsExactly(tuple("ha.cf", 0), tuple("authkeys", 0));
-        assertThat(r.warnings()).extracting(d -> d.file().getFileName().toString()).containsExactly("haresources");
+        assertThat(empty.warnings()).extracting(d -> d.file().getFileName().toString()).containsExactly("haresources");
     }
 
     @Test
