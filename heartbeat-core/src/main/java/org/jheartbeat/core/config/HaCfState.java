@@ -29,6 +29,8 @@ final class HaCfState {
     private HaCf.Setting<Long> initdead;
     private HaCf.Setting<FailbackPolicy> autoFailback;
     private int udpPort = ClusterConfig.DEFAULT_UDP_PORT;
+    private int baud = MediumDecl.Serial.DEFAULT_BAUD;
+    private int baudLine;
     private final List<NodeDecl> nodes = new ArrayList<>();
     private final List<MediumDecl> media = new ArrayList<>();
     private final Set<Integer> udpAliasWarned = new HashSet<>();
@@ -108,9 +110,10 @@ final class HaCfState {
     }
 
     void setUdpPort(String value, int line) {
-        if (!media.isEmpty()) {
+        Optional<MediumDecl> firstUdp = media.stream().filter(m -> !(m instanceof MediumDecl.Serial)).findFirst();
+        if (firstUdp.isPresent()) {
             error(line, "udpport must come before the media lines: move 'udpport " + value
-                    + "' above line " + media.get(0).line() + " (Heartbeat would silently ignore it for the"
+                    + "' above line " + firstUdp.get().line() + " (Heartbeat would silently ignore it for the"
                     + " media already declared)");
             return;
         }
@@ -120,6 +123,61 @@ final class HaCfState {
             return;
         }
         udpPort = port;
+    }
+
+    /** {@code baud N}: once only, before any {@code serial} line, one of Heartbeat's rates. */
+    void setBaud(String value, int line) {
+        if (baudLine > 0) {
+            error(line, "baud may appear only once; it was already set on line " + baudLine);
+            return;
+        }
+        Optional<MediumDecl> firstSerial = media.stream().filter(m -> m instanceof MediumDecl.Serial).findFirst();
+        if (firstSerial.isPresent()) {
+            error(line, "baud must come before the serial lines: move 'baud " + value + "' above line "
+                    + firstSerial.get().line() + " (Heartbeat would silently use 19200)");
+            return;
+        }
+        int rate = value.matches("[0-9]{4,6}") ? Integer.parseInt(value) : -1;
+        if (!MediumDecl.Serial.RATES.contains(rate)) {
+            error(line, "invalid baudrate [" + value + "]: use one of " + MediumDecl.Serial.RATES);
+            return;
+        }
+        baud = rate;
+        baudLine = line;
+    }
+
+    /**
+     * {@code serial DEVICE}: an absolute path. A path that exists but is not a character device is
+     * an error; one that does not exist (yet) is a warning, since the daemon checks again at start.
+     */
+    void addSerial(String device, int line) {
+        if (!device.startsWith("/")) {
+            error(line, "serial device [" + device + "] must be a full path, e.g. /dev/ttyS0");
+            return;
+        }
+        for (MediumDecl m : media) {
+            if (m instanceof MediumDecl.Serial s && s.device().equals(device)) {
+                error(line, "serial device " + device + " is already declared on line " + m.line());
+                return;
+            }
+        }
+        java.io.File f = new java.io.File(device);
+        if (!f.exists()) {
+            warning(line, "serial device " + device + " does not exist now; the daemon will not start without it");
+        } else if (!isCharDevice(f.toPath())) {
+            error(line, "serial device " + device + " is not a character device (a tty is expected)");
+            return;
+        }
+        media.add(new MediumDecl.Serial(device, baud, line));
+    }
+
+    private static boolean isCharDevice(Path p) {
+        try {
+            Object mode = java.nio.file.Files.getAttribute(p, "unix:mode");
+            return mode instanceof Integer m && (m & 0170000) == 0020000;
+        } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return true;
+        }
     }
 
     void addBcast(String iface, int line) {

@@ -5,7 +5,7 @@ package org.jheartbeat.core.config;
  * travel. The link name of a medium (as logged in {@code Link node2:eth1 dead.}) is the interface
  * for UDP media and the device path for serial (Heartbeat 3.0.6 {@code HBcomm} plugins).
  */
-public sealed interface MediumDecl permits MediumDecl.Ucast, MediumDecl.Bcast {
+public sealed interface MediumDecl permits MediumDecl.Ucast, MediumDecl.Bcast, MediumDecl.Serial {
 
     /** The link name this medium contributes: interface name or device path. */
     String linkName();
@@ -39,6 +39,26 @@ public sealed interface MediumDecl permits MediumDecl.Ucast, MediumDecl.Bcast {
         @Override
         public String linkName() {
             return iface;
+        }
+    }
+
+    /**
+     * {@code serial DEVICE}: a null-modem line carrying Heartbeat's classic text frames.
+     *
+     * @param device the device path as written, e.g. {@code /dev/ttyS0}; also the link name
+     * @param baud   line speed in bit/s, from the {@code baud} line before it (default 19200)
+     * @param line   1-based ha.cf line
+     */
+    record Serial(String device, int baud, int line) implements MediumDecl {
+        /** Heartbeat 3.0.6's default speed. */
+        public static final int DEFAULT_BAUD = 19200;
+        /** The speeds Heartbeat 3.0.6 accepts, in bit/s. */
+        public static final java.util.List<Integer> RATES = java.util.List.of(9600, 19200, 38400, 57600, 115200,
+                230400, 460800);
+
+        @Override
+        public String linkName() {
+            return device;
         }
     }
 }

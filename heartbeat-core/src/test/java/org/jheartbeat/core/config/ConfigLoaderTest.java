@@ -56,14 +56,14 @@ class ConfigLoaderTest {
 
     @Test
     void unimplementedDirectiveWarnsWithItsLineAndStillLoads() {
-        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("serial /dev/ttyS0\n")
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/watchdog\n")
                 .writeTo(dir), Optional.empty());
         assertThat(r.config()).isPresent();
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
             assertThat(d.severity()).isEqualTo(Severity.WARNING);
             assertThat(d.file()).isEqualTo(dir.resolve("ha.cf"));
             assertThat(d.line()).isEqualTo(11);
-            assertThat(d.format()).isEqualTo(dir.resolve("ha.cf") + ":11: warning: directive 'serial' is not"
+            assertThat(d.format()).isEqualTo(dir.resolve("ha.cf") + ":11: warning: directive 'watchdog' is not"
                     + " implemented yet by jheartbeat; line ignored");
         });
     }

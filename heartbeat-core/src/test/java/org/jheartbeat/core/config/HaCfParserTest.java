@@ -151,7 +151,7 @@ class HaCfParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"serial /dev/ttyS0", "baud 19200", "mcast eth0 239.0.0.1 694 1 0", "ping 10.0.0.1",
+    @ValueSource(strings = {"mcast eth0 239.0.0.1 694 1 0", "ping 10.0.0.1",
             "stonith_host * null node1", "watchdog /dev/watchdog", "respawn hacluster /usr/lib/ipfail", "msgfmt netstring"})
     void notImplementedDirectiveIsAWarningNamingItAndItsLine(String line) {
         String keyword = line.split(" ")[0];
@@ -161,6 +161,45 @@ class HaCfParserTest {
             assertThat(d.line()).isEqualTo(2);
             assertThat(d.message()).isEqualTo("directive '" + keyword + "' is not implemented yet by jheartbeat; line ignored");
         });
+    }
+
+    @Test
+    void serialTakesTheBaudDeclaredBeforeIt() {
+        HaCfParser.Result r = parse("baud 38400\nserial /dev/null /dev/tty\nudpport 694\nucast eth1 198.18.1.2\n");
+        assertThat(r.diagnostics()).as("/dev/null is a char device; udpport after serial is fine").isEmpty();
+        assertThat(r.haCf().media()).containsExactly(new MediumDecl.Serial("/dev/null", 38400, 2),
+                new MediumDecl.Serial("/dev/tty", 38400, 2), new MediumDecl.Ucast("eth1", "198.18.1.2", 694, 4));
+        assertThat(r.haCf().media().get(0).linkName()).isEqualTo("/dev/null");
+    }
+
+    @Test
+    void serialDefaultsTo19200() {
+        assertThat(parse("serial /dev/null\n").haCf().media()).containsExactly(new MediumDecl.Serial("/dev/null", 19200, 1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "serial /dev/null\nbaud 9600\n|2|baud must come before the serial lines: move 'baud 9600' above line 1 (Heartbeat would silently use 19200)",
+        "baud 9600\nbaud 19200\n|2|baud may appear only once; it was already set on line 1",
+        "baud 12345\n|1|invalid baudrate [12345]: use one of [9600, 19200, 38400, 57600, 115200, 230400, 460800]",
+        "serial ttyS0\n|1|serial device [ttyS0] must be a full path, e.g. /dev/ttyS0",
+        "serial /etc/hostname\n|1|serial device /etc/hostname is not a character device (a tty is expected)",
+        "serial /dev/null\nserial /dev/null\n|2|serial device /dev/null is already declared on line 1"})
+    void serialMistakesAreErrorsOnTheirLine(String spec) {
+        String[] p = spec.split("\\|");
+        HaCfParser.Result r = parse(p[0]);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(Integer.parseInt(p[1]));
+            assertThat(d.message()).isEqualTo(p[2]);
+        });
+    }
+
+    @Test
+    void missingSerialDeviceIsOnlyAWarning() {
+        HaCfParser.Result r = parse("serial /dev/ttyNOPE9\n");
+        assertThat(r.haCf().media()).hasSize(1);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> assertThat(d.severity()).isEqualTo(Severity.WARNING));
     }
 
     @Test
