@@ -1,6 +1,7 @@
 package org.jheartbeat.core.media;
 
 import java.io.IOException;
+import org.jheartbeat.core.wire.WirePacket;
 
 /**
  * A heartbeat medium: one path over which cluster messages travel (Heartbeat 3.0.6 {@code HBcomm}
@@ -22,8 +23,11 @@ public interface Medium extends AutoCloseable {
      */
     void start(FrameSink sink) throws IOException;
 
-    /** Sends one packet (best effort, non-blocking; errors are logged, rate-limited). */
-    void send(byte[] packet);
+    /**
+     * Sends one packet in this medium's encoding (netstring datagram or classic frame); best effort,
+     * never blocks; errors are logged, rate-limited.
+     */
+    void send(WirePacket packet);
 
     /** Closes sockets or devices; idempotent. */
     @Override

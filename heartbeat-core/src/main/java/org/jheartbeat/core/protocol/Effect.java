@@ -7,8 +7,8 @@ import org.jheartbeat.core.takeover.TakeoverAction.Level;
  */
 public sealed interface Effect {
 
-    /** Send this UDP payload / serial frame on every medium. */
-    record Transmit(byte[] packet) implements Effect { }
+    /** Send this packet on every medium (each picks its encoding). */
+    record Transmit(org.jheartbeat.core.wire.WirePacket packet) implements Effect { }
 
     /** Start resource group {@code group} (haresources index); report the end with {@link NodeEngine#onGroupDone}. */
     record StartGroup(int group, String reason) implements Effect { }

@@ -8,15 +8,15 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.MessageType;
-import org.jheartbeat.core.wire.WireCodec;
+import org.jheartbeat.core.wire.WirePacket;
 
 /**
  * Adds the control fields Heartbeat 3.0.6 appends to every outgoing message ({@code
- * add_control_msg_fields}, facts C.1) and encodes the result for UDP: {@code destuuid} (when the
+ * add_control_msg_fields}, facts C.1) and encodes the result for UDP and serial media: {@code destuuid} (when the
  * message has a {@code dest} whose UUID we know), {@code src}, {@code srcuuid}, {@code seq} (hex,
  * from 1, not on {@code NS_} types), {@code hg} (hex generation), {@code ts} (hex seconds),
  * {@code ld} (load average, not on {@code NS_} types), {@code ttl}, then the inner {@code auth=}
- * field (msgfmt classic) and the netstring trailer.
+ * field (msgfmt classic) and, for UDP, the netstring trailer.
  *
  * <p>Keeps the last {@value #HISTORY} sequenced packets, byte for byte, to answer {@code NS_rexmit}.
  * Pure apart from the injected load-average supplier; not thread-safe.
@@ -32,7 +32,7 @@ public final class OutboundStamper {
     private final long generation;
     private final MessageAuthenticator authenticator;
     private final Supplier<String> loadAverage;
-    private final byte[][] history = new byte[HISTORY][];
+    private final WirePacket[] history = new WirePacket[HISTORY];
     private final long[] historySeq = new long[HISTORY];
     private long lastSeq;
 
@@ -58,9 +58,9 @@ public final class OutboundStamper {
      * @param body       the type-specific fields, {@code t} first
      * @param wallMillis wall-clock time for {@code ts}, ms since the epoch
      * @param destUuid   the UUID of the {@code dest} node, when the message has a {@code dest} and we know it
-     * @return the UDP payload
+     * @return the packet, encoded for UDP and for serial lines
      */
-    public byte[] stamp(HaMessage body, long wallMillis, Optional<byte[]> destUuid) {
+    public WirePacket stamp(HaMessage body, long wallMillis, Optional<byte[]> destUuid) {
         boolean unsequenced = body.messageType().map(MessageType::unsequenced).orElse(false);
         HaMessage m = body;
         if (body.get(Field.DESTINATION).isPresent() && destUuid.isPresent()) {
@@ -77,7 +77,7 @@ public final class OutboundStamper {
             m = m.with(Field.LOAD, loadAverage.get());
         }
         m = m.with(Field.TTL, TTL);
-        byte[] packet = WireCodec.encodeForUdp(m, authenticator, true);
+        WirePacket packet = WirePacket.of(m, authenticator);
         if (!unsequenced) {
             int slot = (int) (seq % HISTORY);
             history[slot] = packet;
@@ -87,7 +87,7 @@ public final class OutboundStamper {
     }
 
     /** The packet sent with sequence number {@code seq}, if still kept. */
-    public Optional<byte[]> sent(long seq) {
+    public Optional<WirePacket> sent(long seq) {
         int slot = (int) (seq % HISTORY);
         return seq > 0 && historySeq[slot] == seq ? Optional.of(history[slot]) : Optional.empty();
     }

@@ -66,6 +66,24 @@ class TwoNodeScenarioTest {
     }
 
     @Test
+    void sameProtocolOverClassicFramesAsOnASerialLine() {
+        TwoNodeHarness serial = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200)
+                .serialEncoding(true);
+        serial.start(N1);
+        serial.start(N2);
+        serial.run(3000);
+        assertThat(serial.runningOn(N1)).containsExactly("198.18.0.100/24/eth0");
+        serial.powerOff(N1);
+        serial.run(4000);
+        assertThat(serial.runningOn(N2)).hasSize(2);
+        serial.start(N1);
+        serial.run(4000);
+        assertThat(serial.runningOn(N1)).containsExactly("198.18.0.100/24/eth0");
+        assertThat(serial.doubleRun()).isNull();
+        assertThat(serial.engine(N1).badPackets().total()).isZero();
+    }
+
+    @Test
     void autoFailbackOffLeavesGroupsWhereTheyAre() {
         TwoNodeHarness off = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.OFF, 200);
         off.start(N1);

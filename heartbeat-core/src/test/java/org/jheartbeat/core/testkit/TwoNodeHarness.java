@@ -42,6 +42,7 @@ public final class TwoNodeHarness {
     private final List<String> trace = new ArrayList<>();
     private final List<String> logs = new ArrayList<>();
     private boolean linkUp = true;
+    private boolean serialEncoding;
     private long generationSeed = 100;
     private String doubleRun;
 
@@ -113,6 +114,12 @@ public final class TwoNodeHarness {
         handle(node, node.engine.onStandbyRequested(set, clock.nanoTime(), clock.currentTimeMillis()));
     }
 
+    /** Carries classic frames (as on a serial line) instead of netstring datagrams. */
+    public TwoNodeHarness serialEncoding(boolean on) {
+        serialEncoding = on;
+        return this;
+    }
+
     /** Cuts or restores the only link between the nodes. */
     public void link(boolean up) {
         linkUp = up;
@@ -156,7 +163,7 @@ public final class TwoNodeHarness {
             if (e instanceof Effect.Transmit t) {
                 Node other = n == nodes[0] ? nodes[1] : nodes[0];
                 if (linkUp && other.engine != null) {
-                    other.inbox.addLast(t.packet());
+                    other.inbox.addLast(serialEncoding ? t.packet().classic() : t.packet().netstring());
                 }
             } else if (e instanceof Effect.StartGroup s) {
                 long due = lastDue(n) + groupOpMillis * 1_000_000L;

@@ -22,6 +22,7 @@ import java.net.UnknownHostException;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.media.FrameSink;
 import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.wire.WirePacket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,12 +133,12 @@ public final class UdpMedium implements Medium {
     }
 
     @Override
-    public void send(byte[] packet) {
+    public void send(WirePacket packet) {
         Channel ch = sendChannel;
         if (ch == null || !ch.isActive()) {
             return;
         }
-        ch.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(packet), destination)).addListener(f -> {
+        ch.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(packet.netstring()), destination)).addListener(f -> {
             if (!f.isSuccess() && (sendErrors++ % 100) == 0) {
                 LOG.warn("write_child: write failure on {}: {} ({} failures so far)", describe(),
                         f.cause() == null ? "?" : f.cause().getMessage(), sendErrors);
