@@ -13,16 +13,18 @@ import java.util.Map;
  * @param groups         every resource group in haresources order
  * @param badPackets     bad packets dropped since start (auth or parse failures, unknown senders)
  * @param badBySource    bad-packet counts per source address and link
+ * @param media          per medium (its description): counters such as serial garbage bytes
  * @param recentEvents   the last operator-facing events, oldest first, each prefixed with its time
  */
 public record StatusSnapshot(String node, long generation, String takeoverState, List<NodeView> nodes,
                              List<GroupView> groups, long badPackets, Map<String, Long> badBySource,
-                             List<String> recentEvents) {
+                             Map<String, Map<String, Long>> media, List<String> recentEvents) {
 
     public StatusSnapshot {
         nodes = List.copyOf(nodes);
         groups = List.copyOf(groups);
         badBySource = Map.copyOf(badBySource);
+        media = Map.copyOf(new java.util.TreeMap<>(media));
         recentEvents = List.copyOf(recentEvents);
     }
 
@@ -70,6 +72,14 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         sb.append("Bad packets: ").append(badPackets).append('\n');
         badBySource.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
                 sb.append("  ").append(e.getKey()).append(": ").append(e.getValue()).append('\n'));
+        media.forEach((m, c) -> {
+            if (!c.isEmpty()) {
+                sb.append("Medium ").append(m).append(':');
+                new java.util.TreeMap<>(c).forEach((k, v) -> sb.append(' ').append(k).append(' ').append(v).append(','));
+                sb.setLength(sb.length() - 1);
+                sb.append('\n');
+            }
+        });
         if (!recentEvents.isEmpty()) {
             sb.append("Recent events:\n");
             recentEvents.forEach(e -> sb.append("  ").append(e).append('\n'));

@@ -217,9 +217,13 @@ public final class ClusterLoop implements AutoCloseable {
             gv.add(new StatusSnapshot.GroupView(g.key(), g.preferredNode().value(), here.displayName(), on,
                     line.substring(line.indexOf(' ') + 1)));
         }
+        Map<String, Map<String, Long>> mediaStats = new LinkedHashMap<>();
+        for (Medium m : media) {
+            mediaStats.put(m.describe(), m.stats());
+        }
         return new StatusSnapshot(engine.me().value(), engine.generation(),
                 engine.machine().state().name().toLowerCase(java.util.Locale.ROOT), nodes, gv,
-                engine.badPackets().total(), engine.badPackets().bySource(), List.copyOf(recent));
+                engine.badPackets().total(), engine.badPackets().bySource(), mediaStats, List.copyOf(recent));
     }
 
     /** Stops the timer, the media and the group executor (no orderly release: see {@link #shutdown()}). */

@@ -29,6 +29,14 @@ public interface Medium extends AutoCloseable {
      */
     void send(WirePacket packet);
 
+    /**
+     * Counters for {@code hb status}, e.g. {@code garbage bytes} on a serial line; name → value.
+     * Safe to call from any thread. Empty by default.
+     */
+    default java.util.Map<String, Long> stats() {
+        return java.util.Map.of();
+    }
+
     /** Closes sockets or devices; idempotent. */
     @Override
     void close();
