@@ -29,6 +29,7 @@ import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.control.ControlServer;
 import org.jheartbeat.core.loop.ClusterLoop;
 import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.media.serial.SerialMedium;
 import org.jheartbeat.core.media.udp.UdpMedium;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
@@ -112,7 +113,9 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         List<Medium> media = new ArrayList<>();
         for (MediumDecl d : config.media()) {
-            media.add(new UdpMedium(d, netty));
+            media.add(d instanceof MediumDecl.Serial s
+                    ? new SerialMedium(Path.of(s.device()), s.baud(), s.device())
+                    : new UdpMedium(d, netty));
         }
         ClusterLoop loop = new ClusterLoop(config, engine, media,
                 new ResourceGroupExecutor(config), clock, wall);

@@ -10,7 +10,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jheartbeat.core.media.FrameSink;
+import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.wire.WirePacket;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,11 +38,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class SerialMedium implements Medium {
     /** Line speeds Heartbeat 3.0.6 accepts ({@code baud} in ha.cf), bits/s. */
-    public static final Set<Integer> SPEEDS = Set.of(9600, 19200, 38400, 57600, 115200, 230400, 460800);
+    public static final Set<Integer> SPEEDS = Set.copyOf(MediumDecl.Serial.RATES);
     /** Heartbeat's default {@code baud}, bits/s. */
-    public static final int DEFAULT_BAUD = 19200;
-    /** Send queue bound, bytes. */
-    public static final int SEND_QUEUE_BYTES = 256 * 1024;
+    public static final int DEFAULT_BAUD = MediumDecl.Serial.DEFAULT_BAUD;
+    /** Seconds of line time the send queue may hold; older frames are dropped first (stale beats are useless). */
+    public static final int SEND_QUEUE_SECONDS = 4;
     private static final Logger LOG = LoggerFactory.getLogger(SerialMedium.class);
     private static final long REOPEN_INTERVAL_MS = 1000;
 
@@ -90,7 +92,7 @@ public final class SerialMedium implements Medium {
         this.baud = baud;
         this.linkName = linkName;
         this.lockDir = lockDir;
-        this.writeWork = new SerialWriter(devicePath, baud, SEND_QUEUE_BYTES, clock, () -> line, (l, why) -> {
+        this.writeWork = new SerialWriter(devicePath, baud, sendQueueBytes(baud), clock, () -> line, (l, why) -> {
             failure = why;
             failedLine = l;
         });
@@ -132,10 +134,23 @@ public final class SerialMedium implements Medium {
         }
     }
 
-    /** Queues {@code packet} (a complete classic frame) for writing; never blocks. */
+    /** Queues the packet's classic frame for writing; never blocks. */
     @Override
-    public void send(byte[] packet) {
-        writeWork.offer(packet);
+    public void send(WirePacket packet) {
+        sendFrame(packet.classic());
+    }
+
+    /** Queues {@code frame} (a complete classic frame, {@code >>>\n}…{@code <<<\n}) for writing; never blocks. */
+    public void sendFrame(byte[] frame) {
+        writeWork.offer(frame);
+    }
+
+    /**
+     * The send-queue bound for a line speed: {@value #SEND_QUEUE_SECONDS} s of line time at 8N1,
+     * at least 4 KiB, in bytes.
+     */
+    public static int sendQueueBytes(int baud) {
+        return Math.max(4096, baud / SerialPacer.BITS_PER_BYTE_8N1 * SEND_QUEUE_SECONDS);
     }
 
     /** Stops both threads, closes the port and releases the lock; idempotent. */
@@ -156,8 +171,23 @@ public final class SerialMedium implements Medium {
         join(writer);
     }
 
+    /** The counters for {@code hb status}: garbage bytes, frames in/discarded/dropped, reopens, write timeouts. */
+    @Override
+    public java.util.Map<String, Long> stats() {
+        SerialStats st = serialStats();
+        java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+        m.put("garbage bytes", st.garbageBytes());
+        m.put("frames in", st.framesReceived());
+        m.put("frames discarded", st.framesDiscarded());
+        m.put("frames dropped on send", st.framesDroppedOnSend());
+        m.put("reopens", st.reopenCount());
+        m.put("write timeouts", st.writeTimeouts());
+        m.put("connected", st.connected() ? 1L : 0L);
+        return m;
+    }
+
     /** A snapshot of this medium's counters. */
-    public SerialStats stats() {
+    public SerialStats serialStats() {
         return new SerialStats(garbage, received, discarded, writeWork.dropped(),
                 reopens.get(), writeWork.writeTimeouts(), line != null);
     }

@@ -69,9 +69,9 @@ class SerialMediumIT {
         List<byte[]> sent = new ArrayList<>();
         for (int seq = 1; seq <= 5; seq++) {
             sent.add(statusFrame("node1", seq));
-            mediumA.send(sent.get(seq - 1));
+            mediumA.sendFrame(sent.get(seq - 1));
         }
-        mediumB.send(statusFrame("node2", 1));
+        mediumB.sendFrame(statusFrame("node2", 1));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> atB.frames.size() == 5 && atA.frames.size() == 1);
         assertThat(atB.frames).containsExactlyElementsOf(sent);
@@ -81,9 +81,9 @@ class SerialMediumIT {
         assertThat(ClassicCodec.decodeAndVerify(atA.frames.get(0), SHA1_TESTSECRET).get("src")).contains("node2");
         assertThat(atB.links).containsOnly(b.toString());
         assertThat(atB.sources).containsOnly(b.toString());
-        assertThat(mediumB.stats().framesReceived()).isEqualTo(5);
-        assertThat(mediumB.stats().garbageBytes()).isZero();
-        assertThat(mediumA.stats().framesDroppedOnSend()).isZero();
+        assertThat(mediumB.serialStats().framesReceived()).isEqualTo(5);
+        assertThat(mediumB.serialStats().garbageBytes()).isZero();
+        assertThat(mediumA.serialStats().framesDroppedOnSend()).isZero();
     }
 
     @Test
@@ -95,11 +95,11 @@ class SerialMediumIT {
         long t0 = CLOCK.nanoTime();
         for (int seq = 1; bytes < 4000; seq++) {
             byte[] f = statusFrame("node1", seq);
-            mediumA.send(f);
+            mediumA.sendFrame(f);
             bytes += f.length;
         }
         byte[] marker = statusFrame("node1", 999);
-        mediumA.send(marker);
+        mediumA.sendFrame(marker);
 
         await().atMost(Duration.ofSeconds(15)).until(() -> atB.contains(marker));
         long elapsedNanos = CLOCK.nanoTime() - t0;
@@ -122,13 +122,13 @@ class SerialMediumIT {
         byte[] before = statusFrame("node1", 1);
         byte[] after = statusFrame("node1", 2);
 
-        mediumA.send(before);
-        mediumA.send(noise); // the medium frames nothing: these bytes go onto the line as they are
-        mediumA.send(after);
+        mediumA.sendFrame(before);
+        mediumA.sendFrame(noise); // the medium frames nothing: these bytes go onto the line as they are
+        mediumA.sendFrame(after);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> atB.frames.size() == 2);
         assertThat(atB.frames).containsExactly(before, after);
-        assertThat(mediumB.stats().garbageBytes()).isPositive();
+        assertThat(mediumB.serialStats().garbageBytes()).isPositive();
     }
 
     @Test
@@ -136,23 +136,23 @@ class SerialMediumIT {
         Received atB = new Received();
         SerialMedium mediumA = start(a, new Received());
         SerialMedium mediumB = start(b, atB);
-        mediumA.send(statusFrame("node1", 1));
+        mediumA.sendFrame(statusFrame("node1", 1));
         await().atMost(Duration.ofSeconds(5)).until(() -> atB.frames.size() == 1);
 
         unplugCable();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !mediumA.stats().connected() && !mediumB.stats().connected());
+        await().atMost(Duration.ofSeconds(5)).until(() -> !mediumA.serialStats().connected() && !mediumB.serialStats().connected());
         assertThat(mediumA.lockFile()).isEmpty();
         plugCable();
 
         int[] seq = {2};
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
-            mediumA.send(statusFrame("node1", seq[0]++));
+            mediumA.sendFrame(statusFrame("node1", seq[0]++));
             assertThat(atB.frames).hasSizeGreaterThan(1);
         });
         assertThat(ClassicCodec.decodeAndVerify(atB.frames.get(1), SHA1_TESTSECRET).get("src")).contains("node1");
-        assertThat(mediumA.stats().reopenCount()).isEqualTo(1);
-        assertThat(mediumB.stats().reopenCount()).isEqualTo(1);
-        assertThat(mediumA.stats().connected()).isTrue();
+        assertThat(mediumA.serialStats().reopenCount()).isEqualTo(1);
+        assertThat(mediumB.serialStats().reopenCount()).isEqualTo(1);
+        assertThat(mediumA.serialStats().connected()).isTrue();
     }
 
     @Test
@@ -168,14 +168,14 @@ class SerialMediumIT {
 
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
             for (int i = 0; i < 20; i++) {
-                fast.send(frame);
+                fast.sendFrame(frame);
             }
-            return fast.stats().writeTimeouts() > 0;
+            return fast.serialStats().writeTimeouts() > 0;
         });
         long t0 = CLOCK.nanoTime();
         fast.close();
 
-        assertThat(fast.stats().framesDroppedOnSend()).isPositive();
+        assertThat(fast.serialStats().framesDroppedOnSend()).isPositive();
         assertThat(fast.lockFile()).isEmpty();
         assertThat(CLOCK.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(5));
     }
