@@ -129,21 +129,45 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         control.start();
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
 
-        Thread hook = new Thread(() -> {
-            LOG.info("Received SIGTERM or SIGINT: shutting down.");
-            try {
-                loop.shutdown().get(SHUTDOWN_TIMEOUT_S, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                LOG.error("orderly shutdown did not finish: {}", e.toString());
-            }
-            finish(loop, control, netty, state);
-        }, "hb-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        installSignalHandlers(loop, control, netty, state);
         loop.exited().join();
+        finish(loop, control, netty, state);
         return ExitCodes.OK;
     }
 
+    /**
+     * SIGTERM and SIGINT start an orderly shutdown (release every group, {@code shutdone}, exit 0);
+     * SIGHUP is logged and ignored: it must never cause a failover. (Heartbeat 3.0.6 re-reads
+     * authkeys on SIGHUP; jheartbeat does not reload yet, so restart the daemon to apply changes.)
+     */
+    private static void installSignalHandlers(ClusterLoop loop, ControlServer control, EventLoopGroup netty,
+                                              StateDirectory state) {
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        for (String name : List.of("TERM", "INT")) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+                if (!stopping.compareAndSet(false, true)) {
+                    LOG.info("Received SIG{} again: shutdown already in progress.", name);
+                    return;
+                }
+                LOG.info("Received SIG{}: Heartbeat shutdown in progress.", name);
+                Thread t = new Thread(() -> {
+                    try {
+                        loop.shutdown().get(SHUTDOWN_TIMEOUT_S, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        LOG.error("orderly shutdown did not finish: {}", e.toString());
+                    }
+                }, "hb-shutdown");
+                t.setDaemon(true);
+                t.start();
+            });
+        }
+        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> LOG.warn(
+                "Received SIGHUP: configuration reload is not implemented yet; ignored (restart the daemon to apply"
+                + " changes)"));
+    }
+
     private static void finish(ClusterLoop loop, ControlServer control, EventLoopGroup netty, StateDirectory state) {
+        LOG.info("Heartbeat shutdown complete.");
         control.close();
         loop.close();
         netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);

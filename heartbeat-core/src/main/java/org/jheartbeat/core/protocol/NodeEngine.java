@@ -349,7 +349,6 @@ public final class NodeEngine {
             } else if (a instanceof TakeoverAction.Announce an) {
                 transmit(out, ResourceMessages.encode(an.message()), wall);
             } else if (a instanceof TakeoverAction.ShutdownComplete) {
-                log(out, Level.INFO, me + " Heartbeat shutdown complete.");
                 exitAtNanos = now + FINAL_BEATS_NANOS;
             }
         }
