@@ -36,9 +36,11 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
   clstatus NODE ARGS..  cl_status ARGS inside a real-heartbeat NODE
   hbcmd NODE hb_standby|hb_takeover [ARGS]
                      /usr/share/heartbeat/hb_standby|hb_takeover inside NODE
-  serialcut          unplug the null-modem cable (kill its socat; the tty
-                     links <run>/nodeN/ttyS0 vanish)
-  serialplug         plug it back (new socat, same link paths; idempotent)
+  serialcut [kill]   pull the null-modem cable: nothing crosses, the ttys
+                     <run>/nodeN/ttyS0 stay (socat SIGSTOPped); with kill:
+                     kill the socat, the ttys and their links vanish
+  serialplug         plug it back (SIGCONT, or a new socat with the same link
+                     paths after serialcut kill); idempotent
   serialgarbage NODE BYTES
                      write BYTES random bytes into the peer's end of the
                      cable, so that NODE reads them
@@ -766,6 +768,7 @@ serial_unplug() {
     local pid i t
     if pid=$(serial_pid); then
         kill -TERM "$pid" 2>/dev/null || true
+        kill -CONT "$pid" 2>/dev/null || true # a cut (stopped) cable
         for ((i = 0; i < 20; i++)); do
             alive "$pid" || break
             sleep 0.05
@@ -789,14 +792,59 @@ serial_unplug() {
     return 0
 }
 
-cmd_serialcut() {
-    require_up
-    serial_unplug || die "could not unplug the serial cable"
-    log "serial cable unplugged"
+# serial_cut_state PID: 0 if the cable's socat is stopped (cut by serialcut)
+serial_is_cut() {
+    local st
+    st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    st=${st##*) }
+    [[ ${st:0:1} == T ]]
 }
 
-cmd_serialplug() {
+# serialcut: pull the cable, the ports stay: SIGSTOP the socat. The PTYs and
+# links remain, nothing crosses; writers block once the kernel buffers fill
+# (as a UART with CRTSCTS and no cable), bytes written meanwhile arrive after
+# serialplug (as a UART's queued output would). A real Heartbeat logs
+# "Link peer:<tty> dead." and, later, "TTY write timeout", and recovers on
+# serialplug.
+# serialcut kill: remove the cable and both ports: kill the socat (TERM,
+# then KILL), the PTYs and links vanish. Readers get EOF/EIO; a real
+# Heartbeat then logs "EOF in ttygets" in a tight loop (megabytes per
+# second) and never reopens the tty: stop it soon.
+cmd_serialcut() {
+    local pid i
     require_up
+    case ${1:-} in
+        kill)
+            serial_unplug || die "could not unplug the serial cable"
+            log "serial cable removed (socat killed; tty links gone)"
+            return 0
+            ;;
+        "") ;;
+        *) die "usage: serialcut [kill]" ;;
+    esac
+    if ! pid=$(serial_pid); then
+        log "serial cable already removed (serialplug brings a new one)"
+        return 0
+    fi
+    kill -STOP "$pid"
+    for ((i = 0; i < 40; i++)); do
+        serial_is_cut "$pid" && break
+        sleep 0.05
+    done
+    serial_is_cut "$pid" || die "serial cable socat $pid did not stop"
+    log "serial cable cut (socat $pid stopped; tty links stay)"
+}
+
+# serialplug: plug the cable back: SIGCONT a cut socat, or start a new one
+# (same link paths, new /dev/pts numbers) if it was killed. Idempotent.
+cmd_serialplug() {
+    local pid
+    require_up
+    if pid=$(serial_pid) && serial_is_cut "$pid"; then
+        kill -CONT "$pid"
+        log "serial cable plugged back (socat $pid continued)"
+        return 0
+    fi
     serial_plug
 }
 
@@ -810,7 +858,9 @@ cmd_serialgarbage() {
     bytes=${2:-}
     [[ $bytes =~ ^[0-9]+$ ]] || die "usage: serialgarbage NODE BYTES"
     require_up
-    serial_pid >/dev/null || die "serial cable is unplugged (serialplug)"
+    local pid
+    pid=$(serial_pid) || die "serial cable is removed (serialplug)"
+    ! serial_is_cut "$pid" || die "serial cable is cut (serialplug)"
     p=$(peer_of "$n")
     src=$(node_tty "$p")
     # (the shell opening the tty is a child, never a session leader, so the
@@ -857,10 +907,10 @@ cmd_holds() {
 cmd_ps() {
     local ns pids
     if pids=$(serial_pid); then
-        echo "serial cable (no namespace):"
+        if serial_is_cut "$pids"; then echo "serial cable (no namespace): CUT (socat stopped)"; else echo "serial cable (no namespace):"; fi
         ps -o pid=,ppid=,pgid=,args= -p "$pids" | sed 's/^/  /'
     else
-        echo "serial cable: (unplugged)"
+        echo "serial cable: (removed)"
     fi
     for ns in "${ALL_NS[@]}"; do
         ns_exists "$ns" || {
@@ -878,7 +928,7 @@ cmd_ps() {
 }
 
 cmd_env() {
-    local n d
+    local n d pid
     v() { printf '%s=%q\n' "$1" "$2"; }
     v LAB_ID "$LAB_ID"
     v LAB_RUN "$RUN"
@@ -895,6 +945,11 @@ cmd_env() {
     v SERIAL_PIDFILE "$SERIAL_PIDFILE"
     v SERIAL_PID "$(serial_pid 2>/dev/null || true)"
     v SERIAL_LOG "$RUN/serial.log"
+    if pid=$(serial_pid 2>/dev/null); then
+        if serial_is_cut "$pid"; then v SERIAL_STATE cut; else v SERIAL_STATE plugged; fi
+    else
+        v SERIAL_STATE removed
+    fi
     for n in 1 2; do
         d=$(node_dir "$n")
         v "N${n}_NS" "$(node_ns "$n")"
@@ -942,7 +997,7 @@ case $cmd in
     status) cmd_status "$@" ;;
     clstatus) cmd_clstatus "$@" ;;
     hbcmd) cmd_hbcmd "$@" ;;
-    serialcut) cmd_serialcut ;;
+    serialcut) cmd_serialcut "$@" ;;
     serialplug) cmd_serialplug ;;
     serialgarbage) cmd_serialgarbage "$@" ;;
     ps) cmd_ps ;;
