@@ -31,7 +31,19 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
   http               GET http://\$LAB_VIP:8080/ from the client; prints the body
                      (exit 0) or nothing (exit != 0)
   holds NODE IP      exit 0 iff NODE's namespace has IPv4 address IP
-  status NODE        hb status --state-dir <NODE state dir> (inside NODE)
+  status NODE        hb status --state-dir <NODE state dir> (inside NODE);
+                     for a real-heartbeat node: a cl_status summary
+  clstatus NODE ARGS..  cl_status ARGS inside a real-heartbeat NODE
+  hbcmd NODE hb_standby|hb_takeover [ARGS]
+                     /usr/share/heartbeat/hb_standby|hb_takeover inside NODE
+  serialcut [kill]   pull the null-modem cable: nothing crosses, the ttys
+                     <run>/nodeN/ttyS0 stay (socat SIGSTOPped); with kill:
+                     kill the socat, the ttys and their links vanish
+  serialplug         plug it back (SIGCONT, or a new socat with the same link
+                     paths after serialcut kill); idempotent
+  serialgarbage NODE BYTES
+                     write BYTES random bytes into the peer's end of the
+                     cable, so that NODE reads them
   ps                 list the lab's processes per namespace
   env                print shell-sourceable variables (paths, pids, names)
 
@@ -40,7 +52,10 @@ lab/run/\$LAB_ID), HB_JAR (default <repo>/cli/target/hb.jar), HB_JAVA_OPTS,
 HB_CMD (replaces "java \$HB_JAVA_OPTS -jar \$HB_JAR" for start/status),
 LAB_KEEPALIVE LAB_DEADTIME LAB_WARNTIME LAB_INITDEAD LAB_AUTO_FAILBACK
 LAB_HARESOURCES (used by up), LAB_VIP (default 198.18.0.100),
-LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15).
+LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15),
+LAB_MEDIA (up: ucast|serial|serial+ucast|all, default ucast), LAB_BAUD
+(default 19200), LAB_NODE1 / LAB_NODE2 (up: jheartbeat|heartbeat, default
+jheartbeat; heartbeat = the real Heartbeat 3.0.6 from the Debian package).
 EOF
 }
 
@@ -65,6 +80,12 @@ HB_JAVA_OPTS=${HB_JAVA_OPTS:--Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}
 LAB_VIP=${LAB_VIP:-198.18.0.100}
 LAB_HTTP_TIMEOUT=${LAB_HTTP_TIMEOUT:-1}
 LAB_STOP_TIMEOUT=${LAB_STOP_TIMEOUT:-15}
+LAB_MEDIA=${LAB_MEDIA:-ucast}
+LAB_BAUD=${LAB_BAUD:-19200}
+# Real Heartbeat 3.0.6 (Debian package "heartbeat")
+REALHB=${LAB_REALHB:-/usr/libexec/heartbeat/heartbeat}
+REALHB_SHARE=/usr/share/heartbeat
+SERIAL_PIDFILE=$RUN/serial.pid
 
 NS_N1=$LAB_ID-n1
 NS_N2=$LAB_ID-n2
@@ -124,6 +145,50 @@ pidfile_pid() {
 }
 
 holder_pid() { pidfile_pid "$(node_dir "$1")/holder.pid" "$(node_ns "$1")"; }
+node_tty() { echo "$(node_dir "$1")/ttyS0"; }
+
+# node_kind N -> jheartbeat|heartbeat, as chosen at `up` (LAB_NODEn),
+# recorded in <node>/kind
+node_kind() {
+    local k
+    k=$(cat "$(node_dir "$1")/kind" 2>/dev/null) || k=jheartbeat
+    echo "${k:-jheartbeat}"
+}
+is_real() { [[ $(node_kind "$1") == heartbeat ]]; }
+
+# kind_from_env N -> the LAB_NODEn value to use at `up`
+kind_from_env() {
+    local var=LAB_NODE$1 k
+    k=${!var:-jheartbeat}
+    case $k in
+        jheartbeat | jhb) echo jheartbeat ;;
+        heartbeat | real) echo heartbeat ;;
+        *) die "$var must be jheartbeat or heartbeat (got '$k')" ;;
+    esac
+}
+
+# serial_pid: pid of the cable's socat if it runs (pid file checked: alive,
+# a socat whose command line names this lab's node1 tty link)
+serial_pid() {
+    local pid
+    [[ -r $SERIAL_PIDFILE ]] || return 1
+    pid=$(cat "$SERIAL_PIDFILE" 2>/dev/null) || return 1
+    alive "$pid" || return 1
+    [[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == socat*"link=$(node_tty 1),"* ]] || return 1
+    echo "$pid"
+}
+
+# session_pids SID NS: live processes of session SID inside netns NS
+session_pids() {
+    local p st f
+    for p in $(ns_pids "$2"); do
+        st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+        st=${st##*) }
+        read -r -a f <<<"$st"
+        [[ ${f[3]:-} == "$1" && ${f[0]} != Z && ${f[0]} != X ]] && echo "$p"
+    done
+    return 0
+}
 daemon_pid() { pidfile_pid "$(node_dir "$1")/daemon.pid" "$(node_ns "$1")"; }
 
 ns_pids() { ip netns pids "$1" 2>/dev/null || true; }
@@ -166,57 +231,126 @@ hb_cmd() {
 
 # ---------------------------------------------------------------- config
 
-write_node_config() {
-    local n=$1 p cfg d
+# media_lines N: the media part of node N's ha.cf for $LAB_MEDIA. Heartbeat
+# order rules: `baud` before `serial`, `udpport` before any ucast.
+media_lines() {
+    local n=$1 p
     p=$(peer_of "$n")
+    case $LAB_MEDIA in
+        ucast | serial | serial+ucast | all) ;;
+        *) die "LAB_MEDIA must be ucast, serial, serial+ucast or all (got '$LAB_MEDIA')" ;;
+    esac
+    if [[ $LAB_MEDIA != ucast ]]; then
+        echo "baud $LAB_BAUD"
+        echo "serial $(node_tty "$n")"
+    fi
+    [[ $LAB_MEDIA != serial ]] || return 0
+    echo "udpport 694"
+    echo "ucast eth1 198.18.1.$p"
+    [[ $LAB_MEDIA == serial+ucast ]] || echo "ucast eth0 198.18.0.$p"
+}
+
+# real_haresources: haresources on stdin, rewritten for a real Heartbeat
+# node: a bare IP resource (1.2.3.4/24/eth0, which Heartbeat maps to the
+# IPaddr agent) and IPaddr::… become IPaddr2::… (IPaddr fails inside a
+# network namespace, IPaddr2 works). Comment lines pass unchanged.
+real_haresources() {
+    awk '/^[ \t]*(#|$)/ { print; next }
+        { for (i = 1; i <= NF; i++) {
+              if ($i ~ /^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+(\/|$)/) $i = "IPaddr2::" $i
+              else if ($i ~ /^IPaddr::/) sub(/^IPaddr::/, "IPaddr2::", $i)
+          }
+          print }'
+}
+
+write_node_config() {
+    local n=$1 kind cfg d f
+    kind=$(kind_from_env "$n")
     d=$(node_dir "$n")
     cfg=$d/ha.d
     mkdir -p "$cfg/resource.d" "$d/state"
-    cat >"$cfg/ha.cf" <<EOF
-# generated by lab/lab.sh for lab '$LAB_ID', node$n
-logfile $d/ha-log
-keepalive ${LAB_KEEPALIVE:-500ms}
-deadtime ${LAB_DEADTIME:-3}
-warntime ${LAB_WARNTIME:-2}
-initdead ${LAB_INITDEAD:-10}
-udpport 694
-ucast eth1 198.18.1.$p
-ucast eth0 198.18.0.$p
-auto_failback ${LAB_AUTO_FAILBACK:-on}
-node node1
-node node2
-crm no
-EOF
+    echo "$kind" >"$d/kind"
+    if [[ $kind == heartbeat ]]; then
+        # The real node's /etc/ha.d is this directory (bind-mounted by the
+        # holder): Debian's scripts first, the lab's files on top.
+        for f in harc rc.d resource.d shellfuncs; do
+            [[ -e /etc/ha.d/$f ]] || die "/etc/ha.d/$f missing: is the heartbeat package installed?"
+            cp -a "/etc/ha.d/$f" "$cfg/"
+        done
+        # private /var/lib/heartbeat (generation, uuid, FIFO, cores); kept
+        # across power cycles like a disk, recreated by up
+        rm -rf "$d/varlib"
+        cp -a /var/lib/heartbeat "$d/varlib"
+    fi
+    {
+        echo "# generated by lab/lab.sh for lab '$LAB_ID', node$n ($kind, LAB_MEDIA=$LAB_MEDIA)"
+        echo "logfile $d/ha-log"
+        [[ $kind != heartbeat ]] || echo "debugfile $d/ha-debug"
+        echo "keepalive ${LAB_KEEPALIVE:-500ms}"
+        echo "deadtime ${LAB_DEADTIME:-3}"
+        echo "warntime ${LAB_WARNTIME:-2}"
+        echo "initdead ${LAB_INITDEAD:-10}"
+        media_lines "$n"
+        echo "auto_failback ${LAB_AUTO_FAILBACK:-on}"
+        echo "node node1"
+        echo "node node2"
+        echo "crm no"
+    } >"$cfg/ha.cf"
     (
         umask 077
         printf 'auth 1\n1 sha1 %s\n' "$AUTH_KEY" >"$cfg/authkeys"
     )
     chmod 600 "$cfg/authkeys"
-    printf '%s\n' "${LAB_HARESOURCES:-node1 $LAB_VIP/24/eth0 labweb}" >"$cfg/haresources"
+    if [[ $kind == heartbeat ]]; then
+        printf '%s\n' "${LAB_HARESOURCES:-node1 $LAB_VIP/24/eth0 labweb}" | real_haresources >"$cfg/haresources"
+    else
+        printf '%s\n' "${LAB_HARESOURCES:-node1 $LAB_VIP/24/eth0 labweb}" >"$cfg/haresources"
+    fi
     install -m 755 "$LAB_DIR/resource.d/labweb" "$cfg/resource.d/labweb"
 }
 
 # ---------------------------------------------------------------- power
 
 start_holder() {
-    local n=$1 ns pidf i hp
+    local n=$1 ns pidf i hp d
     ns=$(node_ns "$n")
-    pidf=$(node_dir "$n")/holder.pid
+    d=$(node_dir "$n")
+    pidf=$d/holder.pid
     rm -f "$pidf"
     # The holder is the node's "machine": netns + its own UTS namespace with
     # the host name set, kept alive by sleep. ip netns exec also gives it a
     # mount namespace with /sys showing the node's interfaces.
-    # shellcheck disable=SC2016  # expanded by the inner sh
-    setsid ip netns exec "$ns" unshare --uts \
-        sh -c 'echo $$ >"$1" && hostname "$2" && exec sleep infinity' holder "$pidf" "node$n" \
-        </dev/null >>"$(node_dir "$n")/holder.out" 2>&1 &
+    if is_real "$n"; then
+        # Real Heartbeat reads fixed paths: the holder makes a private mount
+        # namespace with the node's own /etc/ha.d, /var/lib/heartbeat and a
+        # fresh /run (tmpfs: /run/heartbeat, /run/lock = /var/lock), so every
+        # later nsenter -m (start, exec, clstatus) sees the node's files.
+        # The pid file is written last: it means "mounts are in place".
+        # shellcheck disable=SC2016  # expanded by the inner sh
+        setsid ip netns exec "$ns" unshare --uts --mount --propagation private \
+            sh -c 'set -e
+                hostname "$2"
+                mount --bind "$3/ha.d" /etc/ha.d
+                mount --bind "$3/varlib" /var/lib/heartbeat
+                mount -t tmpfs -o mode=755 lab-run /run
+                mkdir -p /run/heartbeat /run/lock /run/resource-agents
+                chmod 1777 /run/lock
+                echo $$ >"$1"
+                exec sleep infinity' holder "$pidf" "node$n" "$d" \
+            </dev/null >>"$d/holder.out" 2>&1 &
+    else
+        # shellcheck disable=SC2016  # expanded by the inner sh
+        setsid ip netns exec "$ns" unshare --uts \
+            sh -c 'echo $$ >"$1" && hostname "$2" && exec sleep infinity' holder "$pidf" "node$n" \
+            </dev/null >>"$d/holder.out" 2>&1 &
+    fi
     for ((i = 0; i < 50; i++)); do
         if hp=$(holder_pid "$n") && [[ $(nsenter -t "$hp" -u hostname 2>/dev/null) == "node$n" ]]; then
             return 0
         fi
         sleep 0.05
     done
-    die "holder for node$n did not come up (see $(node_dir "$n")/holder.out)"
+    die "holder for node$n did not come up (see $d/holder.out)"
 }
 
 # admin_up NS IF: interface IF in NS is administratively up
@@ -296,6 +430,18 @@ cmd_up() {
     for ns in "${ALL_NS[@]}"; do
         ! ns_exists "$ns" || die "namespace $ns exists: lab '$LAB_ID' is (partly) up; run down first"
     done
+    ! serial_pid >/dev/null || die "the serial cable of lab '$LAB_ID' still runs; run down first"
+    media_lines 1 >/dev/null
+    for n in 1 2; do
+        [[ $(kind_from_env "$n") == heartbeat ]] || continue
+        [[ -x $REALHB && -d /etc/ha.d && -d /var/lib/heartbeat ]] ||
+            die "LAB_NODE$n=heartbeat needs the Debian heartbeat package ($REALHB)"
+        # the real node's private mounts would hide a run dir below them
+        case $RUN/ in
+            /run/* | /var/run/* | /etc/ha.d/* | /var/lib/heartbeat/*)
+                die "LAB_NODE$n=heartbeat: run dir $RUN is hidden inside the node (pick another LAB_RUN)" ;;
+        esac
+    done
     if [[ -d $RUN ]]; then
         if [[ -e $RUN/$MARKER || -z $(ls -A "$RUN") ]]; then
             rm -rf -- "$RUN"
@@ -346,6 +492,7 @@ cmd_up() {
     for n in 1 2; do
         write_node_config "$n"
     done
+    serial_plug
     for n in 1 2; do
         cmd_poweron "node$n"
     done
@@ -355,6 +502,7 @@ cmd_up() {
 
 cmd_down() {
     local ns fail=0
+    serial_unplug || fail=1
     for ns in "${ALL_NS[@]}"; do
         ns_exists "$ns" || continue
         kill_ns "$ns" || fail=1
@@ -395,8 +543,15 @@ cmd_start() {
         log "node$n: daemon already running (pid $pid)"
         return 0
     fi
-    hb_cmd
-    HB+=(daemon --config-dir "$d/ha.d" --state-dir "$d/state" --node-name "node$n")
+    if is_real "$n"; then
+        # real Heartbeat in the foreground; its /etc/ha.d is <node>/ha.d
+        # (bind mount in the holder's mount namespace)
+        [[ -x $REALHB ]] || die "real heartbeat not found: $REALHB"
+        HB=("$REALHB" -f)
+    else
+        hb_cmd
+        HB+=(daemon --config-dir "$d/ha.d" --state-dir "$d/state" --node-name "node$n")
+    fi
     rm -f "$d/daemon.pid"
     echo "=== $(date '+%F %T.%3N') $PROG start: ${HB[*]}" >>"$d/daemon.out"
     # setsid: the daemon leads its own session/process group; the inner sh
@@ -439,8 +594,51 @@ cmd_stop() {
             sleep 0.1
         done
     fi
+    if is_real "$n"; then
+        # Real Heartbeat forks children (FIFO reader, a reader and a writer
+        # per medium, resource scripts). Whatever is left of the session we
+        # started (sid = master pid) inside the node's netns goes too.
+        # (labweb's server has its own session: resources are released by
+        # heartbeat's SIGTERM shutdown, or stay up after a SIGKILL, as on a
+        # real machine.)
+        local left
+        for ((i = 0; i < 50; i++)); do
+            left=$(session_pids "$pid" "$(node_ns "$n")")
+            [[ -z $left ]] && break
+            ((i > 0)) || log "node$n: killing leftover heartbeat processes: ${left//$'\n'/ }"
+            # shellcheck disable=SC2086  # word splitting of the pid list is intended
+            kill -KILL $left 2>/dev/null || true
+            sleep 0.1
+        done
+    fi
     rm -f "$d/daemon.pid"
     log "node$n: daemon stopped"
+}
+
+# clstatus_in N ARGS...: run cl_status ARGS inside real node N
+clstatus_in() {
+    local n=$1
+    shift
+    node_enter "$n"
+    "${NODE_ENTER[@]}" cl_status "$@"
+}
+
+# real_status N: a cl_status summary of real node N
+real_status() {
+    local n=$1 out node link st rc=0
+    out=$(clstatus_in "$n" hbstatus 2>&1) || rc=$?
+    echo "node$n (real heartbeat): $out"
+    ((rc == 0)) || return "$rc"
+    for node in $(clstatus_in "$n" listnodes 2>/dev/null); do
+        st=$(clstatus_in "$n" nodestatus "$node" 2>/dev/null) || true
+        printf 'node %s: %s\n' "$node" "$st"
+        [[ $node == "node$n" ]] && continue
+        while read -r link; do
+            [[ -n $link ]] || continue
+            printf '  link %s: %s\n' "$link" "$(clstatus_in "$n" hblinkstatus "$node" "$link" 2>/dev/null || true)"
+        done < <(clstatus_in "$n" listhblinks "$node" 2>/dev/null || true)
+    done
+    echo "resources: $(clstatus_in "$n" rscstatus 2>/dev/null || true)"
 }
 
 cmd_status() {
@@ -449,6 +647,14 @@ cmd_status() {
     require_up
     d=$(node_dir "$n")
     ns=$(node_ns "$n")
+    if is_real "$n"; then
+        holder_pid "$n" >/dev/null || {
+            echo "node$n (real heartbeat): powered off"
+            exit 1
+        }
+        real_status "$n"
+        return
+    fi
     hb_cmd
     HB+=(status --state-dir "$d/state")
     if holder_pid "$n" >/dev/null; then
@@ -458,6 +664,31 @@ cmd_status() {
     # powered off: still look at its (persistent) state dir, inside its netns
     # shellcheck disable=SC2016  # expanded by the inner sh
     exec ip netns exec "$ns" unshare --uts sh -c 'hostname "$1"; shift; exec "$@"' sh "node$n" "${HB[@]}"
+}
+
+cmd_clstatus() {
+    local n
+    n=$(node_num "${1:-}")
+    shift
+    require_up
+    is_real "$n" || die "node$n runs jheartbeat, not real heartbeat (use status)"
+    node_enter "$n"
+    exec "${NODE_ENTER[@]}" cl_status "$@"
+}
+
+cmd_hbcmd() {
+    local n c
+    n=$(node_num "${1:-}")
+    c=${2:-}
+    shift $(($# >= 2 ? 2 : $#))
+    case $c in
+        hb_standby | hb_takeover) ;;
+        *) die "usage: hbcmd NODE hb_standby|hb_takeover [all|foreign|local|failback]" ;;
+    esac
+    require_up
+    is_real "$n" || die "node$n runs jheartbeat, not real heartbeat"
+    node_enter "$n"
+    exec "${NODE_ENTER[@]}" "$REALHB_SHARE/$c" "$@"
 }
 
 # ---------------------------------------------------------------- links
@@ -491,6 +722,153 @@ cmd_link() {
     esac
     [[ $updown == down ]] || settle_all
     log "node$n $ifc link $updown"
+}
+
+# ---------------------------------------------------------------- serial cable
+
+# The null-modem cable: one socat joining two PTYs whose stable paths are
+# <run>/node1/ttyS0 and <run>/node2/ttyS0 (symlinks to /dev/pts/N, made and
+# removed by socat). It runs outside the namespaces (a PTY is no network),
+# in its own session; pid in <run>/serial.pid, log <run>/serial.log.
+# `rawer` (= cfmakeraw: no echo, no ICANON/ISIG/IEXTEN, no CR/NL mapping,
+# no IXON, no OPOST, CS8) gives a clean 8-bit line both ways until an
+# endpoint sets its own termios (real Heartbeat does: ISTRIP, IGNCR, ...).
+serial_plug() {
+    local pid i t
+    if pid=$(serial_pid); then
+        log "serial cable already plugged (socat pid $pid)"
+        return 0
+    fi
+    for t in "$(node_tty 1)" "$(node_tty 2)"; do
+        mkdir -p "$(dirname "$t")"
+        [[ -L $t || ! -e $t ]] || die "$t exists and is not a symlink; refusing to replace it"
+        rm -f "$t" # stale link of a SIGKILLed socat
+    done
+    rm -f "$SERIAL_PIDFILE"
+    echo "=== $(date '+%F %T.%3N') $PROG serialplug" >>"$RUN/serial.log"
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' serial "$SERIAL_PIDFILE" \
+        socat -d -d "PTY,link=$(node_tty 1),rawer" "PTY,link=$(node_tty 2),rawer" \
+        </dev/null >>"$RUN/serial.log" 2>&1 &
+    for ((i = 0; i < 60; i++)); do
+        if pid=$(serial_pid) && [[ -L $(node_tty 1) && -L $(node_tty 2) ]]; then
+            log "serial cable plugged (socat pid $pid): $(node_tty 1) -> $(readlink "$(node_tty 1)"), $(node_tty 2) -> $(readlink "$(node_tty 2)")"
+            return 0
+        fi
+        sleep 0.05
+    done
+    tail -n 5 "$RUN/serial.log" >&2
+    serial_unplug || true
+    die "serial cable: socat did not come up (see $RUN/serial.log)"
+}
+
+# serial_unplug: kill the cable's socat by pid (TERM: socat removes its
+# links; KILL after 1 s), remove leftover links. Idempotent.
+serial_unplug() {
+    local pid i t
+    if pid=$(serial_pid); then
+        kill -TERM "$pid" 2>/dev/null || true
+        kill -CONT "$pid" 2>/dev/null || true # a cut (stopped) cable
+        for ((i = 0; i < 20; i++)); do
+            alive "$pid" || break
+            sleep 0.05
+        done
+        if alive "$pid"; then
+            kill -KILL "$pid" 2>/dev/null || true
+            for ((i = 0; i < 20; i++)); do
+                alive "$pid" || break
+                sleep 0.05
+            done
+        fi
+        if alive "$pid"; then
+            log "serial cable socat $pid survives SIGKILL"
+            return 1
+        fi
+    fi
+    rm -f "$SERIAL_PIDFILE"
+    for t in "$(node_tty 1)" "$(node_tty 2)"; do
+        [[ ! -L $t ]] || rm -f "$t"
+    done
+    return 0
+}
+
+# serial_cut_state PID: 0 if the cable's socat is stopped (cut by serialcut)
+serial_is_cut() {
+    local st
+    st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    st=${st##*) }
+    [[ ${st:0:1} == T ]]
+}
+
+# serialcut: pull the cable, the ports stay: SIGSTOP the socat. The PTYs and
+# links remain, nothing crosses; writers block once the kernel buffers fill
+# (as a UART with CRTSCTS and no cable), bytes written meanwhile arrive after
+# serialplug (as a UART's queued output would). A real Heartbeat logs
+# "Link peer:<tty> dead." and, later, "TTY write timeout", and recovers on
+# serialplug.
+# serialcut kill: remove the cable and both ports: kill the socat (TERM,
+# then KILL), the PTYs and links vanish. Readers get EOF/EIO; a real
+# Heartbeat then logs "EOF in ttygets" in a tight loop (megabytes per
+# second) and never reopens the tty: stop it soon.
+cmd_serialcut() {
+    local pid i
+    require_up
+    case ${1:-} in
+        kill)
+            serial_unplug || die "could not unplug the serial cable"
+            log "serial cable removed (socat killed; tty links gone)"
+            return 0
+            ;;
+        "") ;;
+        *) die "usage: serialcut [kill]" ;;
+    esac
+    if ! pid=$(serial_pid); then
+        log "serial cable already removed (serialplug brings a new one)"
+        return 0
+    fi
+    kill -STOP "$pid"
+    for ((i = 0; i < 40; i++)); do
+        serial_is_cut "$pid" && break
+        sleep 0.05
+    done
+    serial_is_cut "$pid" || die "serial cable socat $pid did not stop"
+    log "serial cable cut (socat $pid stopped; tty links stay)"
+}
+
+# serialplug: plug the cable back: SIGCONT a cut socat, or start a new one
+# (same link paths, new /dev/pts numbers) if it was killed. Idempotent.
+cmd_serialplug() {
+    local pid
+    require_up
+    if pid=$(serial_pid) && serial_is_cut "$pid"; then
+        kill -CONT "$pid"
+        log "serial cable plugged back (socat $pid continued)"
+        return 0
+    fi
+    serial_plug
+}
+
+# serialgarbage NODE BYTES: BYTES random bytes written into the PEER's end
+# of the line (<run>/node<peer>/ttyS0), so socat carries them to NODE's end,
+# where NODE's daemon reads them as line noise (interleaved with whatever the
+# peer writes). The peer's daemon does not see them.
+cmd_serialgarbage() {
+    local n p bytes src
+    n=$(node_num "${1:-}")
+    bytes=${2:-}
+    [[ $bytes =~ ^[0-9]+$ ]] || die "usage: serialgarbage NODE BYTES"
+    require_up
+    local pid
+    pid=$(serial_pid) || die "serial cable is removed (serialplug)"
+    ! serial_is_cut "$pid" || die "serial cable is cut (serialplug)"
+    p=$(peer_of "$n")
+    src=$(node_tty "$p")
+    # (the shell opening the tty is a child, never a session leader, so the
+    # line cannot become its controlling terminal)
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    timeout 10 sh -c 'head -c "$1" /dev/urandom >"$2"' garbage "$bytes" "$src" ||
+        die "writing $bytes bytes into $src failed or blocked (is anyone reading node$n's end?)"
+    log "wrote $bytes random bytes into node$p's end ($src); node$n receives them on $(node_tty "$n")"
 }
 
 # ---------------------------------------------------------------- misc
@@ -528,6 +906,12 @@ cmd_holds() {
 
 cmd_ps() {
     local ns pids
+    if pids=$(serial_pid); then
+        if serial_is_cut "$pids"; then echo "serial cable (no namespace): CUT (socat stopped)"; else echo "serial cable (no namespace):"; fi
+        ps -o pid=,ppid=,pgid=,args= -p "$pids" | sed 's/^/  /'
+    else
+        echo "serial cable: (removed)"
+    fi
     for ns in "${ALL_NS[@]}"; do
         ns_exists "$ns" || {
             echo "$ns: (no namespace)"
@@ -544,7 +928,7 @@ cmd_ps() {
 }
 
 cmd_env() {
-    local n d
+    local n d pid
     v() { printf '%s=%q\n' "$1" "$2"; }
     v LAB_ID "$LAB_ID"
     v LAB_RUN "$RUN"
@@ -557,6 +941,15 @@ cmd_env() {
     v NS_N2 "$NS_N2"
     v NS_CL "$NS_CL"
     v NS_SW "$NS_SW"
+    v LAB_MEDIA "$(sed -n '1s/.*LAB_MEDIA=\([^)]*\)).*/\1/p' "$RUN/node1/ha.d/ha.cf" 2>/dev/null || true)"
+    v SERIAL_PIDFILE "$SERIAL_PIDFILE"
+    v SERIAL_PID "$(serial_pid 2>/dev/null || true)"
+    v SERIAL_LOG "$RUN/serial.log"
+    if pid=$(serial_pid 2>/dev/null); then
+        if serial_is_cut "$pid"; then v SERIAL_STATE cut; else v SERIAL_STATE plugged; fi
+    else
+        v SERIAL_STATE removed
+    fi
     for n in 1 2; do
         d=$(node_dir "$n")
         v "N${n}_NS" "$(node_ns "$n")"
@@ -575,6 +968,10 @@ cmd_env() {
         v "N${n}_DAEMON_PID" "$(daemon_pid "$n" 2>/dev/null || true)"
         v "N${n}_ETH0_IP" "198.18.0.$n"
         v "N${n}_ETH1_IP" "198.18.1.$n"
+        v "N${n}_KIND" "$(node_kind "$n")"
+        v "N${n}_TTY" "$(node_tty "$n")"
+        v "N${n}_HA_DEBUG" "$d/ha-debug"
+        v "N${n}_VARLIB" "$d/varlib"
     done
 }
 
@@ -598,6 +995,11 @@ case $cmd in
     http) cmd_http ;;
     holds) cmd_holds "$@" ;;
     status) cmd_status "$@" ;;
+    clstatus) cmd_clstatus "$@" ;;
+    hbcmd) cmd_hbcmd "$@" ;;
+    serialcut) cmd_serialcut "$@" ;;
+    serialplug) cmd_serialplug ;;
+    serialgarbage) cmd_serialgarbage "$@" ;;
     ps) cmd_ps ;;
     env) cmd_env ;;
     -h | --help | help) usage ;;

@@ -184,6 +184,71 @@ check_not "eth1 cut survives a power cycle" la exec node1 ping -c1 -W1 198.18.1.
 la linkup node2 eth1 2>/dev/null
 pingc "eth1 restored" la exec node1 198.18.1.2
 
+echo "# serial cable"
+eval "$(la env)"
+SEEN_PIDS[$SERIAL_PID]=$A
+check "tty link node1 -> /dev/pts" bash -c "[[ -L '$N1_TTY' && \$(readlink '$N1_TTY') == /dev/pts/* ]]"
+check "tty link node2 -> /dev/pts" bash -c "[[ -L '$N2_TTY' && \$(readlink '$N2_TTY') == /dev/pts/* ]]"
+check_eq "cable state plugged" plugged "$SERIAL_STATE"
+check_eq "cable socat outside the lab namespaces" "$(readlink /proc/self/ns/net)" "$(readlink "/proc/$SERIAL_PID/ns/net")"
+TMPD=$(mktemp -d)
+# line_test FROM TO BYTES: BYTES random bytes written to FROM arrive at TO
+line_test() {
+    head -c "$3" /dev/urandom >"$TMPD/in"
+    timeout 2 cat "$2" >"$TMPD/out" &
+    local rp=$!
+    sleep 0.3
+    cat "$TMPD/in" >"$1"
+    wait "$rp" || true
+    cmp -s "$TMPD/in" "$TMPD/out"
+}
+check "node1 -> node2: 8-bit clean (4 KiB random)" line_test "$N1_TTY" "$N2_TTY" 4096
+check "node2 -> node1: 8-bit clean (4 KiB random)" line_test "$N2_TTY" "$N1_TTY" 4096
+check "control bytes pass (NUL ^C ^D CR ^Q ^S ^V DEL 0xff)" bash -c "
+    printf '\x00\x03\x04\x0d\x11\x13\x16\x7f\xff\n' >'$TMPD/in'
+    timeout 1 cat '$N2_TTY' >'$TMPD/out' & sleep 0.3; cat '$TMPD/in' >'$N1_TTY'; wait
+    cmp -s '$TMPD/in' '$TMPD/out'"
+timeout 2 cat "$N2_TTY" >"$TMPD/g" &
+rp=$!
+sleep 0.3
+check "serialgarbage node2 1000" la serialgarbage node2 1000
+wait "$rp" || true
+check_eq "node2's end received 1000 bytes" 1000 "$(stat -c %s "$TMPD/g")"
+check_not "serialgarbage needs BYTES" la serialgarbage node2
+la poweroff node1 2>/dev/null
+check_eq "poweroff leaves the cable plugged" plugged "$(eval "$(la env)"; echo "$SERIAL_STATE")"
+la poweron node1 2>/dev/null
+check "serialcut" la serialcut
+check_eq "cut: state" cut "$(eval "$(la env)"; echo "$SERIAL_STATE")"
+check "cut: tty links stay" test -L "$N1_TTY" -a -L "$N2_TTY"
+check "cut is idempotent" la serialcut
+timeout 1 cat "$N2_TTY" >"$TMPD/c" &
+rp=$!
+sleep 0.2
+printf 'queued\n' >"$N1_TTY"
+wait "$rp" || true
+check_eq "cut: nothing crosses" 0 "$(stat -c %s "$TMPD/c")"
+check_not "serialgarbage refuses a cut cable" la serialgarbage node2 10
+timeout 2 cat "$N2_TTY" >"$TMPD/c" &
+rp=$!
+sleep 0.3
+check "serialplug" la serialplug
+wait "$rp" || true
+check_eq "plug: bytes queued during the cut arrive" queued "$(cat "$TMPD/c")"
+check "plugged again: 8-bit clean" line_test "$N1_TTY" "$N2_TTY" 2048
+check_eq "same socat after cut/plug" "$SERIAL_PID" "$(eval "$(la env)"; echo "$SERIAL_PID")"
+check "serialcut kill" la serialcut kill
+check_not "kill: socat gone" alive "$SERIAL_PID"
+check_not "kill: tty links gone" test -e "$N1_TTY" -o -L "$N1_TTY" -o -L "$N2_TTY"
+check_eq "kill: state removed" removed "$(eval "$(la env)"; echo "$SERIAL_STATE")"
+check "serialplug after kill" la serialplug
+check "serialplug is idempotent" la serialplug
+eval "$(la env)"
+SEEN_PIDS[$SERIAL_PID]=$A
+check "new socat: links back" test -L "$N1_TTY" -a -L "$N2_TTY"
+check "new socat: 8-bit clean" line_test "$N2_TTY" "$N1_TTY" 2048
+rm -rf "$TMPD"
+
 echo "# start/stop/status with the fake-hb stand-in"
 export HB_CMD=$FAKE LAB_STOP_TIMEOUT=5
 check "start node1" la start node1
@@ -212,6 +277,49 @@ check "lab A gone" no_leftovers "$A"
 check_eq "lab B untouched by A's down" node2 "$(lb http)"
 lb down 2>/dev/null
 check "lab B gone" no_leftovers "$B"
+check_not "lab A serial socat gone" alive "$SERIAL_PID"
+check_not "lab A tty links gone" test -L "$N1_TTY" -o -L "$N2_TTY"
+
+echo "# ha.cf media (LAB_MEDIA)"
+# media_of ID MEDIA: the medium lines of node1's ha.cf, joined by '|'
+media_of() {
+    LAB_MEDIA=$2 la up 2>/dev/null
+    grep -E '^(baud|serial|udpport|ucast|bcast|mcast) ' "$(eval "$(la env)"; echo "$N1_HA_CF")" |
+        sed "s#$(eval "$(la env)"; echo "$N1_TTY")#TTY#" | paste -sd'|' -
+    la down 2>/dev/null
+}
+check_eq "ucast (default)" "udpport 694|ucast eth1 198.18.1.2|ucast eth0 198.18.0.2" "$(media_of "$A" ucast)"
+check_eq "serial" "baud 19200|serial TTY" "$(media_of "$A" serial)"
+check_eq "serial+ucast" "baud 19200|serial TTY|udpport 694|ucast eth1 198.18.1.2" "$(media_of "$A" serial+ucast)"
+check_eq "all" "baud 19200|serial TTY|udpport 694|ucast eth1 198.18.1.2|ucast eth0 198.18.0.2" "$(media_of "$A" all)"
+check_not "bad LAB_MEDIA rejected" env LAB_MEDIA=bogus LAB_ID="$A" "$L" up
+check_not "bad LAB_NODE1 rejected" env LAB_NODE1=bogus LAB_ID="$A" "$L" up
+check_eq "rejected up leaves no namespace" "" "$(ns_of "$A")"
+
+if [[ -x /usr/libexec/heartbeat/heartbeat ]]; then
+    echo "# real-heartbeat node (no daemon started)"
+    LAB_NODE2=heartbeat la up 2>/dev/null
+    eval "$(la env)"
+    remember_pids "$A"
+    check_eq "kinds" "jheartbeat heartbeat" "$N1_KIND $N2_KIND"
+    check_eq "real node: IPaddr2 haresources" "node1 IPaddr2::198.18.0.100/24/eth0 labweb" "$(cat "$N2_HARESOURCES")"
+    check_eq "jheartbeat node: haresources unchanged" "node1 198.18.0.100/24/eth0 labweb" "$(cat "$N1_HARESOURCES")"
+    check_eq "real node sees its ha.cf at /etc/ha.d" "$(cat "$N2_HA_CF")" "$(la exec node2 cat /etc/ha.d/ha.cf)"
+    check "real node has Debian's harc" la exec node2 test -x /etc/ha.d/harc
+    check "real node: private /run with heartbeat/ and lock/" la exec node2 test -d /run/heartbeat -a -d /var/lock
+    check_eq "real node: private /var/lib/heartbeat" "$(stat -c %i "$N2_VARLIB")" "$(la exec node2 stat -c %i /var/lib/heartbeat)"
+    check_eq "jheartbeat node keeps the host's /etc/ha.d" "$(stat -c %i /etc/ha.d)" "$(la exec node1 stat -c %i /etc/ha.d)"
+    check_eq "real node hostname" node2 "$(la exec node2 hostname)"
+    check "status of a stopped real node says so" bash -c "LAB_ID=$A '$L' status node2 | grep -q 'stopped'"
+    check_not "clstatus on a jheartbeat node refused" la clstatus node1 hbstatus
+    la poweroff node2 2>/dev/null
+    la poweron node2 2>/dev/null
+    check "real node after a power cycle: mounts back" la exec node2 test -d /run/heartbeat -a -x /etc/ha.d/harc
+    la down 2>/dev/null
+    check "real-node lab gone" no_leftovers "$A"
+else
+    echo "# (heartbeat package not installed: real-node checks skipped)"
+fi
 
 echo
 if ((fails)); then
