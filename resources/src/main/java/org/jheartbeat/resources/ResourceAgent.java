@@ -31,4 +31,16 @@ public interface ResourceAgent {
      *         AgentOutcome#FAILED} if the status could not be determined (treat as not running)
      */
     AgentResult status();
+
+    /**
+     * Called instead of {@link #start()} when a group start finds this resource already running
+     * (after a crash and restart, or a healed partition): re-assert it to the outside world without
+     * restarting it. The IP agent announces its address again with gratuitous ARP; the default does
+     * nothing.
+     *
+     * @return OK; failures are logged, never fatal
+     */
+    default AgentResult reassert() {
+        return AgentResult.ok("already running");
+    }
 }

@@ -60,6 +60,8 @@ public final class NodeEngine {
     private long nextReqnodesNanos = Long.MAX_VALUE;
     private byte[] peerUuid;
     private boolean peerDeclaredDead;
+    /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
+    private long leftGeneration = -1;
     private long exitAtNanos = Long.MAX_VALUE;
 
     /**
@@ -204,6 +206,9 @@ public final class NodeEngine {
         if (!forUs || mt.isEmpty()) {
             return out;
         }
+        if (hg == leftGeneration && mt.get() == MessageType.STATUS) {
+            return out; // the final beats after shutdone (Heartbeat keeps beating ~1 s): it is gone
+        }
         dispatch(mt.get(), message, out, nowNanos, wallMillis, verdict == SequenceTracker.Verdict.RESTART);
         return out;
     }
@@ -295,6 +300,7 @@ public final class NodeEngine {
                 apply(machine.on(new TakeoverEvent.StandbyRequested(mapped), now), out, now, wall);
             }
             case SHUTDOWN_DONE -> {
+                leftGeneration = peerSeq.generation();
                 for (MembershipEvent e : detector.nodeLeft(peer, now)) {
                     log(out, Level.INFO, e.logLine());
                 }

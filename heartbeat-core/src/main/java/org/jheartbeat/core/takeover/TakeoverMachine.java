@@ -203,6 +203,9 @@ public final class TakeoverMachine {
             negotiate(out);
         } else if (state == TakeoverState.STABLE) {
             resolveDoubleOwnership(out);
+            if ("partition".equals(e.info()) && !peerHolds.includesForeign()) {
+                reannounceLocal(out);
+            }
             if (joined && failback != FailbackPolicy.OFF && holdsAny(false) && !peerHolds.includesLocal()) {
                 out.add(new Log(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
                 requestStandby(ResourceSet.FOREIGN, out, now);
@@ -232,6 +235,20 @@ public final class TakeoverMachine {
                     + peer + "'s groups, which it runs itself."));
             setDesiredFor(false, false);
             settleInfo = "partition";
+        }
+    }
+
+    /**
+     * The peer let go of our groups after a healed partition: neighbours may still point at it, so
+     * run our running groups' start again (resources that run are re-asserted, e.g. the IP agent's
+     * gratuitous ARP), without stopping anything.
+     */
+    private void reannounceLocal(List<TakeoverAction> out) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i) && actual[i] == GroupState.RUNNING) {
+                actual[i] = GroupState.STARTING;
+                out.add(new StartGroup(i, "re-announce after the partition healed"));
+            }
         }
     }
 

@@ -22,6 +22,15 @@ class TwoNodeScenarioTest {
         assertThat(h.doubleRun()).as("trace %s", h.trace()).isNull();
     }
 
+    private static int indexOf(List<String> trace, String event) {
+        for (int i = 0; i < trace.size(); i++) {
+            if (trace.get(i).endsWith(event)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no [" + event + "] in " + trace);
+    }
+
     private void bootBoth() {
         h.start(N1);
         h.start(N2);
@@ -101,12 +110,17 @@ class TwoNodeScenarioTest {
     @Test
     void cleanShutdownHandsOverAtOnceAndExits() {
         bootBoth();
+        int before = h.logs().size();
         h.shutdown(N1);
         h.run(1500);
         assertThat(h.runningOn(N2)).hasSize(2);
         assertThat(h.engine(N1)).as("exited").isNull();
         assertThat(h.logs()).anyMatch(l -> l.contains("Received shutdown notice from 'node1'."));
         assertThat(h.logs()).noneMatch(l -> l.contains("No STONITH device configured"));
+        h.run(5000);
+        assertThat(h.logs().subList(before, h.logs().size())).as("the final beats after shutdone do not revive it")
+                .noneMatch(l -> l.contains("returning after partition") || l.contains("Status update for node node1"));
+        assertThat(h.logs().stream().filter(l -> l.endsWith("node node1: is dead"))).hasSize(1);
     }
 
     @Test
@@ -142,7 +156,13 @@ class TwoNodeScenarioTest {
         assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
         List<String> afterHeal = h.trace().subList(h.trace().indexOf(
                 h.trace().stream().filter(t -> t.endsWith("link up")).findFirst().orElseThrow()), h.trace().size());
-        assertThat(afterHeal).as("healing only stops groups").noneMatch(t -> t.contains(" started "));
+        assertThat(afterHeal).as("healing never starts a group on the node that does not own it")
+                .noneMatch(t -> t.contains("node1 started 198.18.0.101") || t.contains("node2 started 198.18.0.100"));
+        assertThat(afterHeal.subList(indexOf(afterHeal, "node2 stopped 198.18.0.100/24/eth0"), afterHeal.size()))
+                .as("node1 re-asserts its address after node2 let go of it")
+                .anyMatch(t -> t.contains("node1 started 198.18.0.100/24/eth0"));
+        assertThat(afterHeal.subList(indexOf(afterHeal, "node1 stopped 198.18.0.101"), afterHeal.size()))
+                .anyMatch(t -> t.contains("node2 started 198.18.0.101"));
         h.forgetDoubleRun(); // the split brain ended by stops only, checked above
     }
 }

@@ -97,6 +97,7 @@ public final class ResourceGroupRunner {
             }
             AgentResult status = agent.status();
             if (status.isRunning()) {
+                agent.reassert();
                 outcomes.add(new ResourceOutcome(spec, ResourceStep.ALREADY_RUNNING, status, 0));
                 continue;
             }

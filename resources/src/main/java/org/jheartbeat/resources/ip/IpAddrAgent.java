@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.RejectedExecutionException;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
@@ -22,13 +23,14 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>start: resolve missing prefix/interface from {@code ip -4 -o route show}; if the address
- *       is already on the interface, OK without changes; else {@code ip -4 addr add IP/prefix brd
+ *       is already on the interface, announce it again and succeed; else {@code ip -4 addr add IP/prefix brd
  *       + dev IFACE}, then gratuitous ARP per {@link GratuitousArp} (by default entirely on the
  *       {@code background} executor, whose completion is not awaited; failures are logged).</li>
  *   <li>status: RUNNING if {@code ip -o -4 addr show dev IFACE} lists the address (any prefix),
  *       else STOPPED; FAILED if that cannot be determined.</li>
- *   <li>stop: {@code ip -4 addr del IP/prefix dev IFACE} with the prefix currently assigned;
- *       stopping an absent address is OK.</li>
+ *   <li>stop: cancel any gratuitous-ARP run still going for the address, then {@code ip -4 addr
+ *       del IP/prefix dev IFACE} with the prefix currently assigned; stopping an absent address
+ *       is OK.</li>
  * </ul>
  * Each {@code ip} call is limited to 10 s.
  */
@@ -42,6 +44,7 @@ public final class IpAddrAgent implements ResourceAgent {
     private final IpCommands ip;
     private final GratuitousArp arp;
     private final Executor background;
+    private final ArpCampaigns campaigns;
 
     /**
      * @param spec       the parsed resource argument
@@ -51,6 +54,16 @@ public final class IpAddrAgent implements ResourceAgent {
      * @param background where the background ARP run executes (a direct executor in tests)
      */
     public IpAddrAgent(IpAddrSpec spec, ProcessRunner runner, IpCommands ip, GratuitousArp arp, Executor background) {
+        this(spec, runner, ip, arp, background, new ArpCampaigns());
+    }
+
+    /**
+     * @param campaigns the daemon-wide registry of ARP runs, so a stop cancels a run started by an
+     *                  earlier start of the same address
+     */
+    public IpAddrAgent(IpAddrSpec spec, ProcessRunner runner, IpCommands ip, GratuitousArp arp, Executor background,
+                       ArpCampaigns campaigns) {
+        this.campaigns = Objects.requireNonNull(campaigns, "campaigns");
         this.spec = Objects.requireNonNull(spec, "spec");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.ip = Objects.requireNonNull(ip, "ip");
@@ -74,7 +87,10 @@ public final class IpAddrAgent implements ResourceAgent {
             return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
         }
         if (present.isPresent()) {
-            LOG.info("IPaddr {} already present on {}", present.get().cidr(), addr.iface());
+            // still announce: after a crash, a restart or a healed partition the neighbours may
+            // point at the other node, which no longer holds the address
+            LOG.info("IPaddr {} already present on {}; announcing it again", present.get().cidr(), addr.iface());
+            announce(addr);
             return AgentResult.ok("already running");
         }
         AgentResult added = runChecked(ip.add(addr), "add " + addr);
@@ -83,6 +99,19 @@ public final class IpAddrAgent implements ResourceAgent {
         }
         announce(addr);
         return AgentResult.ok("added " + addr);
+    }
+
+    /** Announces the (already present) address again with gratuitous ARP. */
+    @Override
+    public AgentResult reassert() {
+        try {
+            ResolvedIpAddr addr = resolve();
+            LOG.info("IPaddr {} already on {}; announcing it again", addr.address(), addr.iface());
+            announce(addr);
+            return AgentResult.ok("announced again");
+        } catch (IOException | IpAddrSpecException e) {
+            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+        }
     }
 
     @Override
@@ -107,6 +136,7 @@ public final class IpAddrAgent implements ResourceAgent {
         } catch (IOException | IpAddrSpecException e) {
             return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
         }
+        campaigns.cancel(addr.iface(), addr.address());
         if (present.isEmpty()) {
             return AgentResult.ok("not present");
         }
@@ -155,8 +185,15 @@ public final class IpAddrAgent implements ResourceAgent {
         }
         int rest = arp.backgroundCount();
         if (rest > 0) {
+            AtomicBoolean cancelled = campaigns.begin(addr.iface(), addr.address());
             try {
-                background.execute(() -> sendArp(addr, rest));
+                background.execute(() -> {
+                    // one ARP per arping run (~1 s each), so a stop cancels the rest at once
+                    for (int i = 0; i < rest && !cancelled.get(); i++) {
+                        sendArp(addr, 1);
+                    }
+                    campaigns.finished(addr.iface(), addr.address(), cancelled);
+                });
             } catch (RejectedExecutionException e) {
                 LOG.warn("Gratuitous ARP for {} not sent: background executor refused it", addr);
             }

@@ -10,6 +10,7 @@ import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.resources.ResourceAgent;
 import org.jheartbeat.resources.ResourceAgents;
+import org.jheartbeat.resources.ip.ArpCampaigns;
 import org.jheartbeat.resources.ip.GratuitousArp;
 import org.jheartbeat.resources.ip.IpAddrAgent;
 import org.jheartbeat.resources.ip.IpAddrSpec;
@@ -33,6 +34,7 @@ public final class StandardResourceAgents implements ResourceAgents {
     private final IpCommands ip;
     private final GratuitousArp arp;
     private final Executor background;
+    private final ArpCampaigns campaigns = new ArpCampaigns();
 
     /**
      * @param locator    where scripts are looked up
@@ -81,7 +83,7 @@ public final class StandardResourceAgents implements ResourceAgents {
                 throw new IpAddrSpecException(spec.agent() + " resource " + spec.token()
                         + " needs exactly one argument ip[/prefix[/iface[/broadcast]]], got " + spec.args().size());
             }
-            return new IpAddrAgent(IpAddrSpec.parse(spec.args().get(0)), runner, ip, arp, background);
+            return new IpAddrAgent(IpAddrSpec.parse(spec.args().get(0)), runner, ip, arp, background, campaigns);
         }
         return new ScriptAgent(locator.locate(spec.agent(), spec.token()), spec.args(), runner);
     }

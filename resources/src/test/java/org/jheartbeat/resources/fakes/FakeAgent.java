@@ -80,6 +80,12 @@ public final class FakeAgent implements ResourceAgent {
     }
 
     @Override
+    public AgentResult reassert() {
+        journal.add("reassert " + name);
+        return AgentResult.ok("reasserted");
+    }
+
+    @Override
     public AgentResult status() {
         journal.add("status " + name);
         return running ? AgentResult.running("running") : AgentResult.stopped("stopped");

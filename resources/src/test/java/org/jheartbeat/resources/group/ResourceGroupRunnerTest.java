@@ -39,6 +39,8 @@ class ResourceGroupRunnerTest {
         assertThat(result.success()).isTrue();
         assertThat(agents.calls("start")).containsExactly("start a", "start c");
         assertThat(result.tokens(ResourceStep.ALREADY_RUNNING)).containsExactly("b");
+        assertThat(agents.calls("reassert")).as("a running resource is re-asserted, not restarted")
+                .containsExactly("reassert b");
     }
 
     @Test

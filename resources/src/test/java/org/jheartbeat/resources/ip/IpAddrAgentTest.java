@@ -33,8 +33,29 @@ class IpAddrAgentTest {
                 List.of("ip", "-4", "addr", "add", "198.18.0.100/24", "brd", "+", "dev", "eth0"));
         assertThat(background).hasSize(1);
         background.get(0).run();
-        assertThat(runner.argvs()).last()
-                .isEqualTo(List.of("arping", "-U", "-c", "5", "-I", "eth0", "198.18.0.100"));
+        assertThat(runner.argvsStartingWith(List.of("arping"))).as("five single-ARP runs, each cancellable")
+                .hasSize(5).containsOnly(List.of("arping", "-U", "-c", "1", "-I", "eth0", "198.18.0.100"));
+    }
+
+    @Test
+    void stopCancelsTheRestOfTheAnnouncement() {
+        runner.on(SHOW, ABSENT, PRESENT);
+        ArpCampaigns campaigns = new ArpCampaigns();
+        java.util.concurrent.atomic.AtomicInteger arps = new java.util.concurrent.atomic.AtomicInteger();
+        IpAddrAgent[] stopper = new IpAddrAgent[1];
+        org.jheartbeat.core.exec.ProcessRunner counting = spec -> {
+            if (spec.argv().get(0).equals("arping") && arps.incrementAndGet() == 2) {
+                stopper[0].stop(); // the address is released while the announcement runs
+            }
+            return runner.run(spec);
+        };
+        IpAddrAgent a = new IpAddrAgent(IpAddrSpec.parse("198.18.0.100/24/eth0"), counting, IpCommands.DEFAULT,
+                GratuitousArp.DEFAULT, background::add, campaigns);
+        stopper[0] = new IpAddrAgent(IpAddrSpec.parse("198.18.0.100/24/eth0"), runner, IpCommands.DEFAULT,
+                GratuitousArp.DEFAULT, background::add, campaigns);
+        a.start();
+        background.forEach(Runnable::run);
+        assertThat(arps.get()).as("no ARP after the stop").isEqualTo(2);
     }
 
     @Test
@@ -46,16 +67,15 @@ class IpAddrAgentTest {
         assertThat(runner.argvsStartingWith(List.of("arping")))
                 .containsExactly(List.of("arping", "-U", "-c", "1", "-I", "eth0", "198.18.0.100"));
         background.forEach(Runnable::run);
-        assertThat(runner.argvsStartingWith(List.of("arping"))).last()
-                .isEqualTo(List.of("arping", "-U", "-c", "2", "-I", "eth0", "198.18.0.100"));
+        assertThat(runner.argvsStartingWith(List.of("arping"))).hasSize(3);
     }
 
     @Test
-    void startIsSkippedWhenAlreadyPresent() {
+    void startOfAPresentAddressOnlyAnnouncesItAgain() {
         runner.on(SHOW, PRESENT);
         assertThat(agent("198.18.0.100/24/eth0").start().message()).isEqualTo("already running");
         assertThat(runner.argvs()).containsExactly(SHOW);
-        assertThat(background).isEmpty();
+        assertThat(background).hasSize(1);
     }
 
     @Test
