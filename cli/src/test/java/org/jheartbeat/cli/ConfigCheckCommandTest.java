@@ -71,9 +71,23 @@ class ConfigCheckCommandTest {
         assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
     }
 
+    /** Adds an executable {@code resource.d/labweb}, as a real node has. */
+    static Path withLabweb(Path cfg) {
+        try {
+            Path script = cfg.resolve("resource.d/labweb");
+            java.nio.file.Files.createDirectories(script.getParent());
+            java.nio.file.Files.writeString(script, "#!/bin/sh\necho stopped\n");
+            java.nio.file.Files.setPosixFilePermissions(script,
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            return cfg;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void validDirExitsZero() {
-        Path cfg = ConfigDirBuilder.validTwoNode().writeTo(dir);
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
         Run r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("configuration OK");
@@ -82,10 +96,39 @@ class ConfigCheckCommandTest {
 
     @Test
     void unimplementedDirectiveIsAWarningNotAnError() {
-        Path cfg = ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/watchdog\n").writeTo(dir);
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/watchdog\n").writeTo(dir));
         Run r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("ha.cf:11: warning: ").contains("watchdog");
+    }
+
+    @Test
+    void missingResourceScriptIsAnErrorOnItsHaresourcesLine() {
+        Path cfg = ConfigDirBuilder.validTwoNode().haresourcesReplace("labweb", "labwebb").writeTo(dir);
+        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("haresources") + ":1: ").contains("labwebb")
+                .contains(cfg.resolve("resource.d").toString()).contains("/etc/init.d");
+        assertThat(hb("config", "check", "--syntax-only", "--config-dir", cfg.toString()).code())
+                .as("--syntax-only skips the checks against this machine").isZero();
+    }
+
+    @Test
+    void sameAddressInTwoGroupsIsAnError() {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode()
+                .haresources("node1 198.18.0.100/24/eth0 labweb\nnode2 IPaddr::198.18.0.100\n").writeTo(dir));
+        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("haresources") + ":2: address 198.18.0.100 is also in the group on line 1");
+    }
+
+    @Test
+    void ucastToThisMachinesOwnAddressIsAnError() {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfReplace("ucast eth1 198.18.1.2", "ucast lo 127.0.0.1")
+                .writeTo(dir));
+        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":6: ucast peer 127.0.0.1 is an address of this machine");
     }
 
     @Test

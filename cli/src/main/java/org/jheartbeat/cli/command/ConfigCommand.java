@@ -4,7 +4,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.ArrayList;
+import java.util.List;
 import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
@@ -29,6 +32,7 @@ public final class ConfigCommand implements Runnable {
     /**
      * {@code hb config check}: reads ha.cf, authkeys and haresources and prints every problem as
      * {@code file:line: message}; exit 2 if any is an error, else 0 (warnings are printed too).
+     * Unless {@code --syntax-only}, also checks the config against this machine ({@link HostChecks}).
      */
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = "Check ha.cf, authkeys and haresources; print every problem as file:line: message.",
@@ -46,6 +50,11 @@ public final class ConfigCommand implements Runnable {
                 description = "Also check that this node is listed in ha.cf.")
         String nodeName;
 
+        @Option(names = "--syntax-only",
+                description = "Skip the checks against this machine (resource scripts, interfaces, own addresses),"
+                        + " e.g. to check a config meant for another machine.")
+        boolean syntaxOnly;
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
@@ -58,11 +67,15 @@ public final class ConfigCommand implements Runnable {
                 return ExitCodes.USAGE;
             }
             ConfigLoadResult r = ConfigLoader.load(configDir, node);
-            for (ConfigDiagnostic d : r.diagnostics()) {
+            List<ConfigDiagnostic> all = new ArrayList<>(r.diagnostics());
+            if (!syntaxOnly && r.config().isPresent()) {
+                all.addAll(new HostChecks(Path.of("/etc/init.d")).check(r.config().get()));
+            }
+            for (ConfigDiagnostic d : all) {
                 (d.isError() ? err : out).println(d.format());
             }
-            if (r.hasErrors()) {
-                long n = r.diagnostics().stream().filter(ConfigDiagnostic::isError).count();
+            long n = all.stream().filter(ConfigDiagnostic::isError).count();
+            if (n > 0) {
                 err.println(n + " error(s) in " + configDir + "; the daemon will not start with this configuration.");
                 return ExitCodes.CONFIG;
             }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.cli.logging.LogSetup;
+import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;
@@ -81,11 +82,13 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         PrintWriter err = spec.commandLine().getErr();
         NodeName me = NodeName.of(nodeName != null ? nodeName : unameN());
         ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
-        for (ConfigDiagnostic d : loaded.diagnostics()) {
+        List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
+        loaded.config().ifPresent(c -> problems.addAll(new HostChecks(Path.of("/etc/init.d")).check(c)));
+        for (ConfigDiagnostic d : problems) {
             err.println(d.format());
         }
         err.flush();
-        if (loaded.hasErrors() || loaded.config().isEmpty()) {
+        if (problems.stream().anyMatch(ConfigDiagnostic::isError) || loaded.config().isEmpty()) {
             throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
         }
         ClusterConfig config = loaded.config().get();
@@ -94,9 +97,23 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     + "this node and its peer; add a 'node' line for the peer");
         }
         StateDirectory state = new StateDirectory(stateDir);
-        state.create();
+        try {
+            state.create();
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "cannot use state directory " + stateDir + ": "
+                    + (e instanceof java.nio.file.FileAlreadyExistsException ? "it exists and is not a directory" : e));
+        }
         refuseIfRunning(state);
         LogSetup.configureDaemon(config.logging(), me.value(), debug);
+        try {
+            return run(config, me, state);
+        } catch (UserException | IOException | RuntimeException e) {
+            LOG.error("cannot start: {}", e.getMessage());
+            throw e;
+        }
+    }
+
+    private int run(ClusterConfig config, NodeName me, StateDirectory state) throws UserException, IOException {
         config.logging().logfacility().ifPresent(f ->
                 LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
 

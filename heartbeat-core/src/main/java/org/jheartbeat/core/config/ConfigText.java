@@ -14,6 +14,9 @@ import java.util.Optional;
  * an implementation detail of {@link ConfigLoader} and the parsers' {@code parse(Path)} methods.
  */
 final class ConfigText {
+    /** Largest config file read, in bytes (1 MiB): real ones are a few KiB. */
+    static final long MAX_FILE_BYTES = 1 << 20;
+
     private ConfigText() {
     }
 
@@ -23,8 +26,28 @@ final class ConfigText {
      */
     static Optional<String> read(Path file, Charset charset, List<ConfigDiagnostic> sink) {
         try {
+            if (!Files.exists(file)) {
+                sink.add(ConfigDiagnostic.error(file, 0, file.getFileName() + " not found"));
+                return Optional.empty();
+            }
+            if (Files.isDirectory(file)) {
+                sink.add(ConfigDiagnostic.error(file, 0, file.getFileName() + " is a directory; a file is expected"));
+                return Optional.empty();
+            }
+            if (!Files.isRegularFile(file)) {
+                sink.add(ConfigDiagnostic.error(file, 0, file.getFileName() + " is not a regular file"
+                        + (Files.exists(file) ? " (a device or pipe?)" : "")));
+                return Optional.empty();
+            }
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                sink.add(ConfigDiagnostic.error(file, 0, file.getFileName() + " is " + size + " bytes; config files"
+                        + " are limited to " + MAX_FILE_BYTES + " bytes: is this the right file?"));
+                return Optional.empty();
+            }
             return Optional.of(new String(Files.readAllBytes(file), charset));
         } catch (NoSuchFileException e) {
+            // a dangling symlink ends up here too
             sink.add(ConfigDiagnostic.error(file, 0, file.getFileName() + " not found"));
         } catch (IOException | RuntimeException e) {
             sink.add(ConfigDiagnostic.error(file, 0, "cannot read " + file.getFileName() + ": " + e));

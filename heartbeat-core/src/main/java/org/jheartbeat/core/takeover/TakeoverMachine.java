@@ -356,6 +356,9 @@ public final class TakeoverMachine {
         if (state == TakeoverState.SHUTTING_DOWN) {
             return;
         }
+        if (!settled()) {
+            out.add(new Log(Level.INFO, "Shutdown delayed until current resource activity finishes."));
+        }
         state = TakeoverState.SHUTTING_DOWN;
         out.add(new Announce(new Resources(ResourceSet.NONE, false, "shutdown")));
         out.add(new Log(Level.INFO, "Giving up all HA resources."));

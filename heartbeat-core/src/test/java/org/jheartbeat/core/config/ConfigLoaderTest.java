@@ -121,8 +121,20 @@ class ConfigLoaderTest {
         ConfigLoadResult r = ConfigLoader.load(dir, Optional.empty());
         assertThat(r.errors()).singleElement().satisfies(d -> {
             assertThat(d.file()).isEqualTo(dir.resolve("ha.cf"));
-            assertThat(d.message()).startsWith("cannot read ha.cf");
+            assertThat(d.message()).isEqualTo("ha.cf is a directory; a file is expected");
         });
+    }
+
+    @Test
+    void hugeOrEndlessFilesAreRefusedNotRead() throws IOException {
+        ConfigDirBuilder.validTwoNode().haresources(null).writeTo(dir);
+        Files.createSymbolicLink(dir.resolve("haresources"), java.nio.file.Path.of("/dev/zero"));
+        Files.write(dir.resolve("ha.cf"), new byte[(int) ConfigText.MAX_FILE_BYTES + 1]);
+        ConfigLoadResult r = ConfigLoader.load(dir, Optional.empty());
+        assertThat(r.errors()).extracting(ConfigDiagnostic::format).containsExactly(
+                dir.resolve("ha.cf") + ":0: ha.cf is 1048577 bytes; config files are limited to 1048576 bytes: is this"
+                        + " the right file?",
+                dir.resolve("haresources") + ":0: haresources is not a regular file (a device or pipe?)");
     }
 
     @Test

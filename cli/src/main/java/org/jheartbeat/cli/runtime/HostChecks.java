@@ -1,0 +1,108 @@
+package org.jheartbeat.cli.runtime;
+
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.MediumDecl;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.config.ResourceSpec;
+import org.jheartbeat.resources.ResourceAgentException;
+import org.jheartbeat.resources.lookup.ScriptLocator;
+import org.jheartbeat.resources.lookup.StandardResourceAgents;
+
+/**
+ * Checks of a parsed configuration against the machine it runs on, done by {@code hb config check}
+ * and at daemon start: what would otherwise only fail at takeover time, when it hurts most.
+ * <ul>
+ *   <li>ERROR: a resource script that is missing or not executable (looked up in the config dir's
+ *       {@code resource.d/}, then {@code /etc/init.d/}, as Heartbeat 3.0.6's ResourceManager does);</li>
+ *   <li>ERROR: the same IP address in two groups, however written;</li>
+ *   <li>ERROR: a {@code ucast} peer that is an address of this machine (ha.cf copied unchanged from
+ *       the other node);</li>
+ *   <li>WARNING: a medium or IPaddr interface that does not exist here.</li>
+ * </ul>
+ */
+public final class HostChecks {
+    private final Path initDir;
+
+    /** @param initDir where init scripts live, normally {@code /etc/init.d} */
+    public HostChecks(Path initDir) {
+        this.initDir = initDir;
+    }
+
+    /** Every problem found, in file order: haresources first, then ha.cf. */
+    public List<ConfigDiagnostic> check(ClusterConfig config) {
+        List<ConfigDiagnostic> out = new ArrayList<>();
+        Path haresources = config.configDir().resolve("haresources");
+        Path haCf = config.configDir().resolve("ha.cf");
+        ScriptLocator locator = ScriptLocator.of(config.configDir(), initDir);
+        Map<String, ResourceGroupDecl> ips = new HashMap<>();
+        for (ResourceGroupDecl g : config.resourceGroups()) {
+            for (ResourceSpec r : g.resources()) {
+                if (StandardResourceAgents.IP_AGENTS.contains(r.agent())) {
+                    String[] parts = r.args().isEmpty() ? new String[0] : r.args().get(0).split("/");
+                    if (parts.length == 0) {
+                        continue;
+                    }
+                    ResourceGroupDecl other = ips.putIfAbsent(parts[0], g);
+                    if (other != null && other != g) {
+                        out.add(ConfigDiagnostic.error(haresources, g.line(), "address " + parts[0]
+                                + " is also in the group on line " + other.line()
+                                + "; an address may belong to one group only"));
+                    }
+                    if (parts.length > 2 && !parts[2].isEmpty() && !Character.isDigit(parts[2].charAt(0))
+                            && !interfaceExists(parts[2])) {
+                        out.add(ConfigDiagnostic.warning(haresources, g.line(), "interface " + parts[2] + " of "
+                                + r.token() + " does not exist on this machine"));
+                    }
+                } else {
+                    try {
+                        locator.locate(r.agent(), r.token());
+                    } catch (ResourceAgentException e) {
+                        out.add(ConfigDiagnostic.error(haresources, g.line(), e.getMessage()));
+                    }
+                }
+            }
+        }
+        for (MediumDecl m : config.media()) {
+            if (m instanceof MediumDecl.Ucast u) {
+                if (!interfaceExists(u.iface())) {
+                    out.add(ConfigDiagnostic.warning(haCf, u.line(), "interface " + u.iface()
+                            + " does not exist on this machine"));
+                }
+                if (isOwnAddress(u.peer())) {
+                    out.add(ConfigDiagnostic.error(haCf, u.line(), "ucast peer " + u.peer() + " is an address of this"
+                            + " machine: on each node the ucast line must name the OTHER node's address"));
+                }
+            } else if (m instanceof MediumDecl.Bcast b && !interfaceExists(b.iface())) {
+                out.add(ConfigDiagnostic.warning(haCf, b.line(), "interface " + b.iface()
+                        + " does not exist on this machine"));
+            }
+        }
+        return out;
+    }
+
+    private static boolean interfaceExists(String name) {
+        try {
+            return NetworkInterface.getByName(name) != null;
+        } catch (SocketException e) {
+            return true;
+        }
+    }
+
+    private static boolean isOwnAddress(String host) {
+        try {
+            return NetworkInterface.getByInetAddress(InetAddress.getByName(host)) != null;
+        } catch (UnknownHostException | SocketException e) {
+            return false;
+        }
+    }
+}
