@@ -8,6 +8,7 @@ PACKAGES=(
   iproute2 iputils-arping          # ip netns / ip addr / gratuitous ARP (lab, IPaddr agent)
   socat curl                       # labweb HTTP server, client probes
   procps util-linux                # ps, nsenter, unshare (lab)
+  heartbeat cluster-glue           # the real Heartbeat 3.0.6 interop peer, cl_status
 )
 
 if [ "$(id -u)" -ne 0 ]; then
