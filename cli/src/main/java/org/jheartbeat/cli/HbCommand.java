@@ -18,12 +18,15 @@ import picocli.CommandLine.Command;
             "3:no daemon running on this state directory",
             "4:permission denied",
             "64:command-line usage error"})
-public final class HbCommand implements Runnable {
+public final class HbCommand implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** {@code hb} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().getErr().println("hb: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
     }
 }

@@ -140,6 +140,14 @@ class ConfigCheckCommandTest {
     }
 
     @Test
+    void noCommandIsAUsageError() {
+        Run r = hb();
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).startsWith("hb: a command is required").contains("Usage: hb");
+        assertThat(hb("config").code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
     void unknownOptionIsAUsageError() {
         Run r = hb("config", "check", "--frobnicate");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);

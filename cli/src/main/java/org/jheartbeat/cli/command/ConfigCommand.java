@@ -20,13 +20,16 @@ import picocli.CommandLine.Spec;
 /** {@code hb config ...}: configuration tools. */
 @Command(name = "config", description = "Configuration tools.", mixinStandardHelpOptions = true,
         subcommands = {ConfigCommand.Check.class})
-public final class ConfigCommand implements Runnable {
+public final class ConfigCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** {@code hb config} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().getErr().println("hb config: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
     }
 
     /**

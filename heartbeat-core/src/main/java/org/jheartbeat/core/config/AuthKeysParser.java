@@ -141,8 +141,8 @@ public final class AuthKeysParser {
             return Optional.empty();
         }
         if (!m.needsKey() && hasKey) {
-            diagnostics.add(ConfigDiagnostic.error(file, line, "Auth method [crc] doesn't use a key: remove ["
-                    + words[2] + "], or use sha1 to authenticate with it"));
+            diagnostics.add(ConfigDiagnostic.error(file, line, "Auth method [crc] doesn't use a key: remove the key"
+                    + " (not shown: it is a secret), or use sha1 to authenticate with it"));
             return Optional.empty();
         }
         if (words.length > 3 && !words[3].startsWith("#")) {

@@ -20,6 +20,27 @@ public record ConfigDiagnostic(Severity severity, Path file, int line, String me
         Objects.requireNonNull(severity, "severity");
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(message, "message");
+        message = printable(message);
+    }
+
+    /** Control characters and non-ASCII bytes from a broken file are shown as {@code \xNN}, never raw. */
+    private static String printable(String s) {
+        StringBuilder sb = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = c >= 0x20 && c < 0x7f || c == '\t';
+            if (!ok && sb == null) {
+                sb = new StringBuilder(s.substring(0, i));
+            }
+            if (sb != null) {
+                if (ok) {
+                    sb.append(c);
+                } else {
+                    sb.append(String.format("\\x%02x", (int) c & 0xff));
+                }
+            }
+        }
+        return sb == null ? s : sb.toString();
     }
 
     public static ConfigDiagnostic error(Path file, int line, String message) {
