@@ -76,16 +76,28 @@ public final class IpAddrAgent implements ResourceAgent {
         return spec;
     }
 
+    /** The resolved address and whether (with which prefix) it is on its interface now. */
+    private record Located(ResolvedIpAddr addr, Optional<AddressTable.Assigned> present) { }
+
+    private Located locate() throws IOException {
+        ResolvedIpAddr addr = resolve();
+        return new Located(addr, lookUp(addr));
+    }
+
+    private AgentResult cannotLocate(Exception e) {
+        return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+    }
+
     @Override
     public AgentResult start() {
-        ResolvedIpAddr addr;
-        Optional<AddressTable.Assigned> present;
+        Located where;
         try {
-            addr = resolve();
-            present = lookUp(addr);
+            where = locate();
         } catch (IOException | IpAddrSpecException e) {
-            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+            return cannotLocate(e);
         }
+        ResolvedIpAddr addr = where.addr();
+        Optional<AddressTable.Assigned> present = where.present();
         if (present.isPresent()) {
             // still announce: after a crash, a restart or a healed partition the neighbours may
             // point at the other node, which no longer holds the address
@@ -110,7 +122,7 @@ public final class IpAddrAgent implements ResourceAgent {
             announce(addr);
             return AgentResult.ok("announced again");
         } catch (IOException | IpAddrSpecException e) {
-            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+            return cannotLocate(e);
         }
     }
 
@@ -122,20 +134,20 @@ public final class IpAddrAgent implements ResourceAgent {
                     .orElseGet(() -> AgentResult.stopped("Resource is stopped: " + addr.address()
                             + " not on " + addr.iface()));
         } catch (IOException | IpAddrSpecException e) {
-            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+            return cannotLocate(e);
         }
     }
 
     @Override
     public AgentResult stop() {
-        ResolvedIpAddr addr;
-        Optional<AddressTable.Assigned> present;
+        Located where;
         try {
-            addr = resolve();
-            present = lookUp(addr);
+            where = locate();
         } catch (IOException | IpAddrSpecException e) {
-            return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+            return cannotLocate(e);
         }
+        ResolvedIpAddr addr = where.addr();
+        Optional<AddressTable.Assigned> present = where.present();
         campaigns.cancel(addr.iface(), addr.address());
         if (present.isEmpty()) {
             return AgentResult.ok("not present");
