@@ -33,7 +33,7 @@ public final class SequenceTracker {
     private long generation = -1;
     private long lastSeq;
     private final BitSet seen = new BitSet(WINDOW);
-    private long missing;
+    private final java.util.TreeSet<Long> missing = new java.util.TreeSet<>();
 
     /**
      * Classifies a message.
@@ -57,7 +57,10 @@ public final class SequenceTracker {
             }
             for (long s = lastSeq + 1; s < seq; s++) {
                 clear(s);
-                missing++;
+                missing.add(s);
+            }
+            while (!missing.isEmpty() && missing.first() <= seq - WINDOW) {
+                missing.pollFirst();
             }
             lastSeq = seq;
             mark(seq);
@@ -67,7 +70,7 @@ public final class SequenceTracker {
             return Verdict.DUPLICATE;
         }
         mark(seq);
-        missing = Math.max(0, missing - 1);
+        missing.remove(seq);
         return Verdict.ACCEPT;
     }
 
@@ -81,16 +84,35 @@ public final class SequenceTracker {
         return lastSeq;
     }
 
-    /** How many sequence numbers below {@link #lastSeq()} have not arrived (gaps), best effort. */
+    /** How many sequence numbers below {@link #lastSeq()} have not arrived (gaps). */
     public long missingCount() {
-        return missing;
+        return missing.size();
+    }
+
+    /** The sequence numbers below {@link #lastSeq()} that have not arrived, ascending (at most {@value #WINDOW}). */
+    public java.util.SortedSet<Long> missing() {
+        return java.util.Collections.unmodifiableSortedSet(missing);
+    }
+
+    /**
+     * The sender cannot retransmit {@code seq} ({@code NS_nak_rexmit}): stop waiting for it; should it
+     * still arrive it is a duplicate.
+     *
+     * @return whether it was missing
+     */
+    public boolean giveUp(long seq) {
+        if (missing.remove(seq)) {
+            mark(seq);
+            return true;
+        }
+        return false;
     }
 
     private void reset(long hg, long seq) {
         generation = hg;
         lastSeq = seq;
         seen.clear();
-        missing = 0;
+        missing.clear();
         mark(seq);
     }
 

@@ -3,6 +3,7 @@ package org.jheartbeat.core.protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.MediumDecl;
@@ -38,6 +39,11 @@ import org.jheartbeat.core.wire.WireFormatException;
  */
 public final class NodeEngine {
     private static final long REQNODES_INTERVAL_NANOS = 1_000_000_000L;
+    /** Heartbeat's max_rexmit_delay default: first request 50..250 ms after a gap, then every 250 ms. */
+    private static final long REXMIT_INTERVAL_NANOS = 250_000_000L;
+    private static final long REXMIT_FIRST_MIN_NANOS = 50_000_000L;
+    /** At most this many NS_rexmit requests per timer tick. */
+    private static final int REXMIT_PER_TICK = 50;
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
     private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
 
@@ -63,6 +69,8 @@ public final class NodeEngine {
     /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
     private long leftGeneration = -1;
     private long exitAtNanos = Long.MAX_VALUE;
+    /** Missing peer sequence numbers → when to (re)request them ({@code NS_rexmit}), monotonic ns. */
+    private final java.util.TreeMap<Long, Long> rexmitDue = new java.util.TreeMap<>();
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -100,6 +108,7 @@ public final class NodeEngine {
         if (awaitingRepnodes && nowNanos >= nextReqnodesNanos) {
             sendReqnodes(out, nowNanos, wallMillis);
         }
+        requestRetransmissions(out, nowNanos, wallMillis);
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
@@ -113,6 +122,9 @@ public final class NodeEngine {
         t = Math.min(t, machine.nextDeadlineNanos());
         if (awaitingRepnodes) {
             t = Math.min(t, nextReqnodesNanos);
+        }
+        for (long due : rexmitDue.values()) {
+            t = Math.min(t, due);
         }
         return Math.min(t, exitAtNanos);
     }
@@ -180,10 +192,19 @@ public final class NodeEngine {
         if (unsequenced) {
             if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
                 retransmit(message, out);
+            } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
+                long lost = parseHex(message.get(Field.FIRST_SEQ).orElse(""), -1);
+                if (lost > 0 && peerSeq.giveUp(lost)) {
+                    rexmitDue.remove(lost);
+                    log(out, Level.WARN, "Irretrievably lost packet: node " + peer + " seq " + lost + " ("
+                            + message.get(Field.INFO).orElse("no reason") + ")");
+                }
             }
             return out;
         }
+        long lastBefore = peerSeq.lastSeq();
         SequenceTracker.Verdict verdict = peerSeq.offer(hg, seq);
+        trackGaps(verdict, lastBefore, seq, out, nowNanos);
         switch (verdict) {
             case REPLAY -> {
                 log(out, Level.WARN, "should_drop_message: attempted replay attack [" + from + "]? [gen = "
@@ -199,9 +220,16 @@ public final class NodeEngine {
             }
             case ACCEPT -> { }
         }
-        if (forUs && seq % 10 == ackTrigger) {
-            transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.ACK.wireName())
-                    .add(Field.DESTINATION, peer.value()).add(Field.ACK_SEQ, OutboundStamper.hex(seq)).build(), wallMillis);
+        if (peerSeq.missing().isEmpty() && (seq % 10 == ackTrigger || seq < peerSeq.lastSeq())) {
+            // flow control (C.5): acknowledge at seq % 10 == trigger when nothing is missing below;
+            // when a retransmission closes the last gap, acknowledge the highest such seq
+            long last = peerSeq.lastSeq();
+            long ack = last - Math.floorMod(last - ackTrigger, 10);
+            if (ack > 0 && (seq == last || ack >= seq)) {
+                transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.ACK.wireName())
+                        .add(Field.DESTINATION, peer.value()).add(Field.ACK_SEQ, OutboundStamper.hex(ack)).build(),
+                        wallMillis);
+            }
         }
         if (!forUs || mt.isEmpty()) {
             return out;
@@ -380,6 +408,49 @@ public final class NodeEngine {
         transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.REQUEST_NODES.wireName())
                 .add(Field.DESTINATION, peer.value()).build(), wall);
         nextReqnodesNanos = now + REQNODES_INTERVAL_NANOS;
+    }
+
+    /** Keeps {@link #rexmitDue} in step with the tracker's missing set; logs gaps as Heartbeat does. */
+    private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
+        if (verdict == SequenceTracker.Verdict.RESTART) {
+            rexmitDue.clear();
+            return;
+        }
+        if (verdict == SequenceTracker.Verdict.ACCEPT && lastBefore > 0 && seq > lastBefore + 1
+                && peerSeq.lastSeq() == seq && !peerSeq.missing().isEmpty()) {
+            log(out, Level.WARN, (seq - lastBefore - 1) + " lost packet(s) for [" + peer + "] [" + lastBefore + ":"
+                    + seq + "]");
+        }
+        boolean hadMissing = !rexmitDue.isEmpty();
+        rexmitDue.keySet().retainAll(peerSeq.missing());
+        for (long m : peerSeq.missing()) {
+            // first request 50..250 ms after the gap, spread by sequence number (Heartbeat: random)
+            rexmitDue.putIfAbsent(m, now + REXMIT_FIRST_MIN_NANOS + (m * 37 % 200) * 1_000_000L);
+        }
+        if (hadMissing && rexmitDue.isEmpty()) {
+            log(out, Level.INFO, "No pkts missing from " + peer + "!");
+        }
+    }
+
+    /** Sends due {@code NS_rexmit} requests ({@code firstseq}/{@code lastseq} in decimal, as 3.0.6). */
+    private void requestRetransmissions(List<Effect> out, long now, long wall) {
+        if (rexmitDue.isEmpty()) {
+            return;
+        }
+        if (!detector.status(peer).isAlive()) {
+            rexmitDue.clear();
+            return;
+        }
+        int sent = 0;
+        for (Map.Entry<Long, Long> e : rexmitDue.entrySet()) {
+            if (e.getValue() <= now && sent++ < REXMIT_PER_TICK) {
+                transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.RETRANSMIT_REQUEST.wireName())
+                        .add(Field.DESTINATION, peer.value())
+                        .add(Field.FIRST_SEQ, Long.toString(e.getKey()))
+                        .add(Field.LAST_SEQ, Long.toString(e.getKey())).build(), wall);
+                e.setValue(now + REXMIT_INTERVAL_NANOS);
+            }
+        }
     }
 
     private void retransmit(HaMessage m, List<Effect> out) {

@@ -143,6 +143,29 @@ class TwoNodeScenarioTest {
     }
 
     @Test
+    void twentyPercentLossForSixtySecondsIsRepairedByRetransmission() {
+        bootBoth();
+        int before = h.logs().size();
+        h.loss(20);
+        h.run(20_000);
+        h.standby(N1, ResourceSet.ALL);
+        h.run(20_000);
+        h.standby(N2, ResourceSet.FOREIGN);
+        h.run(20_000);
+        h.loss(0);
+        h.run(3000);
+        List<String> during = h.logs().subList(before, h.logs().size());
+        assertThat(h.dropped()).isGreaterThan(50);
+        assertThat(during).as("no false death").noneMatch(l -> l.contains("is dead"));
+        assertThat(during).anyMatch(l -> l.contains("lost packet(s) for [node2]"))
+                .anyMatch(l -> l.contains("No pkts missing from node2!"));
+        assertThat(h.runningOn(N1)).containsExactly("198.18.0.100/24/eth0");
+        assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
+        assertThat(h.engine(N1).machine().state()).isEqualTo(TakeoverState.STABLE);
+        assertThat(h.engine(N2).machine().state()).isEqualTo(TakeoverState.STABLE);
+    }
+
+    @Test
     void partitionHealEndsWithEachNodeRunningItsOwn() {
         bootBoth();
         h.link(false);

@@ -43,6 +43,9 @@ public final class TwoNodeHarness {
     private final List<String> logs = new ArrayList<>();
     private boolean linkUp = true;
     private boolean serialEncoding;
+    private int lossPercent;
+    private final java.util.Random lossRandom = new java.util.Random(20);
+    private long dropped;
     private long generationSeed = 100;
     private String doubleRun;
 
@@ -120,6 +123,17 @@ public final class TwoNodeHarness {
         return this;
     }
 
+    /** Drops this share of packets in both directions (seeded, deterministic): a lossy link. */
+    public void loss(int percent) {
+        lossPercent = percent;
+        trace.add(at() + " loss " + percent + "%");
+    }
+
+    /** Packets dropped by {@link #loss} so far. */
+    public long dropped() {
+        return dropped;
+    }
+
     /** Cuts or restores the only link between the nodes. */
     public void link(boolean up) {
         linkUp = up;
@@ -162,7 +176,9 @@ public final class TwoNodeHarness {
         for (Effect e : effects) {
             if (e instanceof Effect.Transmit t) {
                 Node other = n == nodes[0] ? nodes[1] : nodes[0];
-                if (linkUp && other.engine != null) {
+                if (lossPercent > 0 && lossRandom.nextInt(100) < lossPercent) {
+                    dropped++;
+                } else if (linkUp && other.engine != null) {
                     other.inbox.addLast(serialEncoding ? t.packet().classic() : t.packet().netstring());
                 }
             } else if (e instanceof Effect.StartGroup s) {
