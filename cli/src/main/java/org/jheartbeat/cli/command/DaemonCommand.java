@@ -35,6 +35,7 @@ import org.jheartbeat.core.media.udp.UdpMedium;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
 import org.slf4j.Logger;
@@ -195,12 +196,35 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         }
     }
 
-    private static ControlResponse handle(String request, ClusterLoop loop) {
+    /**
+     * Answers one control request: {@code status}, or {@code standby|takeover all|local|foreign|failback
+     * TIMEOUT_S} (waits for the exchange to end, at most TIMEOUT_S seconds).
+     */
+    static ControlResponse handle(String request, ClusterLoop loop) {
+        String[] words = request.split(" ");
         if (request.equals("status")) {
             try {
                 return ControlResponse.ok(loop.snapshot().get(5, TimeUnit.SECONDS).render());
             } catch (Exception e) {
                 return ControlResponse.error("status not available: " + e);
+            }
+        }
+        if (words.length == 3 && (words[0].equals("standby") || words[0].equals("takeover"))) {
+            Optional<ResourceSet> set = ResourceSet.fromWire(words[1]);
+            if (set.isEmpty() || set.get() == ResourceSet.NONE || !words[2].matches("[0-9]{1,5}")) {
+                return ControlResponse.error("bad request [" + request + "]");
+            }
+            try {
+                ClusterLoop.HandoverResult r = loop.handover(words[0].equals("takeover"), set.get())
+                        .get(Long.parseLong(words[2]), TimeUnit.SECONDS);
+                String where = loop.snapshot().get(5, TimeUnit.SECONDS).render();
+                return r.done() ? ControlResponse.ok(r.detail() + "\n" + where)
+                        : new ControlResponse(false, r.detail(), where);
+            } catch (java.util.concurrent.TimeoutException e) {
+                return ControlResponse.error(words[0] + " " + words[1] + " did not finish within " + words[2]
+                        + " s; it may still complete (see hb status)");
+            } catch (Exception e) {
+                return ControlResponse.error(words[0] + " failed: " + e);
             }
         }
         return ControlResponse.error("unknown request [" + request + "]");

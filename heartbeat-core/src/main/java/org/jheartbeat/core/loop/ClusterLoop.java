@@ -177,9 +177,37 @@ public final class ClusterLoop implements AutoCloseable {
         return exited;
     }
 
-    /** Operator standby: hand {@code set} of our groups to the peer. */
-    public void standby(ResourceSet set) {
-        post(() -> run(e -> e.onStandbyRequested(set, clock.nanoTime(), wall.currentTimeMillis())));
+    /** The end of an operator standby or takeover: whether it was done, and a one-line account. */
+    public record HandoverResult(boolean done, String detail) { }
+
+    /**
+     * Operator standby ({@code takeover == false}: hand {@code set} of our groups to the peer) or
+     * takeover ({@code true}: ask the peer to hand us {@code set}). Completes when the exchange has
+     * finished, was refused or was cancelled; the caller applies its own timeout.
+     */
+    public CompletableFuture<HandoverResult> handover(boolean takeover, ResourceSet set) {
+        CompletableFuture<HandoverResult> f = new CompletableFuture<>();
+        post(() -> {
+            run(e -> takeover ? e.onTakeoverRequested(set, clock.nanoTime(), wall.currentTimeMillis())
+                    : e.onStandbyRequested(set, clock.nanoTime(), wall.currentTimeMillis()));
+            watchHandover(engine.machine().handoverSerial(), f);
+        });
+        return f;
+    }
+
+    private void watchHandover(long serial, CompletableFuture<HandoverResult> f) {
+        var m = engine.machine();
+        if (f.isDone()) {
+            return;
+        }
+        if (m.handoverSerial() != serial) {
+            f.complete(new HandoverResult(false, "superseded by another standby or takeover request"));
+        } else if (m.handover() != org.jheartbeat.core.takeover.TakeoverMachine.Handover.IN_PROGRESS) {
+            f.complete(new HandoverResult(m.handover() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.DONE,
+                    m.handoverDetail()));
+        } else if (!thread.isShutdown()) {
+            thread.schedule(() -> watchHandover(serial, f), 100, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** A status snapshot taken on the loop thread. */

@@ -266,6 +266,13 @@ public final class NodeEngine {
         return out;
     }
 
+    /** Operator takeover ({@code hb takeover}): ask the peer to hand us {@code set} (relative to this node). */
+    public List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
     /** Operator standby: hand {@code set} (relative to this node) to the peer. */
     public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();

@@ -35,6 +35,10 @@ public final class ResourceMessages {
                     .add(Field.RESOURCES_HELD, r.set().wireName())
                     .add(Field.INFO, r.phase().wireName()).build();
         }
+        if (a instanceof Announcement.Takeover t) {
+            return HaMessage.builder().add(Field.TYPE, MessageType.TAKEOVER.wireName())
+                    .add(Field.RESOURCES_HELD, t.set().wireName()).build();
+        }
         if (a instanceof Announcement.ShutDone) {
             return HaMessage.builder().add(Field.TYPE, MessageType.SHUTDOWN_DONE.wireName())
                     .add(Field.STATUS, "dead").build();

@@ -17,6 +17,9 @@ public sealed interface Announcement {
     /** {@code t=ask_resources rsc_hold=SET info=me|other|done}. */
     record AskResources(ResourceSet set, StandbyPhase phase) implements Announcement { }
 
+    /** {@code t=hb_takeover rsc_hold=SET}: please go standby so that I get SET (relative to me). */
+    record Takeover(ResourceSet set) implements Announcement { }
+
     /** {@code t=shutdone st=dead}. */
     record ShutDone() implements Announcement { }
 

@@ -49,6 +49,9 @@ public sealed interface TakeoverEvent {
     /** An operator (or auto-failback) asked this node to hand {@code set} (relative to us) to the peer. */
     record StandbyRequested(ResourceSet set) implements TakeoverEvent { }
 
+    /** An operator asked this node to take {@code set} (relative to us) from the peer ({@code hb_takeover}). */
+    record TakeoverRequested(ResourceSet set) implements TakeoverEvent { }
+
     /** Orderly shutdown of this node: release everything, then say {@code shutdone}. */
     record ShutdownRequested() implements TakeoverEvent { }
 

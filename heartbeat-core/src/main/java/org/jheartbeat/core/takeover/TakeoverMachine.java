@@ -3,6 +3,7 @@ package org.jheartbeat.core.takeover;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
@@ -60,6 +61,11 @@ public final class TakeoverMachine {
     public static final long STANDBY_REPLY_TIMEOUT_NANOS = 10_000_000_000L;
     /** How long negotiation waits for a usable {@code resource} answer (Heartbeat's RQSTDELAY: 10 s). */
     public static final long NEGOTIATION_TIMEOUT_NANOS = 10_000_000_000L;
+    /** How long {@code hb takeover} waits for the peer to start its standby (30 s). */
+    public static final long TAKEOVER_REPLY_TIMEOUT_NANOS = 30_000_000_000L;
+
+    /** Where the last operator standby/takeover request stands. */
+    public enum Handover { NONE, IN_PROGRESS, DONE, CANCELLED, REFUSED }
 
     private final NodeName me;
     private final NodeName peer;
@@ -82,6 +88,10 @@ public final class TakeoverMachine {
     private boolean standbyAwaitingDone;
     private boolean standbyAcquiring;
     private long deadlineNanos = Long.MAX_VALUE;
+    private Handover handover = Handover.NONE;
+    private String handoverDetail = "";
+    private long handoverSerial;
+    private long handoverDeadlineNanos = Long.MAX_VALUE;
     /** When non-null, the {@code info} of the {@code resource} message to send once groups settle. */
     private String settleInfo;
 
@@ -154,6 +164,8 @@ public final class TakeoverMachine {
             }
         } else if (event instanceof StandbyRequested e) {
             requestStandby(e.set(), out, nowNanos);
+        } else if (event instanceof TakeoverEvent.TakeoverRequested e) {
+            requestTakeover(e.set(), out, nowNanos);
         } else if (event instanceof ShutdownRequested) {
             onShutdown(out);
         } else if (event instanceof Tick) {
@@ -302,6 +314,7 @@ public final class TakeoverMachine {
                     out.add(new Log(Level.INFO, "Other node completed standby takeover of "
                             + standbySet + " resources."));
                     becomeStable("", out);
+                    finishHandover(Handover.DONE, "standby [" + standbySet + "] completed");
                 }
             }
         }
@@ -316,6 +329,9 @@ public final class TakeoverMachine {
         peerStable = false;
         peerHolds = ResourceSet.NONE;
         peerGaveUp = gaveUp;
+        if (handover == Handover.IN_PROGRESS) {
+            finishHandover(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
+        }
         if (state == TakeoverState.SHUTTING_DOWN) {
             return;
         }
@@ -338,11 +354,15 @@ public final class TakeoverMachine {
     }
 
     private void requestStandby(ResourceSet set, List<TakeoverAction> out, long now) {
-        if (state != TakeoverState.STABLE || !settled() || !peerAlive || !peerStable) {
-            out.add(new Log(Level.WARN, "Standby [" + set + "] refused: "
-                    + (!peerAlive ? peer + " is not alive" : "resources are in flux")));
+        Optional<String> refusal = handoverRefusal();
+        handoverSerial++;
+        if (refusal.isPresent()) {
+            out.add(new Log(Level.WARN, "Standby [" + set + "] refused: " + refusal.get()));
+            finishHandover(Handover.REFUSED, refusal.get());
             return;
         }
+        handover = Handover.IN_PROGRESS;
+        handoverDetail = "standby [" + set + "]";
         out.add(new Log(Level.INFO, "Going standby [" + set + "]."));
         state = TakeoverState.STANDBY_GIVING;
         standbySet = set;
@@ -350,6 +370,48 @@ public final class TakeoverMachine {
         standbyAwaitingDone = false;
         deadlineNanos = now + STANDBY_REPLY_TIMEOUT_NANOS;
         out.add(new Announce(new AskResources(set, StandbyPhase.ME)));
+    }
+
+    /**
+     * {@code hb takeover SET}: ask the peer, with Heartbeat's {@code hb_takeover rsc_hold=SET}
+     * message, to hand us SET (relative to us); the peer answers by going standby with the mirrored
+     * set, and this node takes the groups in STANDBY_TAKING.
+     */
+    private void requestTakeover(ResourceSet set, List<TakeoverAction> out, long now) {
+        Optional<String> refusal = handoverRefusal();
+        handoverSerial++;
+        if (refusal.isPresent()) {
+            out.add(new Log(Level.WARN, "Takeover [" + set + "] refused: " + refusal.get()));
+            finishHandover(Handover.REFUSED, refusal.get());
+            return;
+        }
+        handover = Handover.IN_PROGRESS;
+        handoverDetail = "takeover [" + set + "]";
+        handoverDeadlineNanos = now + TAKEOVER_REPLY_TIMEOUT_NANOS;
+        out.add(new Log(Level.INFO, "Asking " + peer + " to hand over [" + set + "] resources (hb_takeover)."));
+        out.add(new Announce(new Announcement.Takeover(set)));
+    }
+
+    private Optional<String> handoverRefusal() {
+        if (!peerAlive) {
+            return Optional.of(peer + " is not alive");
+        }
+        if (state != TakeoverState.STABLE || !settled()) {
+            return Optional.of("local resources are in flux (" + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
+        }
+        if (!peerStable) {
+            return Optional.of(peer + "'s resources are in flux");
+        }
+        if (handover == Handover.IN_PROGRESS) {
+            return Optional.of("another standby or takeover is in progress");
+        }
+        return Optional.empty();
+    }
+
+    private void finishHandover(Handover result, String detail) {
+        handover = result;
+        handoverDetail = detail;
+        handoverDeadlineNanos = Long.MAX_VALUE;
     }
 
     private void onShutdown(List<TakeoverAction> out) {
@@ -366,6 +428,11 @@ public final class TakeoverMachine {
     }
 
     private void onTick(List<TakeoverAction> out, long now) {
+        if (now >= handoverDeadlineNanos && handover == Handover.IN_PROGRESS && state == TakeoverState.STABLE) {
+            out.add(new Log(Level.WARN, peer + " did not hand over in time; takeover request cancelled."));
+            finishHandover(Handover.CANCELLED, peer + " did not start a standby within "
+                    + TAKEOVER_REPLY_TIMEOUT_NANOS / 1_000_000_000L + " s");
+        }
         if (now < deadlineNanos) {
             return;
         }
@@ -373,6 +440,7 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STANDBY_GIVING && !standbyReleasing) {
             out.add(new Log(Level.WARN, "No reply to standby request.  Standby request cancelled."));
             state = TakeoverState.STABLE;
+            finishHandover(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
         } else if (state == TakeoverState.NEGOTIATING && !peerHolds.includesForeign()) {
             out.add(new Log(Level.INFO, "No usable resource answer from " + peer
                     + " in time; taking our own groups."));
@@ -429,6 +497,9 @@ public final class TakeoverMachine {
                     out.add(new Log(Level.INFO, "Standby resource acquisition done [" + standbySet + "]."));
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
                     becomeStable("", out);
+                    if (handover == Handover.IN_PROGRESS) {
+                        finishHandover(Handover.DONE, "acquired [" + standbySet.mirrored() + "] from " + peer);
+                    }
                 }
             }
             case SHUTTING_DOWN -> {
@@ -517,6 +588,21 @@ public final class TakeoverMachine {
 
     /** The earliest monotonic instant at which a {@link Tick} matters, or {@link Long#MAX_VALUE}. */
     public long nextDeadlineNanos() {
-        return deadlineNanos;
+        return Math.min(deadlineNanos, handoverDeadlineNanos);
+    }
+
+    /** Outcome of the latest standby/takeover request (operator or auto-failback). */
+    public Handover handover() {
+        return handover;
+    }
+
+    /** One line about {@link #handover()}: what was asked and how it ended. */
+    public String handoverDetail() {
+        return handoverDetail;
+    }
+
+    /** Increases with every standby/takeover request, so a caller can tell its own from a later one. */
+    public long handoverSerial() {
+        return handoverSerial;
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -140,6 +141,36 @@ class TwoNodeScenarioTest {
         assertThat(h.runningOn(N1)).as("%s", h.logs()).isEmpty();
         assertThat(h.runningOn(N2)).hasSize(2);
         assertThat(h.logs()).anyMatch(l -> l.contains("Other node completed standby takeover of all resources."));
+    }
+
+    @Test
+    void takeoverAllBringsThePeersGroupsHereAndReportsDone() {
+        bootBoth();
+        h.takeover(N1, ResourceSet.ALL);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.IN_PROGRESS);
+        h.run(3000);
+        assertThat(h.runningOn(N1)).hasSize(2);
+        assertThat(h.runningOn(N2)).isEmpty();
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.DONE);
+        assertThat(h.engine(N1).machine().handoverDetail()).isEqualTo("acquired [all] from node2");
+        h.takeover(N2, ResourceSet.LOCAL);
+        h.run(3000);
+        assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
+        assertThat(h.runningOn(N1)).containsExactly("198.18.0.100/24/eth0");
+    }
+
+    @Test
+    void standbyIsRefusedWhenThePeerIsDeadAndCancelledWhenItNeverAnswers() {
+        bootBoth();
+        h.powerOff(N2);
+        h.standby(N1, ResourceSet.ALL);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.IN_PROGRESS);
+        h.run(4000);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.CANCELLED);
+        assertThat(h.runningOn(N1)).as("node2 died meanwhile: node1 runs everything").hasSize(2);
+        h.standby(N1, ResourceSet.ALL);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.REFUSED);
+        assertThat(h.engine(N1).machine().handoverDetail()).isEqualTo("node2 is not alive");
     }
 
     @Test

@@ -123,6 +123,12 @@ public final class TwoNodeHarness {
         return this;
     }
 
+    /** Operator takeover on {@code n} ({@code hb takeover SET}). */
+    public void takeover(NodeName n, org.jheartbeat.core.takeover.ResourceSet set) {
+        Node node = node(n);
+        handle(node, node.engine.onTakeoverRequested(set, clock.nanoTime(), clock.currentTimeMillis()));
+    }
+
     /** Drops this share of packets in both directions (seeded, deterministic): a lossy link. */
     public void loss(int percent) {
         lossPercent = percent;
