@@ -1,0 +1,163 @@
+package org.jheartbeat.cli.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 4 on real input: a real Heartbeat 3.0.6 node (Debian's package) as node2 and our daemon as
+ * node1 form one cluster over ucast.
+ */
+@Tag("root")
+class HeartbeatInteropIT {
+    static final String VIP2 = "198.18.0.101";
+    static final long FAILOVER_LIMIT_MS = 5_000;
+
+    @ParameterizedTest(name = "auth {0}")
+    @ValueSource(strings = {"sha1", "md5", "crc"})
+    void eachSeesTheOtherActiveWithinInitdead(String auth) throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_AUTH", auth, "LAB_INITDEAD", "10"))) {
+            lab.lab("start", "node1");
+            lab.lab("start", "node2");
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                assertThat(lab.lab("clstatus", "node2", "nodestatus", "node1").output().trim()).isEqualTo("active");
+                assertThat(lab.lab("status", "node1").output()).contains("node2        active");
+            });
+            assertThat(lab.lab("status", "node1").output()).contains("Bad packets: 0");
+            assertThat(haLog(lab, "node2")).doesNotContain("failed authentication").doesNotContain("authtoken does not match");
+        }
+    }
+
+    @Test
+    void activeActiveFailoverAndFailbackBothWays() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_GROUPS", "active-active"))) {
+            lab.lab("start", "node1");
+            lab.lab("start", "node2");
+            awaitServing(lab, "node1", "node2", 30);
+
+            // our node loses power: the real node runs both groups within deadtime + 2 s
+            lab.lab("poweroff", "node1");
+            long t0 = System.nanoTime();
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> "node2".equals(lab.http()));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            System.out.println("interop: real node2 served node1's VIP " + ms + " ms after node1 lost power");
+            assertThat(ms).isLessThanOrEqualTo(FAILOVER_LIMIT_MS);
+            assertThat(http2(lab)).isEqualTo("node2");
+            lab.lab("poweron", "node1");
+            lab.lab("start", "node1");
+            awaitServing(lab, "node1", "node2", 40);
+            assertRunningOnce(lab);
+
+            // the real node loses power: ours runs both, then gives node2's back
+            lab.lab("poweroff", "node2");
+            t0 = System.nanoTime();
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> "node1".equals(http2(lab)));
+            ms = (System.nanoTime() - t0) / 1_000_000;
+            System.out.println("interop: jheartbeat node1 served node2's VIP " + ms + " ms after node2 lost power");
+            assertThat(ms).isLessThanOrEqualTo(FAILOVER_LIMIT_MS);
+            assertThat(lab.http()).isEqualTo("node1");
+            lab.lab("poweron", "node2");
+            lab.lab("start", "node2");
+            awaitServing(lab, "node1", "node2", 40);
+            assertRunningOnce(lab);
+        }
+    }
+
+    @Test
+    void standbyAndTakeoverFromEitherSide() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_GROUPS", "active-active"))) {
+            lab.lab("start", "node1");
+            lab.lab("start", "node2");
+            awaitServing(lab, "node1", "node2", 30);
+            String state1 = lab.runDir().resolve("node1/state").toString();
+
+            Lab.Result r = lab.lab("exec", "node1", "java", "-jar", jar(), "standby", "all", "--state-dir", state1);
+            assertThat(r.code()).as(r.output()).isZero();
+            awaitServing(lab, "node2", "node2", 15);
+            assertRunningOnce(lab);
+
+            r = lab.lab("exec", "node1", "java", "-jar", jar(), "takeover", "all", "--state-dir", state1);
+            assertThat(r.code()).as(r.output()).isZero();
+            awaitServing(lab, "node1", "node1", 15);
+            assertRunningOnce(lab);
+
+            assertThat(lab.lab("hbcmd", "node2", "hb_standby", "foreign").code()).isZero();
+            awaitServing(lab, "node1", "node1", 15);
+            assertThat(lab.lab("hbcmd", "node2", "hb_takeover", "all").code()).isZero();
+            awaitServing(lab, "node2", "node2", 15);
+            assertRunningOnce(lab);
+            assertThat(lab.lab("hbcmd", "node2", "hb_standby", "foreign").code()).isZero();
+            awaitServing(lab, "node1", "node2", 15);
+            assertRunningOnce(lab);
+        }
+    }
+
+    @Test
+    void twentyPercentLossOnTheOnlyLinkIsRepairedByRetransmission() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_GROUPS", "active-active"))) {
+            for (String node : List.of("node1", "node2")) { // eth1 only, so nothing masks the loss
+                Path haCf = lab.runDir().resolve(node).resolve("ha.d/ha.cf");
+                Files.writeString(haCf, Files.readString(haCf).replaceAll("(?m)^ucast eth0 .*\\n", ""));
+            }
+            lab.lab("start", "node1");
+            lab.lab("start", "node2");
+            awaitServing(lab, "node1", "node2", 30);
+            lab.lab("loss", "node1", "20");
+            lab.lab("loss", "node2", "20");
+            Thread.sleep(60_000);
+            lab.lab("noloss", "node1");
+            lab.lab("noloss", "node2");
+            Thread.sleep(3_000);
+            String ours = haLog(lab, "node1");
+            String real = haLog(lab, "node2");
+            assertThat(ours).doesNotContain("is dead").contains("lost packet(s) for [node2]").contains("No pkts missing from node2!");
+            assertThat(real).doesNotContain("is dead").contains("lost packet(s) for [node1]").contains("No pkts missing from node1!");
+            assertThat(real).doesNotContain("Message hist queue is filling up");
+            assertThat(lab.http()).isEqualTo("node1");
+            assertThat(http2(lab)).isEqualTo("node2");
+            assertRunningOnce(lab);
+        }
+    }
+
+    private static String jar() {
+        return System.getProperty("hb.jar", "cli/target/hb.jar");
+    }
+
+    static String http2(Lab lab) throws Exception {
+        Lab.Result r = lab.lab("http2");
+        return r.code() == 0 ? r.output().trim() : "";
+    }
+
+    static void awaitServing(Lab lab, String vip1Node, String vip2Node, int seconds) {
+        await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            assertThat(lab.http()).isEqualTo(vip1Node);
+            assertThat(http2(lab)).isEqualTo(vip2Node);
+        });
+    }
+
+    static void assertRunningOnce(Lab lab) throws Exception {
+        for (String vip : List.of(FailoverIT.VIP, VIP2)) {
+            assertThat(lab.holds("node1", vip) ^ lab.holds("node2", vip)).as(vip + " held by exactly one node").isTrue();
+        }
+    }
+
+    static String haLog(Lab lab, String node) throws Exception {
+        return Files.readString(lab.runDir().resolve(node).resolve("ha-log"));
+    }
+}
