@@ -32,6 +32,7 @@ public final class HeartbeatVectors {
     private static final Path ROOT = locate();
     private static final Pattern XXD_LINE =
             Pattern.compile("^[0-9a-f]{8}: ((?:[0-9a-f]{2,4} ?)+?)\\s{2}.*$");
+    private static final Pattern FILE_NUMBER = Pattern.compile("^\\D*(\\d{1,9})\\.bin$");
 
     private HeartbeatVectors() {
     }
@@ -68,6 +69,33 @@ public final class HeartbeatVectors {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Every {@code .bin} file of {@code folder} in capture order: sorted by the number in the name, not
+     * by the name. The lifecycle files are {@code lc-01.bin} … {@code lc-99.bin}, {@code lc-100.bin} …
+     * {@code lc-289.bin} (two digits below 100), so a plain name sort puts {@code lc-100} before
+     * {@code lc-11}. Fails if a name carries no number.
+     */
+    public static List<Path> packetsInCaptureOrder(String folder) {
+        return packets(folder).stream().sorted(Comparator.comparingLong(HeartbeatVectors::fileNumber)).toList();
+    }
+
+    /** The pcap capture of the lifecycle run: the same datagrams as {@code lifecycle/}, with times and addresses. */
+    public static Path lifecycleCapture() {
+        Path pcap = ROOT.resolve("lifecycle.pcap");
+        if (!Files.isRegularFile(pcap)) {
+            throw new IllegalStateException("missing " + pcap);
+        }
+        return pcap;
+    }
+
+    private static long fileNumber(Path p) {
+        Matcher m = FILE_NUMBER.matcher(p.getFileName().toString());
+        if (!m.matches()) {
+            throw new IllegalStateException("no number in vector file name " + p);
+        }
+        return Long.parseLong(m.group(1));
     }
 
     /** The serial byte-stream files, sorted by name; fails if there are none. */
