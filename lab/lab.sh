@@ -45,9 +45,11 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
   serialgarbage NODE BYTES
                      write BYTES random bytes into the peer's end of the
                      cable, so that NODE reads them
-  loss NODE PERCENT  drop PERCENT % (random) of the UDP packets to port 694
-                     arriving on NODE's eth1 (iptables in NODE's netns)
-  noloss NODE        remove that rule (idempotent)
+  loss NODE PERCENT [IF..]
+                     drop PERCENT % (random) of the UDP packets to port 694
+                     arriving on NODE's eth1 (or the IFs given: eth0 eth1);
+                     iptables in NODE's netns
+  noloss NODE        remove those rules (idempotent)
   ps                 list the lab's processes per namespace
   env                print shell-sourceable variables (paths, pids, names)
 
@@ -943,9 +945,9 @@ cmd_http2() {
 
 # ---------------------------------------------------------------- packet loss
 
-# The rule lives in the node's network namespace, which outlives power
-# cycles (like the crossover cable itself): loss/noloss work on a powered-off
-# node and the rule stays until noloss. <node>/loss.eth1 holds the percentage.
+# The rules live in the node's network namespace, which outlives power
+# cycles (like the cables): loss/noloss work on a powered-off node and the
+# rules stay until noloss (or down). <node>/loss holds "PERCENT IF...".
 # ipt N ARGS...: iptables (nft backend) inside node N's netns, not its holder:
 # the netns exists whether or not the node is powered on.
 ipt() {
@@ -963,34 +965,45 @@ loss_remove() {
         ipt "$n" -F "$LOSS_CHAIN"
         ipt "$n" -X "$LOSS_CHAIN"
     fi
-    rm -f "$(node_dir "$n")/loss.eth1"
+    rm -f "$(node_dir "$n")/loss"
 }
 
+# loss NODE PERCENT [IF...]: replaces NODE's loss rules by one DROP rule per
+# IF (default eth1; eth0 too for a medium that also runs over the LAN):
+# -i IF -p udp --dport 694 -m statistic --mode random --probability P/100.
+# PERCENT 0 = noloss.
 cmd_loss() {
-    local n pct prob d
+    local n pct prob d ifc
     n=$(node_num "${1:-}")
     pct=${2:-}
     if ! [[ $pct =~ ^[0-9]+(\.[0-9]+)?$ ]] || ! awk -v p="$pct" 'BEGIN { exit !(p <= 100) }'; then
-        die "usage: loss NODE PERCENT (0..100, e.g. 20 or 2.5)"
+        die "usage: loss NODE PERCENT [IF...] (PERCENT 0..100, e.g. 20 or 2.5; IF eth1 (default) and/or eth0)"
     fi
+    shift 2
+    (($# > 0)) || set -- eth1
+    for ifc in "$@"; do
+        case $ifc in eth0 | eth1) ;; *) die "loss: interface must be eth0 or eth1 (got '$ifc')" ;; esac
+    done
     require_up
     command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
     d=$(node_dir "$n")
     loss_remove "$n"
     if awk -v p="$pct" 'BEGIN { exit !(p == 0) }'; then
-        log "node$n: loss 0 %: no loss rule on eth1"
+        log "node$n: loss 0 %: no loss rule"
         return 0
     fi
     prob=$(awk -v p="$pct" 'BEGIN { printf "%.5f", p / 100 }')
     ipt "$n" -N "$LOSS_CHAIN"
-    ipt "$n" -A "$LOSS_CHAIN" -i eth1 -p udp --dport 694 \
-        -m statistic --mode random --probability "$prob" -j DROP
+    for ifc in "$@"; do
+        ipt "$n" -A "$LOSS_CHAIN" -i "$ifc" -p udp --dport 694 \
+            -m statistic --mode random --probability "$prob" -j DROP
+    done
     ipt "$n" -I INPUT 1 -j "$LOSS_CHAIN"
-    echo "$pct" >"$d/loss.eth1"
+    echo "$pct $*" >"$d/loss"
     if holder_pid "$n" >/dev/null; then
-        log "node$n: dropping $pct % of incoming UDP to port 694 on eth1 (probability $prob)"
+        log "node$n: dropping $pct % of incoming UDP to port 694 on $* (probability $prob)"
     else
-        log "node$n (powered off): dropping $pct % of incoming UDP to port 694 on eth1 once it is on (rule stays until noloss)"
+        log "node$n (powered off): dropping $pct % of incoming UDP to port 694 on $* once it is on (rule stays until noloss)"
     fi
 }
 
@@ -1000,13 +1013,13 @@ cmd_noloss() {
     require_up
     command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
     loss_remove "$n"
-    log "node$n: no packet loss on eth1"
+    log "node$n: no packet loss"
 }
 
-# loss_of N: the loss percentage in force on node N's eth1 ("" if none)
+# loss_of N: "PERCENT IF..." in force on node N ("" if none)
 loss_of() {
     local f
-    f=$(node_dir "$1")/loss.eth1
+    f=$(node_dir "$1")/loss
     [[ -r $f ]] || return 0
     ns_exists "$(node_ns "$1")" && ipt "$1" -C INPUT -j "$LOSS_CHAIN" 2>/dev/null || return 0
     cat "$f"
