@@ -30,6 +30,7 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
   client [CMD..]     run CMD (default: bash) in the client namespace
   http               GET http://\$LAB_VIP:8080/ from the client; prints the body
                      (exit 0) or nothing (exit != 0)
+  http2              the same for http://\$LAB_VIP2:8081/ (labweb2)
   holds NODE IP      exit 0 iff NODE's namespace has IPv4 address IP
   status NODE        hb status --state-dir <NODE state dir> (inside NODE);
                      for a real-heartbeat node: a cl_status summary
@@ -44,6 +45,11 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
   serialgarbage NODE BYTES
                      write BYTES random bytes into the peer's end of the
                      cable, so that NODE reads them
+  loss NODE PERCENT [IF..]
+                     drop PERCENT % (random) of the UDP packets to port 694
+                     arriving on NODE's eth1 (or the IFs given: eth0 eth1);
+                     iptables in NODE's netns
+  noloss NODE        remove those rules (idempotent)
   ps                 list the lab's processes per namespace
   env                print shell-sourceable variables (paths, pids, names)
 
@@ -55,7 +61,9 @@ LAB_HARESOURCES (used by up), LAB_VIP (default 198.18.0.100),
 LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15),
 LAB_MEDIA (up: ucast|serial|serial+ucast|all, default ucast), LAB_BAUD
 (default 19200), LAB_NODE1 / LAB_NODE2 (up: jheartbeat|heartbeat, default
-jheartbeat; heartbeat = the real Heartbeat 3.0.6 from the Debian package).
+jheartbeat; heartbeat = the real Heartbeat 3.0.6 from the Debian package),
+LAB_AUTH (up: sha1|md5|crc, default sha1), LAB_GROUPS (up: single|
+active-active, default single), LAB_VIP2 (default 198.18.0.101).
 EOF
 }
 
@@ -78,6 +86,9 @@ fi
 HB_JAR=${HB_JAR:-$REPO/cli/target/hb.jar}
 HB_JAVA_OPTS=${HB_JAVA_OPTS:--Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}
 LAB_VIP=${LAB_VIP:-198.18.0.100}
+LAB_VIP2=${LAB_VIP2:-198.18.0.101}
+LAB_AUTH=${LAB_AUTH:-sha1}
+LAB_GROUPS=${LAB_GROUPS:-single}
 LAB_HTTP_TIMEOUT=${LAB_HTTP_TIMEOUT:-1}
 LAB_STOP_TIMEOUT=${LAB_STOP_TIMEOUT:-15}
 LAB_MEDIA=${LAB_MEDIA:-ucast}
@@ -86,6 +97,9 @@ LAB_BAUD=${LAB_BAUD:-19200}
 REALHB=${LAB_REALHB:-/usr/libexec/heartbeat/heartbeat}
 REALHB_SHARE=/usr/share/heartbeat
 SERIAL_PIDFILE=$RUN/serial.pid
+# packet loss on the crossover: an iptables chain of this name inside the
+# node's netns, jumped to from INPUT
+LOSS_CHAIN=LAB-LOSS
 
 NS_N1=$LAB_ID-n1
 NS_N2=$LAB_ID-n2
@@ -263,6 +277,31 @@ real_haresources() {
           print }'
 }
 
+# authkeys_text: the authkeys for $LAB_AUTH ($AUTH_KEY made by up):
+# "auth 1" + "1 sha1 KEY" | "1 md5 KEY" | "1 crc" (crc takes no key)
+authkeys_text() {
+    case $LAB_AUTH in
+        sha1 | md5) printf 'auth 1\n1 %s %s\n' "$LAB_AUTH" "$AUTH_KEY" ;;
+        crc) printf 'auth 1\n1 crc\n' ;;
+        *) die "LAB_AUTH must be sha1, md5 or crc (got '$LAB_AUTH')" ;;
+    esac
+}
+
+# haresources_text: $LAB_HARESOURCES if set, else the groups of $LAB_GROUPS:
+# single = node1 VIP labweb; active-active = that + node2 VIP2 labweb2
+haresources_text() {
+    case $LAB_GROUPS in
+        single | active-active) ;;
+        *) die "LAB_GROUPS must be single or active-active (got '$LAB_GROUPS')" ;;
+    esac
+    if [[ -n ${LAB_HARESOURCES:-} ]]; then
+        printf '%s\n' "$LAB_HARESOURCES"
+        return
+    fi
+    echo "node1 $LAB_VIP/24/eth0 labweb"
+    [[ $LAB_GROUPS != active-active ]] || echo "node2 $LAB_VIP2/24/eth0 labweb2"
+}
+
 write_node_config() {
     local n=$1 kind cfg d f
     kind=$(kind_from_env "$n")
@@ -298,15 +337,16 @@ write_node_config() {
     } >"$cfg/ha.cf"
     (
         umask 077
-        printf 'auth 1\n1 sha1 %s\n' "$AUTH_KEY" >"$cfg/authkeys"
+        authkeys_text >"$cfg/authkeys"
     )
     chmod 600 "$cfg/authkeys"
     if [[ $kind == heartbeat ]]; then
-        printf '%s\n' "${LAB_HARESOURCES:-node1 $LAB_VIP/24/eth0 labweb}" | real_haresources >"$cfg/haresources"
+        haresources_text | real_haresources >"$cfg/haresources"
     else
-        printf '%s\n' "${LAB_HARESOURCES:-node1 $LAB_VIP/24/eth0 labweb}" >"$cfg/haresources"
+        haresources_text >"$cfg/haresources"
     fi
     install -m 755 "$LAB_DIR/resource.d/labweb" "$cfg/resource.d/labweb"
+    install -m 755 "$LAB_DIR/resource.d/labweb2" "$cfg/resource.d/labweb2"
 }
 
 # ---------------------------------------------------------------- power
@@ -432,6 +472,10 @@ cmd_up() {
     done
     ! serial_pid >/dev/null || die "the serial cable of lab '$LAB_ID' still runs; run down first"
     media_lines 1 >/dev/null
+    AUTH_KEY=x authkeys_text >/dev/null
+    haresources_text >/dev/null
+    [[ -z ${LAB_HARESOURCES:-} || $LAB_GROUPS == single ]] ||
+        log "LAB_HARESOURCES is set: it is used as is, LAB_GROUPS=$LAB_GROUPS ignored"
     for n in 1 2; do
         [[ $(kind_from_env "$n") == heartbeat ]] || continue
         [[ -x $REALHB && -d /etc/ha.d && -d /var/lib/heartbeat ]] ||
@@ -894,6 +938,93 @@ cmd_http() {
     exec ip netns exec "$NS_CL" curl -s -f -m "$LAB_HTTP_TIMEOUT" "http://$LAB_VIP:8080/"
 }
 
+cmd_http2() {
+    require_up
+    exec ip netns exec "$NS_CL" curl -s -f -m "$LAB_HTTP_TIMEOUT" "http://$LAB_VIP2:8081/"
+}
+
+# ---------------------------------------------------------------- packet loss
+
+# The rules live in the node's network namespace, which outlives power
+# cycles (like the cables): loss/noloss work on a powered-off node and the
+# rules stay until noloss (or down). <node>/loss holds "PERCENT IF...".
+# ipt N ARGS...: iptables (nft backend) inside node N's netns, not its holder:
+# the netns exists whether or not the node is powered on.
+ipt() {
+    local n=$1
+    shift
+    ip netns exec "$(node_ns "$n")" iptables -w 5 "$@"
+}
+
+loss_remove() {
+    local n=$1
+    while ipt "$n" -C INPUT -j "$LOSS_CHAIN" 2>/dev/null; do
+        ipt "$n" -D INPUT -j "$LOSS_CHAIN"
+    done
+    if ipt "$n" -nL "$LOSS_CHAIN" >/dev/null 2>&1; then
+        ipt "$n" -F "$LOSS_CHAIN"
+        ipt "$n" -X "$LOSS_CHAIN"
+    fi
+    rm -f "$(node_dir "$n")/loss"
+}
+
+# loss NODE PERCENT [IF...]: replaces NODE's loss rules by one DROP rule per
+# IF (default eth1; eth0 too for a medium that also runs over the LAN):
+# -i IF -p udp --dport 694 -m statistic --mode random --probability P/100.
+# PERCENT 0 = noloss.
+cmd_loss() {
+    local n pct prob d ifc
+    n=$(node_num "${1:-}")
+    pct=${2:-}
+    if ! [[ $pct =~ ^[0-9]+(\.[0-9]+)?$ ]] || ! awk -v p="$pct" 'BEGIN { exit !(p <= 100) }'; then
+        die "usage: loss NODE PERCENT [IF...] (PERCENT 0..100, e.g. 20 or 2.5; IF eth1 (default) and/or eth0)"
+    fi
+    shift 2
+    (($# > 0)) || set -- eth1
+    for ifc in "$@"; do
+        case $ifc in eth0 | eth1) ;; *) die "loss: interface must be eth0 or eth1 (got '$ifc')" ;; esac
+    done
+    require_up
+    command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
+    d=$(node_dir "$n")
+    loss_remove "$n"
+    if awk -v p="$pct" 'BEGIN { exit !(p == 0) }'; then
+        log "node$n: loss 0 %: no loss rule"
+        return 0
+    fi
+    prob=$(awk -v p="$pct" 'BEGIN { printf "%.5f", p / 100 }')
+    ipt "$n" -N "$LOSS_CHAIN"
+    for ifc in "$@"; do
+        ipt "$n" -A "$LOSS_CHAIN" -i "$ifc" -p udp --dport 694 \
+            -m statistic --mode random --probability "$prob" -j DROP
+    done
+    ipt "$n" -I INPUT 1 -j "$LOSS_CHAIN"
+    echo "$pct $*" >"$d/loss"
+    if holder_pid "$n" >/dev/null; then
+        log "node$n: dropping $pct % of incoming UDP to port 694 on $* (probability $prob)"
+    else
+        log "node$n (powered off): dropping $pct % of incoming UDP to port 694 on $* once it is on (rule stays until noloss)"
+    fi
+}
+
+cmd_noloss() {
+    local n
+    n=$(node_num "${1:-}")
+    require_up
+    command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
+    loss_remove "$n"
+    log "node$n: no packet loss"
+}
+
+# loss_of N: "PERCENT IF..." in force on node N ("" if none)
+loss_of() {
+    local f
+    f=$(node_dir "$1")/loss
+    [[ -r $f ]] || return 0
+    ns_exists "$(node_ns "$1")" && ipt "$1" -C INPUT -j "$LOSS_CHAIN" 2>/dev/null || return 0
+    cat "$f"
+}
+
 cmd_holds() {
     local n ip
     n=$(node_num "${1:-}")
@@ -936,6 +1067,8 @@ cmd_env() {
     v LAB_REPO "$REPO"
     v HB_JAR "$HB_JAR"
     v LAB_VIP "$LAB_VIP"
+    v LAB_VIP2 "$LAB_VIP2"
+    v LAB_AUTH "$(awk '$1 == "1" { print $2 }' "$RUN/node1/ha.d/authkeys" 2>/dev/null || true)"
     v LAB_CLIENT_IP "$CLIENT_IP"
     v NS_N1 "$NS_N1"
     v NS_N2 "$NS_N2"
@@ -960,6 +1093,7 @@ cmd_env() {
         v "N${n}_AUTHKEYS" "$d/ha.d/authkeys"
         v "N${n}_HARESOURCES" "$d/ha.d/haresources"
         v "N${n}_LABWEB" "$d/ha.d/resource.d/labweb"
+        v "N${n}_LABWEB2" "$d/ha.d/resource.d/labweb2"
         v "N${n}_HA_LOG" "$d/ha-log"
         v "N${n}_DAEMON_OUT" "$d/daemon.out"
         v "N${n}_DAEMON_PIDFILE" "$d/daemon.pid"
@@ -972,6 +1106,7 @@ cmd_env() {
         v "N${n}_TTY" "$(node_tty "$n")"
         v "N${n}_HA_DEBUG" "$d/ha-debug"
         v "N${n}_VARLIB" "$d/varlib"
+        v "N${n}_LOSS" "$(loss_of "$n")"
     done
 }
 
@@ -993,6 +1128,9 @@ case $cmd in
     exec) cmd_exec "$@" ;;
     client) cmd_client "$@" ;;
     http) cmd_http ;;
+    http2) cmd_http2 ;;
+    loss) cmd_loss "$@" ;;
+    noloss) cmd_noloss "$@" ;;
     holds) cmd_holds "$@" ;;
     status) cmd_status "$@" ;;
     clstatus) cmd_clstatus "$@" ;;

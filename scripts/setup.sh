@@ -9,6 +9,7 @@ PACKAGES=(
   socat curl                       # labweb HTTP server, client probes
   procps util-linux                # ps, nsenter, unshare (lab)
   heartbeat cluster-glue           # the real Heartbeat 3.0.6 interop peer, cl_status
+  iptables                         # lab.sh loss/noloss: packet loss inside a node namespace
 )
 
 if [ "$(id -u)" -ne 0 ]; then

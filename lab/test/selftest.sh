@@ -111,6 +111,8 @@ pingc "client->node1" la client 198.18.0.1
 pingc "client->node2" la client 198.18.0.2
 check_eq "authkeys mode 600" 600 "$(stat -c %a "$N1_AUTHKEYS")"
 check_eq "same key on both nodes" "$(cat "$N1_AUTHKEYS")" "$(cat "$N2_AUTHKEYS")"
+check "authkeys default: auth 1 / 1 sha1 <40 hex>" bash -c "[[ \$(paste -sd'|' '$N1_AUTHKEYS') =~ ^auth\ 1\|1\ sha1\ [0-9a-f]{40}\$ ]]"
+check_eq "env LAB_AUTH" sha1 "$LAB_AUTH"
 check "ha.cf ucast peer eth1" grep -qx 'ucast eth1 198.18.1.2' "$N1_HA_CF"
 check "ha.cf ucast peer eth0" grep -qx 'ucast eth0 198.18.0.1' "$N2_HA_CF"
 check_eq "haresources default" "node1 198.18.0.100/24/eth0 labweb" "$(cat "$N1_HARESOURCES")"
@@ -126,6 +128,64 @@ check_eq "client GET node1:8080" node1 "$(la client curl -s -m1 http://198.18.0.
 check "Content-Length header" bash -c "LAB_ID=$A '$L' client curl -s -i -m1 http://198.18.0.1:8080/ | grep -q 'Content-Length: 6'"
 check_eq "20 parallel requests" 20 "$(for _ in $(seq 20); do la client curl -s -m2 http://198.18.0.1:8080/ & done | grep -c node1)"
 check_eq "relative invocation from another cwd" running "$(cd "$N1_CONFIG_DIR" && la exec node1 ./resource.d/labweb status)"
+
+echo "# labweb2 beside labweb"
+check "labweb2 installed in resource.d" test -x "$N1_LABWEB2"
+check_eq "labweb2 status before start" "stopped/3" "$(st la exec node1 "$N1_LABWEB2" status)"
+check "labweb2 start (labweb running)" la exec node1 "$N1_LABWEB2" start
+check "labweb2 start is idempotent" la exec node1 "$N1_LABWEB2" start
+check_eq "both running" "running/0 running/0" "$(st la exec node1 "$N1_LABWEB" status) $(st la exec node1 "$N1_LABWEB2" status)"
+check_eq "one socat per port" "1 1" "$(la ps | grep -c 'TCP-LISTEN:8080,') $(la ps | grep -c 'TCP-LISTEN:8081,')"
+check "own pid files" bash -c "[[ -s '$N1_STATE_DIR/labweb.pid' && -s '$N1_STATE_DIR/labweb2.pid' && \$(cat '$N1_STATE_DIR/labweb.pid') != \$(cat '$N1_STATE_DIR/labweb2.pid') ]]"
+check_eq "client GET node1:8081" node1 "$(la client curl -s -m1 http://198.18.0.1:8081/)"
+check_eq "client GET node1:8080 still" node1 "$(la client curl -s -m1 http://198.18.0.1:8080/)"
+check "labweb2 stop" la exec node1 "$N1_LABWEB2" stop
+check_eq "labweb2 stopped, labweb still running" "stopped/3 running/0" "$(st la exec node1 "$N1_LABWEB2" status) $(st la exec node1 "$N1_LABWEB" status)"
+check_not "8081 closed" la client curl -s -m1 http://198.18.0.1:8081/
+check "labweb2 stop is idempotent" la exec node1 "$N1_LABWEB2" stop
+la exec node1 "$N1_LABWEB2" start >/dev/null
+check "labweb stop" la exec node1 "$N1_LABWEB" stop
+check_eq "labweb stopped, labweb2 still running" "stopped/3 running/0" "$(st la exec node1 "$N1_LABWEB" status) $(st la exec node1 "$N1_LABWEB2" status)"
+check_not "http2 without VIP2" la http2
+la exec node1 ip addr add 198.18.0.101/24 dev eth0
+la exec node1 arping -q -U -c1 -I eth0 198.18.0.101 || true
+check "http2 via VIP2 -> node1" retry 5 bash -c "[[ \$(LAB_ID=$A '$L' http2) == node1 ]]"
+la exec node1 ip addr del 198.18.0.101/24 dev eth0
+la exec node1 "$N1_LABWEB2" stop >/dev/null
+la exec node1 "$N1_LABWEB" start >/dev/null
+
+echo "# packet loss (iptables inside the node)"
+# loss_rules NS: node's LAB-LOSS rules, one per line, "-i IF … probability P"
+loss_rules() { ip netns exec "$1" iptables -S LAB-LOSS 2>/dev/null | grep -o -- '-i eth[01] .*' | sed 's/ -m udp / /' || true; }
+check "loss node1 20" la loss node1 20
+check "rule present" bash -c "[[ '$(loss_rules "$NS_N1")' =~ ^-i\ eth1\ -p\ udp\ --dport\ 694\ -m\ statistic\ --mode\ random\ --probability\ 0\.2(0*1[0-9]|0*)\ -j\ DROP\$ ]]"
+check_eq "INPUT jumps to LAB-LOSS" "-A INPUT -j LAB-LOSS" "$(ip netns exec "$NS_N1" iptables -S INPUT | grep LAB-LOSS)"
+check_eq "node2 untouched" "" "$(loss_rules "$NS_N2")"
+check_eq "env N1_LOSS" "20 eth1" "$(eval "$(la env)"; echo "$N1_LOSS")"
+check "loss again replaces the rule" la loss node1 50
+check_eq "one rule, new probability" 1 "$(loss_rules "$NS_N1" | grep -c 'probability 0\.5')"
+check_eq "one jump" 1 "$(ip netns exec "$NS_N1" iptables -S INPUT | grep -c LAB-LOSS)"
+check "loss on eth1 and eth0" la loss node1 10 eth1 eth0
+check_eq "two rules" "eth1 eth0" "$(loss_rules "$NS_N1" | awk '{print $2}' | xargs)"
+check_not "loss: bad percent" la loss node1 120
+check_not "loss: percent missing" la loss node1
+check_not "loss: bad interface" la loss node1 5 lo
+check "noloss" la noloss node1
+check_eq "rule absent" 0 "$(ip netns exec "$NS_N1" iptables -S | grep -c LAB-LOSS)"
+check_eq "env N1_LOSS empty" "" "$(eval "$(la env)"; echo "$N1_LOSS")"
+check "noloss is idempotent" la noloss node1
+check "loss 0 = no rule" la loss node1 0
+check_eq "loss 0: rule absent" 0 "$(ip netns exec "$NS_N1" iptables -S | grep -c LAB-LOSS)"
+la loss node2 20 2>/dev/null
+la poweroff node2 2>/dev/null
+check_eq "rule survives poweroff" 1 "$(loss_rules "$NS_N2" | grep -c 'probability 0\.2')"
+check "noloss on a powered-off node" la noloss node2
+check_eq "powered off: rule absent" 0 "$(ip netns exec "$NS_N2" iptables -S | grep -c LAB-LOSS)"
+check "loss on a powered-off node" la loss node2 30
+la poweron node2 2>/dev/null
+check_eq "rule there after poweron" 1 "$(loss_rules "$NS_N2" | grep -c 'probability 0\.[23]9*[0-9]* ')"
+la noloss node2 2>/dev/null
+check_eq "host namespace has no LAB-LOSS chain" 0 "$(iptables -S 2>/dev/null | grep -c LAB-LOSS)"
 
 echo "# VIP by hand"
 check_not "http without VIP" la http
@@ -294,6 +354,32 @@ check_eq "serial+ucast" "baud 19200|serial TTY|udpport 694|ucast eth1 198.18.1.2
 check_eq "all" "baud 19200|serial TTY|udpport 694|ucast eth1 198.18.1.2|ucast eth0 198.18.0.2" "$(media_of "$A" all)"
 check_not "bad LAB_MEDIA rejected" env LAB_MEDIA=bogus LAB_ID="$A" "$L" up
 check_not "bad LAB_NODE1 rejected" env LAB_NODE1=bogus LAB_ID="$A" "$L" up
+check_not "bad LAB_AUTH rejected" env LAB_AUTH=sha256 LAB_ID="$A" "$L" up
+check_not "bad LAB_GROUPS rejected" env LAB_GROUPS=three LAB_ID="$A" "$L" up
+
+echo "# authkeys (LAB_AUTH) and groups (LAB_GROUPS)"
+# auth_of AUTH: node1's authkeys joined by '|', key replaced by KEY, then
+# mode of both files and whether they are equal
+auth_of() {
+    LAB_AUTH=$1 la up 2>/dev/null
+    (
+        eval "$(la env)"
+        echo "$(sed -E 's/ [0-9a-f]{40}$/ KEY/' "$N1_AUTHKEYS" | paste -sd'|' -)" \
+            "$(stat -c %a "$N1_AUTHKEYS") $(stat -c %a "$N2_AUTHKEYS")" \
+            "$(cmp -s "$N1_AUTHKEYS" "$N2_AUTHKEYS" && echo same)" "$LAB_AUTH"
+    )
+    la down 2>/dev/null
+}
+check_eq "sha1" "auth 1|1 sha1 KEY 600 600 same sha1" "$(auth_of sha1)"
+check_eq "md5" "auth 1|1 md5 KEY 600 600 same md5" "$(auth_of md5)"
+check_eq "crc (no key)" "auth 1|1 crc 600 600 same crc" "$(auth_of crc)"
+LAB_GROUPS=active-active la up 2>/dev/null
+check_eq "active-active haresources" "node1 198.18.0.100/24/eth0 labweb|node2 198.18.0.101/24/eth0 labweb2" \
+    "$(eval "$(la env)"; paste -sd'|' "$N2_HARESOURCES")"
+la down 2>/dev/null
+LAB_GROUPS=active-active LAB_HARESOURCES="node2 198.18.0.100/24/eth0" la up 2>/dev/null
+check_eq "LAB_HARESOURCES wins over LAB_GROUPS" "node2 198.18.0.100/24/eth0" "$(eval "$(la env)"; cat "$N1_HARESOURCES")"
+la down 2>/dev/null
 check_eq "rejected up leaves no namespace" "" "$(ns_of "$A")"
 
 if [[ -x /usr/libexec/heartbeat/heartbeat ]]; then
@@ -315,6 +401,12 @@ if [[ -x /usr/libexec/heartbeat/heartbeat ]]; then
     la poweroff node2 2>/dev/null
     la poweron node2 2>/dev/null
     check "real node after a power cycle: mounts back" la exec node2 test -d /run/heartbeat -a -x /etc/ha.d/harc
+    la down 2>/dev/null
+    LAB_NODE2=heartbeat LAB_GROUPS=active-active la up 2>/dev/null
+    eval "$(la env)"
+    check_eq "real node: active-active IPaddr2 haresources" \
+        "node1 IPaddr2::198.18.0.100/24/eth0 labweb|node2 IPaddr2::198.18.0.101/24/eth0 labweb2" "$(paste -sd'|' "$N2_HARESOURCES")"
+    check "real node has labweb2 at /etc/ha.d/resource.d" la exec node2 test -x /etc/ha.d/resource.d/labweb2
     la down 2>/dev/null
     check "real-node lab gone" no_leftovers "$A"
 else
