@@ -86,25 +86,47 @@ class HeartbeatInteropIT {
             awaitServing(lab, "node1", "node2", 30);
             String state1 = lab.runDir().resolve("node1/state").toString();
 
+            // ours: hb standby all -> the real node runs both groups
             Lab.Result r = lab.lab("exec", "node1", "java", "-jar", jar(), "standby", "all", "--state-dir", state1);
             assertThat(r.code()).as(r.output()).isZero();
             awaitServing(lab, "node2", "node2", 15);
+            awaitStable(lab);
             assertRunningOnce(lab);
 
+            // ours: hb takeover all -> ours runs both
             r = lab.lab("exec", "node1", "java", "-jar", jar(), "takeover", "all", "--state-dir", state1);
             assertThat(r.code()).as(r.output()).isZero();
             awaitServing(lab, "node1", "node1", 15);
+            awaitStable(lab);
             assertRunningOnce(lab);
 
-            assertThat(lab.lab("hbcmd", "node2", "hb_standby", "foreign").code()).isZero();
-            awaitServing(lab, "node1", "node1", 15);
+            // real: hb_takeover all -> the real node runs both
             assertThat(lab.lab("hbcmd", "node2", "hb_takeover", "all").code()).isZero();
             awaitServing(lab, "node2", "node2", 15);
+            awaitStable(lab);
             assertRunningOnce(lab);
-            assertThat(lab.lab("hbcmd", "node2", "hb_standby", "foreign").code()).isZero();
+
+            // real: hb_standby all -> ours runs both
+            assertThat(lab.lab("hbcmd", "node2", "hb_standby", "all").code()).isZero();
+            awaitServing(lab, "node1", "node1", 15);
+            awaitStable(lab);
+            assertRunningOnce(lab);
+
+            // ours: hb standby foreign -> node2's group goes home; each runs its own
+            r = lab.lab("exec", "node1", "java", "-jar", jar(), "standby", "foreign", "--state-dir", state1);
+            assertThat(r.code()).as(r.output()).isZero();
             awaitServing(lab, "node1", "node2", 15);
             assertRunningOnce(lab);
         }
+    }
+
+    /** Both sides settled: ours says stable, the real node's cl_status rscstatus is not "transition". */
+    static void awaitStable(Lab lab) throws Exception {
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            assertThat(lab.lab("status", "node1").output()).contains("resources: stable");
+            assertThat(lab.lab("clstatus", "node2", "rscstatus").output().trim()).isNotEqualTo("transition");
+        });
+        Thread.sleep(1000); // the last resource messages of the exchange cross the wire
     }
 
     @Test
