@@ -1,7 +1,8 @@
 /**
- * STONITH (fencing): the device SPI and its adapters (APC Smart-UPS on a serial line, cluster-glue
- * external plugins, fence agents, ssh, NUT, meatware, null) and the fencing policy. Depends on
- * heartbeat-core only. Empty in this release: the takeover machine reports "No STONITH device
- * configured." and takes over without fencing, as Heartbeat 3.0.6 does without a device.
+ * STONITH (fencing): the device SPI ({@link org.jheartbeat.stonith.StonithDevice},
+ * {@link org.jheartbeat.stonith.ResetRequest}, {@link org.jheartbeat.stonith.StonithResult}) and, in
+ * sub-packages, the devices (APC Smart-UPS on a serial line, cluster-glue external plugins, fence
+ * agents, NUT, ssh, meatware, null). Depends on heartbeat-core only; core never imports it (the
+ * takeover machine speaks of fencing in its own terms and the daemon wires the two together).
  */
 package org.jheartbeat.stonith;
