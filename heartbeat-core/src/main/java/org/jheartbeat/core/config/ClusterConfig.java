@@ -19,10 +19,11 @@ import org.jheartbeat.core.auth.AuthKeys;
  * @param logging        logfile, debugfile, logfacility
  * @param authKeys       the authkeys contents
  * @param resourceGroups the haresources groups in file order
+ * @param stonith        STONITH devices ({@code stonith}, {@code stonith_host}) in file order
  */
 public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<NodeName> nodes,
                             List<MediumDecl> media, FailbackPolicy autoFailback, LogSettings logging,
-                            AuthKeys authKeys, List<ResourceGroupDecl> resourceGroups) {
+                            AuthKeys authKeys, List<ResourceGroupDecl> resourceGroups, List<StonithDecl> stonith) {
     /** Heartbeat's default UDP port ({@code ha-cluster/udp}). */
     public static final int DEFAULT_UDP_PORT = 694;
 
@@ -35,6 +36,21 @@ public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<Nod
         nodes = List.copyOf(nodes);
         media = List.copyOf(media);
         resourceGroups = List.copyOf(resourceGroups);
+        stonith = List.copyOf(stonith);
+    }
+
+    /**
+     * The STONITH device this node uses, as Heartbeat 3.0.6 picks it: the last {@code stonith} or
+     * {@code stonith_host} line usable from {@code local} (lines for other nodes are ignored).
+     */
+    public Optional<StonithDecl> stonithFor(NodeName local) {
+        StonithDecl found = null;
+        for (StonithDecl d : stonith) {
+            if (d.usableFrom(local)) {
+                found = d;
+            }
+        }
+        return Optional.ofNullable(found);
     }
 
     /** The other node of a two-node cluster, seen from {@code local}; empty for a one-node config. */

@@ -76,7 +76,7 @@ public final class ConfigLoader {
         boolean errors = diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
         Optional<ClusterConfig> config = errors ? Optional.empty() : Optional.of(new ClusterConfig(configDir,
                 checked.timing(), haCf.get().udpPort(), haCf.get().nodeNames(), haCf.get().media(),
-                checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups));
+                checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups, haCf.get().stonith()));
         return new ConfigLoadResult(config, diagnostics, checked.defaults());
     }
 }

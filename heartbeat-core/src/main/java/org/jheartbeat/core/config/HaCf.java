@@ -17,14 +17,15 @@ import java.util.Optional;
  * @param initdeadMs   {@code initdead} in ms, if set
  * @param udpPort      {@code udpport} in force for the media (default {@value ClusterConfig#DEFAULT_UDP_PORT})
  * @param nodes        {@code node} names in file order, duplicates dropped
- * @param media        bcast/ucast media in file order
+ * @param media        bcast/ucast/serial media in file order
+ * @param stonith      {@code stonith} and {@code stonith_host} lines in file order
  * @param autoFailback {@code auto_failback}, if set
  * @param logging      logfile, debugfile, logfacility
  */
 public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Setting<Long>> deadtimeMs,
                    Optional<Setting<Long>> warntimeMs, Optional<Setting<Long>> initdeadMs, int udpPort,
                    List<NodeDecl> nodes, List<MediumDecl> media, Optional<Setting<FailbackPolicy>> autoFailback,
-                   LogSettings logging) {
+                   LogSettings logging, List<StonithDecl> stonith) {
 
     /**
      * A value together with the 1-based ha.cf line that set it (the last line wins, as in Heartbeat).
@@ -44,6 +45,7 @@ public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Sett
         Objects.requireNonNull(logging, "logging");
         nodes = List.copyOf(nodes);
         media = List.copyOf(media);
+        stonith = List.copyOf(stonith);
     }
 
     /** The node names alone, in file order. */

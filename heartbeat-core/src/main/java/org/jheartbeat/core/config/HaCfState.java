@@ -33,6 +33,7 @@ final class HaCfState {
     private int baudLine;
     private final List<NodeDecl> nodes = new ArrayList<>();
     private final List<MediumDecl> media = new ArrayList<>();
+    private final List<StonithDecl> stonith = new ArrayList<>();
     private final Set<Integer> udpAliasWarned = new HashSet<>();
     private Path logfile;
     private Path debugfile;
@@ -47,7 +48,7 @@ final class HaCfState {
         return new HaCf(file, Optional.ofNullable(keepalive), Optional.ofNullable(deadtime),
                 Optional.ofNullable(warntime), Optional.ofNullable(initdead), udpPort, nodes, media,
                 Optional.ofNullable(autoFailback), new LogSettings(Optional.ofNullable(logfile),
-                Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)));
+                Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)), stonith);
     }
 
     void error(int line, String message) {
@@ -178,6 +179,38 @@ final class HaCfState {
         } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return true;
         }
+    }
+
+    /** {@code stonith TYPE CONFIGFILE} (Heartbeat 3.0.6 ha.cf(5)). */
+    void addStonith(String remainder, int line) {
+        String[] w = remainder.trim().split("[ \t]+");
+        if (w.length != 2 || w[0].isEmpty()) {
+            error(line, "stonith needs a device type and its parameter file: stonith TYPE /etc/ha.d/FILE");
+            return;
+        }
+        if (!w[1].startsWith("/")) {
+            error(line, "stonith parameter file [" + w[1] + "] must be a full path");
+            return;
+        }
+        stonith.add(new StonithDecl(Optional.empty(), w[0], List.of(), Optional.of(Path.of(w[1])), line));
+    }
+
+    /** {@code stonith_host FROMNODE|* TYPE PARAM...} (Heartbeat 3.0.6 ha.cf(5)). */
+    void addStonithHost(String remainder, int line) {
+        String[] w = remainder.trim().split("[ \t]+");
+        if (w.length < 2 || w[0].isEmpty()) {
+            error(line, "stonith_host needs a node (or *), a device type and its parameters:"
+                    + " stonith_host node1 apcsmart /dev/ttyS1 node2");
+            return;
+        }
+        Optional<NodeName> from;
+        try {
+            from = w[0].equals("*") ? Optional.empty() : Optional.of(NodeName.of(w[0]));
+        } catch (IllegalArgumentException e) {
+            error(line, "stonith_host: invalid node name [" + w[0] + "]");
+            return;
+        }
+        stonith.add(new StonithDecl(from, w[1], List.of(w).subList(2, w.length), Optional.empty(), line));
     }
 
     void addBcast(String iface, int line) {

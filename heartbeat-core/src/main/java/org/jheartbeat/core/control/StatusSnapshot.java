@@ -14,11 +14,12 @@ import java.util.Map;
  * @param badPackets     bad packets dropped since start (auth or parse failures, unknown senders)
  * @param badBySource    bad-packet counts per source address and link
  * @param media          per medium (its description): counters such as serial garbage bytes
+ * @param fencing        STONITH state: {@code none}, an attempt in progress or failing, or the last fence
  * @param recentEvents   the last operator-facing events, oldest first, each prefixed with its time
  */
 public record StatusSnapshot(String node, long generation, String takeoverState, List<NodeView> nodes,
                              List<GroupView> groups, long badPackets, Map<String, Long> badBySource,
-                             Map<String, Map<String, Long>> media, List<String> recentEvents) {
+                             Map<String, Map<String, Long>> media, String fencing, List<String> recentEvents) {
 
     public StatusSnapshot {
         nodes = List.copyOf(nodes);
@@ -69,6 +70,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             sb.append(String.format("  %-28s on %-10s (preferred %s, here %s)%n", g.resources(), g.runningOn(),
                     g.preferredNode(), g.localState()));
         }
+        sb.append("Fencing: ").append(fencing).append('\n');
         sb.append("Bad packets: ").append(badPackets).append('\n');
         badBySource.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
                 sb.append("  ").append(e.getKey()).append(": ").append(e.getValue()).append('\n'));

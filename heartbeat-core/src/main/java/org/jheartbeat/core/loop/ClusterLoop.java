@@ -51,6 +51,7 @@ public final class ClusterLoop implements AutoCloseable {
     private final NodeEngine engine;
     private final List<Medium> media;
     private final GroupExecutor groups;
+    private final Fencer fencer;
     private final MonotonicClock clock;
     private final WallClock wall;
     private final ScheduledExecutorService thread;
@@ -65,6 +66,13 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public ClusterLoop(ClusterConfig config, NodeEngine engine, List<Medium> media, GroupExecutor groups,
                        MonotonicClock clock, WallClock wall) {
+        this(config, engine, media, groups, Fencer.NONE, clock, wall);
+    }
+
+    /** @param fencer fences the peer when the engine asks (STONITH) */
+    public ClusterLoop(ClusterConfig config, NodeEngine engine, List<Medium> media, GroupExecutor groups,
+                       Fencer fencer, MonotonicClock clock, WallClock wall) {
+        this.fencer = fencer;
         this.config = config;
         this.engine = engine;
         this.media = List.copyOf(media);
@@ -143,6 +151,10 @@ public final class ClusterLoop implements AutoCloseable {
             log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason() + ")");
             groups.stop(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), false,
                     err == null && ok, clock.nanoTime(), wall.currentTimeMillis()))));
+        } else if (ef instanceof Effect.FencePeer f) {
+            fencer.fence(f.node()).whenComplete((r, err) -> post(() -> run(e -> e.onFenceDone(
+                    err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),
+                    clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.Exit) {
             exited.complete(null);
         }
@@ -251,7 +263,8 @@ public final class ClusterLoop implements AutoCloseable {
         }
         return new StatusSnapshot(engine.me().value(), engine.generation(),
                 engine.machine().state().name().toLowerCase(java.util.Locale.ROOT), nodes, gv,
-                engine.badPackets().total(), engine.badPackets().bySource(), mediaStats, List.copyOf(recent));
+                engine.badPackets().total(), engine.badPackets().bySource(), mediaStats,
+                engine.machine().fenceStatus(), List.copyOf(recent));
     }
 
     /** Stops the timer, the media and the group executor (no orderly release: see {@link #shutdown()}). */
@@ -265,5 +278,6 @@ public final class ClusterLoop implements AutoCloseable {
         }
         media.forEach(Medium::close);
         groups.close();
+        fencer.close();
     }
 }

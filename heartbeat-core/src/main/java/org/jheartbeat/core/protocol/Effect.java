@@ -16,6 +16,9 @@ public sealed interface Effect {
     /** Stop resource group {@code group}; report the end with {@link NodeEngine#onGroupDone}. */
     record StopGroup(int group, String reason) implements Effect { }
 
+    /** Fence (STONITH) {@code node}; report the end with {@link NodeEngine#onFenceDone}. */
+    record FencePeer(org.jheartbeat.core.config.NodeName node) implements Effect { }
+
     /** Log one operator-facing line. */
     record LogLine(Level level, String text) implements Effect { }
 

@@ -88,7 +88,8 @@ public final class NodeEngine {
         this.ackTrigger = ackTrigger;
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
-        this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback());
+        this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
+                config.stonithFor(me).isPresent());
         this.nextStatusNanos = startNanos;
     }
 
@@ -258,6 +259,13 @@ public final class NodeEngine {
         return out;
     }
 
+    /** A fencing attempt ended ({@code fenced} = the device confirmed it). */
+    public List<Effect> onFenceDone(boolean fenced, String detail, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
     /** Orderly shutdown (SIGTERM): release every group, send {@code shutdone}, beat one more second, exit. */
     public List<Effect> onShutdownRequested(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
@@ -383,6 +391,8 @@ public final class NodeEngine {
         for (TakeoverAction a : actions) {
             if (a instanceof TakeoverAction.StartGroup s) {
                 out.add(new Effect.StartGroup(s.group(), s.reason()));
+            } else if (a instanceof TakeoverAction.FencePeer f) {
+                out.add(new Effect.FencePeer(f.node()));
             } else if (a instanceof TakeoverAction.StopGroup s) {
                 out.add(new Effect.StopGroup(s.group(), s.reason()));
             } else if (a instanceof TakeoverAction.Log l) {

@@ -13,6 +13,9 @@ public sealed interface TakeoverAction {
     /** Stop group {@code group}. */
     record StopGroup(int group, String reason) implements TakeoverAction { }
 
+    /** Fence (STONITH) {@code node}; report the end with {@link TakeoverEvent.FenceOutcome}. */
+    record FencePeer(org.jheartbeat.core.config.NodeName node) implements TakeoverAction { }
+
     /** Send a resource-protocol message to the peer. */
     record Announce(Announcement message) implements TakeoverAction { }
 

@@ -61,6 +61,14 @@ public sealed interface TakeoverEvent {
     /** A group stop ended. {@code ok=false} means some resource refused to stop. */
     record GroupStopped(int group, boolean ok) implements TakeoverEvent { }
 
+    /**
+     * A fencing attempt ended.
+     *
+     * @param fenced whether the device confirmed the peer is powered off or reset
+     * @param detail one line: the device's result, for logs and {@code hb status}
+     */
+    record FenceOutcome(boolean fenced, String detail) implements TakeoverEvent { }
+
     /** Time passed: lets the machine check its own timers (standby reply, negotiation). */
     record Tick() implements TakeoverEvent { }
 }

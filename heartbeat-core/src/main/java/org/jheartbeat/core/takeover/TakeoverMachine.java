@@ -61,6 +61,8 @@ public final class TakeoverMachine {
     public static final long STANDBY_REPLY_TIMEOUT_NANOS = 10_000_000_000L;
     /** How long negotiation waits for a usable {@code resource} answer (Heartbeat's RQSTDELAY: 10 s). */
     public static final long NEGOTIATION_TIMEOUT_NANOS = 10_000_000_000L;
+    /** Pause between two fencing attempts after a failure (Heartbeat: 5 s, forever). */
+    public static final long FENCE_RETRY_NANOS = 5_000_000_000L;
     /** How long {@code hb takeover} waits for the peer to start its standby (30 s). */
     public static final long TAKEOVER_REPLY_TIMEOUT_NANOS = 30_000_000_000L;
 
@@ -71,6 +73,9 @@ public final class TakeoverMachine {
     private final NodeName peer;
     private final List<ResourceGroupDecl> groups;
     private final FailbackPolicy failback;
+    private final boolean fencing;
+    private int fenceAttempts;
+    private String fenceStatus = "none";
 
     private TakeoverState state = TakeoverState.AWAITING_COMM;
     private final GroupState[] actual;
@@ -102,6 +107,16 @@ public final class TakeoverMachine {
      * @param failback ha.cf {@code auto_failback}; {@code legacy} behaves as {@code on}
      */
     public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback) {
+        this(me, peer, groups, failback, false);
+    }
+
+    /**
+     * @param fencing whether a STONITH device is configured for this node: a peer that dies without
+     *                releasing its groups is then fenced before they are taken over
+     */
+    public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback,
+                           boolean fencing) {
+        this.fencing = fencing;
         this.me = me;
         this.peer = peer;
         this.groups = List.copyOf(groups);
@@ -164,6 +179,8 @@ public final class TakeoverMachine {
             }
         } else if (event instanceof StandbyRequested e) {
             requestStandby(e.set(), out, nowNanos);
+        } else if (event instanceof TakeoverEvent.FenceOutcome e) {
+            onFenceOutcome(e, out, nowNanos);
         } else if (event instanceof TakeoverEvent.TakeoverRequested e) {
             requestTakeover(e.set(), out, nowNanos);
         } else if (event instanceof ShutdownRequested) {
@@ -321,7 +338,7 @@ public final class TakeoverMachine {
     }
 
     private void onPeerGone(boolean clean, List<TakeoverAction> out) {
-        if (!peerAlive && peerGaveUp) {
+        if (!peerAlive && peerGaveUp || state == TakeoverState.FENCING) {
             return;
         }
         boolean gaveUp = clean || peerGaveUp || peerHolds == ResourceSet.NONE && peerStable;
@@ -338,11 +355,26 @@ public final class TakeoverMachine {
         if (gaveUp) {
             out.add(new Log(Level.INFO, "Dead node " + peer + " gave up resources."));
             out.add(new Announce(new StonithReport(peer, "unneeded")));
+        } else if (fencing) {
+            state = TakeoverState.FENCING;
+            standbyReleasing = false;
+            standbyAwaitingDone = false;
+            standbyAcquiring = false;
+            deadlineNanos = Long.MAX_VALUE;
+            fenceAttempts = 1;
+            fenceStatus = "fencing " + peer + " (attempt 1)";
+            out.add(new Log(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
+            out.add(new TakeoverAction.FencePeer(peer));
+            return;
         } else {
             out.add(new Log(Level.WARN, "No STONITH device configured."));
             out.add(new Log(Level.WARN, "Shared disks are not protected."));
             out.add(new Announce(new StonithReport(peer, "n_stnth")));
         }
+        takeOverFromDeadPeer(out);
+    }
+
+    private void takeOverFromDeadPeer(List<TakeoverAction> out) {
         out.add(new Log(Level.INFO, "Resources being acquired from " + peer + "."));
         state = TakeoverState.STABLE;
         standbyReleasing = false;
@@ -351,6 +383,25 @@ public final class TakeoverMachine {
         deadlineNanos = Long.MAX_VALUE;
         setDesired(true, true, true);
         settleInfo = "mach_down";
+    }
+
+    private void onFenceOutcome(TakeoverEvent.FenceOutcome e, List<TakeoverAction> out, long now) {
+        if (state != TakeoverState.FENCING) {
+            return;
+        }
+        if (e.fenced()) {
+            fenceStatus = peer + " fenced after " + fenceAttempts + " attempt(s): " + e.detail();
+            out.add(new Log(Level.INFO, "node " + peer + " now reset."));
+            out.add(new Announce(new StonithReport(peer, "OK")));
+            state = TakeoverState.STABLE;
+            takeOverFromDeadPeer(out);
+        } else {
+            fenceStatus = "fencing " + peer + " failed " + fenceAttempts + " time(s), retrying every "
+                    + FENCE_RETRY_NANOS / 1_000_000_000L + " s; last: " + e.detail();
+            out.add(new Log(Level.CRIT, "STONITH of " + peer + " failed.  Retrying... (" + e.detail()
+                    + "; its resources are NOT taken over until it is fenced)"));
+            deadlineNanos = now + FENCE_RETRY_NANOS;
+        }
     }
 
     private void requestStandby(ResourceSet set, List<TakeoverAction> out, long now) {
@@ -428,6 +479,13 @@ public final class TakeoverMachine {
     }
 
     private void onTick(List<TakeoverAction> out, long now) {
+        if (state == TakeoverState.FENCING && now >= deadlineNanos) {
+            deadlineNanos = Long.MAX_VALUE;
+            fenceAttempts++;
+            fenceStatus = "fencing " + peer + " (attempt " + fenceAttempts + ")";
+            out.add(new TakeoverAction.FencePeer(peer));
+            return;
+        }
         if (now >= handoverDeadlineNanos && handover == Handover.IN_PROGRESS && state == TakeoverState.STABLE) {
             out.add(new Log(Level.WARN, peer + " did not hand over in time; takeover request cancelled."));
             finishHandover(Handover.CANCELLED, peer + " did not start a standby within "
@@ -589,6 +647,11 @@ public final class TakeoverMachine {
     /** The earliest monotonic instant at which a {@link Tick} matters, or {@link Long#MAX_VALUE}. */
     public long nextDeadlineNanos() {
         return Math.min(deadlineNanos, handoverDeadlineNanos);
+    }
+
+    /** One line about fencing for {@code hb status}: {@code none}, in progress with attempts, or done. */
+    public String fenceStatus() {
+        return fenceStatus;
     }
 
     /** Outcome of the latest standby/takeover request (operator or auto-failback). */

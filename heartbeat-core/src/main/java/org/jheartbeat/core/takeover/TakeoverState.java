@@ -9,6 +9,11 @@ public enum TakeoverState {
     AWAITING_COMM,
     /** We sent {@code starting} and wait for the peer's {@code resource} answer. */
     NEGOTIATING,
+    /**
+     * The peer was declared dead without releasing its groups: it is being fenced (STONITH); its
+     * groups are taken over only once the fence succeeded (Heartbeat's rule), retried every 5 s.
+     */
+    FENCING,
     /** Holdings are settled (or being settled after a takeover); requests are accepted. */
     STABLE,
     /** We asked the peer to take a set of our groups ({@code ask_resources info=me}) and are handing it over. */

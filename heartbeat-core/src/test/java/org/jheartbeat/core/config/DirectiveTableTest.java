@@ -39,7 +39,7 @@ class DirectiveTableTest {
         assertThat(Arrays.stream(DirectiveTable.values()).filter(DirectiveTable::implemented)
                 .map(DirectiveTable::keyword).collect(Collectors.toSet()))
                 .containsExactlyInAnyOrder("keepalive", "deadtime", "warntime", "initdead", "udpport", "ucast",
-                        "bcast", "udp", "node", "auto_failback", "logfile", "debugfile", "logfacility", "crm", "baud", "serial",
+                        "bcast", "udp", "node", "auto_failback", "logfile", "debugfile", "logfacility", "crm", "baud", "serial", "stonith", "stonith_host",
                         "pacemaker");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.jheartbeat.core.config.ConfigDiagnostic.Severity;
 import org.junit.jupiter.api.Test;
@@ -152,7 +153,7 @@ class HaCfParserTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mcast eth0 239.0.0.1 694 1 0", "ping 10.0.0.1",
-            "stonith_host * null node1", "watchdog /dev/watchdog", "respawn hacluster /usr/lib/ipfail", "msgfmt netstring"})
+            "watchdog /dev/watchdog", "respawn hacluster /usr/lib/ipfail", "msgfmt netstring"})
     void notImplementedDirectiveIsAWarningNamingItAndItsLine(String line) {
         String keyword = line.split(" ")[0];
         HaCfParser.Result r = parse("keepalive 1\n" + line + "\n");
@@ -170,6 +171,32 @@ class HaCfParserTest {
         assertThat(r.haCf().media()).containsExactly(new MediumDecl.Serial("/dev/null", 38400, 2),
                 new MediumDecl.Serial("/dev/tty", 38400, 2), new MediumDecl.Ucast("eth1", "198.18.1.2", 694, 4));
         assertThat(r.haCf().media().get(0).linkName()).isEqualTo("/dev/null");
+    }
+
+    @Test
+    void stonithLinesAreKeptAndTheLastOneUsableFromANodeWins() {
+        HaCfParser.Result r = parse("stonith_host node1 apcsmart /dev/ttyS1 node2\n"
+                + "stonith_host node2 apcsmart /dev/ttyS1 node1\nstonith_host * external/ssh node1 node2\n"
+                + "stonith null /etc/ha.d/stonith.cfg\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.haCf().stonith()).extracting(StonithDecl::type, StonithDecl::params, StonithDecl::line)
+                .containsExactly(tuple("apcsmart", List.of("/dev/ttyS1", "node2"), 1),
+                        tuple("apcsmart", List.of("/dev/ttyS1", "node1"), 2),
+                        tuple("external/ssh", List.of("node1", "node2"), 3),
+                        tuple("null", List.of(), 4));
+        assertThat(r.haCf().stonith().get(0).usableFrom(NodeName.of("node1"))).isTrue();
+        assertThat(r.haCf().stonith().get(0).usableFrom(NodeName.of("node2"))).isFalse();
+        assertThat(r.haCf().stonith().get(3).configFile()).contains(Path.of("/etc/ha.d/stonith.cfg"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"stonith_host node1|stonith_host needs a node (or *), a device type and its parameters",
+        "stonith apcsmart|stonith needs a device type and its parameter file",
+        "stonith null cfg|stonith parameter file [cfg] must be a full path"})
+    void stonithMistakesAreErrors(String spec) {
+        String[] p = spec.split("\\|");
+        assertThat(parse(p[0] + "\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).startsWith(p[1]));
     }
 
     @Test

@@ -140,7 +140,7 @@ class LifecycleReplayTest {
                 Timing.ofMillis(1000, 3000, 5000, 10_000), // keepalive 1, warntime 3, deadtime 5, initdead 10
                 694, List.of(N1, N2), List.of(new MediumDecl.Ucast("eth1", NODE1_IP, 694, 1)), FailbackPolicy.ON,
                 LogSettings.none(), HeartbeatVectors.keysFor("lifecycle"), // auth 1 / 1 sha1 testsecret
-                List.of(new ResourceGroupDecl(N1, List.of(new ResourceSpec(LABSVC, List.of(), LABSVC)), 1)));
+                List.of(new ResourceGroupDecl(N1, List.of(new ResourceSpec(LABSVC, List.of(), LABSVC)), 1)), java.util.List.of());
     }
 
     /**

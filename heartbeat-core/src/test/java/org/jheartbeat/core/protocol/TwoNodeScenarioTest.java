@@ -174,6 +174,60 @@ class TwoNodeScenarioTest {
     }
 
     @Test
+    void frozenPeerIsFencedBeforeItsGroupsAreTakenOver() {
+        TwoNodeHarness f = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
+        f.start(N1);
+        f.start(N2);
+        f.run(3000);
+        f.freeze(N1);
+        f.run(6000);
+        assertThat(f.doubleRun()).isNull();
+        assertThat(f.fenceAttempts()).isEqualTo(1);
+        assertThat(f.runningOn(N2)).hasSize(2);
+        assertThat(f.engine(N1)).as("fenced: powered off").isNull();
+        assertThat(f.trace()).containsSubsequence(
+                f.trace().stream().filter(t -> t.endsWith("node2 fences node1")).findFirst().orElseThrow(),
+                f.trace().stream().filter(t -> t.endsWith("node1 power-off")).findFirst().orElseThrow(),
+                f.trace().stream().filter(t -> t.endsWith("node2 started 198.18.0.100/24/eth0")).findFirst().orElseThrow());
+        assertThat(f.logs()).anyMatch(l -> l.endsWith("node node1 now reset."))
+                .noneMatch(l -> l.contains("No STONITH device configured"));
+        assertThat(f.engine(N2).machine().fenceStatus()).startsWith("node1 fenced after 1 attempt(s)");
+    }
+
+    @Test
+    void failedFencingIsRetriedEveryFiveSecondsAndNothingIsTakenOverMeanwhile() {
+        TwoNodeHarness f = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
+        f.start(N1);
+        f.start(N2);
+        f.run(3000);
+        f.failFences(3);
+        f.freeze(N1);
+        f.run(15_000);
+        assertThat(f.fenceAttempts()).isEqualTo(3);
+        assertThat(f.runningOn(N2)).as("no takeover while the fence fails").containsExactly("198.18.0.101");
+        assertThat(f.engine(N2).machine().state()).isEqualTo(TakeoverState.FENCING);
+        assertThat(f.logs()).anyMatch(l -> l.contains("CRIT: STONITH of node1 failed.  Retrying..."));
+        assertThat(f.engine(N2).machine().fenceStatus()).startsWith("fencing node1 failed 3 time(s)");
+        f.run(6000);
+        assertThat(f.fenceAttempts()).isEqualTo(4);
+        assertThat(f.runningOn(N2)).hasSize(2);
+        assertThat(f.doubleRun()).isNull();
+    }
+
+    @Test
+    void cleanShutdownIsNeverFenced() {
+        TwoNodeHarness f = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
+        f.start(N1);
+        f.start(N2);
+        f.run(3000);
+        f.shutdown(N1);
+        f.run(6000);
+        assertThat(f.fenceAttempts()).isZero();
+        assertThat(f.runningOn(N2)).hasSize(2);
+        assertThat(f.engine(N2).machine().fenceStatus()).isEqualTo("none");
+    }
+
+    @Test
     void twentyPercentLossForSixtySecondsIsRepairedByRetransmission() {
         bootBoth();
         int before = h.logs().size();

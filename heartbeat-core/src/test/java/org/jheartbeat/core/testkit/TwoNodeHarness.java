@@ -44,6 +44,8 @@ public final class TwoNodeHarness {
     private boolean linkUp = true;
     private boolean serialEncoding;
     private int lossPercent;
+    private int fenceFailuresLeft;
+    private long fenceAttempts;
     private final java.util.Random lossRandom = new java.util.Random(20);
     private long dropped;
     private long generationSeed = 100;
@@ -55,6 +57,8 @@ public final class TwoNodeHarness {
         final Set<Integer> running = new TreeSet<>();
         final Deque<long[]> pendingOps = new ArrayDeque<>(); // {dueNanos, group, start?1:0}
         final Deque<byte[]> inbox = new ArrayDeque<>();
+        boolean frozen;
+        long fenceDueNanos = Long.MAX_VALUE;
 
         Node(NodeName name) {
             this.name = name;
@@ -63,9 +67,18 @@ public final class TwoNodeHarness {
 
     /** A harness over {@code groups}, with keepalive 500 ms, deadtime 3 s, initdead 10 s. */
     public TwoNodeHarness(List<ResourceGroupDecl> groups, FailbackPolicy failback, long groupOpMillis) {
+        this(groups, failback, groupOpMillis, false);
+    }
+
+    /**
+     * @param stonith whether both nodes have a STONITH device ({@code stonith_host * null node1 node2});
+     *                a successful fence powers the target off, as a UPS would
+     */
+    public TwoNodeHarness(List<ResourceGroupDecl> groups, FailbackPolicy failback, long groupOpMillis, boolean stonith) {
         this.config = new ClusterConfig(Path.of("/nonexistent/ha.d"), Timing.ofMillis(500, 2000, 3000, 10_000), 694,
                 List.of(N1, N2), List.of(new MediumDecl.Ucast("eth1", "198.18.1.2", 694, 1)), failback,
-                LogSettings.none(), AuthKeys.single(1, AuthMethod.SHA1, "testsecret".getBytes()), groups);
+                LogSettings.none(), AuthKeys.single(1, AuthMethod.SHA1, "testsecret".getBytes()), groups, stonith ? List.of(new org.jheartbeat.core.config.StonithDecl(java.util.Optional.empty(),
+                "null", List.of("node1", "node2"), java.util.Optional.empty(), 12)) : List.of());
         this.groupOpMillis = groupOpMillis;
         nodes[0] = new Node(N1);
         nodes[1] = new Node(N2);
@@ -99,10 +112,27 @@ public final class TwoNodeHarness {
     public void powerOff(NodeName n) {
         Node node = node(n);
         node.engine = null;
+        node.frozen = false;
         node.running.clear();
         node.pendingOps.clear();
         node.inbox.clear();
         trace.add(at() + " " + n + " power-off");
+    }
+
+    /** Freezes a node (SIGSTOP of every process): it neither sends nor receives, but what it ran keeps running. */
+    public void freeze(NodeName n) {
+        node(n).frozen = true;
+        trace.add(at() + " " + n + " frozen");
+    }
+
+    /** The next {@code n} fencing attempts fail (UPS cable unplugged). */
+    public void failFences(int n) {
+        fenceFailuresLeft = n;
+    }
+
+    /** Fencing attempts so far. */
+    public long fenceAttempts() {
+        return fenceAttempts;
     }
 
     /** Orderly shutdown (SIGTERM). */
@@ -151,8 +181,21 @@ public final class TwoNodeHarness {
         for (long t = 0; t < ms; t += 10) {
             clock.advanceMillis(10);
             for (Node n : nodes) {
-                if (n.engine == null) {
+                if (n.engine == null || n.frozen) {
+                    n.inbox.clear();
                     continue;
+                }
+                if (n.fenceDueNanos <= clock.nanoTime()) {
+                    n.fenceDueNanos = Long.MAX_VALUE;
+                    fenceAttempts++;
+                    boolean ok = fenceFailuresLeft == 0;
+                    if (ok) {
+                        powerOff(n == nodes[0] ? N2 : N1);
+                    } else {
+                        fenceFailuresLeft--;
+                    }
+                    handle(n, n.engine.onFenceDone(ok, ok ? "OK" : "RESETFAIL", clock.nanoTime(),
+                            clock.currentTimeMillis()));
                 }
                 while (!n.pendingOps.isEmpty() && n.pendingOps.peekFirst()[0] <= clock.nanoTime()) {
                     long[] op = n.pendingOps.removeFirst();
@@ -193,6 +236,9 @@ public final class TwoNodeHarness {
             } else if (e instanceof Effect.StopGroup s) {
                 long due = lastDue(n) + groupOpMillis * 1_000_000L;
                 n.pendingOps.addLast(new long[] {due, s.group(), 0});
+            } else if (e instanceof Effect.FencePeer f) {
+                n.fenceDueNanos = clock.nanoTime() + 500_000_000L; // the UPS takes 0.5 s
+                trace.add(at() + " " + n.name + " fences " + f.node());
             } else if (e instanceof Effect.LogLine l) {
                 logs.add(at() + " " + n.name + " " + l.level() + ": " + l.text());
             } else if (e instanceof Effect.Exit) {

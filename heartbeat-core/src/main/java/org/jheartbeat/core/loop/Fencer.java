@@ -1,0 +1,24 @@
+package org.jheartbeat.core.loop;
+
+import java.util.concurrent.CompletableFuture;
+import org.jheartbeat.core.config.NodeName;
+
+/**
+ * Fences (STONITH) a node for the loop, off the loop thread: implemented by the daemon with the
+ * stonith module's device. Core never imports that module; this port is the seam.
+ */
+public interface Fencer extends AutoCloseable {
+
+    /** The end of one fencing attempt. @param fenced device confirmed @param detail one line for logs */
+    record Result(boolean fenced, String detail) { }
+
+    /** No device configured: every request fails (the machine never asks then). */
+    Fencer NONE = node -> CompletableFuture.completedFuture(new Result(false, "no STONITH device configured"));
+
+    /** Resets (power-cycles or powers off) {@code node}; completes when the device answered or gave up. */
+    CompletableFuture<Result> fence(NodeName node);
+
+    @Override
+    default void close() {
+    }
+}
