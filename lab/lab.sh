@@ -45,6 +45,11 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
   serialgarbage NODE BYTES
                      write BYTES random bytes into the peer's end of the
                      cable, so that NODE reads them
+  upsstop NODE       (LAB_STONITH=apcsmart) unplug the UPS that powers NODE:
+                     its simulator stops, fencing NODE fails; upsstart NODE
+                     plugs it back
+  freeze NODE        SIGSTOP every process of NODE (a hung machine); thaw NODE
+                     sends SIGCONT
   loss NODE PERCENT [IF..]
                      drop PERCENT % (random) of the UDP packets to port 694
                      arriving on NODE's eth1 (or the IFs given: eth0 eth1);
@@ -62,6 +67,8 @@ LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15),
 LAB_MEDIA (up: ucast|serial|serial+ucast|all, default ucast), LAB_BAUD
 (default 19200), LAB_NODE1 / LAB_NODE2 (up: jheartbeat|heartbeat, default
 jheartbeat; heartbeat = the real Heartbeat 3.0.6 from the Debian package),
+LAB_STONITH (up: none|apcsmart, default none: a simulated APC UPS per node
+on ttyS1, see upsstop/upsstart/freeze/thaw),
 LAB_AUTH (up: sha1|md5|crc, default sha1), LAB_GROUPS (up: single|
 active-active, default single), LAB_VIP2 (default 198.18.0.101).
 EOF
@@ -93,6 +100,8 @@ LAB_HTTP_TIMEOUT=${LAB_HTTP_TIMEOUT:-1}
 LAB_STOP_TIMEOUT=${LAB_STOP_TIMEOUT:-15}
 LAB_MEDIA=${LAB_MEDIA:-ucast}
 LAB_BAUD=${LAB_BAUD:-19200}
+# STONITH: none, or apcsmart (a simulated APC Smart-UPS per node on ttyS1)
+LAB_STONITH=${LAB_STONITH:-none}
 # Real Heartbeat 3.0.6 (Debian package "heartbeat")
 REALHB=${LAB_REALHB:-/usr/libexec/heartbeat/heartbeat}
 REALHB_SHARE=/usr/share/heartbeat
@@ -250,6 +259,10 @@ hb_cmd() {
 media_lines() {
     local n=$1 p
     p=$(peer_of "$n")
+    case $LAB_STONITH in
+        none | apcsmart) ;;
+        *) die "LAB_STONITH must be none or apcsmart (got '$LAB_STONITH')" ;;
+    esac
     case $LAB_MEDIA in
         ucast | serial | serial+ucast | all) ;;
         *) die "LAB_MEDIA must be ucast, serial, serial+ucast or all (got '$LAB_MEDIA')" ;;
@@ -330,6 +343,9 @@ write_node_config() {
         echo "warntime ${LAB_WARNTIME:-2}"
         echo "initdead ${LAB_INITDEAD:-10}"
         media_lines "$n"
+        # node n's ttyS1 is cabled to the UPS that powers its peer
+        [[ $LAB_STONITH != apcsmart ]] ||
+            echo "stonith_host node$n apcsmart $(node_dir "$n")/ttyS1 node$(peer_of "$n")"
         echo "auto_failback ${LAB_AUTO_FAILBACK:-on}"
         echo "node node1"
         echo "node node2"
@@ -537,6 +553,13 @@ cmd_up() {
         write_node_config "$n"
     done
     serial_plug
+    if [[ $LAB_STONITH == apcsmart ]]; then
+        echo apcsmart >"$RUN/stonith"
+        for n in 1 2; do
+            ups_cable_plug "$n"
+            ups_start "$n"
+        done
+    fi
     for n in 1 2; do
         cmd_poweron "node$n"
     done
@@ -545,7 +568,11 @@ cmd_up() {
 }
 
 cmd_down() {
-    local ns fail=0
+    local ns fail=0 n
+    for n in 1 2; do
+        ups_stop "$n" || fail=1
+        ups_cable_unplug "$n" || fail=1
+    done
     serial_unplug || fail=1
     for ns in "${ALL_NS[@]}"; do
         ns_exists "$ns" || continue
@@ -834,6 +861,131 @@ serial_unplug() {
         [[ ! -L $t ]] || rm -f "$t"
     done
     return 0
+}
+
+# ---------------------------------------------------------------- UPS (STONITH)
+# The UPS that powers node N is a simulated APC Smart-UPS
+# (org.jheartbeat.stonith.sim.ApcSmartSimulator) on "$RUN/upsN.tty"; a socat
+# PTY pair cables it to the PEER's "<peer dir>/ttyS1", from which the peer
+# fences node N. Switching the outlet off runs "lab.sh poweroff nodeN", on
+# runs "lab.sh poweron nodeN". Both run outside the namespaces, tracked by
+# pid files ($RUN/upscableN.pid, $RUN/upsN.pid).
+ups_tty() { echo "$RUN/ups$1.tty"; }
+ups_host_tty() { echo "$(node_dir "$(peer_of "$1")")/ttyS1"; }
+
+# pid_of_file FILE PATTERN: the live pid in FILE whose command line matches PATTERN
+pid_of_file() {
+    local pid
+    [[ -r $1 ]] || return 1
+    pid=$(cat "$1" 2>/dev/null) || return 1
+    alive "$pid" || return 1
+    [[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == $2 ]] || return 1
+    echo "$pid"
+}
+
+ups_cable_pid() { pid_of_file "$RUN/upscable$1.pid" "socat*link=$(ups_tty "$1"),*"; }
+ups_pid() { pid_of_file "$RUN/ups$1.pid" "*ApcSmartSimulator*$(ups_tty "$1")*"; }
+
+# kill_pid PID: TERM, then KILL after 2 s; fails if it survives
+kill_pid() {
+    local i
+    kill -TERM "$1" 2>/dev/null || true
+    kill -CONT "$1" 2>/dev/null || true
+    for ((i = 0; i < 40; i++)); do
+        alive "$1" || return 0
+        sleep 0.05
+    done
+    kill -KILL "$1" 2>/dev/null || true
+    for ((i = 0; i < 20; i++)); do
+        alive "$1" || return 0
+        sleep 0.05
+    done
+    log "process $1 survives SIGKILL"
+    return 1
+}
+
+ups_cable_plug() {
+    local n=$1 i t
+    ! ups_cable_pid "$n" >/dev/null || return 0
+    for t in "$(ups_tty "$n")" "$(ups_host_tty "$n")"; do
+        [[ -L $t || ! -e $t ]] || die "$t exists and is not a symlink; refusing to replace it"
+        rm -f "$t"
+    done
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' upscable "$RUN/upscable$n.pid" \
+        socat -d "PTY,link=$(ups_tty "$n"),rawer" "PTY,link=$(ups_host_tty "$n"),rawer" \
+        </dev/null >>"$RUN/upscable$n.log" 2>&1 &
+    for ((i = 0; i < 60; i++)); do
+        if ups_cable_pid "$n" >/dev/null && [[ -L $(ups_tty "$n") && -L $(ups_host_tty "$n") ]]; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    die "UPS cable of node$n: socat did not come up (see $RUN/upscable$n.log)"
+}
+
+ups_cable_unplug() {
+    local pid t
+    if pid=$(ups_cable_pid "$1"); then
+        kill_pid "$pid" || return 1
+    fi
+    rm -f "$RUN/upscable$1.pid"
+    for t in "$(ups_tty "$1")" "$(ups_host_tty "$1")"; do
+        [[ ! -L $t ]] || rm -f "$t"
+    done
+}
+
+# ups_start N: the simulated UPS of node N (idempotent)
+ups_start() {
+    local n=$1 i
+    [[ -r $RUN/stonith ]] || die "lab '$LAB_ID' has no UPS (up with LAB_STONITH=apcsmart)"
+    ! ups_pid "$n" >/dev/null || return 0
+    [[ -f $HB_JAR ]] || die "$HB_JAR not found (the UPS simulator is in it)"
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    LAB_ID=$LAB_ID LAB_RUN=$RUN setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' ups "$RUN/ups$n.pid" \
+        java -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$HB_JAR" \
+        org.jheartbeat.stonith.sim.ApcSmartSimulator --tty "$(ups_tty "$n")" \
+        --on-off-command "$LAB_DIR/lab.sh poweroff node$n" --on-on-command "$LAB_DIR/lab.sh poweron node$n" \
+        --state-file "$RUN/ups$n.state" </dev/null >>"$RUN/ups$n.log" 2>&1 &
+    for ((i = 0; i < 100; i++)); do
+        ups_pid "$n" >/dev/null && return 0
+        sleep 0.05
+    done
+    die "UPS of node$n did not start (see $RUN/ups$n.log)"
+}
+
+ups_stop() {
+    local pid
+    if pid=$(ups_pid "$1"); then
+        kill_pid "$pid" || return 1
+    fi
+    rm -f "$RUN/ups$1.pid"
+}
+
+# upsstop NODE: unplug the UPS's serial cable (the simulator stops answering)
+cmd_upsstop() {
+    local n
+    n=$(node_num "${1:?upsstop NODE}")
+    ups_stop "$n"
+    log "UPS of node$n stopped (unplugged)"
+}
+
+# upsstart NODE: plug it back
+cmd_upsstart() {
+    local n
+    n=$(node_num "${1:?upsstart NODE}")
+    ups_start "$n"
+    log "UPS of node$n running (pid $(ups_pid "$n"))"
+}
+
+# freeze NODE / thaw NODE: SIGSTOP / SIGCONT every process of the node (a hung machine)
+cmd_freeze() {
+    local n p sig=${2:-STOP}
+    n=$(node_num "${1:?freeze NODE}")
+    for p in $(ns_pids "$(node_ns "$n")"); do
+        kill "-$sig" "$p" 2>/dev/null || true
+    done
+    log "node$n: SIG$sig sent to every process"
 }
 
 # serial_cut_state PID: 0 if the cable's socat is stopped (cut by serialcut)
@@ -1138,6 +1290,10 @@ case $cmd in
     serialcut) cmd_serialcut "$@" ;;
     serialplug) cmd_serialplug ;;
     serialgarbage) cmd_serialgarbage "$@" ;;
+    upsstop) cmd_upsstop "$@" ;;
+    upsstart) cmd_upsstart "$@" ;;
+    freeze) cmd_freeze "$1" STOP ;;
+    thaw) cmd_freeze "$1" CONT ;;
     ps) cmd_ps ;;
     env) cmd_env ;;
     -h | --help | help) usage ;;
