@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.runtime.HostChecks;
+import org.jheartbeat.cli.stonith.StonithSetup;
+import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
@@ -25,6 +27,15 @@ public final class ConfigCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** {@code hb config} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
+    /** This machine's node name: {@code uname -n}, lowercased; {@code localhost} if unreadable. */
+    static NodeName thisNode() {
+        try {
+            return NodeName.of(DaemonCommand.unameN());
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            return NodeName.of("localhost");
+        }
+    }
+
     @Override
     public Integer call() {
         spec.commandLine().getErr().println("hb config: a command is required");
@@ -72,7 +83,17 @@ public final class ConfigCommand implements Callable<Integer> {
             ConfigLoadResult r = ConfigLoader.load(configDir, node);
             List<ConfigDiagnostic> all = new ArrayList<>(r.diagnostics());
             if (!syntaxOnly && r.config().isPresent()) {
-                all.addAll(new HostChecks(Path.of("/etc/init.d")).check(r.config().get()));
+                ClusterConfig c = r.config().get();
+                all.addAll(new HostChecks(Path.of("/etc/init.d")).check(c));
+                NodeName me = node.orElseGet(ConfigCommand::thisNode);
+                // the device this node would use, contacted; or, on another machine, every node's, not contacted
+                List<NodeName> whom = c.nodes().contains(me) ? List.of(me) : c.nodes();
+                java.util.Set<Integer> seen = new java.util.HashSet<>();
+                for (NodeName n : whom) {
+                    StonithSetup.Outcome o = StonithSetup.open(c, n, whom.size() == 1);
+                    o.device().ifPresent(org.jheartbeat.stonith.StonithDevice::close);
+                    o.problems().stream().filter(d -> seen.add(d.line())).forEach(all::add);
+                }
             }
             for (ConfigDiagnostic d : all) {
                 (d.isError() ? err : out).println(d.format());

@@ -17,6 +17,9 @@ import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.cli.logging.LogSetup;
 import org.jheartbeat.cli.runtime.HostChecks;
+import org.jheartbeat.cli.stonith.DeviceFencer;
+import org.jheartbeat.cli.stonith.StonithSetup;
+import org.jheartbeat.core.loop.Fencer;
 import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;
@@ -89,7 +92,14 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             err.println(d.format());
         }
         err.flush();
-        if (problems.stream().anyMatch(ConfigDiagnostic::isError) || loaded.config().isEmpty()) {
+        StonithSetup.Outcome stonith = loaded.config().isPresent() && problems.stream().noneMatch(ConfigDiagnostic::isError)
+                ? StonithSetup.open(loaded.config().get(), me, true) : null;
+        if (stonith != null) {
+            stonith.problems().forEach(d -> err.println(d.format()));
+            err.flush();
+        }
+        if (problems.stream().anyMatch(ConfigDiagnostic::isError) || loaded.config().isEmpty()
+                || stonith != null && stonith.failed()) {
             throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
         }
         ClusterConfig config = loaded.config().get();
@@ -107,14 +117,15 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         refuseIfRunning(state);
         LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
-            return run(config, me, state);
+            return run(config, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE));
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
         }
     }
 
-    private int run(ClusterConfig config, NodeName me, StateDirectory state) throws UserException, IOException {
+    private int run(ClusterConfig config, NodeName me, StateDirectory state, Fencer fencer)
+            throws UserException, IOException {
         config.logging().logfacility().ifPresent(f ->
                 LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
 
@@ -136,7 +147,10 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     : new UdpMedium(d, netty));
         }
         ClusterLoop loop = new ClusterLoop(config, engine, media,
-                new ResourceGroupExecutor(config), clock, wall);
+                new ResourceGroupExecutor(config), fencer, clock, wall);
+        config.stonithFor(me).ifPresentOrElse(
+                d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),
+                () -> LOG.warn("No STONITH device configured: a peer that only looks dead is not fenced"));
         try {
             loop.start();
         } catch (IOException e) {

@@ -1,0 +1,55 @@
+package org.jheartbeat.cli.stonith;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.loop.Fencer;
+import org.jheartbeat.stonith.ResetRequest;
+import org.jheartbeat.stonith.StonithDevice;
+import org.jheartbeat.stonith.StonithResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's {@link Fencer}: resets the peer with this node's STONITH device on a worker thread
+ * ({@code hb-stonith}), since a device may take many seconds. Logs Heartbeat's phrases
+ * ({@code Resetting node X with [TYPE]}).
+ */
+public final class DeviceFencer implements Fencer {
+    private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
+
+    private final StonithDevice device;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "hb-stonith");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public DeviceFencer(StonithDevice device) {
+        this.device = device;
+    }
+
+    @Override
+    public CompletableFuture<Result> fence(NodeName node) {
+        return CompletableFuture.supplyAsync(() -> {
+            LOG.info("Resetting node {} with [{}]", node, device.type());
+            long t0 = System.nanoTime();
+            StonithResult r;
+            try {
+                r = device.reset(ResetRequest.GENERIC_RESET, node.value());
+            } catch (RuntimeException e) {
+                LOG.error("STONITH device {} failed: {}", device.type(), e.toString());
+                r = StonithResult.OOPS;
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            return new Result(r.ok(), device.type() + " reset " + node + ": " + r + " after " + ms + " ms");
+        }, worker);
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+        device.close();
+    }
+}
