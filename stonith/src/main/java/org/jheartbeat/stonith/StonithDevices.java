@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.jheartbeat.stonith.device.external.ExternalDevice;
@@ -88,7 +89,7 @@ public final class StonithDevices {
         if (type == null || type.isBlank()) {
             throw unknown(type);
         }
-        Factory builtIn = BUILT_IN.get(type.toLowerCase(java.util.Locale.ROOT));
+        Factory builtIn = BUILT_IN.get(type.toLowerCase(Locale.ROOT));
         if (builtIn != null) {
             return builtIn.create();
         }

@@ -144,17 +144,25 @@ public final class ExternalDevice implements StonithDevice {
 
     /**
      * Keeps the values to pass as environment variables. Names the plugin does not list in
-     * {@code getconfignames} are refused; listed names left out are simply not set (scripts apply
-     * their own defaults, e.g. external/nut's {@code poweroff}).
+     * {@code getconfignames} are passed with a WARN (scripts read undeclared optional ones, e.g.
+     * external/ssh's {@code livedangerously}); listed names left out are simply not set (scripts
+     * apply their own defaults, e.g. external/nut's {@code poweroff}).
      *
-     * @throws StonithConfigException naming the unknown parameter
+     * @throws StonithConfigException for a name that is not a valid environment variable name, or
+     *                                is {@code PATH} / {@code HA_LOGTAG}
      */
     @Override
     public void configure(Map<String, String> params) throws StonithConfigException {
         for (String key : params.keySet()) {
+            if (!key.matches("[A-Za-z_][A-Za-z0-9_]*") || key.equals("PATH") || key.equals("HA_LOGTAG")) {
+                throw new StonithConfigException(type() + ": parameter name '" + key
+                        + "' cannot be passed as an environment variable; valid names: "
+                        + String.join(" ", configNames));
+            }
             if (!configNames.contains(key)) {
-                throw new StonithConfigException(type() + ": unknown parameter '" + key
-                        + "'; valid names: " + String.join(" ", configNames));
+                LOG.warn("{}: parameter '{}' is not in getconfignames ({}); passing it anyway (scripts "
+                        + "read optional ones such as external/ssh's livedangerously)", type(), key,
+                        String.join(" ", configNames));
             }
         }
         Map<String, String> e = new LinkedHashMap<>(baseEnv());
