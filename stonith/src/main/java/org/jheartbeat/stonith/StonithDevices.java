@@ -37,6 +37,7 @@ public final class StonithDevices {
     private static final Map<String, Factory> BUILT_IN = new LinkedHashMap<>();
 
     static {
+        // one line per built-in device, in the order "hb stonith list-types" shows them
         BUILT_IN.put(NullDevice.TYPE, NullDevice::new);
         BUILT_IN.put(MeatwareDevice.TYPE, MeatwareDevice::new);
         BUILT_IN.put(SshDevice.TYPE, SshDevice::new);

@@ -90,7 +90,7 @@ public final class ExternalDevice implements StonithDevice {
     public ExternalDevice(String name, Path pluginDir, ProcessRunner runner, Duration infoTimeout,
             Duration resetTimeout) throws StonithConfigException {
         if (name == null || name.isEmpty() || name.contains("/") || name.startsWith(".")) {
-            throw new StonithConfigException("external plugin name '" + name + "' is not a plain file name");
+            throw new StonithConfigException("external plugin name '" + name + "' is not a plain file name (see 'hb stonith list-types')");
         }
         this.name = name;
         this.script = pluginDir.resolve(name);

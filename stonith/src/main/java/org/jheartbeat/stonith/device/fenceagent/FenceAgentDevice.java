@@ -104,7 +104,7 @@ public final class FenceAgentDevice implements StonithDevice {
     public FenceAgentDevice(String agent, Path program, ProcessRunner runner, Duration infoTimeout,
             Duration powerTimeout) throws StonithConfigException {
         if (!agent.startsWith("fence_") || agent.contains("/")) {
-            throw new StonithConfigException("'" + agent + "' is not a fence agent name (fence_<x>)");
+            throw new StonithConfigException("'" + agent + "' is not a fence agent name (fence_<x>; see 'hb stonith list-types')");
         }
         this.agent = agent;
         this.program = program;
