@@ -132,6 +132,55 @@ class ConfigCheckCommandTest {
     }
 
     @Test
+    void stonithDeviceProblemsAreErrorsOnTheirHaCfLine() {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("stonith_host * frobnicator x\n").writeTo(dir));
+        Run r = hb("config", "check", "--config-dir", cfg.toString(), "--node-name", "node1");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":11: ").contains("frobnicator").contains("hb stonith list-types");
+
+        Path cfg2 = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("stonith_host * external/ssh\n")
+                .writeTo(dir.resolve("two")));
+        Run r2 = hb("config", "check", "--config-dir", cfg2.toString(), "--node-name", "node1");
+        assertThat(r2.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r2.err()).contains(cfg2.resolve("ha.cf") + ":11: ").contains("hostlist");
+
+        Path cfg3 = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("stonith_host * null node1\n")
+                .writeTo(dir.resolve("three")));
+        Run r3 = hb("config", "check", "--config-dir", cfg3.toString(), "--node-name", "node1");
+        assertThat(r3.code()).as("a device that cannot fence the peer").isEqualTo(ExitCodes.CONFIG);
+        assertThat(r3.err()).contains(cfg3.resolve("ha.cf") + ":11: STONITH device null cannot fence node2");
+
+        Path ok = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("stonith_host * null node1 node2\n")
+                .writeTo(dir.resolve("ok")));
+        assertThat(hb("config", "check", "--config-dir", ok.toString(), "--node-name", "node1").code()).isZero();
+    }
+
+    @Test
+    void stonithListTypesShowsBuiltInsAndInstalledPlugins() {
+        Run r = hb("stonith", "list-types");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("null").contains("meatware").contains("ssh").contains("apcsmart");
+    }
+
+    @Test
+    void manualResetWithoutATerminalNeedsYes() {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("stonith_host * null node1 node2\n").writeTo(dir));
+        Run r = hb("stonith", "reset", "node2", "--config-dir", cfg.toString(), "--node-name", "node1");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("add --yes");
+        Run yes = hb("stonith", "reset", "node2", "--yes", "--config-dir", cfg.toString(), "--node-name", "node1");
+        assertThat(yes.code()).as(yes.err()).isZero();
+        assertThat(yes.out()).contains("null reset node2: OK");
+    }
+
+    @Test
+    void confirmWithNothingPendingFails() {
+        Run r = hb("stonith", "confirm", "node2", "--run-dir", dir.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).contains("no meatware reset of node2 is pending");
+    }
+
+    @Test
     void missingConfigDirIsOneClearError() {
         Run r = hb("config", "check", "--config-dir", dir.resolve("nope").toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
