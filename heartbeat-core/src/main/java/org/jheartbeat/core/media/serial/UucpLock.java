@@ -18,7 +18,7 @@ import java.util.Optional;
  * <p>The file is created atomically: the content is written to a temporary file in the same directory,
  * which is then hard-linked to the lock name (the link fails if the lock exists).
  */
-final class UucpLock {
+public final class UucpLock {
     private final Path file;
     private final long pid;
     private boolean released;
@@ -29,13 +29,13 @@ final class UucpLock {
     }
 
     /** The default lock directory: {@code /run/lock} if it is a writable directory, else {@code /var/lock}. */
-    static Path defaultDirectory() {
+    public static Path defaultDirectory() {
         Path run = Path.of("/run/lock");
         return Files.isDirectory(run) && Files.isWritable(run) ? run : Path.of("/var/lock");
     }
 
     /** The lock file name for a device: {@code LCK..} + the last path element of the resolved device. */
-    static String fileName(Path resolvedDevice) {
+    public static String fileName(Path resolvedDevice) {
         return "LCK.." + resolvedDevice.getFileName();
     }
 
@@ -45,11 +45,24 @@ final class UucpLock {
      * @throws IOException if a live process (this one included) holds it, naming the pid, or if the
      *                     lock directory is missing or not writable
      */
-    static UucpLock acquire(Path lockDir, Path resolvedDevice, long pid) throws IOException {
+    public static UucpLock acquire(Path lockDir, Path resolvedDevice, long pid) throws IOException {
+        return acquire(lockDir, fileName(resolvedDevice), resolvedDevice, pid);
+    }
+
+    /**
+     * Takes the lock named {@code lockName} (e.g. {@code LCK..ttyS1}) in {@code lockDir} for {@code device}
+     * on behalf of process {@code pid}; for callers that must share a lock name computed another way (the
+     * STONITH devices use cluster-glue's {@code st_ttylock.c} spelling).
+     *
+     * @throws IOException if a live process (this one included) holds it, naming the pid, or if the
+     *                     lock directory is missing or not writable
+     */
+    public static UucpLock acquire(Path lockDir, String lockName, Path device, long pid) throws IOException {
+        Path resolvedDevice = device;
         if (!Files.isDirectory(lockDir)) {
             throw new IOException("cannot lock line " + resolvedDevice + ": lock directory " + lockDir + " does not exist");
         }
-        Path lock = lockDir.resolve(fileName(resolvedDevice));
+        Path lock = lockDir.resolve(lockName);
         Path tmp = Files.createTempFile(lockDir, "LTMP.", "." + pid);
         try {
             Files.write(tmp, String.format("%10d\n", pid).getBytes(US_ASCII));
@@ -73,12 +86,12 @@ final class UucpLock {
     }
 
     /** The lock file. */
-    Path file() {
+    public Path file() {
         return file;
     }
 
     /** Removes the lock file if it still holds our pid; idempotent, never throws. */
-    synchronized void release() {
+    public synchronized void release() {
         if (released) {
             return;
         }
