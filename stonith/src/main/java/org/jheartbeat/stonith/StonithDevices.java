@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.jheartbeat.stonith.device.external.ExternalDevice;
 import org.jheartbeat.stonith.device.fenceagent.FenceAgentDevice;
 import org.jheartbeat.stonith.device.fenceagent.FenceAgents;
+import org.jheartbeat.stonith.device.apcsmart.ApcSmartDevice;
 import org.jheartbeat.stonith.device.meatware.MeatwareDevice;
 import org.jheartbeat.stonith.device.nil.NullDevice;
 import org.jheartbeat.stonith.device.nut.NutDevice;
@@ -42,6 +43,7 @@ public final class StonithDevices {
         BUILT_IN.put(MeatwareDevice.TYPE, MeatwareDevice::new);
         BUILT_IN.put(SshDevice.TYPE, SshDevice::new);
         BUILT_IN.put(NutDevice.TYPE, NutDevice::new);
+        BUILT_IN.put(ApcSmartDevice.TYPE, ApcSmartDevice::new);
     }
 
     private StonithDevices() {

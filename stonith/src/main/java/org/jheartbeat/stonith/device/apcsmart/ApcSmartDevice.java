@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * {@code BADHOST}; not configured {@code INVAL}; otherwise the dialogue's result.
  */
 public final class ApcSmartDevice implements StonithDevice {
+    /** The type name, as in ha.cf and {@code stonith -t}. */
+    public static final String TYPE = "apcsmart";
+
     private static final Logger log = LoggerFactory.getLogger(ApcSmartDevice.class);
     /** Bound on one operation: a reset needs ~3 s set-up + grace (20 s) + up to 10 polls + restore. */
     public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(60);
@@ -54,7 +57,7 @@ public final class ApcSmartDevice implements StonithDevice {
 
     @Override
     public String type() {
-        return "apcsmart";
+        return TYPE;
     }
 
     @Override
