@@ -45,7 +45,8 @@ class StonithIT {
             long daemon1 = Long.parseLong(Files.readString(lab.runDir().resolve("node1/daemon.pid")).trim());
             try {
                 lab.lab("freeze", "node1");
-                await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+                // a faithful APC reset takes ~30 s: the UPS's grace delay, then the outlet switches
+                await().atMost(Duration.ofSeconds(75)).pollInterval(Duration.ofMillis(200))
                         .until(() -> "node2".equals(lab.http()));
                 String log2 = haLog(lab, "node2");
                 assertThat(log2).contains("node node1: is dead").contains("Resetting node node1 with [apcsmart]")
@@ -80,7 +81,7 @@ class StonithIT {
             assertThat(haLog(lab, "node2")).contains("CRIT: STONITH of node1 failed.");
             assertThat(lab.lab("status", "node2").output()).contains("Fencing: fencing node1 failed");
             lab.lab("upsstart", "node1");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                     .until(() -> "node2".equals(lab.http()));
             assertThat(haLog(lab, "node2")).contains("node node1 now reset.");
             lab.lab("thaw", "node1");

@@ -159,7 +159,8 @@ public final class ApcSmartDevice implements StonithDevice {
         try (ApcSmartLine line = ApcSmartLine.open(device.toRealPath())) {
             ApcSmartDialogue dialogue = new ApcSmartDialogue(op, initMode, operationTimeout.toNanos());
             StonithResult result = drive(dialogue, line);
-            log.info("apcsmart: {} on {}: {} ({})", op, ttydev, result, String.join(" ", dialogue.transcript()));
+            log.info("apcsmart: {} on {}: {}", op, ttydev, result);
+            log.debug("apcsmart: {} dialogue: {}", op, String.join(" ", dialogue.transcript()));
             return result;
         } catch (IOException e) {
             log.error("apcsmart: {} failed: {}", op, e.getMessage());
