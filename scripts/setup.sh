@@ -8,7 +8,8 @@ PACKAGES=(
   iproute2 iputils-arping          # ip netns / ip addr / gratuitous ARP (lab, IPaddr agent)
   socat curl                       # labweb HTTP server, client probes
   procps util-linux                # ps, nsenter, unshare (lab)
-  heartbeat cluster-glue           # the real Heartbeat 3.0.6 interop peer, cl_status
+  heartbeat cluster-glue           # the real Heartbeat 3.0.6 interop peer, cl_status, stonith(8)
+  fence-agents                     # ClusterLabs fence agents (fence_dummy drives the fence_agent device)
   iptables                         # lab.sh loss/noloss: packet loss inside a node namespace
 )
 

@@ -26,7 +26,7 @@ class StonithDevicesTest {
 
     @Test
     void createsEveryBuiltIn() throws Exception {
-        assertThat(StonithDevices.builtInTypes()).containsExactly("null", "meatware", "ssh", "nut");
+        assertThat(StonithDevices.builtInTypes()).containsExactly("null", "meatware", "ssh", "nut", "apcsmart");
         for (String type : StonithDevices.builtInTypes()) {
             assertThat(StonithDevices.create(type).type()).isEqualTo(type);
         }
@@ -51,7 +51,7 @@ class StonithDevicesTest {
         agent.toFile().setExecutable(true);
         Files.writeString(agents.resolve("other"), "");
         assertThat(StonithDevices.types(plugins, List.of(agents, dir.resolve("missing"))))
-                .containsExactly("null", "meatware", "ssh", "nut", "external/aa", "external/zz", "fence_fake");
+                .containsExactly("null", "meatware", "ssh", "nut", "apcsmart", "external/aa", "external/zz", "fence_fake");
     }
 
     @Test
