@@ -156,6 +156,35 @@ class ConfigCheckCommandTest {
     }
 
     @Test
+    void apcsmartOnAMissingTtyOrAUpsThatDoesNotAnswerIsAnError() throws Exception {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode()
+                .haCfAppend("stonith_host * apcsmart " + dir.resolve("nope") + " node2\n").writeTo(dir.resolve("a")));
+        Run r = hb("config", "check", "--config-dir", cfg.toString(), "--node-name", "node1");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":11: ").contains(dir.resolve("nope").toString());
+
+        // a real tty (one end of a socat PTY pair) with no UPS behind it
+        Path host = dir.resolve("host");
+        Process socat = new ProcessBuilder("socat", "PTY,link=" + host + ",rawer", "PTY,link=" + dir.resolve("ups") + ",rawer")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("socat.log").toFile()).start();
+        try {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> java.nio.file.Files.exists(host));
+            Path cfg2 = withLabweb(ConfigDirBuilder.validTwoNode()
+                    .haCfAppend("stonith_host * apcsmart " + host + " node2\n").writeTo(dir.resolve("b")));
+            Run r2 = hb("config", "check", "--config-dir", cfg2.toString(), "--node-name", "node1");
+            assertThat(r2.code()).isEqualTo(ExitCodes.CONFIG);
+            assertThat(r2.err()).contains(cfg2.resolve("ha.cf") + ":11: STONITH device apcsmart does not answer");
+            Run d = hb("daemon", "--config-dir", cfg2.toString(), "--state-dir", dir.resolve("state").toString(),
+                    "--node-name", "node1");
+            assertThat(d.code()).as("never a half-started daemon").isEqualTo(ExitCodes.CONFIG);
+            assertThat(d.err()).contains("STONITH device apcsmart does not answer").contains("not starting");
+        } finally {
+            socat.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
     void stonithListTypesShowsBuiltInsAndInstalledPlugins() {
         Run r = hb("stonith", "list-types");
         assertThat(r.code()).isZero();
