@@ -2,17 +2,14 @@ package org.jheartbeat.stonith.device.ssh;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.stonith.ResetRequest;
-import org.jheartbeat.stonith.StonithConfigException;
-import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.StonithResult;
 import org.jheartbeat.stonith.device.HostList;
+import org.jheartbeat.stonith.device.TestOnlyHostListDevice;
 import org.jheartbeat.stonith.device.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * as in cluster-glue. <b>Test only</b>: it needs the victim alive, reachable and obedient, which a
  * node that has to be fenced usually is not; a loud WARN says so at configure.
  */
-public final class SshDevice implements StonithDevice {
+public final class SshDevice extends TestOnlyHostListDevice {
     public static final String TYPE = "ssh";
     /** Logged at WARN by {@link #configure}. */
     public static final String WARNING = "ssh STONITH device is for TESTING ONLY: it cannot fence a hung, "
@@ -53,7 +50,6 @@ public final class SshDevice implements StonithDevice {
 
     private final ProcessRunner runner;
     private final Sleeper sleeper;
-    private List<String> hosts = List.of();
 
     /** With {@link OsProcessRunner} and real sleeps. */
     public SshDevice() {
@@ -61,36 +57,15 @@ public final class SshDevice implements StonithDevice {
     }
 
     public SshDevice(ProcessRunner runner, Sleeper sleeper) {
+        super(TYPE, WARNING, LOG);
         this.runner = runner;
         this.sleeper = sleeper;
     }
 
-    @Override
-    public String type() {
-        return TYPE;
-    }
 
-    @Override
-    public List<String> configNames() {
-        return List.of("hostlist");
-    }
 
-    /** @throws StonithConfigException when {@code hostlist} is missing or empty */
-    @Override
-    public void configure(Map<String, String> params) throws StonithConfigException {
-        hosts = HostList.required(params, "hostlist", TYPE);
-        LOG.warn("{} (hosts {})", WARNING, hosts);
-    }
 
-    @Override
-    public StonithResult status() {
-        return StonithResult.OK;
-    }
 
-    @Override
-    public List<String> hostList() {
-        return hosts;
-    }
 
     @Override
     public StonithResult reset(ResetRequest request, String node) {
@@ -99,8 +74,8 @@ public final class SshDevice implements StonithDevice {
             LOG.error("ssh: cannot power on {} over ssh", host);
             return StonithResult.INVAL;
         }
-        if (!hosts.contains(host)) {
-            LOG.error("ssh: {} is not in hostlist {}", host, hosts);
+        if (!hostList().contains(host)) {
+            LOG.error("ssh: {} is not in hostlist {}", host, hostList());
             return StonithResult.BADHOST;
         }
         String command = request == ResetRequest.POWER_OFF ? POWEROFF_COMMAND : REBOOT_COMMAND;
