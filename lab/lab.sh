@@ -624,6 +624,7 @@ cmd_start() {
         HB+=(daemon --config-dir "$d/ha.d" --state-dir "$d/state" --node-name "node$n")
     fi
     rm -f "$d/daemon.pid"
+    is_real "$n" || rm -f "$d/state/control.sock" # a power-off leaves the old one behind
     echo "=== $(date '+%F %T.%3N') $PROG start: ${HB[*]}" >>"$d/daemon.out"
     # setsid: the daemon leads its own session/process group; the inner sh
     # records its pid, then execs the daemon (same pid).
@@ -639,6 +640,19 @@ cmd_start() {
     if ! pid=$(daemon_pid "$n"); then
         tail -n 10 "$d/daemon.out" >&2
         die "node$n: daemon exited at once (see $d/daemon.out)"
+    fi
+    if ! is_real "$n"; then
+        # jheartbeat checks its config, media and STONITH device before it opens its control
+        # socket: wait for the socket (up to LAB_START_TIMEOUT s) or for the daemon to exit
+        for ((i = 0; i < ${LAB_START_TIMEOUT:-20} * 20; i++)); do
+            [[ -S $d/state/control.sock ]] && break
+            if ! daemon_pid "$n" >/dev/null; then
+                tail -n 10 "$d/daemon.out" >&2
+                die "node$n: daemon refused to start (see $d/daemon.out)"
+            fi
+            sleep 0.05
+        done
+        [[ -S $d/state/control.sock ]] || log "node$n: daemon runs but its control socket is not there yet"
     fi
     log "node$n: daemon started (pid $pid), output in $d/daemon.out"
 }

@@ -43,8 +43,22 @@ public final class DeviceFencer implements Fencer {
                 r = StonithResult.OOPS;
             }
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            return new Result(r.ok(), device.type() + " reset " + node + ": " + r + " after " + ms + " ms");
+            return new Result(r.ok(), device.type() + " reset " + node + ": " + r + explain(r) + " after " + ms + " ms");
         }, worker);
+    }
+
+    /** What a cluster-glue result code usually means, for the CRIT line an operator reads. */
+    static String explain(StonithResult r) {
+        return switch (r) {
+            case OK -> "";
+            case OOPS -> " (the device did not answer or failed: check its cable and power)";
+            case TIMEOUT -> " (the device did not finish in time)";
+            case RESETFAIL -> " (the device refused or failed the reset)";
+            case BADHOST -> " (the device cannot fence this node: check its host list)";
+            case ACCESS -> " (the device refused access or answered garbage)";
+            case BADCONFIG, INVAL -> " (the device's parameters are wrong)";
+            case ISOFF -> " (the device reports the outlet already off)";
+        };
     }
 
     @Override

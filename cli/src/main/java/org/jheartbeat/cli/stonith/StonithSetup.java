@@ -40,7 +40,11 @@ public final class StonithSetup {
     public static Outcome open(ClusterConfig config, NodeName me, boolean checkStatus) {
         Optional<StonithDecl> found = config.stonithFor(me);
         if (found.isEmpty()) {
-            return new Outcome(Optional.empty(), Optional.empty(), List.of());
+            List<ConfigDiagnostic> none = config.stonith().isEmpty() ? List.of()
+                    : List.of(ConfigDiagnostic.warning(config.configDir().resolve("ha.cf"), config.stonith().get(0).line(),
+                            "no STONITH device is usable from " + me + " (every stonith_host line names another"
+                            + " node): " + me + " will take over without fencing"));
+            return new Outcome(Optional.empty(), Optional.empty(), none);
         }
         StonithDecl decl = found.get();
         Path haCf = config.configDir().resolve("ha.cf");
@@ -75,6 +79,9 @@ public final class StonithSetup {
     }
 
     private static List<String> readParamFile(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException("STONITH parameter file " + file + " does not exist or is not a file");
+        }
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             String t = line.strip();
             if (!t.isEmpty() && !t.startsWith("#")) {

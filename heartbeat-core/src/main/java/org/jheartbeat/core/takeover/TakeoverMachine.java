@@ -75,7 +75,7 @@ public final class TakeoverMachine {
     private final FailbackPolicy failback;
     private final boolean fencing;
     private int fenceAttempts;
-    private String fenceStatus = "none";
+    private String fenceStatus;
 
     private TakeoverState state = TakeoverState.AWAITING_COMM;
     private final GroupState[] actual;
@@ -117,6 +117,7 @@ public final class TakeoverMachine {
     public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback,
                            boolean fencing) {
         this.fencing = fencing;
+        this.fenceStatus = fencing ? "ready (nothing fenced yet)" : "no STONITH device configured";
         this.me = me;
         this.peer = peer;
         this.groups = List.copyOf(groups);
@@ -169,6 +170,9 @@ public final class TakeoverMachine {
             peerStable = false;
             peerHolds = ResourceSet.NONE;
             peerGaveUp = false;
+        } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING) {
+            out.add(new Log(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
+                    + " fencing goes on (it may still hold resources)."));
         } else if (event instanceof TakeoverEvent.PeerReturned) {
             out.add(new Log(Level.CRIT, "Cluster node " + peer + " returning after partition."));
             peerAlive = true;
@@ -393,6 +397,11 @@ public final class TakeoverMachine {
             fenceStatus = peer + " fenced after " + fenceAttempts + " attempt(s): " + e.detail();
             out.add(new Log(Level.INFO, "node " + peer + " now reset."));
             out.add(new Announce(new StonithReport(peer, "OK")));
+            // fenced means down: its next silence is not a new death to fence again
+            peerAlive = false;
+            peerStable = false;
+            peerHolds = ResourceSet.NONE;
+            peerGaveUp = true;
             state = TakeoverState.STABLE;
             takeOverFromDeadPeer(out);
         } else {

@@ -195,6 +195,23 @@ class TwoNodeScenarioTest {
     }
 
     @Test
+    void aFencedNodeIsNotFencedAgainWhenItFallsSilentAfterBeingHeardDuringTheFence() {
+        TwoNodeHarness f = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
+        f.start(N1);
+        f.start(N2);
+        f.run(3000);
+        f.failFences(2);
+        f.freeze(N1);
+        f.run(4000);               // declared dead, first fence fails
+        f.thaw(N1);                // it wakes up while the fence is retried
+        f.run(8000);               // the next fence succeeds and powers it off
+        f.run(6000);               // silence again: no second fence
+        assertThat(f.fenceAttempts()).isEqualTo(3);
+        assertThat(f.logs().stream().filter(l -> l.contains("Resetting node node1"))).hasSize(1);
+        assertThat(f.runningOn(N2)).hasSize(2);
+    }
+
+    @Test
     void failedFencingIsRetriedEveryFiveSecondsAndNothingIsTakenOverMeanwhile() {
         TwoNodeHarness f = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
         f.start(N1);
@@ -224,7 +241,7 @@ class TwoNodeScenarioTest {
         f.run(6000);
         assertThat(f.fenceAttempts()).isZero();
         assertThat(f.runningOn(N2)).hasSize(2);
-        assertThat(f.engine(N2).machine().fenceStatus()).isEqualTo("none");
+        assertThat(f.engine(N2).machine().fenceStatus()).isEqualTo("ready (nothing fenced yet)");
     }
 
     @Test

@@ -125,6 +125,12 @@ public final class TwoNodeHarness {
         trace.add(at() + " " + n + " frozen");
     }
 
+    /** Thaws a frozen node (SIGCONT). */
+    public void thaw(NodeName n) {
+        node(n).frozen = false;
+        trace.add(at() + " " + n + " thawed");
+    }
+
     /** The next {@code n} fencing attempts fail (UPS cable unplugged). */
     public void failFences(int n) {
         fenceFailuresLeft = n;
