@@ -157,7 +157,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
         }
-        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop));
+        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config));
         control.start();
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
 
@@ -211,14 +211,24 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     }
 
     /**
-     * Answers one control request: {@code status}, or {@code standby|takeover all|local|foreign|failback
+     * Answers one control request: {@code status}, {@code status-json}, {@code cl_status ARGS…}, or {@code standby|takeover all|local|foreign|failback
      * TIMEOUT_S} (waits for the exchange to end, at most TIMEOUT_S seconds).
      */
-    static ControlResponse handle(String request, ClusterLoop loop) {
+    static ControlResponse handle(String request, ClusterLoop loop, ClusterConfig config) {
         String[] words = request.split(" ");
-        if (request.equals("status")) {
+        if (request.equals("status") || request.equals("status-json")) {
             try {
-                return ControlResponse.ok(loop.snapshot().get(5, TimeUnit.SECONDS).render());
+                var snap = loop.snapshot().get(5, TimeUnit.SECONDS);
+                return ControlResponse.ok(request.equals("status") ? snap.render() : snap.toJson() + "\n");
+            } catch (Exception e) {
+                return ControlResponse.error("status not available: " + e);
+            }
+        }
+        if (words[0].equals("cl_status")) {
+            try {
+                var a = org.jheartbeat.cli.runtime.ClStatus.answer(java.util.Arrays.asList(words).subList(1, words.length),
+                        loop.snapshot().get(5, TimeUnit.SECONDS), config);
+                return ControlResponse.ok(a.exitCode() + "\n" + a.output());
             } catch (Exception e) {
                 return ControlResponse.error("status not available: " + e);
             }

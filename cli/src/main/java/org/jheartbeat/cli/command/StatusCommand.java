@@ -1,5 +1,6 @@
 package org.jheartbeat.cli.command;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
@@ -12,9 +13,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code hb status}: asks the running daemon for node, link and resource-group status. */
+/**
+ * {@code hb status}: asks the running daemon for nodes, links per medium, resource groups and where
+ * they run, fencing state and recent events; {@code --json} prints the documented
+ * {@code jheartbeat.status/1} object (see {@code StatusSnapshot.toJson}); {@code --watch} refreshes.
+ */
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Show node statuses, link statuses and where each resource group runs.",
+        description = "Show node statuses, link statuses, where each resource group runs, fencing and recent events.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:daemon answered", "3:no daemon running", "4:permission denied", "1:other failure"})
 public final class StatusCommand implements Callable<Integer> {
@@ -25,14 +30,41 @@ public final class StatusCommand implements Callable<Integer> {
             description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
     Path stateDir;
 
+    @Option(names = "--json", description = "Print one JSON object (schema jheartbeat.status/1).")
+    boolean json;
+
+    @Option(names = "--watch", description = "Refresh until interrupted (Ctrl-C), like crm_mon.")
+    boolean watch;
+
+    @Option(names = "--interval", paramLabel = "S", defaultValue = "2",
+            description = "Seconds between refreshes with --watch (default: ${DEFAULT-VALUE}).")
+    int interval;
+
+    @Option(names = "--count", paramLabel = "N", defaultValue = "0", hidden = true,
+            description = "Stop --watch after N refreshes (0: never).")
+    int count;
+
     @Override
     public Integer call() throws Exception {
-        ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(), "status");
-        if (!r.ok()) {
-            throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
+        if (interval < 1 || interval > 3600) {
+            throw new UserException(ExitCodes.USAGE, "--interval must be 1..3600 s");
         }
-        spec.commandLine().getOut().print(r.body());
-        spec.commandLine().getOut().flush();
-        return ExitCodes.OK;
+        PrintWriter out = spec.commandLine().getOut();
+        Path socket = new StateDirectory(stateDir).controlSocket();
+        for (int i = 1; ; i++) {
+            ControlResponse r = ControlClient.request(socket, json ? "status-json" : "status");
+            if (!r.ok()) {
+                throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
+            }
+            if (watch && !json && System.console() != null) {
+                out.print("\033[H\033[2J");
+            }
+            out.print(r.body());
+            out.flush();
+            if (!watch || count > 0 && i >= count) {
+                return ExitCodes.OK;
+            }
+            Thread.sleep(interval * 1000L);
+        }
     }
 }

@@ -9,6 +9,8 @@ import java.util.Map;
  * @param node           this node's name
  * @param generation     this daemon's generation ({@code hg})
  * @param takeoverState  the takeover machine's phase, lowercase (e.g. {@code stable})
+ * @param rscStatus      what this node holds, as {@code cl_status rscstatus}: {@code none}, {@code local},
+ *                       {@code foreign}, {@code all}, or {@code transition} while groups move
  * @param nodes          every node, this one first
  * @param groups         every resource group in haresources order
  * @param badPackets     bad packets dropped since start (auth or parse failures, unknown senders)
@@ -17,7 +19,7 @@ import java.util.Map;
  * @param fencing        STONITH state: {@code none}, an attempt in progress or failing, or the last fence
  * @param recentEvents   the last operator-facing events, oldest first, each prefixed with its time
  */
-public record StatusSnapshot(String node, long generation, String takeoverState, List<NodeView> nodes,
+public record StatusSnapshot(String node, long generation, String takeoverState, String rscStatus, List<NodeView> nodes,
                              List<GroupView> groups, long badPackets, Map<String, Long> badBySource,
                              Map<String, Map<String, Long>> media, String fencing, List<String> recentEvents) {
 
@@ -53,6 +55,103 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * @param resources     the whole haresources line after the node name
      */
     public record GroupView(String key, String preferredNode, String localState, String runningOn, String resources) { }
+
+    /**
+     * The machine-readable form printed by {@code hb status --json}, schema {@code jheartbeat.status/1}:
+     * <pre>
+     * {"schema":"jheartbeat.status/1","node":S,"generation":N,"takeover_state":S,"rsc_status":S,
+     *  "nodes":[{"name":S,"status":"init|up|active|dead","local":B,"links":{LINK:"init|up|dead"}}],
+     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S}],
+     *  "fencing":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
+     *  "recent_events":[S]}
+     * </pre>
+     */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder("{");
+        field(sb, "schema").append(str("jheartbeat.status/1")).append(',');
+        field(sb, "node").append(str(node)).append(',');
+        field(sb, "generation").append(generation).append(',');
+        field(sb, "takeover_state").append(str(takeoverState)).append(',');
+        field(sb, "rsc_status").append(str(rscStatus)).append(',');
+        field(sb, "nodes").append('[');
+        for (int i = 0; i < nodes.size(); i++) {
+            NodeView n = nodes.get(i);
+            sb.append(i == 0 ? "" : ",").append('{');
+            field(sb, "name").append(str(n.name())).append(',');
+            field(sb, "status").append(str(n.status())).append(',');
+            field(sb, "local").append(n.local()).append(',');
+            field(sb, "links");
+            object(sb, new java.util.TreeMap<>(n.links()), v -> str(v));
+            sb.append('}');
+        }
+        sb.append("],");
+        field(sb, "groups").append('[');
+        for (int i = 0; i < groups.size(); i++) {
+            GroupView g = groups.get(i);
+            sb.append(i == 0 ? "" : ",").append('{');
+            field(sb, "key").append(str(g.key())).append(',');
+            field(sb, "preferred_node").append(str(g.preferredNode())).append(',');
+            field(sb, "state_here").append(str(g.localState())).append(',');
+            field(sb, "running_on").append("-".equals(g.runningOn()) ? "null" : str(g.runningOn())).append(',');
+            field(sb, "resources").append(str(g.resources()));
+            sb.append('}');
+        }
+        sb.append("],");
+        field(sb, "fencing").append(str(fencing)).append(',');
+        field(sb, "bad_packets").append(badPackets).append(',');
+        field(sb, "bad_packets_by_source");
+        object(sb, new java.util.TreeMap<>(badBySource), String::valueOf);
+        sb.append(',');
+        field(sb, "media").append('{');
+        int m = 0;
+        for (Map.Entry<String, Map<String, Long>> e : new java.util.TreeMap<>(media).entrySet()) {
+            sb.append(m++ == 0 ? "" : ",").append(str(e.getKey())).append(':');
+            object(sb, new java.util.TreeMap<>(e.getValue()), String::valueOf);
+        }
+        sb.append("},");
+        field(sb, "recent_events").append('[');
+        for (int i = 0; i < recentEvents.size(); i++) {
+            sb.append(i == 0 ? "" : ",").append(str(recentEvents.get(i)));
+        }
+        sb.append("]}");
+        return sb.toString();
+    }
+
+    private static StringBuilder field(StringBuilder sb, String name) {
+        return sb.append(str(name)).append(':');
+    }
+
+    private static <V> void object(StringBuilder sb, Map<String, V> map, java.util.function.Function<V, String> value) {
+        sb.append('{');
+        int i = 0;
+        for (Map.Entry<String, V> e : map.entrySet()) {
+            sb.append(i++ == 0 ? "" : ",").append(str(e.getKey())).append(':').append(value.apply(e.getValue()));
+        }
+        sb.append('}');
+    }
+
+    /** A JSON string literal (RFC 8259 escaping). */
+    static String str(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
 
     /** The human-readable form printed by {@code hb status}: one block of nodes and links, one of groups. */
     public String render() {

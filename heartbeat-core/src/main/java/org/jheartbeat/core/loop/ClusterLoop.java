@@ -261,8 +261,11 @@ public final class ClusterLoop implements AutoCloseable {
         for (Medium m : media) {
             mediaStats.put(m.describe(), m.stats());
         }
+        var machine = engine.machine();
+        String rsc = machine.state() == org.jheartbeat.core.takeover.TakeoverState.STABLE && machine.settled()
+                ? machine.holdings().wireName() : "transition";
         return new StatusSnapshot(engine.me().value(), engine.generation(),
-                engine.machine().state().name().toLowerCase(java.util.Locale.ROOT), nodes, gv,
+                machine.state().name().toLowerCase(java.util.Locale.ROOT), rsc, nodes, gv,
                 engine.badPackets().total(), engine.badPackets().bySource(), mediaStats,
                 engine.machine().fenceStatus(), List.copyOf(recent));
     }
