@@ -142,6 +142,10 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         List<Medium> media = new ArrayList<>();
         for (MediumDecl d : config.media()) {
+            if (HostChecks.pointsAtThisMachine(d)) {
+                LOG.info("ucast line {} names this machine: not used on this node", d.line());
+                continue;
+            }
             media.add(d instanceof MediumDecl.Serial s
                     ? new SerialMedium(Path.of(s.device()), s.baud(), s.device())
                     : new UdpMedium(d, netty));

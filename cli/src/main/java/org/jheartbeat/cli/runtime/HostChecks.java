@@ -72,6 +72,7 @@ public final class HostChecks {
                 }
             }
         }
+        int usable = 0;
         for (MediumDecl m : config.media()) {
             if (m instanceof MediumDecl.Ucast u) {
                 if (!interfaceExists(u.iface())) {
@@ -79,15 +80,31 @@ public final class HostChecks {
                             + " does not exist on this machine"));
                 }
                 if (isOwnAddress(u.peer())) {
-                    out.add(ConfigDiagnostic.error(haCf, u.line(), "ucast peer " + u.peer() + " is an address of this"
-                            + " machine: on each node the ucast line must name the OTHER node's address"));
+                    // Heartbeat lets both nodes share one ha.cf listing both addresses; the line naming
+                    // this machine is simply not used here
+                    out.add(ConfigDiagnostic.warning(haCf, u.line(), "ucast peer " + u.peer() + " is an address of"
+                            + " this machine: this line is not used on this node"));
+                } else {
+                    usable++;
                 }
-            } else if (m instanceof MediumDecl.Bcast b && !interfaceExists(b.iface())) {
+                continue;
+            }
+            usable++;
+            if (m instanceof MediumDecl.Bcast b && !interfaceExists(b.iface())) {
                 out.add(ConfigDiagnostic.warning(haCf, b.line(), "interface " + b.iface()
                         + " does not exist on this machine"));
             }
         }
+        if (usable == 0 && !config.media().isEmpty()) {
+            out.add(ConfigDiagnostic.error(haCf, config.media().get(0).line(), "no heartbeat medium reaches the peer:"
+                    + " every ucast line names an address of this machine; name the OTHER node's address"));
+        }
         return out;
+    }
+
+    /** Whether a ucast medium names this machine (Heartbeat ignores such a line on that node). */
+    public static boolean pointsAtThisMachine(MediumDecl m) {
+        return m instanceof MediumDecl.Ucast u && isOwnAddress(u.peer());
     }
 
     private static boolean interfaceExists(String name) {
