@@ -40,12 +40,39 @@ public final class HostChecks {
 
     /** Every problem found, in file order: haresources first, then ha.cf. */
     public List<ConfigDiagnostic> check(ClusterConfig config) {
-        List<ConfigDiagnostic> out = new ArrayList<>();
-        Path haresources = config.configDir().resolve("haresources");
+        List<ConfigDiagnostic> out = new ArrayList<>(checkResources(config.configDir(), config.resourceGroups()));
         Path haCf = config.configDir().resolve("ha.cf");
-        ScriptLocator locator = ScriptLocator.of(config.configDir(), initDir);
+        for (MediumDecl m : config.media()) {
+            if (m instanceof MediumDecl.Ucast u) {
+                if (!interfaceExists(u.iface())) {
+                    out.add(ConfigDiagnostic.warning(haCf, u.line(), "interface " + u.iface()
+                            + " does not exist on this machine"));
+                }
+                if (isOwnAddress(u.peer())) {
+                    out.add(ConfigDiagnostic.error(haCf, u.line(), "ucast peer " + u.peer() + " is an address of this"
+                            + " machine: on each node the ucast line must name the OTHER node's address"));
+                }
+            } else if (m instanceof MediumDecl.Bcast b && !interfaceExists(b.iface())) {
+                out.add(ConfigDiagnostic.warning(haCf, b.line(), "interface " + b.iface()
+                        + " does not exist on this machine"));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The haresources part of {@link #check(ClusterConfig)}: scripts found, one address per group,
+     * IPaddr interfaces present. Also used by {@code hb resources} on an edited file before writing it.
+     *
+     * @param configDir the config directory (its {@code resource.d/} is searched, errors name its haresources)
+     * @param groups    the parsed groups
+     */
+    public List<ConfigDiagnostic> checkResources(Path configDir, List<ResourceGroupDecl> groups) {
+        List<ConfigDiagnostic> out = new ArrayList<>();
+        Path haresources = configDir.resolve("haresources");
+        ScriptLocator locator = ScriptLocator.of(configDir, initDir);
         Map<String, ResourceGroupDecl> ips = new HashMap<>();
-        for (ResourceGroupDecl g : config.resourceGroups()) {
+        for (ResourceGroupDecl g : groups) {
             for (ResourceSpec r : g.resources()) {
                 if (StandardResourceAgents.IP_AGENTS.contains(r.agent())) {
                     String[] parts = r.args().isEmpty() ? new String[0] : r.args().get(0).split("/");
@@ -70,21 +97,6 @@ public final class HostChecks {
                         out.add(ConfigDiagnostic.error(haresources, g.line(), e.getMessage()));
                     }
                 }
-            }
-        }
-        for (MediumDecl m : config.media()) {
-            if (m instanceof MediumDecl.Ucast u) {
-                if (!interfaceExists(u.iface())) {
-                    out.add(ConfigDiagnostic.warning(haCf, u.line(), "interface " + u.iface()
-                            + " does not exist on this machine"));
-                }
-                if (isOwnAddress(u.peer())) {
-                    out.add(ConfigDiagnostic.error(haCf, u.line(), "ucast peer " + u.peer() + " is an address of this"
-                            + " machine: on each node the ucast line must name the OTHER node's address"));
-                }
-            } else if (m instanceof MediumDecl.Bcast b && !interfaceExists(b.iface())) {
-                out.add(ConfigDiagnostic.warning(haCf, b.line(), "interface " + b.iface()
-                        + " does not exist on this machine"));
             }
         }
         return out;
