@@ -2,6 +2,7 @@ package org.jheartbeat.cli;
 
 import org.jheartbeat.cli.command.ConfigCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
+import org.jheartbeat.cli.command.ResourcesCommand;
 import org.jheartbeat.cli.command.StandbyCommand;
 import org.jheartbeat.cli.command.StatusCommand;
 import org.jheartbeat.cli.command.StonithCommand;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
         version = {"jheartbeat 0.1.0 (speaks the Heartbeat 3.0.6 R1 protocol)"},
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
-            StonithCommand.class, ConfigCommand.class},
+            StonithCommand.class, ConfigCommand.class, ResourcesCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
