@@ -4,6 +4,7 @@ import org.jheartbeat.cli.command.ClStatusCommand;
 import org.jheartbeat.cli.command.ConfigCommand;
 import org.jheartbeat.cli.command.FailbackCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
+import org.jheartbeat.cli.command.ResourcesCommand;
 import org.jheartbeat.cli.command.StandbyCommand;
 import org.jheartbeat.cli.command.StatusCommand;
 import org.jheartbeat.cli.command.StonithCommand;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Command;
         version = {"jheartbeat 0.1.0 (speaks the Heartbeat 3.0.6 R1 protocol)"},
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
-            FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ClStatusCommand.class},
+            FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
+            ClStatusCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

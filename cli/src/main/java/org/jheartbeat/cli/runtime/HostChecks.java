@@ -25,8 +25,9 @@ import org.jheartbeat.resources.lookup.StandardResourceAgents;
  *   <li>ERROR: a resource script that is missing or not executable (looked up in the config dir's
  *       {@code resource.d/}, then {@code /etc/init.d/}, as Heartbeat 3.0.6's ResourceManager does);</li>
  *   <li>ERROR: the same IP address in two groups, however written;</li>
- *   <li>ERROR: a {@code ucast} peer that is an address of this machine (ha.cf copied unchanged from
- *       the other node);</li>
+ *   <li>WARNING: a {@code ucast} line naming this machine (Heartbeat's shared ha.cf: not used here);
+ *       ERROR when that leaves no medium reaching the peer (ha.cf copied unchanged from the other
+ *       node);</li>
  *   <li>WARNING: a medium or IPaddr interface that does not exist here.</li>
  * </ul>
  */
@@ -40,38 +41,8 @@ public final class HostChecks {
 
     /** Every problem found, in file order: haresources first, then ha.cf. */
     public List<ConfigDiagnostic> check(ClusterConfig config) {
-        List<ConfigDiagnostic> out = new ArrayList<>();
-        Path haresources = config.configDir().resolve("haresources");
+        List<ConfigDiagnostic> out = new ArrayList<>(checkResources(config.configDir(), config.resourceGroups()));
         Path haCf = config.configDir().resolve("ha.cf");
-        ScriptLocator locator = ScriptLocator.of(config.configDir(), initDir);
-        Map<String, ResourceGroupDecl> ips = new HashMap<>();
-        for (ResourceGroupDecl g : config.resourceGroups()) {
-            for (ResourceSpec r : g.resources()) {
-                if (StandardResourceAgents.IP_AGENTS.contains(r.agent())) {
-                    String[] parts = r.args().isEmpty() ? new String[0] : r.args().get(0).split("/");
-                    if (parts.length == 0) {
-                        continue;
-                    }
-                    ResourceGroupDecl other = ips.putIfAbsent(parts[0], g);
-                    if (other != null && other != g) {
-                        out.add(ConfigDiagnostic.error(haresources, g.line(), "address " + parts[0]
-                                + " is also in the group on line " + other.line()
-                                + "; an address may belong to one group only"));
-                    }
-                    if (parts.length > 2 && !parts[2].isEmpty() && !Character.isDigit(parts[2].charAt(0))
-                            && !interfaceExists(parts[2])) {
-                        out.add(ConfigDiagnostic.warning(haresources, g.line(), "interface " + parts[2] + " of "
-                                + r.token() + " does not exist on this machine"));
-                    }
-                } else {
-                    try {
-                        locator.locate(r.agent(), r.token());
-                    } catch (ResourceAgentException e) {
-                        out.add(ConfigDiagnostic.error(haresources, g.line(), e.getMessage()));
-                    }
-                }
-            }
-        }
         int usable = 0;
         for (MediumDecl m : config.media()) {
             if (m instanceof MediumDecl.Ucast u) {
@@ -98,6 +69,48 @@ public final class HostChecks {
         if (usable == 0 && !config.media().isEmpty()) {
             out.add(ConfigDiagnostic.error(haCf, config.media().get(0).line(), "no heartbeat medium reaches the peer:"
                     + " every ucast line names an address of this machine; name the OTHER node's address"));
+        }
+        return out;
+    }
+
+    /**
+     * The haresources part of {@link #check(ClusterConfig)}: scripts found, one address per group,
+     * IPaddr interfaces present. Also used by {@code hb resources} on an edited file before writing it.
+     *
+     * @param configDir the config directory (its {@code resource.d/} is searched, errors name its haresources)
+     * @param groups    the parsed groups
+     */
+    public List<ConfigDiagnostic> checkResources(Path configDir, List<ResourceGroupDecl> groups) {
+        List<ConfigDiagnostic> out = new ArrayList<>();
+        Path haresources = configDir.resolve("haresources");
+        ScriptLocator locator = ScriptLocator.of(configDir, initDir);
+        Map<String, ResourceGroupDecl> ips = new HashMap<>();
+        for (ResourceGroupDecl g : groups) {
+            for (ResourceSpec r : g.resources()) {
+                if (StandardResourceAgents.IP_AGENTS.contains(r.agent())) {
+                    String[] parts = r.args().isEmpty() ? new String[0] : r.args().get(0).split("/");
+                    if (parts.length == 0) {
+                        continue;
+                    }
+                    ResourceGroupDecl other = ips.putIfAbsent(parts[0], g);
+                    if (other != null && other != g) {
+                        out.add(ConfigDiagnostic.error(haresources, g.line(), "address " + parts[0]
+                                + " is also in the group on line " + other.line()
+                                + "; an address may belong to one group only"));
+                    }
+                    if (parts.length > 2 && !parts[2].isEmpty() && !Character.isDigit(parts[2].charAt(0))
+                            && !interfaceExists(parts[2])) {
+                        out.add(ConfigDiagnostic.warning(haresources, g.line(), "interface " + parts[2] + " of "
+                                + r.token() + " does not exist on this machine"));
+                    }
+                } else {
+                    try {
+                        locator.locate(r.agent(), r.token());
+                    } catch (ResourceAgentException e) {
+                        out.add(ConfigDiagnostic.error(haresources, g.line(), e.getMessage()));
+                    }
+                }
+            }
         }
         return out;
     }

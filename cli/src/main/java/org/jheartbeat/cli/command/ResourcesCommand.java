@@ -1,0 +1,145 @@
+package org.jheartbeat.cli.command;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.runtime.HaresourcesFile;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.HaresourcesDocument;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hb resources ...}: read and edit {@code haresources} (facts E.1) in place. The reading
+ * commands are here; the editing ones ({@code add}, {@code remove}, {@code move}, {@code add-resource},
+ * {@code remove-resource}) are in {@link ResourcesEditCommands}. A group is named by its key (first
+ * resource, exact) or, if no key matches, by its number as {@code hb resources list} prints it.
+ */
+@Command(name = "resources", description = "List, check and edit the resource groups of haresources.",
+        mixinStandardHelpOptions = true,
+        subcommands = {ResourcesCommand.ListGroups.class, ResourcesCommand.Show.class, ResourcesCommand.Check.class,
+            ResourcesEditCommands.Add.class, ResourcesEditCommands.Remove.class, ResourcesEditCommands.Move.class,
+            ResourcesEditCommands.AddResource.class, ResourcesEditCommands.RemoveResource.class})
+public final class ResourcesCommand implements Callable<Integer> {
+    /** Where init scripts are looked for, after {@code resource.d} (Heartbeat's ResourceManager). */
+    static final Path INIT_DIR = Path.of("/etc/init.d");
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("hb resources: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
+
+    /** Options and helpers shared by every {@code hb resources} command. */
+    abstract static class Base implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
+                description = "Configuration directory (default: ${DEFAULT-VALUE}).")
+        Path configDir;
+
+        HaresourcesFile file() {
+            return new HaresourcesFile(configDir, INIT_DIR);
+        }
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        PrintWriter err() {
+            return spec.commandLine().getErr();
+        }
+
+        /** Prints warnings on stdout and errors on stderr; returns the number of errors. */
+        long print(List<ConfigDiagnostic> diagnostics) {
+            for (ConfigDiagnostic d : diagnostics) {
+                (d.isError() ? err() : out()).println(d.format());
+            }
+            return diagnostics.stream().filter(ConfigDiagnostic::isError).count();
+        }
+    }
+
+    /** {@code hb resources list}: one line per group, {@code NUMBER NODE RESOURCE...}; works on a broken file too. */
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "One line per group: number, preferred node, resources in start order.")
+    public static final class ListGroups extends Base {
+        @Override
+        public Integer call() throws UserException {
+            HaresourcesDocument doc = file().read(false);
+            if (doc.groups().isEmpty()) {
+                out().println("no resource groups in " + file().path());
+            }
+            for (HaresourcesDocument.Group g : doc.groups()) {
+                out().println(String.format("%-3d %-12s %s", g.number(), g.node(), String.join(" ", g.resources())));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code hb resources show KEY|N}: the group's node, key, resources and its lines as written. */
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "Show one group: preferred node, key, resources and its lines as written.")
+    public static final class Show extends Base {
+        @Parameters(index = "0", paramLabel = "KEY|N", description = "Group key (first resource) or group number.")
+        String ref;
+
+        @Override
+        public Integer call() throws UserException {
+            HaresourcesDocument doc = file().read(false);
+            HaresourcesDocument.Group g;
+            try {
+                g = doc.find(ref);
+            } catch (HaresourcesDocument.EditException e) {
+                throw new UserException(ExitCodes.CONFIG, "resources show: " + e.getMessage());
+            }
+            out().println("group " + g.number() + " of " + file().path() + ", lines " + g.firstLine() + "-" + g.lastLine());
+            out().println("  preferred node: " + g.node());
+            out().println("  key:            " + g.key());
+            out().println("  resources (start order; stopped in reverse):");
+            List<String> resources = g.resources();
+            for (int i = 0; i < resources.size(); i++) {
+                out().println("    " + (i + 1) + ". " + resources.get(i));
+            }
+            out().println("  as written:");
+            List<String> lines = doc.lines();
+            for (int n = g.firstLine(); n <= g.lastLine(); n++) {
+                out().println(String.format("  %4d| %s", n, lines.get(n - 1)));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /**
+     * {@code hb resources check}: haresources as the daemon reads it (parse against ha.cf's nodes), plus
+     * the haresources part of {@code hb config check}'s machine checks (scripts, addresses, interfaces).
+     */
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Check haresources: syntax, nodes, scripts, addresses; print file:line: message.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:valid (warnings may be printed)", "2:at least one error", "64:usage error"})
+    public static final class Check extends Base {
+        @Override
+        public Integer call() throws UserException {
+            HaresourcesFile f = file();
+            String text = f.readText(false);
+            long errors = print(f.check(text, f.nodes()));
+            if (errors > 0) {
+                err().println(errors + " error(s) in " + f.path());
+                return ExitCodes.CONFIG;
+            }
+            out().println(f.path() + ": OK, " + HaresourcesDocument.parse(text).groups().size() + " group(s)");
+            return ExitCodes.OK;
+        }
+    }
+}
