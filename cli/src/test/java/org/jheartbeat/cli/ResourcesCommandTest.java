@@ -140,7 +140,7 @@ class ResourcesCommandTest {
             Path file = cfg.resolve("haresources");
             Run r = hb(args(cfg, edit.toArray(String[]::new)));
             assertThat(r.code()).as(r.out() + r.err()).isZero();
-            assertThat(r.out()).contains("reminder: the peer must have the same haresources: hb config push")
+            assertThat(r.out()).contains("reminder: the peer must have the same haresources: copy it there")
                     .contains("@@ ");
             String after = read(file);
             List<String> before = text.lines().toList();

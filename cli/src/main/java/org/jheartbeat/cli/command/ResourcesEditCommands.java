@@ -87,8 +87,8 @@ final class ResourcesEditCommands {
             }
             f.write(after.render());
             out().println(what + "; old file kept as " + f.path().getFileName() + ".bak");
-            out().println("reminder: the peer must have the same haresources: hb config push copies it,"
-                    + " hb config diff compares");
+            out().println("reminder: the peer must have the same haresources: copy it there (e.g. scp -p "
+                    + f.path() + " root@PEER:" + f.path() + "); hb config diff compares the two nodes");
             return ExitCodes.OK;
         }
     }
