@@ -15,11 +15,14 @@ import java.util.Map;
  * @param badBySource    bad-packet counts per source address and link
  * @param media          per medium (its description): counters such as serial garbage bytes
  * @param fencing        STONITH state: {@code none}, an attempt in progress or failing, or the last fence
+ * @param config         how the peer's configuration compares with ours (its {@code jhb-config} digest):
+ *                       {@code same as node2}, {@code DIFFERS from node2 in haresources, ...} or {@code unknown (...)}
  * @param recentEvents   the last operator-facing events, oldest first, each prefixed with its time
  */
 public record StatusSnapshot(String node, long generation, String takeoverState, List<NodeView> nodes,
                              List<GroupView> groups, long badPackets, Map<String, Long> badBySource,
-                             Map<String, Map<String, Long>> media, String fencing, List<String> recentEvents) {
+                             Map<String, Map<String, Long>> media, String fencing, String config,
+                             List<String> recentEvents) {
 
     public StatusSnapshot {
         nodes = List.copyOf(nodes);
@@ -70,6 +73,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             sb.append(String.format("  %-28s on %-10s (preferred %s, here %s)%n", g.resources(), g.runningOn(),
                     g.preferredNode(), g.localState()));
         }
+        sb.append("Config: ").append(config).append('\n');
         sb.append("Fencing: ").append(fencing).append('\n');
         sb.append("Bad packets: ").append(badPackets).append('\n');
         badBySource.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
