@@ -211,11 +211,20 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     }
 
     /**
-     * Answers one control request: {@code status}, or {@code standby|takeover all|local|foreign|failback
-     * TIMEOUT_S} (waits for the exchange to end, at most TIMEOUT_S seconds).
+     * Answers one control request: {@code status}, {@code config-digest} (this node's and the peer's
+     * config digests, {@link org.jheartbeat.core.control.ConfigDigestReport}), or
+     * {@code standby|takeover all|local|foreign|failback TIMEOUT_S} (waits for the exchange to end, at
+     * most TIMEOUT_S seconds).
      */
     static ControlResponse handle(String request, ClusterLoop loop) {
         String[] words = request.split(" ");
+        if (request.equals(org.jheartbeat.core.control.ConfigDigestReport.REQUEST)) {
+            try {
+                return ControlResponse.ok(loop.configDigests().get(5, TimeUnit.SECONDS).toText());
+            } catch (Exception e) {
+                return ControlResponse.error("config digests not available: " + e);
+            }
+        }
         if (request.equals("status")) {
             try {
                 return ControlResponse.ok(loop.snapshot().get(5, TimeUnit.SECONDS).render());
