@@ -22,7 +22,7 @@ class ClStatusTest {
         return new StatusSnapshot("node1", 7, "stable", "local",
                 List.of(new StatusSnapshot.NodeView("node1", "active", true, Map.of()),
                         new StatusSnapshot.NodeView("node2", peerStatus, false, Map.of("eth1", eth1, "eth0", "up"))),
-                List.of(), 0, Map.of(), Map.of(), "no STONITH device configured", List.of());
+                List.of(), 0, Map.of(), Map.of(), "no STONITH device configured", "same as node2", List.of());
     }
 
     ClusterConfig config() {
@@ -71,13 +71,14 @@ class ClStatusTest {
                 List.of(new StatusSnapshot.GroupView("198.18.0.100", "node1", "running", "node1", "198.18.0.100 labweb"),
                         new StatusSnapshot.GroupView("x", "node2", "stopped", "-", "x")),
                 2, Map.of("198.18.1.9 on eth1", 2L), Map.of("serial /dev/ttyS0", Map.of("garbage bytes", 5L)),
-                "none", List.of("a \"quoted\" line\\with\ttab"));
+                "none", "same as node2", List.of("a \"quoted\" line\\with\ttab"));
         assertThat(s.toJson()).startsWith("{\"schema\":\"jheartbeat.status/1\",\"node\":\"node1\",\"generation\":7,")
                 .contains("\"rsc_status\":\"local\"")
                 .contains("{\"name\":\"node2\",\"status\":\"active\",\"local\":false,\"links\":{\"eth1\":\"up\"}}")
                 .contains("\"running_on\":\"node1\"").contains("\"running_on\":null")
                 .contains("\"bad_packets_by_source\":{\"198.18.1.9 on eth1\":2}")
                 .contains("\"media\":{\"serial /dev/ttyS0\":{\"garbage bytes\":5}}")
+                .contains("\"config\":\"same as node2\"")
                 .endsWith("\"recent_events\":[\"a \\\"quoted\\\" line\\\\with\\ttab\"]}");
     }
 }

@@ -14,6 +14,12 @@ import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.config.ConfigDigest;
+import org.jheartbeat.core.control.ConfigDigestReport;
+import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlResponse;
+import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.cli.UserException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -21,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code hb config ...}: configuration tools. */
 @Command(name = "config", description = "Configuration tools.", mixinStandardHelpOptions = true,
-        subcommands = {ConfigCommand.Check.class})
+        subcommands = {ConfigCommand.Check.class, ConfigCommand.Diff.class})
 public final class ConfigCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -105,6 +111,75 @@ public final class ConfigCommand implements Callable<Integer> {
             }
             out.println(configDir + ": configuration OK");
             return ExitCodes.OK;
+        }
+    }
+
+    /**
+     * {@code hb config diff}: asks the running daemon for its configuration digests and the peer's
+     * ({@code jhb-config}, exchanged after comm up) and prints, per file, {@code same}, {@code DIFFERS}
+     * or {@code unknown}. With {@code --config-dir}, this node's side is the files in that directory
+     * (e.g. edited but not yet running) instead of the daemon's running configuration.
+     */
+    @Command(name = "diff", mixinStandardHelpOptions = true,
+            description = "Compare this node's haresources, authkeys and cluster-relevant ha.cf settings with the"
+                    + " peer's, by the digests the daemons exchange; print same, DIFFERS or unknown per file.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:every file is the same on both nodes",
+                    "1:a file differs, or the peer sent no digest (not heard yet, or a Heartbeat 3.0.6 node)",
+                    "2:--config-dir holds an invalid configuration", "3:no daemon running",
+                    "4:permission denied", "64:usage error"})
+    public static final class Diff implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
+                description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
+        Path stateDir;
+
+        @Option(names = "--config-dir", paramLabel = "DIR",
+                description = "Compare the files in DIR (not the daemon's running configuration) with the peer's.")
+        Path configDir;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
+                    ConfigDigestReport.REQUEST);
+            if (!r.ok()) {
+                throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
+            }
+            ConfigDigestReport report;
+            try {
+                report = ConfigDigestReport.parse(r.body());
+            } catch (IllegalArgumentException e) {
+                throw new UserException(ExitCodes.FAILURE, "unexpected answer from the daemon: " + e.getMessage());
+            }
+            String mine = "this node's running config";
+            if (configDir != null) {
+                ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.empty());
+                if (loaded.config().isEmpty()) {
+                    loaded.diagnostics().stream().filter(ConfigDiagnostic::isError).forEach(d -> err.println(d.format()));
+                    err.println("hb: " + configDir + " is not a valid configuration; nothing compared");
+                    return ExitCodes.CONFIG;
+                }
+                report = report.withLocal(ConfigDigest.of(loaded.config().get()));
+                mine = configDir.toString();
+            }
+            String peer = report.peer();
+            out.println("Comparing " + mine + " with " + peer + "'s running config:");
+            boolean allSame = true;
+            for (var e : report.compare().entrySet()) {
+                String verdict = switch (e.getValue()) {
+                    case SAME -> "same";
+                    case DIFFERS -> "DIFFERS";
+                    case UNKNOWN -> "unknown (" + peer + " sent no digest \u2014 not heard yet, or a Heartbeat 3.0.6 node?)";
+                };
+                allSame &= e.getValue() == ConfigDigestReport.Verdict.SAME;
+                out.println(String.format("  %-26s %s", e.getKey().displayName(), verdict));
+            }
+            out.flush();
+            return allSame ? ExitCodes.OK : ExitCodes.FAILURE;
         }
     }
 }

@@ -215,11 +215,21 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     }
 
     /**
-     * Answers one control request: {@code status}, {@code status-json}, {@code cl_status ARGS…}, or {@code standby|takeover all|local|foreign|failback
-     * TIMEOUT_S} (waits for the exchange to end, at most TIMEOUT_S seconds).
+     * Answers one control request: {@code status}, {@code status-json}, {@code cl_status ARGS…},
+     * {@code config-digest} (this node's and the peer's config digests,
+     * {@link org.jheartbeat.core.control.ConfigDigestReport}), or
+     * {@code standby|takeover all|local|foreign|failback TIMEOUT_S} (waits for the exchange to end, at
+     * most TIMEOUT_S seconds).
      */
     static ControlResponse handle(String request, ClusterLoop loop, ClusterConfig config) {
         String[] words = request.split(" ");
+        if (request.equals(org.jheartbeat.core.control.ConfigDigestReport.REQUEST)) {
+            try {
+                return ControlResponse.ok(loop.configDigests().get(5, TimeUnit.SECONDS).toText());
+            } catch (Exception e) {
+                return ControlResponse.error("config digests not available: " + e);
+            }
+        }
         if (request.equals("status") || request.equals("status-json")) {
             try {
                 var snap = loop.snapshot().get(5, TimeUnit.SECONDS);

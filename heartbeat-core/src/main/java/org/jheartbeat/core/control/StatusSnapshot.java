@@ -17,11 +17,14 @@ import java.util.Map;
  * @param badBySource    bad-packet counts per source address and link
  * @param media          per medium (its description): counters such as serial garbage bytes
  * @param fencing        STONITH state: {@code none}, an attempt in progress or failing, or the last fence
+ * @param config         how the peer's configuration compares with ours (its {@code jhb-config} digest):
+ *                       {@code same as node2}, {@code DIFFERS from node2 in haresources, ...} or {@code unknown (...)}
  * @param recentEvents   the last operator-facing events, oldest first, each prefixed with its time
  */
 public record StatusSnapshot(String node, long generation, String takeoverState, String rscStatus, List<NodeView> nodes,
                              List<GroupView> groups, long badPackets, Map<String, Long> badBySource,
-                             Map<String, Map<String, Long>> media, String fencing, List<String> recentEvents) {
+                             Map<String, Map<String, Long>> media, String fencing, String config,
+                             List<String> recentEvents) {
 
     public StatusSnapshot {
         nodes = List.copyOf(nodes);
@@ -62,7 +65,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * {"schema":"jheartbeat.status/1","node":S,"generation":N,"takeover_state":S,"rsc_status":S,
      *  "nodes":[{"name":S,"status":"init|up|active|dead","local":B,"links":{LINK:"init|up|dead"}}],
      *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S}],
-     *  "fencing":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
+     *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
      *  "recent_events":[S]}
      * </pre>
      */
@@ -98,6 +101,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         }
         sb.append("],");
         field(sb, "fencing").append(str(fencing)).append(',');
+        field(sb, "config").append(str(config)).append(',');
         field(sb, "bad_packets").append(badPackets).append(',');
         field(sb, "bad_packets_by_source");
         object(sb, new java.util.TreeMap<>(badBySource), String::valueOf);
@@ -169,6 +173,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             sb.append(String.format("  %-28s on %-10s (preferred %s, here %s)%n", g.resources(), g.runningOn(),
                     g.preferredNode(), g.localState()));
         }
+        sb.append("Config: ").append(config).append('\n');
         sb.append("Fencing: ").append(fencing).append('\n');
         sb.append("Bad packets: ").append(badPackets).append('\n');
         badBySource.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->

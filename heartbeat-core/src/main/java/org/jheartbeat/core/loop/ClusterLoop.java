@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.control.ConfigDigestReport;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.membership.LinkStatus;
@@ -267,7 +268,15 @@ public final class ClusterLoop implements AutoCloseable {
         return new StatusSnapshot(engine.me().value(), engine.generation(),
                 machine.state().name().toLowerCase(java.util.Locale.ROOT), rsc, nodes, gv,
                 engine.badPackets().total(), engine.badPackets().bySource(), mediaStats,
-                engine.machine().fenceStatus(), List.copyOf(recent));
+                engine.machine().fenceStatus(), engine.configStatus(), List.copyOf(recent));
+    }
+
+    /** This node's and the peer's configuration digests, taken on the loop thread (for {@code hb config diff}). */
+    public CompletableFuture<ConfigDigestReport> configDigests() {
+        CompletableFuture<ConfigDigestReport> f = new CompletableFuture<>();
+        post(() -> f.complete(new ConfigDigestReport(engine.peer().value(), engine.localConfigDigest(),
+                engine.peerConfigDigest())));
+        return f;
     }
 
     /** Stops the timer, the media and the group executor (no orderly release: see {@link #shutdown()}). */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.Timing;
@@ -57,6 +58,9 @@ public final class NodeEngine {
     private final SequenceTracker peerSeq = new SequenceTracker();
     private final BadPacketCounter badPackets = new BadPacketCounter();
     private final int ackTrigger;
+    private final PeerConfigCheck configCheck;
+    /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
+    private long digestSentToGeneration = -1;
 
     private NodeStatus localStatus = NodeStatus.INIT;
     private boolean sentFirstStatus;
@@ -91,6 +95,7 @@ public final class NodeEngine {
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
                 config.stonithFor(me).isPresent());
         this.nextStatusNanos = startNanos;
+        this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
     }
 
     /** Timer: sends the heartbeat when due, repeats {@code reqnodes}, checks deadlines. */
@@ -313,7 +318,20 @@ public final class NodeEngine {
                 }
                 awaitingRepnodes = false;
             }
-            case STARTING -> apply(machine.on(new TakeoverEvent.PeerStarting(), now), out, now, wall);
+            case STARTING -> {
+                apply(machine.on(new TakeoverEvent.PeerStarting(), now), out, now, wall);
+                sendConfigDigestIfNew(out, wall);
+            }
+            case CONFIG_DIGEST -> {
+                ConfigDigest d = ConfigDigest.parse(m.get(Field.CONFIG_HARESOURCES).orElse(null),
+                        m.get(Field.CONFIG_AUTHKEYS).orElse(null), m.get(Field.CONFIG_HA_CF).orElse(null));
+                if (d == null) {
+                    log(out, Level.WARN, "malformed " + type.wireName() + " message from " + peer + "; ignored");
+                } else {
+                    configCheck.received(peerSeq.generation(), d).ifPresent(out::add);
+                }
+                sendConfigDigestIfNew(out, wall);
+            }
             case RESOURCE -> {
                 Optional<ResourceSet> held = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
                 if (held.isEmpty()) {
@@ -385,6 +403,23 @@ public final class NodeEngine {
         log(out, Level.INFO, "Local status now set to: 'active'");
         sendStatus(out, now, wall);
         apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
+        sendConfigDigestIfNew(out, wall);
+    }
+
+    /**
+     * Sends our {@code jhb-config} unless this peer generation already has it: after comm up, and
+     * to a restarted peer (its {@code starting} or its own digest). A real Heartbeat peer ignores it.
+     */
+    private void sendConfigDigestIfNew(List<Effect> out, long wall) {
+        if (digestSentToGeneration == peerSeq.generation()) {
+            return;
+        }
+        digestSentToGeneration = peerSeq.generation();
+        ConfigDigest d = configCheck.local();
+        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.CONFIG_DIGEST.wireName())
+                .add(Field.CONFIG_HARESOURCES, d.haresources())
+                .add(Field.CONFIG_AUTHKEYS, d.authkeys())
+                .add(Field.CONFIG_HA_CF, d.haCf()).build(), wall);
     }
 
     private void apply(List<TakeoverAction> actions, List<Effect> out, long now, long wall) {
@@ -575,5 +610,20 @@ public final class NodeEngine {
     /** Our generation. */
     public long generation() {
         return stamper.generation();
+    }
+
+    /** The {@code Config:} line of {@code hb status}, e.g. {@code same as node2}. */
+    public String configStatus() {
+        return configCheck.statusLine(peerSeq.generation());
+    }
+
+    /** This node's configuration digest. */
+    public ConfigDigest localConfigDigest() {
+        return configCheck.local();
+    }
+
+    /** The digest the peer's current generation sent, if any. */
+    public Optional<ConfigDigest> peerConfigDigest() {
+        return configCheck.peerDigest(peerSeq.generation());
     }
 }

@@ -72,7 +72,13 @@ public enum Field {
     /** {@code _compressed_payload}: compressed original message, binary. */
     COMPRESSED_PAYLOAD("_compressed_payload"),
     /** {@code _compression_algorithm}: e.g. {@code zlib}. */
-    COMPRESSION_ALGORITHM("_compression_algorithm");
+    COMPRESSION_ALGORITHM("_compression_algorithm"),
+    /** {@code cfg_haresources}: jheartbeat only, SHA-256 hex of the canonical haresources ({@code jhb-config}). */
+    CONFIG_HARESOURCES("cfg_haresources"),
+    /** {@code cfg_authkeys}: jheartbeat only, SHA-256 hex of the authkeys keys (never the keys themselves). */
+    CONFIG_AUTHKEYS("cfg_authkeys"),
+    /** {@code cfg_hacf}: jheartbeat only, SHA-256 hex of the cluster-relevant ha.cf settings. */
+    CONFIG_HA_CF("cfg_hacf");
 
     private static final Map<String, Field> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(Field::wireName, Function.identity()));

@@ -54,7 +54,15 @@ public enum MessageType {
     /** {@code setsite}: node site change. */
     SET_SITE("setsite"),
     /** {@code NS_st}: ping-node status. */
-    PING_STATUS("NS_st");
+    PING_STATUS("NS_st"),
+    /**
+     * {@code jhb-config}: jheartbeat only, not in Heartbeat 3.0.6. Digests of this node's
+     * haresources, authkeys and cluster-relevant ha.cf settings ({@link Field#CONFIG_HARESOURCES},
+     * {@link Field#CONFIG_AUTHKEYS}, {@link Field#CONFIG_HA_CF}), sent after comm up and to a
+     * restarted peer. Sequenced like any normal message so a lost one is retransmitted; a real
+     * Heartbeat 3.0.6 peer tracks its {@code seq} and drops it as an unknown type (facts C.2).
+     */
+    CONFIG_DIGEST("jhb-config");
 
     private static final Map<String, MessageType> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(MessageType::wireName, Function.identity()));

@@ -217,6 +217,25 @@ class LifecycleReplayTest {
                 .containsExactly(24_039L, 38_005L, 55_518L, 71_004L);
     }
 
+    /**
+     * Issue 6 item 4: a real Heartbeat 3.0.6 peer sends no {@code jhb-config}. Our node2 sends its digest
+     * after comm up and again when the real node1 restarts (its {@code starting} at about 70 s), logs no
+     * mismatch, and says in status that the peer's config is unknown. (What the real node1 does with our
+     * digest cannot be replayed: the capture predates it. Heartbeat drops unknown types, facts C.2.)
+     */
+    @Test
+    void aRealHeartbeatPeerSendsNoDigestSoOurConfigStatusIsUnknown() {
+        CaptureReplay r = replay(0);
+        assertThat(r.engine().configStatus()).isEqualTo("unknown (node1 sent no digest \u2014 a Heartbeat 3.0.6 peer?)");
+        assertThat(r.engine().peerConfigDigest()).isEmpty();
+        List<Line> digests = r.sent().stream().filter(l -> l.text().startsWith("sent: t=jhb-config ")).toList();
+        assertThat(digests).as("%s", r.sent()).hasSize(2);
+        assertThat(digests.get(0).text()).matches("sent: t=jhb-config cfg_haresources=[0-9a-f]{64}"
+                + " cfg_authkeys=[0-9a-f]{64} cfg_hacf=[0-9a-f]{64} seq=[0-9a-f]+");
+        assertThat(digests.get(1).atMicros()).isGreaterThan(68_420_000L);
+        assertThat(r.logs()).noneMatch(l -> l.text().contains("Configuration") || l.text().contains("jhb-config"));
+    }
+
     @Test
     void node1AddressesTheRealNode2ByItsUuid() {
         byte[] uuid = realNode2Uuid();

@@ -53,7 +53,9 @@ public final class TwoNodeHarness {
 
     private final class Node {
         final NodeName name;
+        ClusterConfig config;
         NodeEngine engine;
+        OutboundStamper stamper;
         final Set<Integer> running = new TreeSet<>();
         final Deque<long[]> pendingOps = new ArrayDeque<>(); // {dueNanos, group, start?1:0}
         final Deque<byte[]> inbox = new ArrayDeque<>();
@@ -82,6 +84,22 @@ public final class TwoNodeHarness {
         this.groupOpMillis = groupOpMillis;
         nodes[0] = new Node(N1);
         nodes[1] = new Node(N2);
+        nodes[0].config = config;
+        nodes[1].config = config;
+    }
+
+    /** The configuration both nodes start with unless {@link #configFor} changed one. */
+    public ClusterConfig config() {
+        return config;
+    }
+
+    /**
+     * Gives {@code n} its own configuration from its next {@link #start} on (e.g. a different
+     * haresources, to test the config digest). Groups are matched across nodes by key.
+     */
+    public TwoNodeHarness configFor(NodeName n, ClusterConfig c) {
+        node(n).config = c;
+        return this;
     }
 
     /** The lab's default: {@code node1 198.18.0.100/24/eth0 labweb} and {@code node2 198.18.0.101 labweb2}. */
@@ -100,12 +118,24 @@ public final class TwoNodeHarness {
     /** Powers a node on and starts its daemon (a new generation). */
     public void start(NodeName n) {
         Node node = node(n);
-        MessageAuthenticator auth = new MessageAuthenticator(config.authKeys());
+        MessageAuthenticator auth = new MessageAuthenticator(node.config.authKeys());
         byte[] uuid = new byte[16];
         uuid[15] = (byte) (n.equals(N1) ? 1 : 2);
         OutboundStamper st = new OutboundStamper(n, uuid, ++generationSeed, auth, () -> "0.00 0.00 0.00 1/1 1");
-        node.engine = new NodeEngine(config, n, st, n.equals(N1) ? 3 : 7, clock.nanoTime());
+        node.stamper = st;
+        node.engine = new NodeEngine(node.config, n, st, n.equals(N1) ? 3 : 7, clock.nanoTime());
         trace.add(at() + " " + n + " start");
+    }
+
+    /**
+     * Sends {@code body} from {@code from} as if its daemon had: stamped with its own stamper (next
+     * {@code seq}, its generation), delivered to the other node at the next step like any packet.
+     * For messages our engine never sends itself, e.g. a type it does not know.
+     */
+    public void inject(NodeName from, org.jheartbeat.core.wire.HaMessage body) {
+        Node node = node(from);
+        handle(node, List.of(new Effect.Transmit(node.stamper.stamp(body, clock.currentTimeMillis(),
+                java.util.Optional.empty()))));
     }
 
     /** Pulls the plug: the engine vanishes mid-flight and everything it ran stops with it. */
@@ -212,7 +242,7 @@ public final class TwoNodeHarness {
                     } else {
                         n.running.remove(g);
                     }
-                    trace.add(at() + " " + n.name + (start ? " started " : " stopped ") + key(g));
+                    trace.add(at() + " " + n.name + (start ? " started " : " stopped ") + key(n, g));
                     checkNoDoubleRun();
                     handle(n, n.engine.onGroupDone(g, start, true, clock.nanoTime(), clock.currentTimeMillis()));
                 }
@@ -259,15 +289,16 @@ public final class TwoNodeHarness {
     }
 
     private void checkNoDoubleRun() {
-        for (Integer g : nodes[0].running) {
-            if (nodes[1].running.contains(g) && doubleRun == null) {
-                doubleRun = at() + " group " + key(g) + " runs on both nodes";
+        Set<String> other = runningOn(N2);
+        for (String k : runningOn(N1)) {
+            if (other.contains(k) && doubleRun == null) {
+                doubleRun = at() + " group " + k + " runs on both nodes";
             }
         }
     }
 
-    private String key(int g) {
-        return config.resourceGroups().get(g).key();
+    private static String key(Node n, int g) {
+        return n.config.resourceGroups().get(g).key();
     }
 
     private String at() {
@@ -277,7 +308,8 @@ public final class TwoNodeHarness {
     /** Which groups (by key) run on {@code n} now. */
     public Set<String> runningOn(NodeName n) {
         Set<String> s = new TreeSet<>();
-        node(n).running.forEach(g -> s.add(key(g)));
+        Node node = node(n);
+        node.running.forEach(g -> s.add(key(node, g)));
         return s;
     }
 

@@ -1,0 +1,102 @@
+package org.jheartbeat.core.protocol;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.jheartbeat.core.config.ConfigDigest;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.takeover.TakeoverAction.Level;
+
+/**
+ * Compares this node's {@link ConfigDigest} with the one the peer sent in {@code jhb-config}
+ * (issue 6 item 4) and decides what to log: a WARN naming the differing files once per peer
+ * generation (a peer only changes its configuration by restarting, which starts a new generation),
+ * and an INFO when a peer that differed matches again. A plain match is not logged. Keeps the last
+ * digest received, with the generation that sent it, for {@code hb status} and {@code hb config diff}.
+ * Pure; not thread-safe (the engine's thread owns it).
+ */
+public final class PeerConfigCheck {
+    private final NodeName peer;
+    private final ConfigDigest local;
+    private ConfigDigest peerDigest;
+    private long peerDigestGeneration = -1;
+    /** The peer generation last warned about, and the parts it differed in. */
+    private long warnedGeneration = -1;
+    private List<ConfigDigest.Part> warnedParts = List.of();
+    /** Whether the last comparison found a difference. */
+    private boolean differed;
+
+    /**
+     * @param peer  the peer node, for log lines
+     * @param local this node's digest
+     */
+    public PeerConfigCheck(NodeName peer, ConfigDigest local) {
+        this.peer = Objects.requireNonNull(peer, "peer");
+        this.local = Objects.requireNonNull(local, "local");
+    }
+
+    /**
+     * The peer sent its digest.
+     *
+     * @param generation the peer's generation ({@code hg}) that sent it
+     * @param digest     its digest
+     * @return the line to log, if any
+     */
+    public Optional<Effect.LogLine> received(long generation, ConfigDigest digest) {
+        peerDigest = Objects.requireNonNull(digest, "digest");
+        peerDigestGeneration = generation;
+        List<ConfigDigest.Part> diff = local.differences(digest);
+        if (diff.isEmpty()) {
+            boolean wasDifferent = differed;
+            differed = false;
+            warnedParts = List.of();
+            return wasDifferent ? Optional.of(new Effect.LogLine(Level.INFO, "Configuration matches " + peer + " now."))
+                    : Optional.empty();
+        }
+        differed = true;
+        if (generation == warnedGeneration && diff.equals(warnedParts)) {
+            return Optional.empty();
+        }
+        warnedGeneration = generation;
+        warnedParts = diff;
+        return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
+                + ". Make these files the same on both nodes and restart heartbeat, or compare with 'hb config diff'."));
+    }
+
+    /** This node's digest. */
+    public ConfigDigest local() {
+        return local;
+    }
+
+    /**
+     * The peer's digest, if it was sent by {@code currentGeneration} (a digest from an earlier run of
+     * the peer says nothing about the config it runs now).
+     */
+    public Optional<ConfigDigest> peerDigest(long currentGeneration) {
+        return peerDigest != null && peerDigestGeneration == currentGeneration ? Optional.of(peerDigest)
+                : Optional.empty();
+    }
+
+    /**
+     * The {@code Config:} line of {@code hb status}, without that prefix: {@code same as node2},
+     * {@code DIFFERS from node2 in haresources}, or {@code unknown (...)}.
+     *
+     * @param currentGeneration the peer's generation now (0 when never heard)
+     */
+    public String statusLine(long currentGeneration) {
+        if (currentGeneration <= 0) {
+            return "unknown (" + peer + " not heard from)";
+        }
+        Optional<ConfigDigest> d = peerDigest(currentGeneration);
+        if (d.isEmpty()) {
+            return "unknown (" + peer + " sent no digest \u2014 a Heartbeat 3.0.6 peer?)";
+        }
+        List<ConfigDigest.Part> diff = local.differences(d.get());
+        return diff.isEmpty() ? "same as " + peer : "DIFFERS from " + peer + " in " + names(diff);
+    }
+
+    private static String names(List<ConfigDigest.Part> parts) {
+        return parts.stream().map(ConfigDigest.Part::displayName).collect(Collectors.joining(", "));
+    }
+}
