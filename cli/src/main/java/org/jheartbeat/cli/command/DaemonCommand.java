@@ -255,7 +255,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             try {
                 ClusterLoop.HandoverResult r = loop.handover(words[0].equals("takeover"), set.get())
                         .get(Long.parseLong(words[2]), TimeUnit.SECONDS);
-                String where = loop.snapshot().get(5, TimeUnit.SECONDS).render();
+                String where = groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render());
                 return r.done() ? ControlResponse.ok(r.detail() + "\n" + where)
                         : new ControlResponse(false, r.detail(), where);
             } catch (java.util.concurrent.TimeoutException e) {
@@ -266,6 +266,19 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             }
         }
         return ControlResponse.error("unknown request [" + request + "]");
+    }
+
+    /** The "Resource groups:" block of a rendered status: what a hand-over changed. */
+    static String groupsOnly(String rendered) {
+        int from = rendered.indexOf("Resource groups:");
+        if (from < 0) {
+            return rendered;
+        }
+        int to = rendered.indexOf("\nConfig:", from);
+        if (to < 0) {
+            to = rendered.indexOf("\nFencing:", from);
+        }
+        return to < 0 ? rendered.substring(from) : rendered.substring(from, to + 1);
     }
 
     private static void refuseIfRunning(StateDirectory state) throws UserException {
