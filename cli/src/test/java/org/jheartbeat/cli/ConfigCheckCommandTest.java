@@ -2,8 +2,6 @@ package org.jheartbeat.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -13,23 +11,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /** {@code hb config check} on broken config dirs, one mistake each, through picocli's execute(). */
 class ConfigCheckCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int code, String out, String err) { }
-
-    static Run hb(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static HbRun hb(String... args) {
+        return HbRun.hb(args);
     }
 
     static Stream<Arguments> brokenDirs() {
@@ -65,7 +54,7 @@ class ConfigCheckCommandTest {
     @MethodSource("brokenDirs")
     void brokenDirExitsTwoNamingFileAndLine(String mistake, UnaryOperator<ConfigDirBuilder> breakIt, String where) {
         Path cfg = breakIt.apply(ConfigDirBuilder.validTwoNode()).writeTo(dir);
-        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve(where.substring(0, where.indexOf(':'))) + where.substring(where.indexOf(':')));
         assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
@@ -88,7 +77,7 @@ class ConfigCheckCommandTest {
     @Test
     void validDirExitsZero() {
         Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
-        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("configuration OK");
         assertThat(r.err()).isEmpty();
@@ -97,7 +86,7 @@ class ConfigCheckCommandTest {
     @Test
     void unimplementedDirectiveIsAWarningNotAnError() {
         Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/watchdog\n").writeTo(dir));
-        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("ha.cf:11: warning: ").contains("watchdog");
     }
@@ -105,7 +94,7 @@ class ConfigCheckCommandTest {
     @Test
     void missingResourceScriptIsAnErrorOnItsHaresourcesLine() {
         Path cfg = ConfigDirBuilder.validTwoNode().haresourcesReplace("labweb", "labwebb").writeTo(dir);
-        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve("haresources") + ":1: ").contains("labwebb")
                 .contains(cfg.resolve("resource.d").toString()).contains("/etc/init.d");
@@ -117,7 +106,7 @@ class ConfigCheckCommandTest {
     void sameAddressInTwoGroupsIsAnError() {
         Path cfg = withLabweb(ConfigDirBuilder.validTwoNode()
                 .haresources("node1 198.18.0.100/24/eth0 labweb\nnode2 IPaddr::198.18.0.100\n").writeTo(dir));
-        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve("haresources") + ":2: address 198.18.0.100 is also in the group on line 1");
     }
@@ -126,14 +115,14 @@ class ConfigCheckCommandTest {
     void ucastToThisMachinesOwnAddressIsAnErrorOnlyWhenNoMediumReachesThePeer() {
         Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfReplace("ucast eth1 198.18.1.2", "ucast lo 127.0.0.1")
                 .writeTo(dir));
-        Run r = hb("config", "check", "--config-dir", cfg.toString());
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":6: no heartbeat medium reaches the peer");
 
         // Heartbeat-style shared ha.cf: both nodes' addresses listed; the own one is not used here
         Path shared = withLabweb(ConfigDirBuilder.validTwoNode()
                 .haCfReplace("ucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nucast lo 127.0.0.1").writeTo(dir.resolve("s")));
-        Run ok = hb("config", "check", "--config-dir", shared.toString());
+        HbRun ok = hb("config", "check", "--config-dir", shared.toString());
         assertThat(ok.code()).as(ok.err()).isZero();
         assertThat(ok.out()).contains(shared.resolve("ha.cf") + ":7: warning: ucast peer 127.0.0.1 is an address of this"
                 + " machine: this line is not used on this node");
@@ -141,7 +130,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void missingConfigDirIsOneClearError() {
-        Run r = hb("config", "check", "--config-dir", dir.resolve("nope").toString());
+        HbRun r = hb("config", "check", "--config-dir", dir.resolve("nope").toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).startsWith(dir.resolve("nope") + ":0: config directory does not exist");
         assertThat(r.out()).isEmpty();
@@ -149,7 +138,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void noCommandIsAUsageError() {
-        Run r = hb();
+        HbRun r = hb();
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).startsWith("hb: a command is required").contains("Usage: hb");
         assertThat(hb("config").code()).isEqualTo(ExitCodes.USAGE);
@@ -157,14 +146,14 @@ class ConfigCheckCommandTest {
 
     @Test
     void unknownOptionIsAUsageError() {
-        Run r = hb("config", "check", "--frobnicate");
+        HbRun r = hb("config", "check", "--frobnicate");
         assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("Unknown option: '--frobnicate'");
     }
 
     @Test
     void statusWithoutDaemonSaysNotRunning() {
-        Run r = hb("status", "--state-dir", dir.toString());
+        HbRun r = hb("status", "--state-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.NOT_RUNNING);
         assertThat(r.err()).startsWith("hb: no daemon is running");
     }
@@ -172,7 +161,7 @@ class ConfigCheckCommandTest {
     @Test
     void daemonRefusesBrokenConfigWithExitTwo() {
         Path cfg = ConfigDirBuilder.validTwoNode().authkeysMode("644").writeTo(dir.resolve("cfg"));
-        Run r = hb("daemon", "--config-dir", cfg.toString(), "--state-dir", dir.resolve("state").toString(),
+        HbRun r = hb("daemon", "--config-dir", cfg.toString(), "--state-dir", dir.resolve("state").toString(),
                 "--node-name", "node1");
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains("authkeys:0: ").contains("not starting");

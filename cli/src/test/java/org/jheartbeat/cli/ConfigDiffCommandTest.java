@@ -1,11 +1,10 @@
 package org.jheartbeat.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.jheartbeat.cli.ConfigCheckCommandTest.hb;
+import static org.jheartbeat.cli.HbRun.hb;
 
 import java.nio.file.Path;
 import java.util.Optional;
-import org.jheartbeat.cli.ConfigCheckCommandTest.Run;
 import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.control.ConfigDigestReport;
@@ -25,7 +24,7 @@ class ConfigDiffCommandTest {
         return ConfigDigest.of(ConfigLoader.load(b.writeTo(dir.resolve(sub)), Optional.empty()).config().orElseThrow());
     }
 
-    private Run diffAgainst(ConfigDigestReport answer, String... extra) throws Exception {
+    private HbRun diffAgainst(ConfigDigestReport answer, String... extra) throws Exception {
         Path state = dir.resolve("state");
         java.nio.file.Files.createDirectories(state);
         try (ControlServer s = new ControlServer(new StateDirectory(state).controlSocket(),
@@ -44,7 +43,7 @@ class ConfigDiffCommandTest {
     @Test
     void allSameExitsZero() throws Exception {
         ConfigDigest d = digestOf("a", ConfigDirBuilder.validTwoNode());
-        Run r = diffAgainst(new ConfigDigestReport("node2", d, Optional.of(d)));
+        HbRun r = diffAgainst(new ConfigDigestReport("node2", d, Optional.of(d)));
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
         assertThat(r.out()).isEqualTo("Comparing this node's running config with node2's running config:\n"
                 + "  haresources                same\n"
@@ -56,7 +55,7 @@ class ConfigDiffCommandTest {
     void aDifferentFileIsNamedAndExitsOne() throws Exception {
         ConfigDigest mine = digestOf("a", ConfigDirBuilder.validTwoNode());
         ConfigDigest peers = digestOf("b", ConfigDirBuilder.validTwoNode().haresources("node2 198.18.0.101\n"));
-        Run r = diffAgainst(new ConfigDigestReport("node2", mine, Optional.of(peers)));
+        HbRun r = diffAgainst(new ConfigDigestReport("node2", mine, Optional.of(peers)));
         assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.out()).contains("  haresources                DIFFERS\n").contains("  authkeys                   same\n");
     }
@@ -67,7 +66,7 @@ class ConfigDiffCommandTest {
         ConfigDigest peers = digestOf("b", ConfigDirBuilder.validTwoNode().haresources("node2 198.18.0.101\n"));
         Path edited = ConfigDirBuilder.validTwoNode().haresources("node2   198.18.0.101 # as on node2\n")
                 .writeTo(dir.resolve("edited"));
-        Run r = diffAgainst(new ConfigDigestReport("node2", running, Optional.of(peers)), "--config-dir", edited.toString());
+        HbRun r = diffAgainst(new ConfigDigestReport("node2", running, Optional.of(peers)), "--config-dir", edited.toString());
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.OK);
         assertThat(r.out()).startsWith("Comparing " + edited + " with node2's running config:");
     }
@@ -75,14 +74,14 @@ class ConfigDiffCommandTest {
     @Test
     void aPeerWithoutDigestIsUnknownAndExitsOne() throws Exception {
         ConfigDigest d = digestOf("a", ConfigDirBuilder.validTwoNode());
-        Run r = diffAgainst(new ConfigDigestReport("node2", d, Optional.empty()));
+        HbRun r = diffAgainst(new ConfigDigestReport("node2", d, Optional.empty()));
         assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.out()).contains("  authkeys                   unknown (node2 sent no digest");
     }
 
     @Test
     void noDaemonExitsThree() {
-        Run r = hb("config", "diff", "--state-dir", dir.resolve("nothing").toString());
+        HbRun r = hb("config", "diff", "--state-dir", dir.resolve("nothing").toString());
         assertThat(r.code()).isEqualTo(ExitCodes.NOT_RUNNING);
         assertThat(r.err()).startsWith("hb: no daemon is running");
     }

@@ -3,8 +3,6 @@ package org.jheartbeat.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +17,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import picocli.CommandLine;
 
 /** {@code hb resources ...} on a realistic haresources, through picocli's execute(). */
 class ResourcesCommandTest {
@@ -43,16 +40,8 @@ class ResourcesCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int code, String out, String err) { }
-
-    static Run hb(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.newCommandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static HbRun hb(String... args) {
+        return HbRun.hb(args);
     }
 
     /** A config dir with {@code text} as haresources (mode 640) and its scripts in resource.d. */
@@ -84,7 +73,7 @@ class ResourcesCommandTest {
 
     @Test
     void listShowsOneLinePerGroup() throws IOException {
-        Run r = hb(args(cfg(REAL), "list"));
+        HbRun r = hb(args(cfg(REAL), "list"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out().lines().toList()).containsExactly(
                 "1   node1        198.18.0.100/24/eth0 Filesystem::/dev/drbd0::/srv::ext4 labweb",
@@ -95,12 +84,12 @@ class ResourcesCommandTest {
     @Test
     void showPrintsTheGroupAndItsLinesAsWritten() throws IOException {
         Path cfg = cfg(REAL);
-        Run r = hb(args(cfg, "show", "198.18.0.100/24/eth0"));
+        HbRun r = hb(args(cfg, "show", "198.18.0.100/24/eth0"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("group 1 of " + cfg.resolve("haresources") + ", lines 5-7")
                 .contains("preferred node: node1").contains("3. labweb").contains("   7| \tlabweb   # serves /srv");
         assertThat(hb(args(cfg, "show", "3")).out()).contains("key:            MailTo::root@example.org");
-        Run bad = hb(args(cfg, "show", "4"));
+        HbRun bad = hb(args(cfg, "show", "4"));
         assertThat(bad.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(bad.err()).isEqualTo("hb: resources show: no group number 4: haresources has 3 group(s); see hb resources list\n");
     }
@@ -108,11 +97,11 @@ class ResourcesCommandTest {
     @Test
     void checkIsTheDaemonsViewOfHaresources() throws IOException {
         Path cfg = cfg(REAL);
-        Run ok = hb(args(cfg, "check"));
+        HbRun ok = hb(args(cfg, "check"));
         assertThat(ok.code()).as(ok.err()).isZero();
         assertThat(ok.out()).contains("OK, 3 group(s)");
         Files.writeString(cfg.resolve("haresources"), REAL.replace("labweb", "labwebb"));
-        Run bad = hb(args(cfg, "check"));
+        HbRun bad = hb(args(cfg, "check"));
         assertThat(bad.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(bad.err()).contains(cfg.resolve("haresources") + ":5: ").contains("labwebb");
     }
@@ -138,7 +127,7 @@ class ResourcesCommandTest {
         for (String text : List.of(REAL, REAL.substring(0, REAL.length() - 1))) {
             Path cfg = cfg(text);
             Path file = cfg.resolve("haresources");
-            Run r = hb(args(cfg, edit.toArray(String[]::new)));
+            HbRun r = hb(args(cfg, edit.toArray(String[]::new)));
             assertThat(r.code()).as(r.out() + r.err()).isZero();
             assertThat(r.out()).contains("reminder: the peer must have the same haresources: copy it there")
                     .contains("@@ ");
@@ -172,21 +161,21 @@ class ResourcesCommandTest {
                 .isEqualTo(REAL.replace("node1\t198", "node2\t198"));
         assertThat(hb(args(cfg, "remove-resource", "2", "labdb::replica")).code()).isZero();
         assertThat(read(file)).contains("node2 IPaddr2::198.18.0.101/24/eth0 labdb::main labdb::a labdb::b labdb::c \\\n");
-        Run list = hb(args(cfg, "list"));
+        HbRun list = hb(args(cfg, "list"));
         assertThat(list.out()).contains("1   node2        198.18.0.100/24/eth0 Filesystem::/dev/drbd0::/srv::ext4 labweb labmail");
     }
 
     @Test
     void dryRunPrintsTheDiffAndLeavesTheFileAlone() throws IOException {
         Path cfg = cfg(REAL);
-        Run r = hb(args(cfg, "move", "2", "node1", "--dry-run"));
+        HbRun r = hb(args(cfg, "move", "2", "node1", "--dry-run"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("@@ -9,3 +9,3 @@\n # database, preferred on node2\n-node2 IPaddr2::198.18.0.101/24/eth0 labdb::main")
                 .contains("+node1 IPaddr2::198.18.0.101/24/eth0 labdb::main")
                 .contains("dry run: would have moved group 2 (key IPaddr2::198.18.0.101/24/eth0) on node2 to node1");
         assertThat(read(cfg.resolve("haresources"))).isEqualTo(REAL);
         assertThat(Files.exists(cfg.resolve("haresources.bak"))).isFalse();
-        Run add = hb(args(cfg, "add", "node2", "labmail", "-n"));
+        HbRun add = hb(args(cfg, "add", "node2", "labmail", "-n"));
         assertThat(add.out()).contains("+node2 labmail");
         assertThat(read(cfg.resolve("haresources"))).isEqualTo(REAL);
     }
@@ -194,7 +183,7 @@ class ResourcesCommandTest {
     @Test
     void crlfIsWrittenAsLfWithAWarning() throws IOException {
         Path cfg = cfg(REAL.replace("\n", "\r\n"));
-        Run r = hb(args(cfg, "move", "3", "node2"));
+        HbRun r = hb(args(cfg, "move", "3", "node2"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("haresources:1: warning: file has CRLF (DOS) line ends; it will be written with LF");
         assertThat(read(cfg.resolve("haresources"))).isEqualTo(REAL.replace("node1 MailTo", "node2 MailTo"));
@@ -204,7 +193,7 @@ class ResourcesCommandTest {
     @Test
     void moveToTheSameNodeChangesNothing() throws IOException {
         Path cfg = cfg(REAL);
-        Run r = hb(args(cfg, "move", "1", "NODE1"));
+        HbRun r = hb(args(cfg, "move", "1", "NODE1"));
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("nothing to change: group 1 (key 198.18.0.100/24/eth0) on node1 already prefers NODE1");
         assertThat(read(cfg.resolve("haresources"))).isEqualTo(REAL);
@@ -216,7 +205,7 @@ class ResourcesCommandTest {
         Path cfg = cfg(REAL);
         Files.delete(cfg.resolve("haresources"));
         assertThat(hb(args(cfg, "list")).code()).isEqualTo(ExitCodes.CONFIG);
-        Run r = hb(args(cfg, "add", "node1", "198.18.0.100", "labweb"));
+        HbRun r = hb(args(cfg, "add", "node1", "198.18.0.100", "labweb"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(read(cfg.resolve("haresources"))).isEqualTo("node1 198.18.0.100 labweb\n");
     }
@@ -248,7 +237,7 @@ class ResourcesCommandTest {
     @MethodSource("refused")
     void invalidEditIsRefusedAndTheFileIsUnchanged(List<String> edit, String message) throws IOException {
         Path cfg = cfg(REAL);
-        Run r = hb(args(cfg, edit.toArray(String[]::new)));
+        HbRun r = hb(args(cfg, edit.toArray(String[]::new)));
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(message).contains("not changed").doesNotContain("Exception");
         assertThat(read(cfg.resolve("haresources"))).isEqualTo(REAL);
@@ -261,14 +250,14 @@ class ResourcesCommandTest {
     void missingHaCfNodesAreAnErrorForCheck(String cmd) throws IOException {
         Path cfg = cfg(REAL);
         Files.delete(cfg.resolve("ha.cf"));
-        Run r = hb(args(cfg, cmd));
+        HbRun r = hb(args(cfg, cmd));
         assertThat(r.code()).as("list needs no ha.cf; check does").isEqualTo(cmd.equals("list") ? 0 : ExitCodes.CONFIG);
     }
 
     @Test
     void editOfAFileThatAlreadyHasErrorsSaysSo() throws IOException {
         Path cfg = cfg(REAL.replace("labweb", "labwebb"));
-        Run r = hb(args(cfg, "move", "3", "node2"));
+        HbRun r = hb(args(cfg, "move", "3", "node2"));
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains("1 of them were already there, see hb resources check");
     }
