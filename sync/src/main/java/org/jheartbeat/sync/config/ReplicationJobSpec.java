@@ -1,0 +1,62 @@
+package org.jheartbeat.sync.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One replication job of {@code sync.yaml} ({@code jobs:}). It runs only on the node that currently
+ * runs its resource group, so data always flows from the active copy to the replica.
+ *
+ * @param name          job name ({@code [A-Za-z0-9_.-]+})
+ * @param group         the resource group it follows: a group key (first resource token of a
+ *                      haresources line) or any resource token found in exactly one group
+ * @param paths         absolute source directories; each is replicated to the same path on the
+ *                      peer, or under {@code targetPath} (as {@code targetPath/<path without />})
+ * @param targetPath    empty: the peer over ssh ({@code target: peer}); else a local absolute path
+ *                      (for instance an NFS mount)
+ * @param schedule      cron expression, 5 fields (Unix cron), e.g. {@code *}{@code /5 * * * *}
+ * @param delete        pass {@code --delete} (guards apply)
+ * @param rsyncOptions  extra rsync options, appended after the built-in ones
+ * @param requireMount  every path must be a mount point, or the job refuses to run
+ * @param maxLoss       0..1: refuse a {@code --delete} run when more than this share of the files
+ *                      counted at the last successful run is gone (1 disables the check)
+ * @param retries       how many times a transient failure is retried
+ * @param retryDelay    wait between retries
+ * @param timeout       limit of one rsync run
+ * @param line          1-based line of sync.yaml where the job starts (0 when built in code)
+ */
+public record ReplicationJobSpec(String name, String group, List<Path> paths, Optional<Path> targetPath,
+                                 String schedule, boolean delete, List<String> rsyncOptions,
+                                 boolean requireMount, double maxLoss, int retries, Duration retryDelay,
+                                 Duration timeout, int line) {
+
+    /** Default {@code schedule}: every five minutes. */
+    public static final String DEFAULT_SCHEDULE = "*/5 * * * *";
+    /** Default {@code max_loss}. */
+    public static final double DEFAULT_MAX_LOSS = 0.5;
+    /** Default {@code retries}. */
+    public static final int DEFAULT_RETRIES = 3;
+    /** Default {@code retry_delay}. */
+    public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(30);
+    /** Default {@code timeout}. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofHours(1);
+
+    public ReplicationJobSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(group, "group");
+        paths = List.copyOf(paths);
+        Objects.requireNonNull(targetPath, "targetPath");
+        Objects.requireNonNull(schedule, "schedule");
+        rsyncOptions = List.copyOf(rsyncOptions);
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(timeout, "timeout");
+    }
+
+    /** True when the destination is the peer node over ssh. */
+    public boolean toPeer() {
+        return targetPath.isEmpty();
+    }
+}
