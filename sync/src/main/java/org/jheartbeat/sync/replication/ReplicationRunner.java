@@ -1,0 +1,352 @@
+package org.jheartbeat.sync.replication;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.sync.config.ReplicationJobSpec;
+import org.jheartbeat.sync.config.SyncConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one replication job once, synchronously, on the calling thread (issue 7):
+ *
+ * <ol>
+ * <li>takes the job's exclusive lock {@code <stateDir>/<job>.lock} ({@link FileChannel#tryLock}, so
+ *     it also excludes an {@code hb sync run} in another process); when it is held the call returns
+ *     at once with result {@link JobResult#RUNNING} and {@code job web is already running (pid N)};</li>
+ * <li>records RUNNING in the state file;</li>
+ * <li>measures every source ({@link PathFacts#probe}) and asks {@link ReplicationGuard};</li>
+ * <li>runs one rsync per source path ({@link RsyncCommand}); a {@link RsyncExit#TRANSIENT} failure
+ *     is retried up to {@code retries} times, {@code retry_delay} apart; a fatal one stops the job;</li>
+ * <li>on success writes the replica stamp (peer: copied to the peer's
+ *     {@code <stateDir>/replica/<job>.stamp} with a second small rsync; path target: next to the
+ *     target and in the local state dir);</li>
+ * <li>records the outcome (start, end, result, bytes, files) and logs one line on logger {@code sync}.</li>
+ * </ol>
+ */
+public final class ReplicationRunner {
+    private static final Logger LOG = LoggerFactory.getLogger("sync");
+    private static final Duration STAMP_TIMEOUT = Duration.ofSeconds(60);
+
+    /** Waits between retries; tests pass one that records instead of sleeping. */
+    @FunctionalInterface
+    public interface Sleeper {
+        /**
+         * @param d how long
+         * @throws InterruptedException if interrupted
+         */
+        void sleep(Duration d) throws InterruptedException;
+    }
+
+    private final SyncConfig cfg;
+    private final String localNode;
+    private final Clock clock;
+    private final Sleeper sleeper;
+    private final String rsync;
+    private final JobStateStore store;
+
+    /**
+     * @param cfg       the (resolved) config: state dir, ssh, node addresses
+     * @param localNode this node's name (written into replica stamps)
+     * @param clock     time source for state and stamps
+     * @param sleeper   waits between retries ({@code d -> Thread.sleep(d.toMillis())} in production)
+     * @param rsync     the rsync program, {@code "rsync"} to use PATH
+     */
+    public ReplicationRunner(SyncConfig cfg, String localNode, Clock clock, Sleeper sleeper, String rsync) {
+        this.cfg = Objects.requireNonNull(cfg, "cfg");
+        this.localNode = Objects.requireNonNull(localNode, "localNode");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+        this.rsync = Objects.requireNonNull(rsync, "rsync");
+        this.store = new JobStateStore(cfg.stateDir());
+    }
+
+    /** A runner using {@code rsync} from PATH and real sleeping. */
+    public ReplicationRunner(SyncConfig cfg, String localNode, Clock clock) {
+        this(cfg, localNode, clock, d -> Thread.sleep(d.toMillis()), "rsync");
+    }
+
+    /** @return the store this runner records into */
+    public JobStateStore store() {
+        return store;
+    }
+
+    /**
+     * Runs the job once.
+     *
+     * @param job            the job
+     * @param peerNode       the node that receives the data for a peer job (its address comes from
+     *                       {@code nodes:}); ignored (may be null) for a path target
+     * @param trigger        why it runs (logged)
+     * @param progressOrNull receives rsync's {@code --info=progress2} output and a header line per
+     *                       path, or {@code null} for no progress
+     * @return the outcome; never throws for rsync failures, guard refusals or a busy lock
+     * @throws UncheckedIOException if the state directory cannot be written
+     */
+    public RunOutcome run(ReplicationJobSpec job, String peerNode, RunTrigger trigger, OutputStream progressOrNull) {
+        Instant start = clock.instant();
+        try {
+            Files.createDirectories(cfg.stateDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + cfg.stateDir(), e);
+        }
+        Path lockFile = cfg.stateDir().resolve(job.name() + ".lock");
+        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                String holder = readPid(lockFile);
+                String msg = "job " + job.name() + " is already running (pid " + holder + ")";
+                LOG.info("sync job {}: {} run skipped: {}", job.name(), trigger.name().toLowerCase(Locale.ROOT), msg);
+                return new RunOutcome(job.name(), trigger, JobResult.RUNNING, msg, start, clock.instant(), 0, 0, 0, 0);
+            }
+            try {
+                ch.truncate(0);
+                ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+                return runLocked(job, peerNode, trigger, progressOrNull, start);
+            } finally {
+                lock.release();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock " + lockFile, e);
+        }
+    }
+
+    private RunOutcome runLocked(ReplicationJobSpec job, String peerNode, RunTrigger trigger, OutputStream progress,
+                                 Instant start) {
+        JobState before = store.read(job.name());
+        store.write(before.running(start));
+        String name = job.name();
+        String dest = job.toPeer() ? String.valueOf(peerNode) : job.targetPath().orElseThrow().toString();
+
+        List<PathFacts> facts = new ArrayList<>();
+        MountTable mounts;
+        try {
+            mounts = MountTable.read();
+            for (Path p : job.paths()) {
+                facts.add(PathFacts.probe(p, mounts));
+            }
+        } catch (IOException e) {
+            return finish(job, trigger, before, start, JobResult.FAILED_FATAL,
+                    "cannot inspect the sources: " + e.getMessage(), RsyncStats.ZERO, 0, 0, Map.of());
+        }
+        long total = facts.stream().mapToLong(PathFacts::fileCount).sum();
+        ReplicationGuard.Decision d = ReplicationGuard.check(job, facts, before.successCounts());
+        if (!d.allowed()) {
+            return finish(job, trigger, before, start, JobResult.REFUSED, d.reason(), RsyncStats.ZERO, total, 0,
+                    Map.of());
+        }
+        String peerAddress = null;
+        if (job.toPeer()) {
+            peerAddress = peerNode == null ? null : cfg.nodes().get(peerNode);
+            if (peerAddress == null) {
+                return finish(job, trigger, before, start, JobResult.FAILED_FATAL, "no address for peer node "
+                        + peerNode + " under nodes: in sync.yaml", RsyncStats.ZERO, total, 0, Map.of());
+            }
+        }
+        RsyncStats stats = RsyncStats.ZERO;
+        int attempts = 0;
+        boolean vanished = false;
+        for (Path src : job.paths()) {
+            if (!job.toPeer()) {
+                try {
+                    Files.createDirectories(RsyncCommand.localDestination(job, src));
+                } catch (IOException e) {
+                    return finish(job, trigger, before, start, JobResult.FAILED_FATAL, "cannot create "
+                            + RsyncCommand.localDestination(job, src) + ": " + e.getMessage(), stats, total, attempts,
+                            Map.of());
+                }
+            }
+            List<String> argv = RsyncCommand.build(rsync, job, src, peerAddress, cfg.ssh(), progress != null);
+            for (int attempt = 1; ; attempt++) {
+                attempts++;
+                header(progress, "sync job " + name + ": " + src + "/ -> " + RsyncCommand.destination(job, src, peerAddress)
+                        + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
+                LOG.debug("sync job {}: running {}", name, String.join(" ", argv));
+                ProcessResult r;
+                try {
+                    r = RsyncProcess.run(argv, job.timeout(), progress);
+                } catch (InterruptedIOException e) {
+                    return finish(job, trigger, before, start, JobResult.FAILED_TRANSIENT, "interrupted", stats,
+                            total, attempts, Map.of());
+                } catch (IOException e) {
+                    return finish(job, trigger, before, start, JobResult.FAILED_FATAL, "cannot start " + rsync + ": "
+                            + e.getMessage(), stats, total, attempts, Map.of());
+                }
+                RsyncExit cls = RsyncExit.classify(r.exitCode(), r.timedOut());
+                if (cls == RsyncExit.OK || cls == RsyncExit.PARTIAL) {
+                    stats = stats.plus(RsyncStats.parse(r.stdout()));
+                    vanished |= cls == RsyncExit.PARTIAL;
+                    break;
+                }
+                String why = (r.timedOut() ? "timed out after " + human(job.timeout())
+                        : "rsync exit " + r.exitCode() + " (" + RsyncExit.describe(r.exitCode()) + ")")
+                        + " for " + src + lastLine(r.stderr());
+                if (cls == RsyncExit.TRANSIENT && attempt <= job.retries()) {
+                    LOG.warn("sync job {}: {}; retry {}/{} in {}", name, why, attempt, job.retries(),
+                            human(job.retryDelay()));
+                    try {
+                        sleeper.sleep(job.retryDelay());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return finish(job, trigger, before, start, JobResult.FAILED_TRANSIENT, why + "; interrupted",
+                                stats, total, attempts, Map.of());
+                    }
+                    continue;
+                }
+                JobResult res = cls == RsyncExit.TRANSIENT ? JobResult.FAILED_TRANSIENT : JobResult.FAILED_FATAL;
+                return finish(job, trigger, before, start, res, why, stats, total, attempts, Map.of());
+            }
+        }
+        Map<String, Long> counts = new HashMap<>();
+        facts.forEach(f -> counts.put(f.path().toString(), f.fileCount()));
+        String stampNote = writeStamp(job, peerAddress, start);
+        String msg = total + " files, " + stats.filesTransferred() + " transferred (" + bytes(stats.bytesTransferred())
+                + ")" + (stats.deletedFiles() > 0 ? ", " + stats.deletedFiles() + " deleted" : "") + " to " + dest
+                + " in " + human(Duration.between(start, clock.instant()))
+                + (vanished ? "; some source files vanished during the run" : "") + stampNote;
+        return finish(job, trigger, before, start, vanished ? JobResult.PARTIAL : JobResult.OK, msg, stats, total,
+                attempts, counts);
+    }
+
+    /** Writes the replica stamp; returns "" or a note for the message when it could not. */
+    private String writeStamp(ReplicationJobSpec job, String peerAddress, Instant start) {
+        ReplicaStamp stamp = new ReplicaStamp(job.name(), localNode, start, clock.instant());
+        try {
+            if (job.toPeer()) {
+                Path out = cfg.stateDir().resolve("replica-outgoing").resolve(job.name() + ".stamp");
+                stamp.write(out);
+                ProcessResult r = RsyncProcess.run(RsyncCommand.stamp(rsync, cfg.ssh(), out, peerAddress,
+                        ReplicaStamp.localFile(cfg.stateDir(), job.name())), STAMP_TIMEOUT, null);
+                if (!r.succeeded()) {
+                    LOG.warn("sync job {}: cannot send the replica stamp: rsync exit {}{}", job.name(), r.exitCode(),
+                            lastLine(r.stderr()));
+                    return "; replica stamp not sent";
+                }
+            } else {
+                stamp.write(ReplicaStamp.targetFile(job.targetPath().orElseThrow(), job.name()));
+                stamp.write(ReplicaStamp.localFile(cfg.stateDir(), job.name()));
+            }
+            return "";
+        } catch (IOException e) {
+            LOG.warn("sync job {}: cannot write the replica stamp: {}", job.name(), e.getMessage());
+            return "; replica stamp not written";
+        }
+    }
+
+    private RunOutcome finish(ReplicationJobSpec job, RunTrigger trigger, JobState before, Instant start,
+                              JobResult result, String message, RsyncStats stats, long total, int attempts,
+                              Map<String, Long> successCounts) {
+        Instant end = clock.instant();
+        boolean ok = result.success();
+        store.write(new JobState(job.name(), java.util.Optional.of(start), java.util.Optional.of(end), result, message,
+                stats.bytesTransferred(), stats.filesTransferred(), total, attempts,
+                ok ? java.util.Optional.of(start) : before.lastSuccess(), ok ? successCounts : before.successCounts()));
+        String how = trigger == RunTrigger.SCHEDULE ? "" : " [" + trigger.name().toLowerCase(Locale.ROOT) + "]";
+        switch (result) {
+            case OK -> LOG.info("sync job {}{}: {}", job.name(), how, message);
+            case PARTIAL -> LOG.warn("sync job {}{}: {}", job.name(), how, message);
+            case REFUSED -> LOG.error("sync job {}{}: REFUSED: {}", job.name(), how, message);
+            case FAILED_TRANSIENT -> LOG.error("sync job {}{}: FAILED (transient, after {} attempt(s)): {}",
+                    job.name(), how, attempts, message);
+            default -> LOG.error("sync job {}{}: FAILED: {}", job.name(), how, message);
+        }
+        return new RunOutcome(job.name(), trigger, result, message, start, end, stats.bytesTransferred(),
+                stats.filesTransferred(), total, attempts);
+    }
+
+    private static void header(OutputStream progress, String line) {
+        if (progress == null) {
+            return;
+        }
+        try {
+            synchronized (progress) {
+                progress.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                progress.flush();
+            }
+        } catch (IOException ignored) {
+            // a closed progress stream must not stop the job
+        }
+    }
+
+    private static String readPid(Path lockFile) {
+        try {
+            String s = Files.readString(lockFile, StandardCharsets.US_ASCII).trim();
+            return s.isEmpty() ? "?" : s;
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private static String lastLine(String stderr) {
+        String[] lines = stderr.strip().split("\n");
+        String last = lines[lines.length - 1].strip();
+        return last.isEmpty() ? "" : ": " + last;
+    }
+
+    /**
+     * Formats a byte count: {@code 512 B}, {@code 1.2 kB}, {@code 3.4 MB}, {@code 5.6 GB} (decimal units).
+     *
+     * @param n bytes
+     * @return the text
+     */
+    public static String bytes(long n) {
+        if (n < 1000) {
+            return n + " B";
+        }
+        String[] u = {"kB", "MB", "GB", "TB"};
+        double v = n;
+        int i = -1;
+        while (v >= 1000 && i < u.length - 1) {
+            v /= 1000;
+            i++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, u[i]);
+    }
+
+    /**
+     * Formats a duration for log lines: {@code 1.4 s}, {@code 4m12s}, {@code 2h05m}, {@code 3d04h}.
+     *
+     * @param d the duration (negative is treated as zero)
+     * @return the text
+     */
+    public static String human(Duration d) {
+        long ms = Math.max(0, d.toMillis());
+        if (ms < 60_000) {
+            return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+        }
+        long s = ms / 1000;
+        if (s < 3600) {
+            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+        }
+        if (s < 86400) {
+            return String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60);
+        }
+        return String.format(Locale.ROOT, "%dd%02dh", s / 86400, s % 86400 / 3600);
+    }
+}

@@ -1,0 +1,209 @@
+package org.jheartbeat.sync.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jheartbeat.sync.config.ReplicationJobSpec;
+import org.jheartbeat.sync.config.SyncConfig;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ReplicationRunner with the real rsync on real directories. */
+class ReplicationRunnerTest {
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    @TempDir
+    Path tmp;
+    Path src;
+    Path target;
+    Path stateDir;
+    TestClock clock = new TestClock(T0);
+    List<Duration> slept = new ArrayList<>();
+    ReplicationRunner runner;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        src = Files.createDirectories(tmp.resolve("srv/web"));
+        Files.createDirectories(src.resolve("sub"));
+        Files.writeString(src.resolve("f1"), "a".repeat(100));
+        Files.writeString(src.resolve("f2"), "b".repeat(2000));
+        Files.writeString(src.resolve("sub/f3"), "c".repeat(50));
+        target = tmp.resolve("replica");
+        stateDir = tmp.resolve("state");
+        runner = runner(SyncConfig.DEFAULT_SSH, Map.of());
+    }
+
+    private ReplicationRunner runner(List<String> ssh, Map<String, String> nodes) {
+        SyncConfig cfg = new SyncConfig(null, stateDir, ssh, nodes, List.of(), List.of());
+        return new ReplicationRunner(cfg, "node1", clock, slept::add, "rsync");
+    }
+
+    private Path replicaOf(Path p) {
+        return target.resolve(p.getRoot().relativize(p));
+    }
+
+    @Test
+    void copiesParsesStatsRecordsStateAndStamps() throws Exception {
+        ReplicationJobSpec job = Jobs.simple("web", src, target);
+        RunOutcome o;
+        try (LogCapture log = new LogCapture()) {
+            o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+            assertThat(log.lines()).contains("INFO sync job web: 4 files, 3 transferred (2.2 kB) to " + target + " in 0.0 s");
+        }
+        assertThat(o.result()).isEqualTo(JobResult.OK);
+        assertThat(o.filesTransferred()).isEqualTo(3);
+        assertThat(o.bytesTransferred()).isEqualTo(2150);
+        assertThat(o.filesTotal()).isEqualTo(4);
+        assertThat(o.attempts()).isEqualTo(1);
+        assertThat(Files.readString(replicaOf(src).resolve("f2"))).isEqualTo("b".repeat(2000));
+        assertThat(Files.readString(replicaOf(src).resolve("sub/f3"))).isEqualTo("c".repeat(50));
+
+        JobState s = runner.store().read("web");
+        assertThat(s).isEqualTo(new JobState("web", Optional.of(T0), Optional.of(T0), JobResult.OK, o.message(), 2150, 3, 4, 1,
+                Optional.of(T0), Map.of(src.toString(), 4L)));
+        ReplicaStamp expected = new ReplicaStamp("web", "node1", T0, T0);
+        assertThat(ReplicaStamp.read(ReplicaStamp.targetFile(target, "web"))).contains(expected);
+        assertThat(ReplicaStamp.read(ReplicaStamp.localFile(stateDir, "web"))).contains(expected);
+
+        clock.advance(Duration.ofMinutes(5));
+        RunOutcome again = runner.run(job, null, RunTrigger.SCHEDULE, null);
+        assertThat(again.result()).isEqualTo(JobResult.OK);
+        assertThat(again.filesTransferred()).isZero();
+        assertThat(again.bytesTransferred()).isZero();
+    }
+
+    @Test
+    void deletePropagatesAndAnEmptySourceIsRefusedKeepingTheReplica() throws Exception {
+        ReplicationJobSpec job = Jobs.simple("web", src, target);
+        assertThat(runner.run(job, null, RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.OK);
+        Files.delete(src.resolve("f2"));
+        clock.advance(Duration.ofMinutes(5));
+        RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+        assertThat(o.result()).isEqualTo(JobResult.OK);
+        assertThat(o.message()).contains(", 1 deleted to ");
+        assertThat(replicaOf(src).resolve("f2")).doesNotExist();
+        assertThat(replicaOf(src).resolve("f1")).exists();
+
+        Files.delete(src.resolve("f1"));
+        Files.delete(src.resolve("sub/f3"));
+        Files.delete(src.resolve("sub"));
+        clock.advance(Duration.ofMinutes(5));
+        RunOutcome refused;
+        try (LogCapture log = new LogCapture()) {
+            refused = runner.run(job, null, RunTrigger.SCHEDULE, null);
+            assertThat(log.lines()).contains("ERROR sync job web: REFUSED: " + src + " is empty");
+        }
+        assertThat(refused.result()).isEqualTo(JobResult.REFUSED);
+        assertThat(refused.attempts()).isZero();
+        assertThat(replicaOf(src).resolve("f1")).hasContent("a".repeat(100));
+        assertThat(replicaOf(src).resolve("sub/f3")).hasContent("c".repeat(50));
+        JobState s = runner.store().read("web");
+        assertThat(s.result()).isEqualTo(JobResult.REFUSED);
+        assertThat(s.message()).isEqualTo(src + " is empty");
+        assertThat(s.lastSuccess()).contains(T0.plus(Duration.ofMinutes(5)));
+        assertThat(s.successCounts()).isEqualTo(Map.of(src.toString(), 3L));
+    }
+
+    @Test
+    void shrinkageBeyondMaxLossIsRefused() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            Files.writeString(src.resolve("x" + i), "x");
+        }
+        ReplicationJobSpec job = Jobs.simple("web", src, target);
+        assertThat(runner.run(job, null, RunTrigger.SCHEDULE, null).filesTotal()).isEqualTo(24);
+        for (int i = 0; i < 15; i++) {
+            Files.delete(src.resolve("x" + i));
+        }
+        RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+        assertThat(o.result()).isEqualTo(JobResult.REFUSED);
+        assertThat(o.message()).isEqualTo(src + " lost 63 % of its files since the last run (24 -> 9, max_loss 50 %)");
+        assertThat(replicaOf(src).resolve("x0")).exists();
+    }
+
+    @Test
+    void aHeldLockRefusesTheRunWithTheHoldersPid() throws Exception {
+        Files.createDirectories(stateDir);
+        try (FileChannel ch = FileChannel.open(stateDir.resolve("web.lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+             FileLock held = ch.lock()) {
+            ch.write(ByteBuffer.wrap("4242\n".getBytes(StandardCharsets.US_ASCII)), 0);
+            RunOutcome o = runner.run(Jobs.simple("web", src, target), null, RunTrigger.MANUAL, null);
+            assertThat(o.result()).isEqualTo(JobResult.RUNNING);
+            assertThat(o.message()).isEqualTo("job web is already running (pid 4242)");
+            assertThat(held.isValid()).isTrue();
+        }
+        assertThat(runner.store().read("web")).isEqualTo(JobState.never("web"));
+        assertThat(target).doesNotExist();
+        RunOutcome after = runner.run(Jobs.simple("web", src, target), null, RunTrigger.MANUAL, null);
+        assertThat(after.result()).isEqualTo(JobResult.OK);
+        assertThat(Files.readString(stateDir.resolve("web.lock")).trim()).isEqualTo(Long.toString(ProcessHandle.current().pid()));
+    }
+
+    @Test
+    void badOptionIsFatalAndNotRetried() {
+        ReplicationJobSpec job = Jobs.pathJob("web", "g", List.of(src), target, true, false, 0.5, 3, List.of("--no-such-option"));
+        RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+        assertThat(o.result()).isEqualTo(JobResult.FAILED_FATAL);
+        assertThat(o.attempts()).isEqualTo(1);
+        assertThat(o.message()).startsWith("rsync exit 1 (syntax or usage error) for " + src);
+        assertThat(slept).isEmpty();
+        assertThat(runner.store().read("web").result()).isEqualTo(JobResult.FAILED_FATAL);
+    }
+
+    @Test
+    void unreachablePeerIsTransientAndRetried() {
+        ReplicationRunner peerRunner = runner(List.of("ssh", "-p", "1", "-o", "BatchMode=yes", "-o", "ConnectTimeout=3"),
+                Map.of("node1", "127.0.0.1", "node2", "127.0.0.1"));
+        ReplicationJobSpec job = new ReplicationJobSpec("web", "g", List.of(src), Optional.empty(), "*/5 * * * *", true,
+                List.of(), false, 0.5, 2, Duration.ofSeconds(7), Duration.ofMinutes(1), 0);
+        RunOutcome o = peerRunner.run(job, "node2", RunTrigger.SCHEDULE, null);
+        assertThat(o.result()).isEqualTo(JobResult.FAILED_TRANSIENT);
+        assertThat(o.attempts()).isEqualTo(3);
+        assertThat(o.message()).startsWith("rsync exit 255 (ssh failed (connection refused, unreachable or dropped)) for " + src);
+        assertThat(slept).containsExactly(Duration.ofSeconds(7), Duration.ofSeconds(7));
+    }
+
+    @Test
+    void timeoutKillIsTransient() {
+        ReplicationJobSpec job = new ReplicationJobSpec("web", "g", List.of(src), Optional.of(target), "*/5 * * * *", true,
+                List.of(), false, 0.5, 1, Duration.ofSeconds(1), Duration.ofMillis(1), 0);
+        RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+        assertThat(o.result()).isEqualTo(JobResult.FAILED_TRANSIENT);
+        assertThat(o.attempts()).isEqualTo(2);
+        assertThat(o.message()).startsWith("timed out after 0.0 s for " + src);
+    }
+
+    @Test
+    void progressStreamGetsHeaderAndRsyncProgress() {
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        RunOutcome o = runner.run(Jobs.simple("web", src, target), null, RunTrigger.MANUAL, progress);
+        assertThat(o.result()).isEqualTo(JobResult.OK);
+        String text = progress.toString(StandardCharsets.UTF_8);
+        assertThat(text).startsWith("sync job web: " + src + "/ -> " + replicaOf(src) + "/\n");
+        assertThat(text).contains("xfr#3");
+        assertThat(o.filesTransferred()).isEqualTo(3);
+    }
+
+    @Test
+    void missingSourceRefusesEvenWithoutDelete() {
+        Path gone = tmp.resolve("gone");
+        ReplicationJobSpec job = Jobs.pathJob("web", "g", List.of(gone), target, false, false, 0.5, 0, List.of());
+        RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+        assertThat(o.result()).isEqualTo(JobResult.REFUSED);
+        assertThat(o.message()).isEqualTo(gone + " does not exist or is not a directory");
+    }
+}
