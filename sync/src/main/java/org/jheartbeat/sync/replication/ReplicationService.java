@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -212,7 +211,8 @@ public final class ReplicationService implements AutoCloseable {
     /**
      * Failback without loss: called after the group was stopped here and before the node taking
      * it back starts it. Runs every job of the group now, in file order, regardless of ownership
-     * (the group just stopped here); guards still apply. A run in flight is waited for first.
+     * (the group just stopped here); guards still apply. A run in flight is waited for first
+     * (a scheduled one in this process, or {@code hb sync run} in another, up to the job's timeout).
      *
      * @param groupKey the group key
      * @return one outcome per job of the group (empty when it has none)
@@ -225,12 +225,32 @@ public final class ReplicationService implements AutoCloseable {
             try {
                 LOG.info("sync job {}: syncing group {} to {} before handing it over", j.name(), groupKey,
                         j.toPeer() ? peerNode : j.targetPath().orElseThrow());
-                out.add(runner.run(j, peerNode, RunTrigger.HANDOVER, null));
+                out.add(handoverRun(j));
             } finally {
                 lock.unlock();
             }
         }
         return out;
+    }
+
+    /**
+     * One handover run; while another process ({@code hb sync run}) holds the job's file lock,
+     * polls once a second, for at most the job's timeout, then runs.
+     */
+    private RunOutcome handoverRun(ReplicationJobSpec j) {
+        long deadline = System.nanoTime() + j.timeout().toNanos();
+        while (true) {
+            RunOutcome o = runner.run(j, peerNode, RunTrigger.HANDOVER, null);
+            if (o.result() != JobResult.RUNNING || System.nanoTime() > deadline) {
+                return o;
+            }
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return o;
+            }
+        }
     }
 
     /**

@@ -1,0 +1,185 @@
+package org.jheartbeat.sync.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jheartbeat.sync.config.ReplicationJobSpec;
+import org.jheartbeat.sync.config.SyncConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scheduler, ownership gating and handover, with a hand-moved clock and the real rsync. */
+class ReplicationServiceTest {
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+    private static final String GROUP_A = "198.18.0.100/24/eth0";
+    private static final String GROUP_B = "198.18.0.200/24/eth0";
+
+    @TempDir
+    Path tmp;
+    TestClock clock = new TestClock(T0);
+    AtomicReference<Set<String>> running = new AtomicReference<>(Set.of(GROUP_A));
+    List<Duration> slept = new ArrayList<>();
+    ReplicationService service;
+    JobStateStore store;
+    Path webSrc;
+    Path mailSrc;
+    Path target;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        webSrc = Files.createDirectories(tmp.resolve("srv/web"));
+        mailSrc = Files.createDirectories(tmp.resolve("srv/mail"));
+        Files.writeString(webSrc.resolve("index.html"), "<h1>hi</h1>");
+        Files.writeString(mailSrc.resolve("inbox"), "mail");
+        target = tmp.resolve("replica");
+        ReplicationJobSpec web = job("web", GROUP_A, webSrc);
+        ReplicationJobSpec mail = job("mail", GROUP_B, mailSrc);
+        SyncConfig cfg = new SyncConfig(null, tmp.resolve("state"), SyncConfig.DEFAULT_SSH, Map.of(), List.of(web, mail), List.of());
+        store = new JobStateStore(cfg.stateDir());
+        service = new ReplicationService(cfg, "node1", running::get, clock,
+                new ReplicationRunner(cfg, "node1", clock, slept::add, "rsync"));
+    }
+
+    private ReplicationJobSpec job(String name, String group, Path src) {
+        return new ReplicationJobSpec(name, group, List.of(src), Optional.of(target), "*/10 * * * * *", true, List.of(),
+                false, 0.5, 1, Duration.ofSeconds(5), Duration.ofMinutes(1), 0);
+    }
+
+    @AfterEach
+    void tearDown() {
+        service.close();
+    }
+
+    @Test
+    void aJobRunsOnlyWhileItsGroupRunsHere() {
+        assertThat(service.nextFireTime("web")).contains(T0.plusSeconds(10));
+        assertThat(service.tick()).isEmpty();
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(service.tick()).containsExactly("web");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").result() == JobResult.OK);
+        assertThat(store.read("mail").result()).isEqualTo(JobResult.NEVER);
+        assertThat(service.nextFireTime("web")).contains(T0.plusSeconds(20));
+        assertThat(target.resolve(tmp.getRoot().relativize(webSrc)).resolve("index.html")).hasContent("<h1>hi</h1>");
+
+        running.set(Set.of(GROUP_A, GROUP_B));
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(service.tick()).containsExactlyInAnyOrder("web", "mail");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("mail").result() == JobResult.OK);
+        assertThat(target.resolve(tmp.getRoot().relativize(mailSrc)).resolve("inbox")).hasContent("mail");
+
+        running.set(Set.of());
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(service.tick()).isEmpty();
+    }
+
+    @Test
+    void theSchedulerThreadFiresOnTheInjectedClock() {
+        service.start();
+        clock.advance(Duration.ofSeconds(10));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").result() == JobResult.OK);
+        assertThat(store.read("web").lastStart()).contains(T0.plusSeconds(10));
+        assertThat(store.read("mail").result()).isEqualTo(JobResult.NEVER);
+    }
+
+    @Test
+    void noOverlapAndHandoverWaitsForTheRunInFlight() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        OutputStream blocking = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                inside.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        CompletableFuture<RunOutcome> manual = CompletableFuture.supplyAsync(() -> service.runNow("web", blocking));
+        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(store.read("web").result()).isEqualTo(JobResult.RUNNING);
+
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(service.tick()).isEmpty(); // the schedule fired but a run is in flight
+
+        assertThat(service.runNow("web", null).result()).isEqualTo(JobResult.RUNNING);
+
+        running.set(Set.of()); // the group was stopped here
+        CompletableFuture<List<RunOutcome>> handover = CompletableFuture.supplyAsync(() -> service.syncBeforeHandover(GROUP_A));
+        Thread.sleep(300);
+        assertThat(handover).isNotDone();
+        release.countDown();
+        assertThat(manual.get(10, TimeUnit.SECONDS).result()).isEqualTo(JobResult.OK);
+        List<RunOutcome> outcomes = handover.get(10, TimeUnit.SECONDS);
+        assertThat(outcomes).extracting(RunOutcome::job, RunOutcome::trigger, RunOutcome::result)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("web", RunTrigger.HANDOVER, JobResult.OK));
+    }
+
+    @Test
+    void manualRunRefusedWhereTheGroupDoesNotRunUnlessForced() {
+        RunOutcome refused = service.runNow("mail", null);
+        assertThat(refused.result()).isEqualTo(JobResult.REFUSED);
+        assertThat(refused.message()).isEqualTo("group " + GROUP_B + " does not run on node1; run it on the node that "
+                + "runs the group, or force it");
+        assertThat(store.read("mail").result()).isEqualTo(JobResult.NEVER);
+        RunOutcome forced = service.runNow("mail", null, true);
+        assertThat(forced.result()).isEqualTo(JobResult.OK);
+        assertThat(forced.filesTransferred()).isEqualTo(1);
+        assertThat(service.status()).extracting(JobState::job, JobState::result)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("web", JobResult.NEVER),
+                        org.assertj.core.groups.Tuple.tuple("mail", JobResult.OK));
+    }
+
+    @Test
+    void replicaAgeIsLoggedBeforeTakeover() {
+        assertThat(service.runNow("web", null).result()).isEqualTo(JobResult.OK);
+        clock.advance(Duration.ofSeconds(4 * 60 + 12));
+        assertThat(service.replicaAge("web")).contains(Duration.ofSeconds(252));
+        assertThat(service.replicaAge("mail")).isEmpty();
+        try (LogCapture log = new LogCapture()) {
+            service.logReplicaAge(GROUP_A);
+            service.logReplicaAge(GROUP_B);
+            assertThat(log.lines()).containsExactly(
+                    "INFO sync job web: replica is 4m12s old (last sync from node1 at 2026-03-01T10:00:00Z)",
+                    "WARN sync job mail: no replica stamp: data age unknown");
+        }
+    }
+
+    @Test
+    void handoverWaitsForARunOfAnotherProcessHoldingTheFileLock() throws Exception {
+        Path lockFile = Files.createDirectories(tmp.resolve("state")).resolve("web.lock");
+        CompletableFuture<List<RunOutcome>> handover;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+             java.nio.channels.FileLock held = ch.lock()) {
+            handover = CompletableFuture.supplyAsync(() -> service.syncBeforeHandover(GROUP_A));
+            Thread.sleep(1_500);
+            assertThat(handover).isNotDone();
+            assertThat(held.isValid()).isTrue();
+        }
+        assertThat(handover.get(10, TimeUnit.SECONDS)).extracting(RunOutcome::result).containsExactly(JobResult.OK);
+    }
+}
