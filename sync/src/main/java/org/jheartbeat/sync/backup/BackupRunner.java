@@ -87,10 +87,12 @@ final class BackupRunner {
                     "backup " + name + ": cannot lock in " + stateDir + ": " + e.getMessage(), Optional.empty(),
                     0, 0, 0, 0, false, 0);
         }
+        String line = outcome.message().startsWith("backup " + name + " ") ? outcome.message()
+                : "backup " + name + ": " + outcome.message();
         if (outcome.ok()) {
-            log.info("backup {}: {}", name, outcome.message());
+            log.info(line);
         } else {
-            log.warn("backup {}: {}", name, outcome.message());
+            log.warn(line);
         }
         return outcome;
     }
@@ -291,22 +293,21 @@ final class BackupRunner {
         argv.addAll(spec.rsyncOptions());
         spec.paths().forEach(p -> argv.add(p.toAbsolutePath().normalize().toString()));
         argv.add(work + "/");
-        ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
-        if (!r.succeeded() && r.exitCode() != RSYNC_PARTIAL_VANISHED) {
-            FileStore fs = Files.getFileStore(m.mountPoint());
-            long free = fs.getUsableSpace();
-            boolean full = r.exitCode() == RSYNC_FILE_IO || r.stderr().contains("No space left on device")
-                    || r.stderr().contains("Disk quota exceeded");
-            deleteTree(work);
-            if (full) {
-                throw new BackupException(BackupResult.FULL, DiskState.PRESENT, "disk " + m.token() + " is full ("
-                        + free + " bytes free): snapshot not taken, previous snapshots intact");
-            }
-            throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "rsync failed (exit " + r.exitCode()
-                    + "): " + BackupDisk.lastLine(r) + ": snapshot not taken, previous snapshots intact");
-        }
-        RsyncStats stats = RsyncStats.parse(r.stdout());
+        RsyncStats stats = RsyncStats.parse(copy(argv, m, work).stdout());
         List<String> diffs = verify(spec, work);
+        if (!diffs.isEmpty()) {
+            // rsync's quick check (size and mtime) misses a file rewritten with the same size within
+            // the timestamp resolution; one pass with --checksum repairs that. Files are replaced by
+            // rename, so hard links into the previous snapshot are never written through.
+            log.info("backup {}: verify found {} difference(s) (first: {}); repair pass with --checksum", name,
+                    diffs.size(), diffs.get(0));
+            List<String> repair = new ArrayList<>(argv);
+            repair.add(4, "--checksum");
+            RsyncStats again = RsyncStats.parse(copy(repair, m, work).stdout());
+            stats = new RsyncStats(stats.files(), stats.filesTransferred() + again.filesTransferred(),
+                    stats.bytesTransferred() + again.bytesTransferred());
+            diffs = verify(spec, work);
+        }
         Files.move(work, m.base().resolve(snap), StandardCopyOption.ATOMIC_MOVE);
         boolean verified = diffs.isEmpty();
         if (verified) {
@@ -324,6 +325,30 @@ final class BackupRunner {
                 + " (older snapshots kept)");
         return new BackupOutcome(name, verified ? BackupResult.OK : BackupResult.FAILED, DiskState.PRESENT, summary,
                 Optional.of(snap), stats.files(), stats.filesTransferred(), stats.bytesTransferred(), bytesUsed, verified, count);
+    }
+
+    /**
+     * One rsync into the build directory; on failure the build directory is removed and the
+     * failure classified: rsync's ENOSPC/EDQUOT text, or exit 11 (file I/O) with under 1% free, is
+     * FULL; anything else FAILED.
+     * Exit 24 (source files vanished during the copy) is accepted.
+     */
+    private ProcessResult copy(List<String> argv, Mounted m, Path work) throws IOException, BackupException {
+        ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
+        if (!r.succeeded() && r.exitCode() != RSYNC_PARTIAL_VANISHED) {
+            FileStore fs = Files.getFileStore(m.mountPoint());
+            long free = fs.getUsableSpace();
+            boolean full = r.stderr().contains("No space left on device") || r.stderr().contains("Disk quota exceeded")
+                    || r.exitCode() == RSYNC_FILE_IO && free < fs.getTotalSpace() / 100;
+            deleteTree(work);
+            if (full) {
+                throw new BackupException(BackupResult.FULL, DiskState.PRESENT, "disk " + m.token() + " is full ("
+                        + free + " bytes free): snapshot not taken, previous snapshots intact");
+            }
+            throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "rsync failed (exit " + r.exitCode()
+                    + "): " + BackupDisk.lastLine(r) + ": snapshot not taken, previous snapshots intact");
+        }
+        return r;
     }
 
     /**

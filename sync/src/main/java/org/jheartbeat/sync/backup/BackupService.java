@@ -111,7 +111,7 @@ public final class BackupService implements AutoCloseable {
             if (previous != probe.state()) {
                 logTransition(spec, previous, probe);
                 BackupState s = store.read(name);
-                if (s.disk() != probe.state()) {
+                if (s.disk() != probe.state() || previous == null) {
                     store.write(s.withDisk(probe.state(), probe.message()));
                 }
             }
