@@ -102,9 +102,12 @@ public final class BackupDisk {
     public Optional<String> fsck(Path device, String token) throws IOException, BackupException {
         ProcessResult r = runner.run(ProcessSpec.of(FSCK_TIMEOUT, "e2fsck", "-p", device.toString()));
         if (r.timedOut() || r.exitCode() >= 4) {
+            String reason = (r.stdout() + "\n" + r.stderr()).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("(i.e.")).reduce((a, b) -> a + " " + b)
+                    .orElse(r.timedOut() ? "timed out" : "no output");
             throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT, "e2fsck -p " + device + " (" + token
-                    + ") found errors it cannot fix (exit " + r.exitCode() + "): " + lastLine(r)
-                    + "; run e2fsck by hand");
+                    + ") found errors it cannot fix (exit " + r.exitCode() + "): " + reason
+                    + " - no snapshot taken; run e2fsck by hand");
         }
         return r.exitCode() == 0 ? Optional.empty() : Optional.of("e2fsck corrected errors on " + device + ": " + lastLine(r));
     }

@@ -287,6 +287,28 @@ class BackupServiceIT {
     }
 
     @Test
+    void aDiskE2fsckCannotRepairIsRefusedAndNotMounted() throws Exception {
+        fillSource();
+        LoopImage disk = image(label, 16);
+        // clear the root inode and mark the filesystem not clean: e2fsck -p then exits 4
+        Process p = new ProcessBuilder("debugfs", "-w", "-f", "-", disk.image.toString()).redirectErrorStream(true).start();
+        p.getOutputStream().write("clri <2>\nssv state 0\n".getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        p.getInputStream().readAllBytes();
+        assertThat(p.waitFor()).isZero();
+        disk.attach();
+        BackupService svc = service(7, Optional.empty(), Duration.ofSeconds(10));
+        BackupOutcome o = svc.runNow("drawer");
+        assertThat(o.result()).isEqualTo(BackupResult.REFUSED);
+        assertThat(o.message()).startsWith("e2fsck -p " + disk.device() + " (LABEL=" + label
+                + ") found errors it cannot fix (exit 4): ").contains("Root inode is not a directory")
+                .endsWith(" - no snapshot taken; run e2fsck by hand");
+        assertThat(svc.status().get(0).lastResult()).isEqualTo(BackupResult.REFUSED);
+        assertThat(isMountPoint(mnt)).isFalse();
+        assertThat(mnt).doesNotExist();
+    }
+
+    @Test
     void rotationKeepsTheNewestTwo() throws Exception {
         fillSource();
         LoopImage disk = image(label, 64);
