@@ -11,6 +11,8 @@ PACKAGES=(
   heartbeat cluster-glue           # the real Heartbeat 3.0.6 interop peer, cl_status, stonith(8)
   fence-agents                     # ClusterLabs fence agents (fence_dummy drives the fence_agent device)
   iptables                         # lab.sh loss/noloss: packet loss inside a node namespace
+  openssh-server openssh-client rsync  # lab: sshd per node, hb config push, data replication
+  e2fsprogs                        # mkfs.ext4 for lab disk images
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -1,5 +1,6 @@
 package org.jheartbeat.cli;
 
+import org.jheartbeat.cli.command.BackupCommand;
 import org.jheartbeat.cli.command.ClStatusCommand;
 import org.jheartbeat.cli.command.ConfigCommand;
 import org.jheartbeat.cli.command.FailbackCommand;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
-            ClStatusCommand.class},
+            ClStatusCommand.class, BackupCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

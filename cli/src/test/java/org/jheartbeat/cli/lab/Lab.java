@@ -100,6 +100,34 @@ public final class Lab implements AutoCloseable {
         return runDir;
     }
 
+    /**
+     * The ssh command line ({@code lab.sh ssh-cmd}) for node-to-node ssh and rsync inside the lab: every
+     * jheartbeat node runs an sshd on its two addresses, port 22, accepting this lab's key for root.
+     * Split on blanks (the run dir has none); use it inside a node, e.g. {@code lab("exec", "node1", ...)}.
+     */
+    public String sshCommand() throws IOException, InterruptedException {
+        Result r = lab("ssh-cmd");
+        if (r.code() != 0) {
+            throw new IOException("lab.sh ssh-cmd failed: " + r.output());
+        }
+        return r.output().trim();
+    }
+
+    /** Where {@code node}'s own {@code /srv} lives on the host (bind-mounted on /srv inside the node). */
+    public Path srv(String node) {
+        return runDir.resolve(node).resolve("srv");
+    }
+
+    /** Where {@code node}'s own {@code /var/lib/jheartbeat} lives on the host. */
+    public Path varLibJheartbeat(String node) {
+        return runDir.resolve(node).resolve("varlib-jhb");
+    }
+
+    /** A node's config directory ({@code ha.cf}, {@code authkeys}, {@code haresources}) on the host. */
+    public Path configDir(String node) {
+        return runDir.resolve(node).resolve("ha.d");
+    }
+
     /** The last {@code lines} lines of a node's daemon output, for failure messages. */
     public String daemonLog(String node, int lines) {
         try {

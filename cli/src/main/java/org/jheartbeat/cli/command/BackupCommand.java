@@ -1,0 +1,256 @@
+package org.jheartbeat.cli.command;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.sync.backup.BackupException;
+import org.jheartbeat.sync.backup.BackupOutcome;
+import org.jheartbeat.sync.backup.BackupService;
+import org.jheartbeat.sync.backup.BackupState;
+import org.jheartbeat.sync.backup.Snapshot;
+import org.jheartbeat.sync.config.BackupSpec;
+import org.jheartbeat.sync.config.SyncConfig;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hb backup ...}: the removable-disk backups of {@code sync.yaml} by hand (issue 7 part 5).
+ * They work without the daemon; a run, list or restore waits for nobody: when the daemon (or
+ * another {@code hb}) is busy with the same backup, it fails at once with "busy".
+ */
+@Command(name = "backup", mixinStandardHelpOptions = true,
+        description = "Removable-disk backups (sync.yaml backups:): status, run, list, restore.",
+        subcommands = {BackupCommand.Status.class, BackupCommand.Run.class, BackupCommand.ListSnapshots.class,
+            BackupCommand.Restore.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:failure (disk missing, wrong or full, rsync or verify failed, busy)",
+            "2:invalid or missing sync.yaml configuration", "64:usage error (unknown backup name, bad option)"})
+public final class BackupCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("hb backup: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCodes.USAGE;
+    }
+
+    /**
+     * Reads {@code <configDir>/sync.yaml}: the one place to switch to the sync module's parser.
+     *
+     * @param configDir configuration directory, normally {@code /etc/ha.d}
+     * @return the configuration
+     * @throws UserException CONFIG with every problem when the file is invalid, FAILURE when unreadable
+     */
+    static SyncConfig loadSyncConfig(Path configDir) throws UserException {
+        Path file = configDir.resolve("sync.yaml");
+        try {
+            return SyncYamlBackups.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(ExitCodes.CONFIG, e.getMessage());
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** Options and helpers shared by every {@code hb backup} command. */
+    abstract static class Base implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
+                description = "Configuration directory holding sync.yaml (default: ${DEFAULT-VALUE}).")
+        Path configDir;
+
+        SyncConfig config() throws UserException {
+            SyncConfig cfg = loadSyncConfig(configDir);
+            if (cfg.backups().isEmpty()) {
+                throw new UserException(ExitCodes.CONFIG, "no backups configured in " + configDir.resolve("sync.yaml"));
+            }
+            return cfg;
+        }
+
+        /** The named backups, or all when name is null. */
+        List<BackupSpec> select(SyncConfig cfg, String name) throws UserException {
+            if (name == null) {
+                return cfg.backups();
+            }
+            return List.of(cfg.backup(name).orElseThrow(() -> new UserException(ExitCodes.USAGE, "no backup '" + name
+                    + "' in " + configDir.resolve("sync.yaml") + " (configured: "
+                    + String.join(", ", cfg.backups().stream().map(BackupSpec::name).toList()) + ")")));
+        }
+
+        /**
+         * The service, with its "backup" logger limited to errors: the command prints each outcome
+         * itself, so the log's warning would say the same thing twice.
+         */
+        BackupService service(SyncConfig cfg) {
+            if (LoggerFactory.getLogger("backup") instanceof ch.qos.logback.classic.Logger l && l.getLevel() == null) {
+                l.setLevel(ch.qos.logback.classic.Level.ERROR);
+            }
+            return new BackupService(cfg, Clock.systemUTC());
+        }
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        PrintWriter err() {
+            return spec.commandLine().getErr();
+        }
+    }
+
+    /** {@code hb backup status}: the stored state of every backup (as the daemon or hb left it). */
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Disk state and last result of every backup.")
+    public static final class Status extends Base {
+        @Override
+        public Integer call() throws UserException {
+            SyncConfig cfg = config();
+            try (BackupService svc = service(cfg)) {
+                List<BackupState> states = svc.status();
+                for (int i = 0; i < states.size(); i++) {
+                    BackupState s = states.get(i);
+                    BackupSpec b = cfg.backups().get(i);
+                    out().println(b.name() + ": disk " + b.diskToken() + " " + s.disk().name().toLowerCase(Locale.ROOT)
+                            .replace('_', ' ') + ", last run " + s.lastResult().name()
+                            + s.lastEnd().map(t -> " at " + t).orElse(s.lastStart().map(t -> " started " + t).orElse(""))
+                            + ", " + s.snapshots() + " snapshot(s)" + s.newestSnapshot().map(n -> ", newest " + n).orElse(""));
+                    out().println("  " + s.message());
+                }
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    /** {@code hb backup run [NAME]}: one snapshot now, of NAME or of every backup. */
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Take a snapshot now (the disk must be present): of NAME, or of every backup.")
+    public static final class Run extends Base {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Backup name (default: all).")
+        String name;
+
+        @Override
+        public Integer call() throws UserException {
+            SyncConfig cfg = config();
+            int code = ExitCodes.OK;
+            try (BackupService svc = service(cfg)) {
+                for (BackupSpec b : select(cfg, name)) {
+                    BackupOutcome o = svc.runNow(b.name());
+                    (o.ok() ? out() : err()).println((o.ok() ? "" : "hb: ") + "backup " + b.name() + ": "
+                            + o.result() + ": " + o.message());
+                    if (!o.ok()) {
+                        code = ExitCodes.FAILURE;
+                    }
+                }
+            }
+            return code;
+        }
+    }
+
+    /** {@code hb backup list [NAME]}: the snapshots on the disk. */
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "List the snapshots on the disk (mounted read-only for it if needed).")
+    public static final class ListSnapshots extends Base {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Backup name (default: all).")
+        String name;
+
+        @Override
+        public Integer call() throws UserException {
+            SyncConfig cfg = config();
+            int code = ExitCodes.OK;
+            try (BackupService svc = service(cfg)) {
+                for (BackupSpec b : select(cfg, name)) {
+                    try {
+                        List<Snapshot> snaps = svc.list(b.name());
+                        out().println(b.name() + " on " + b.diskToken() + ": " + snaps.size() + " snapshot(s)");
+                        for (Snapshot s : snaps) {
+                            out().println(String.format(Locale.ROOT, "  %s  %s  %8d files  %s", s.name(),
+                                    s.taken(), s.files(), human(s.bytes())));
+                        }
+                    } catch (BackupException e) {
+                        err().println("hb: backup " + b.name() + ": " + e.getMessage());
+                        code = ExitCodes.FAILURE;
+                    }
+                }
+            }
+            return code;
+        }
+    }
+
+    /** {@code hb backup restore PATH}: a copy of PATH from a snapshot, next to the original by default. */
+    @Command(name = "restore", mixinStandardHelpOptions = true,
+            description = "Copy PATH out of a snapshot; by default into a new PATH.restored-SNAPSHOT next to it.")
+    public static final class Restore extends Base {
+        @Parameters(index = "0", paramLabel = "PATH", description = "Absolute path as it was backed up.")
+        Path path;
+
+        @Option(names = "--snapshot", paramLabel = "S", description = "Snapshot name (default: the newest).")
+        String snapshot;
+
+        @Option(names = "--to", paramLabel = "DIR", description = "Destination (default: PATH.restored-SNAPSHOT).")
+        Path to;
+
+        @Option(names = "--backup", paramLabel = "NAME",
+                description = "Backup to restore from (default: the one whose paths contain PATH).")
+        String backup;
+
+        @Option(names = "--force", description = "Write into an existing, non-empty destination.")
+        boolean force;
+
+        @Override
+        public Integer call() throws UserException {
+            SyncConfig cfg = config();
+            Path abs = path.toAbsolutePath().normalize();
+            BackupSpec b;
+            if (backup != null) {
+                b = select(cfg, backup).get(0);
+            } else {
+                List<BackupSpec> holders = cfg.backups().stream()
+                        .filter(s -> s.paths().stream().anyMatch(abs::startsWith)).toList();
+                if (holders.isEmpty()) {
+                    throw new UserException(ExitCodes.FAILURE, abs + " is not under the paths of any backup");
+                }
+                if (holders.size() > 1) {
+                    throw new UserException(ExitCodes.USAGE, abs + " is in several backups ("
+                            + String.join(", ", holders.stream().map(BackupSpec::name).toList()) + "): pass --backup");
+                }
+                b = holders.get(0);
+            }
+            try (BackupService svc = service(cfg)) {
+                Path dest = svc.restore(b.name(), abs, Optional.ofNullable(snapshot),
+                        Optional.ofNullable(to).map(p -> p.toAbsolutePath().normalize()), force);
+                out().println("restored " + abs + " to " + dest);
+                return ExitCodes.OK;
+            } catch (BackupException e) {
+                throw new UserException(ExitCodes.FAILURE, "backup " + b.name() + ": " + e.getMessage());
+            }
+        }
+    }
+
+    static String human(long bytes) {
+        if (bytes < 1000) {
+            return bytes + " B";
+        }
+        double v = bytes;
+        String[] units = {"kB", "MB", "GB", "TB"};
+        int i = -1;
+        while (v >= 1000 && i < units.length - 1) {
+            v /= 1000;
+            i++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[i]);
+    }
+}

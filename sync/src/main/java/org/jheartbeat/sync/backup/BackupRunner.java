@@ -1,0 +1,442 @@
+package org.jheartbeat.sync.backup;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.exec.ProcessRunner;
+import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.sync.config.BackupSpec;
+import org.slf4j.Logger;
+
+/**
+ * One backup operation at a time per backup and machine: run (snapshot), list, restore. Each
+ * holds {@code <stateDir>/backup-<name>.lock} (a {@link FileChannel#tryLock()} lock, so the CLI
+ * and the daemon exclude each other), finds and mounts the disk, proves the mount from mountinfo
+ * before any write, and unmounts what it mounted, also on failure.
+ */
+final class BackupRunner {
+    private static final Duration RSYNC_TIMEOUT = Duration.ofHours(24);
+    private static final int RSYNC_PARTIAL_VANISHED = 24;
+    private static final int RSYNC_FILE_IO = 11;
+
+    private final BackupDisk disk;
+    private final ProcessRunner runner;
+    private final BackupStateStore store;
+    private final Path stateDir;
+    private final Clock clock;
+    private final Logger log;
+
+    BackupRunner(BackupDisk disk, ProcessRunner runner, BackupStateStore store, Path stateDir, Clock clock, Logger log) {
+        this.disk = disk;
+        this.runner = runner;
+        this.store = store;
+        this.stateDir = stateDir;
+        this.clock = clock;
+        this.log = log;
+    }
+
+    /** Mounted-disk context of one operation. */
+    private record Mounted(Path device, Path mountPoint, Path base, String token) {
+    }
+
+    @FunctionalInterface
+    private interface OnDisk<T> {
+        T apply(Mounted m) throws IOException, BackupException;
+    }
+
+    /** Takes a snapshot; never throws, the outcome says what happened; state is persisted. */
+    BackupOutcome run(BackupSpec spec) {
+        String name = spec.name();
+        Instant start = clock.instant();
+        BackupOutcome outcome;
+        try (FileChannel lock = lock(name)) {
+            BackupState before = store.read(name);
+            try {
+                outcome = onDisk(spec, false, before, start, m -> snapshot(spec, m, start));
+            } catch (BackupException e) {
+                outcome = BackupOutcome.failed(name, e);
+            } catch (IOException | RuntimeException e) {
+                outcome = new BackupOutcome(name, BackupResult.FAILED, DiskState.PRESENT,
+                        "backup " + name + " failed: " + e, Optional.empty(), 0, 0, 0, 0, false, 0);
+            }
+            persist(before, outcome, start);
+        } catch (BackupException e) {
+            outcome = BackupOutcome.failed(name, e);
+        } catch (IOException e) {
+            outcome = new BackupOutcome(name, BackupResult.FAILED, DiskState.MISSING,
+                    "backup " + name + ": cannot lock in " + stateDir + ": " + e.getMessage(), Optional.empty(),
+                    0, 0, 0, 0, false, 0);
+        }
+        String line = outcome.message().startsWith("backup " + name + " ") ? outcome.message()
+                : "backup " + name + ": " + outcome.message();
+        if (outcome.ok()) {
+            log.info(line);
+        } else {
+            log.warn(line);
+        }
+        return outcome;
+    }
+
+    private void persist(BackupState before, BackupOutcome o, Instant start) {
+        BackupState s;
+        if (o.result() == BackupResult.REFUSED && o.disk() != DiskState.PRESENT) {
+            s = before.withDisk(o.disk(), o.message());
+        } else {
+            s = new BackupState(o.name(), o.disk(), o.result(), Optional.of(start), Optional.of(clock.instant()),
+                    o.message(), o.snapshots() > 0 ? o.snapshots() : before.snapshots(),
+                    o.snapshot().isPresent() ? o.snapshot() : before.newestSnapshot(), o.bytesTransferred(),
+                    o.bytesUsed() > 0 ? o.bytesUsed() : before.bytesUsed());
+        }
+        store.write(s);
+    }
+
+    /** Lists complete snapshots, oldest first. */
+    List<Snapshot> list(BackupSpec spec) throws BackupException {
+        try (FileChannel lock = lock(spec.name())) {
+            return onDisk(spec, true, null, clock.instant(), m -> {
+                List<Snapshot> out = new ArrayList<>();
+                if (Files.isDirectory(m.base())) {
+                    for (String n : SnapshotNames.snapshots(children(m.base()))) {
+                        long[] fb = filesAndBytes(m.base().resolve(n));
+                        out.add(new Snapshot(n, SnapshotNames.parse(n).orElseThrow(), fb[0], fb[1]));
+                    }
+                }
+                return out;
+            });
+        } catch (IOException e) {
+            throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
+                    "backup " + spec.name() + ": cannot list snapshots: " + e.getMessage());
+        }
+    }
+
+    /** Restores one path; returns where it was written. */
+    Path restore(BackupSpec spec, Path path, Optional<String> snapshot, Optional<Path> to, boolean overwrite)
+            throws BackupException {
+        Path p = path.toAbsolutePath().normalize();
+        if (spec.paths().stream().noneMatch(src -> p.startsWith(src.toAbsolutePath().normalize()))) {
+            throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT, p + " is not under any path of backup "
+                    + spec.name() + " " + spec.paths());
+        }
+        if (p.getNameCount() == 0) {
+            throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT, "cannot restore /");
+        }
+        try (FileChannel lock = lock(spec.name())) {
+            return onDisk(spec, true, null, clock.instant(), m -> {
+                List<String> snaps = Files.isDirectory(m.base()) ? SnapshotNames.snapshots(children(m.base())) : List.of();
+                String snap;
+                if (snapshot.isPresent()) {
+                    if (!snaps.contains(snapshot.get())) {
+                        throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "no snapshot " + snapshot.get()
+                                + " of backup " + spec.name() + " on " + m.token() + " (have: " + String.join(", ", snaps) + ")");
+                    }
+                    snap = snapshot.get();
+                } else if (snaps.isEmpty()) {
+                    throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
+                            "no snapshot of backup " + spec.name() + " on " + m.token());
+                } else {
+                    snap = snaps.get(snaps.size() - 1);
+                }
+                Path src = m.base().resolve(snap).resolve(p.toString().substring(1));
+                if (!Files.exists(src, LinkOption.NOFOLLOW_LINKS)) {
+                    throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, p + " is not in snapshot " + snap);
+                }
+                boolean dir = Files.isDirectory(src, LinkOption.NOFOLLOW_LINKS);
+                Path dest = to.map(t -> t.toAbsolutePath().normalize())
+                        .orElse(p.resolveSibling(p.getFileName() + ".restored-" + snap));
+                if (!dir && Files.isDirectory(dest)) {
+                    dest = dest.resolve(p.getFileName());
+                }
+                if (dest.startsWith(m.mountPoint())) {
+                    throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT,
+                            "will not restore onto the backup disk itself (" + dest + ")");
+                }
+                if (!overwrite && Files.exists(dest, LinkOption.NOFOLLOW_LINKS)
+                        && (!Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS) || !children(dest).isEmpty())) {
+                    throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT,
+                            dest + " exists: not overwritten (choose another destination or ask to overwrite)");
+                }
+                Files.createDirectories(dest.getParent());
+                List<String> argv = new ArrayList<>(List.of("rsync", "-aH", "--numeric-ids"));
+                argv.add(dir ? src + "/" : src.toString());
+                argv.add(dir ? dest + "/" : dest.toString());
+                ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
+                if (!r.succeeded()) {
+                    throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "restore of " + p + " from "
+                            + snap + " failed (rsync exit " + r.exitCode() + "): " + BackupDisk.lastLine(r));
+                }
+                log.info("backup {}: restored {} from snapshot {} to {}", spec.name(), p, snap, dest);
+                return dest;
+            });
+        } catch (IOException e) {
+            throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
+                    "backup " + spec.name() + ": restore failed: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Finds the disk, fscks (writable use only), mounts, verifies the mount, applies the action,
+     * unmounts what it mounted. {@code before} non-null: record "running" in the state first.
+     */
+    private <T> T onDisk(BackupSpec spec, boolean readOnly, BackupState before, Instant start, OnDisk<T> action)
+            throws IOException, BackupException {
+        String token = spec.diskToken();
+        DiskProbe probe = disk.locate(spec);
+        if (probe.state() != DiskState.PRESENT) {
+            throw new BackupException(BackupResult.REFUSED, probe.state(),
+                    probe.message() + (readOnly ? "" : ": no snapshot taken"));
+        }
+        Path dev = probe.device().orElseThrow();
+        Path mp = spec.mountPoint().toAbsolutePath().normalize();
+        if (before != null) {
+            store.write(new BackupState(spec.name(), DiskState.PRESENT, before.lastResult(), Optional.of(start),
+                    Optional.empty(), "running since " + start, before.snapshots(), before.newestSnapshot(),
+                    before.bytesTransferred(), before.bytesUsed()));
+        }
+        if (spec.fsck() && !readOnly && !alreadyMounted(dev, mp)) {
+            if (probe.fsType().startsWith("ext")) {
+                disk.fsck(dev, token).ifPresent(note -> log.warn("backup {}: {}", spec.name(), note));
+            } else {
+                log.info("backup {}: no fsck for filesystem type '{}' on {}", spec.name(), probe.fsType(), dev);
+            }
+        }
+        boolean mounted = disk.mount(dev, mp, readOnly);
+        T result = null;
+        BackupException failure = null;
+        IOException ioFailure = null;
+        try {
+            disk.verifyMounted(dev, mp);
+            result = action.apply(new Mounted(dev, mp.toRealPath(), mp.toRealPath().resolve("jheartbeat").resolve(spec.name()), token));
+        } catch (BackupException e) {
+            failure = e;
+        } catch (IOException e) {
+            ioFailure = e;
+        } finally {
+            if (mounted) {
+                boolean interrupted = Thread.interrupted();
+                Optional<String> err;
+                try {
+                    err = disk.unmount(mp);
+                } finally {
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                if (err.isPresent()) {
+                    log.error("backup {}: {}", spec.name(), err.get());
+                    if (failure == null && ioFailure == null) {
+                        failure = new BackupException(BackupResult.FAILED, DiskState.PRESENT,
+                                (result instanceof BackupOutcome o ? o.message() + "; but " : "") + err.get()
+                                        + ": do not remove the disk");
+                    }
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        if (ioFailure != null) {
+            throw ioFailure;
+        }
+        return result;
+    }
+
+    private boolean alreadyMounted(Path dev, Path mp) throws IOException {
+        String mm = MountTable.majorMinor(dev);
+        return MountTable.read().stream().anyMatch(e -> e.majorMinor().equals(mm));
+    }
+
+    /** The snapshot itself, on a verified mount. */
+    private BackupOutcome snapshot(BackupSpec spec, Mounted m, Instant start) throws IOException, BackupException {
+        String name = spec.name();
+        for (Path src : spec.paths()) {
+            if (!Files.isDirectory(src)) {
+                throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
+                        "source " + src + " of backup " + name + " is not a directory: no snapshot taken");
+            }
+        }
+        Files.createDirectories(m.base());
+        for (String stale : SnapshotNames.incomplete(children(m.base()))) {
+            log.warn("backup {}: removing {} left by an interrupted run", name, stale);
+            deleteTree(m.base().resolve(stale));
+        }
+        List<String> names = children(m.base());
+        String snap = SnapshotNames.name(start);
+        Optional<String> newest = SnapshotNames.newest(names);
+        if (newest.isPresent() && !SnapshotNames.parse(newest.get()).orElseThrow().isBefore(SnapshotNames.parse(snap).orElseThrow())) {
+            throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT, "newest snapshot " + newest.get()
+                    + " is not older than the clock (" + snap + "): no snapshot taken");
+        }
+        Path work = m.base().resolve(snap + SnapshotNames.INCOMPLETE_SUFFIX);
+        Files.createDirectory(work);
+        List<String> argv = new ArrayList<>(List.of("rsync", "-aHR", "--numeric-ids", "--stats"));
+        newest.ifPresent(n -> argv.add("--link-dest=" + m.base().resolve(n)));
+        argv.addAll(spec.rsyncOptions());
+        spec.paths().forEach(p -> argv.add(p.toAbsolutePath().normalize().toString()));
+        argv.add(work + "/");
+        RsyncStats stats = RsyncStats.parse(copy(argv, m, work).stdout());
+        List<String> diffs = verify(spec, work);
+        if (!diffs.isEmpty()) {
+            // rsync's quick check (size and mtime) misses a file rewritten with the same size within
+            // the timestamp resolution; one pass with --checksum repairs that. Files are replaced by
+            // rename, so hard links into the previous snapshot are never written through.
+            log.info("backup {}: verify found {} difference(s) (first: {}); repair pass with --checksum", name,
+                    diffs.size(), diffs.get(0));
+            List<String> repair = new ArrayList<>(argv);
+            repair.add(4, "--checksum");
+            RsyncStats again = RsyncStats.parse(copy(repair, m, work).stdout());
+            stats = new RsyncStats(stats.files(), stats.filesTransferred() + again.filesTransferred(),
+                    stats.bytesTransferred() + again.bytesTransferred());
+            diffs = verify(spec, work);
+        }
+        Files.move(work, m.base().resolve(snap), StandardCopyOption.ATOMIC_MOVE);
+        boolean verified = diffs.isEmpty();
+        if (verified) {
+            for (String old : SnapshotNames.toDelete(children(m.base()), spec.keep())) {
+                log.info("backup {}: removing old snapshot {} (keep {})", name, old, spec.keep());
+                deleteTree(m.base().resolve(old));
+            }
+        }
+        int count = SnapshotNames.snapshots(children(m.base())).size();
+        FileStore fs = Files.getFileStore(m.mountPoint());
+        long bytesUsed = fs.getTotalSpace() - fs.getUnallocatedSpace();
+        String summary = "snapshot " + snap + (verified ? " done: " : " taken but NOT verified: ") + stats.files()
+                + " files, " + stats.filesTransferred() + " changed (" + Sizes.human(stats.bytesTransferred()) + ")"
+                + (verified ? ", verified" : ", " + diffs.size() + " differences, first: " + diffs.get(0)
+                + " (older snapshots kept)");
+        return new BackupOutcome(name, verified ? BackupResult.OK : BackupResult.FAILED, DiskState.PRESENT, summary,
+                Optional.of(snap), stats.files(), stats.filesTransferred(), stats.bytesTransferred(), bytesUsed, verified, count);
+    }
+
+    /**
+     * One rsync into the build directory; on failure the build directory is removed and the
+     * failure classified: rsync's ENOSPC/EDQUOT text, or exit 11 (file I/O) with under 1% free, is
+     * FULL; anything else FAILED.
+     * Exit 24 (source files vanished during the copy) is accepted.
+     */
+    private ProcessResult copy(List<String> argv, Mounted m, Path work) throws IOException, BackupException {
+        ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
+        if (!r.succeeded() && r.exitCode() != RSYNC_PARTIAL_VANISHED) {
+            FileStore fs = Files.getFileStore(m.mountPoint());
+            long free = fs.getUsableSpace();
+            boolean full = r.stderr().contains("No space left on device") || r.stderr().contains("Disk quota exceeded")
+                    || r.exitCode() == RSYNC_FILE_IO && free < fs.getTotalSpace() / 100;
+            deleteTree(work);
+            if (full) {
+                throw new BackupException(BackupResult.FULL, DiskState.PRESENT, "disk " + m.token() + " is full ("
+                        + free + " bytes free): snapshot not taken, previous snapshots intact");
+            }
+            throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "rsync failed (exit " + r.exitCode()
+                    + "): " + BackupDisk.lastLine(r) + ": snapshot not taken, previous snapshots intact");
+        }
+        return r;
+    }
+
+    /**
+     * Compares sources and the new snapshot by content: {@code rsync --dry-run --checksum
+     * --itemize-changes --delete}; an itemized line that would transfer ({@code >}), create
+     * ({@code c}), hard-link ({@code h}) or delete ({@code *deleting}) is a difference; attribute-only
+     * lines ({@code .}) are not.
+     */
+    private List<String> verify(BackupSpec spec, Path snapshotDir) throws IOException {
+        List<String> argv = new ArrayList<>(List.of("rsync", "-aHR", "--numeric-ids", "--dry-run", "--checksum",
+                "--itemize-changes", "--delete"));
+        argv.addAll(spec.rsyncOptions());
+        spec.paths().forEach(p -> argv.add(p.toAbsolutePath().normalize().toString()));
+        argv.add(snapshotDir + "/");
+        ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
+        if (!r.succeeded()) {
+            return List.of("verification rsync failed (exit " + r.exitCode() + "): " + BackupDisk.lastLine(r));
+        }
+        return r.stdout().lines().filter(l -> !l.isEmpty() && ">ch*".indexOf(l.charAt(0)) >= 0).toList();
+    }
+
+    private FileChannel lock(String name) throws IOException, BackupException {
+        Files.createDirectories(stateDir);
+        FileChannel ch = FileChannel.open(stateDir.resolve("backup-" + name + ".lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock l;
+        try {
+            l = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            l = null;
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
+        if (l == null) {
+            ch.close();
+            throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT,
+                    "backup " + name + " is busy (another run, list or restore holds " + stateDir.resolve("backup-"
+                            + name + ".lock") + ")");
+        }
+        return ch;
+    }
+
+    static List<String> children(Path dir) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            ds.forEach(p -> out.add(p.getFileName().toString()));
+        }
+        return out;
+    }
+
+    private static long[] filesAndBytes(Path dir) throws IOException {
+        AtomicLong files = new AtomicLong();
+        AtomicLong bytes = new AtomicLong();
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                if (attrs.isRegularFile()) {
+                    files.incrementAndGet();
+                    bytes.addAndGet(attrs.size());
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return new long[] {files.get(), bytes.get()};
+    }
+
+    /** Deletes a tree without following symbolic links. */
+    static void deleteTree(Path root) throws IOException {
+        Objects.requireNonNull(root, "root");
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                if (exc != null) {
+                    throw exc;
+                }
+                Files.delete(dir);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

@@ -1,0 +1,223 @@
+package org.jheartbeat.sync.backup;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessRunner;
+import org.jheartbeat.sync.config.BackupSpec;
+import org.jheartbeat.sync.config.SyncConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Backups to removable disks ({@code backups:} of sync.yaml, issue 7 parts 4 and 5). Runs on
+ * whichever node has the drawer; both nodes may.
+ *
+ * <p>{@link #start()} polls every backup's disk every {@link BackupSpec#poll()} with
+ * {@code blkid}. When a poll sees the disk <em>inserted</em> (present after missing or wrong, or
+ * present at the first poll) it runs one backup: e2fsck -p, mount, hard-linked snapshot with
+ * {@code rsync --link-dest}, verify, rotate, unmount. It does not run again until the disk has been
+ * removed and inserted again (see {@link InsertionTracker}): a disk left in the drawer is not
+ * snapshotted every poll. {@link #runNow(String)} runs one on demand. All polls share one thread,
+ * so a long backup delays the polls of the others.
+ *
+ * <p>Runs, lists and restores of one backup exclude each other across processes (a lock file in the
+ * state directory), so {@code hb backup run} and the daemon never write the same disk at once.
+ * State is kept in {@code <stateDir>/backup-<name>.state} ({@link BackupStateStore}). Log lines go
+ * to the logger named {@code backup}.
+ */
+public final class BackupService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("backup");
+
+    private final SyncConfig cfg;
+    private final BackupDisk disk;
+    private final BackupStateStore store;
+    private final BackupRunner runner;
+    private final Map<String, InsertionTracker> trackers = new HashMap<>();
+    private ScheduledExecutorService poller;
+
+    /**
+     * A service running the real programs (blkid, e2fsck, mount, umount, rsync).
+     *
+     * @param cfg   the sync configuration; only {@code backups} and {@code stateDir} are used
+     * @param clock names snapshots and stamps state (UTC)
+     */
+    public BackupService(SyncConfig cfg, Clock clock) {
+        this(cfg, clock, new OsProcessRunner());
+    }
+
+    /**
+     * @param cfg    the sync configuration; only {@code backups} and {@code stateDir} are used
+     * @param clock  names snapshots and stamps state (UTC)
+     * @param runner runs blkid, e2fsck, mount, umount and rsync
+     */
+    public BackupService(SyncConfig cfg, Clock clock, ProcessRunner runner) {
+        this.cfg = Objects.requireNonNull(cfg, "cfg");
+        Objects.requireNonNull(clock, "clock");
+        this.disk = new BackupDisk(runner);
+        this.store = new BackupStateStore(cfg.stateDir());
+        this.runner = new BackupRunner(disk, runner, store, cfg.stateDir(), clock, LOG);
+        cfg.backups().forEach(b -> trackers.put(b.name(), new InsertionTracker()));
+    }
+
+    /**
+     * Starts polling every backup (first poll at once). Calling it twice has no further effect.
+     */
+    public synchronized void start() {
+        if (poller != null || cfg.backups().isEmpty()) {
+            return;
+        }
+        poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "backup-poll");
+            t.setDaemon(true);
+            return t;
+        });
+        for (BackupSpec b : cfg.backups()) {
+            poller.scheduleWithFixedDelay(() -> pollOnce(b.name()), 0, b.poll().toMillis(), TimeUnit.MILLISECONDS);
+        }
+        LOG.info("backup: watching {} disk(s): {}", cfg.backups().size(),
+                cfg.backups().stream().map(b -> b.name() + " " + b.diskToken()).toList());
+    }
+
+    /**
+     * One poll of one backup's disk, what {@link #start()} does every {@code poll}: records the
+     * disk state and, when the disk was just inserted, runs a backup.
+     *
+     * @param name backup name
+     * @return the outcome of the backup this poll ran, or empty when it ran none
+     * @throws IllegalArgumentException if no backup has that name
+     */
+    public Optional<BackupOutcome> pollOnce(String name) {
+        BackupSpec spec = spec(name);
+        InsertionTracker tracker = trackers.get(name);
+        try {
+            DiskProbe probe = disk.locate(spec);
+            DiskState previous;
+            boolean inserted;
+            synchronized (tracker) {
+                previous = tracker.last();
+                inserted = tracker.observe(probe.state());
+            }
+            if (previous != probe.state()) {
+                logTransition(spec, previous, probe);
+                BackupState s = store.read(name);
+                if (s.disk() != probe.state() || previous == null) {
+                    store.write(s.withDisk(probe.state(), probe.message()));
+                }
+            }
+            return inserted ? Optional.of(runner.run(spec)) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("backup {}: poll failed: {}", name, e.toString());
+            return Optional.empty();
+        }
+    }
+
+    private void logTransition(BackupSpec spec, DiskState previous, DiskProbe probe) {
+        switch (probe.state()) {
+            case PRESENT -> LOG.info("backup {}: disk {} inserted ({})", spec.name(), spec.diskToken(),
+                    probe.device().map(Path::toString).orElse("?"));
+            case MISSING -> {
+                if (previous == null) {
+                    LOG.info("backup {}: disk {} not present", spec.name(), spec.diskToken());
+                } else {
+                    LOG.info("backup {}: disk {} removed", spec.name(), spec.diskToken());
+                }
+            }
+            case WRONG_DISK -> LOG.warn("backup {}: {}", spec.name(), probe.message());
+            default -> throw new IllegalStateException(probe.state().toString());
+        }
+    }
+
+    /**
+     * Runs one backup now if its disk is present (the manual {@code hb backup run}).
+     *
+     * @param name backup name
+     * @return the outcome: OK with the snapshot; REFUSED with disk MISSING/WRONG_DISK (nothing
+     *         written), busy or fsck errors; FULL; FAILED. Never throws for these.
+     * @throws IllegalArgumentException if no backup has that name
+     */
+    public BackupOutcome runNow(String name) {
+        return runner.run(spec(name));
+    }
+
+    /**
+     * Lists the complete snapshots on the disk, mounting it read-only when it is not mounted and
+     * unmounting it after.
+     *
+     * @param name backup name
+     * @return snapshots oldest first, with file counts and apparent sizes; empty when none
+     * @throws BackupException REFUSED when the disk is missing/wrong or the backup busy; FAILED
+     *                         when mount or reading fails
+     * @throws IllegalArgumentException if no backup has that name
+     */
+    public List<Snapshot> list(String name) throws BackupException {
+        return runner.list(spec(name));
+    }
+
+    /**
+     * Copies {@code path} (a file or directory under one of the backup's paths) out of a snapshot.
+     * The disk is mounted read-only for it. Live data is never overwritten unless asked: the default
+     * destination is a new {@code <path>.restored-<snapshot>} next to the original.
+     *
+     * @param name      backup name
+     * @param path      absolute path as it was on this machine, e.g. {@code /srv/web/index.html}
+     * @param snapshot  snapshot name; empty: the newest
+     * @param to        destination (for a file, an existing directory receives it under its name);
+     *                  empty: {@code <path>.restored-<snapshot>}
+     * @param overwrite allow writing into an existing non-empty destination
+     * @return where the copy was written
+     * @throws BackupException REFUSED when the path is not backed up, the destination exists and
+     *                         overwrite is false, the disk is missing/wrong or busy; FAILED when the
+     *                         snapshot or path does not exist or the copy fails
+     * @throws IllegalArgumentException if no backup has that name
+     */
+    public Path restore(String name, Path path, Optional<String> snapshot, Optional<Path> to, boolean overwrite)
+            throws BackupException {
+        return runner.restore(spec(name), path, snapshot, to, overwrite);
+    }
+
+    /**
+     * @return the stored state of every configured backup, in config order (another process's runs
+     *         included)
+     * @throws java.io.UncheckedIOException if a state file cannot be read
+     */
+    public List<BackupState> status() {
+        List<BackupState> out = new ArrayList<>();
+        cfg.backups().forEach(b -> out.add(store.read(b.name())));
+        return out;
+    }
+
+    private BackupSpec spec(String name) {
+        return cfg.backup(name).orElseThrow(() -> new IllegalArgumentException("no backup '" + name + "' in "
+                + (cfg.source() == null ? "the configuration" : cfg.source().toString()) + " (configured: "
+                + String.join(", ", cfg.backups().stream().map(BackupSpec::name).toList()) + ")"));
+    }
+
+    /**
+     * Stops polling. A backup in progress is interrupted: its rsync is killed, the disk unmounted,
+     * the run recorded as FAILED, and its {@code .incomplete} directory removed by the next run.
+     * Waits up to 10 s for that.
+     */
+    @Override
+    public synchronized void close() {
+        if (poller != null) {
+            poller.shutdownNow();
+            try {
+                poller.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            poller = null;
+        }
+    }
+}
