@@ -9,6 +9,7 @@ import org.jheartbeat.cli.command.ResourcesCommand;
 import org.jheartbeat.cli.command.StandbyCommand;
 import org.jheartbeat.cli.command.StatusCommand;
 import org.jheartbeat.cli.command.StonithCommand;
+import org.jheartbeat.cli.command.SyncCommand;
 import org.jheartbeat.cli.command.TakeoverCommand;
 import picocli.CommandLine.Command;
 
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
-            ClStatusCommand.class, BackupCommand.class},
+            ClStatusCommand.class, SyncCommand.class, BackupCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

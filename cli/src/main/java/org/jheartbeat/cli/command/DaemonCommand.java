@@ -21,6 +21,10 @@ import org.jheartbeat.cli.stonith.DeviceFencer;
 import org.jheartbeat.cli.stonith.StonithSetup;
 import org.jheartbeat.core.loop.Fencer;
 import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
+import org.jheartbeat.cli.runtime.SyncConfigFile;
+import org.jheartbeat.cli.runtime.SyncRuntime;
+import org.jheartbeat.sync.config.SyncConfig;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDiagnostic;
@@ -62,6 +66,8 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
     /** How long an orderly shutdown may take to release every group, in s. */
     private static final long SHUTDOWN_TIMEOUT_S = 600;
+    /** Control request answered with the keys of the groups running here, one per line. */
+    public static final String GROUPS_RUNNING = "groups-running";
 
     @Spec
     CommandSpec spec;
@@ -107,6 +113,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             throw new UserException(ExitCodes.CONFIG, configDir.resolve("ha.cf") + ":0: two nodes are needed, "
                     + "this node and its peer; add a 'node' line for the peer");
         }
+        SyncConfig sync = SyncConfigFile.load(configDir, Optional.of(config));
         StateDirectory state = new StateDirectory(stateDir);
         try {
             state.create();
@@ -117,14 +124,14 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         refuseIfRunning(state);
         LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
-            return run(config, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE));
+            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE));
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
         }
     }
 
-    private int run(ClusterConfig config, NodeName me, StateDirectory state, Fencer fencer)
+    private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer)
             throws UserException, IOException {
         config.logging().logfacility().ifPresent(f ->
                 LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
@@ -150,8 +157,12 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     ? new SerialMedium(Path.of(s.device()), s.baud(), s.device())
                     : new UdpMedium(d, netty));
         }
+        AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
+        SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
+                SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
         ClusterLoop loop = new ClusterLoop(config, engine, media,
-                new ResourceGroupExecutor(config), fencer, clock, wall);
+                new ResourceGroupExecutor(config, syncRuntime), fencer, clock, wall);
+        loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
                 d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),
                 () -> LOG.warn("No STONITH device configured: a peer that only looks dead is not fenced"));
@@ -161,12 +172,14 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
         }
-        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config));
+        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config, syncRuntime));
         control.start();
+        syncRuntime.start();
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
 
         installSignalHandlers(loop, control, netty, state);
         loop.exited().join();
+        syncRuntime.close();
         finish(loop, control, netty, state);
         return ExitCodes.OK;
     }
@@ -217,12 +230,22 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     /**
      * Answers one control request: {@code status}, {@code status-json}, {@code cl_status ARGS…},
      * {@code config-digest} (this node's and the peer's config digests,
-     * {@link org.jheartbeat.core.control.ConfigDigestReport}), or
+     * {@link org.jheartbeat.core.control.ConfigDigestReport}), {@code groups-running} (the keys of the
+     * groups running here, one per line: what {@code hb sync run} checks), or
      * {@code standby|takeover all|local|foreign|failback TIMEOUT_S} (waits for the exchange to end, at
      * most TIMEOUT_S seconds).
      */
-    static ControlResponse handle(String request, ClusterLoop loop, ClusterConfig config) {
+    static ControlResponse handle(String request, ClusterLoop loop, ClusterConfig config, SyncRuntime sync) {
         String[] words = request.split(" ");
+        if (request.equals(GROUPS_RUNNING)) {
+            try {
+                var keys = SyncRuntime.runningHere(loop.snapshot().get(5, TimeUnit.SECONDS));
+                return ControlResponse.ok(keys.stream().sorted().map(k -> k + "\n")
+                        .collect(java.util.stream.Collectors.joining()));
+            } catch (Exception e) {
+                return ControlResponse.error("status not available: " + e);
+            }
+        }
         if (request.equals(org.jheartbeat.core.control.ConfigDigestReport.REQUEST)) {
             try {
                 return ControlResponse.ok(loop.configDigests().get(5, TimeUnit.SECONDS).toText());
@@ -233,7 +256,8 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         if (request.equals("status") || request.equals("status-json")) {
             try {
                 var snap = loop.snapshot().get(5, TimeUnit.SECONDS);
-                return ControlResponse.ok(request.equals("status") ? snap.render() : snap.toJson() + "\n");
+                return ControlResponse.ok(request.equals("status") ? snap.render() + sync.renderStatus()
+                        : SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()) + "\n");
             } catch (Exception e) {
                 return ControlResponse.error("status not available: " + e);
             }

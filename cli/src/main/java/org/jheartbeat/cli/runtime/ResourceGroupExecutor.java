@@ -24,8 +24,25 @@ import org.slf4j.LoggerFactory;
 public final class ResourceGroupExecutor implements GroupExecutor {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
 
+    /**
+     * Work done around a group's start and stop on the same worker thread, so it is part of the
+     * operation the takeover machine waits for (data replication uses it: a group's data is synced
+     * to the peer after the group stopped and before the hand-over completes).
+     */
+    public interface Lifecycle {
+        /** No extra work. */
+        Lifecycle NONE = new Lifecycle() { };
+
+        /** Called before the group's first resource starts. Must not throw. */
+        default void beforeStart(ResourceGroupDecl group) { }
+
+        /** Called after the group stopped completely (not after a failed stop). Must not throw. */
+        default void afterStop(ResourceGroupDecl group) { }
+    }
+
     private final ClusterConfig config;
     private final ResourceGroupRunner runner;
+    private final Lifecycle lifecycle;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "hb-resources");
         t.setDaemon(true);
@@ -33,7 +50,13 @@ public final class ResourceGroupExecutor implements GroupExecutor {
     });
 
     public ResourceGroupExecutor(ClusterConfig config) {
+        this(config, Lifecycle.NONE);
+    }
+
+    /** An executor that also runs {@code lifecycle} around every start and stop. */
+    public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle) {
         this.config = config;
+        this.lifecycle = java.util.Objects.requireNonNull(lifecycle, "lifecycle");
         this.runner = new ResourceGroupRunner(StandardResourceAgents.forHost(config.configDir(),
                 Path.of("/etc/init.d"), new OsProcessRunner()));
     }
@@ -51,9 +74,14 @@ public final class ResourceGroupExecutor implements GroupExecutor {
     private boolean run(int index, boolean start) {
         ResourceGroupDecl g = config.resourceGroups().get(index);
         try {
+            if (start) {
+                lifecycle.beforeStart(g);
+            }
             GroupResult r = start ? runner.start(g) : runner.stop(g);
             if (!r.success()) {
                 LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
+            } else if (!start) {
+                lifecycle.afterStop(g);
             }
             return r.success();
         } catch (ResourceAgentException e) {

@@ -135,6 +135,14 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
     }
 
     /** A JSON string literal (RFC 8259 escaping). */
+    /**
+     * A JSON string literal for {@code s} (quotes, backslash and control characters escaped);
+     * {@code null} gives {@code null}. Shared by every JSON document of the control socket.
+     */
+    public static String jsonString(String s) {
+        return s == null ? "null" : str(s);
+    }
+
     static String str(String s) {
         StringBuilder sb = new StringBuilder("\"");
         for (int i = 0; i < s.length(); i++) {

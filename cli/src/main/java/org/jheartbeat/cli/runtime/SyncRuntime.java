@@ -1,0 +1,247 @@
+package org.jheartbeat.cli.runtime;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.control.StatusSnapshot;
+import org.jheartbeat.sync.backup.BackupService;
+import org.jheartbeat.sync.backup.BackupState;
+import org.jheartbeat.sync.config.ReplicationJobSpec;
+import org.jheartbeat.sync.config.SyncConfig;
+import org.jheartbeat.sync.replication.JobState;
+import org.jheartbeat.sync.replication.ReplicationService;
+import org.jheartbeat.sync.replication.RunOutcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's replication and backup services, tied to the cluster: jobs fire only for groups
+ * running here, a group's data is synced to the peer after the group stopped and before the peer
+ * gets it (failback without loss), and the replica's age is logged before a takeover starts a
+ * group. Also renders the {@code Sync jobs:} and {@code Backups:} sections of {@code hb status}.
+ */
+public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("sync");
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
+    private final SyncConfig config;
+    private final String localNode;
+    private final Supplier<Optional<StatusSnapshot>> snapshots;
+    private final ReplicationService replication;
+    private final BackupService backups;
+
+    /**
+     * @param resolved  sync.yaml after {@code SyncConfigParser.resolve}
+     * @param localNode this node's name
+     * @param snapshots the cluster's current status (empty when not available within a few s)
+     * @param clock     wall clock
+     */
+    public SyncRuntime(SyncConfig resolved, String localNode, Supplier<Optional<StatusSnapshot>> snapshots,
+                       Clock clock) {
+        this.config = resolved;
+        this.localNode = localNode;
+        this.snapshots = snapshots;
+        this.replication = new ReplicationService(resolved, localNode, this::runningGroupKeys, clock);
+        this.backups = new BackupService(resolved, clock);
+    }
+
+    /** Starts the job scheduler and the backup disk poll (when there is anything to do). */
+    public void start() {
+        if (!config.jobs().isEmpty()) {
+            replication.start();
+        }
+        if (!config.backups().isEmpty()) {
+            backups.start();
+        }
+    }
+
+    /** Adapts a loop's asynchronous snapshot to the supplier this class needs (waits at most 5 s). */
+    public static Supplier<Optional<StatusSnapshot>> fromFuture(
+            Supplier<java.util.concurrent.CompletableFuture<StatusSnapshot>> source) {
+        return () -> {
+            try {
+                return Optional.of(source.get().get(5, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            } catch (Exception e) {
+                return Optional.empty();
+            }
+        };
+    }
+
+    /** Group keys whose state here is {@code running}: the jobs that may fire on this node. */
+    Set<String> runningGroupKeys() {
+        return snapshots.get().map(SyncRuntime::runningHere).orElse(Set.of());
+    }
+
+    /** Group keys running on the node that produced {@code s}. */
+    public static Set<String> runningHere(StatusSnapshot s) {
+        return s.groups().stream().filter(g -> "running".equals(g.localState()))
+                .map(StatusSnapshot.GroupView::key).collect(Collectors.toUnmodifiableSet());
+    }
+
+    private boolean peerAlive() {
+        return snapshots.get().map(s -> s.nodes().stream().anyMatch(n -> !n.local()
+                && ("up".equals(n.status()) || "active".equals(n.status())))).orElse(false);
+    }
+
+    private boolean hasJobs(ResourceGroupDecl group) {
+        return config.jobs().stream().anyMatch(j -> j.group().equals(group.key()));
+    }
+
+    @Override
+    public void beforeStart(ResourceGroupDecl group) {
+        if (hasJobs(group)) {
+            replication.logReplicaAge(group.key());
+        }
+    }
+
+    /**
+     * After the group stopped here: when the peer is alive (it is about to run the group), push the
+     * group's data to it once more, so it starts on what this node last had. When the peer is dead
+     * nothing can be sent and nobody takes the group over from this copy.
+     */
+    @Override
+    public void afterStop(ResourceGroupDecl group) {
+        if (!hasJobs(group)) {
+            return;
+        }
+        boolean peerTarget = config.jobs().stream().anyMatch(j -> j.group().equals(group.key()) && j.toPeer());
+        if (peerTarget && !peerAlive()) {
+            LOG.warn("sync: group {} stopped while the peer is not up: no final sync", group.key());
+            return;
+        }
+        long t0 = System.nanoTime();
+        List<RunOutcome> outcomes = replication.syncBeforeHandover(group.key());
+        for (RunOutcome o : outcomes) {
+            if (!o.ok()) {
+                LOG.error("sync job {}: final sync before hand-over failed ({}): {}; the peer starts group {} on"
+                        + " the last replica", o.job(), o.result(), o.message(), group.key());
+            }
+        }
+        LOG.info("sync: group {} handed over after {} final sync(s) in {} ms", group.key(), outcomes.size(),
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Replication service (for {@code hb sync} requests answered by the daemon). */
+    public ReplicationService replication() {
+        return replication;
+    }
+
+    /** Backup service. */
+    public BackupService backups() {
+        return backups;
+    }
+
+    /**
+     * The text sections appended to {@code hb status}: empty when sync.yaml has no jobs and no
+     * backups.
+     */
+    public String renderStatus() {
+        return render(config, replication.status(), backups.status(), replication::replicaAge);
+    }
+
+    /** The JSON members appended to {@code hb status --json}: {@code "sync_jobs":[...],"backups":[...]}. */
+    public String statusJson() {
+        return json(config, replication.status(), backups.status(), replication::replicaAge);
+    }
+
+    /** Renders job and backup states as the status sections (pure, for tests and the CLI). */
+    public static String render(SyncConfig cfg, List<JobState> jobs, List<BackupState> backupStates,
+                                java.util.function.Function<String, Optional<Duration>> replicaAge) {
+        StringBuilder sb = new StringBuilder();
+        if (!cfg.jobs().isEmpty()) {
+            sb.append("Sync jobs:\n");
+            for (JobState j : jobs) {
+                String group = cfg.job(j.job()).map(ReplicationJobSpec::group).orElse("?");
+                sb.append(String.format("  %-12s group %-16s %-16s %s%n", j.job(), group, j.result(), describe(j,
+                        replicaAge.apply(j.job()))));
+            }
+        }
+        if (!cfg.backups().isEmpty()) {
+            sb.append("Backups:\n");
+            for (BackupState b : backupStates) {
+                sb.append(String.format("  %-12s disk %-10s last %-8s %s%n", b.name(), b.disk(), b.lastResult(),
+                        b.message()));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String describe(JobState j, Optional<Duration> age) {
+        StringBuilder sb = new StringBuilder();
+        j.lastEnd().ifPresent(t -> sb.append("at ").append(TIME.format(t)).append(": "));
+        sb.append(j.message().isEmpty() ? "-" : j.message());
+        age.ifPresent(a -> sb.append(" (replica here ").append(a.toSeconds()).append(" s old)"));
+        return sb.toString();
+    }
+
+    /** JSON members for {@code hb status --json} (pure). */
+    public static String json(SyncConfig cfg, List<JobState> jobs, List<BackupState> backupStates,
+                              java.util.function.Function<String, Optional<Duration>> replicaAge) {
+        StringBuilder sb = new StringBuilder("\"sync_jobs\":[");
+        for (int i = 0; i < jobs.size(); i++) {
+            JobState j = jobs.get(i);
+            sb.append(i == 0 ? "" : ",").append('{')
+                    .append("\"name\":").append(str(j.job())).append(',')
+                    .append("\"group\":").append(str(cfg.job(j.job()).map(ReplicationJobSpec::group).orElse(null)))
+                    .append(',').append("\"result\":").append(str(j.result().name())).append(',')
+                    .append("\"last_start\":").append(str(j.lastStart().map(Instant::toString).orElse(null)))
+                    .append(',').append("\"last_end\":").append(str(j.lastEnd().map(Instant::toString).orElse(null)))
+                    .append(',').append("\"last_success\":")
+                    .append(str(j.lastSuccess().map(Instant::toString).orElse(null))).append(',')
+                    .append("\"bytes\":").append(j.bytesTransferred()).append(',')
+                    .append("\"files_transferred\":").append(j.filesTransferred()).append(',')
+                    .append("\"files_total\":").append(j.filesTotal()).append(',')
+                    .append("\"replica_age_s\":")
+                    .append(replicaAge.apply(j.job()).map(d -> Long.toString(d.toSeconds())).orElse("null"))
+                    .append(',').append("\"message\":").append(str(j.message())).append('}');
+        }
+        sb.append("],\"backups\":[");
+        for (int i = 0; i < backupStates.size(); i++) {
+            BackupState b = backupStates.get(i);
+            sb.append(i == 0 ? "" : ",").append('{')
+                    .append("\"name\":").append(str(b.name())).append(',')
+                    .append("\"disk\":").append(str(b.disk().name())).append(',')
+                    .append("\"result\":").append(str(b.lastResult().name())).append(',')
+                    .append("\"last_end\":").append(str(b.lastEnd().map(Instant::toString).orElse(null))).append(',')
+                    .append("\"snapshots\":").append(b.snapshots()).append(',')
+                    .append("\"newest_snapshot\":").append(str(b.newestSnapshot().orElse(null))).append(',')
+                    .append("\"message\":").append(str(b.message())).append('}');
+        }
+        return sb.append(']').toString();
+    }
+
+    /** Inserts {@code members} as the last members of the JSON object {@code json}. */
+    public static String appendMembers(String json, String members) {
+        int end = json.lastIndexOf('}');
+        return json.substring(0, end) + "," + members + json.substring(end);
+    }
+
+    private static String str(String s) {
+        return StatusSnapshot.jsonString(s);
+    }
+
+    @Override
+    public void close() {
+        replication.close();
+        backups.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SyncRuntime[" + localNode + ", " + config.jobs().size() + " jobs, " + config.backups().size()
+                + " backups]";
+    }
+}
