@@ -121,13 +121,11 @@ public final class SyncCommand implements Callable<Integer> {
                     out.printf("%s: group %s (%s), last run %s%s%n", s.job(), group, where, s.result(),
                             s.lastEnd().map(t -> " ended " + t).orElse(s.lastStart().map(t -> " started " + t)
                                     .orElse("")));
-                    if (s.lastStart().isPresent()) {
-                        out.printf("  %d files, %d transferred (%s)%s%n", s.filesTotal(), s.filesTransferred(),
-                                org.jheartbeat.sync.replication.ReplicationRunner.bytes(s.bytesTransferred()),
-                                s.lastSuccess().map(t -> ", last success " + t).orElse(", never succeeded"));
-                    }
                     if (!s.message().isEmpty()) {
                         out.println("  " + s.message());
+                    }
+                    if (s.lastStart().isPresent() && !s.result().success()) {
+                        out.println("  " + s.lastSuccess().map(t -> "last success " + t).orElse("never succeeded"));
                     }
                     svc.replicaAge(s.job()).ifPresent(a -> out.printf("  replica here: %s old%n",
                             org.jheartbeat.sync.replication.ReplicationRunner.human(a)));

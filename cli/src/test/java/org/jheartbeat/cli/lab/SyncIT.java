@@ -1,0 +1,265 @@
+package org.jheartbeat.cli.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Data replication in the lab ({@code LAB_SYNC=web}): each node's "data partition" is mounted on
+ * {@code /srv/web} inside it, and the daemons replicate it with real rsync over real ssh across the
+ * crossover link, every 5 s, from whichever node runs the labweb group.
+ */
+@Tag("root")
+class SyncIT {
+    private static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+    private static final String JAR = System.getProperty("hb.jar", ROOT.resolve("cli/target/hb.jar").toString());
+    /** The lab's schedule: every 5 s. */
+    private static final long INTERVAL_MS = 5_000;
+
+    private static Map<String, String> env() {
+        return Map.of("LAB_SYNC", "web", "LAB_KEEPALIVE", "500ms", "LAB_DEADTIME", "3", "LAB_AUTO_FAILBACK", "on");
+    }
+
+    @Test
+    void tenThousandFilesReplicateFromTheOwnerOnly() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(env())) {
+            Path src = disk(lab, "node1");
+            Path replica = disk(lab, "node2");
+            for (int d = 0; d < 100; d++) {
+                Path dir = Files.createDirectories(src.resolve("d" + d));
+                for (int f = 0; f < 100; f++) {
+                    Files.writeString(dir.resolve("f" + f + ".txt"), "file " + d + "/" + f + "\n".repeat(f));
+                }
+            }
+            start(lab);
+            long t0 = System.nanoTime();
+            waitUntil(() -> countFiles(replica) == 10_000, 120_000, "10 000 files on node2", lab);
+            System.out.printf("sync: 10 000 files replicated node1 -> node2 %d ms after both daemons started%n",
+                    (System.nanoTime() - t0) / 1_000_000);
+            assertThat(Files.readString(replica.resolve("d42/f7.txt"))).isEqualTo("file 42/7" + "\n".repeat(7));
+
+            // a change on the owner reaches the replica at the next run, i.e. within one interval
+            Instant changed = Instant.now();
+            Files.writeString(src.resolve("d3/f3.txt"), "changed on node1\n");
+            Files.writeString(src.resolve("new.txt"), "new on node1\n");
+            Files.delete(src.resolve("d9/f9.txt"));
+            waitUntil(() -> Files.exists(replica.resolve("new.txt")) && !Files.exists(replica.resolve("d9/f9.txt"))
+                    && "changed on node1\n".equals(read(replica.resolve("d3/f3.txt"))), 3 * INTERVAL_MS,
+                    "the change on node2", lab);
+            Instant seen = Instant.now();
+            Properties st = state(lab, "node1");
+            Instant runStart = Instant.parse(st.getProperty("lastStart"));
+            System.out.printf("sync: change replicated %d ms after it was made (run started %d ms after)%n",
+                    seen.toEpochMilli() - changed.toEpochMilli(), runStart.toEpochMilli() - changed.toEpochMilli());
+            assertThat(runStart.toEpochMilli() - changed.toEpochMilli())
+                    .as("the run carrying the change started within one interval").isLessThanOrEqualTo(INTERVAL_MS);
+
+            // node2 does not run the group: the job never ran there, and a manual run is refused
+            assertThat(state(lab, "node2")).as("node2 has no state for job web").isEmpty();
+            assertThat(lab.daemonLog("node2", 400)).doesNotContain("sync job web: 1");
+            Lab.Result refused = hb(lab, "node2", "sync", "run", "web");
+            assertThat(refused.code()).as(refused.output()).isEqualTo(1);
+            assertThat(refused.output()).contains("does not run on node2");
+
+            Lab.Result status = hb(lab, "node1", "sync", "status");
+            assertThat(status.code()).as(status.output()).isZero();
+            assertThat(status.output()).contains("web: group 198.18.0.100/24/eth0 (runs here), last run OK")
+                    .contains("10100 files"); // rsync counts the 100 directories too
+            Lab.Result json = hb(lab, "node1", "status", "--json");
+            assertThat(json.output()).contains("\"sync_jobs\":[{\"name\":\"web\",\"group\":\"198.18.0.100/24/eth0\","
+                    + "\"result\":\"OK\"");
+            Lab.Result manual = hb(lab, "node1", "sync", "run", "web");
+            assertThat(manual.code()).as(manual.output()).isZero();
+            assertThat(manual.output()).contains("sync job web: OK");
+        }
+    }
+
+    @Test
+    void failoverAndFailbackLoseNoFileWrittenOnNode2() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(env())) {
+            Path n1 = disk(lab, "node1");
+            Path n2 = disk(lab, "node2");
+            for (int i = 0; i < 100; i++) {
+                Files.writeString(n1.resolve("base" + i), "base " + i + "\n");
+            }
+            start(lab);
+            waitUntil(() -> countFiles(n2) == 100, 60_000, "first replication", lab);
+            int cycles = 20;
+            int lost = 0;
+            List<String> lostFiles = new ArrayList<>();
+            for (int c = 1; c <= cycles; c++) {
+                boolean crash = c % 4 == 0;
+                lab.lab(crash ? "poweroff" : "stop", "node1");
+                assertThat(FailoverIT.waitFor(lab, "node2", 20_000)).as("cycle %d: node2 serves\n%s", c,
+                        lab.daemonLog("node2", 30)).isGreaterThanOrEqualTo(0);
+                List<Path> written = new ArrayList<>();
+                for (int i = 0; i < 25; i++) {
+                    Path f = n2.resolve("c" + c + "-" + i);
+                    Files.writeString(f, "written on node2 in cycle " + c + " #" + i + "\n");
+                    written.add(f);
+                }
+                Files.writeString(n2.resolve("base" + c), "rewritten on node2 in cycle " + c + "\n");
+                if (crash) {
+                    assertThat(lab.lab("poweron", "node1").code()).isZero();
+                }
+                assertThat(lab.lab("start", "node1").code()).isZero();
+                assertThat(FailoverIT.waitFor(lab, "node1", 30_000)).as("cycle %d: node1 serves again\n%s\n%s", c,
+                        lab.daemonLog("node1", 30), lab.daemonLog("node2", 30)).isGreaterThanOrEqualTo(0);
+                for (Path f : written) {
+                    Path there = n1.resolve(f.getFileName());
+                    if (!Files.exists(there) || !Files.readString(there).equals(Files.readString(f))) {
+                        lost++;
+                        lostFiles.add("cycle " + c + ": " + f.getFileName());
+                    }
+                }
+                if (!Files.readString(n1.resolve("base" + c)).equals("rewritten on node2 in cycle " + c + "\n")) {
+                    lost++;
+                    lostFiles.add("cycle " + c + ": base" + c + " (rewrite)");
+                }
+            }
+            System.out.printf("sync: %d failover/failback cycles (%d by power-off), %d files written on node2,"
+                    + " %d lost%n", cycles, cycles / 4, cycles * 26, lost);
+            assertThat(lostFiles).as("files written on node2 missing on node1 after failback\n%s",
+                    lab.daemonLog("node2", 60)).isEmpty();
+            assertThat(lab.daemonLog("node2", 2000)).contains("syncing group 198.18.0.100/24/eth0 to node1 before"
+                    + " handing it over");
+            assertThat(lab.daemonLog("node2", 2000)).containsPattern("sync job web: replica is [0-9.]+ (s|ms|m[0-9]+s) old");
+        }
+    }
+
+    @Test
+    void unmountedOrEmptiedSourceIsRefusedAndTheReplicaKeepsEveryFile() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(env())) {
+            Path n1 = disk(lab, "node1");
+            Path n2 = disk(lab, "node2");
+            for (int i = 0; i < 200; i++) {
+                Files.writeString(n1.resolve("keep" + i), "keep " + i + "\n");
+            }
+            start(lab);
+            waitUntil(() -> countFiles(n2) == 200, 60_000, "first replication", lab);
+
+            // 1. the data partition is not mounted: /srv/web is the bare (empty) directory
+            assertThat(lab.lab("srvumount", "node1").code()).isZero();
+            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), 3 * INTERVAL_MS,
+                    "a refused run", lab);
+            assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web is not a mount point");
+            Thread.sleep(INTERVAL_MS + 1_000); // one more scheduled run, refused as well
+            assertThat(countFiles(n2)).as("the replica keeps every file").isEqualTo(200);
+            Lab.Result status = hb(lab, "node1", "sync", "status");
+            assertThat(status.output()).contains("last run REFUSED").contains("/srv/web is not a mount point");
+            assertThat(lab.lab("srvmount", "node1").code()).isZero();
+            waitUntil(() -> "OK".equals(state(lab, "node1").getProperty("result")), 3 * INTERVAL_MS, "runs again",
+                    lab);
+
+            // 2. mounted but emptied (rm -rf by mistake): refused, never mirrored
+            try (Stream<Path> s = Files.list(n1)) {
+                for (Path p : s.toList()) {
+                    Files.delete(p);
+                }
+            }
+            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), 3 * INTERVAL_MS,
+                    "a refused run", lab);
+            assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web is empty");
+            assertThat(countFiles(n2)).isEqualTo(200);
+
+            // 3. most files gone (more than max_loss 50 %): refused
+            for (int i = 0; i < 60; i++) {
+                Files.writeString(n1.resolve("keep" + i), "keep " + i + "\n");
+            }
+            waitUntil(() -> state(lab, "node1").getProperty("message", "").contains("lost"), 3 * INTERVAL_MS,
+                    "a refused run for lost files", lab);
+            assertThat(state(lab, "node1").getProperty("result")).isEqualTo("REFUSED");
+            assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web lost 70 %");
+            assertThat(countFiles(n2)).as("the replica keeps every file").isEqualTo(200);
+            assertThat(hb(lab, "node1", "status").output()).contains("Sync jobs:").contains("REFUSED");
+        }
+    }
+
+    private static void start(Lab lab) throws Exception {
+        assertThat(lab.lab("start", "node1").code()).isZero();
+        assertThat(lab.lab("start", "node2").code()).isZero();
+        assertThat(FailoverIT.waitFor(lab, "node1", 30_000)).as("node1 serves\n%s", lab.daemonLog("node1", 30))
+                .isGreaterThanOrEqualTo(0);
+    }
+
+    /** The node's data partition on the host ({@code /srv/web} inside the node). */
+    private static Path disk(Lab lab, String node) {
+        return lab.runDir().resolve(node).resolve("disk-web");
+    }
+
+    /** The job's state file of {@code node} (empty when the job never ran there). */
+    private static Properties state(Lab lab, String node) {
+        Properties p = new Properties();
+        Path f = lab.varLibJheartbeat(node).resolve("sync/web.state");
+        try (var in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            // no state yet
+        }
+        return p;
+    }
+
+    /** Runs {@code hb ARGS} inside {@code node} with the node's config and state dirs. */
+    static Lab.Result hb(Lab lab, String node, String... args) throws Exception {
+        List<String> argv = new ArrayList<>(List.of("exec", node, "java", "-jar", JAR));
+        argv.add(args[0]);
+        if (args[0].equals("sync") || args[0].equals("backup")) {
+            argv.add(args[1]);
+            argv.addAll(List.of("--config-dir", lab.configDir(node).toString()));
+            argv.addAll(List.of("--state-dir", lab.runDir().resolve(node).resolve("state").toString()));
+            argv.addAll(List.of(args).subList(2, args.length));
+        } else {
+            argv.addAll(List.of("--state-dir", lab.runDir().resolve(node).resolve("state").toString()));
+            argv.addAll(List.of(args).subList(1, args.length));
+        }
+        return lab.lab(argv.toArray(String[]::new));
+    }
+
+    private static long countFiles(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).count();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return -1;
+        }
+    }
+
+    private static String read(Path f) {
+        try {
+            return Files.readString(f);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @FunctionalInterface
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    private static void waitUntil(Check c, long timeoutMs, String what, Lab lab) throws Exception {
+        long end = System.nanoTime() + timeoutMs * 1_000_000;
+        while (System.nanoTime() < end) {
+            if (c.ok()) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what + "\nnode1:\n"
+                + lab.daemonLog("node1", 30) + "\nnode2:\n" + lab.daemonLog("node2", 30));
+    }
+}
