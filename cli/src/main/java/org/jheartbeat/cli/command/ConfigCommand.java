@@ -105,6 +105,13 @@ public final class ConfigCommand implements Callable<Integer> {
                 (d.isError() ? err : out).println(d.format());
             }
             long n = all.stream().filter(ConfigDiagnostic::isError).count();
+            // sync.yaml (optional): replication jobs and backups, checked against ha.cf/haresources
+            try {
+                org.jheartbeat.cli.runtime.SyncConfigFile.load(configDir, r.config());
+            } catch (org.jheartbeat.cli.UserException e) {
+                err.println(e.getMessage());
+                n++;
+            }
             if (n > 0) {
                 err.println(n + " error(s) in " + configDir + "; the daemon will not start with this configuration.");
                 return ExitCodes.CONFIG;
