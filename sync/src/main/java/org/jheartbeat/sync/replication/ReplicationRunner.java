@@ -144,6 +144,37 @@ public final class ReplicationRunner {
         }
     }
 
+    /**
+     * Whether a run of the job holds its lock now, in this JVM or in another process. Safe to call
+     * in the daemon: the lock file is only opened when no run of this JVM holds it.
+     *
+     * @param job job name
+     * @return {@code true} when a run is in progress
+     * @throws UncheckedIOException if the lock file exists but cannot be opened
+     */
+    public boolean isRunning(String job) {
+        Path lockFile = cfg.stateDir().resolve(job + ".lock").toAbsolutePath().normalize();
+        if (HELD.contains(lockFile) || !Files.exists(lockFile)) {
+            return HELD.contains(lockFile);
+        }
+        if (!HELD.add(lockFile)) {
+            return true;
+        }
+        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileLock l = ch.tryLock();
+            if (l != null) {
+                l.release();
+            }
+            return l == null;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + lockFile, e);
+        } finally {
+            HELD.remove(lockFile);
+        }
+    }
+
     private RunOutcome busy(ReplicationJobSpec job, RunTrigger trigger, Instant start, String holder) {
         String msg = "job " + job.name() + " is already running (pid " + holder + ")";
         LOG.info("sync job {}: {} run skipped: {}", job.name(), trigger.name().toLowerCase(Locale.ROOT), msg);
