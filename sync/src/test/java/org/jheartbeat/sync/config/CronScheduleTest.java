@@ -14,6 +14,7 @@ class CronScheduleTest {
         CronSchedule s = CronSchedule.parse("  */5   * * * * ");
         assertThat(s.expression()).isEqualTo("*/5 * * * *");
         assertThat(s.nextAfter(T)).contains(ZonedDateTime.parse("2026-03-01T10:05:00Z"));
+        assertThat(CronSchedule.parse("0-59/5 * * * *").nextAfter(T)).contains(ZonedDateTime.parse("2026-03-01T10:05:00Z"));
         assertThat(CronSchedule.parse("0 3 * * 1").nextAfter(T)).contains(ZonedDateTime.parse("2026-03-02T03:00:00Z"));
     }
 
