@@ -6,15 +6,17 @@
 # Without PEER both copy locally (target directory in the same temp dir). With PEER (an ssh
 # destination such as root@198.18.1.2, reachable without a password) both copy over ssh; the
 # tree lands on the peer under the same temp path (removed afterwards).
-# Env: FILES (default 10000), KEEP=1 keeps the temp dir.
+# Env: FILES (default 10000), KEEP=1 keeps the temp dir, SSH (remote shell, default
+# "ssh -o BatchMode=yes"), BENCH_DIR (where the temp dir is made, default /tmp).
 set -euo pipefail
 
 PEER=${1:-}
 FILES=${FILES:-10000}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-WORK=$(mktemp -d /tmp/jhb-bench.XXXXXX)
+SSH=${SSH:-ssh -o BatchMode=yes}
+WORK=$(mktemp -d "${BENCH_DIR:-/tmp}/jhb-bench.XXXXXX")
 cleanup() {
-    if [[ -n "$PEER" ]]; then ssh -o BatchMode=yes "$PEER" "rm -rf '$WORK'" || true; fi
+    if [[ -n "$PEER" ]]; then $SSH "$PEER" "rm -rf '$WORK'" || true; fi
     if [[ -z "${KEEP:-}" ]]; then rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -38,14 +40,14 @@ done
 for i in 1 2 3; do head -c $((4 * 1024 * 1024)) /dev/urandom > "$WORK/src/big$i"; done
 echo "   $(find "$WORK/src" -type f | wc -l) files, $(du -sh "$WORK/src" | cut -f1)"
 
-JAVA_OPTS=(-cp "$CP" -Dslf4j.internal.verbosity=ERROR)
+JAVA_OPTS=(-cp "$CP" -Dbench.ssh="$SSH")
 if [[ -n "$PEER" ]]; then
     echo "== jheartbeat ReplicationRunner over ssh to $PEER =="
     java "${JAVA_OPTS[@]}" org.jheartbeat.sync.bench.ReplicationBench "$WORK/src" "$WORK/unused" "$WORK/state" "$PEER" \
         | tee "$WORK/jhb.txt"
-    ssh -o BatchMode=yes "$PEER" "rm -rf '$WORK/src'"
+    $SSH "$PEER" "rm -rf '$WORK/src' && mkdir -p '$WORK/src-bare'"
     DEST="$PEER:$WORK/src-bare/"
-    RSH=(-e "ssh -o BatchMode=yes")
+    RSH=(-e "$SSH")
 else
     echo "== jheartbeat ReplicationRunner, local path target =="
     java "${JAVA_OPTS[@]}" org.jheartbeat.sync.bench.ReplicationBench "$WORK/src" "$WORK/replica" "$WORK/state" \

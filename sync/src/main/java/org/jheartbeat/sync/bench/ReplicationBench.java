@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
 import org.jheartbeat.sync.config.SyncConfig;
+import org.jheartbeat.sync.config.SyncConfigParser;
 import org.jheartbeat.sync.replication.ReplicationRunner;
 import org.jheartbeat.sync.replication.RunOutcome;
 import org.jheartbeat.sync.replication.RunTrigger;
@@ -21,7 +22,8 @@ import org.jheartbeat.sync.replication.RunTrigger;
  * <pre>usage: ReplicationBench SRC_DIR TARGET_DIR STATE_DIR [PEER]</pre>
  * Without PEER the job has {@code target: TARGET_DIR} (the copy lands in
  * {@code TARGET_DIR/<SRC_DIR without leading />}). With PEER (an ssh destination such as
- * {@code root@10.0.0.2}) the job targets the peer: SRC_DIR is copied to the same path there.
+ * {@code root@10.0.0.2}) the job targets the peer: SRC_DIR is copied to the same path there. The
+ * system property {@code bench.ssh} replaces the remote shell ({@code sync.yaml ssh:}).
  */
 public final class ReplicationBench {
     private ReplicationBench() {
@@ -42,7 +44,9 @@ public final class ReplicationBench {
         ReplicationJobSpec job = new ReplicationJobSpec("bench", "bench", List.of(src),
                 peer.isPresent() ? Optional.empty() : Optional.of(target), ReplicationJobSpec.DEFAULT_SCHEDULE, true,
                 List.of(), false, ReplicationJobSpec.DEFAULT_MAX_LOSS, 0, Duration.ZERO, Duration.ofHours(1), 0);
-        SyncConfig cfg = new SyncConfig(null, state, SyncConfig.DEFAULT_SSH,
+        List<String> ssh = System.getProperty("bench.ssh") == null ? SyncConfig.DEFAULT_SSH
+                : SyncConfigParser.shellSplit(System.getProperty("bench.ssh"));
+        SyncConfig cfg = new SyncConfig(null, state, ssh,
                 peer.map(p -> Map.of("bench-peer", p)).orElse(Map.of()), List.of(job), List.of());
         ReplicationRunner runner = new ReplicationRunner(cfg, "bench-node", Clock.systemUTC());
         boolean ok = true;

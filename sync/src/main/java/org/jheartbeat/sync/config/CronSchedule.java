@@ -44,7 +44,9 @@ public record CronSchedule(String expression, ExecutionTime time) {
                     + " fields, expected 5 (minute hour day month weekday) or 6 (with leading seconds)");
         };
         try {
-            return new CronSchedule(norm, ExecutionTime.forCron(parser.parse(norm)));
+            synchronized (parser) { // cron-utils does not document its parser as thread-safe
+                return new CronSchedule(norm, ExecutionTime.forCron(parser.parse(norm)));
+            }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

@@ -17,7 +17,8 @@ import java.util.Optional;
  *                      peer, or under {@code targetPath} (as {@code targetPath/<path without />})
  * @param targetPath    empty: the peer over ssh ({@code target: peer}); else a local absolute path
  *                      (for instance an NFS mount)
- * @param schedule      cron expression, 5 fields (Unix cron), e.g. {@code *}{@code /5 * * * *}
+ * @param schedule      cron expression: 5 fields (Unix cron), e.g. {@code *}{@code /5 * * * *}, or 6
+ *                      with a leading seconds field (see {@link CronSchedule})
  * @param delete        pass {@code --delete} (guards apply)
  * @param rsyncOptions  extra rsync options, appended after the built-in ones
  * @param requireMount  every path must be a mount point, or the job refuses to run

@@ -20,7 +20,7 @@ import java.util.Optional;
  *     group: 198.18.0.100                 # resource group it follows (key or a resource token)
  *     paths: [/srv/web, /srv/mysql]       # absolute source directories
  *     target: peer                        # peer (same paths on the peer over ssh) | /abs/path
- *     schedule: "*"*&#47;5 * * * *"            # cron#47;5 * * * *"           # cron, 5 fields (default every 5 min)
+ *     schedule: "0-59/5 * * * *"          # cron: 5 fields, or 6 with leading seconds (default every 5 min)
  *     delete: true                        # rsync --delete (default true)
  *     rsync_options: [--numeric-ids]      # extra rsync options
  *     require_mount: true                 # each path must be a mount point (default false)

@@ -47,6 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class ReplicationRunner {
     private static final Logger LOG = LoggerFactory.getLogger("sync");
     private static final Duration STAMP_TIMEOUT = Duration.ofSeconds(60);
+    /** Lock files held by runs in this JVM. */
+    private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Waits between retries; tests pass one that records instead of sleeping. */
     @FunctionalInterface
@@ -110,20 +112,23 @@ public final class ReplicationRunner {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + cfg.stateDir(), e);
         }
-        Path lockFile = cfg.stateDir().resolve(job.name() + ".lock");
+        Path lockFile = cfg.stateDir().resolve(job.name() + ".lock").toAbsolutePath().normalize();
+        // One channel per lock file in this JVM: closing any descriptor of a file drops every
+        // POSIX (fcntl) lock this process holds on it, so a second in-process attempt must not
+        // even open the file (FileChannel javadoc, "unique channel").
+        if (!HELD.add(lockFile)) {
+            return busy(job, trigger, start, Long.toString(ProcessHandle.current().pid()));
+        }
         try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             FileLock lock;
             try {
                 lock = ch.tryLock();
             } catch (OverlappingFileLockException e) {
-                lock = null;
+                lock = null; // another object of this JVM locked the file by hand
             }
             if (lock == null) {
-                String holder = readPid(lockFile);
-                String msg = "job " + job.name() + " is already running (pid " + holder + ")";
-                LOG.info("sync job {}: {} run skipped: {}", job.name(), trigger.name().toLowerCase(Locale.ROOT), msg);
-                return new RunOutcome(job.name(), trigger, JobResult.RUNNING, msg, start, clock.instant(), 0, 0, 0, 0);
+                return busy(job, trigger, start, readPid(ch));
             }
             try {
                 ch.truncate(0);
@@ -134,7 +139,46 @@ public final class ReplicationRunner {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot lock " + lockFile, e);
+        } finally {
+            HELD.remove(lockFile);
         }
+    }
+
+    /**
+     * Whether a run of the job holds its lock now, in this JVM or in another process. Safe to call
+     * in the daemon: the lock file is only opened when no run of this JVM holds it.
+     *
+     * @param job job name
+     * @return {@code true} when a run is in progress
+     * @throws UncheckedIOException if the lock file exists but cannot be opened
+     */
+    public boolean isRunning(String job) {
+        Path lockFile = cfg.stateDir().resolve(job + ".lock").toAbsolutePath().normalize();
+        if (HELD.contains(lockFile) || !Files.exists(lockFile)) {
+            return HELD.contains(lockFile);
+        }
+        if (!HELD.add(lockFile)) {
+            return true;
+        }
+        try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileLock l = ch.tryLock();
+            if (l != null) {
+                l.release();
+            }
+            return l == null;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + lockFile, e);
+        } finally {
+            HELD.remove(lockFile);
+        }
+    }
+
+    private RunOutcome busy(ReplicationJobSpec job, RunTrigger trigger, Instant start, String holder) {
+        String msg = "job " + job.name() + " is already running (pid " + holder + ")";
+        LOG.info("sync job {}: {} run skipped: {}", job.name(), trigger.name().toLowerCase(Locale.ROOT), msg);
+        return new RunOutcome(job.name(), trigger, JobResult.RUNNING, msg, start, clock.instant(), 0, 0, 0, 0);
     }
 
     private RunOutcome runLocked(ReplicationJobSpec job, String peerNode, RunTrigger trigger, OutputStream progress,
@@ -294,9 +338,12 @@ public final class ReplicationRunner {
         }
     }
 
-    private static String readPid(Path lockFile) {
+    /** The holder's pid as it wrote it, read through our own channel (no second descriptor). */
+    private static String readPid(FileChannel ch) {
         try {
-            String s = Files.readString(lockFile, StandardCharsets.US_ASCII).trim();
+            ByteBuffer b = ByteBuffer.allocate(32);
+            ch.read(b, 0);
+            String s = new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII).trim();
             return s.isEmpty() ? "?" : s;
         } catch (IOException e) {
             return "?";

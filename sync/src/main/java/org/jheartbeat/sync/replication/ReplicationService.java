@@ -311,9 +311,26 @@ public final class ReplicationService implements AutoCloseable {
         return Optional.of(target.get().start().isAfter(local.get().start()) ? target.get() : local.get());
     }
 
-    /** @return the state of every job, in file order (read from the state files) */
+    /**
+     * The state of every job, in file order, read from the state files. A state left at RUNNING
+     * by a process that ended during the run (nobody holds the job's lock) is reported as
+     * {@link JobResult#FAILED_TRANSIENT} with the message {@code run interrupted (the process
+     * ended during the run)}; the file itself is left alone.
+     *
+     * @return one state per job
+     */
     public List<JobState> status() {
-        return cfg.jobs().stream().map(j -> runner.store().read(j.name())).toList();
+        List<JobState> out = new ArrayList<>();
+        for (ReplicationJobSpec j : cfg.jobs()) {
+            JobState s = runner.store().read(j.name());
+            if (s.result() == JobResult.RUNNING && !runner.isRunning(j.name())) {
+                s = new JobState(s.job(), s.lastStart(), s.lastEnd(), JobResult.FAILED_TRANSIENT,
+                        "run interrupted (the process ended during the run)", s.bytesTransferred(),
+                        s.filesTransferred(), s.filesTotal(), s.attempts(), s.lastSuccess(), s.successCounts());
+            }
+            out.add(s);
+        }
+        return out;
     }
 
     /**

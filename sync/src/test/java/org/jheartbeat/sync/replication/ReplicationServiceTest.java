@@ -172,14 +172,25 @@ class ReplicationServiceTest {
     void handoverWaitsForARunOfAnotherProcessHoldingTheFileLock() throws Exception {
         Path lockFile = Files.createDirectories(tmp.resolve("state")).resolve("web.lock");
         CompletableFuture<List<RunOutcome>> handover;
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
-             java.nio.channels.FileLock held = ch.lock()) {
+        try (OtherProcessLock other = OtherProcessLock.hold(tmp, lockFile)) {
             handover = CompletableFuture.supplyAsync(() -> service.syncBeforeHandover(GROUP_A));
             Thread.sleep(1_500);
             assertThat(handover).isNotDone();
-            assertThat(held.isValid()).isTrue();
         }
         assertThat(handover.get(10, TimeUnit.SECONDS)).extracting(RunOutcome::result).containsExactly(JobResult.OK);
+    }
+
+    @Test
+    void statusReportsARunningStateWithoutALockHolderAsInterrupted() throws Exception {
+        store.write(JobState.never("web").running(T0));
+        Path lockFile = tmp.resolve("state").resolve("web.lock");
+        try (OtherProcessLock other = OtherProcessLock.hold(tmp, lockFile)) {
+            assertThat(service.status().get(0).result()).isEqualTo(JobResult.RUNNING);
+        }
+        JobState s = service.status().get(0);
+        assertThat(s.result()).isEqualTo(JobResult.FAILED_TRANSIENT);
+        assertThat(s.message()).isEqualTo("run interrupted (the process ended during the run)");
+        assertThat(s.lastStart()).contains(T0);
+        assertThat(store.read("web").result()).isEqualTo(JobResult.RUNNING);
     }
 }

@@ -1,0 +1,119 @@
+package org.jheartbeat.sync.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.jheartbeat.sync.config.ReplicationJobSpec;
+import org.jheartbeat.sync.config.SyncConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The peer path for real: rsync over ssh to an sshd on 127.0.0.1 that runs in its own mount
+ * namespace, where the source's parent directory is bind-mounted from another directory. So the
+ * "peer" sees the same absolute path as the source, but it is a different directory. Needs root,
+ * sshd, ssh-keygen and unshare; skipped otherwise. Run by failsafe ({@code mvn verify}).
+ */
+class ReplicationPeerIT {
+    private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+    @TempDir
+    Path base;
+    Process sshd;
+    Path src;
+    Path peerView;
+    List<String> ssh;
+
+    @BeforeEach
+    void startPeer() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/sshd")), "needs /usr/sbin/sshd");
+        assumeTrue(run("unshare", "-m", "true") == 0, "needs unshare -m");
+        Files.createDirectories(Path.of("/run/sshd"));
+        assertThat(run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", base.resolve("host_key").toString())).isZero();
+        assertThat(run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", base.resolve("client_key").toString())).isZero();
+        Files.copy(base.resolve("client_key.pub"), base.resolve("authorized_keys"));
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Files.writeString(base.resolve("sshd_config"), "Port " + port + "\nListenAddress 127.0.0.1\nHostKey "
+                + base.resolve("host_key") + "\nAuthorizedKeysFile " + base.resolve("authorized_keys")
+                + "\nPermitRootLogin prohibit-password\nPasswordAuthentication no\nStrictModes no\nUsePAM no\n"
+                + "PidFile " + base.resolve("sshd.pid") + "\n");
+        Path srv = Files.createDirectories(base.resolve("srv"));
+        peerView = Files.createDirectories(base.resolve("peer-srv"));
+        src = Files.createDirectories(srv.resolve("web"));
+        sshd = new ProcessBuilder("unshare", "-m", "sh", "-c", "mount --make-rprivate / && mount --bind " + peerView + " "
+                + srv + " && exec /usr/sbin/sshd -D -f " + base.resolve("sshd_config") + " -E " + base.resolve("sshd.log"))
+                .redirectErrorStream(true).redirectOutput(base.resolve("unshare.out").toFile()).start();
+        int p = port;
+        await().atMost(10, TimeUnit.SECONDS).until(() -> {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", p), 200);
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        ssh = List.of("ssh", "-p", Integer.toString(port), "-i", base.resolve("client_key").toString(), "-o", "BatchMode=yes",
+                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR");
+    }
+
+    @AfterEach
+    void stopPeer() throws InterruptedException {
+        if (sshd != null) {
+            sshd.destroy();
+            sshd.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int run(String... argv) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    }
+
+    @Test
+    void replicatesToThePeerOverSshWithDeleteAndStamp() throws Exception {
+        Files.writeString(src.resolve("index.html"), "<h1>web</h1>");
+        Files.createDirectories(src.resolve("img"));
+        Files.writeString(src.resolve("img/logo.svg"), "<svg/>");
+        Path stateDir = base.resolve("state");
+        SyncConfig cfg = new SyncConfig(null, stateDir, ssh, Map.of("node1", "127.0.0.1", "node2", "127.0.0.1"),
+                List.of(), List.of());
+        ReplicationRunner runner = new ReplicationRunner(cfg, "node1", new TestClock(T0), d -> { }, "rsync");
+        ReplicationJobSpec job = new ReplicationJobSpec("web", "g", List.of(src), Optional.empty(), "*/5 * * * *", true,
+                List.of(), false, 0.5, 0, Duration.ZERO, Duration.ofMinutes(1), 0);
+
+        RunOutcome o = runner.run(job, "node2", RunTrigger.HANDOVER, null);
+        assertThat(o.result()).as(o.message()).isEqualTo(JobResult.OK);
+        assertThat(o.filesTransferred()).isEqualTo(2);
+        assertThat(o.bytesTransferred()).isEqualTo(18);
+        assertThat(peerView.resolve("web/index.html")).hasContent("<h1>web</h1>");
+        assertThat(peerView.resolve("web/img/logo.svg")).hasContent("<svg/>");
+        // the state dir is not bind-mounted, so the stamp the peer received is visible here
+        assertThat(ReplicaStamp.read(ReplicaStamp.localFile(stateDir, "web"))).contains(new ReplicaStamp("web", "node1", T0, T0));
+
+        Files.delete(src.resolve("img/logo.svg"));
+        RunOutcome again = runner.run(job, "node2", RunTrigger.SCHEDULE, null);
+        assertThat(again.result()).isEqualTo(JobResult.OK);
+        assertThat(again.message()).contains("1 deleted to node2");
+        assertThat(peerView.resolve("web/img/logo.svg")).doesNotExist();
+        assertThat(peerView.resolve("web/index.html")).exists();
+    }
+}
