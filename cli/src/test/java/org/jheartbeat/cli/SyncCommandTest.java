@@ -1,0 +1,136 @@
+package org.jheartbeat.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jheartbeat.core.testkit.ConfigDirBuilder;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hb sync} and the sync.yaml part of {@code hb config check}, in process, on real files;
+ * runs use real rsync to a path target (no daemon: {@code --force}).
+ */
+class SyncCommandTest {
+    @TempDir
+    Path tmp;
+    Path cfg;
+    Path state;
+    Path src;
+    Path target;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        cfg = ConfigDirBuilder.validTwoNode().writeTo(tmp.resolve("ha.d"));
+        Files.createDirectories(cfg.resolve("resource.d"));
+        state = Files.createDirectories(tmp.resolve("state"));
+        src = Files.createDirectories(tmp.resolve("data/web"));
+        target = tmp.resolve("replica");
+        Files.writeString(src.resolve("index.html"), "hello\n");
+        Files.writeString(src.resolve("app.php"), "<?php echo 1;\n");
+    }
+
+    private void syncYaml(String jobExtra) throws Exception {
+        Files.writeString(cfg.resolve("sync.yaml"), """
+                state_dir: %s
+                jobs:
+                  web:
+                    group: labweb
+                    paths: [%s]
+                    target: %s
+                %s""".formatted(tmp.resolve("syncstate"), src, target, jobExtra));
+    }
+
+    private HbRun sync(String... args) {
+        String[] all = new String[args.length + 5];
+        all[0] = "sync";
+        all[1] = args[0];
+        all[2] = "--config-dir";
+        all[3] = cfg.toString();
+        all[4] = "--state-dir";
+        all[5] = state.toString();
+        System.arraycopy(args, 1, all, 6, args.length - 1);
+        return HbRun.hb(all);
+    }
+
+    @Test
+    void configCheckNamesTheSyncYamlLine() throws Exception {
+        syncYaml("    schedul: \"*/5 * * * *\"\n");
+        HbRun r = HbRun.hb("config", "check", "--syntax-only", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("sync.yaml") + ":7: ").contains("schedul").contains("schedule")
+                .doesNotContain("Exception");
+    }
+
+    @Test
+    void configCheckRefusesAJobOfAnUnknownGroup() throws Exception {
+        syncYaml("");
+        Files.writeString(cfg.resolve("sync.yaml"), Files.readString(cfg.resolve("sync.yaml"))
+                .replace("group: labweb", "group: mysql"));
+        HbRun r = HbRun.hb("config", "check", "--syntax-only", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("sync.yaml:3: job web: group [mysql] is not a resource group").contains("198.18.0.100/24/eth0");
+    }
+
+    @Test
+    void configCheckAcceptsAValidSyncYaml() throws Exception {
+        syncYaml("");
+        HbRun r = HbRun.hb("config", "check", "--syntax-only", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+    }
+
+    @Test
+    void statusWithoutJobsSaysWhatToAdd() {
+        HbRun r = sync("status");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("no replication jobs configured in " + cfg.resolve("sync.yaml"));
+    }
+
+    @Test
+    void runOfAnUnknownJobIsAUsageError() throws Exception {
+        syncYaml("");
+        HbRun r = sync("run", "mail");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("no job 'mail'").contains("jobs: web");
+    }
+
+    @Test
+    void runWithoutDaemonNeedsForce() throws Exception {
+        syncYaml("");
+        HbRun r = sync("run", "web");
+        assertThat(r.code()).isEqualTo(ExitCodes.NOT_RUNNING);
+        assertThat(r.err()).contains("cannot tell where group 198.18.0.100/24/eth0 runs").contains("--force");
+        assertThat(target).doesNotExist();
+    }
+
+    @Test
+    void forcedRunCopiesAndStatusShowsIt() throws Exception {
+        syncYaml("");
+        HbRun r = sync("run", "web", "--force", "--node-name", "node1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("sync job web: OK");
+        Path copied = target.resolve(src.toString().substring(1));
+        assertThat(copied.resolve("index.html")).hasContent("hello");
+        assertThat(copied.resolve("app.php")).hasContent("<?php echo 1;");
+
+        HbRun s = sync("status");
+        assertThat(s.code()).as(s.err()).isZero();
+        assertThat(s.out()).contains("web: group 198.18.0.100/24/eth0 (daemon not running), last run OK ended ")
+                .contains("2 files, 2 transferred (20 B) to " + target);
+    }
+
+    @Test
+    void forcedRunOfAnEmptiedSourceIsRefusedAndExitsOne() throws Exception {
+        syncYaml("");
+        assertThat(sync("run", "web", "--force", "--node-name", "node1").code()).isZero();
+        Files.delete(src.resolve("index.html"));
+        Files.delete(src.resolve("app.php"));
+        HbRun r = sync("run", "web", "--force", "--node-name", "node1");
+        assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).contains("sync job web: REFUSED: ").contains(src + " is empty");
+        assertThat(target.resolve(src.toString().substring(1)).resolve("index.html")).exists();
+        assertThat(sync("status").out()).contains("last run REFUSED").contains("last success ");
+    }
+}
