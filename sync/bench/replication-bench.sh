@@ -6,6 +6,11 @@
 # Without PEER both copy locally (target directory in the same temp dir). With PEER (an ssh
 # destination such as root@198.18.1.2, reachable without a password) both copy over ssh; the
 # tree lands on the peer under the same temp path (removed afterwards).
+# In the lab (real ssh across the crossover link, each node with its own /srv):
+#   LAB_ID=bn lab/lab.sh up
+#   LAB_ID=bn lab/lab.sh exec node1 env SSH="$(LAB_ID=bn lab/lab.sh ssh-cmd)" BENCH_DIR=/srv \
+#       sync/bench/replication-bench.sh 198.18.1.2
+#   LAB_ID=bn lab/lab.sh down
 # Env: FILES (default 10000), KEEP=1 keeps the temp dir, SSH (remote shell, default
 # "ssh -o BatchMode=yes"), BENCH_DIR (where the temp dir is made, default /tmp).
 set -euo pipefail
