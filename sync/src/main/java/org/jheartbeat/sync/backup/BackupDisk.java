@@ -1,10 +1,10 @@
 package org.jheartbeat.sync.backup;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +14,8 @@ import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.sync.config.BackupSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The removable disk's thin I/O edge: finding it with {@code blkid} (util-linux; always with
@@ -22,9 +24,18 @@ import org.jheartbeat.sync.config.BackupSpec;
  * udev is not assumed ({@code /dev/disk/by-label} is not used).
  */
 public final class BackupDisk {
+    private static final Logger LOG = LoggerFactory.getLogger("backup");
     private static final Duration BLKID_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration MOUNT_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration FSCK_TIMEOUT = Duration.ofHours(2);
+    /**
+     * A filesystem unmounted a moment ago can still be held by the kernel (for instance by a mount
+     * namespace another program was creating at that instant); mounting it again with other
+     * read-only flags then fails with EBUSY ("would change RO state" in the kernel log) for a short
+     * while. So a failed mount is tried this many times in all, {@link #MOUNT_RETRY_DELAY} apart.
+     */
+    private static final int MOUNT_ATTEMPTS = 5;
+    private static final Duration MOUNT_RETRY_DELAY = Duration.ofSeconds(1);
 
     private final ProcessRunner runner;
 
@@ -117,11 +128,13 @@ public final class BackupDisk {
      *
      * @param device     the disk's block device
      * @param mountPoint absolute directory
-     * @param readOnly   mount with {@code -o ro}
+     * @param readOnly   mount with {@code -o ro}; if the kernel refuses because the filesystem is
+     *                   still mounted read-write elsewhere, it is mounted read-write (noexec) instead
+     *                   and a warning logged: the callers that ask for read-only only read
      * @return true when this call mounted it (the caller unmounts); false when it was already
      *         mounted there
      * @throws BackupException REFUSED when something else is mounted on the mount point; FAILED
-     *                         when mount fails
+     *                         when mount still fails after {@value #MOUNT_ATTEMPTS} attempts
      * @throws IOException     if mount cannot be run or mountinfo read
      */
     public boolean mount(Path device, Path mountPoint, boolean readOnly) throws IOException, BackupException {
@@ -135,14 +148,38 @@ public final class BackupDisk {
             throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT, mp + " is already a mount of "
                     + top.get().source() + " (" + top.get().fsType() + "), not of " + device + ": unmount it first");
         }
-        List<String> argv = new ArrayList<>(List.of("mount", "-o", readOnly ? "ro,nodev,nosuid" : "nodev,nosuid",
-                device.toString(), mp.toString()));
-        ProcessResult r = runner.run(ProcessSpec.of(MOUNT_TIMEOUT, argv));
+        ProcessResult r = mountRetried(List.of("mount", "-o", readOnly ? "ro,nodev,nosuid" : "nodev,nosuid",
+                device.toString(), mp.toString()), device);
+        if (!r.succeeded() && readOnly && r.stderr().contains("already mounted")) {
+            // The filesystem is still mounted read-write somewhere (see MOUNT_ATTEMPTS), and the kernel
+            // refuses a read-only mount of the same superblock; share it read-write. Only reads follow.
+            r = runner.run(ProcessSpec.of(MOUNT_TIMEOUT, "mount", "-o", "nodev,nosuid,noexec", device.toString(),
+                    mp.toString()));
+            if (r.succeeded()) {
+                LOG.warn("{} is still mounted read-write elsewhere (another mount namespace?): mounted it read-write "
+                        + "on {} for reading only", device, mp);
+            }
+        }
         if (!r.succeeded()) {
             throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
-                    "cannot mount " + device + " on " + mp + ": " + lastLine(r));
+                    "cannot mount " + device + " on " + mp + ": " + lastLine(r)
+                    + (r.stderr().contains("already mounted") ? " (is it still mounted in another mount namespace?)" : ""));
         }
         return true;
+    }
+
+    private ProcessResult mountRetried(List<String> argv, Path device) throws IOException {
+        ProcessResult r = runner.run(ProcessSpec.of(MOUNT_TIMEOUT, argv));
+        for (int attempt = 1; !r.succeeded() && attempt < MOUNT_ATTEMPTS; attempt++) {
+            try {
+                Thread.sleep(MOUNT_RETRY_DELAY.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while mounting " + device);
+            }
+            r = runner.run(ProcessSpec.of(MOUNT_TIMEOUT, argv));
+        }
+        return r;
     }
 
     /**
@@ -177,10 +214,11 @@ public final class BackupDisk {
         return r.succeeded() ? Optional.empty() : Optional.of("umount " + mountPoint + " failed: " + lastLine(r));
     }
 
+    /** The last meaningful line a program printed (stderr first; mount's dmesg hint skipped). */
     static String lastLine(ProcessResult r) {
-        String text = (r.stderr().isBlank() ? r.stdout() : r.stderr()).strip();
-        int nl = text.lastIndexOf('\n');
-        String line = nl < 0 ? text : text.substring(nl + 1);
+        String text = r.stderr().isBlank() ? r.stdout() : r.stderr();
+        String line = text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("dmesg(1)"))
+                .reduce((a, b) -> b).orElse("");
         return r.timedOut() ? "timed out" : line.isEmpty() ? "exit " + r.exitCode() : line;
     }
 }

@@ -1,6 +1,7 @@
 package org.jheartbeat.sync.backup;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -70,14 +71,14 @@ final class BackupRunner {
         Instant start = clock.instant();
         BackupOutcome outcome;
         try (FileChannel lock = lock(name)) {
-            BackupState before = store.read(name);
+            BackupState before = readState(name);
             try {
                 outcome = onDisk(spec, false, before, start, m -> snapshot(spec, m, start));
             } catch (BackupException e) {
                 outcome = BackupOutcome.failed(name, e);
             } catch (IOException | RuntimeException e) {
                 outcome = new BackupOutcome(name, BackupResult.FAILED, DiskState.PRESENT,
-                        "backup " + name + " failed: " + e, Optional.empty(), 0, 0, 0, 0, false, 0);
+                        "backup " + name + " failed: " + e.getClass().getSimpleName() + ": " + e.getMessage(), Optional.empty(), 0, 0, 0, 0, false, 0);
             }
             persist(before, outcome, start);
         } catch (BackupException e) {
@@ -107,7 +108,21 @@ final class BackupRunner {
                     o.snapshot().isPresent() ? o.snapshot() : before.newestSnapshot(), o.bytesTransferred(),
                     o.bytesUsed() > 0 ? o.bytesUsed() : before.bytesUsed());
         }
-        store.write(s);
+        try {
+            store.write(s);
+        } catch (UncheckedIOException e) {
+            log.error("backup {}: cannot record the state: {}", o.name(), e.getMessage());
+        }
+    }
+
+    /** The stored state; a broken state file is logged and treated as no state. */
+    private BackupState readState(String name) {
+        try {
+            return store.read(name);
+        } catch (UncheckedIOException e) {
+            log.warn("backup {}: ignoring the state file: {}", name, e.getMessage());
+            return BackupState.initial(name);
+        }
     }
 
     /** Lists complete snapshots, oldest first. */

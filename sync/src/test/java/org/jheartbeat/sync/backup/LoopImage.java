@@ -58,10 +58,30 @@ final class LoopImage implements AutoCloseable {
         device = null;
     }
 
-    /** Mounts our device read-only on dir (for inspecting the snapshots). */
+    /**
+     * Mounts our device on dir for inspecting the snapshots: read-only, retried for up to 5 s. If
+     * the filesystem is still mounted read-write elsewhere (a mount namespace another program
+     * created while the backup had it mounted keeps a copy of that mount), the kernel refuses a
+     * read-only second mount with EBUSY; then it is mounted read-write, sharing that superblock.
+     */
     void mountRo(Path dir) throws Exception {
         Files.createDirectories(dir);
-        sh("mount", "-o", "ro", device, dir.toString());
+        IOException last = null;
+        for (int i = 0; i < 10; i++) {
+            try {
+                sh("mount", "-o", "ro", device, dir.toString());
+                return;
+            } catch (IOException e) {
+                last = e;
+                Thread.sleep(500);
+            }
+        }
+        try {
+            sh("mount", device, dir.toString());
+        } catch (IOException e) {
+            e.addSuppressed(last);
+            throw e;
+        }
     }
 
     @Override
