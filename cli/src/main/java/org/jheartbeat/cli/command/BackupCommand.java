@@ -48,21 +48,15 @@ public final class BackupCommand implements Callable<Integer> {
     }
 
     /**
-     * Reads {@code <configDir>/sync.yaml}: the one place to switch to the sync module's parser.
+     * Reads {@code <configDir>/sync.yaml} with the daemon's parser ({@link
+     * org.jheartbeat.cli.runtime.SyncConfigFile}); a missing file means no backups.
      *
      * @param configDir configuration directory, normally {@code /etc/ha.d}
      * @return the configuration
-     * @throws UserException CONFIG with every problem when the file is invalid, FAILURE when unreadable
+     * @throws UserException CONFIG ({@code sync.yaml:LINE: ...}) when the file is invalid
      */
     static SyncConfig loadSyncConfig(Path configDir) throws UserException {
-        Path file = configDir.resolve("sync.yaml");
-        try {
-            return SyncYamlBackups.read(file);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(ExitCodes.CONFIG, e.getMessage());
-        } catch (IOException e) {
-            throw new UserException(ExitCodes.FAILURE, "cannot read " + file + ": " + e.getMessage());
-        }
+        return org.jheartbeat.cli.runtime.SyncConfigFile.load(configDir, java.util.Optional.empty());
     }
 
     /** Options and helpers shared by every {@code hb backup} command. */
