@@ -190,6 +190,83 @@ class SyncIT {
         }
     }
 
+    /**
+     * The daemon watches for the backup disk: a loop-device ext4 image with the configured label
+     * "inserted" while node1 runs gives a snapshot (mounted inside node1 only while it runs),
+     * shown by {@code hb status}; "removed", the status says missing.
+     */
+    @Test
+    void theDaemonBacksUpToADiskWhenItIsInserted() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces, loop devices)");
+        String label = "JHBL" + Long.toString(System.nanoTime() % 1_000_000_000L, 36).toUpperCase();
+        try (Lab lab = new Lab(env())) {
+            Path yaml = lab.configDir("node1").resolve("sync.yaml");
+            Files.writeString(yaml, Files.readString(yaml) + """
+                    backups:
+                      drawer:
+                        label: %s
+                        mount_point: /srv/backup-mnt
+                        paths: [/srv/web]
+                        keep: 3
+                        poll: 1s
+                    """.formatted(label));
+            Path n1 = disk(lab, "node1");
+            for (int i = 0; i < 50; i++) {
+                Files.writeString(n1.resolve("doc" + i), "document " + i + "\n");
+            }
+            Path image = lab.runDir().resolve("backup.img");
+            assertThat(lab.run(List.of("truncate", "-s", "32M", image.toString()), 10).code()).isZero();
+            assertThat(lab.run(List.of("mkfs.ext4", "-q", "-L", label, image.toString()), 30).code()).isZero();
+            start(lab);
+            Path mnt = lab.srv("node1").resolve("backup-mnt");
+            waitUntil(() -> hb(lab, "node1", "status").output().contains("drawer       disk MISSING"), 20_000,
+                    "backup disk missing in hb status", lab);
+            String loop = null;
+            try {
+                Lab.Result attach = lab.run(List.of("losetup", "-f", "--show", image.toString()), 10);
+                assertThat(attach.code()).as(attach.output()).isZero();
+                loop = attach.output().trim();
+                waitUntil(() -> "OK".equals(backupState(lab).getProperty("lastResult")), 30_000,
+                        "a snapshot after the disk was inserted", lab);
+                Properties st = backupState(lab);
+                assertThat(st.getProperty("snapshots")).isEqualTo("1");
+                assertThat(lab.daemonLog("node1", 100)).contains("backup drawer: disk LABEL=" + label + " inserted");
+                assertThat(hb(lab, "node1", "status").output()).contains("drawer       disk PRESENT    last OK");
+                Lab.Result list = hb(lab, "node1", "backup", "list");
+                assertThat(list.code()).as(list.output()).isZero();
+                assertThat(list.output()).contains(st.getProperty("newestSnapshot"));
+                waitUntil(() -> isEmptyDir(mnt), 10_000, "the disk unmounted after the backup", lab);
+            } finally {
+                if (loop != null) {
+                    lab.run(List.of("losetup", "-d", loop), 10);
+                }
+            }
+            waitUntil(() -> "MISSING".equals(backupState(lab).getProperty("disk")), 20_000,
+                    "the disk reported missing after removal", lab);
+            assertThat(hb(lab, "node1", "status").output()).contains("drawer       disk MISSING");
+            assertThat(isEmptyDir(mnt)).as("nothing written to the bare mount point").isTrue();
+        }
+    }
+
+    private static Properties backupState(Lab lab) {
+        Properties p = new Properties();
+        Path f = lab.varLibJheartbeat("node1").resolve("sync/backup-drawer.state");
+        try (var in = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            // not written yet
+        }
+        return p;
+    }
+
+    private static boolean isEmptyDir(Path d) {
+        try (Stream<Path> s = Files.list(d)) {
+            return s.findAny().isEmpty();
+        } catch (IOException e) {
+            return !Files.exists(d);
+        }
+    }
+
     private static void start(Lab lab) throws Exception {
         assertThat(lab.lab("start", "node1").code()).isZero();
         assertThat(lab.lab("start", "node2").code()).isZero();
@@ -221,7 +298,9 @@ class SyncIT {
         if (args[0].equals("sync") || args[0].equals("backup")) {
             argv.add(args[1]);
             argv.addAll(List.of("--config-dir", lab.configDir(node).toString()));
-            argv.addAll(List.of("--state-dir", lab.runDir().resolve(node).resolve("state").toString()));
+            if (args[0].equals("sync")) {
+                argv.addAll(List.of("--state-dir", lab.runDir().resolve(node).resolve("state").toString()));
+            }
             argv.addAll(List.of(args).subList(2, args.length));
         } else {
             argv.addAll(List.of("--state-dir", lab.runDir().resolve(node).resolve("state").toString()));
