@@ -91,9 +91,31 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
                 .map(StatusSnapshot.GroupView::key).collect(Collectors.toUnmodifiableSet());
     }
 
-    private boolean peerAlive() {
-        return snapshots.get().map(s -> s.nodes().stream().anyMatch(n -> !n.local()
-                && ("up".equals(n.status()) || "active".equals(n.status())))).orElse(false);
+    /**
+     * Whether a group that just stopped here may be pushed to the peer one last time, decided from
+     * the cluster's state at that moment (pure): only when the peer is up and this node is handing
+     * groups over ({@code standby_giving}: auto_failback, hb standby/takeover/failback) or shutting
+     * down cleanly. Any other stop (a partition healed and both nodes ran the group, a failed start
+     * cleaned up) must not overwrite the peer's copy, which may be the live one.
+     *
+     * @param s the status at the time of the stop, or empty when it was not available
+     * @return empty to sync; otherwise why not (logged)
+     */
+    public static Optional<String> finalSyncRefusal(Optional<StatusSnapshot> s) {
+        if (s.isEmpty()) {
+            return Optional.of("cluster status not available");
+        }
+        boolean peerUp = s.get().nodes().stream().anyMatch(n -> !n.local()
+                && ("up".equals(n.status()) || "active".equals(n.status())));
+        if (!peerUp) {
+            return Optional.of("the peer is not up");
+        }
+        String state = s.get().takeoverState();
+        if (!"standby_giving".equals(state) && !"shutting_down".equals(state)) {
+            return Optional.of("the stop is not a hand-over (takeover state " + state
+                    + "): the peer's copy may be the live one and is not overwritten; compare the copies by hand");
+        }
+        return Optional.empty();
     }
 
     private boolean hasJobs(ResourceGroupDecl group) {
@@ -108,18 +130,19 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     }
 
     /**
-     * After the group stopped here: when the peer is alive (it is about to run the group), push the
-     * group's data to it once more, so it starts on what this node last had. When the peer is dead
-     * nothing can be sent and nobody takes the group over from this copy.
+     * After the group stopped here: when this is a hand-over to a live peer (see
+     * {@link #finalSyncRefusal}), push the group's data to it once more, so it starts on what this
+     * node last had. When the peer is dead nothing can be sent and nobody takes the group over from
+     * this copy.
      */
     @Override
     public void afterStop(ResourceGroupDecl group) {
         if (!hasJobs(group)) {
             return;
         }
-        boolean peerTarget = config.jobs().stream().anyMatch(j -> j.group().equals(group.key()) && j.toPeer());
-        if (peerTarget && !peerAlive()) {
-            LOG.warn("sync: group {} stopped while the peer is not up: no final sync", group.key());
+        Optional<String> refusal = finalSyncRefusal(snapshots.get());
+        if (refusal.isPresent()) {
+            LOG.warn("sync: group {} stopped here: no final sync: {}", group.key(), refusal.get());
             return;
         }
         long t0 = System.nanoTime();
