@@ -1,13 +1,18 @@
 package org.jheartbeat.cli.runtime;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jheartbeat.core.config.AuthKeysParser;
 import org.jheartbeat.core.config.HaCfParser;
 import org.jheartbeat.core.config.HaresourcesParser;
@@ -96,7 +101,7 @@ public final class ConfigPush {
                 continue;
             }
             boolean same = Arrays.equals(l.content, r.get().content) && (l.mode() & 07777) == (r.get().mode() & 07777);
-            List<String> diff = LineDiff.unified(lines(r.get().content), lines(l.content), CONTEXT);
+            List<String> diff = LineDiff.hunks(shown(l.name(), r.get().content), shown(l.name(), l.content), CONTEXT);
             out.add(new Entry(l, r, same ? Change.UNCHANGED : Change.CHANGED, diff));
         }
         return out;
@@ -141,6 +146,36 @@ public final class ConfigPush {
             }
         }
         return out;
+    }
+
+    /**
+     * The lines of a file as the diff shows them: authkeys' keys are never printed, each is replaced by
+     * {@code [key hidden, sha256 XXXXXXXX]} (the first 8 hex digits of its SHA-256), so a changed key
+     * still shows as a changed line.
+     */
+    static List<String> shown(String name, byte[] content) {
+        List<String> l = lines(content);
+        if (!name.equals(AuthKeysParser.FILE_NAME)) {
+            return l;
+        }
+        List<String> out = new ArrayList<>();
+        for (String line : l) {
+            Matcher m = AUTH_KEY_LINE.matcher(line);
+            out.add(m.matches() ? m.group(1) + "[key hidden, sha256 " + sha256Prefix(m.group(2)) + "]" : line);
+        }
+        return out;
+    }
+
+    /** An authkeys key line: index, method, key (the key may contain blanks). */
+    private static final Pattern AUTH_KEY_LINE = Pattern.compile("(\\s*\\d+\\s+\\S+\\s+)(\\S.*)");
+
+    private static String sha256Prefix(String key) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(h, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no SHA-256 in this JVM", e);
+        }
     }
 
     /** The lines of a text as {@link LineDiff} takes them: split at LF, no line ends, no empty last line. */

@@ -62,6 +62,29 @@ class ConfigPushTest {
     }
 
     @Test
+    void authkeysDiffsNeverShowAKey() {
+        List<ConfigPush.Entry> plan = ConfigPush.plan(List.of(file("authkeys", "auth 1\n1 sha1 newsecret\n", 0600)),
+                Map.of("authkeys", file("authkeys", "auth 1\n1 sha1 oldsecret\n#2 md5 x y\n", 0600)));
+        // the 8 hex digits are those of sha256sum(1) of the key
+        assertThat(plan.get(0).diff()).containsExactly("@@ -1,3 +1,2 @@", " auth 1",
+                "-1 sha1 [key hidden, sha256 " + sha8("oldsecret") + "]", "-#2 md5 x y",
+                "+1 sha1 [key hidden, sha256 " + sha8("newsecret") + "]");
+        assertThat(String.join("\n", plan.get(0).diff())).doesNotContain("secret]").doesNotContain("oldsecret");
+    }
+
+    private static String sha8(String s) {
+        try {
+            Process p = new ProcessBuilder("sha256sum").start();
+            try (OutputStream in = p.getOutputStream()) {
+                in.write(s.getBytes(StandardCharsets.UTF_8));
+            }
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).substring(0, 8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void fetchOutputRoundTripsBinaryContentAndMissingFiles() throws Exception {
         Files.writeString(dir.resolve("ha.cf"), "keepalive 2\n");
         Files.write(dir.resolve("authkeys"), new byte[] {'a', '\n', 0, (byte) 0xff, '\n', '\n'});
