@@ -125,6 +125,43 @@ class ConfigPushIT {
         }
     }
 
+    @Test
+    void onATerminalItAsksAndWritesOnlyAfterYes() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of())) {
+            Path cfg1 = lab.configDir("node1");
+            Path cfg2 = lab.configDir("node2");
+            Files.writeString(cfg2.resolve("haresources"), "node1 198.18.0.100/24/eth0\n");
+            String push = "java -jar " + jar() + " config push --config-dir " + cfg1 + " --to 198.18.1.2 --remote-dir " + cfg2
+                    + " --ssh '" + lab.sshCommand() + "' --file haresources";
+
+            Lab.Result no = onTerminal(lab, "node1", push, "n");
+            assertThat(no.code()).as(no.output()).isEqualTo(1);
+            assertThat(no.output()).contains("+node1 198.18.0.100/24/eth0 labweb")
+                    .contains("Write haresources on 198.18.1.2:" + cfg2 + "? [y/N] ")
+                    .contains("hb: config push: not confirmed; nothing pushed");
+            assertThat(Files.readString(cfg2.resolve("haresources"))).isEqualTo("node1 198.18.0.100/24/eth0\n");
+
+            Lab.Result yes = onTerminal(lab, "node1", push, "y");
+            assertThat(yes.code()).as(yes.output()).isZero();
+            assertThat(yes.output()).contains("Wrote haresources on 198.18.1.2:" + cfg2);
+            assertThat(Files.readAllBytes(cfg2.resolve("haresources"))).isEqualTo(Files.readAllBytes(cfg1.resolve("haresources")));
+            assertThat(Files.readString(cfg2.resolve("haresources.bak"))).isEqualTo("node1 198.18.0.100/24/eth0\n");
+        }
+    }
+
+    /** Runs the shell command {@code cmd} inside {@code node} on a pseudo-terminal (script(1)), typing {@code answer}. */
+    static Lab.Result onTerminal(Lab lab, String node, String cmd, String answer) throws Exception {
+        Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+        return lab.run(List.of("sh", "-c", "printf '%s\\n' \"$0\" | \"$@\"", answer, root.resolve("lab/lab.sh").toString(),
+                "exec", node, "script", "-qec", cmd, "/dev/null"), 60);
+    }
+
+    static String jar() {
+        Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+        return System.getProperty("hb.jar", root.resolve("cli/target/hb.jar").toString());
+    }
+
     /** Runs {@code hb ARGS...} (the built jar) inside {@code node}. */
     static Lab.Result hb(Lab lab, String node, String... args) throws Exception {
         Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
