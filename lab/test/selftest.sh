@@ -187,6 +187,27 @@ check_eq "rule there after poweron" 1 "$(loss_rules "$NS_N2" | grep -c 'probabil
 la noloss node2 2>/dev/null
 check_eq "host namespace has no LAB-LOSS chain" 0 "$(iptables -S 2>/dev/null | grep -c LAB-LOSS)"
 
+echo "# private /srv, /var/lib/jheartbeat; sshd per node"
+check_eq "node1's /srv is <run>/node1/srv" "$N1_SRV" "$(la exec node1 findmnt -n -o SOURCE /srv | sed 's/^[^[]*\[\(.*\)\]$/\1/')"
+check_eq "node2's /var/lib/jheartbeat is <run>/node2/varlib-jhb" "$N2_VARLIB_JHB" \
+    "$(la exec node2 findmnt -n -o SOURCE /var/lib/jheartbeat | sed 's/^[^[]*\[\(.*\)\]$/\1/')"
+check "host /srv untouched by a node write" bash -c "LAB_ID=$A '$L' exec node1 sh -c 'echo n1 > /srv/st-mark' && [[ ! -e /srv/st-mark && -e '$N1_SRV/st-mark' ]]"
+SSHC=$(la ssh-cmd)
+check_eq "env LAB_SSH = ssh-cmd" "$SSHC" "$LAB_SSH"
+check_eq "ssh node1 -> node2 (eth1) hostname" node2 "$(la exec node1 $SSHC 198.18.1.2 hostname)"
+check_eq "ssh node2 -> node1 (eth0) hostname" node1 "$(la exec node2 $SSHC 198.18.0.1 hostname)"
+check "rsync node1:/srv/x -> node2:/srv/x" bash -c "LAB_ID=$A '$L' exec node1 sh -c 'mkdir -p /srv/x && echo data > /srv/x/f' &&
+    LAB_ID=$A '$L' exec node1 rsync -a -e '$SSHC' /srv/x/ 198.18.1.2:/srv/x/"
+check_eq "rsync landed in node2's /srv" data "$(cat "$N2_SRV/x/f" 2>/dev/null)"
+check_not "no password login: ssh without the key fails" la exec node1 ssh -F none -o BatchMode=yes -o ConnectTimeout=3 \
+    -o UserKnownHostsFile="$LAB_SSH_KNOWN_HOSTS" -o IdentitiesOnly=yes -i /dev/null 198.18.1.2 true
+la poweroff node2 2>/dev/null
+check_not "powered off: no sshd" la exec node1 $SSHC 198.18.1.2 true
+la poweron node2 2>/dev/null
+# (node1's ARP probe for the powered-off node2 may still run out: "No route to host" for up to ~3 s)
+check "poweron: sshd back" retry 3 bash -c "[[ \$(LAB_ID=$A '$L' exec node1 $SSHC 198.18.1.2 hostname) == node2 ]]"
+check_eq "poweron: node2's /srv kept" data "$(la exec node2 cat /srv/x/f)"
+
 echo "# VIP by hand"
 check_not "http without VIP" la http
 la exec node1 ip addr add 198.18.0.100/24 dev eth0

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code hb config ...}: configuration tools. */
 @Command(name = "config", description = "Configuration tools.", mixinStandardHelpOptions = true,
-        subcommands = {ConfigCommand.Check.class, ConfigCommand.Diff.class})
+        subcommands = {ConfigCommand.Check.class, ConfigCommand.Diff.class, ConfigPushCommand.class})
 public final class ConfigCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -1,0 +1,132 @@
+package org.jheartbeat.cli.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.UserException;
+
+/**
+ * Runs a shell script on another machine through an ssh command line ({@code hb config push}):
+ * {@code SSH... HOST SCRIPT}, with bytes on its standard input. Every failure becomes one line
+ * saying what went wrong (unreachable, permission denied, remote directory missing...).
+ *
+ * @param ssh      the ssh command and its options, e.g. {@code ssh -o BatchMode=yes}
+ * @param host     the address or name to connect to
+ * @param timeoutS how long one call may take
+ */
+public record SshTransport(List<String> ssh, String host, long timeoutS) {
+    /** What the remote script printed and its exit code (255: ssh itself failed). */
+    public record Reply(int code, byte[] out, String err) {
+    }
+
+    /** Splits an {@code --ssh} value on blanks (no quoting, as rsync's {@code -e} in its simple form). */
+    public static List<String> split(String command) {
+        List<String> argv = new ArrayList<>();
+        for (String s : command.trim().split("\\s+")) {
+            if (!s.isEmpty()) {
+                argv.add(s);
+            }
+        }
+        return argv;
+    }
+
+    /**
+     * Runs {@code script} on the host.
+     *
+     * @throws UserException exit 1 if ssh cannot be started or the call times out
+     */
+    public Reply run(String script, byte[] stdin) throws UserException {
+        List<String> argv = new ArrayList<>(ssh);
+        argv.add(host);
+        argv.add(script);
+        Process p;
+        try {
+            p = new ProcessBuilder(argv).start();
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "cannot run " + ssh.get(0) + " (" + e.getMessage()
+                    + "); install openssh-client or pass --ssh \"CMD\"");
+        }
+        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
+        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(stdin);
+        } catch (IOException e) {
+            // ssh exited early (e.g. unreachable); its exit code and stderr tell why
+        }
+        try {
+            if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new UserException(ExitCodes.FAILURE, "ssh to " + host + " did not finish within " + timeoutS
+                        + " s; check that " + host + " answers (ssh " + host + " true)");
+            }
+            return new Reply(p.exitValue(), out.get(), new String(err.get(), StandardCharsets.UTF_8));
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new UserException(ExitCodes.FAILURE, "interrupted while talking to " + host);
+        } catch (ExecutionException e) {
+            throw new UserException(ExitCodes.FAILURE, "ssh to " + host + ": " + e.getCause().getMessage());
+        }
+    }
+
+    private static byte[] readAll(InputStream in) {
+        try (in) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The one line that explains a failed call.
+     *
+     * @param remoteDir the directory the script worked in, for "missing"
+     */
+    public String describeFailure(Reply r, String remoteDir) {
+        String last = lastLine(r.err());
+        if (r.code() == ConfigPush.NO_REMOTE_DIR && last.startsWith("jhb-push:")) {
+            return "directory " + remoteDir + " does not exist on " + host + "; create it there or pass --remote-dir DIR";
+        }
+        if (r.code() == 255) {
+            String all = r.err();
+            if (all.contains("Permission denied")) {
+                return "ssh to " + host + ": permission denied (" + last + "); " + host
+                        + " must accept this machine's key for root, or pass --ssh \"ssh -i KEY -l USER ...\"";
+            }
+            if (all.contains("Host key verification failed")) {
+                return "ssh to " + host + ": host key verification failed; connect once with ssh " + host
+                        + " to check and accept its key";
+            }
+            for (String s : List.of("Connection timed out", "No route to host", "Connection refused",
+                    "Network is unreachable", "Could not resolve hostname", "Connection closed",
+                    "Operation timed out")) {
+                if (all.contains(s)) {
+                    return "cannot reach " + host + " over ssh (" + last + "); check the address, or pass --to HOST";
+                }
+            }
+            return "ssh to " + host + " failed: " + (last.isEmpty() ? "exit 255" : last);
+        }
+        return "on " + host + ": " + (last.isEmpty() ? "remote command failed" : last.replaceFirst("^jhb-push: ", ""))
+                + " (exit " + r.code() + ")";
+    }
+
+    /** The last non-blank line of {@code text}, trimmed ("" if none). */
+    static String lastLine(String text) {
+        String[] lines = text.split("\r?\n|\r");
+        for (int i = lines.length - 1; i >= 0; i--) {
+            if (!lines[i].isBlank()) {
+                return lines[i].trim();
+            }
+        }
+        return "";
+    }
+}

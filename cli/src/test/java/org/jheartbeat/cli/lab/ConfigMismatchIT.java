@@ -1,0 +1,99 @@
+package org.jheartbeat.cli.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 6: "A config mismatch between the nodes is reported on both within one keepalive of start".
+ * Two jheartbeat daemons start with different haresources (node2's group lacks labweb): both log the
+ * WARN within one keepalive (500 ms) of their {@code Comm_now_up()}, both {@code hb status} (text and
+ * JSON) show it, and {@code hb config diff} names haresources on both. Then {@code hb config push}
+ * makes node2's file node1's, node2 restarts, and the warning is gone on both.
+ */
+@Tag("root")
+class ConfigMismatchIT {
+    static final long KEEPALIVE_MS = 500;
+    private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy/MM/dd_HH:mm:ss.SSS");
+
+    @Test
+    void mismatchIsReportedOnBothNodesAndGoesAwayOncePushed() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", KEEPALIVE_MS + "ms"))) {
+            Files.writeString(lab.configDir("node2").resolve("haresources"), "node1 198.18.0.100/24/eth0\n");
+            assertThat(lab.lab("start", "node1").code()).isZero();
+            assertThat(lab.lab("start", "node2").code()).isZero();
+            long started = System.nanoTime();
+
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                assertThat(lab.lab("status", "node1").output()).contains("Config: DIFFERS from node2 in haresources");
+                assertThat(lab.lab("status", "node2").output()).contains("Config: DIFFERS from node1 in haresources");
+            });
+            System.out.println("both hb status report the mismatch " + (System.nanoTime() - started) / 1_000_000
+                    + " ms after node2's daemon start returned (polling, each hb status a JVM start)");
+            for (String node : List.of("node1", "node2")) {
+                String peer = node.equals("node1") ? "node2" : "node1";
+                Path log = lab.runDir().resolve(node).resolve("ha-log");
+                LocalDateTime commUp = logTime(log, "Comm_now_up()").orElseThrow(() ->
+                        new AssertionError(node + ": no Comm_now_up() in " + log));
+                LocalDateTime warned = logTime(log, "WARN: Configuration differs from " + peer + ": haresources.")
+                        .orElseThrow(() -> new AssertionError(node + ": no mismatch WARN in " + log));
+                long delayMs = Duration.between(commUp, warned).toMillis();
+                System.out.println(node + ": mismatch WARN " + delayMs + " ms after Comm_now_up() (ha-log times)");
+                assertThat(delayMs).as("%s reports within one keepalive of comm up", node).isBetween(0L, KEEPALIVE_MS);
+
+                assertThat(OperatorCommandsIT.json(lab, node)).contains("\"config\":\"DIFFERS from " + peer + " in haresources\"");
+                Lab.Result diff = ConfigPushIT.hb(lab, node, "config", "diff", "--state-dir", state(lab, node));
+                assertThat(diff.code()).as(diff.output()).isEqualTo(1);
+                assertThat(diff.output()).containsPattern("(?m)^  haresources +DIFFERS$")
+                        .containsPattern("(?m)^  authkeys +same$");
+            }
+
+            // make them equal: push node1's haresources to node2, restart node2
+            Lab.Result push = ConfigPushIT.hb(lab, "node1", "config", "push", "--config-dir",
+                    lab.configDir("node1").toString(), "--to", "198.18.1.2", "--remote-dir", lab.configDir("node2").toString(),
+                    "--ssh", lab.sshCommand(), "--file", "haresources", "--yes");
+            assertThat(push.code()).as(push.output()).isZero();
+            assertThat(push.output()).contains("+node1 198.18.0.100/24/eth0 labweb").contains("Wrote haresources on ");
+            assertThat(Files.readAllBytes(lab.configDir("node2").resolve("haresources")))
+                    .isEqualTo(Files.readAllBytes(lab.configDir("node1").resolve("haresources")));
+            assertThat(lab.lab("stop", "node2").code()).isZero();
+            assertThat(lab.lab("start", "node2").code()).isZero();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                assertThat(lab.lab("status", "node1").output()).contains("Config: same as node2");
+                assertThat(lab.lab("status", "node2").output()).contains("Config: same as node1");
+            });
+            assertThat(OperatorCommandsIT.json(lab, "node2")).contains("\"config\":\"same as node1\"");
+            for (String node : List.of("node1", "node2")) {
+                Lab.Result diff = ConfigPushIT.hb(lab, node, "config", "diff", "--state-dir", state(lab, node));
+                assertThat(diff.code()).as(diff.output()).isZero();
+                assertThat(diff.output()).containsPattern("(?m)^  haresources +same$");
+            }
+            assertThat(Files.readString(lab.runDir().resolve("node1/ha-log"))).contains("Configuration matches node2 now.");
+            String node2Log = Files.readString(lab.runDir().resolve("node2/ha-log"));
+            String sinceRestart = node2Log.substring(node2Log.lastIndexOf("Configuration validated."));
+            assertThat(sinceRestart).doesNotContain("Configuration differs");
+        }
+    }
+
+    private static String state(Lab lab, String node) {
+        return lab.runDir().resolve(node).resolve("state").toString();
+    }
+
+    /** The time of the first ha-log line containing {@code text}. */
+    private static Optional<LocalDateTime> logTime(Path log, String text) throws java.io.IOException {
+        return Files.readAllLines(log).stream().filter(l -> l.contains(text)).findFirst()
+                .map(l -> LocalDateTime.parse(l.substring(0, l.indexOf(' ')), LOG_TIME));
+    }
+}
