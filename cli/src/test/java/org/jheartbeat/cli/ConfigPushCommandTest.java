@@ -33,6 +33,18 @@ class ConfigPushCommandTest {
     }
 
     @Test
+    void anInvalidSyncYamlIsNotPushed() throws Exception {
+        Path cfg = ConfigDirBuilder.validTwoNode().writeTo(dir);
+        Files.writeString(cfg.resolve("sync.yaml"), "jobs:\n  web:\n    group: nosuchgroup\n    paths: [/srv/web]\n"
+                + "    target: /mnt/replica\n");
+        HbRun r = HbRun.hb("config", "push", "--config-dir", cfg.toString(), "--to", "198.18.1.2", "--dry-run");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("sync.yaml:2: job web: group [nosuchgroup] is not a resource group")
+                .contains("sync.yaml is not valid (see hb config check --syntax-only); nothing pushed")
+                .doesNotContain("Exception");
+    }
+
+    @Test
     void anAuthkeysNotMode600IsNotPushed() throws Exception {
         Path cfg = ConfigDirBuilder.validTwoNode().authkeysMode("400").writeTo(dir);
         HbRun r = HbRun.hb("config", "push", "--config-dir", cfg.toString(), "--to", "198.18.1.2", "--dry-run");

@@ -117,6 +117,13 @@ public final class ConfigPushCommand implements Callable<Integer> {
                     + " is not a valid configuration (see hb config check --syntax-only); nothing pushed");
         }
         ClusterConfig config = loaded.config().get();
+        try {
+            org.jheartbeat.cli.runtime.SyncConfigFile.load(dir, Optional.of(config));
+        } catch (UserException e) {
+            err.println(e.getMessage());
+            throw new UserException(ExitCodes.CONFIG, "config push: " + dir.resolve(ConfigPush.SYNC_YAML)
+                    + " is not valid (see hb config check --syntax-only); nothing pushed");
+        }
         List<ConfigPush.FileCopy> local = readLocal(dir, files);
 
         String host = to != null ? to : peerHost(config);
