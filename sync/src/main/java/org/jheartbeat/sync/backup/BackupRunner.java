@@ -1,5 +1,7 @@
 package org.jheartbeat.sync.backup;
 
+import org.jheartbeat.sync.MountTable;
+import org.jheartbeat.sync.RsyncStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -319,7 +321,8 @@ final class BackupRunner {
             List<String> repair = new ArrayList<>(argv);
             repair.add(4, "--checksum");
             RsyncStats again = RsyncStats.parse(copy(repair, m, work).stdout());
-            stats = new RsyncStats(stats.files(), stats.filesTransferred() + again.filesTransferred(),
+            stats = new RsyncStats(stats.files(), stats.regularFiles(), stats.createdFiles(), stats.deletedFiles(),
+                    stats.filesTransferred() + again.filesTransferred(), stats.totalSize(),
                     stats.bytesTransferred() + again.bytesTransferred());
             diffs = verify(spec, work);
         }
@@ -334,12 +337,12 @@ final class BackupRunner {
         int count = SnapshotNames.snapshots(children(m.base())).size();
         FileStore fs = Files.getFileStore(m.mountPoint());
         long bytesUsed = fs.getTotalSpace() - fs.getUnallocatedSpace();
-        String summary = "snapshot " + snap + (verified ? " done: " : " taken but NOT verified: ") + stats.files()
+        String summary = "snapshot " + snap + (verified ? " done: " : " taken but NOT verified: ") + stats.regularFiles()
                 + " files, " + stats.filesTransferred() + " changed (" + Sizes.human(stats.bytesTransferred()) + ")"
                 + (verified ? ", verified" : ", " + diffs.size() + " differences, first: " + diffs.get(0)
                 + " (older snapshots kept)");
         return new BackupOutcome(name, verified ? BackupResult.OK : BackupResult.FAILED, DiskState.PRESENT, summary,
-                Optional.of(snap), stats.files(), stats.filesTransferred(), stats.bytesTransferred(), bytesUsed, verified, count);
+                Optional.of(snap), stats.regularFiles(), stats.filesTransferred(), stats.bytesTransferred(), bytesUsed, verified, count);
     }
 
     /**

@@ -1,15 +1,13 @@
 package org.jheartbeat.sync.backup;
 
+import org.jheartbeat.sync.AtomicFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
@@ -85,19 +83,9 @@ public final class BackupStateStore {
         Path f = file(state.name());
         try {
             Files.createDirectories(stateDir);
-            Path tmp = Files.createTempFile(stateDir, ".backup-" + state.name(), ".tmp");
-            try {
-                try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                    p.store(w, "jheartbeat backup state");
-                }
-                try {
-                    Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            java.io.StringWriter w = new java.io.StringWriter();
+            p.store(w, "jheartbeat backup state");
+            AtomicFiles.writeString(f, w.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + f + ": " + e.getMessage(), e);
         }

@@ -1,15 +1,14 @@
 package org.jheartbeat.sync.replication;
 
+import org.jheartbeat.sync.AtomicFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
@@ -103,32 +102,12 @@ public final class JobStateStore {
             StringWriter w = new StringWriter();
             p.store(w, "jheartbeat sync job " + state.job());
             Files.createDirectories(stateDir);
-            writeAtomically(fileOf(state.job()), w.toString());
+            AtomicFiles.writeString(fileOf(state.job()), w.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + fileOf(state.job()), e);
         }
     }
 
-    /**
-     * Writes a file via a temp file in the same directory and an atomic rename.
-     *
-     * @param file target
-     * @param text contents (UTF-8)
-     * @throws IOException if writing or renaming fails (the temp file is removed)
-     */
-    static void writeAtomically(Path file, String text) throws IOException {
-        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp" + ProcessHandle.current().pid());
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-    }
 
     private static Optional<Instant> instant(Properties p, String key) {
         String v = p.getProperty(key);

@@ -1,5 +1,7 @@
 package org.jheartbeat.sync.replication;
 
+import java.util.List;
+import org.jheartbeat.sync.MountTable;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -34,7 +36,7 @@ public record PathFacts(Path path, boolean exists, boolean mountPoint, long file
      * @throws IOException if the tree cannot be walked (unreadable subdirectories are counted as
      *                     one entry and not descended into)
      */
-    public static PathFacts probe(Path dir, MountTable mounts) throws IOException {
+    public static PathFacts probe(Path dir, List<MountTable.Entry> mounts) throws IOException {
         if (!Files.isDirectory(dir)) {
             return new PathFacts(dir, false, false, 0);
         }
@@ -58,6 +60,6 @@ public record PathFacts(Path path, boolean exists, boolean mountPoint, long file
                 return FileVisitResult.CONTINUE;
             }
         });
-        return new PathFacts(dir, true, mounts.isMountPoint(dir), n[0] - 1);
+        return new PathFacts(dir, true, MountTable.isMountPoint(mounts, dir), n[0] - 1);
     }
 }

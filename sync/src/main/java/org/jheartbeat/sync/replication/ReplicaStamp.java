@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.replication;
 
+import org.jheartbeat.sync.AtomicFiles;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -66,7 +67,7 @@ public record ReplicaStamp(String job, String sourceNode, Instant start, Instant
      */
     public void write(Path file) throws IOException {
         Files.createDirectories(file.getParent());
-        JobStateStore.writeAtomically(file, format());
+        AtomicFiles.writeString(file, format());
     }
 
     /**

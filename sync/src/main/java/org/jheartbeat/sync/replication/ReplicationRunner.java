@@ -1,5 +1,7 @@
 package org.jheartbeat.sync.replication;
 
+import org.jheartbeat.sync.RsyncStats;
+import org.jheartbeat.sync.MountTable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
@@ -189,7 +191,7 @@ public final class ReplicationRunner {
         String dest = job.toPeer() ? String.valueOf(peerNode) : job.targetPath().orElseThrow().toString();
 
         List<PathFacts> facts = new ArrayList<>();
-        MountTable mounts;
+        List<MountTable.Entry> mounts;
         try {
             mounts = MountTable.read();
             for (Path p : job.paths()) {

@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.replication;
 
+import org.jheartbeat.sync.RsyncStats;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

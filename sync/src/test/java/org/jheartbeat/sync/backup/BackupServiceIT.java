@@ -1,5 +1,7 @@
 package org.jheartbeat.sync.backup;
 
+import org.jheartbeat.sync.TestClock;
+import org.jheartbeat.sync.MountTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -40,7 +42,7 @@ class BackupServiceIT {
     private String label;
     private final List<LoopImage> images = new ArrayList<>();
     private final List<AutoCloseable> closeLast = new ArrayList<>();
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T22:15:00Z"));
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-29T22:15:00Z"));
     private final Random random = new Random(7);
 
     @BeforeEach

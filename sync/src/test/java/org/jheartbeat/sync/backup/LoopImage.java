@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.backup;
 
+import org.jheartbeat.sync.MountTable;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;

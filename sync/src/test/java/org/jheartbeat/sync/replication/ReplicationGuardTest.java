@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.replication;
 
+import org.jheartbeat.sync.MountTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -15,7 +16,7 @@ class ReplicationGuardTest {
     @TempDir
     Path tmp;
 
-    private final MountTable none = MountTable.parse("");
+    private final java.util.List<MountTable.Entry> none = MountTable.parse("");
 
     private Path tree(String name, int files) throws IOException {
         Path d = Files.createDirectories(tmp.resolve(name));
@@ -73,17 +74,17 @@ class ReplicationGuardTest {
         ReplicationJobSpec job = Jobs.pathJob("web", "g", List.of(d), tmp.resolve("r"), true, true, 0.5, 0, List.of());
         assertThat(ReplicationGuard.check(job, List.of(PathFacts.probe(d, none)), Map.of()))
                 .isEqualTo(ReplicationGuard.Decision.refuse(d + " is not a mount point (require_mount: true)"));
-        MountTable withD = MountTable.parse("36 35 98:0 / " + d.toRealPath() + " rw,noatime master:1 - ext3 /dev/root rw\n");
+        java.util.List<MountTable.Entry> withD = MountTable.parse("36 35 98:0 / " + d.toRealPath() + " rw,noatime master:1 - ext3 /dev/root rw\n");
         assertThat(ReplicationGuard.check(job, List.of(PathFacts.probe(d, withD)), Map.of())).isEqualTo(ReplicationGuard.Decision.ALLOW);
     }
 
     @Test
     void mountTableReadsTheRealMountinfoAndUnescapesBlanks() throws IOException {
-        assertThat(MountTable.read().isMountPoint(Path.of("/"))).isTrue();
-        assertThat(MountTable.read().isMountPoint(Path.of("/proc"))).isTrue();
-        assertThat(MountTable.read().isMountPoint(tmp)).isFalse();
-        MountTable t = MountTable.parse("40 1 0:5 / /mnt/my\\040disk rw - ext4 /dev/sdb1 rw\n");
-        assertThat(t.isMountPoint(Path.of("/mnt/my disk"))).isTrue();
-        assertThat(t.isMountPoint(Path.of("/mnt/my"))).isFalse();
+        assertThat(MountTable.isMountPoint(MountTable.read(), Path.of("/"))).isTrue();
+        assertThat(MountTable.isMountPoint(MountTable.read(), Path.of("/proc"))).isTrue();
+        assertThat(MountTable.isMountPoint(MountTable.read(), tmp)).isFalse();
+        java.util.List<MountTable.Entry> t = MountTable.parse("40 1 0:5 / /mnt/my\\040disk rw - ext4 /dev/sdb1 rw\n");
+        assertThat(MountTable.isMountPoint(t, Path.of("/mnt/my disk"))).isTrue();
+        assertThat(MountTable.isMountPoint(t, Path.of("/mnt/my"))).isFalse();
     }
 }

@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.replication;
 
+import org.jheartbeat.sync.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;

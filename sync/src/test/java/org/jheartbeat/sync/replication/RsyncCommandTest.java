@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.replication;
 
+import org.jheartbeat.sync.RsyncStats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ class RsyncCommandTest {
                 Total transferred file size: 1,048,576 bytes
                 Literal data: 1,048,576 bytes
                 """;
-        assertThat(RsyncStats.parse(out)).isEqualTo(new RsyncStats(10_001, 12, 3, 1_234, 52_428_800L, 1_048_576L));
+        assertThat(RsyncStats.parse(out)).isEqualTo(new RsyncStats(10_001, 10_000, 12, 3, 1_234, 52_428_800L, 1_048_576L));
         assertThat(RsyncStats.parse("garbage")).isEqualTo(RsyncStats.ZERO);
     }
 }

@@ -1,4 +1,4 @@
-package org.jheartbeat.sync.backup;
+package org.jheartbeat.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.jheartbeat.sync.backup;
+package org.jheartbeat.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,13 +11,13 @@ class RsyncStatsTest {
                 "Number of created files: 3 (reg: 3)", "Number of deleted files: 0",
                 "Number of regular files transferred: 3", "Total file size: 41,943,040 bytes",
                 "Total transferred file size: 1,200,000 bytes", "Literal data: 1,200,000 bytes", "");
-        assertThat(RsyncStats.parse(out)).isEqualTo(new RsyncStats(10_000, 3, 1_200_000));
+        assertThat(RsyncStats.parse(out)).isEqualTo(new RsyncStats(10_004, 10_000, 3, 0, 3, 41_943_040, 1_200_000));
     }
 
     @Test
     void parsesOldFormatAndAbsentFigures() {
         assertThat(RsyncStats.parse("Number of files: 12\nNumber of files transferred: 2\n"
-                + "Total transferred file size: 77 bytes\n")).isEqualTo(new RsyncStats(12, 2, 77));
-        assertThat(RsyncStats.parse("")).isEqualTo(new RsyncStats(0, 0, 0));
+                + "Total transferred file size: 77 bytes\n")).isEqualTo(new RsyncStats(12, 12, 0, 0, 2, 0, 77));
+        assertThat(RsyncStats.parse("")).isEqualTo(RsyncStats.ZERO);
     }
 }

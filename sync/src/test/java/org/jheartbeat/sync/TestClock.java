@@ -1,4 +1,4 @@
-package org.jheartbeat.sync.replication;
+package org.jheartbeat.sync;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,18 +7,21 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A java.time.Clock tests move by hand (the core FakeClock is not a java.time.Clock). */
-final class TestClock extends Clock {
+public final class TestClock extends Clock {
     private volatile Instant now;
 
-    TestClock(Instant start) {
+    /** @param start the first instant it tells */
+    public TestClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration d) {
+    /** @param d moves the clock forward by this */
+    public void advance(Duration d) {
         now = now.plus(d);
     }
 
-    void set(Instant t) {
+    /** @param t the instant it tells from now on */
+    public void set(Instant t) {
         now = t;
     }
 

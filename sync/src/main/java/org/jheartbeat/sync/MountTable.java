@@ -1,4 +1,4 @@
-package org.jheartbeat.sync.backup;
+package org.jheartbeat.sync;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * The kernel's view of what is mounted where, from {@code /proc/self/mountinfo} (format: Linux
  * {@code Documentation/filesystems/proc.rst}, section 3.5). Used to prove, before any write, that a
- * backup's mount point really is the backup disk and not the bare directory beneath it.
+ * backup's mount point really is the backup disk and not the bare directory beneath it, and by the
+ * replication guard to tell a mounted data partition from the bare directory beneath it.
  */
 public final class MountTable {
     /** The file this reads on Linux. */
@@ -66,6 +67,23 @@ public final class MountTable {
             }
         }
         return Optional.ofNullable(top);
+    }
+
+    /**
+     * @param entries mount table entries
+     * @param dir     a directory; compared after {@link Path#toRealPath} when it exists (symlinks
+     *                resolved), else as given (normalised)
+     * @return whether something is mounted on it
+     */
+    public static boolean isMountPoint(List<Entry> entries, Path dir) {
+        Path p;
+        try {
+            p = dir.toRealPath();
+        } catch (IOException e) {
+            p = dir.toAbsolutePath().normalize();
+        }
+        Path target = p;
+        return entries.stream().anyMatch(e -> e.mountPoint().equals(target));
     }
 
     /**
