@@ -39,6 +39,8 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     private final Supplier<Optional<StatusSnapshot>> snapshots;
     private final ReplicationService replication;
     private final BackupService backups;
+    /** Keys of groups started here while the peer was not up (a takeover after a crash). */
+    private final Set<String> startedWhilePeerDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param resolved  sync.yaml after {@code SyncConfigParser.resolve}
@@ -126,6 +128,13 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     public void beforeStart(ResourceGroupDecl group) {
         if (hasJobs(group)) {
             replication.logReplicaAge(group.key());
+            boolean peerUp = snapshots.get().map(s -> s.nodes().stream().anyMatch(n -> !n.local()
+                    && ("up".equals(n.status()) || "active".equals(n.status())))).orElse(false);
+            if (peerUp) {
+                startedWhilePeerDown.remove(group.key());
+            } else {
+                startedWhilePeerDown.add(group.key());
+            }
         }
     }
 
@@ -146,7 +155,8 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
             return;
         }
         long t0 = System.nanoTime();
-        List<RunOutcome> outcomes = replication.syncBeforeHandover(group.key());
+        List<RunOutcome> outcomes = replication.syncBeforeHandover(group.key(),
+                startedWhilePeerDown.remove(group.key()));
         for (RunOutcome o : outcomes) {
             if (!o.ok()) {
                 LOG.error("sync job {}: final sync before hand-over failed ({}): {}; the peer starts group {} on"

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Objects;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
@@ -218,6 +219,8 @@ public final class ReplicationRunner {
         RsyncStats stats = RsyncStats.ZERO;
         int attempts = 0;
         boolean vanished = false;
+        Optional<Path> displaced = trigger == RunTrigger.HANDOVER_AFTER_CRASH
+                ? Optional.of(displacedDir(cfg.stateDir(), job.name(), start)) : Optional.empty();
         for (Path src : job.paths()) {
             if (!job.toPeer()) {
                 try {
@@ -228,7 +231,8 @@ public final class ReplicationRunner {
                             Map.of());
                 }
             }
-            List<String> argv = RsyncCommand.build(rsync, job, src, peerAddress, cfg.ssh(), progress != null);
+            List<String> argv = RsyncCommand.build(rsync, job, src, peerAddress, cfg.ssh(), progress != null,
+                    displaced.map(dir -> dir.resolve(src.toString().substring(1))));
             for (int attempt = 1; ; attempt++) {
                 attempts++;
                 header(progress, "sync job " + name + ": " + src + "/ -> " + RsyncCommand.destination(job, src, peerAddress)
@@ -275,9 +279,25 @@ public final class ReplicationRunner {
         String msg = total + " files, " + stats.filesTransferred() + " transferred (" + bytes(stats.bytesTransferred())
                 + ")" + (stats.deletedFiles() > 0 ? ", " + stats.deletedFiles() + " deleted" : "") + " to " + dest
                 + " in " + human(Duration.between(start, clock.instant()))
-                + (vanished ? "; some source files vanished during the run" : "") + stampNote;
+                + (vanished ? "; some source files vanished during the run" : "") + stampNote
+                + displaced.map(dir -> "; what it replaced or deleted there is kept in " + dir).orElse("");
         return finish(job, trigger, before, start, vanished ? JobResult.PARTIAL : JobResult.OK, msg, stats, total,
                 attempts, counts);
+    }
+
+    /**
+     * Where a {@link RunTrigger#HANDOVER_AFTER_CRASH} run keeps, on the receiver, what it replaces
+     * or deletes: {@code <stateDir>/displaced/<job>/<yyyyMMdd'T'HHmmss'Z'>} (one source path below
+     * it per path, without the leading slash).
+     *
+     * @param stateDir the state dir (the same path on both nodes)
+     * @param job      job name
+     * @param start    the run's start
+     * @return the directory
+     */
+    public static Path displacedDir(Path stateDir, String job, Instant start) {
+        return stateDir.resolve("displaced").resolve(job).resolve(java.time.format.DateTimeFormatter
+                .ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(java.time.ZoneOffset.UTC).format(start));
     }
 
     /** Writes the replica stamp; returns "" or a note for the message when it could not. */

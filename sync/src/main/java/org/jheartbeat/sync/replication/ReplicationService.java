@@ -218,6 +218,20 @@ public final class ReplicationService implements AutoCloseable {
      * @return one outcome per job of the group (empty when it has none)
      */
     public List<RunOutcome> syncBeforeHandover(String groupKey) {
+        return syncBeforeHandover(groupKey, false);
+    }
+
+    /**
+     * As {@link #syncBeforeHandover(String)}; {@code afterCrash} when this node took the group over
+     * from a crashed peer: then the runs keep what they replace or delete on the receiver
+     * ({@link RunTrigger#HANDOVER_AFTER_CRASH}).
+     *
+     * @param groupKey   the group key
+     * @param afterCrash this node started the group because the peer had died
+     * @return one outcome per job of the group
+     */
+    public List<RunOutcome> syncBeforeHandover(String groupKey, boolean afterCrash) {
+        RunTrigger trigger = afterCrash ? RunTrigger.HANDOVER_AFTER_CRASH : RunTrigger.HANDOVER;
         List<RunOutcome> out = new ArrayList<>();
         for (ReplicationJobSpec j : jobsOf(groupKey)) {
             ReentrantLock lock = jobLocks.get(j.name());
@@ -225,7 +239,7 @@ public final class ReplicationService implements AutoCloseable {
             try {
                 LOG.info("sync job {}: syncing group {} to {} before handing it over", j.name(), groupKey,
                         j.toPeer() ? peerNode : j.targetPath().orElseThrow());
-                out.add(handoverRun(j));
+                out.add(handoverRun(j, trigger));
             } finally {
                 lock.unlock();
             }
@@ -237,10 +251,10 @@ public final class ReplicationService implements AutoCloseable {
      * One handover run; while another process ({@code hb sync run}) holds the job's file lock,
      * polls once a second, for at most the job's timeout, then runs.
      */
-    private RunOutcome handoverRun(ReplicationJobSpec j) {
+    private RunOutcome handoverRun(ReplicationJobSpec j, RunTrigger trigger) {
         long deadline = System.nanoTime() + j.timeout().toNanos();
         while (true) {
-            RunOutcome o = runner.run(j, peerNode, RunTrigger.HANDOVER, null);
+            RunOutcome o = runner.run(j, peerNode, trigger, null);
             if (o.result() != JobResult.RUNNING || System.nanoTime() > deadline) {
                 return o;
             }

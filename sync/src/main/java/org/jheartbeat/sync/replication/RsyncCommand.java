@@ -58,10 +58,27 @@ public final class RsyncCommand {
      */
     public static List<String> build(String rsync, ReplicationJobSpec job, Path source, String peerAddress,
                                      List<String> ssh, boolean progress) {
+        return build(rsync, job, source, peerAddress, ssh, progress, java.util.Optional.empty());
+    }
+
+    /**
+     * As {@link #build(String, ReplicationJobSpec, Path, String, List, boolean)}; with a backup dir,
+     * files the run would replace or delete on the receiver are moved there instead
+     * ({@code --backup --backup-dir=DIR}, DIR absolute on the receiver; rsync(1)).
+     *
+     * @param backupDir where the receiver keeps what the run displaces, or empty
+     * @return the argv
+     */
+    public static List<String> build(String rsync, ReplicationJobSpec job, Path source, String peerAddress,
+                                     List<String> ssh, boolean progress, java.util.Optional<Path> backupDir) {
         List<String> argv = new ArrayList<>(List.of(rsync, "-aHAX", "--numeric-ids", "--stats", "--partial"));
         if (job.delete()) {
             argv.add("--delete");
         }
+        backupDir.ifPresent(d -> {
+            argv.add("--backup");
+            argv.add("--backup-dir=" + d);
+        });
         if (progress) {
             argv.add("--info=progress2");
         }

@@ -120,6 +120,33 @@ class ReplicationRunnerTest {
     }
 
     @Test
+    void aHandOverAfterACrashKeepsWhatItReplacesOrDeletesOnTheReceiver() throws Exception {
+        ReplicationJobSpec job = Jobs.simple("web", src, target);
+        assertThat(runner.run(job, null, RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.OK);
+        // the receiver wrote after that run (then "crashed"): one new file, one rewritten
+        Files.writeString(replicaOf(src).resolve("late"), "written on the receiver only\n");
+        Files.writeString(replicaOf(src).resolve("f1"), "rewritten on the receiver\n");
+        Files.writeString(src.resolve("f1"), "a".repeat(101));
+
+        RunOutcome o = runner.run(job, null, RunTrigger.HANDOVER_AFTER_CRASH, null);
+        assertThat(o.result()).isEqualTo(JobResult.OK);
+        Path kept = ReplicationRunner.displacedDir(stateDir, "web", T0).resolve(src.toString().substring(1));
+        assertThat(o.message()).endsWith("; what it replaced or deleted there is kept in "
+                + ReplicationRunner.displacedDir(stateDir, "web", T0));
+        assertThat(replicaOf(src).resolve("late")).doesNotExist();
+        assertThat(Files.readString(replicaOf(src).resolve("f1"))).isEqualTo("a".repeat(101));
+        assertThat(kept.resolve("late")).hasContent("written on the receiver only");
+        assertThat(kept.resolve("f1")).hasContent("rewritten on the receiver");
+
+        // an ordinary hand-over mirrors without keeping anything
+        Files.writeString(replicaOf(src).resolve("late2"), "x\n");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(runner.run(job, null, RunTrigger.HANDOVER, null).result()).isEqualTo(JobResult.OK);
+        assertThat(replicaOf(src).resolve("late2")).doesNotExist();
+        assertThat(ReplicationRunner.displacedDir(stateDir, "web", T0.plusSeconds(60))).doesNotExist();
+    }
+
+    @Test
     void shrinkageBeyondMaxLossIsRefused() throws Exception {
         for (int i = 0; i < 20; i++) {
             Files.writeString(src.resolve("x" + i), "x");

@@ -41,6 +41,16 @@ class RsyncCommandTest {
     }
 
     @Test
+    void backupDirMovesDisplacedFilesAside() {
+        ReplicationJobSpec job = Jobs.simple("web", Path.of("/srv/web"), Path.of("/mnt/replica"));
+        assertThat(RsyncCommand.build("rsync", job, Path.of("/srv/web"), null, List.of("ssh"), false,
+                java.util.Optional.of(Path.of("/var/lib/jheartbeat/sync/displaced/web/20261129T220000Z/srv/web"))))
+                .containsExactly("rsync", "-aHAX", "--numeric-ids", "--stats", "--partial", "--delete", "--backup",
+                        "--backup-dir=/var/lib/jheartbeat/sync/displaced/web/20261129T220000Z/srv/web", "/srv/web/",
+                        "/mnt/replica/srv/web/");
+    }
+
+    @Test
     void stampCommandAndShellQuoting() {
         assertThat(RsyncCommand.stamp("rsync", List.of("ssh", "-o", "ProxyCommand=nc 'x' 22"), Path.of("/s/out/web.stamp"),
                 "10.0.0.2", Path.of("/var/lib/jheartbeat/sync/replica/web.stamp")))
