@@ -132,5 +132,20 @@ class SyncCommandTest {
         assertThat(r.err()).contains("sync job web: REFUSED: ").contains(src + " is empty");
         assertThat(target.resolve(src.toString().substring(1)).resolve("index.html")).exists();
         assertThat(sync("status").out()).contains("last run REFUSED").contains("last success ");
+        assertThat(r.err()).contains("run 'hb sync run web --accept-loss' on this node");
+
+        // the operator says the deletion was intended: the replica follows
+        HbRun accepted = sync("run", "web", "--force", "--accept-loss", "--node-name", "node1");
+        assertThat(accepted.code()).as(accepted.err()).isZero();
+        assertThat(accepted.out()).contains("sync job web: OK: 0 files").contains("2 deleted");
+        assertThat(target.resolve(src.toString().substring(1)).resolve("index.html")).doesNotExist();
+        assertThat(accepted.err()).as("the outcome is printed once, not logged too").isEmpty();
+    }
+
+    @Test
+    void configDirThatDoesNotExistIsSaidSo() {
+        HbRun r = HbRun.hb("sync", "status", "--config-dir", tmp.resolve("nope").toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("configuration directory " + tmp.resolve("nope") + " does not exist");
     }
 }

@@ -277,9 +277,13 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                 return ControlResponse.error("bad request [" + request + "]");
             }
             try {
+                java.time.Instant asked = java.time.Instant.now();
                 ClusterLoop.HandoverResult r = loop.handover(words[0].equals("takeover"), set.get())
                         .get(Long.parseLong(words[2]), TimeUnit.SECONDS);
                 String where = groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render());
+                for (String w : sync.failedHandoverSyncs(asked)) {
+                    where += w + "\n";
+                }
                 return r.done() ? ControlResponse.ok(r.detail() + "\n" + where)
                         : new ControlResponse(false, r.detail(), where);
             } catch (java.util.concurrent.TimeoutException e) {

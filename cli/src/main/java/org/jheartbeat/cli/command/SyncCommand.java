@@ -42,6 +42,10 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:success", "1:the run failed or was refused", "2:invalid sync.yaml",
             "3:no daemon running (run needs it to know where the group runs; see --force)", "64:usage error"})
 public final class SyncCommand implements Callable<Integer> {
+    /** Local time to the second, as hb status prints it. */
+    static final java.time.format.DateTimeFormatter TIME = java.time.format.DateTimeFormatter
+            .ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
+
     @Spec
     CommandSpec spec;
 
@@ -79,6 +83,10 @@ public final class SyncCommand implements Callable<Integer> {
 
         /** sync.yaml, resolved against ha.cf/haresources when they load; exit 2 when there are no jobs. */
         SyncConfig config() throws UserException {
+            if (!java.nio.file.Files.isDirectory(configDir)) {
+                throw new UserException(ExitCodes.CONFIG, "configuration directory " + configDir
+                        + " does not exist; give the one holding ha.cf and sync.yaml with --config-dir");
+            }
             ConfigLoadResult cluster = ConfigLoader.load(configDir, Optional.empty());
             SyncConfig cfg = SyncConfigFile.load(configDir, cluster.config());
             if (cfg.jobs().isEmpty()) {
@@ -119,16 +127,20 @@ public final class SyncCommand implements Callable<Integer> {
                     String where = here.map(h -> h.contains(group) ? "runs here" : "not here")
                             .orElse("daemon not running");
                     out.printf("%s: group %s (%s), last run %s%s%n", s.job(), group, where, s.result(),
-                            s.lastEnd().map(t -> " ended " + t).orElse(s.lastStart().map(t -> " started " + t)
-                                    .orElse("")));
+                            s.lastEnd().map(t -> " ended " + TIME.format(t)).orElse(s.lastStart()
+                                    .map(t -> " started " + TIME.format(t)).orElse("")));
                     if (!s.message().isEmpty()) {
                         out.println("  " + s.message());
                     }
                     if (s.lastStart().isPresent() && !s.result().success()) {
-                        out.println("  " + s.lastSuccess().map(t -> "last success " + t).orElse("never succeeded"));
+                        out.println("  " + s.lastSuccess().map(t -> "last success " + TIME.format(t))
+                                .orElse("never succeeded"));
                     }
-                    svc.replicaAge(s.job()).ifPresent(a -> out.printf("  replica here: %s old%n",
-                            org.jheartbeat.sync.replication.ReplicationRunner.human(a)));
+                    if (!here.map(h -> h.contains(group)).orElse(false)) {
+                        // where the group runs its copy is the live one, not a replica
+                        svc.replicaAge(s.job()).ifPresent(a -> out.printf("  replica here: %s old%n",
+                                org.jheartbeat.sync.replication.ReplicationRunner.human(a)));
+                    }
                 }
             }
             return ExitCodes.OK;
@@ -142,9 +154,14 @@ public final class SyncCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "JOB", description = "Job name (see hb sync status).")
         String job;
 
-        @Option(names = "--force", description = "Run even when the daemon is not running or the group runs on"
-                + " the other node (pushes THIS node's copy over the replica: be sure).")
+        @Option(names = "--force", description = "Run although no daemon answers, so nobody can tell where the"
+                + " group runs (pushes THIS node's copy over the peer's: be sure this node has the live data)."
+                + " Never overrides a daemon that says the group runs elsewhere.")
         boolean force;
+
+        @Option(names = "--accept-loss", description = "The files missing from the source were removed on purpose:"
+                + " skip the empty and max_loss guards for this run (the replica then loses them too).")
+        boolean acceptLoss;
 
         @Override
         public Integer call() throws UserException {
@@ -155,8 +172,14 @@ public final class SyncCommand implements Callable<Integer> {
                         .map(j -> j.name()).toList()) + ")");
             }
             Set<String> here;
+            String group = cfg.job(job).get().group();
             try {
                 here = runningHere();
+                if (!here.contains(group)) {
+                    throw new UserException(ExitCodes.FAILURE, "sync job " + job + ": group " + group
+                            + " does not run on " + node() + ": a run here would push this node's copy over the live"
+                            + " one; run it on the node that runs the group (hb status shows where)");
+                }
             } catch (IOException e) {
                 if (!force) {
                     throw new UserException(ExitCodes.NOT_RUNNING, "no daemon answers on " + stateDir
@@ -181,8 +204,13 @@ public final class SyncCommand implements Callable<Integer> {
                 }
             };
             RunOutcome o;
+            // the command prints the outcome itself: the log would say the same thing twice
+            if (org.slf4j.LoggerFactory.getLogger("sync") instanceof ch.qos.logback.classic.Logger l
+                    && l.getLevel() == null) {
+                l.setLevel(ch.qos.logback.classic.Level.OFF);
+            }
             try (ReplicationService svc = new ReplicationService(cfg, node, () -> running, Clock.systemUTC())) {
-                o = svc.runNow(job, progress, force);
+                o = svc.runNow(job, progress, force, acceptLoss);
             }
             out.flush();
             if (o.ok()) {

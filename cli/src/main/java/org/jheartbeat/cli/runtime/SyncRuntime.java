@@ -54,6 +54,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
         this.localNode = localNode;
         this.snapshots = snapshots;
         this.replication = new ReplicationService(resolved, localNode, this::runningGroupKeys, clock);
+        this.replication.peerUp(() -> snapshots.get().map(SyncRuntime::peerIsUp).orElse(false));
         this.backups = new BackupService(resolved, clock);
     }
 
@@ -107,9 +108,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
         if (s.isEmpty()) {
             return Optional.of("cluster status not available");
         }
-        boolean peerUp = s.get().nodes().stream().anyMatch(n -> !n.local()
-                && ("up".equals(n.status()) || "active".equals(n.status())));
-        if (!peerUp) {
+        if (!peerIsUp(s.get())) {
             return Optional.of("the peer is not up");
         }
         String state = s.get().takeoverState();
@@ -120,6 +119,28 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
         return Optional.empty();
     }
 
+    /** Whether the peer's status in {@code s} is {@code up} or {@code active}. */
+    static boolean peerIsUp(StatusSnapshot s) {
+        return s.nodes().stream().anyMatch(n -> !n.local() && ("up".equals(n.status()) || "active".equals(n.status())));
+    }
+
+    /**
+     * Lines warning about final syncs (hand-over runs) that started at or after {@code since} and
+     * did not succeed: appended to the answer of {@code hb standby}/{@code takeover}/{@code failback},
+     * so a hand-over that left the peer on an old replica does not look like a clean success.
+     *
+     * @param since when the hand-over was requested
+     * @return one line per failed job, empty when none
+     */
+    public List<String> failedHandoverSyncs(Instant since) {
+        return replication.status().stream()
+                .filter(j -> j.lastStart().map(t -> !t.isBefore(since)).orElse(false))
+                .filter(j -> j.result() != org.jheartbeat.sync.replication.JobResult.RUNNING && !j.result().success())
+                .map(j -> "WARNING: sync job " + j.job() + ": " + j.result() + ": " + j.message()
+                        + " (the peer may run the group on an older replica; see hb sync status)")
+                .toList();
+    }
+
     private boolean hasJobs(ResourceGroupDecl group) {
         return config.jobs().stream().anyMatch(j -> j.group().equals(group.key()));
     }
@@ -128,8 +149,8 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     public void beforeStart(ResourceGroupDecl group) {
         if (hasJobs(group)) {
             replication.logReplicaAge(group.key());
-            boolean peerUp = snapshots.get().map(s -> s.nodes().stream().anyMatch(n -> !n.local()
-                    && ("up".equals(n.status()) || "active".equals(n.status())))).orElse(false);
+            replication.groupStarted(group.key());
+            boolean peerUp = snapshots.get().map(SyncRuntime::peerIsUp).orElse(false);
             if (peerUp) {
                 startedWhilePeerDown.remove(group.key());
             } else {

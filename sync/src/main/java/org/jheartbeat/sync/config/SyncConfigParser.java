@@ -77,6 +77,9 @@ public final class SyncConfigParser {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new SyncConfigException(file, 0, "no such file; create it or remove the sync configuration");
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new SyncConfigException(file, 0, "is not UTF-8 text (a binary or differently encoded file?);"
+                    + " write it as plain UTF-8 YAML");
         } catch (IOException e) {
             throw new SyncConfigException(file, 0, "cannot read: " + e.getMessage() + "; check the file's permissions");
         }
@@ -335,6 +338,10 @@ public final class SyncConfigParser {
                                 throw err(e.getKeyNode(), "nodes: " + name + " has no address; write \"" + name
                                         + ": ADDRESS\" (its crossover-link address)");
                             }
+                            if (!addr.trim().matches("[A-Za-z0-9._:-]+|\\[[0-9A-Fa-f:.]+\\]")) {
+                                throw err(e.getValueNode(), "nodes: " + name + ": [" + addr.trim() + "] is not an"
+                                        + " address or host name; write the node's crossover-link IP address");
+                            }
                             try {
                                 NodeName.of(name);
                             } catch (IllegalArgumentException ex) {
@@ -403,8 +410,19 @@ public final class SyncConfigParser {
             if (m.containsKey("schedule")) {
                 Node sn = m.get("schedule").getValueNode();
                 schedule = scalar(sn, what + ": schedule").trim();
+                if (schedule.startsWith("@")) {
+                    throw err(sn, what + ": schedule [" + schedule + "]: cron macros like @hourly are not supported;"
+                            + " write the fields, e.g. \"0 * * * *\" for hourly");
+                }
                 try {
-                    schedule = CronSchedule.parse(schedule).expression();
+                    CronSchedule cs = CronSchedule.parse(schedule);
+                    java.time.ZonedDateTime from = java.time.ZonedDateTime.of(2026, 1, 1, 0, 0, 0, 0,
+                            java.time.ZoneOffset.UTC);
+                    if (cs.nextAfter(from).filter(t -> t.isBefore(from.plusYears(9))).isEmpty()) {
+                        throw err(sn, what + ": schedule [" + schedule + "] never fires (no such date);"
+                                + " write a cron expression such as \"*/5 * * * *\"");
+                    }
+                    schedule = cs.expression();
                 } catch (IllegalArgumentException e) {
                     throw err(sn, what + ": schedule [" + schedule + "] " + oneLine(e.getMessage())
                             + "; write a cron expression such as \"*/5 * * * *\"");
@@ -563,6 +581,11 @@ public final class SyncConfigParser {
             String s = scalar(n, what).trim();
             if (!s.startsWith("/")) {
                 throw err(n, what + " [" + s + "] is not an absolute path; write it starting with /");
+            }
+            if (!Path.of(s).normalize().toString().equals(s.length() > 1 && s.endsWith("/")
+                    ? s.substring(0, s.length() - 1) : s)) {
+                throw err(n, what + " [" + s + "] is not a plain path (., .. or //); write it as "
+                        + Path.of(s).normalize());
             }
             return Path.of(s).normalize();
         }

@@ -55,6 +55,21 @@ public final class ReplicationGuard {
      * @return ALLOW or a refusal with a one-line reason
      */
     public static Decision check(ReplicationJobSpec job, List<PathFacts> facts, Map<String, Long> lastCounts) {
+        return check(job, facts, lastCounts, false);
+    }
+
+    /**
+     * As {@link #check(ReplicationJobSpec, List, Map)}; with {@code acceptLoss} (the operator's
+     * {@code hb sync run JOB --accept-loss}: the files were removed on purpose) the empty and
+     * max_loss checks are skipped. A missing source and an unmounted one are still refused.
+     *
+     * @param acceptLoss skip the empty and max_loss checks
+     * @return ALLOW or a refusal with a one-line reason and what to do
+     */
+    public static Decision check(ReplicationJobSpec job, List<PathFacts> facts, Map<String, Long> lastCounts,
+                                 boolean acceptLoss) {
+        String intended = ": if that is intended, run 'hb sync run " + job.name()
+                + " --accept-loss' on this node; until then the replica keeps every file";
         for (PathFacts f : facts) {
             if (!f.exists()) {
                 return Decision.refuse(f.path() + " does not exist or is not a directory");
@@ -65,10 +80,14 @@ public final class ReplicationGuard {
         }
         for (PathFacts f : facts) {
             if (job.requireMount() && !f.mountPoint()) {
-                return Decision.refuse(f.path() + " is not a mount point (require_mount: true)");
+                return Decision.refuse(f.path() + " is not a mount point (require_mount: true): mount it;"
+                        + " until then the replica keeps every file");
+            }
+            if (acceptLoss) {
+                continue;
             }
             if (f.fileCount() == 0) {
-                return Decision.refuse(f.path() + " is empty");
+                return Decision.refuse(f.path() + " is empty" + intended);
             }
             Optional<Long> last = Optional.ofNullable(lastCounts.get(f.path().toString()));
             if (last.isPresent() && last.get() > 0 && job.maxLoss() < 1.0) {
@@ -77,7 +96,7 @@ public final class ReplicationGuard {
                 if (share > job.maxLoss()) {
                     return Decision.refuse(f.path() + " lost " + Math.round(share * 100)
                             + " % of its files since the last run (" + last.get() + " -> " + f.fileCount()
-                            + ", max_loss " + percent(job.maxLoss()) + " %)");
+                            + ", max_loss " + percent(job.maxLoss()) + " %)" + intended);
                 }
             }
         }

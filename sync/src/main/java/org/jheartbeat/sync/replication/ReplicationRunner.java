@@ -203,7 +203,8 @@ public final class ReplicationRunner {
                     "cannot inspect the sources: " + e.getMessage(), RsyncStats.ZERO, 0, 0, Map.of());
         }
         long total = facts.stream().mapToLong(PathFacts::fileCount).sum();
-        ReplicationGuard.Decision d = ReplicationGuard.check(job, facts, before.successCounts());
+        ReplicationGuard.Decision d = ReplicationGuard.check(job, facts, before.successCounts(),
+                trigger == RunTrigger.MANUAL_ACCEPT_LOSS);
         if (!d.allowed()) {
             return finish(job, trigger, before, start, JobResult.REFUSED, d.reason(), RsyncStats.ZERO, total, 0,
                     Map.of());
@@ -219,7 +220,7 @@ public final class ReplicationRunner {
         RsyncStats stats = RsyncStats.ZERO;
         int attempts = 0;
         boolean vanished = false;
-        Optional<Path> displaced = trigger == RunTrigger.HANDOVER_AFTER_CRASH
+        Optional<Path> displaced = trigger.keepsDisplaced()
                 ? Optional.of(displacedDir(cfg.stateDir(), job.name(), start)) : Optional.empty();
         for (Path src : job.paths()) {
             if (!job.toPeer()) {

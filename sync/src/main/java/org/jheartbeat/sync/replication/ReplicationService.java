@@ -59,6 +59,12 @@ public final class ReplicationService implements AutoCloseable {
     private final ExecutorService workers;
     private final Object wake = new Object();
     private volatile boolean closed;
+    /** Jobs whose next scheduled run is the first since this node started their group. */
+    private final Set<String> firstRunPending = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Whether the peer is up (peer-target jobs do not fire while it is not). */
+    private volatile java.util.function.BooleanSupplier peerUp = () -> true;
+    /** Peer-target jobs skipped because the peer is down (logged once per outage). */
+    private final Set<String> skippedPeerDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private Thread scheduler;
 
     /**
@@ -104,6 +110,27 @@ public final class ReplicationService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /**
+     * Tells the service whether the peer is up: scheduled peer-target runs are skipped (logged once
+     * per outage) while it is not, instead of failing every time against a dead node.
+     *
+     * @param up asked at every fire time
+     */
+    public void peerUp(java.util.function.BooleanSupplier up) {
+        this.peerUp = Objects.requireNonNull(up, "up");
+    }
+
+    /**
+     * Called when this node starts a group: the next scheduled run of each of its jobs moves aside
+     * what it replaces or deletes on the receiver ({@link RunTrigger#FIRST_AFTER_START}), because
+     * the receiver may hold newer data (a crash, or a hand-over whose final sync failed).
+     *
+     * @param groupKey the group key
+     */
+    public void groupStarted(String groupKey) {
+        jobsOf(groupKey).forEach(j -> firstRunPending.add(j.name()));
     }
 
     /** Starts the scheduler thread. Call once. */
@@ -181,6 +208,15 @@ public final class ReplicationService implements AutoCloseable {
                 LOG.debug("sync job {}: group {} does not run on {}; not replicating", j.name(), j.group(), localNode);
                 continue;
             }
+            if (j.toPeer() && !peerUp.getAsBoolean()) {
+                if (skippedPeerDown.add(j.name())) {
+                    LOG.warn("sync job {}: peer {} is not up; not replicating until it is back", j.name(), peerNode);
+                }
+                continue;
+            }
+            if (skippedPeerDown.remove(j.name())) {
+                LOG.info("sync job {}: peer {} is up again; replicating", j.name(), peerNode);
+            }
             if (jobLocks.get(j.name()).isLocked()) {
                 LOG.info("sync job {}: previous run still in progress; skipping this schedule", j.name());
                 continue;
@@ -200,7 +236,11 @@ public final class ReplicationService implements AutoCloseable {
             if (closed || !runningGroupKeys.get().contains(j.group())) {
                 return;
             }
-            runner.run(j, peerNode, RunTrigger.SCHEDULE, null);
+            boolean first = firstRunPending.contains(j.name());
+            RunOutcome o = runner.run(j, peerNode, first ? RunTrigger.FIRST_AFTER_START : RunTrigger.SCHEDULE, null);
+            if (first && o.ok()) {
+                firstRunPending.remove(j.name());
+            }
         } catch (RuntimeException e) {
             LOG.error("sync job {}: run failed: {}", j.name(), e.toString());
         } finally {
@@ -371,12 +411,23 @@ public final class ReplicationService implements AutoCloseable {
      * @throws IllegalArgumentException if there is no such job
      */
     public RunOutcome runNow(String job, OutputStream progress, boolean force) {
+        return runNow(job, progress, force, false);
+    }
+
+    /**
+     * As {@link #runNow(String, OutputStream, boolean)}; with {@code acceptLoss} the empty and
+     * max_loss guards are skipped ({@code hb sync run JOB --accept-loss}).
+     *
+     * @param acceptLoss the operator confirms the source's shrinkage is intended
+     * @return the outcome
+     */
+    public RunOutcome runNow(String job, OutputStream progress, boolean force, boolean acceptLoss) {
         ReplicationJobSpec j = cfg.job(job).orElseThrow(() -> new IllegalArgumentException("no job named " + job
                 + " in sync.yaml; jobs: " + String.join(", ", cfg.jobs().stream().map(ReplicationJobSpec::name).toList())));
         Instant now = clock.instant();
         if (!force && !runningGroupKeys.get().contains(j.group())) {
             String msg = "group " + j.group() + " does not run on " + localNode
-                    + "; run it on the node that runs the group, or force it";
+                    + "; run it on the node that runs the group";
             LOG.warn("sync job {}: manual run refused: {}", job, msg);
             return new RunOutcome(job, RunTrigger.MANUAL, JobResult.REFUSED, msg, now, now, 0, 0, 0, 0);
         }
@@ -386,7 +437,7 @@ public final class ReplicationService implements AutoCloseable {
             return new RunOutcome(job, RunTrigger.MANUAL, JobResult.RUNNING, msg, now, now, 0, 0, 0, 0);
         }
         try {
-            return runner.run(j, peerNode, RunTrigger.MANUAL, progress);
+            return runner.run(j, peerNode, acceptLoss ? RunTrigger.MANUAL_ACCEPT_LOSS : RunTrigger.MANUAL, progress);
         } finally {
             lock.unlock();
         }

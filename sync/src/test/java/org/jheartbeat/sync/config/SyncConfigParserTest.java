@@ -133,6 +133,10 @@ class SyncConfigParserTest {
             backups:\\n  d:\\n    label: L\\n    uuid: U\\n    mount_point: /mnt/b\\n    paths: [/a]\\n | 4 | backup d has both label and uuid; keep one of them
             backups:\\n  d:\\n    label: L\\n    mount_point: /mnt/b\\n    paths: [/a]\\n    keep: 0\\n | 6 | backup d: keep is 0; it must be at least 1
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n  web:\\n    group: g\\n    paths: [/b]\\n    target: /r\\n | 6 | jobs: web is given twice (also line 2); keep one
+            jobs:\\n  web:\\n    group: g\\n    paths: [/srv/../etc]\\n | 4 | job web: path [/srv/../etc] is not a plain path (., .. or //); write it as /etc
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '0 0 31 2 *'\\n | 5 | job web: schedule [0 0 31 2 *] never fires (no such date); write a cron expression such as "*/5 * * * *"
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '@hourly'\\n | 5 | job web: schedule [@hourly]: cron macros like @hourly are not supported; write the fields, e.g. "0 * * * *" for hourly
+            nodes:\\n  node1: not an ip!\\n | 2 | nodes: node1: [not an ip!] is not an address or host name; write the node's crossover-link IP address
             jobs:\\n  web:\\n    group: g\\n    paths: [/a\\n | 5 | YAML syntax error: expected ',' or ']', but got <stream end>; fix the indentation or quoting there
             """)
     void eachErrorHasItsLineAndOneMessage(String text, int line, String message) {

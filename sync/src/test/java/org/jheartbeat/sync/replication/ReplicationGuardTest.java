@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReplicationGuardTest {
+    private static final String INTENDED = ": if that is intended, run 'hb sync run web --accept-loss' on this node; until then the replica keeps every file";
     @TempDir
     Path tmp;
 
@@ -50,7 +51,7 @@ class ReplicationGuardTest {
         PathFacts f = PathFacts.probe(d, none);
         assertThat(f.fileCount()).isZero();
         assertThat(ReplicationGuard.check(Jobs.simple("web", d, tmp.resolve("r")), List.of(f), Map.of()))
-                .isEqualTo(ReplicationGuard.Decision.refuse(d + " is empty"));
+                .isEqualTo(ReplicationGuard.Decision.refuse(d + " is empty" + INTENDED));
         ReplicationJobSpec noDelete = Jobs.pathJob("web", "g", List.of(d), tmp.resolve("r"), false, false, 0.5, 0, List.of());
         assertThat(ReplicationGuard.check(noDelete, List.of(f), Map.of())).isEqualTo(ReplicationGuard.Decision.ALLOW);
     }
@@ -62,7 +63,7 @@ class ReplicationGuardTest {
         assertThat(f.fileCount()).isEqualTo(38);
         ReplicationJobSpec job = Jobs.simple("web", d, tmp.resolve("r"));
         assertThat(ReplicationGuard.check(job, List.of(f), Map.of(d.toString(), 100L)))
-                .isEqualTo(ReplicationGuard.Decision.refuse(d + " lost 62 % of its files since the last run (100 -> 38, max_loss 50 %)"));
+                .isEqualTo(ReplicationGuard.Decision.refuse(d + " lost 62 % of its files since the last run (100 -> 38, max_loss 50 %)" + INTENDED));
         assertThat(ReplicationGuard.check(job, List.of(f), Map.of(d.toString(), 76L))).isEqualTo(ReplicationGuard.Decision.ALLOW);
         ReplicationJobSpec lenient = Jobs.pathJob("web", "g", List.of(d), tmp.resolve("r"), true, false, 1.0, 0, List.of());
         assertThat(ReplicationGuard.check(lenient, List.of(f), Map.of(d.toString(), 100_000L))).isEqualTo(ReplicationGuard.Decision.ALLOW);
@@ -73,7 +74,8 @@ class ReplicationGuardTest {
         Path d = tree("web", 3);
         ReplicationJobSpec job = Jobs.pathJob("web", "g", List.of(d), tmp.resolve("r"), true, true, 0.5, 0, List.of());
         assertThat(ReplicationGuard.check(job, List.of(PathFacts.probe(d, none)), Map.of()))
-                .isEqualTo(ReplicationGuard.Decision.refuse(d + " is not a mount point (require_mount: true)"));
+                .isEqualTo(ReplicationGuard.Decision.refuse(d + " is not a mount point (require_mount: true): mount it;"
+                        + " until then the replica keeps every file"));
         java.util.List<MountTable.Entry> withD = MountTable.parse("36 35 98:0 / " + d.toRealPath() + " rw,noatime master:1 - ext3 /dev/root rw\n");
         assertThat(ReplicationGuard.check(job, List.of(PathFacts.probe(d, withD)), Map.of())).isEqualTo(ReplicationGuard.Decision.ALLOW);
     }
@@ -86,5 +88,16 @@ class ReplicationGuardTest {
         java.util.List<MountTable.Entry> t = MountTable.parse("40 1 0:5 / /mnt/my\\040disk rw - ext4 /dev/sdb1 rw\n");
         assertThat(MountTable.isMountPoint(t, Path.of("/mnt/my disk"))).isTrue();
         assertThat(MountTable.isMountPoint(t, Path.of("/mnt/my"))).isFalse();
+    }
+
+    @Test
+    void acceptLossSkipsTheEmptyAndLossChecksButNotTheMountCheck() throws IOException {
+        Path d = Files.createDirectories(tmp.resolve("web"));
+        ReplicationJobSpec job = Jobs.pathJob("web", "g", List.of(d), tmp.resolve("r"), true, false, 0.5, 2, List.of());
+        Map<String, Long> last = Map.of(d.toString(), 100L);
+        assertThat(ReplicationGuard.check(job, List.of(PathFacts.probe(d, none)), last, true))
+                .isEqualTo(ReplicationGuard.Decision.ALLOW);
+        ReplicationJobSpec mounted = Jobs.pathJob("web", "g", List.of(d), tmp.resolve("r"), true, true, 0.5, 2, List.of());
+        assertThat(ReplicationGuard.check(mounted, List.of(PathFacts.probe(d, none)), last, true).allowed()).isFalse();
     }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** ReplicationRunner with the real rsync on real directories. */
 class ReplicationRunnerTest {
+    private static final String INTENDED = ": if that is intended, run 'hb sync run web --accept-loss' on this node; until then the replica keeps every file";
     private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
 
     @TempDir
@@ -106,7 +107,7 @@ class ReplicationRunnerTest {
         RunOutcome refused;
         try (LogCapture log = new LogCapture()) {
             refused = runner.run(job, null, RunTrigger.SCHEDULE, null);
-            assertThat(log.lines()).contains("ERROR sync job web: REFUSED: " + src + " is empty");
+            assertThat(log.lines()).contains("ERROR sync job web: REFUSED: " + src + " is empty" + INTENDED);
         }
         assertThat(refused.result()).isEqualTo(JobResult.REFUSED);
         assertThat(refused.attempts()).isZero();
@@ -114,7 +115,7 @@ class ReplicationRunnerTest {
         assertThat(replicaOf(src).resolve("sub/f3")).hasContent("c".repeat(50));
         JobState s = runner.store().read("web");
         assertThat(s.result()).isEqualTo(JobResult.REFUSED);
-        assertThat(s.message()).isEqualTo(src + " is empty");
+        assertThat(s.message()).isEqualTo(src + " is empty" + INTENDED);
         assertThat(s.lastSuccess()).contains(T0.plus(Duration.ofMinutes(5)));
         assertThat(s.successCounts()).isEqualTo(Map.of(src.toString(), 3L));
     }
@@ -158,7 +159,7 @@ class ReplicationRunnerTest {
         }
         RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
         assertThat(o.result()).isEqualTo(JobResult.REFUSED);
-        assertThat(o.message()).isEqualTo(src + " lost 63 % of its files since the last run (24 -> 9, max_loss 50 %)");
+        assertThat(o.message()).isEqualTo(src + " lost 63 % of its files since the last run (24 -> 9, max_loss 50 %)" + INTENDED);
         assertThat(replicaOf(src).resolve("x0")).exists();
     }
 

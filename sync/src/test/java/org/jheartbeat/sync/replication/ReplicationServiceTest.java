@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
 import org.jheartbeat.sync.config.SyncConfig;
@@ -91,6 +92,56 @@ class ReplicationServiceTest {
     }
 
     @Test
+    void theFirstRunAfterAGroupStartKeepsWhatItDisplaces() throws Exception {
+        Path replica = target.resolve(tmp.getRoot().relativize(webSrc));
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(service.tick()).containsExactly("web");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").result() == JobResult.OK);
+        // the group moves here again; the receiver had written a file this node never saw
+        Files.writeString(replica.resolve("newer-there"), "only on the receiver");
+        service.groupStarted(GROUP_A);
+        clock.advance(Duration.ofSeconds(10));
+        Instant first = clock.instant();
+        assertThat(service.tick()).containsExactly("web");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").lastStart().orElseThrow().equals(first)
+                && store.read("web").result() == JobResult.OK);
+        Path kept = ReplicationRunner.displacedDir(tmp.resolve("state"), "web", first)
+                .resolve(webSrc.toString().substring(1));
+        assertThat(kept.resolve("newer-there")).hasContent("only on the receiver");
+        assertThat(replica.resolve("newer-there")).doesNotExist();
+        // later runs mirror exactly
+        Files.writeString(replica.resolve("stray"), "x");
+        clock.advance(Duration.ofSeconds(10));
+        Instant second = clock.instant();
+        assertThat(service.tick()).containsExactly("web");
+        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").lastStart().orElseThrow().equals(second)
+                && store.read("web").result() == JobResult.OK);
+        assertThat(replica.resolve("stray")).doesNotExist();
+        assertThat(ReplicationRunner.displacedDir(tmp.resolve("state"), "web", second)).doesNotExist();
+    }
+
+    @Test
+    void peerJobsDoNotFireWhileThePeerIsDown() throws Exception {
+        ReplicationJobSpec peerJob = new ReplicationJobSpec("web", GROUP_A, List.of(webSrc), Optional.empty(),
+                "*/10 * * * * *", true, List.of(), false, 0.5, 0, Duration.ofSeconds(5), Duration.ofMinutes(1), 0);
+        SyncConfig cfg = new SyncConfig(null, tmp.resolve("state2"), List.of("ssh", "-p", "1", "-o", "BatchMode=yes"),
+                Map.of("node1", "127.0.0.1", "node2", "127.0.0.1"), List.of(peerJob), List.of());
+        AtomicBoolean up = new AtomicBoolean(false);
+        try (ReplicationService svc = new ReplicationService(cfg, "node1", running::get, clock,
+                new ReplicationRunner(cfg, "node1", clock, slept::add, "rsync"))) {
+            svc.peerUp(up::get);
+            clock.advance(Duration.ofSeconds(10));
+            assertThat(svc.tick()).as("peer down: skipped").isEmpty();
+            clock.advance(Duration.ofSeconds(10));
+            assertThat(svc.tick()).isEmpty();
+            assertThat(new JobStateStore(cfg.stateDir()).read("web").result()).isEqualTo(JobResult.NEVER);
+            up.set(true);
+            clock.advance(Duration.ofSeconds(10));
+            assertThat(svc.tick()).containsExactly("web");
+        }
+    }
+
+    @Test
     void theSchedulerThreadFiresOnTheInjectedClock() {
         service.start();
         clock.advance(Duration.ofSeconds(10));
@@ -144,7 +195,7 @@ class ReplicationServiceTest {
         RunOutcome refused = service.runNow("mail", null);
         assertThat(refused.result()).isEqualTo(JobResult.REFUSED);
         assertThat(refused.message()).isEqualTo("group " + GROUP_B + " does not run on node1; run it on the node that "
-                + "runs the group, or force it");
+                + "runs the group");
         assertThat(store.read("mail").result()).isEqualTo(JobResult.NEVER);
         RunOutcome forced = service.runNow("mail", null, true);
         assertThat(forced.result()).isEqualTo(JobResult.OK);
