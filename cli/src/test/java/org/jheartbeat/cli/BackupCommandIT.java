@@ -34,17 +34,40 @@ class BackupCommandIT {
                 f.setLength(32L * 1024 * 1024);
             }
             sh("mkfs.ext4", "-q", "-F", "-L", label, img.toString());
-            dev = sh("losetup", "-f", "--show", img.toString()).strip();
             Files.writeString(src.resolve("inbox"), "hello\n");
-            Files.writeString(dir.resolve("sync.yaml"), """
+            Path yaml = dir.resolve("sync.yaml");
+            String byLabel = """
                     state_dir: %s
                     backups:
                       mailbox:
                         label: %s
                         mount_point: %s
                         paths: [%s]
-                    """.formatted(dir.resolve("state"), label, mnt, src));
+                    """.formatted(dir.resolve("state"), label, mnt, src);
+            Files.writeString(yaml, byLabel);
             String cd = dir.toString();
+            String missingLine = "mailbox: disk LABEL=" + label + " missing (insert it: a snapshot is taken on "
+                    + "insertion by the daemon, or with hb backup run mailbox)\n";
+
+            HbRun before = hb("backup", "status", "--config-dir", cd);
+            assertThat(before.code()).as(before.err()).isEqualTo(ExitCodes.OK);
+            assertThat(before.out()).isEqualTo(missingLine + "  last run: never\n");
+
+            dev = sh("losetup", "-f", "--show", img.toString()).strip();
+            HbRun attached = hb("backup", "status", "--config-dir", cd);
+            assertThat(attached.out()).as("right after losetup, no run or poll in between")
+                    .isEqualTo("mailbox: disk LABEL=" + label + " present at " + dev + "\n  last run: never\n");
+
+            // the configuration names the disk by UUID at the device: the disk there now is the wrong one
+            String uuid = "0f0e0d0c-0b0a-4908-8706-050403020100";
+            Files.writeString(yaml, byLabel.replace("label: " + label, "uuid: " + uuid + "\n    device: " + dev));
+            HbRun wrong = hb("backup", "status", "--config-dir", cd);
+            assertThat(wrong.out()).isEqualTo("mailbox: disk UUID=" + uuid + ": wrong disk at " + dev + ": found LABEL="
+                    + label + ", expected UUID=" + uuid + "\n  last run: never\n");
+            Files.writeString(yaml, byLabel);
+            HbRun labelAgain = hb("backup", "status", "--config-dir", cd);
+            assertThat(labelAgain.out()).as("back to label: no stale wrong disk")
+                    .isEqualTo("mailbox: disk LABEL=" + label + " present at " + dev + "\n  last run: never\n");
 
             HbRun run = hb("backup", "run", "--config-dir", cd);
             assertThat(run.code()).as(run.err()).isEqualTo(ExitCodes.OK);
@@ -65,16 +88,53 @@ class BackupCommandIT {
             assertThat(Files.readString(back)).isEqualTo("hello\n");
             assertThat(Files.readString(src.resolve("inbox"))).as("live data untouched").isEqualTo("overwritten by mistake\n");
 
+            // --to DIR: the directory to restore into, created if missing; the copy lands at DIR/<name of PATH>
+            Path into = dir.resolve("restore/here");
+            HbRun toFile = hb("backup", "restore", src.resolve("inbox").toString(), "--to", into.toString(),
+                    "--config-dir", cd);
+            assertThat(toFile.code()).as(toFile.err()).isEqualTo(ExitCodes.OK);
+            assertThat(toFile.out()).isEqualTo("restored " + src.resolve("inbox") + " to " + into.resolve("inbox") + "\n");
+            assertThat(into).isDirectory();
+            assertThat(Files.readString(into.resolve("inbox"))).isEqualTo("hello\n");
+            HbRun toDir = hb("backup", "restore", src.toString(), "--to", into.toString(), "--config-dir", cd);
+            assertThat(toDir.code()).as(toDir.err()).isEqualTo(ExitCodes.OK);
+            assertThat(toDir.out()).isEqualTo("restored " + src + " to " + into.resolve("mail") + "\n");
+            assertThat(Files.readString(into.resolve("mail/inbox"))).isEqualTo("hello\n");
+            Files.writeString(into.resolve("inbox"), "edited after the restore\n");
+            HbRun again = hb("backup", "restore", src.resolve("inbox").toString(), "--to", into.toString(),
+                    "--config-dir", cd);
+            assertThat(again.code()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(again.err()).isEqualTo("hb: backup mailbox: " + into.resolve("inbox") + " exists: not overwritten "
+                    + "(restore into another directory with --to DIR, or overwrite with --force)\n");
+            assertThat(Files.readString(into.resolve("inbox"))).isEqualTo("edited after the restore\n");
+            HbRun ontoFile = hb("backup", "restore", src.resolve("inbox").toString(), "--to",
+                    into.resolve("inbox").toString(), "--config-dir", cd);
+            assertThat(ontoFile.code()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(ontoFile.err()).isEqualTo("hb: backup mailbox: " + into.resolve("inbox") + " is not a directory: "
+                    + "give the directory to restore into (it is created if missing)\n");
+            assertThat(Files.readString(into.resolve("inbox"))).isEqualTo("edited after the restore\n");
+            HbRun forced = hb("backup", "restore", src.resolve("inbox").toString(), "--to", into.toString(), "--force",
+                    "--config-dir", cd);
+            assertThat(forced.code()).as(forced.err()).isEqualTo(ExitCodes.OK);
+            assertThat(Files.readString(into.resolve("inbox"))).isEqualTo("hello\n");
+
             HbRun status = hb("backup", "status", "--config-dir", cd);
-            assertThat(status.out()).startsWith("mailbox: disk LABEL=" + label + " present, last run OK at ")
-                    .contains("1 snapshot(s), newest " + snap);
+            assertThat(status.out()).matches("mailbox: disk LABEL=" + label + " present at " + dev + "\n"
+                    + "  last run: OK at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d, 1 snapshot\\(s\\), newest " + snap + "\n"
+                    + "  snapshot " + snap + " done: 1 files, 1 changed \\(6 B\\), verified\n");
+            String lastRun = status.out().lines().skip(1).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
 
             sh("losetup", "-d", dev);
             dev = null;
+            HbRun detached = hb("backup", "status", "--config-dir", cd);
+            assertThat(detached.out()).as("right after losetup -d: missing, the last run unchanged")
+                    .isEqualTo(missingLine + lastRun);
             HbRun missing = hb("backup", "run", "mailbox", "--config-dir", cd);
             assertThat(missing.code()).isEqualTo(ExitCodes.FAILURE);
             assertThat(missing.err()).isEqualTo("hb: backup mailbox: REFUSED: disk LABEL=" + label
-                    + " is missing: no snapshot taken\n");
+                    + " is missing: no snapshot taken (insert the disk and try again)\n");
+            assertThat(hb("backup", "status", "--config-dir", cd).out()).as("a refused run is not the last run")
+                    .isEqualTo(missingLine + lastRun);
             try (var s = Files.list(mnt)) {
                 assertThat(s).as("nothing written to the bare mount point").isEmpty();
             }

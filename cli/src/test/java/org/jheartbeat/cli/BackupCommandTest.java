@@ -5,7 +5,15 @@ import static org.jheartbeat.cli.HbRun.hb;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import java.util.UUID;
+import org.jheartbeat.sync.backup.BackupResult;
+import org.jheartbeat.sync.backup.BackupState;
+import org.jheartbeat.sync.backup.BackupStateStore;
+import org.jheartbeat.sync.backup.DiskState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +39,18 @@ class BackupCommandTest {
     void noSyncYamlIsAConfigError() {
         HbRun r = hb("backup", "status", "--config-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.err()).isEqualTo("hb: no backups configured in " + dir.resolve("sync.yaml") + "\n");
+        assertThat(r.err()).isEqualTo("hb: no backups configured in " + dir.resolve("sync.yaml")
+                + ": add a backups: section (see docs/design/sync.md)\n");
+    }
+
+    @Test
+    void aRunWithoutABackupsSectionSaysWhatToAddInOneLine() throws Exception {
+        Files.writeString(dir.resolve("sync.yaml"), "state_dir: " + dir.resolve("state") + "\n");
+        HbRun r = hb("backup", "run", "--config-dir", dir.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).isEqualTo("hb: no backups configured in " + dir.resolve("sync.yaml")
+                + ": add a backups: section (see docs/design/sync.md)\n");
+        assertThat(r.out()).isEmpty();
     }
 
     @Test
@@ -53,10 +72,43 @@ class BackupCommandTest {
 
     @Test
     void statusOfABackupThatNeverRan() throws Exception {
-        syncYaml("JHBT-" + UUID.randomUUID().toString().substring(0, 8));
+        String label = "JHBT-" + UUID.randomUUID().toString().substring(0, 8);
+        syncYaml(label);
         HbRun r = hb("backup", "status", "--config-dir", dir.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
-        assertThat(r.out()).startsWith("drawer: disk LABEL=JHBT-").contains(" missing, last run NEVER, 0 snapshot(s)\n  never run\n");
+        assertThat(r.out()).isEqualTo("drawer: disk LABEL=" + label + " missing (insert it: a "
+                + "snapshot is taken on insertion by the daemon, or with hb backup run drawer)\n  last run: never\n");
+    }
+
+    @Test
+    void statusProbesTheDiskNowInsteadOfTrustingTheStateFile() throws Exception {
+        String label = "JHBT-" + UUID.randomUUID().toString().substring(0, 8);
+        syncYaml(label);
+        // as a daemon poll left it: the disk seen present, then the last run's line replaced by the poll's
+        Instant start = Instant.parse("2026-11-29T22:15:00Z");
+        Instant end = Instant.parse("2026-11-29T22:15:07.250Z");
+        new BackupStateStore(dir.resolve("state")).write(new BackupState("drawer", DiskState.PRESENT, BackupResult.OK,
+                Optional.of(start), Optional.of(end), "disk LABEL=" + label + " present at /dev/loop9", 2,
+                Optional.of("2026-11-29T221500Z"), 6, 4096, "snapshot 2026-11-29T221500Z done: 1 files, 1 changed (6 B), verified"));
+        HbRun r = hb("backup", "status", "--config-dir", dir.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
+        String local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault()).format(end);
+        assertThat(r.out()).isEqualTo("drawer: disk LABEL=" + label + " missing (insert it: a snapshot is taken on "
+                + "insertion by the daemon, or with hb backup run drawer)\n"
+                + "  last run: OK at " + local + ", 2 snapshot(s), newest 2026-11-29T221500Z\n"
+                + "  snapshot 2026-11-29T221500Z done: 1 files, 1 changed (6 B), verified\n");
+    }
+
+    @Test
+    void statusOfARunThatNeverFinished() throws Exception {
+        syncYaml("JHBT-x");
+        Instant start = Instant.parse("2026-11-29T22:15:00Z");
+        new BackupStateStore(dir.resolve("state")).write(new BackupState("drawer", DiskState.PRESENT, BackupResult.NEVER,
+                Optional.of(start), Optional.empty(), "running since " + start, 0, Optional.empty(), 0, 0));
+        HbRun r = hb("backup", "status", "--config-dir", dir.toString());
+        String local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault()).format(start);
+        assertThat(r.out()).endsWith("\n  last run: started " + local + ", not finished (running now, or interrupted), "
+                + "0 snapshot(s)\n");
     }
 
     @Test
@@ -74,13 +126,14 @@ class BackupCommandTest {
         Files.createDirectories(dir.resolve("src"));
         HbRun r = hb("backup", "run", "drawer", "--config-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
-        assertThat(r.err()).isEqualTo("hb: backup drawer: REFUSED: disk LABEL=" + label + " is missing: no snapshot taken\n");
+        assertThat(r.err()).isEqualTo("hb: backup drawer: REFUSED: disk LABEL=" + label
+                + " is missing: no snapshot taken (insert the disk and try again)\n");
         assertThat(dir.resolve("mnt")).doesNotExist();
         HbRun s = hb("backup", "status", "--config-dir", dir.toString());
-        assertThat(s.out()).contains(" missing, last run NEVER").contains("is missing: no snapshot taken");
+        assertThat(s.out()).contains(label + " missing (insert it").endsWith("\n  last run: never\n");
         HbRun l = hb("backup", "list", "--config-dir", dir.toString());
         assertThat(l.code()).isEqualTo(ExitCodes.FAILURE);
-        assertThat(l.err()).isEqualTo("hb: backup drawer: disk LABEL=" + label + " is missing\n");
+        assertThat(l.err()).isEqualTo("hb: backup drawer: disk LABEL=" + label + " is missing (insert the disk and try again)\n");
     }
 
     @Test
@@ -88,6 +141,7 @@ class BackupCommandTest {
         syncYaml("JHBT-x");
         HbRun r = hb("backup", "restore", "/etc/passwd", "--config-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
-        assertThat(r.err()).isEqualTo("hb: /etc/passwd is not under the paths of any backup\n");
+        assertThat(r.err()).isEqualTo("hb: /etc/passwd is not under the paths of any backup (backed up: "
+                + dir.resolve("src") + ")\n");
     }
 }

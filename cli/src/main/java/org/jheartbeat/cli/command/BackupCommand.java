@@ -7,13 +7,18 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.sync.backup.BackupException;
 import org.jheartbeat.sync.backup.BackupOutcome;
+import org.jheartbeat.sync.backup.BackupResult;
 import org.jheartbeat.sync.backup.BackupService;
 import org.jheartbeat.sync.backup.BackupState;
+import org.jheartbeat.sync.backup.DiskProbe;
+import org.jheartbeat.sync.backup.DiskState;
 import org.jheartbeat.sync.backup.Snapshot;
 import org.jheartbeat.sync.config.BackupSpec;
 import org.jheartbeat.sync.config.SyncConfig;
@@ -37,6 +42,10 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:success", "1:failure (disk missing, wrong or full, rsync or verify failed, busy)",
             "2:invalid or missing sync.yaml configuration", "64:usage error (unknown backup name, bad option)"})
 public final class BackupCommand implements Callable<Integer> {
+    /** Times in {@code hb backup status}: local, to the second, like {@code hb status}. */
+    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneId.systemDefault());
+
     @Spec
     CommandSpec spec;
 
@@ -71,7 +80,8 @@ public final class BackupCommand implements Callable<Integer> {
         SyncConfig config() throws UserException {
             SyncConfig cfg = loadSyncConfig(configDir);
             if (cfg.backups().isEmpty()) {
-                throw new UserException(ExitCodes.CONFIG, "no backups configured in " + configDir.resolve("sync.yaml"));
+                throw new UserException(ExitCodes.CONFIG, "no backups configured in " + configDir.resolve("sync.yaml")
+                        + ": add a backups: section (see docs/design/sync.md)");
             }
             return cfg;
         }
@@ -106,27 +116,59 @@ public final class BackupCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code hb backup status}: the stored state of every backup (as the daemon or hb left it). */
+    /**
+     * {@code hb backup status}: for every backup, whether its disk is there now (probed with
+     * blkid like a run does, not the state last recorded) and the last run from the state file
+     * (as the daemon or hb left it).
+     */
     @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "Disk state and last result of every backup.")
+            description = "Whether each backup's disk is there now, and its last run.")
     public static final class Status extends Base {
         @Override
         public Integer call() throws UserException {
             SyncConfig cfg = config();
+            int code = ExitCodes.OK;
             try (BackupService svc = service(cfg)) {
                 List<BackupState> states = svc.status();
                 for (int i = 0; i < states.size(); i++) {
-                    BackupState s = states.get(i);
                     BackupSpec b = cfg.backups().get(i);
-                    out().println(b.name() + ": disk " + b.diskToken() + " " + s.disk().name().toLowerCase(Locale.ROOT)
-                            .replace('_', ' ') + ", last run " + s.lastResult().name()
-                            + s.lastEnd().map(t -> " at " + t).orElse(s.lastStart().map(t -> " started " + t).orElse(""))
-                            + ", " + s.snapshots() + " snapshot(s)" + s.newestSnapshot().map(n -> ", newest " + n).orElse(""));
-                    out().println("  " + s.message());
+                    String disk;
+                    try {
+                        disk = diskLine(b, svc.probe(b.name()));
+                    } catch (IOException e) {
+                        disk = "disk " + b.diskToken() + " unknown: " + e.getMessage();
+                        code = ExitCodes.FAILURE;
+                    }
+                    out().println(b.name() + ": " + disk);
+                    lastRun(states.get(i)).forEach(l -> out().println("  " + l));
                 }
             }
-            return ExitCodes.OK;
+            return code;
         }
+    }
+
+    /** The disk line of {@code hb backup status} for what {@link BackupService#probe} found now. */
+    static String diskLine(BackupSpec b, DiskProbe probe) {
+        return switch (probe.state()) {
+            case PRESENT -> "disk " + b.diskToken() + " present" + probe.device().map(d -> " at " + d).orElse("");
+            case MISSING -> "disk " + b.diskToken() + " missing (insert it: a snapshot is taken on insertion by the "
+                    + "daemon, or with hb backup run " + b.name() + ")";
+            case WRONG_DISK -> "disk " + b.diskToken() + ": " + probe.message();
+        };
+    }
+
+    /** The last-run lines of {@code hb backup status}, from the stored state; times are local. */
+    static List<String> lastRun(BackupState s) {
+        if (s.lastStart().isEmpty() && s.lastEnd().isEmpty()) {
+            return List.of("last run: never");
+        }
+        String snaps = ", " + s.snapshots() + " snapshot(s)" + s.newestSnapshot().map(n -> ", newest " + n).orElse("");
+        if (s.lastEnd().isEmpty()) {
+            return List.of("last run: started " + TIME.format(s.lastStart().get()) + ", not finished (running now, "
+                    + "or interrupted)" + snaps);
+        }
+        String head = "last run: " + s.lastResult() + " at " + TIME.format(s.lastEnd().get()) + snaps;
+        return s.lastRunMessage().isEmpty() ? List.of(head) : List.of(head, s.lastRunMessage());
     }
 
     /** {@code hb backup run [NAME]}: one snapshot now, of NAME or of every backup. */
@@ -144,7 +186,7 @@ public final class BackupCommand implements Callable<Integer> {
                 for (BackupSpec b : select(cfg, name)) {
                     BackupOutcome o = svc.runNow(b.name());
                     (o.ok() ? out() : err()).println((o.ok() ? "" : "hb: ") + "backup " + b.name() + ": "
-                            + o.result() + ": " + o.message());
+                            + o.result() + ": " + o.message() + insertHint(o.result(), o.disk()));
                     if (!o.ok()) {
                         code = ExitCodes.FAILURE;
                     }
@@ -175,7 +217,7 @@ public final class BackupCommand implements Callable<Integer> {
                                     s.taken(), s.files(), human(s.bytes())));
                         }
                     } catch (BackupException e) {
-                        err().println("hb: backup " + b.name() + ": " + e.getMessage());
+                        err().println("hb: backup " + b.name() + ": " + e.getMessage() + insertHint(e.result(), e.disk()));
                         code = ExitCodes.FAILURE;
                     }
                 }
@@ -184,9 +226,13 @@ public final class BackupCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code hb backup restore PATH}: a copy of PATH from a snapshot, next to the original by default. */
+    /**
+     * {@code hb backup restore PATH}: a copy of PATH from a snapshot, next to the original by
+     * default, or into {@code --to DIR} as {@code DIR/<name of PATH>}.
+     */
     @Command(name = "restore", mixinStandardHelpOptions = true,
-            description = "Copy PATH out of a snapshot; by default into a new PATH.restored-SNAPSHOT next to it.")
+            description = "Copy PATH (a file or directory) out of a snapshot: by default into a new "
+                    + "PATH.restored-SNAPSHOT next to it; with --to DIR into DIR/<name of PATH>.")
     public static final class Restore extends Base {
         @Parameters(index = "0", paramLabel = "PATH", description = "Absolute path as it was backed up.")
         Path path;
@@ -194,14 +240,17 @@ public final class BackupCommand implements Callable<Integer> {
         @Option(names = "--snapshot", paramLabel = "S", description = "Snapshot name (default: the newest).")
         String snapshot;
 
-        @Option(names = "--to", paramLabel = "DIR", description = "Destination (default: PATH.restored-SNAPSHOT).")
+        @Option(names = "--to", paramLabel = "DIR", description = "Directory to restore into, created if missing: "
+                + "the copy is written as DIR/<name of PATH> (a file or a directory), never over an existing one "
+                + "unless --force (default: PATH.restored-SNAPSHOT next to PATH).")
         Path to;
 
         @Option(names = "--backup", paramLabel = "NAME",
                 description = "Backup to restore from (default: the one whose paths contain PATH).")
         String backup;
 
-        @Option(names = "--force", description = "Write into an existing, non-empty destination.")
+        @Option(names = "--force", description = "Overwrite an existing destination file, or write into an existing, "
+                + "non-empty destination directory.")
         boolean force;
 
         @Override
@@ -215,7 +264,9 @@ public final class BackupCommand implements Callable<Integer> {
                 List<BackupSpec> holders = cfg.backups().stream()
                         .filter(s -> s.paths().stream().anyMatch(abs::startsWith)).toList();
                 if (holders.isEmpty()) {
-                    throw new UserException(ExitCodes.FAILURE, abs + " is not under the paths of any backup");
+                    throw new UserException(ExitCodes.FAILURE, abs + " is not under the paths of any backup (backed up: "
+                            + String.join(", ", cfg.backups().stream().flatMap(s -> s.paths().stream())
+                                    .map(Path::toString).toList()) + ")");
                 }
                 if (holders.size() > 1) {
                     throw new UserException(ExitCodes.USAGE, abs + " is in several backups ("
@@ -229,9 +280,15 @@ public final class BackupCommand implements Callable<Integer> {
                 out().println("restored " + abs + " to " + dest);
                 return ExitCodes.OK;
             } catch (BackupException e) {
-                throw new UserException(ExitCodes.FAILURE, "backup " + b.name() + ": " + e.getMessage());
+                throw new UserException(ExitCodes.FAILURE, "backup " + b.name() + ": " + e.getMessage()
+                        + insertHint(e.result(), e.disk()));
             }
         }
+    }
+
+    /** What to do when the disk was not found (appended to the one-line message). */
+    static String insertHint(BackupResult result, DiskState disk) {
+        return result == BackupResult.REFUSED && disk == DiskState.MISSING ? " (insert the disk and try again)" : "";
     }
 
     static String human(long bytes) {

@@ -178,10 +178,16 @@ final class BackupRunner {
                     throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, p + " is not in snapshot " + snap);
                 }
                 boolean dir = Files.isDirectory(src, LinkOption.NOFOLLOW_LINKS);
-                Path dest = to.map(t -> t.toAbsolutePath().normalize())
-                        .orElse(p.resolveSibling(p.getFileName() + ".restored-" + snap));
-                if (!dir && Files.isDirectory(dest)) {
-                    dest = dest.resolve(p.getFileName());
+                Path dest;
+                if (to.isPresent()) {
+                    Path into = to.get().toAbsolutePath().normalize();
+                    if (Files.exists(into) && !Files.isDirectory(into)) {
+                        throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT, into
+                                + " is not a directory: give the directory to restore into (it is created if missing)");
+                    }
+                    dest = into.resolve(p.getFileName().toString());
+                } else {
+                    dest = p.resolveSibling(p.getFileName() + ".restored-" + snap);
                 }
                 if (dest.startsWith(m.mountPoint())) {
                     throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT,
@@ -190,7 +196,7 @@ final class BackupRunner {
                 if (!overwrite && Files.exists(dest, LinkOption.NOFOLLOW_LINKS)
                         && (!Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS) || !children(dest).isEmpty())) {
                     throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT,
-                            dest + " exists: not overwritten (choose another destination or ask to overwrite)");
+                            dest + " exists: not overwritten (restore into another directory with --to DIR, or overwrite with --force)");
                 }
                 Files.createDirectories(dest.getParent());
                 List<String> argv = new ArrayList<>(List.of("rsync", "-aH", "--numeric-ids"));
@@ -227,7 +233,7 @@ final class BackupRunner {
         if (before != null) {
             store.write(new BackupState(spec.name(), DiskState.PRESENT, before.lastResult(), Optional.of(start),
                     Optional.empty(), "running since " + start, before.snapshots(), before.newestSnapshot(),
-                    before.bytesTransferred(), before.bytesUsed()));
+                    before.bytesTransferred(), before.bytesUsed(), "running since " + start));
         }
         if (spec.fsck() && !readOnly && !alreadyMounted(dev, mp)) {
             if (probe.fsType().startsWith("ext")) {

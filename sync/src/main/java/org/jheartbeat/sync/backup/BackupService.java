@@ -172,13 +172,16 @@ public final class BackupService implements AutoCloseable {
      * @param name      backup name
      * @param path      absolute path as it was on this machine, e.g. {@code /srv/web/index.html}
      * @param snapshot  snapshot name; empty: the newest
-     * @param to        destination (for a file, an existing directory receives it under its name);
-     *                  empty: {@code <path>.restored-<snapshot>}
-     * @param overwrite allow writing into an existing non-empty destination
+     * @param to        the directory to restore into (created if missing): the copy is written as
+     *                  {@code <to>/<file name of path>}, for a file and a directory alike; empty:
+     *                  {@code <path>.restored-<snapshot>} next to the original
+     * @param overwrite allow writing over an existing file or into an existing non-empty directory
+     *                  at the destination
      * @return where the copy was written
-     * @throws BackupException REFUSED when the path is not backed up, the destination exists and
-     *                         overwrite is false, the disk is missing/wrong or busy; FAILED when the
-     *                         snapshot or path does not exist or the copy fails
+     * @throws BackupException REFUSED when the path is not backed up, {@code to} exists but is not a
+     *                         directory, the destination exists and overwrite is false, the disk is
+     *                         missing/wrong or busy; FAILED when the snapshot or path does not exist
+     *                         or the copy fails
      * @throws IllegalArgumentException if no backup has that name
      */
     public Path restore(String name, Path path, Optional<String> snapshot, Optional<Path> to, boolean overwrite)
@@ -187,8 +190,21 @@ public final class BackupService implements AutoCloseable {
     }
 
     /**
+     * Looks for one backup's disk now, as a poll or run does ({@code blkid}, then the configured
+     * device), without recording anything.
+     *
+     * @param name backup name
+     * @return PRESENT with the device, WRONG_DISK or MISSING, each with a one-line message
+     * @throws IOException if blkid cannot be run
+     * @throws IllegalArgumentException if no backup has that name
+     */
+    public DiskProbe probe(String name) throws IOException {
+        return disk.locate(spec(name));
+    }
+
+    /**
      * @return the stored state of every configured backup, in config order (another process's runs
-     *         included)
+     *         included); its disk field is as last recorded, see {@link #probe} for the disk now
      * @throws java.io.UncheckedIOException if a state file cannot be read
      */
     public List<BackupState> status() {

@@ -57,7 +57,8 @@ public final class BackupStateStore {
                     Integer.parseInt(p.getProperty("snapshots", "0")),
                     Optional.ofNullable(p.getProperty("newestSnapshot")).filter(s -> !s.isEmpty()),
                     Long.parseLong(p.getProperty("bytesTransferred", "0")),
-                    Long.parseLong(p.getProperty("bytesUsed", "0")));
+                    Long.parseLong(p.getProperty("bytesUsed", "0")),
+                    p.getProperty("lastRunMessage", p.getProperty("message", "")));
         } catch (IllegalArgumentException | DateTimeParseException e) {
             throw new UncheckedIOException(new IOException("malformed " + f + ": " + e.getMessage(), e));
         }
@@ -80,6 +81,7 @@ public final class BackupStateStore {
         state.newestSnapshot().ifPresent(s -> p.setProperty("newestSnapshot", s));
         p.setProperty("bytesTransferred", Long.toString(state.bytesTransferred()));
         p.setProperty("bytesUsed", Long.toString(state.bytesUsed()));
+        p.setProperty("lastRunMessage", state.lastRunMessage());
         Path f = file(state.name());
         try {
             Files.createDirectories(stateDir);

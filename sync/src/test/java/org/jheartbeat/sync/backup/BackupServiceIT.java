@@ -135,8 +135,13 @@ class BackupServiceIT {
 
         assertThat(svc.pollOnce("drawer")).isEmpty();
         assertThat(svc.status().get(0).disk()).isEqualTo(DiskState.MISSING);
+        assertThat(svc.probe("drawer").state()).isEqualTo(DiskState.MISSING);
 
-        disk.attach();
+        String dev = disk.attach();
+        DiskProbe now = svc.probe("drawer");
+        assertThat(now.state()).as("the probe sees the disk before any poll recorded it").isEqualTo(DiskState.PRESENT);
+        assertThat(now.device()).contains(Path.of(dev));
+        assertThat(svc.status().get(0).disk()).as("the recorded state is only the last poll's").isEqualTo(DiskState.MISSING);
         BackupOutcome first = svc.pollOnce("drawer").orElseThrow();
         assertThat(first.result()).as(first.message()).isEqualTo(BackupResult.OK);
         assertThat(first.snapshot()).contains("2026-11-29T221500Z");
@@ -196,9 +201,25 @@ class BackupServiceIT {
         assertThat(Files.readAllBytes(restored)).isEqualTo(oldF0);
         assertThatThrownBy(() -> svc.restore("drawer", src.resolve("f0"), Optional.of("2026-11-29T221500Z"),
                 Optional.empty(), false)).isInstanceOf(BackupException.class).hasMessageContaining("exists: not overwritten");
+        // --to DIR: the directory to restore into, created if missing; the copy is DIR/<name>
         Path dirCopy = svc.restore("drawer", src.resolve("sub"), Optional.empty(), Optional.of(tmp.resolve("out")), false);
-        assertThat(dirCopy).isEqualTo(tmp.resolve("out"));
-        assertThat(Files.readAllBytes(tmp.resolve("out/g"))).isEqualTo(Files.readAllBytes(src.resolve("sub/g")));
+        assertThat(dirCopy).isEqualTo(tmp.resolve("out/sub"));
+        assertThat(Files.readAllBytes(tmp.resolve("out/sub/g"))).isEqualTo(Files.readAllBytes(src.resolve("sub/g")));
+        Path fileCopy = svc.restore("drawer", src.resolve("f0"), Optional.of("2026-11-29T221500Z"),
+                Optional.of(tmp.resolve("into/deeper")), false);
+        assertThat(fileCopy).isEqualTo(tmp.resolve("into/deeper/f0"));
+        assertThat(Files.isDirectory(tmp.resolve("into/deeper"))).isTrue();
+        assertThat(Files.readAllBytes(fileCopy)).isEqualTo(oldF0);
+        Files.writeString(fileCopy, "mine");
+        assertThatThrownBy(() -> svc.restore("drawer", src.resolve("f0"), Optional.empty(),
+                Optional.of(tmp.resolve("into/deeper")), false)).isInstanceOf(BackupException.class)
+                .hasMessage(fileCopy + " exists: not overwritten (restore into another directory with --to DIR, "
+                        + "or overwrite with --force)");
+        assertThat(Files.readString(fileCopy)).isEqualTo("mine");
+        assertThatThrownBy(() -> svc.restore("drawer", src.resolve("f0"), Optional.empty(), Optional.of(fileCopy), false))
+                .isInstanceOf(BackupException.class).hasMessage(fileCopy
+                        + " is not a directory: give the directory to restore into (it is created if missing)");
+        assertThat(Files.readString(fileCopy)).isEqualTo("mine");
         assertThat(isMountPoint(mnt)).isFalse();
     }
 
@@ -218,6 +239,7 @@ class BackupServiceIT {
         assertThat(svc.status().get(0).snapshots()).as("not snapshotted again while in the drawer").isEqualTo(1);
 
         disk.detach();
+        assertThat(svc.probe("drawer").state()).isEqualTo(DiskState.MISSING);
         waitFor(() -> svc.status().get(0).disk() == DiskState.MISSING, "removal seen");
         BackupOutcome manual = svc.runNow("drawer");
         assertThat(manual.result()).isEqualTo(BackupResult.REFUSED);

@@ -34,11 +34,24 @@ class BackupStateStoreTest {
         assertThat(store.file("drawer")).isEqualTo(dir.resolve("state/backup-drawer.state"));
         assertThat(new BackupStateStore(dir.resolve("state")).read("drawer")).isEqualTo(s);
         BackupState later = s.withDisk(DiskState.MISSING, "disk LABEL=x is missing");
+        assertThat(later.lastRunMessage()).as("a disk poll keeps the last run's line").isEqualTo(s.message());
         store.write(later);
         assertThat(store.read("drawer")).isEqualTo(later);
+        assertThat(store.read("drawer").lastRunMessage()).isEqualTo(s.message());
         try (var files = Files.list(dir.resolve("state"))) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("backup-drawer.state");
         }
+    }
+
+    @Test
+    void aFileWrittenBeforeLastRunMessageExistedUsesTheMessage() throws Exception {
+        BackupStateStore store = new BackupStateStore(dir);
+        Files.writeString(store.file("d"), "disk=PRESENT\nlastResult=OK\nlastEnd=2026-11-29T22\\:15\\:05Z\n"
+                + "message=snapshot x done\nsnapshots=1\n");
+        BackupState s = store.read("d");
+        assertThat(s.lastRunMessage()).isEqualTo("snapshot x done");
+        assertThat(s.lastEnd()).contains(Instant.parse("2026-11-29T22:15:05Z"));
+        assertThat(s.snapshots()).isEqualTo(1);
     }
 
     @Test
