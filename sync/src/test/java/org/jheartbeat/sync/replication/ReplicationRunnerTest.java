@@ -253,32 +253,15 @@ class ReplicationRunnerTest {
 
     @Test
     void aRefusedSecondRunInThisProcessKeepsTheFirstRunsLockAgainstOtherProcesses() throws Exception {
-        java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        java.io.OutputStream blocking = new java.io.OutputStream() {
-            @Override
-            public void write(int b) {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                inside.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        BlockingOutput blocking = new BlockingOutput();
         ReplicationJobSpec job = Jobs.simple("web", src, target);
         var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> runner.run(job, null, RunTrigger.MANUAL, blocking));
-        assertThat(inside.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(blocking.awaitInside()).isTrue();
         RunOutcome second = runner.run(job, null, RunTrigger.SCHEDULE, null);
         assertThat(second.result()).isEqualTo(JobResult.RUNNING);
         assertThat(second.message()).isEqualTo("job web is already running (pid " + ProcessHandle.current().pid() + ")");
         assertThat(OtherProcessLock.probe(tmp, stateDir.resolve("web.lock"))).isEqualTo("busy");
-        release.countDown();
+        blocking.release();
         assertThat(first.get(10, java.util.concurrent.TimeUnit.SECONDS).result()).isEqualTo(JobResult.OK);
         assertThat(OtherProcessLock.probe(tmp, stateDir.resolve("web.lock"))).isEqualTo("free");
     }

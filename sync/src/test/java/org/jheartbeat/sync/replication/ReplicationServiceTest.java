@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -152,26 +150,9 @@ class ReplicationServiceTest {
 
     @Test
     void noOverlapAndHandoverWaitsForTheRunInFlight() throws Exception {
-        CountDownLatch inside = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        OutputStream blocking = new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                write(new byte[] {(byte) b}, 0, 1);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                inside.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        BlockingOutput blocking = new BlockingOutput();
         CompletableFuture<RunOutcome> manual = CompletableFuture.supplyAsync(() -> service.runNow("web", blocking));
-        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(blocking.awaitInside()).isTrue();
         assertThat(store.read("web").result()).isEqualTo(JobResult.RUNNING);
 
         clock.advance(Duration.ofSeconds(10));
@@ -183,7 +164,7 @@ class ReplicationServiceTest {
         CompletableFuture<List<RunOutcome>> handover = CompletableFuture.supplyAsync(() -> service.syncBeforeHandover(GROUP_A));
         Thread.sleep(300);
         assertThat(handover).isNotDone();
-        release.countDown();
+        blocking.release();
         assertThat(manual.get(10, TimeUnit.SECONDS).result()).isEqualTo(JobResult.OK);
         List<RunOutcome> outcomes = handover.get(10, TimeUnit.SECONDS);
         assertThat(outcomes).extracting(RunOutcome::job, RunOutcome::trigger, RunOutcome::result)
