@@ -27,6 +27,15 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup.sh: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  # Packages such as openssh-server and heartbeat would start their system services on install;
+  # the lab runs its own daemons inside namespaces, so keep services from starting (invoke-rc.d's
+  # policy-rc.d, exit 101 = action forbidden) unless the machine already has a policy.
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    trap 'rm -f "$policy"' EXIT
+  fi
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
