@@ -35,8 +35,6 @@ public final class HbCommand implements java.util.concurrent.Callable<Integer> {
     /** {@code hb} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("hb: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
+        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
     }
 }

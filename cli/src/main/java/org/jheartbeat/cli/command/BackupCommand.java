@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
@@ -42,18 +41,14 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:success", "1:failure (disk missing, wrong or full, rsync or verify failed, busy)",
             "2:invalid or missing sync.yaml configuration", "64:usage error (unknown backup name, bad option)"})
 public final class BackupCommand implements Callable<Integer> {
-    /** Times in {@code hb backup status}: local, to the second, like {@code hb status}. */
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter TIME = org.jheartbeat.cli.CommandGroups.LOCAL_TIME;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("hb backup: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
+        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
     }
 
     /**

@@ -44,9 +44,7 @@ public final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("hb config: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
+        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
     }
 
     /**

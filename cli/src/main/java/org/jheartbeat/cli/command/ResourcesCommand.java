@@ -35,9 +35,7 @@ public final class ResourcesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("hb resources: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
+        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
     }
 
     /** Options and helpers shared by every {@code hb resources} command. */

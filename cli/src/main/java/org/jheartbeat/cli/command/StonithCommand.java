@@ -32,9 +32,7 @@ public final class StonithCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("hb stonith: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
+        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
     }
 
     /** {@code hb stonith list-types}: every device type this machine can use. */

@@ -14,7 +14,6 @@ import java.util.stream.Collectors;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
-import org.jheartbeat.cli.runtime.SyncRuntime;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.control.ControlClient;
@@ -42,18 +41,12 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:success", "1:the run failed or was refused", "2:invalid sync.yaml",
             "3:no daemon running (run needs it to know where the group runs; see --force)", "64:usage error"})
 public final class SyncCommand implements Callable<Integer> {
-    /** Local time to the second, as hb status prints it. */
-    static final java.time.format.DateTimeFormatter TIME = java.time.format.DateTimeFormatter
-            .ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
-
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("hb sync: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.USAGE;
+        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
     }
 
     /** Options shared by the sync commands. */
@@ -127,13 +120,13 @@ public final class SyncCommand implements Callable<Integer> {
                     String where = here.map(h -> h.contains(group) ? "runs here" : "not here")
                             .orElse("daemon not running");
                     out.printf("%s: group %s (%s), last run %s%s%n", s.job(), group, where, s.result(),
-                            s.lastEnd().map(t -> " ended " + TIME.format(t)).orElse(s.lastStart()
-                                    .map(t -> " started " + TIME.format(t)).orElse("")));
+                            s.lastEnd().map(t -> " ended " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t)).orElse(s.lastStart()
+                                    .map(t -> " started " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t)).orElse("")));
                     if (!s.message().isEmpty()) {
                         out.println("  " + s.message());
                     }
                     if (s.lastStart().isPresent() && !s.result().success()) {
-                        out.println("  " + s.lastSuccess().map(t -> "last success " + TIME.format(t))
+                        out.println("  " + s.lastSuccess().map(t -> "last success " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t))
                                 .orElse("never succeeded"));
                     }
                     if (!here.map(h -> h.contains(group)).orElse(false)) {

@@ -3,7 +3,6 @@ package org.jheartbeat.cli.runtime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
@@ -31,8 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("sync");
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter TIME = org.jheartbeat.cli.CommandGroups.LOCAL_TIME;
 
     private final SyncConfig config;
     private final String localNode;
