@@ -233,6 +233,9 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
 
     private static String describe(JobState j, Optional<Duration> age) {
         StringBuilder sb = new StringBuilder();
+        if (j.result() == org.jheartbeat.sync.replication.JobResult.RUNNING) {
+            return sb.append("since ").append(j.lastStart().map(TIME::format).orElse("?")).toString();
+        }
         j.lastEnd().ifPresent(t -> sb.append("at ").append(TIME.format(t)).append(": "));
         sb.append(j.message().isEmpty() ? "-" : j.message());
         age.ifPresent(a -> sb.append(" (replica here ").append(a.toSeconds()).append(" s old)"));

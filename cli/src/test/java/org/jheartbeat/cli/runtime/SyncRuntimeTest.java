@@ -73,4 +73,16 @@ class SyncRuntimeTest {
                 + "\"files_transferred\":0,\"files_total\":0,\"replica_age_s\":null,"
                 + "\"message\":\"/srv/web is empty\"}],\"backups\":[]}");
     }
+
+    @Test
+    void aRunningJobShowsSinceWhen() {
+        SyncConfig cfg = new SyncConfig(null, SyncConfig.DEFAULT_STATE_DIR, SyncConfig.DEFAULT_SSH, Map.of(),
+                List.of(new ReplicationJobSpec("web", "g", List.of(java.nio.file.Path.of("/srv/web")), Optional.empty(),
+                        "*/5 * * * *", true, List.of(), false, 0.5, 3, Duration.ofSeconds(30), Duration.ofHours(1), 3)),
+                List.of());
+        Instant t = Instant.parse("2026-11-29T22:00:00Z");
+        JobState st = JobState.never("web").running(t);
+        assertThat(SyncRuntime.render(cfg, List.of(st), List.of(), j -> Optional.empty()))
+                .endsWith("RUNNING          since " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t) + "\n");
+    }
 }
