@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.logging.DaemonLog;
 import org.jheartbeat.cli.logging.LogSetup;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.stonith.DeviceFencer;
@@ -122,17 +124,20 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     + (e instanceof java.nio.file.FileAlreadyExistsException ? "it exists and is not a directory" : e));
         }
         refuseIfRunning(state);
-        LogSetup.configureDaemon(config.logging(), me.value(), debug);
+        DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
-            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE));
+            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE),
+                    log);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
+        } finally {
+            log.close(); // the last lines ("Heartbeat shutdown complete.") reach the log files
         }
     }
 
-    private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer)
-            throws UserException, IOException {
+    private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer,
+                    DaemonLog log) throws UserException, IOException {
         config.logging().logfacility().ifPresent(f ->
                 LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
 
@@ -172,7 +177,8 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
         }
-        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config, syncRuntime));
+        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config, syncRuntime,
+                log::droppedLines));
         control.start();
         syncRuntime.start();
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
@@ -233,9 +239,12 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
      * {@link org.jheartbeat.core.control.ConfigDigestReport}), {@code groups-running} (the keys of the
      * groups running here, one per line: what {@code hb sync run} checks), or
      * {@code standby|takeover all|local|foreign|failback TIMEOUT_S} (waits for the exchange to end, at
-     * most TIMEOUT_S seconds).
+     * most TIMEOUT_S seconds). {@code status} ends with {@code Log lines dropped: N} and
+     * {@code status-json} carries {@code "log_dropped":N}: lines the daemon's log outputs dropped rather
+     * than block ({@code logDropped}, see {@link LogSetup}).
      */
-    static ControlResponse handle(String request, ClusterLoop loop, ClusterConfig config, SyncRuntime sync) {
+    static ControlResponse handle(String request, ClusterLoop loop, ClusterConfig config, SyncRuntime sync,
+                                  LongSupplier logDropped) {
         String[] words = request.split(" ");
         if (request.equals(GROUPS_RUNNING)) {
             try {
@@ -256,8 +265,10 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         if (request.equals("status") || request.equals("status-json")) {
             try {
                 var snap = loop.snapshot().get(5, TimeUnit.SECONDS);
-                return ControlResponse.ok(request.equals("status") ? snap.render() + sync.renderStatus()
-                        : SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()) + "\n");
+                return ControlResponse.ok(request.equals("status")
+                        ? snap.render() + sync.renderStatus() + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                        : SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()),
+                                "\"log_dropped\":" + logDropped.getAsLong()) + "\n");
             } catch (Exception e) {
                 return ControlResponse.error("status not available: " + e);
             }
