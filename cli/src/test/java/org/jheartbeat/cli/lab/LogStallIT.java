@@ -30,7 +30,10 @@ class LogStallIT {
     @Test
     void beatsGoOutWhileTheLogFileIsAPipeNobodyReadsAndTheDebugFileSitsOnAFullDisk() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
-        try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", "250ms", "LAB_WARNTIME", "2", "LAB_DEADTIME", "3"))) {
+        // many beats (250 ms) against generous limits: synchronous logging stalls the loop for good, so
+        // only a busy machine could come near a 5 s gap
+        try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", "250ms", "LAB_WARNTIME", "5", "LAB_DEADTIME", "10",
+                "LAB_INITDEAD", "20"))) {
             Path node1 = lab.runDir().resolve("node1");
             Path fifo = node1.resolve("ha-log.fifo");
             Path disk = node1.resolve("fulldisk");
