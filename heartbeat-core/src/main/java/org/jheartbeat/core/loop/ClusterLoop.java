@@ -165,7 +165,8 @@ public final class ClusterLoop implements AutoCloseable {
     /** The reason a group operation completed exceptionally ({@link GroupExecutor}), or empty. */
     private static String failureDetail(Throwable err) {
         Throwable t = err;
-        while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+        while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                && (t.getMessage() == null || t.getMessage().equals(t.getCause().toString()))) {
             t = t.getCause();
         }
         return t == null ? "" : t.getMessage() != null ? t.getMessage() : t.toString();

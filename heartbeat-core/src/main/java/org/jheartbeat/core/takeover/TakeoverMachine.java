@@ -226,6 +226,7 @@ public final class TakeoverMachine {
         }
         actual[i] = GroupState.FAILED;
         failedHere[i] = true;
+        desired[i] = false;
         failureDetail[i] = e.detail();
         String key = groups.get(i).key();
         String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
@@ -295,9 +296,11 @@ public final class TakeoverMachine {
                 } else if (peerBlocked[i]) {
                     out.add(new Log(Level.INFO, peer + " could not start resource group " + key
                             + "; not taking it: it is blocked on " + peer));
-                } else if (state != TakeoverState.SHUTTING_DOWN) {
+                } else if (state == TakeoverState.STABLE || state == TakeoverState.NEGOTIATING
+                        || state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING) {
                     out.add(new Log(Level.WARN, peer + " could not start resource group " + key
                             + "; taking it over"));
+                    desired[i] = true;
                 }
             }
             case STOP -> {
@@ -328,6 +331,19 @@ public final class TakeoverMachine {
         }
     }
 
+    /** In a hand-over to the peer: groups it failed to start stay here (it would only fail again). */
+    private void keepWhatThePeerCannotRun(List<TakeoverAction> out) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (peerFailed[i] && !desired[i] && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.STARTING)) {
+                desired[i] = true;
+                String key = groups.get(i).key();
+                out.add(new Log(Level.WARN, "Keeping resource group " + key + ": " + peer
+                        + " could not start it (clear with 'hb cleanup " + key + "' once it can)"));
+                handoverProblems.add("resource group " + key + " stays on " + me + ": " + peer + " could not start it");
+            }
+        }
+    }
+
     /**
      * {@code hb cleanup}: forget failed starts (here and those the peer reported), and stop a group
      * blocked here once more (its stop decides whether it is free again).
@@ -338,6 +354,9 @@ public final class TakeoverMachine {
                 continue;
             }
             boolean had = failedHere[i] || peerFailed[i] || peerBlocked[i] || actual[i] == GroupState.BLOCKED;
+            if (failedHere[i] && peerFailed[i] && isLocal(i) && peerAlive) {
+                desired[i] = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
+            }
             failedHere[i] = false;
             peerFailed[i] = false;
             peerBlocked[i] = false;
@@ -504,6 +523,7 @@ public final class TakeoverMachine {
                 if (standbySet.includesForeign()) {
                     setDesiredFor(false, false);
                 }
+                keepWhatThePeerCannotRun(out);
             }
             case DONE -> {
                 if (state == TakeoverState.STANDBY_TAKING) {
@@ -634,6 +654,12 @@ public final class TakeoverMachine {
      */
     private void requestTakeover(ResourceSet set, List<TakeoverAction> out, long now) {
         Optional<String> refusal = handoverRefusal();
+        for (int i = 0; i < groups.size() && refusal.isEmpty(); i++) {
+            if (failedHere[i] && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
+                refusal = Optional.of("resource group " + groups.get(i).key() + " failed to start on " + me
+                        + "; clear it first with 'hb cleanup " + groups.get(i).key() + "'");
+            }
+        }
         handoverSerial++;
         if (refusal.isPresent()) {
             out.add(new Log(Level.WARN, "Takeover [" + set + "] refused: " + refusal.get()));
@@ -721,19 +747,12 @@ public final class TakeoverMachine {
     }
 
     /**
-     * Whether group {@code i} should run here: the protocol wants it here ({@code desired}), or the
-     * live peer failed to start it; never when it failed here, is blocked on the peer (it may run
-     * there), or this node is shutting down. FAILED and BLOCKED groups are left alone.
+     * Whether group {@code i} should run here: the protocol wants it here ({@code desired}, which a
+     * failed start on the peer also sets: the offer), but never when it failed here or is blocked on
+     * the peer (it may run there). FAILED and BLOCKED groups are left alone.
      */
     private boolean want(int i) {
-        if (failedHere[i] || peerBlocked[i]) {
-            return false;
-        }
-        if (desired[i]) {
-            return true;
-        }
-        return peerFailed[i] && peerAlive && state != TakeoverState.SHUTTING_DOWN && state != TakeoverState.FENCING
-                && state != TakeoverState.AWAITING_COMM;
+        return desired[i] && !failedHere[i] && !peerBlocked[i];
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
@@ -747,8 +766,8 @@ public final class TakeoverMachine {
         for (int i = 0; i < groups.size(); i++) {
             if (want(i) && actual[i] == GroupState.STOPPED) {
                 actual[i] = GroupState.STARTING;
-                out.add(new StartGroup(i, isLocal(i) ? "local"
-                        : peerFailed[i] && !desired[i] ? peer + " could not start it" : "takeover from " + peer));
+                out.add(new StartGroup(i, peerFailed[i] ? peer + " could not start it"
+                        : isLocal(i) ? "local" : "takeover from " + peer));
             }
         }
     }

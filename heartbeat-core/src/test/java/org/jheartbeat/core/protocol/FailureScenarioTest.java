@@ -199,4 +199,27 @@ class FailureScenarioTest {
         assertThat(h.engine(N2).machine().groupProblem(0)).isEmpty();
         neverBoth(h);
     }
+
+    @Test
+    void aGroupThePeerCannotRunStaysHereInAStandbyAndATakeoverOfAGroupFailedHereIsRefused() {
+        TwoNodeHarness h = harness(FailbackPolicy.OFF, false);
+        h.failStarts(N1, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        assertThat(h.runningOn(N2)).containsExactly(G1, G2);
+        h.takeover(N1, ResourceSet.LOCAL);
+        h.run(1000);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(Handover.REFUSED);
+        assertThat(h.engine(N1).machine().handoverDetail())
+                .isEqualTo("resource group " + G1 + " failed to start on node1; clear it first with 'hb cleanup " + G1 + "'");
+        h.standby(N2, ResourceSet.FOREIGN);
+        h.run(10_000);
+        assertThat(h.runningOn(N2)).as("%s", h.trace()).containsExactly(G1, G2);
+        assertThat(h.engine(N2).machine().handover()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N2).machine().handoverDetail())
+                .contains("resource group " + G1 + " stays on node2: node1 could not start it");
+        assertThat(h.count("node2 stopped " + G1)).isZero();
+        neverBoth(h);
+    }
 }
