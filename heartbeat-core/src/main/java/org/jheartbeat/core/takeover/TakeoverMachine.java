@@ -51,8 +51,18 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  *                                                      done → STABLE
  *  STANDBY_TAKING   -            (view only)           done → acquire      take all → STABLE       SHUTTING_DOWN
  *                                                      → STABLE
+ *  FENCING          -            (view only)           ignored             ignored                 SHUTTING_DOWN
+ *                   FenceOutcome ok → take all → STABLE; failed → retry every 5 s (Tick)
  *  SHUTTING_DOWN    -            (view only)           ignored             (view only)             -
  *  STOPPED          everything ignored
+ *
+ *  any state: GroupStarted(fail) → FAILED here, offered to the peer (jhb-grpfail start);
+ *             GroupStopped(fail) → BLOCKED here, peer told (jhb-grpfail stop);
+ *             PeerGroupFailure start → run it here unless it failed here; stop → never start it here,
+ *             and with STONITH (STABLE, STANDBY_*, NEGOTIATING) → FENCING;
+ *             PeerRestarted (STABLE, STANDBY_*) → take our own groups back → STABLE;
+ *             CleanupRequested / PeerGroupFailure clear → forget failures, stop BLOCKED once more
+ *  (docs/design/takeover.md, "Failures")
  * </pre>
  * Not thread-safe: owned by the cluster loop's thread.
  */
