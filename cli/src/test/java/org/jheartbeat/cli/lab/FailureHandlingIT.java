@@ -124,7 +124,7 @@ class FailureHandlingIT {
     @Test
     void aPeerRestartedWithinDeadtimeHoldsNothingSoOurGroupComesBack() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
-        try (Lab lab = new Lab(Map.of("LAB_HARESOURCES", FLAKY, "LAB_DEADTIME", "15", "LAB_WARNTIME", "5"))) {
+        try (Lab lab = new Lab(Map.of("LAB_HARESOURCES", FLAKY, "LAB_DEADTIME", "15", "LAB_WARNTIME", "5", "LAB_INITDEAD", "30"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
             awaitHeld(lab, "node1", VIP1, 60);
