@@ -144,13 +144,17 @@ public final class ClusterLoop implements AutoCloseable {
             }
         } else if (ef instanceof Effect.LogLine l) {
             log(l.level(), l.text());
+        } else if (ef instanceof Effect.PeerLost p) {
+            groups.peerLost(p.node(), p.how());
         } else if (ef instanceof Effect.StartGroup s) {
-            log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason() + ")");
-            groups.start(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), true,
+            log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
+                    + ")");
+            groups.start(s.group(), s.reason()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), true,
                     err == null && ok, clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.StopGroup s) {
-            log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason() + ")");
-            groups.stop(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), false,
+            log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
+                    + ")");
+            groups.stop(s.group(), s.reason()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), false,
                     err == null && ok, clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.FencePeer f) {
             fencer.fence(f.node()).whenComplete((r, err) -> post(() -> run(e -> e.onFenceDone(

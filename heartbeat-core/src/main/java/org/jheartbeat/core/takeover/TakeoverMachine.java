@@ -280,7 +280,7 @@ public final class TakeoverMachine {
         for (int i = 0; i < groups.size(); i++) {
             if (isLocal(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STARTING;
-                out.add(new StartGroup(i, "re-announce after the partition healed"));
+                out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }
         }
     }
@@ -520,7 +520,9 @@ public final class TakeoverMachine {
         for (int i = groups.size() - 1; i >= 0; i--) {
             if (!desired[i] && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STOPPING;
-                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? "shutdown" : "release"));
+                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? GroupOpReason.SHUTDOWN
+                        : state == TakeoverState.STANDBY_GIVING ? GroupOpReason.STANDBY_RELEASE
+                        : GroupOpReason.PARTITION_RELEASE));
             } else if (!desired[i] && actual[i] == GroupState.FAILED) {
                 actual[i] = GroupState.STOPPED;
             }
@@ -528,7 +530,8 @@ public final class TakeoverMachine {
         for (int i = 0; i < groups.size(); i++) {
             if (desired[i] && actual[i] == GroupState.STOPPED) {
                 actual[i] = GroupState.STARTING;
-                out.add(new StartGroup(i, isLocal(i) ? "local" : "takeover from " + peer));
+                out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
+                        : !peerAlive || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
             }
         }
     }
