@@ -1,14 +1,19 @@
 package org.jheartbeat.cli.runtime;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.loop.GroupExecutor;
+import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.resources.ResourceAgentException;
+import org.jheartbeat.resources.ResourceAgents;
 import org.jheartbeat.resources.group.GroupResult;
 import org.jheartbeat.resources.group.ResourceGroupRunner;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
@@ -17,15 +22,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's {@link GroupExecutor}: runs group starts and stops with the resources module's
- * {@link ResourceGroupRunner} on one worker thread ({@code hb-resources}), so operations never
- * overlap and run in the order the takeover machine issued them. Scripts are looked up in the config
- * dir's {@code resource.d/}, then {@code /etc/init.d/}.
+ * {@link ResourceGroupRunner}, on one worker thread per group ({@code hb-group-N}, N the haresources
+ * index, created at the group's first operation, so at most one thread per haresources line).
+ * Operations of one group run in the order the takeover machine issued them; groups run
+ * independently, so a takeover's starts never queue behind another group's stop and its hand-over
+ * sync. Scripts are looked up in the config dir's {@code resource.d/}, then {@code /etc/init.d/}.
  */
 public final class ResourceGroupExecutor implements GroupExecutor {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
 
     /**
-     * Work done around a group's start and stop on the same worker thread, so it is part of the
+     * Work done around a group's start and stop on the group's worker thread, so it is part of the
      * operation the takeover machine waits for (data replication uses it: a group's data is synced
      * to the peer after the group stopped and before the hand-over completes).
      */
@@ -33,21 +40,37 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         /** No extra work. */
         Lifecycle NONE = new Lifecycle() { };
 
-        /** Called before the group's first resource starts. Must not throw. */
-        default void beforeStart(ResourceGroupDecl group) { }
+        /**
+         * Called before the group's first resource starts. Must not throw.
+         *
+         * @param reason why the group starts
+         */
+        default void beforeStart(ResourceGroupDecl group, GroupOpReason reason) { }
 
-        /** Called after the group stopped completely (not after a failed stop). Must not throw. */
-        default void afterStop(ResourceGroupDecl group) { }
+        /**
+         * Called after the group stopped completely (not after a failed stop). Must not throw.
+         * Work towards the peer must end soon after {@link #peerLost} (the group's restart here
+         * waits for this call to return).
+         *
+         * @param reason why the group stopped
+         */
+        default void afterStop(ResourceGroupDecl group, GroupOpReason reason) { }
+
+        /**
+         * The peer left the cluster: cancel work towards it in flight in {@link #afterStop}. Called
+         * on the cluster loop thread: must not block, must not throw.
+         *
+         * @param peer the node that left
+         * @param how  {@code died} or {@code shut down}
+         */
+        default void peerLost(NodeName peer, String how) { }
     }
 
-    private final ClusterConfig config;
+    private final List<ResourceGroupDecl> groups;
     private final ResourceGroupRunner runner;
     private final Lifecycle lifecycle;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "hb-resources");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService[] workers;
+    private boolean closed;
 
     public ResourceGroupExecutor(ClusterConfig config) {
         this(config, Lifecycle.NONE);
@@ -55,34 +78,78 @@ public final class ResourceGroupExecutor implements GroupExecutor {
 
     /** An executor that also runs {@code lifecycle} around every start and stop. */
     public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle) {
-        this.config = config;
+        this(config.resourceGroups(), StandardResourceAgents.forHost(config.configDir(), Path.of("/etc/init.d"),
+                new OsProcessRunner()), lifecycle);
+    }
+
+    /**
+     * @param groups    the haresources groups, in file order (operations name them by index)
+     * @param agents    turns tokens into agents
+     * @param lifecycle work around every start and stop
+     */
+    ResourceGroupExecutor(List<ResourceGroupDecl> groups, ResourceAgents agents, Lifecycle lifecycle) {
+        this.groups = List.copyOf(groups);
         this.lifecycle = java.util.Objects.requireNonNull(lifecycle, "lifecycle");
-        this.runner = new ResourceGroupRunner(StandardResourceAgents.forHost(config.configDir(),
-                Path.of("/etc/init.d"), new OsProcessRunner()));
+        this.runner = new ResourceGroupRunner(agents);
+        this.workers = new ExecutorService[groups.size()];
     }
 
     @Override
-    public CompletableFuture<Boolean> start(int group) {
-        return CompletableFuture.supplyAsync(() -> run(group, true), worker);
+    public CompletableFuture<Boolean> start(int group, GroupOpReason reason) {
+        return submit(group, () -> run(group, true, reason));
     }
 
     @Override
-    public CompletableFuture<Boolean> stop(int group) {
-        return CompletableFuture.supplyAsync(() -> run(group, false), worker);
+    public CompletableFuture<Boolean> stop(int group, GroupOpReason reason) {
+        return submit(group, () -> run(group, false, reason));
     }
 
-    private boolean run(int index, boolean start) {
-        ResourceGroupDecl g = config.resourceGroups().get(index);
+    @Override
+    public void peerLost(NodeName peer, String how) {
+        lifecycle.peerLost(peer, how);
+    }
+
+    private CompletableFuture<Boolean> submit(int group, java.util.function.Supplier<Boolean> op) {
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return op.get();
+                } finally {
+                    // a cancellation aimed at this operation must not reach the group's next one
+                    Thread.interrupted();
+                }
+            }, worker(group));
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private synchronized ExecutorService worker(int group) {
+        if (closed) {
+            throw new RejectedExecutionException("group executor closed");
+        }
+        if (workers[group] == null) {
+            workers[group] = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "hb-group-" + group);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return workers[group];
+    }
+
+    private boolean run(int index, boolean start, GroupOpReason reason) {
+        ResourceGroupDecl g = groups.get(index);
         try {
             if (start) {
-                lifecycle.beforeStart(g);
+                lifecycle.beforeStart(g, reason);
             }
             GroupResult r = start ? runner.start(g) : runner.stop(g);
             if (!r.success()) {
                 LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
                 throw new java.util.concurrent.CompletionException(r.message(), null);
             } else if (!start) {
-                lifecycle.afterStop(g);
+                lifecycle.afterStop(g, reason);
             }
             return true;
         } catch (ResourceAgentException e) {
@@ -92,7 +159,12 @@ public final class ResourceGroupExecutor implements GroupExecutor {
     }
 
     @Override
-    public void close() {
-        worker.shutdownNow();
+    public synchronized void close() {
+        closed = true;
+        for (ExecutorService w : workers) {
+            if (w != null) {
+                w.shutdownNow();
+            }
+        }
     }
 }

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.control.StatusSnapshot;
+import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.sync.backup.BackupService;
 import org.jheartbeat.sync.backup.BackupState;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
@@ -39,6 +40,10 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     private final BackupService backups;
     /** Keys of groups started here while the peer was not up (a takeover after a crash). */
     private final Set<String> startedWhilePeerDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Hand-over syncs in flight; also the lock for cancelling them. */
+    private final List<Handover> handovers = new java.util.ArrayList<>();
+    /** How often the peer left the cluster: a sync decided before a loss is not started after it. */
+    private final java.util.concurrent.atomic.AtomicLong peerLosses = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * @param resolved  sync.yaml after {@code SyncConfigParser.resolve}
@@ -93,26 +98,27 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     }
 
     /**
-     * Whether a group that just stopped here may be pushed to the peer one last time, decided from
-     * the cluster's state at that moment (pure): only when the peer is up and this node is handing
-     * groups over ({@code standby_giving}: auto_failback, hb standby/takeover/failback) or shutting
-     * down cleanly. Any other stop (a partition healed and both nodes ran the group, a failed start
-     * cleaned up) must not overwrite the peer's copy, which may be the live one.
+     * Whether a group that just stopped here may be pushed to the peer one last time (pure): only
+     * when the stop {@linkplain GroupOpReason#handsOver() hands the group over} (a standby release:
+     * auto_failback, hb standby/takeover/failback; or a clean shutdown) and the peer is up. Any other
+     * stop (a partition healed and both nodes ran the group) must not overwrite the peer's copy,
+     * which may be the live one.
      *
-     * @param s the status at the time of the stop, or empty when it was not available
+     * @param reason why the group stopped
+     * @param s      the status at the time of the stop (for the peer's liveness), or empty when it
+     *               was not available
      * @return empty to sync; otherwise why not (logged)
      */
-    public static Optional<String> finalSyncRefusal(Optional<StatusSnapshot> s) {
+    public static Optional<String> finalSyncRefusal(GroupOpReason reason, Optional<StatusSnapshot> s) {
+        if (!reason.handsOver()) {
+            return Optional.of("the stop is not a hand-over (" + reason.name().toLowerCase(java.util.Locale.ROOT)
+                    + "): the peer's copy may be the live one and is not overwritten; compare the copies by hand");
+        }
         if (s.isEmpty()) {
             return Optional.of("cluster status not available");
         }
         if (!peerIsUp(s.get())) {
             return Optional.of("the peer is not up");
-        }
-        String state = s.get().takeoverState();
-        if (!"standby_giving".equals(state) && !"shutting_down".equals(state)) {
-            return Optional.of("the stop is not a hand-over (takeover state " + state
-                    + "): the peer's copy may be the live one and is not overwritten; compare the copies by hand");
         }
         return Optional.empty();
     }
@@ -144,15 +150,14 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     }
 
     @Override
-    public void beforeStart(ResourceGroupDecl group) {
+    public void beforeStart(ResourceGroupDecl group, GroupOpReason reason) {
         if (hasJobs(group)) {
             replication.logReplicaAge(group.key());
             replication.groupStarted(group.key());
-            boolean peerUp = snapshots.get().map(SyncRuntime::peerIsUp).orElse(false);
-            if (peerUp) {
-                startedWhilePeerDown.remove(group.key());
-            } else {
+            if (reason == GroupOpReason.TAKEOVER || reason == GroupOpReason.OFFER_ACCEPT) {
                 startedWhilePeerDown.add(group.key());
+            } else {
+                startedWhilePeerDown.remove(group.key());
             }
         }
     }
@@ -161,21 +166,47 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
      * After the group stopped here: when this is a hand-over to a live peer (see
      * {@link #finalSyncRefusal}), push the group's data to it once more, so it starts on what this
      * node last had. When the peer is dead nothing can be sent and nobody takes the group over from
-     * this copy.
+     * this copy. A sync in flight when the peer is lost is cancelled ({@link #peerLost}): its rsync
+     * is killed and this returns, so the takeover can start the group here again.
      */
     @Override
-    public void afterStop(ResourceGroupDecl group) {
+    public void afterStop(ResourceGroupDecl group, GroupOpReason reason) {
         if (!hasJobs(group)) {
             return;
         }
-        Optional<String> refusal = finalSyncRefusal(snapshots.get());
+        long losses = peerLosses.get();
+        Optional<String> refusal = finalSyncRefusal(reason, reason.handsOver() ? snapshots.get() : Optional.empty());
+        if (refusal.isEmpty() && peerLosses.get() != losses) {
+            refusal = Optional.of("the peer left the cluster");
+        }
         if (refusal.isPresent()) {
             LOG.warn("sync: group {} stopped here: no final sync: {}", group.key(), refusal.get());
             return;
         }
         long t0 = System.nanoTime();
-        List<RunOutcome> outcomes = replication.syncBeforeHandover(group.key(),
-                startedWhilePeerDown.remove(group.key()));
+        Handover h = new Handover(group.key(), Thread.currentThread());
+        synchronized (handovers) {
+            if (peerLosses.get() != losses) {
+                LOG.warn("sync: group {} stopped here: no final sync: the peer left the cluster", group.key());
+                return;
+            }
+            handovers.add(h);
+        }
+        List<RunOutcome> outcomes;
+        try {
+            outcomes = replication.syncBeforeHandover(group.key(), startedWhilePeerDown.remove(group.key()));
+        } finally {
+            synchronized (handovers) {
+                handovers.remove(h);
+                // an interrupt from peerLost that came after the sync ended must not reach the next operation
+                Thread.interrupted();
+            }
+        }
+        if (h.cancelled) {
+            LOG.warn("sync: group {}: hand-over sync cancelled after {} ms ({}); the group stays here", group.key(),
+                    (System.nanoTime() - t0) / 1_000_000, h.why);
+            return;
+        }
         for (RunOutcome o : outcomes) {
             if (!o.ok()) {
                 LOG.error("sync job {}: final sync before hand-over failed ({}): {}; the peer starts group {} on"
@@ -184,6 +215,39 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
         }
         LOG.info("sync: group {} handed over after {} final sync(s) in {} ms", group.key(), outcomes.size(),
                 (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * Cancels every hand-over sync in flight: the syncing thread is interrupted, which kills its
+     * rsync process tree ({@code RsyncProcess}) and ends the run as failed; logs one line per group.
+     * Non-blocking (called on the loop thread).
+     */
+    @Override
+    public void peerLost(org.jheartbeat.core.config.NodeName peer, String how) {
+        synchronized (handovers) {
+            peerLosses.incrementAndGet();
+            for (Handover h : handovers) {
+                if (!h.cancelled) {
+                    h.cancelled = true;
+                    h.why = "peer " + peer + " " + how;
+                    LOG.warn("hand-over sync of group {} cancelled: peer {} {}", h.group, peer, how);
+                    h.thread.interrupt();
+                }
+            }
+        }
+    }
+
+    /** A hand-over sync in flight, on the group's worker thread. Guarded by {@link #handovers}. */
+    private static final class Handover {
+        final String group;
+        final Thread thread;
+        boolean cancelled;
+        String why = "";
+
+        Handover(String group, Thread thread) {
+            this.group = group;
+            this.thread = thread;
+        }
     }
 
     /** Replication service (for {@code hb sync} requests answered by the daemon). */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.control.StatusSnapshot;
+import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
 import org.jheartbeat.sync.config.SyncConfig;
 import org.jheartbeat.sync.replication.JobResult;
@@ -26,23 +27,28 @@ class SyncRuntimeTest {
 
     @Test
     void handOverToALivePeerSyncs() {
-        assertThat(SyncRuntime.finalSyncRefusal(Optional.of(snapshot("standby_giving", "active", "stopping"))))
-                .isEmpty();
-        assertThat(SyncRuntime.finalSyncRefusal(Optional.of(snapshot("shutting_down", "up", "stopping")))).isEmpty();
+        assertThat(SyncRuntime.finalSyncRefusal(GroupOpReason.STANDBY_RELEASE,
+                Optional.of(snapshot("standby_giving", "active", "stopping")))).isEmpty();
+        assertThat(SyncRuntime.finalSyncRefusal(GroupOpReason.SHUTDOWN,
+                Optional.of(snapshot("shutting_down", "up", "stopping")))).isEmpty();
     }
 
     @Test
     void deadPeerGetsNothing() {
-        assertThat(SyncRuntime.finalSyncRefusal(Optional.of(snapshot("shutting_down", "dead", "stopping"))))
-                .contains("the peer is not up");
+        assertThat(SyncRuntime.finalSyncRefusal(GroupOpReason.SHUTDOWN,
+                Optional.of(snapshot("shutting_down", "dead", "stopping")))).contains("the peer is not up");
+        assertThat(SyncRuntime.finalSyncRefusal(GroupOpReason.STANDBY_RELEASE, Optional.empty()))
+                .contains("cluster status not available");
     }
 
     @Test
     void aStopOutsideAHandOverNeverOverwritesThePeer() {
-        // a healed partition: both ran the group; this node releases it in state stable
-        assertThat(SyncRuntime.finalSyncRefusal(Optional.of(snapshot("stable", "active", "stopping"))))
-                .get().asString().startsWith("the stop is not a hand-over (takeover state stable)");
-        assertThat(SyncRuntime.finalSyncRefusal(Optional.empty())).contains("cluster status not available");
+        // a healed partition: both ran the group; this node releases it (the status string is not read)
+        assertThat(SyncRuntime.finalSyncRefusal(GroupOpReason.PARTITION_RELEASE,
+                Optional.of(snapshot("standby_giving", "active", "stopping"))))
+                .get().asString().startsWith("the stop is not a hand-over (partition_release)");
+        assertThat(GroupOpReason.values()).filteredOn(GroupOpReason::handsOver)
+                .containsExactlyInAnyOrder(GroupOpReason.STANDBY_RELEASE, GroupOpReason.SHUTDOWN);
     }
 
     @Test

@@ -145,14 +145,18 @@ public final class ClusterLoop implements AutoCloseable {
             }
         } else if (ef instanceof Effect.LogLine l) {
             log(l.level(), l.text());
+        } else if (ef instanceof Effect.PeerLost p) {
+            groups.peerLost(p.node(), p.how());
         } else if (ef instanceof Effect.StartGroup s) {
-            log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason() + ")");
-            groups.start(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), true,
-                    err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
+            log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
+                    + ")");
+            groups.start(s.group(), s.reason()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(),
+                    true, err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.StopGroup s) {
-            log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason() + ")");
-            groups.stop(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), false,
-                    err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
+            log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
+                    + ")");
+            groups.stop(s.group(), s.reason()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(),
+                    false, err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.FencePeer f) {
             fencer.fence(f.node()).whenComplete((r, err) -> post(() -> run(e -> e.onFenceDone(
                     err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),

@@ -1,10 +1,14 @@
 package org.jheartbeat.core.loop;
 
 import java.util.concurrent.CompletableFuture;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.takeover.GroupOpReason;
 
 /**
  * Runs resource-group operations for the loop (implemented with the resources module's group
- * runner). Operations run one at a time, in submission order, off the loop thread.
+ * runner), off the loop thread. Operations of one group run one at a time, in submission order;
+ * different groups run independently, so a takeover's starts never wait behind another group's
+ * stop (or the hand-over sync that follows it).
  */
 public interface GroupExecutor extends AutoCloseable {
 
@@ -12,18 +16,31 @@ public interface GroupExecutor extends AutoCloseable {
      * Starts group {@code group} (haresources index): resources left to right; on failure what was
      * started is stopped again.
      *
+     * @param reason why the takeover machine starts it
      * @return completes with {@code true} when the whole group runs, {@code false} or exceptionally when
      *         it failed (the exception's message then says which resource failed and why)
      */
-    CompletableFuture<Boolean> start(int group);
+    CompletableFuture<Boolean> start(int group, GroupOpReason reason);
 
     /**
-     * Stops group {@code group}: resources right to left, with retries.
+     * Stops group {@code group}: resources right to left, with retries, then the work that hands it
+     * over (a final data sync when {@code reason} {@linkplain GroupOpReason#handsOver() hands over}).
      *
+     * @param reason why the takeover machine stops it
      * @return completes with {@code true} when every resource stopped, {@code false} or exceptionally when
      *         one could not be stopped (the exception's message then names it and why)
      */
-    CompletableFuture<Boolean> stop(int group);
+    CompletableFuture<Boolean> stop(int group, GroupOpReason reason);
+
+    /**
+     * The peer left the cluster: work towards it in flight (a hand-over sync) is cancelled, so the
+     * stop it belongs to completes and the takeover can start the group here. Called on the loop
+     * thread: must not block.
+     *
+     * @param peer the node that left
+     * @param how  {@code died} or {@code shut down}, for the log
+     */
+    void peerLost(NodeName peer, String how);
 
     @Override
     void close();

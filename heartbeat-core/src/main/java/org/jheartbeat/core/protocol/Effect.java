@@ -11,10 +11,17 @@ public sealed interface Effect {
     record Transmit(org.jheartbeat.core.wire.WirePacket packet) implements Effect { }
 
     /** Start resource group {@code group} (haresources index); report the end with {@link NodeEngine#onGroupDone}. */
-    record StartGroup(int group, String reason) implements Effect { }
+    record StartGroup(int group, org.jheartbeat.core.takeover.GroupOpReason reason) implements Effect { }
 
     /** Stop resource group {@code group}; report the end with {@link NodeEngine#onGroupDone}. */
-    record StopGroup(int group, String reason) implements Effect { }
+    record StopGroup(int group, org.jheartbeat.core.takeover.GroupOpReason reason) implements Effect { }
+
+    /**
+     * The peer left the cluster ({@code how}: {@code died} when declared dead, {@code shut down} after
+     * its {@code shutdone}): work towards it in flight, such as a hand-over sync, is cancelled.
+     * Emitted before the takeover's group operations of the same step.
+     */
+    record PeerLost(org.jheartbeat.core.config.NodeName node, String how) implements Effect { }
 
     /** Fence (STONITH) {@code node}; report the end with {@link NodeEngine#onFenceDone}. */
     record FencePeer(org.jheartbeat.core.config.NodeName node) implements Effect { }

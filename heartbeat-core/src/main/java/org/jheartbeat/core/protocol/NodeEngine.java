@@ -388,6 +388,7 @@ public final class NodeEngine {
                     log(out, Level.INFO, e.logLine());
                 }
                 peerDeclaredDead = true;
+                out.add(new Effect.PeerLost(peer, "shut down"));
                 apply(machine.on(new TakeoverEvent.PeerShutdown(), now), out, now, wall);
             }
             case GROUP_FAILURE -> {
@@ -421,6 +422,7 @@ public final class NodeEngine {
             if (!commUp) {
                 commNowUp(out, now, wall);
             }
+            out.add(new Effect.PeerLost(peer, "died"));
             apply(machine.on(new TakeoverEvent.PeerDead(), now), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
                 && peerDeclaredDead && !restarted) {

@@ -1,17 +1,17 @@
 package org.jheartbeat.core.takeover;
 
 /**
- * Outputs of the {@link TakeoverMachine}, executed in order by the cluster loop. Group operations
- * run one at a time, in the order issued; their ends come back as
+ * Outputs of the {@link TakeoverMachine}, executed in order by the cluster loop. Operations of one
+ * group run one at a time, in the order issued (groups run independently); their ends come back as
  * {@link TakeoverEvent.GroupStarted}/{@link TakeoverEvent.GroupStopped}.
  */
 public sealed interface TakeoverAction {
 
-    /** Start group {@code group} (index in haresources order). */
-    record StartGroup(int group, String reason) implements TakeoverAction { }
+    /** Start group {@code group} (index in haresources order), for {@code reason}. */
+    record StartGroup(int group, GroupOpReason reason) implements TakeoverAction { }
 
-    /** Stop group {@code group}. */
-    record StopGroup(int group, String reason) implements TakeoverAction { }
+    /** Stop group {@code group}, for {@code reason}. */
+    record StopGroup(int group, GroupOpReason reason) implements TakeoverAction { }
 
     /** Fence (STONITH) {@code node}; report the end with {@link TakeoverEvent.FenceOutcome}. */
     record FencePeer(org.jheartbeat.core.config.NodeName node) implements TakeoverAction { }

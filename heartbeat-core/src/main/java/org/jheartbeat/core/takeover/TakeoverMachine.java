@@ -375,7 +375,7 @@ public final class TakeoverMachine {
                 actual[i] = GroupState.STOPPED;
             } else if (actual[i] == GroupState.BLOCKED) {
                 actual[i] = GroupState.STOPPING;
-                out.add(new StopGroup(i, "cleanup: stopping it again"));
+                out.add(new StopGroup(i, GroupOpReason.CLEANUP));
             }
             if (fromOperator && had) {
                 out.add(new Log(Level.INFO, "Failures of resource group " + groups.get(i).key() + " cleared."));
@@ -496,7 +496,7 @@ public final class TakeoverMachine {
         for (int i = 0; i < groups.size(); i++) {
             if (isLocal(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STARTING;
-                out.add(new StartGroup(i, "re-announce after the partition healed"));
+                out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }
         }
     }
@@ -770,14 +770,17 @@ public final class TakeoverMachine {
         for (int i = groups.size() - 1; i >= 0; i--) {
             if (!want(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STOPPING;
-                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? "shutdown" : "release"));
+                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? GroupOpReason.SHUTDOWN
+                        : state == TakeoverState.STANDBY_GIVING ? GroupOpReason.STANDBY_RELEASE
+                        : GroupOpReason.PARTITION_RELEASE));
             }
         }
         for (int i = 0; i < groups.size(); i++) {
             if (want(i) && actual[i] == GroupState.STOPPED) {
                 actual[i] = GroupState.STARTING;
-                out.add(new StartGroup(i, peerFailed[i] ? peer + " could not start it"
-                        : isLocal(i) ? "local" : "takeover from " + peer));
+                out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
+                        : peerFailed[i] && peerAlive ? GroupOpReason.OFFER_ACCEPT
+                        : !peerAlive || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
             }
         }
     }

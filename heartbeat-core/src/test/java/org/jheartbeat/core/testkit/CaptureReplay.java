@@ -137,9 +137,9 @@ public final class CaptureReplay {
             if (e instanceof Effect.Transmit t) {
                 sent.add(new Line(now(), "sent: " + summary(t.packet().netstring())));
             } else if (e instanceof Effect.StartGroup s) {
-                schedule(s.group(), true, s.reason());
+                schedule(s.group(), true, s.reason().describe(engine.peer()));
             } else if (e instanceof Effect.StopGroup s) {
-                schedule(s.group(), false, s.reason());
+                schedule(s.group(), false, s.reason().describe(engine.peer()));
             } else if (e instanceof Effect.LogLine l) {
                 logs.add(new Line(now(), l.level() + ": " + l.text()));
             } else if (e instanceof Effect.Exit) {

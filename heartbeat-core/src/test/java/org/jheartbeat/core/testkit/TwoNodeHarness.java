@@ -41,6 +41,7 @@ public final class TwoNodeHarness {
     private final Node[] nodes = new Node[2];
     private final List<String> trace = new ArrayList<>();
     private final List<String> logs = new ArrayList<>();
+    private final List<String> ops = new ArrayList<>();
     private boolean linkUp = true;
     private boolean serialEncoding;
     private int lossPercent;
@@ -304,10 +305,14 @@ public final class TwoNodeHarness {
                 } else if (linkUp && other.engine != null) {
                     other.inbox.addLast(serialEncoding ? t.packet().classic() : t.packet().netstring());
                 }
+            } else if (e instanceof Effect.PeerLost p) {
+                ops.add(n.name + " peer-lost " + p.node() + " " + p.how());
             } else if (e instanceof Effect.StartGroup s) {
+                ops.add(n.name + " start " + key(n, s.group()) + " " + s.reason());
                 long due = lastDue(n) + groupOpMillis * 1_000_000L;
                 n.pendingOps.addLast(new long[] {due, s.group(), 1});
             } else if (e instanceof Effect.StopGroup s) {
+                ops.add(n.name + " stop " + key(n, s.group()) + " " + s.reason());
                 long due = lastDue(n) + groupOpMillis * 1_000_000L;
                 n.pendingOps.addLast(new long[] {due, s.group(), 0});
             } else if (e instanceof Effect.FencePeer f) {
@@ -359,6 +364,14 @@ public final class TwoNodeHarness {
     /** Every start, stop, power event so far, with fake-time stamps in s. */
     public List<String> trace() {
         return List.copyOf(trace);
+    }
+
+    /**
+     * Every group operation and peer loss the engines asked for, in order, without time stamps:
+     * {@code node1 start KEY REASON}, {@code node1 stop KEY REASON}, {@code node1 peer-lost node2 died}.
+     */
+    public List<String> ops() {
+        return List.copyOf(ops);
     }
 
     /** Every log line of both engines. */

@@ -253,6 +253,9 @@ public final class ReplicationService implements AutoCloseable {
      * it back starts it. Runs every job of the group now, in file order, regardless of ownership
      * (the group just stopped here); guards still apply. A run in flight is waited for first
      * (a scheduled one in this process, or {@code hb sync run} in another, up to the job's timeout).
+     * Interrupting the calling thread cancels: the rsync in flight is killed (its run ends
+     * {@link JobResult#FAILED_TRANSIENT}, "interrupted"), the remaining jobs are skipped, and the
+     * interrupt status stays set.
      *
      * @param groupKey the group key
      * @return one outcome per job of the group (empty when it has none)
@@ -275,13 +278,21 @@ public final class ReplicationService implements AutoCloseable {
         List<RunOutcome> out = new ArrayList<>();
         for (ReplicationJobSpec j : jobsOf(groupKey)) {
             ReentrantLock lock = jobLocks.get(j.name());
-            lock.lock();
+            try {
+                lock.lockInterruptibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return out;
+            }
             try {
                 LOG.info("sync job {}: syncing group {} to {} before handing it over", j.name(), groupKey,
                         j.toPeer() ? peerNode : j.targetPath().orElseThrow());
                 out.add(handoverRun(j, trigger));
             } finally {
                 lock.unlock();
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                return out;
             }
         }
         return out;
