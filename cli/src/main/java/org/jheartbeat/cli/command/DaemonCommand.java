@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.cli.logging.LogSetup;
+import org.jheartbeat.cli.runtime.BlockedGroupExecutor;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.stonith.DeviceFencer;
 import org.jheartbeat.cli.stonith.StonithSetup;
@@ -45,6 +46,10 @@ import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.resources.group.ResourceGroupRunner;
+import org.jheartbeat.resources.group.StartupProbe;
+import org.jheartbeat.resources.lookup.StandardResourceAgents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -94,6 +99,12 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
         List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
         loaded.config().ifPresent(c -> problems.addAll(new HostChecks(Path.of("/etc/init.d")).check(c)));
+        // a missing resource script fails only its own group (logged CRIT in run), not the whole daemon
+        List<HostChecks.MissingScript> missingScripts = loaded.config().map(c -> new HostChecks(Path.of("/etc/init.d"))
+                .missingScripts(c.configDir(), c.resourceGroups())).orElse(List.of());
+        problems.removeAll(missingScripts.stream().map(HostChecks.MissingScript::diagnostic).toList());
+        missingScripts.forEach(m -> err.println(m.diagnostic().format() + " (resource group " + m.key()
+                + " will fail to start; the daemon starts anyway)"));
         for (ConfigDiagnostic d : problems) {
             err.println(d.format());
         }
@@ -124,15 +135,16 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         refuseIfRunning(state);
         LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
-            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE));
+            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE),
+                    missingScripts);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
         }
     }
 
-    private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer)
-            throws UserException, IOException {
+    private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer,
+                    List<HostChecks.MissingScript> missingScripts) throws UserException, IOException {
         config.logging().logfacility().ifPresent(f ->
                 LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
 
@@ -142,6 +154,14 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         byte[] uuid = state.nodeUuid();
         LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
         LOG.info("Heartbeat generation: {}", generation);
+        for (HostChecks.MissingScript m : missingScripts) {
+            LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups run",
+                    m.key(), m.diagnostic().message(), m.diagnostic().file(), m.diagnostic().line());
+        }
+        // before the first heartbeat: join holding nothing (issue 11 point 7; docs/design/resources.md)
+        StartupProbe.Result startup = new StartupProbe(new ResourceGroupRunner(StandardResourceAgents.forHost(
+                config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner())))
+                .releaseRunningGroups(config.resourceGroups());
 
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), DaemonCommand::loadAverage);
@@ -161,7 +181,8 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
         ClusterLoop loop = new ClusterLoop(config, engine, media,
-                new ResourceGroupExecutor(config, syncRuntime), fencer, clock, wall);
+                new BlockedGroupExecutor(new ResourceGroupExecutor(config, syncRuntime), config, startup.unreleased()),
+                fencer, clock, wall);
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
                 d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),
