@@ -51,32 +51,6 @@ class StartupReconcileIT {
     }
 
     @Test
-    void sigkilledDaemonRestartedWithinDeadtimeReleasesThePeersGroupItRanAfterATakeover() throws Exception {
-        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
-        try (Lab lab = new Lab(LONG_DEADTIME)) {
-            bootActiveActive(lab);
-            assertThat(OperatorCommandsIT.wrapper(lab, "node1", "hb_takeover", "all").code()).isZero();
-            HeartbeatInteropIT.awaitServing(lab, "node1", "node1", 30);
-            try (VipSampler sampler = new VipSampler(lab)) {
-                sigkillAndRestart(lab, "node1");
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                    for (String node : List.of("node1", "node2")) {
-                        String json = OperatorCommandsIT.json(lab, node);
-                        assertThat(json).as("%s's view", node).contains("\"takeover_state\":\"stable\"")
-                                .doesNotContain("\"running_on\":null");
-                    }
-                    HeartbeatInteropIT.assertRunningOnce(lab);
-                });
-                assertThat(sampler.samples()).as("ip addr samples taken").isGreaterThan(20);
-                assertThat(sampler.overlaps()).as("moments when both nodes held a VIP").isEmpty();
-            }
-            assertThat(HeartbeatInteropIT.haLog(lab, "node1"))
-                    .contains("Resource group " + GROUP2 + " found running at start-up (resources: " + GROUP2
-                            + ", labweb2); releasing it before joining the cluster");
-        }
-    }
-
-    @Test
     void missingResourceScriptFailsOnlyItsGroupTheDaemonStartsAndRunsTheOthers() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
         String broken = "198.18.0.102/24/eth0";
