@@ -60,7 +60,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code hb daemon}: runs a cluster node in the foreground until SIGTERM/SIGINT, then releases its
  * resource groups, tells the peer ({@code shutdone}) and exits. Assembles the daemon: config,
- * logging, state directory, media, resource runner, cluster loop and control socket.
+ * logging, state directory, start-up release of groups found running here ({@link StartupProbe}), media,
+ * resource runner, cluster loop and control socket. A missing resource script fails only its group.
  */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
         description = "Run this cluster node in the foreground (stop it with SIGTERM).",

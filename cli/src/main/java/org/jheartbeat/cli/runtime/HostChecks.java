@@ -148,10 +148,12 @@ public final class HostChecks {
                 }
                 try {
                     locator.locate(r.agent(), r.token());
-                } catch (AgentNotFoundException e) {
-                    out.add(new MissingScript(i, g.key(), ConfigDiagnostic.error(haresources, g.line(), e.getMessage())));
                 } catch (ResourceAgentException e) {
-                    // a bad script name: not this class of problem; check() reports it as a plain error
+                    // only "not found"; a bad script name stays a plain error of check()
+                    if (e instanceof AgentNotFoundException) {
+                        out.add(new MissingScript(i, g.key(), ConfigDiagnostic.error(haresources, g.line(),
+                                e.getMessage())));
+                    }
                 }
             }
         }
