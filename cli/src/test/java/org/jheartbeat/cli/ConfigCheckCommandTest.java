@@ -159,6 +159,19 @@ class ConfigCheckCommandTest {
     }
 
     @Test
+    void daemonDoesNotRefuseToStartForAMissingResourceScriptOnlyForRealErrors() {
+        // no medium reaching the peer stops it; the missing script is named as its group's problem, not a reason
+        Path cfg = ConfigDirBuilder.validTwoNode().haCfReplace("ucast eth1 198.18.1.2", "ucast lo 127.0.0.1")
+                .haresourcesReplace("labweb", "labwebb").writeTo(dir.resolve("cfg"));
+        HbRun r = hb("daemon", "--config-dir", cfg.toString(), "--state-dir", dir.resolve("state").toString(),
+                "--node-name", "node1");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("ha.cf:6: no heartbeat medium reaches the peer").contains("not starting")
+                .contains(cfg.resolve("haresources") + ":1: Cannot locate resource script for labwebb")
+                .contains("(resource group 198.18.0.100/24/eth0 will fail to start; the daemon starts anyway)");
+    }
+
+    @Test
     void daemonRefusesBrokenConfigWithExitTwo() {
         Path cfg = ConfigDirBuilder.validTwoNode().authkeysMode("644").writeTo(dir.resolve("cfg"));
         HbRun r = hb("daemon", "--config-dir", cfg.toString(), "--state-dir", dir.resolve("state").toString(),

@@ -43,4 +43,15 @@ public interface ResourceAgent {
     default AgentResult reassert() {
         return AgentResult.ok("already running");
     }
+
+    /**
+     * Whether this agent runs a script ({@code resource.d/} or {@code init.d/}) with LSB verbs, to
+     * which Heartbeat 3.0.6's rule "a stop must succeed when already stopped" applies (its {@code
+     * probably not LSB-compliant} warning names such scripts). Built-in agents say {@code false}.
+     *
+     * @return {@code false} unless overridden
+     */
+    default boolean isScript() {
+        return false;
+    }
 }

@@ -47,6 +47,10 @@ import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.resources.group.ResourceGroupRunner;
+import org.jheartbeat.resources.group.StartupProbe;
+import org.jheartbeat.resources.lookup.StandardResourceAgents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -57,7 +61,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code hb daemon}: runs a cluster node in the foreground until SIGTERM/SIGINT, then releases its
  * resource groups, tells the peer ({@code shutdone}) and exits. Assembles the daemon: config,
- * logging, state directory, media, resource runner, cluster loop and control socket.
+ * logging, state directory, start-up release of groups found running here ({@link StartupProbe}), media,
+ * resource runner, cluster loop and control socket. A missing resource script fails only its group.
  */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
         description = "Run this cluster node in the foreground (stop it with SIGTERM).",
@@ -96,6 +101,12 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
         List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
         loaded.config().ifPresent(c -> problems.addAll(new HostChecks(Path.of("/etc/init.d")).check(c)));
+        // a missing resource script fails only its own group (logged CRIT in run), not the whole daemon
+        List<HostChecks.MissingScript> missingScripts = loaded.config().map(c -> new HostChecks(Path.of("/etc/init.d"))
+                .missingScripts(c.configDir(), c.resourceGroups())).orElse(List.of());
+        problems.removeAll(missingScripts.stream().map(HostChecks.MissingScript::diagnostic).toList());
+        missingScripts.forEach(m -> err.println(m.diagnostic().format() + " (resource group " + m.key()
+                + " will fail to start; the daemon starts anyway)"));
         for (ConfigDiagnostic d : problems) {
             err.println(d.format());
         }
@@ -127,7 +138,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
             return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE),
-                    log);
+                    log, missingScripts);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
@@ -137,7 +148,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     }
 
     private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer,
-                    DaemonLog log) throws UserException, IOException {
+                    DaemonLog log, List<HostChecks.MissingScript> missingScripts) throws UserException, IOException {
         config.logging().logfacility().ifPresent(f ->
                 LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
 
@@ -147,6 +158,14 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         byte[] uuid = state.nodeUuid();
         LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
         LOG.info("Heartbeat generation: {}", generation);
+        for (HostChecks.MissingScript m : missingScripts) {
+            LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups run",
+                    m.key(), m.diagnostic().message(), m.diagnostic().file(), m.diagnostic().line());
+        }
+        // before the first heartbeat: join holding nothing (issue 11 point 7; docs/design/resources.md)
+        StartupProbe.Result startup = new StartupProbe(new ResourceGroupRunner(StandardResourceAgents.forHost(
+                config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner())))
+                .releaseRunningGroups(config.resourceGroups());
 
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), DaemonCommand::loadAverage);
@@ -165,8 +184,11 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
-        ClusterLoop loop = new ClusterLoop(config, engine, media,
-                new ResourceGroupExecutor(config, syncRuntime), fencer, clock, wall);
+        // a group that could not be released stays BLOCKED here, and the peer is told at comm up
+        startup.unreleased().forEach(i -> engine.machine().blockedAtStartup(i,
+                "found running at start-up and could not be stopped"));
+        ClusterLoop loop = new ClusterLoop(config, engine, media, new ResourceGroupExecutor(config, syncRuntime),
+                fencer, clock, wall);
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
                 d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),

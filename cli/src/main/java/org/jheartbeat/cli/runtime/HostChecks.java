@@ -14,6 +14,7 @@ import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
+import org.jheartbeat.resources.AgentNotFoundException;
 import org.jheartbeat.resources.ResourceAgentException;
 import org.jheartbeat.resources.lookup.ScriptLocator;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
@@ -23,7 +24,8 @@ import org.jheartbeat.resources.lookup.StandardResourceAgents;
  * and at daemon start: what would otherwise only fail at takeover time, when it hurts most.
  * <ul>
  *   <li>ERROR: a resource script that is missing or not executable (looked up in the config dir's
- *       {@code resource.d/}, then {@code /etc/init.d/}, as Heartbeat 3.0.6's ResourceManager does);</li>
+ *       {@code resource.d/}, then {@code /etc/init.d/}, as Heartbeat 3.0.6's ResourceManager does);
+ *       the daemon starts anyway and only that group fails ({@link #missingScripts});</li>
  *   <li>ERROR: the same IP address in two groups, however written;</li>
  *   <li>WARNING: a {@code ucast} line naming this machine (Heartbeat's shared ha.cf: not used here);
  *       ERROR when that leaves no medium reaching the peer (ha.cf copied unchanged from the other
@@ -108,6 +110,49 @@ public final class HostChecks {
                         locator.locate(r.agent(), r.token());
                     } catch (ResourceAgentException e) {
                         out.add(ConfigDiagnostic.error(haresources, g.line(), e.getMessage()));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A resource script that is missing or not executable: an ERROR of {@link #check} for {@code hb
+     * config check}, but one that fails only its own group, so the daemon starts anyway and reports
+     * it (issue 11 point 4).
+     *
+     * @param group      the group's haresources index
+     * @param key        the group's key (first resource token)
+     * @param diagnostic the same diagnostic {@link #check} reports, {@code haresources:line: …}
+     */
+    public record MissingScript(int group, String key, ConfigDiagnostic diagnostic) { }
+
+    /**
+     * The missing or non-executable resource scripts among {@code groups}, looked up as
+     * {@link #checkResources} does; each diagnostic equals the one {@link #check} reports for it.
+     *
+     * @param configDir the config directory (its {@code resource.d/} is searched)
+     * @param groups    the parsed groups, in file order
+     * @return one entry per resource whose script is not found, in file order
+     */
+    public List<MissingScript> missingScripts(Path configDir, List<ResourceGroupDecl> groups) {
+        List<MissingScript> out = new ArrayList<>();
+        Path haresources = configDir.resolve("haresources");
+        ScriptLocator locator = ScriptLocator.of(configDir, initDir);
+        for (int i = 0; i < groups.size(); i++) {
+            ResourceGroupDecl g = groups.get(i);
+            for (ResourceSpec r : g.resources()) {
+                if (StandardResourceAgents.IP_AGENTS.contains(r.agent())) {
+                    continue;
+                }
+                try {
+                    locator.locate(r.agent(), r.token());
+                } catch (ResourceAgentException e) {
+                    // only "not found"; a bad script name stays a plain error of check()
+                    if (e instanceof AgentNotFoundException) {
+                        out.add(new MissingScript(i, g.key(), ConfigDiagnostic.error(haresources, g.line(),
+                                e.getMessage())));
                     }
                 }
             }

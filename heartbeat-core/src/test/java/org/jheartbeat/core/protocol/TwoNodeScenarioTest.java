@@ -76,6 +76,21 @@ class TwoNodeScenarioTest {
     }
 
     @Test
+    void daemonRestartedWithinDeadtimeAfterATakeoverEndsWithEachNodeRunningItsOwn() {
+        bootBoth();
+        h.takeover(N1, ResourceSet.ALL);
+        h.run(3000);
+        // a SIGKILLed daemon restarted within deadtime: its start-up probe released everything
+        h.powerOff(N1);
+        h.run(1000);
+        h.start(N1);
+        h.run(5000);
+        assertThat(h.placement()).isEqualTo(java.util.Map.of(
+                "node1", java.util.Set.of("198.18.0.100/24/eth0"), "node2", java.util.Set.of("198.18.0.101")));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 INFO: node1 restarted and holds nothing now"));
+    }
+
+    @Test
     void sameProtocolOverClassicFramesAsOnASerialLine() {
         TwoNodeHarness serial = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200)
                 .serialEncoding(true);

@@ -26,15 +26,18 @@ import org.slf4j.MarkerFactory;
  * found already running are left alone; Heartbeat stops the whole group here, and does not tell
  * itself about the failure; its 30 s delayed {@code hb_standby} is the caller's business).
  *
- * <p><b>stop</b>: right to left, every resource (stopping a stopped resource is a success). A
- * failing stop is retried up to {@code maxStopAttempts} times (default 10, {@code HA_STOPRETRYMAX}),
- * {@code stopRetryPause} apart (default 1 s), as long as status still says running. A stop that
- * fails while status says not running counts as stopped ("probably not LSB-compliant"). If it is
- * still running at the end, log CRIT {@code Resource STOP failure} and stop there: the resources to
- * its left, which it depends on (its address, its file system), stay up, so the group stays whole on
- * this node, where the takeover machine keeps it blocked (Pacemaker's group ordering; Heartbeat
- * carried on stopping the rest, leaving a running service without its address). Unlike Heartbeat,
- * nothing is rebooted.
+ * <p><b>stop</b>: right to left, every resource (stopping a stopped resource is a success). Each
+ * resource's stop follows Heartbeat 3.0.6's {@code giveupresourcegroup} loop: a failed stop is
+ * retried, {@code stopRetryPause} after the previous attempt (1 s), logging INFO {@code Retrying
+ * failed stop operation [<token>]}, until it succeeds or {@code maxStopRetries} retries
+ * ({@code HA_STOPRETRYMAX}, 10: at most 11 attempts) have failed; nothing is asked between the
+ * attempts. Only then is status asked once: still running → CRIT {@code Resource STOP failure},
+ * the resource counts as not stopped, and the runner stops there: the resources to its left, which
+ * it depends on (its address, its file system), stay up, so the group stays whole on this node,
+ * where the takeover machine keeps it blocked (Pacemaker's group ordering; Heartbeat carried on
+ * stopping the rest, leaving a running service without its address). Unlike Heartbeat, nothing is
+ * rebooted. Not running → the resource counts as stopped, and for a script (not a built-in agent)
+ * Heartbeat's warning is logged: {@code Resource script for <token> probably not LSB-compliant.}
  *
  * <p>All methods block for as long as the agents take (bounded by their timeouts and the retry
  * pauses). Not thread-safe per group: the caller serialises operations on one group.
@@ -42,36 +45,34 @@ import org.slf4j.MarkerFactory;
 public final class ResourceGroupRunner {
     /** Marker for Heartbeat's CRIT level, attached to ERROR log events. */
     public static final Marker CRIT = MarkerFactory.getMarker("CRIT");
-    /** Heartbeat's {@code HA_STOPRETRYMAX}. */
-    public static final int DEFAULT_MAX_STOP_ATTEMPTS = 10;
-    /** Pause between stop attempts: 1 s. */
+    /** Retries of a failed stop: Heartbeat 3.0.6 ResourceManager's {@code HA_STOPRETRYMAX} default. */
+    public static final int DEFAULT_STOP_RETRY_MAX = 10;
+    /** Pause before each stop retry: 1 s ({@code sleep 1} in Heartbeat 3.0.6 ResourceManager). */
     public static final Duration DEFAULT_STOP_RETRY_PAUSE = Duration.ofSeconds(1);
     private static final Logger LOG = LoggerFactory.getLogger(ResourceGroupRunner.class);
 
     private final ResourceAgents agents;
     private final Sleeper sleeper;
-    private final int maxStopAttempts;
+    private final int maxStopRetries;
     private final Duration stopRetryPause;
 
-    /** @param agents turns tokens into agents; real 1 s pauses, 10 stop attempts */
+    /** @param agents turns tokens into agents; real 1 s pauses, up to 10 stop retries */
     public ResourceGroupRunner(ResourceAgents agents) {
-        this(agents, Sleeper.THREAD, DEFAULT_MAX_STOP_ATTEMPTS, DEFAULT_STOP_RETRY_PAUSE);
+        this(agents, Sleeper.THREAD, DEFAULT_STOP_RETRY_MAX, DEFAULT_STOP_RETRY_PAUSE);
     }
 
     /**
-     * @param agents          turns tokens into agents
-     * @param sleeper         pauses between stop attempts
-     * @param maxStopAttempts stop invocations per resource, at least 1
-     * @param stopRetryPause  pause between stop attempts
+     * @param agents         turns tokens into agents
+     * @param sleeper        pauses before stop retries
+     * @param maxStopRetries retries after a failed stop ({@code HA_STOPRETRYMAX}); 0 or less retries
+     *                       until the stop succeeds or the thread is interrupted, as Heartbeat 3.0.6 does
+     * @param stopRetryPause pause before each retry
      */
-    public ResourceGroupRunner(ResourceAgents agents, Sleeper sleeper, int maxStopAttempts, Duration stopRetryPause) {
+    public ResourceGroupRunner(ResourceAgents agents, Sleeper sleeper, int maxStopRetries, Duration stopRetryPause) {
         this.agents = Objects.requireNonNull(agents, "agents");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.stopRetryPause = Objects.requireNonNull(stopRetryPause, "stopRetryPause");
-        if (maxStopAttempts < 1) {
-            throw new IllegalArgumentException("maxStopAttempts must be >= 1: " + maxStopAttempts);
-        }
-        this.maxStopAttempts = maxStopAttempts;
+        this.maxStopRetries = maxStopRetries;
     }
 
     private record Bound(ResourceSpec spec, ResourceAgent agent) {
@@ -166,28 +167,42 @@ public final class ResourceGroupRunner {
                 : new GroupResult(false, outcomes, "Resource STOP failure in group " + group.key() + ": " + failures);
     }
 
+    /**
+     * One resource's stop, as Heartbeat 3.0.6's {@code giveupresourcegroup} loop: stop; while it
+     * failed and retries are left, pause, log {@code Retrying failed stop operation}, stop again.
+     * Status is asked only after the last failed attempt.
+     */
     private ResourceOutcome stopWithRetries(Bound bound) {
-        AgentResult last = null;
-        int attempt = 0;
-        while (attempt < maxStopAttempts) {
-            attempt++;
-            last = bound.agent().stop();
-            if (last.isOk()) {
-                return new ResourceOutcome(bound.spec(), ResourceStep.STOPPED, last, attempt);
-            }
-            AgentResult status = bound.agent().status();
-            if (!status.isRunning()) {
-                LOG.warn("Resource {} stop failed ({}) but status says it is not running: probably not LSB-compliant",
-                        bound.spec().token(), last);
-                return new ResourceOutcome(bound.spec(), ResourceStep.STOPPED, last, attempt);
-            }
-            if (attempt < maxStopAttempts && !pause()) {
+        String token = bound.spec().token();
+        int attempts = 1;
+        AgentResult last = bound.agent().stop();
+        int retries = 0;
+        while (!last.isOk() && (maxStopRetries <= 0 || retries < maxStopRetries)) {
+            if (!pause()) {
                 break;
             }
+            retries++;
+            LOG.info("Retrying failed stop operation [{}]", token);
+            last = bound.agent().stop();
+            attempts++;
         }
-        LOG.error(CRIT, "Resource STOP failure: {} still running after {} stop attempts ({}). "
-                + "Not rebooting: manual intervention required!", bound.spec().token(), attempt, last);
-        return new ResourceOutcome(bound.spec(), ResourceStep.STOP_FAILED, last, attempt);
+        if (last.isOk()) {
+            return new ResourceOutcome(bound.spec(), ResourceStep.STOPPED, last, attempts);
+        }
+        AgentResult status = bound.agent().status();
+        if (status.isRunning()) {
+            LOG.error(CRIT, "Resource STOP failure: {} still running after {} stop attempts ({}). "
+                    + "Not rebooting: manual intervention required!", token, attempts, last);
+            return new ResourceOutcome(bound.spec(), ResourceStep.STOP_FAILED, last, attempts);
+        }
+        if (bound.agent().isScript()) {
+            LOG.error("Resource script for {} probably not LSB-compliant.", token);
+            LOG.warn("it ({}) MUST succeed on a stop when already stopped", token);
+        } else {
+            LOG.warn("Resource {}: stop failed {} time(s) ({}) but its status says it is not held here ({});"
+                    + " counted as stopped", token, attempts, last, status);
+        }
+        return new ResourceOutcome(bound.spec(), ResourceStep.STOPPED, last, attempts);
     }
 
     /** @return false if interrupted (flag restored) */

@@ -158,6 +158,12 @@ public final class ScriptAgent implements ResourceAgent {
         return String.join(" ", argv("").subList(0, args.size() + 1));
     }
 
+    /** @return {@code true}: the LSB rules for init scripts apply */
+    @Override
+    public boolean isScript() {
+        return true;
+    }
+
     @Override
     public String toString() {
         return "ScriptAgent[" + describe() + "]";

@@ -7,7 +7,8 @@ import org.jheartbeat.resources.ResourceAgent;
 
 /**
  * A stateful fake resource. By default start makes it running and stop makes it stopped, both OK;
- * status reports the state. Failures are scripted by count. Every call is appended to a journal
+ * status reports the state; it says it is a script unless {@link #script(boolean)} says otherwise.
+ * Failures are scripted by count. Every call is appended to a journal
  * (shared between the agents of one {@link FakeAgents}) as {@code "<op> <name>"}.
  */
 public final class FakeAgent implements ResourceAgent {
@@ -17,6 +18,7 @@ public final class FakeAgent implements ResourceAgent {
     private int startFailures;
     private int stopFailures;
     private boolean stopFailureLeavesRunning = true;
+    private boolean script = true;
 
     /**
      * @param name    name used in the journal (normally the resource token)
@@ -49,6 +51,17 @@ public final class FakeAgent implements ResourceAgent {
         this.stopFailures = times;
         this.stopFailureLeavesRunning = leavesRunning;
         return this;
+    }
+
+    /** @param value {@code false}: behave as a built-in agent (not a script) @return this */
+    public FakeAgent script(boolean value) {
+        this.script = value;
+        return this;
+    }
+
+    @Override
+    public boolean isScript() {
+        return script;
     }
 
     /** @return whether the fake is running now */

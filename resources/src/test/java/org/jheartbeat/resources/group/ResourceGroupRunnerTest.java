@@ -10,6 +10,7 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.resources.fakes.FakeAgents;
+import org.jheartbeat.resources.fakes.LogCapture;
 import org.junit.jupiter.api.Test;
 
 class ResourceGroupRunnerTest {
@@ -80,37 +81,117 @@ class ResourceGroupRunnerTest {
     }
 
     @Test
-    void stopIsRetriedWhileStatusSaysRunning() {
+    void failedStopIsRetriedOneSecondApartWithoutAskingStatusInBetween() {
         runner.start(group("a", "b"));
         agents.agent("b").failStops(3, true);
-        GroupResult result = runner.stop(group("a", "b"));
-        assertThat(result.success()).isTrue();
-        assertThat(agents.calls("stop")).containsExactly("stop b", "stop b", "stop b", "stop b", "stop a");
-        assertThat(pauses).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1));
-        assertThat(result.outcomes().get(0).attempts()).isEqualTo(4);
+        agents.journal().clear();
+        try (LogCapture log = new LogCapture(ResourceGroupRunner.class)) {
+            GroupResult result = runner.stop(group("a", "b"));
+            assertThat(result.success()).isTrue();
+            assertThat(agents.journal()).as("Heartbeat's loop asks nothing between attempts")
+                    .containsExactly("stop b", "stop b", "stop b", "stop b", "stop a");
+            assertThat(pauses).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1));
+            assertThat(result.outcomes().get(0).attempts()).isEqualTo(4);
+            assertThat(log.lines()).filteredOn(l -> l.contains("Retrying")).containsExactly(
+                    "INFO Retrying failed stop operation [b]", "INFO Retrying failed stop operation [b]",
+                    "INFO Retrying failed stop operation [b]");
+        }
     }
 
     @Test
-    void stopGivesUpAfterTenAttemptsAndLeavesTheRestOfTheGroupUp() {
+    void stopGivesUpAfterTenRetriesAsksStatusOnceAndLeavesTheRestOfTheGroupUp() {
         runner.start(group("a", "b"));
         agents.agent("b").failStops(100, true);
-        GroupResult result = runner.stop(group("a", "b"));
-        assertThat(result.success()).isFalse();
-        assertThat(result.message()).startsWith("Resource STOP failure in group a: [b (");
-        assertThat(agents.calls("stop")).hasSize(10).doesNotContain("stop a");
-        assertThat(pauses).hasSize(9);
-        assertThat(result.tokens(ResourceStep.STOP_FAILED)).containsExactly("b");
-        assertThat(agents.agent("a").isRunning()).as("what b depends on stays up").isTrue();
+        agents.journal().clear();
+        try (LogCapture log = new LogCapture(ResourceGroupRunner.class)) {
+            GroupResult result = runner.stop(group("a", "b"));
+            assertThat(result.success()).isFalse();
+            assertThat(result.message()).startsWith("Resource STOP failure in group a: [b (");
+            assertThat(agents.calls("stop")).as("1 attempt + HA_STOPRETRYMAX (10) retries, and not a").hasSize(11)
+                    .doesNotContain("stop a");
+            assertThat(agents.journal().subList(0, 11)).as("status only after the last attempt")
+                    .containsOnly("stop b");
+            assertThat(agents.journal().get(11)).isEqualTo("status b");
+            assertThat(pauses).hasSize(10);
+            assertThat(result.tokens(ResourceStep.STOP_FAILED)).containsExactly("b");
+            assertThat(result.outcomes().get(0).attempts()).isEqualTo(11);
+            assertThat(agents.agent("a").isRunning()).as("what b depends on stays up").isTrue();
+            assertThat(log.lines()).anyMatch(l -> l.startsWith("ERROR CRIT Resource STOP failure: b still running"))
+                    .noneMatch(l -> l.contains("LSB"));
+        }
     }
 
     @Test
-    void failedStopOfAResourceThatIsNotRunningCountsAsStopped() {
+    void scriptWhoseStopKeepsFailingWhileStoppedIsRetriedThenCountsAsStoppedWithHeartbeatsWarning() {
+        runner.start(group("a"));
+        agents.agent("a").failStops(100, false);
+        agents.journal().clear();
+        try (LogCapture log = new LogCapture(ResourceGroupRunner.class)) {
+            GroupResult result = runner.stop(group("a"));
+            assertThat(result.success()).isTrue();
+            assertThat(agents.calls("stop")).as("retried even though it is not running: Heartbeat does")
+                    .hasSize(11);
+            assertThat(agents.journal()).endsWith("stop a", "status a");
+            assertThat(pauses).hasSize(10);
+            assertThat(result.tokens(ResourceStep.STOPPED)).containsExactly("a");
+            assertThat(log.lines()).contains("ERROR Resource script for a probably not LSB-compliant.",
+                    "WARN it (a) MUST succeed on a stop when already stopped");
+        }
+    }
+
+    @Test
+    void stopThatSucceedsOnARetryNeedsNoStatus() {
         runner.start(group("a"));
         agents.agent("a").failStops(1, false);
+        agents.journal().clear();
         GroupResult result = runner.stop(group("a"));
         assertThat(result.success()).isTrue();
-        assertThat(agents.calls("stop")).containsExactly("stop a");
-        assertThat(pauses).isEmpty();
+        assertThat(agents.journal()).containsExactly("stop a", "stop a");
+        assertThat(pauses).containsExactly(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void builtInAgentGetsNoLsbWarning() {
+        agents.agent("ip").script(false);
+        agents.agent("ip").failStarts(1);
+        agents.agent("ip").failStops(100, false);
+        try (LogCapture log = new LogCapture(ResourceGroupRunner.class)) {
+            GroupResult result = runner.start(group("ip", "a"));
+            assertThat(result.success()).isFalse();
+            assertThat(result.tokens(ResourceStep.STOPPED)).as("rolled back: not held, counted as stopped")
+                    .containsExactly("ip");
+            assertThat(log.lines()).noneMatch(l -> l.contains("LSB"))
+                    .anyMatch(l -> l.startsWith("WARN Resource ip: stop failed 11 time(s)")
+                            && l.contains("its status says it is not held here"));
+        }
+    }
+
+    @Test
+    void noRetryLimitRetriesUntilTheStopSucceeds() {
+        ResourceGroupRunner unlimited = new ResourceGroupRunner(agents, pauses::add, 0, Duration.ofSeconds(1));
+        unlimited.start(group("a"));
+        agents.agent("a").failStops(25, true);
+        GroupResult result = unlimited.stop(group("a"));
+        assertThat(result.success()).isTrue();
+        assertThat(agents.calls("stop")).hasSize(26);
+        assertThat(pauses).hasSize(25);
+    }
+
+    @Test
+    void interruptedPauseEndsTheRetriesAndRestoresTheFlag() {
+        ResourceGroupRunner interrupted = new ResourceGroupRunner(agents, p -> {
+            throw new InterruptedException();
+        }, 10, Duration.ofSeconds(1));
+        interrupted.start(group("a"));
+        agents.agent("a").failStops(100, true);
+        try {
+            GroupResult result = interrupted.stop(group("a"));
+            assertThat(result.success()).isFalse();
+            assertThat(agents.calls("stop")).hasSize(1);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
     }
 
     @Test
