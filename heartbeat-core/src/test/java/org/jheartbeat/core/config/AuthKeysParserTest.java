@@ -101,11 +101,14 @@ class AuthKeysParserTest {
     }
 
     @Test
-    void crlfIsAnError() {
-        assertThat(parse("auth 1\r\n1 sha1 testsecret\r\n").diagnostics()).singleElement().satisfies(d -> {
+    void crlfIsAWarningAndTheCrIsNotPartOfTheKey() {
+        AuthKeysParser.Result r = parse("auth 1\r\n1 sha1 testsecret\r\n");
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
             assertThat(d.line()).isEqualTo(1);
             assertThat(d.message()).contains("CRLF");
         });
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo("testsecret".getBytes(StandardCharsets.US_ASCII));
     }
 
     @Test

@@ -72,16 +72,16 @@ class HaresourcesParserTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "198.18.0.300             | not an IPv4 address",
+            "198.18.0.300             | octet 300 > 255",
             "198.18.0.1/33            | prefix [33] must be 1..32",
             "198.18.0.1/0             | prefix [0] must be 1..32",
-            "198.18.0.1/x/eth0        | prefix [x] must be 1..32",
-            "1.2.3.4.5                | not an IPv4 address",
-            "1.2.3.4/24/eth0/1.2.3.999 | broadcast [1.2.3.999]",
-            "1.2.3.4/24/1.2.3.255/eth0 | broadcast [1.2.3.255]",
-            "IPaddr::256.1.1.1        | not an IPv4 address",
+            "198.18.0.1/x/eth0        | bad prefix [x]",
+            "1.2.3.4.5                | not a dotted-quad IPv4 address",
+            "1.2.3.4/24/eth0/1.2.3.999 | bad broadcast: octet 999 > 255",
+            "1.2.3.4/24/1.2.3.255/eth0 | nothing may follow the broadcast address 1.2.3.255",
+            "IPaddr::256.1.1.1        | octet 256 > 255",
             "IPaddr2::10.0.0.1/40/eth0 | prefix [40]",
-            "IPaddr                   | expected IPaddr::a.b.c.d",
+            "IPaddr                   | IPaddr needs an address",
     })
     void badAddresses(String token, String why) {
         assertThat(parse("node1 www " + token + "\n").diagnostics()).singleElement().satisfies(d -> {
@@ -145,8 +145,13 @@ class HaresourcesParserTest {
     }
 
     @Test
-    void crlfIsAnError() {
-        assertThat(parse("node1 a\r\n").diagnostics()).singleElement()
-                .satisfies(d -> assertThat(d.message()).contains("CRLF"));
+    void crlfIsAWarningAndContinuationsStillJoin() {
+        HaresourcesParser.Result r = parse("node1 a \\\r\n b\r\n");
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
+            assertThat(d.message()).contains("CRLF");
+        });
+        assertThat(r.groups()).singleElement().satisfies(g ->
+                assertThat(g.resources()).extracting(ResourceSpec::token).containsExactly("a", "b"));
     }
 }
