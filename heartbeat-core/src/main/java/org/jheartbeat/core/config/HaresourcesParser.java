@@ -100,12 +100,12 @@ public final class HaresourcesParser {
                 start = i + 1;
                 broken = previousBroken;
             }
-            if (continued) {
+            // a backslash that only a trailing blank kept from continuing: reported with the next line
+            previousBroken = !continued && content.endsWith("\\") ? i + 1 : 0;
+            if (content.endsWith("\\")) {
                 content = content.substring(0, content.length() - 1);
             }
             pending.append(content).append(' ');
-            // a backslash that only a trailing blank kept from continuing
-            previousBroken = !continued && content.endsWith("\\") ? i + 1 : 0;
             if (!continued || i == lines.size() - 1) {
                 if (!pending.toString().isBlank()) {
                     logical.add(new LogicalLine(pending.toString(), start, broken));
