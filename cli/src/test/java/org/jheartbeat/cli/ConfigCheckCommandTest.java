@@ -33,7 +33,7 @@ class ConfigCheckCommandTest {
                 Arguments.of("deadtime not above keepalive",
                         (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("deadtime 3", "deadtime 1"), "ha.cf:2: "),
                 Arguments.of("udpport after a media line", (UnaryOperator<ConfigDirBuilder>) b ->
-                        b.haCfReplace("udpport 694\nucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nudpport 694"), "ha.cf:6: "),
+                        b.haCfReplace("udpport 694\nucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nudpport 700"), "ha.cf:6: "),
                 Arguments.of("unknown directive",
                         (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("keepalive 500ms", "keepalvie 2"), "ha.cf:1: "),
                 Arguments.of("missing node lines",
