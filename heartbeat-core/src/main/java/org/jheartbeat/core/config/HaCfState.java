@@ -261,7 +261,14 @@ final class HaCfState {
         if (!checkIface("ucast", words[0], line)) {
             return;
         }
-        if (!Ipv4.isLiteralOrHostName(words[1])) {
+        if (Ipv4.looksNumeric(words[1])) {
+            try {
+                Ipv4.parse(words[1]);
+            } catch (IllegalArgumentException e) {
+                error(line, "ucast peer: " + e.getMessage());
+                return;
+            }
+        } else if (!Ipv4.isLiteralOrHostName(words[1])) {
             error(line, "ucast peer [" + words[1] + "] is neither an IPv4 address nor a host name");
             return;
         }

@@ -368,4 +368,13 @@ class HaCfParserTest {
             assertThat(d.message()).contains("CRLF (DOS) line endings").contains("dos2unix");
         });
     }
+
+    @Test
+    void ucastPeerWithALeadingZeroIsRefusedWithTheDecimalSpelling() {
+        assertThat(parse("ucast eth1 198.018.1.2\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.message()).isEqualTo("ucast peer: octet [018] of IPv4 address [198.018.1.2] has a leading"
+                    + " zero, which inet_aton reads as octal; write 198.18.1.2");
+        });
+    }
 }
