@@ -59,7 +59,7 @@ public final class HaresourcesParser {
      * A logical line: text after comment removal and continuation joining, and its first line.
      *
      * @param brokenContinuation the physical line before it, if that line looked continued but was not
-     *                           (a {@code \} followed by blanks or a comment), else 0
+     *                           (a {@code \} followed by a blank), else 0
      */
     private record LogicalLine(String text, int line, int brokenContinuation) {
     }

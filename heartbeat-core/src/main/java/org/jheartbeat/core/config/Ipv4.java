@@ -40,30 +40,19 @@ public final class Ipv4 {
                 throw new IllegalArgumentException("bad octet [" + part + "] in IPv4 address [" + text
                         + "]: each octet is a decimal number 0..255");
             }
-            if (part.length() > 1 && part.charAt(0) == '0') {
-                throw new IllegalArgumentException("octet [" + part + "] of IPv4 address [" + text + "] has a leading"
-                        + " zero, which inet_aton reads as octal; write " + withoutLeadingZeros(parts));
-            }
             int octet = Integer.parseInt(part);
             if (octet > 255) {
                 throw new IllegalArgumentException("octet " + octet + " > 255 in IPv4 address [" + text + "]");
             }
             value = (value << 8) | octet;
         }
-        return value;
-    }
-
-    private static String withoutLeadingZeros(String[] parts) {
-        StringBuilder sb = new StringBuilder();
-        for (String p : parts) {
-            if (sb.length() > 0) {
-                sb.append('.');
+        for (String part : parts) {
+            if (part.length() > 1 && part.charAt(0) == '0') {
+                throw new IllegalArgumentException("octet [" + part + "] of IPv4 address [" + text + "] has a leading"
+                        + " zero, which inet_aton reads as octal; write " + format(value));
             }
-            String digits = p.replaceFirst("^0+(?=.)", "");
-            sb.append(digits.chars().allMatch(c -> c >= '0' && c <= '9') && digits.length() <= 3
-                    ? String.valueOf(Integer.parseInt(digits)) : p);
         }
-        return sb.toString();
+        return value;
     }
 
     /** @return {@code true} if {@link #parse(String)} accepts {@code text} */
