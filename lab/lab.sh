@@ -73,7 +73,8 @@ HB_CMD (replaces "java \$HB_JAVA_OPTS -jar \$HB_JAR" for start/status),
 LAB_KEEPALIVE LAB_DEADTIME LAB_WARNTIME LAB_INITDEAD LAB_AUTO_FAILBACK
 LAB_HARESOURCES (used by up), LAB_VIP (default 198.18.0.100),
 LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15),
-LAB_MEDIA (up: ucast|serial|serial+ucast|all, default ucast), LAB_BAUD
+LAB_MEDIA (up: ucast|serial|serial+ucast|all|mcast, default ucast; mcast:
+groups 239.0.0.1 on eth1 and 239.0.0.2 on eth0, port 694, ttl 1, loop 0), LAB_BAUD
 (default 19200), LAB_NODE1 / LAB_NODE2 (up: jheartbeat|heartbeat, default
 jheartbeat; heartbeat = the real Heartbeat 3.0.6 from the Debian package),
 LAB_STONITH (up: none|apcsmart, default none: a simulated APC UPS per node
@@ -279,7 +280,13 @@ media_lines() {
     esac
     case $LAB_MEDIA in
         ucast | serial | serial+ucast | all) ;;
-        *) die "LAB_MEDIA must be ucast, serial, serial+ucast or all (got '$LAB_MEDIA')" ;;
+        mcast)
+            # multicast inside the lab's namespaces only (239.0.0.0/8, ttl 1)
+            echo "mcast eth1 239.0.0.1 694 1 0"
+            echo "mcast eth0 239.0.0.2 694 1 0"
+            return 0
+            ;;
+        *) die "LAB_MEDIA must be ucast, serial, serial+ucast, all or mcast (got '$LAB_MEDIA')" ;;
     esac
     if [[ $LAB_MEDIA != ucast ]]; then
         echo "baud $LAB_BAUD"

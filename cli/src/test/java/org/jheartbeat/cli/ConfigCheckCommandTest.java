@@ -33,13 +33,11 @@ class ConfigCheckCommandTest {
                 Arguments.of("deadtime not above keepalive",
                         (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("deadtime 3", "deadtime 1"), "ha.cf:2: "),
                 Arguments.of("udpport after a media line", (UnaryOperator<ConfigDirBuilder>) b ->
-                        b.haCfReplace("udpport 694\nucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nudpport 694"), "ha.cf:6: "),
+                        b.haCfReplace("udpport 694\nucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nudpport 700"), "ha.cf:6: "),
                 Arguments.of("unknown directive",
                         (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("keepalive 500ms", "keepalvie 2"), "ha.cf:1: "),
                 Arguments.of("missing node lines",
                         (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("node node1\nnode node2\n", ""), "ha.cf:0: "),
-                Arguments.of("CRLF endings",
-                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCf(ConfigDirBuilder.HA_CF.replace("\n", "\r\n")), "ha.cf:1: "),
                 Arguments.of("crm yes", (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("crm no", "crm yes"), "ha.cf:10: "),
                 Arguments.of("sha1 without key", (UnaryOperator<ConfigDirBuilder>) b -> b.authkeys("auth 1\n1 sha1\n"), "authkeys:2: "),
                 Arguments.of("initdead below deadtime",
@@ -47,7 +45,27 @@ class ConfigCheckCommandTest {
                 Arguments.of("duplicate group key", (UnaryOperator<ConfigDirBuilder>) b ->
                         b.haresources("node1 198.18.0.100/24/eth0 labweb\nnode2 198.18.0.100/24/eth0\n"), "haresources:2: "),
                 Arguments.of("prefix 33", (UnaryOperator<ConfigDirBuilder>) b -> b.haresourcesReplace("/24/", "/33/"),
-                        "haresources:1: "));
+                        "haresources:1: "),
+                Arguments.of("deadping not above 2 x keepalive",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfAppend("deadping 1\n"), "ha.cf:11: "),
+                Arguments.of("mcast ttl above 4",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfAppend("mcast lo 239.0.0.1 694 5 0\n"), "ha.cf:11: "),
+                Arguments.of("mcast group not multicast",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfAppend("mcast lo 198.18.0.1 694 1 0\n"), "ha.cf:11: "),
+                Arguments.of("crm twice", (UnaryOperator<ConfigDirBuilder>) b -> b.haCfAppend("pacemaker off\n"), "ha.cf:11: "),
+                Arguments.of("logfacility in upper case",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haCfAppend("logfacility LOCAL0\n"), "ha.cf:11: "),
+                Arguments.of("auth after its key", (UnaryOperator<ConfigDirBuilder>) b -> b.authkeys("1 sha1 testsecret\nauth 1\n"),
+                        "authkeys:2: "),
+                Arguments.of("'#' after crc", (UnaryOperator<ConfigDirBuilder>) b -> b.authkeys("auth 1\n1 crc # no key\n"),
+                        "authkeys:2: "),
+                Arguments.of("leading zero in an address",
+                        (UnaryOperator<ConfigDirBuilder>) b -> b.haresourcesReplace("198.18.0.100", "198.018.0.100"),
+                        "haresources:1: "),
+                Arguments.of("IPaddr::ip::iface", (UnaryOperator<ConfigDirBuilder>) b ->
+                        b.haresources("node1 IPaddr::198.18.0.100::eth0 labweb\n"), "haresources:1: "),
+                Arguments.of("backslash then a blank", (UnaryOperator<ConfigDirBuilder>) b ->
+                        b.haresources("node1 198.18.0.100/24/eth0 \\ \n  labweb\n"), "haresources:2: "));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -178,5 +196,70 @@ class ConfigCheckCommandTest {
                 "--node-name", "node1");
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains("authkeys:0: ").contains("not starting");
+    }
+
+    @Test
+    void anAddressNoRouteOfThisMachineCarriesIsCaughtByTheCheckNotAtTakeover() {
+        // 127.0.0.0/8 is in the local table, never in the main table the IP agent resolves from
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haresources("node1 IPaddr2::127.0.0.77 labweb\n").writeTo(dir));
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("haresources") + ":1: no route of this machine can carry 127.0.0.77"
+                + " (IPaddr2::127.0.0.77): no interface is given and no connected route contains it, so the IP agent"
+                + " would fail at takeover; write the ip/prefix/iface form, e.g. 127.0.0.77/24/eth0");
+        Path given = withLabweb(ConfigDirBuilder.validTwoNode().haresources("node1 IPaddr2::127.0.0.77/8/lo labweb\n")
+                .writeTo(dir.resolve("given")));
+        HbRun ok = hb("config", "check", "--config-dir", given.toString());
+        assertThat(ok.code()).as("prefix and interface given: no route needed. " + ok.err()).isZero();
+    }
+
+    @Test
+    void mcastOnAnInterfaceThatDoesNotExistIsRefusedAsHeartbeatDoes() {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("mcast nosuch0 239.0.0.1 694 1 0\n").writeTo(dir));
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":11: mcast device [nosuch0] is invalid or not set up"
+                + " properly: no such interface on this machine");
+        HbRun lo = hb("config", "check", "--config-dir", withLabweb(ConfigDirBuilder.validTwoNode()
+                .haCfAppend("mcast lo 239.0.0.1 694 1 0\n").writeTo(dir.resolve("lo"))).toString());
+        assertThat(lo.code()).as(lo.err()).isZero();
+    }
+
+    @Test
+    void legacyFailbackAndNiceFailbackWarningsNameTheRealFileAndLine() {
+        Path legacy = withLabweb(ConfigDirBuilder.validTwoNode().haCfReplace("auto_failback on", "auto_failback legacy")
+                .writeTo(dir));
+        HbRun r = hb("config", "check", "--config-dir", legacy.toString());
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains(legacy.resolve("ha.cf") + ":7: warning: Deprecated 'legacy' auto_failback option"
+                + " selected");
+        Path nice = withLabweb(ConfigDirBuilder.validTwoNode().haCfReplace("auto_failback on", "nice_failback on")
+                .writeTo(dir.resolve("nice")));
+        HbRun n = hb("config", "check", "--config-dir", nice.toString());
+        assertThat(n.code()).isZero();
+        assertThat(n.out()).contains(nice.resolve("ha.cf") + ":7: warning: nice_failback is obsolete: 'nice_failback"
+                + " on' is read as 'auto_failback off'; write 'auto_failback off' instead")
+                .doesNotContain("legacy' auto_failback option");
+    }
+
+    @Test
+    void crlfFilesPassWithOneWarningEach() {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCf(ConfigDirBuilder.HA_CF.replace("\n", "\r\n"))
+                .authkeys(ConfigDirBuilder.AUTHKEYS.replace("\n", "\r\n"))
+                .haresources(ConfigDirBuilder.HARESOURCES.replace("\n", "\r\n")).writeTo(dir));
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        for (String file : new String[] {"ha.cf", "authkeys", "haresources"}) {
+            assertThat(r.out()).contains(cfg.resolve(file) + ":1: warning: file has CRLF (DOS) line endings; the CRs"
+                    + " are ignored, as Heartbeat does");
+        }
+    }
+
+    @Test
+    void udpportRepeatedAfterTheMediaWithTheSamePortIsAWarning() {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("udpport 694\n").writeTo(dir));
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains(cfg.resolve("ha.cf") + ":11: warning: udpport 694 comes after the media lines");
     }
 }

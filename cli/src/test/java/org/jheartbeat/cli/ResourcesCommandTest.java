@@ -205,9 +205,10 @@ class ResourcesCommandTest {
         Path cfg = cfg(REAL);
         Files.delete(cfg.resolve("haresources"));
         assertThat(hb(args(cfg, "list")).code()).isEqualTo(ExitCodes.CONFIG);
-        HbRun r = hb(args(cfg, "add", "node1", "198.18.0.100", "labweb"));
+        // ip/prefix/iface: a bare address needs a route of this machine to carry it (HostChecks)
+        HbRun r = hb(args(cfg, "add", "node1", "198.18.0.100/24/eth0", "labweb"));
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(read(cfg.resolve("haresources"))).isEqualTo("node1 198.18.0.100 labweb\n");
+        assertThat(read(cfg.resolve("haresources"))).isEqualTo("node1 198.18.0.100/24/eth0 labweb\n");
     }
 
     static Stream<Arguments> refused() {

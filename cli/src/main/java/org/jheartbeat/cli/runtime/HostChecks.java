@@ -1,5 +1,6 @@
 package org.jheartbeat.cli.runtime;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -9,13 +10,23 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.resources.AgentNotFoundException;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.resources.ResourceAgentException;
+import org.jheartbeat.resources.ip.IpAddrAgent;
+import org.jheartbeat.resources.ip.IpAddrSpec;
+import org.jheartbeat.resources.ip.IpAddrSpecException;
+import org.jheartbeat.resources.ip.IpCommands;
+import org.jheartbeat.resources.ip.RouteTable;
 import org.jheartbeat.resources.lookup.ScriptLocator;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
 
@@ -30,15 +41,45 @@ import org.jheartbeat.resources.lookup.StandardResourceAgents;
  *   <li>WARNING: a {@code ucast} line naming this machine (Heartbeat's shared ha.cf: not used here);
  *       ERROR when that leaves no medium reaching the peer (ha.cf copied unchanged from the other
  *       node);</li>
- *   <li>WARNING: a medium or IPaddr interface that does not exist here.</li>
+ *   <li>WARNING: a ucast/bcast or IPaddr interface that does not exist here;</li>
+ *   <li>ERROR: an mcast interface that does not exist here or has no IPv4 address (Heartbeat 3.0.6's
+ *       {@code mcast_parse} refuses the line: {@code mcast device [x] is invalid or not set up properly});</li>
+ *   <li>ERROR: an IPaddr/IPaddr2 address whose interface or prefix is not given and that no route of this
+ *       machine can carry: the IP agent fills those in from the routing table at takeover
+ *       ({@link IpAddrSpec#resolve(RouteTable)}, the same code), and would fail there.</li>
  * </ul>
  */
 public final class HostChecks {
     private final Path initDir;
+    private final Supplier<Optional<RouteTable>> routes;
 
-    /** @param initDir where init scripts live, normally {@code /etc/init.d} */
+    /**
+     * Checks against this machine; routes are read with {@code ip -4 -o route show}.
+     *
+     * @param initDir where init scripts live, normally {@code /etc/init.d}
+     */
     public HostChecks(Path initDir) {
+        this(initDir, HostChecks::readRoutes);
+    }
+
+    /**
+     * @param initDir where init scripts live
+     * @param routes  this machine's IPv4 routes, or empty if they cannot be read (the route check is then
+     *                skipped with a WARNING); asked at most once per check, only if an address needs it
+     */
+    public HostChecks(Path initDir, Supplier<Optional<RouteTable>> routes) {
         this.initDir = initDir;
+        this.routes = routes;
+    }
+
+    private static Optional<RouteTable> readRoutes() {
+        try {
+            ProcessResult r = new OsProcessRunner().run(ProcessSpec.of(IpAddrAgent.IP_TIMEOUT,
+                    IpCommands.DEFAULT.routes()));
+            return r.succeeded() ? Optional.of(RouteTable.parse(r.stdout())) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** Every problem found, in file order: haresources first, then ha.cf. */
@@ -63,6 +104,11 @@ public final class HostChecks {
                 continue;
             }
             usable++;
+            if (m instanceof MediumDecl.Mcast mc && !hasIpv4(mc.iface())) {
+                out.add(ConfigDiagnostic.error(haCf, mc.line(), "mcast device [" + mc.iface() + "] is invalid or not"
+                        + " set up properly: " + (interfaceExists(mc.iface()) ? "it has no IPv4 address" : "no such"
+                        + " interface on this machine") + "; name an interface with an IPv4 address (ip -4 addr)"));
+            }
             if (m instanceof MediumDecl.Bcast b && !interfaceExists(b.iface())) {
                 out.add(ConfigDiagnostic.warning(haCf, b.line(), "interface " + b.iface()
                         + " does not exist on this machine"));
@@ -87,6 +133,7 @@ public final class HostChecks {
         Path haresources = configDir.resolve("haresources");
         ScriptLocator locator = ScriptLocator.of(configDir, initDir);
         Map<String, ResourceGroupDecl> ips = new HashMap<>();
+        List<Optional<RouteTable>> table = new ArrayList<>(1); // read once, when first needed
         for (ResourceGroupDecl g : groups) {
             for (ResourceSpec r : g.resources()) {
                 if (StandardResourceAgents.IP_AGENTS.contains(r.agent())) {
@@ -100,10 +147,29 @@ public final class HostChecks {
                                 + " is also in the group on line " + other.line()
                                 + "; an address may belong to one group only"));
                     }
-                    if (parts.length > 2 && !parts[2].isEmpty() && !Character.isDigit(parts[2].charAt(0))
-                            && !interfaceExists(parts[2])) {
-                        out.add(ConfigDiagnostic.warning(haresources, g.line(), "interface " + parts[2] + " of "
-                                + r.token() + " does not exist on this machine"));
+                    IpAddrSpec spec;
+                    try {
+                        spec = IpAddrSpec.parse(r.agent(), r.args());
+                    } catch (IpAddrSpecException e) {
+                        continue; // the parser reported it
+                    }
+                    if (spec.iface().isPresent() && !interfaceExists(spec.iface().get())) {
+                        out.add(ConfigDiagnostic.warning(haresources, g.line(), "interface " + spec.iface().get()
+                                + " of " + r.token() + " does not exist on this machine"));
+                    }
+                    if (spec.needsRouteLookup()) {
+                        if (table.isEmpty()) {
+                            table.add(routes.get());
+                            if (table.get(0).isEmpty()) {
+                                out.add(ConfigDiagnostic.warning(haresources, g.line(), "cannot read this machine's"
+                                        + " routes (ip -4 -o route show): addresses without an interface were not"
+                                        + " checked"));
+                            }
+                        }
+                        if (table.get(0).isPresent()) {
+                            routeProblem(spec, r.token(), table.get(0).get()).ifPresent(msg ->
+                                    out.add(ConfigDiagnostic.error(haresources, g.line(), msg)));
+                        }
                     }
                 } else {
                     try {
@@ -160,6 +226,21 @@ public final class HostChecks {
         return out;
     }
 
+    /**
+     * Why the IP agent could not place the address at takeover, or empty if a route carries it.
+     */
+    private static Optional<String> routeProblem(IpAddrSpec spec, String token, RouteTable table) {
+        try {
+            spec.resolve(table);
+            return Optional.empty();
+        } catch (IpAddrSpecException e) {
+            return Optional.of("no route of this machine can carry " + spec.address() + " (" + token + "): no"
+                    + " interface is given and no connected route contains it, so the IP agent would fail at"
+                    + " takeover; write the ip/prefix/iface form, e.g. " + spec.address() + "/24/eth0, or add the"
+                    + " interface's network to this machine");
+        }
+    }
+
     /** Whether a ucast medium names this machine (Heartbeat ignores such a line on that node). */
     public static boolean pointsAtThisMachine(MediumDecl m) {
         return m instanceof MediumDecl.Ucast u && isOwnAddress(u.peer());
@@ -168,6 +249,16 @@ public final class HostChecks {
     private static boolean interfaceExists(String name) {
         try {
             return NetworkInterface.getByName(name) != null;
+        } catch (SocketException e) {
+            return true;
+        }
+    }
+
+    private static boolean hasIpv4(String name) {
+        try {
+            NetworkInterface ni = NetworkInterface.getByName(name);
+            return ni != null && ni.getInterfaceAddresses().stream()
+                    .anyMatch(a -> a.getAddress() instanceof java.net.Inet4Address);
         } catch (SocketException e) {
             return true;
         }

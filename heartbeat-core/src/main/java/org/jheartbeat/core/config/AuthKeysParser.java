@@ -23,10 +23,12 @@ import org.jheartbeat.core.auth.AuthMethod;
  * {@code parse_authfile}, authkeys(5); facts F.3 and B.3), and checks the file's owner and mode.
  * <ul>
  *   <li>leading blanks are skipped; empty lines and lines starting with {@code #} are ignored;</li>
- *   <li>a line starting with {@code a} is {@code auth N}: the index (0..15) used to sign;</li>
+ *   <li>a line starting with {@code a} is {@code auth N}: the index (0..15) used to sign; its key line
+ *       must come <em>after</em> it, since Heartbeat picks the signing key while reading
+ *       ({@code Auth Key [N] not found} otherwise);</li>
  *   <li>other lines are {@code N method [key]}: N in 0..15, method {@code crc}, {@code md5} or
- *       {@code sha1}; the key is one blank-free token; {@code crc} must not have a key, {@code md5}
- *       and {@code sha1} must.</li>
+ *       {@code sha1}; the key is one blank-free token, even one starting with {@code #} (not a comment
+ *       there); {@code crc} must not have a key, {@code md5} and {@code sha1} must.</li>
  * </ul>
  * Errors use Heartbeat's own phrases ({@code Missing auth directive}, {@code Auth Key [N] not found},
  * {@code Invalid authnum}, {@code Invalid authtype}, {@code Auth method [x] requires a key}).
@@ -70,6 +72,8 @@ public final class AuthKeysParser {
         Set<Integer> badIndexes = new HashSet<>();
         String authToken = null;
         int authLine = 0;
+        // Heartbeat picks the signing key while reading: a key line whose index equals the 'auth' read so far
+        Integer signing = null;
         List<String> lines = ConfigText.lines(file, text, diagnostics);
         for (int i = 0; i < lines.size(); i++) {
             int line = i + 1;
@@ -101,25 +105,42 @@ public final class AuthKeysParser {
                             + " is defined again (first on line " + previous + "); the last one is used"));
                 }
                 keys.put(index.get(), key.get());
+                if (authToken != null && index(authToken).equals(index)) {
+                    signing = index.get();
+                }
             } else {
                 badIndexes.add(index.get());
             }
         }
+        Optional<Integer> authIndex = authToken == null ? Optional.empty() : index(authToken);
         if (authToken == null) {
             diagnostics.add(ConfigDiagnostic.error(file, 0, "Missing auth directive in keyfile [" + file
                     + "]: add a line 'auth N' naming the key index to sign with"));
-        } else if (index(authToken).isEmpty()) {
+        } else if (authIndex.isEmpty()) {
             diagnostics.add(ConfigDiagnostic.error(file, authLine, "Invalid authnum [" + authToken
                     + "] in 'auth' line: expected a key index 0.." + AuthKey.MAX_INDEX));
-        } else if (!keyLines.containsKey(index(authToken).get()) && !badIndexes.contains(index(authToken).get())) {
+        } else if (signing == null && keyLines.containsKey(authIndex.get())) {
+            diagnostics.add(ConfigDiagnostic.error(file, authLine, "Auth Key [" + authToken + "] not found in keyfile ["
+                    + file + "]: key " + authToken + " is on line " + keyLines.get(authIndex.get()) + ", before this"
+                    + " 'auth' line, and Heartbeat only finds a key that comes after it: move 'auth " + authToken
+                    + "' to the top of the file"));
+        } else if (signing == null && !badIndexes.contains(authIndex.get())) {
             diagnostics.add(ConfigDiagnostic.error(file, authLine, "Auth Key [" + authToken
                     + "] not found in keyfile [" + file + "]: add a line '" + authToken + " sha1 SECRET'"));
+        } else if (signing != null && !signing.equals(authIndex.get())) {
+            diagnostics.add(ConfigDiagnostic.warning(file, authLine, "no key " + authToken + " follows this 'auth "
+                    + authToken + "' line, so Heartbeat keeps signing with key " + signing + ": put the key line"
+                    + " after it, or remove the line"));
         }
-        boolean ok = diagnostics.stream().noneMatch(ConfigDiagnostic::isError);
-        return new Result(ok ? Optional.of(new AuthKeys(index(authToken).get(), keys)) : Optional.empty(),
-                diagnostics);
+        boolean ok = diagnostics.stream().noneMatch(ConfigDiagnostic::isError) && signing != null;
+        return new Result(ok ? Optional.of(new AuthKeys(signing, keys)) : Optional.empty(), diagnostics);
     }
 
+    /**
+     * {@code N method [key]}: Heartbeat reads it with {@code sscanf("%d%s%s")}, so the key is the first
+     * blank-free word after the method, whatever it is: {@code 1 sha1 # comment} has the key {@code #}
+     * (a WARNING here), and {@code 1 crc # comment} has a key crc refuses.
+     */
     private static Optional<AuthKey> methodLine(Path file, int line, int index, String[] words,
                                                 List<ConfigDiagnostic> diagnostics) {
         if (words.length < 2) {
@@ -134,18 +155,26 @@ public final class AuthKeysParser {
             return Optional.empty();
         }
         AuthMethod m = method.get();
-        boolean hasKey = words.length > 2 && !words[2].startsWith("#");
+        boolean hasKey = words.length > 2;
+        boolean hashKey = hasKey && words[2].startsWith("#");
         if (m.needsKey() && !hasKey) {
             diagnostics.add(ConfigDiagnostic.error(file, line, "Auth method [" + m.wireName()
                     + "] requires a key: '" + index + " " + m.wireName() + " SECRET'"));
             return Optional.empty();
         }
         if (!m.needsKey() && hasKey) {
-            diagnostics.add(ConfigDiagnostic.error(file, line, "Auth method [crc] doesn't use a key: remove the key"
-                    + " (not shown: it is a secret), or use sha1 to authenticate with it"));
+            diagnostics.add(ConfigDiagnostic.error(file, line, "Auth method [crc] doesn't use a key"
+                    + (hashKey ? ": a '#' after the method is not a comment here, Heartbeat reads it as a key and"
+                    + " drops this line, so key " + index + " is not found; remove the '#...' text"
+                    : ": remove the key (not shown: it is a secret), or use sha1 to authenticate with it")));
             return Optional.empty();
         }
-        if (words.length > 3 && !words[3].startsWith("#")) {
+        if (hashKey) {
+            diagnostics.add(ConfigDiagnostic.warning(file, line, "the key of index " + index + " starts with '#': a"
+                    + " '#' after the method is not a comment in authkeys, Heartbeat uses the word as the key;"
+                    + " if a comment was meant, put it on a line of its own and write the real key here"));
+        }
+        if (words.length > 3 && !words[3].startsWith("#") && !hashKey) {
             diagnostics.add(ConfigDiagnostic.warning(file, line,
                     "the key is one token; text after it is ignored (as Heartbeat)"));
         }

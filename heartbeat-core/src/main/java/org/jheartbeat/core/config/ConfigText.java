@@ -57,8 +57,8 @@ final class ConfigText {
 
     /**
      * Splits text into physical lines on {@code \n}. A trailing {@code \r} is removed from each line,
-     * and the first line that had one is reported as an ERROR: Heartbeat strips CR silently, but a
-     * DOS-edited file usually means other trouble (a {@code \r} inside a key or a resource name).
+     * as Heartbeat does ({@code config.c} cuts a line at its first CR or LF), and the first line that
+     * had one gets a WARNING: the file works, but a DOS-edited file often hides other trouble.
      */
     static List<String> lines(Path file, String text, List<ConfigDiagnostic> sink) {
         List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
@@ -71,13 +71,24 @@ final class ConfigText {
             if (line.endsWith("\r")) {
                 lines.set(i, line.substring(0, line.length() - 1));
                 if (!reported) {
-                    sink.add(ConfigDiagnostic.error(file, i + 1,
-                            "file has CRLF (DOS) line endings; convert with dos2unix " + file));
+                    sink.add(ConfigDiagnostic.warning(file, i + 1, "file has CRLF (DOS) line endings; the CRs are"
+                            + " ignored, as Heartbeat does; convert with dos2unix " + file));
                     reported = true;
                 }
             }
         }
         return lines;
+    }
+
+    /**
+     * Whether a haresources line continues on the next one: once its comment is removed (and a CR),
+     * its last character is {@code \}, as Heartbeat 3.0.6's ResourceManager joins lines
+     * ({@code sed -e 's%#.*%%' -e '/\\$/N; ...'}). A {@code \} followed by a blank, with or without a
+     * comment after it, does not continue.
+     */
+    static boolean continues(String line) {
+        String l = line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+        return stripComment(l).endsWith("\\");
     }
 
     /** The line without its {@code #} comment (a {@code #} anywhere starts one, Heartbeat config.c). */

@@ -48,6 +48,8 @@ public final class ConfigValidator {
      * <ul>
      *   <li>keepalive &gt; 0; deadtime &gt; 2 x keepalive, else ERROR
      *       {@code Dead time [D] is too small compared to keeplive [K]} (Heartbeat's spelling);</li>
+     *   <li>deadping, if set, &gt; 2 x keepalive, else ERROR {@code Ping dead time [D] is too small compared
+     *       to keeplive [K]};</li>
      *   <li>warntime (default deadtime/2) &gt; 0 (ERROR) and &lt; deadtime (WARNING otherwise);</li>
      *   <li>initdead (default {@link Timing#defaultInitdead}) &gt;= deadtime (ERROR), and a WARNING below
      *       10 s, as Heartbeat;</li>
@@ -84,6 +86,11 @@ public final class ConfigValidator {
                             + "ms]: deadtime must be more than twice keepalive, or a node would be declared"
                             + " dead after missing only two heartbeats"));
         }
+        if (keepalive > 0 && haCf.deadpingMs().isPresent() && haCf.deadpingMs().get().value() <= 2 * keepalive) {
+            out.add(ConfigDiagnostic.error(file, haCf.deadpingMs().get().line(), "Ping dead time ["
+                    + haCf.deadpingMs().get().value() + "ms] is too small compared to keeplive [" + keepalive
+                    + "ms]: deadping must be more than twice keepalive, as Heartbeat requires"));
+        }
         if (warntime <= 0) {
             out.add(ConfigDiagnostic.error(file, line(haCf.warntimeMs()), "warntime must be more than 0 ms"));
         } else if (warntime >= deadtime) {
@@ -101,7 +108,7 @@ public final class ConfigValidator {
                     + " is advised"));
         }
         if (haCf.media().isEmpty()) {
-            out.add(ConfigDiagnostic.error(file, 0, "No heartbeat media defined: add a ucast or bcast line"));
+            out.add(ConfigDiagnostic.error(file, 0, "No heartbeat media defined: add a ucast, bcast or mcast line"));
         }
         checkNodes(haCf, localNode, out);
         if (auth.authKeys().isEmpty() && !auth.hasErrors()) {
@@ -113,7 +120,8 @@ public final class ConfigValidator {
         }
         if (failback == FailbackPolicy.LEGACY) {
             out.add(ConfigDiagnostic.warning(file, line(haCf.autoFailback()), "Deprecated 'legacy' auto_failback"
-                    + " option selected; jheartbeat currently treats legacy like 'auto_failback on': set"
+                    + " option selected" + (haCf.autoFailback().isEmpty() ? " (no auto_failback line: legacy is"
+                    + " Heartbeat's default)" : "") + "; jheartbeat currently treats legacy like 'auto_failback on': set"
                     + " 'auto_failback on' or 'off' explicitly"));
         }
         Timing timing = new Timing(Duration.ofMillis(keepalive), Duration.ofMillis(deadtime),

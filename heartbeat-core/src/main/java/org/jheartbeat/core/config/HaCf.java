@@ -17,15 +17,16 @@ import java.util.Optional;
  * @param initdeadMs   {@code initdead} in ms, if set
  * @param udpPort      {@code udpport} in force for the media (default {@value ClusterConfig#DEFAULT_UDP_PORT})
  * @param nodes        {@code node} names in file order, duplicates dropped
- * @param media        bcast/ucast/serial media in file order
+ * @param media        bcast/ucast/mcast/serial media in file order
  * @param stonith      {@code stonith} and {@code stonith_host} lines in file order
  * @param autoFailback {@code auto_failback}, if set
  * @param logging      logfile, debugfile, logfacility
+ * @param deadpingMs   {@code deadping} in ms, if set (dead time of ping nodes; checked, not used)
  */
 public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Setting<Long>> deadtimeMs,
                    Optional<Setting<Long>> warntimeMs, Optional<Setting<Long>> initdeadMs, int udpPort,
                    List<NodeDecl> nodes, List<MediumDecl> media, Optional<Setting<FailbackPolicy>> autoFailback,
-                   LogSettings logging, List<StonithDecl> stonith) {
+                   LogSettings logging, List<StonithDecl> stonith, Optional<Setting<Long>> deadpingMs) {
 
     /**
      * A value together with the 1-based ha.cf line that set it (the last line wins, as in Heartbeat).
@@ -43,6 +44,7 @@ public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Sett
     public HaCf {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(logging, "logging");
+        Objects.requireNonNull(deadpingMs, "deadpingMs");
         nodes = List.copyOf(nodes);
         media = List.copyOf(media);
         stonith = List.copyOf(stonith);

@@ -17,9 +17,15 @@ import java.util.regex.Pattern;
  */
 final class HaCfState {
     private static final Pattern IFACE = Pattern.compile("[^/\\s,]{1,15}");
+    /**
+     * Heartbeat 3.0.6's facility names ({@code cl_syslogfac_str2int} compares with {@code strcmp}
+     * against glibc's {@code facilitynames}, so only lower case), plus {@code none}.
+     */
     private static final Set<String> FACILITIES = Set.of("auth", "authpriv", "cron", "daemon", "ftp", "kern",
-            "lpr", "mail", "news", "syslog", "user", "uucp", "local0", "local1", "local2", "local3", "local4",
-            "local5", "local6", "local7", "none");
+            "lpr", "mail", "news", "security", "syslog", "user", "uucp", "local0", "local1", "local2", "local3",
+            "local4", "local5", "local6", "local7", "none");
+    /** Highest multicast TTL Heartbeat 3.0.6's mcast plugin accepts ({@code mcast_parse}: {@code ttl > 4} is refused). */
+    static final int MAX_MCAST_TTL = 4;
 
     private final Path file;
     private final List<ConfigDiagnostic> diagnostics;
@@ -27,6 +33,8 @@ final class HaCfState {
     private HaCf.Setting<Long> deadtime;
     private HaCf.Setting<Long> warntime;
     private HaCf.Setting<Long> initdead;
+    private HaCf.Setting<Long> deadping;
+    private int crmLine;
     private HaCf.Setting<FailbackPolicy> autoFailback;
     private int udpPort = ClusterConfig.DEFAULT_UDP_PORT;
     private int baud = MediumDecl.Serial.DEFAULT_BAUD;
@@ -48,7 +56,8 @@ final class HaCfState {
         return new HaCf(file, Optional.ofNullable(keepalive), Optional.ofNullable(deadtime),
                 Optional.ofNullable(warntime), Optional.ofNullable(initdead), udpPort, nodes, media,
                 Optional.ofNullable(autoFailback), new LogSettings(Optional.ofNullable(logfile),
-                Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)), stonith);
+                Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)), stonith,
+                Optional.ofNullable(deadping));
     }
 
     void error(int line, String message) {
@@ -101,6 +110,10 @@ final class HaCfState {
         initdead = time("initdead", value, line).orElse(initdead);
     }
 
+    void setDeadping(String value, int line) {
+        deadping = time("deadping", value, line).orElse(deadping);
+    }
+
     private Optional<HaCf.Setting<Long>> time(String directive, String value, int line) {
         try {
             return Optional.of(new HaCf.Setting<>(HaDurations.parseMillis(value), line));
@@ -110,20 +123,33 @@ final class HaCfState {
         }
     }
 
+    /**
+     * {@code udpport N}: the port of the bcast and ucast media declared after it. After such a medium,
+     * Heartbeat silently keeps the old port for it; here that is a WARNING when the value equals the
+     * port those media already use (nothing changes) and an ERROR when it differs. mcast lines carry
+     * their own port and serial lines none, so they do not count.
+     */
     void setUdpPort(String value, int line) {
-        Optional<MediumDecl> firstUdp = media.stream().filter(m -> !(m instanceof MediumDecl.Serial)).findFirst();
-        if (firstUdp.isPresent()) {
-            error(line, "udpport must come before the media lines: move 'udpport " + value
-                    + "' above line " + firstUdp.get().line() + " (Heartbeat would silently ignore it for the"
-                    + " media already declared)");
-            return;
-        }
         int port = value.matches("[0-9]{1,5}") ? Integer.parseInt(value) : -1;
         if (port < 1 || port > 65535) {
             error(line, "invalid udpport [" + value + "]: expected a port number 1..65535");
             return;
         }
-        udpPort = port;
+        Optional<MediumDecl> firstUdp = media.stream()
+                .filter(m -> m instanceof MediumDecl.Ucast || m instanceof MediumDecl.Bcast).findFirst();
+        if (firstUdp.isEmpty()) {
+            udpPort = port;
+            return;
+        }
+        if (port == udpPort) {
+            warning(line, "udpport " + value + " comes after the media lines (first on line " + firstUdp.get().line()
+                    + "); Heartbeat ignores it for them, and it equals the port they already use, so nothing"
+                    + " changes: move it above line " + firstUdp.get().line());
+            return;
+        }
+        error(line, "udpport must come before the media lines: move 'udpport " + value + "' above line "
+                + firstUdp.get().line() + " (Heartbeat would silently ignore it and keep port " + udpPort
+                + " for the media already declared)");
     }
 
     /** {@code baud N}: once only, before any {@code serial} line, one of Heartbeat's rates. */
@@ -235,7 +261,14 @@ final class HaCfState {
         if (!checkIface("ucast", words[0], line)) {
             return;
         }
-        if (!Ipv4.isLiteralOrHostName(words[1])) {
+        if (Ipv4.looksNumeric(words[1])) {
+            try {
+                Ipv4.parse(words[1]);
+            } catch (IllegalArgumentException e) {
+                error(line, "ucast peer: " + e.getMessage());
+                return;
+            }
+        } else if (!Ipv4.isLiteralOrHostName(words[1])) {
             error(line, "ucast peer [" + words[1] + "] is neither an IPv4 address nor a host name");
             return;
         }
@@ -243,6 +276,65 @@ final class HaCfState {
             warning(line, "ucast takes one peer per line; extra text after [" + words[1] + "] ignored");
         }
         media.add(new MediumDecl.Ucast(words[0], words[1], udpPort, line));
+    }
+
+    /**
+     * {@code mcast IFACE GROUP PORT TTL LOOP}, with Heartbeat 3.0.6's checks ({@code mcast.c}
+     * {@code mcast_parse}): all five are required; GROUP must be a multicast address (224.0.0.0/4);
+     * PORT 1..65535 (mcast does not use udpport); TTL 0..4; LOOP 0 or 1. Extra words are ignored, with
+     * a WARNING.
+     */
+    void addMcast(String remainder, int line) {
+        String[] w = remainder.trim().split("[ \t]+");
+        String usage = "; write mcast IFACE GROUP PORT TTL LOOP, e.g. mcast eth1 239.0.0.1 694 1 0";
+        String[] names = {"interface", "multicast group", "port", "ttl", "loop"};
+        if (w.length < 5) {
+            error(line, "mcast is missing its " + names[w.length] + usage);
+            return;
+        }
+        if (!checkIface("mcast", w[0], line)) {
+            return;
+        }
+        int group;
+        try {
+            group = Ipv4.parse(w[1]);
+        } catch (IllegalArgumentException e) {
+            error(line, "mcast [" + w[0] + "] bad addr [" + w[1] + "]: " + e.getMessage() + usage);
+            return;
+        }
+        if ((group & 0xf0000000) != 0xe0000000) {
+            error(line, "mcast [" + w[0] + "] bad addr [" + w[1] + "]: the group must be a multicast address"
+                    + " (224.0.0.0 to 239.255.255.255; 239.0.0.0/8 is for local use, e.g. 239.0.0.1)");
+            return;
+        }
+        int port = w[2].matches("[0-9]{1,5}") ? Integer.parseInt(w[2]) : -1;
+        if (port < 1 || port > 65535) {
+            error(line, "mcast [" + w[0] + "] bad port [" + w[2] + "]: expected a port number 1..65535, e.g. 694");
+            return;
+        }
+        int ttl = w[3].matches("[0-9]{1,3}") ? Integer.parseInt(w[3]) : -1;
+        if (ttl < 0 || ttl > MAX_MCAST_TTL) {
+            error(line, "mcast [" + w[0] + "] bad ttl [" + w[3] + "]: Heartbeat accepts 0.." + MAX_MCAST_TTL
+                    + " (1 keeps the packets on the local network)");
+            return;
+        }
+        if (!w[4].equals("0") && !w[4].equals("1")) {
+            error(line, "mcast [" + w[0] + "] bad loop [" + w[4] + "]: expected 0 (do not loop our packets back"
+                    + " to us) or 1");
+            return;
+        }
+        for (MediumDecl m : media) {
+            if (m instanceof MediumDecl.Mcast other && other.iface().equals(w[0]) && other.group().equals(w[1])
+                    && other.port() == port) {
+                error(line, "mcast " + w[0] + " " + w[1] + " port " + port + " is already declared on line "
+                        + m.line());
+                return;
+            }
+        }
+        if (w.length > 5) {
+            warning(line, "mcast takes five values; extra text after [" + w[4] + "] ignored (as Heartbeat)");
+        }
+        media.add(new MediumDecl.Mcast(w[0], w[1], port, ttl, w[4].equals("1"), line));
     }
 
     private boolean checkIface(String directive, String iface, int line) {
@@ -263,6 +355,26 @@ final class HaCfState {
         autoFailback = new HaCf.Setting<>(policy.get(), line);
     }
 
+    /**
+     * {@code nice_failback on|off}, the obsolete spelling: {@code on} (do not fail back) means
+     * {@code auto_failback off} and {@code off} means {@code auto_failback on}, with a WARNING naming
+     * the replacement. Heartbeat 3.0.6 logs it as obsolete too (and, by a bug, reads it as
+     * {@code legacy} unless an {@code auto_failback} line came first).
+     */
+    void setNiceFailback(String value, int line) {
+        Optional<Boolean> nice = parseBoolean(value);
+        if (nice.isEmpty()) {
+            error(line, "invalid nice_failback [" + value + "]: it is obsolete anyway; write 'auto_failback on'"
+                    + " or 'auto_failback off'");
+            return;
+        }
+        String replacement = nice.get() ? "off" : "on";
+        warning(line, "nice_failback is obsolete: 'nice_failback " + value + "' is read as 'auto_failback "
+                + replacement + "'; write 'auto_failback " + replacement + "' instead (Heartbeat 3.0.6 itself"
+                + " would read this line as 'auto_failback legacy' unless an auto_failback line came first)");
+        autoFailback = new HaCf.Setting<>(nice.get() ? FailbackPolicy.OFF : FailbackPolicy.ON, line);
+    }
+
     void setLogfile(String value, int line) {
         logfile = path("logfile", value, line).orElse(logfile);
     }
@@ -281,15 +393,24 @@ final class HaCfState {
     }
 
     void setLogfacility(String value, int line) {
-        if (!FACILITIES.contains(value.toLowerCase(Locale.ROOT))) {
-            error(line, "invalid logfacility [" + value + "]: expected a syslog facility (daemon, local0..local7, ...)"
-                    + " or none");
+        if (!FACILITIES.contains(value)) {
+            String lower = value.toLowerCase(Locale.ROOT);
+            error(line, "Log facility(" + value + ") not valid: " + (FACILITIES.contains(lower)
+                    ? "facility names are lower case, as in Heartbeat's table; write 'logfacility " + lower + "'"
+                    : "expected a syslog facility (daemon, local0..local7, ...) or none"));
             return;
         }
-        logfacility = value.toLowerCase(Locale.ROOT);
+        logfacility = value;
     }
 
+    /** {@code crm}/{@code pacemaker}: off only (R1 mode), and at most once between them, as Heartbeat. */
     void setCrm(String directive, String value, int line) {
+        if (crmLine > 0) {
+            error(line, "pacemaker/crm directive used multiple times! (first on line " + crmLine + "); keep only one"
+                    + " 'crm no' line");
+            return;
+        }
+        crmLine = line;
         if (parseBoolean(value).filter(on -> !on).isEmpty()) {
             error(line, directive + " [" + value + "] is not supported: jheartbeat runs in R1 (haresources)"
                     + " mode only; use '" + directive + " no'");

@@ -266,8 +266,8 @@ public final class HaresourcesDocument {
         int start = -1;
         for (int i = 0; i < raw.size(); i++) {
             String content = ConfigText.stripComment(body(raw.get(i))).stripTrailing();
-            boolean cont = content.endsWith("\\");
-            if (cont) {
+            boolean cont = ConfigText.continues(body(raw.get(i)));
+            if (content.endsWith("\\")) {
                 content = content.substring(0, content.length() - 1);
             }
             if (start < 0) {
@@ -297,7 +297,7 @@ public final class HaresourcesDocument {
     }
 
     private static boolean continued(String line) {
-        return ConfigText.stripComment(line).stripTrailing().endsWith("\\");
+        return ConfigText.continues(line);
     }
 
     /** Parser separators: {@code split("[ \t]+")}. */

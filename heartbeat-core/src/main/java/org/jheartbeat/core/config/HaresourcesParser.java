@@ -15,14 +15,16 @@ import java.util.stream.Collectors;
  * ResourceManager script; facts E.1):
  * <ul>
  *   <li>one resource group per logical line: {@code node resource [resource...]};</li>
- *   <li>text from {@code #} to end of line is removed; a {@code \} at the end of a line joins the next;
- *       runs of blanks and tabs are one separator;</li>
+ *   <li>text from {@code #} to end of line is removed; a {@code \} that is then the very last character
+ *       of the line joins the next (ResourceManager's {@code sed}): a {@code \} followed by a blank (and
+ *       perhaps a comment) does not, and the next line then becomes a group of its own, refused for its
+ *       node name with a hint naming the trailing blank; runs of blanks and tabs are one separator;</li>
  *   <li>the first token is the preferred node, lowercased; it must be an ha.cf {@code node}
  *       ({@code Bad nodename});</li>
  *   <li>a resource token is {@code script[::arg...]}; a token that starts with a digit and has the form
  *       {@code *.*.*.*} is shorthand for {@code IPaddr::token};</li>
- *   <li>{@code IPaddr}/{@code IPaddr2} addresses ({@code ip[/prefix[/iface][/broadcast]]}) are checked:
- *       octets 0..255, prefix 1..32 (jheartbeat checks at load time what IPaddr would reject at takeover);</li>
+ *   <li>{@code IPaddr}/{@code IPaddr2} arguments are checked with {@link IpAddrArgument}, the parser the IP
+ *       agent uses at takeover, so what passes here starts there;</li>
  *   <li>the group key (first resource) is unique, and no resource token is in two groups.</li>
  * </ul>
  * Never throws on bad input.
@@ -53,8 +55,13 @@ public final class HaresourcesParser {
         }
     }
 
-    /** A logical line: text after comment removal and continuation joining, and its first line. */
-    private record LogicalLine(String text, int line) {
+    /**
+     * A logical line: text after comment removal and continuation joining, and its first line.
+     *
+     * @param brokenContinuation the physical line before it, if that line looked continued but was not
+     *                           (a {@code \} followed by a blank), else 0
+     */
+    private record LogicalLine(String text, int line, int brokenContinuation) {
     }
 
     /**
@@ -83,15 +90,26 @@ public final class HaresourcesParser {
         List<LogicalLine> logical = new ArrayList<>();
         StringBuilder pending = new StringBuilder();
         int start = 0;
+        int broken = 0;
+        int previousBroken = 0;
         for (int i = 0; i < lines.size(); i++) {
-            String content = ConfigText.stripComment(lines.get(i)).stripTrailing();
+            String raw = lines.get(i);
+            String content = ConfigText.stripComment(raw).stripTrailing();
+            boolean continued = ConfigText.continues(raw);
             if (pending.length() == 0) {
                 start = i + 1;
+                broken = previousBroken;
             }
-            boolean continued = content.endsWith("\\");
-            pending.append(continued ? content.substring(0, content.length() - 1) : content).append(' ');
+            // a backslash that only a trailing blank kept from continuing: reported with the next line
+            previousBroken = !continued && content.endsWith("\\") ? i + 1 : 0;
+            if (content.endsWith("\\")) {
+                content = content.substring(0, content.length() - 1);
+            }
+            pending.append(content).append(' ');
             if (!continued || i == lines.size() - 1) {
-                logical.add(new LogicalLine(pending.toString(), start));
+                if (!pending.toString().isBlank()) {
+                    logical.add(new LogicalLine(pending.toString(), start, broken));
+                }
                 pending.setLength(0);
             }
         }
@@ -116,8 +134,9 @@ public final class HaresourcesParser {
         if (!nodes.isEmpty() && !nodes.contains(node)) {
             diagnostics.add(ConfigDiagnostic.error(file, line, "Bad nodename in " + FILE_NAME + " [" + node
                     + "]: it is not a 'node' in ha.cf (nodes: "
-                    + nodes.stream().map(NodeName::value).collect(Collectors.joining(", ")) + ")"));
-            ok = false;
+                    + nodes.stream().map(NodeName::value).collect(Collectors.joining(", ")) + ")"
+                    + brokenContinuationHint(logical)));
+            return Optional.empty();
         }
         if (tokens.size() == 1) {
             diagnostics.add(ConfigDiagnostic.error(file, line, "resource group for node [" + node
@@ -139,8 +158,24 @@ public final class HaresourcesParser {
         return ok ? Optional.of(new ResourceGroupDecl(node, resources, line)) : Optional.empty();
     }
 
-    /** Parses one token: IP shorthand, or {@code script[::arg...]}; empty if the script name is empty. */
-    static Optional<ResourceSpec> resource(String token) {
+    private static String brokenContinuationHint(LogicalLine logical) {
+        if (logical.brokenContinuation() == 0) {
+            return "";
+        }
+        return "; line " + logical.brokenContinuation() + " ends with '\\' followed by a blank, which does not"
+                + " continue the line (Heartbeat continues only when '\\' is the last character before the"
+                + " newline or a '#'): remove the trailing blank after the '\\' on line "
+                + logical.brokenContinuation();
+    }
+
+    /**
+     * Parses one resource token as the daemon does: IP shorthand ({@code 198.18.0.100/24/eth0} is
+     * {@code IPaddr::198.18.0.100/24/eth0}), or {@code script[::arg...]}.
+     *
+     * @param token one blank-free token of a haresources line, not empty
+     * @return the spec, or empty if the script name is empty
+     */
+    public static Optional<ResourceSpec> resource(String token) {
         if (Character.isDigit(token.charAt(0)) && token.split("\\.", -1).length >= 4) {
             return Optional.of(new ResourceSpec(ResourceSpec.IPADDR, List.of(token), token));
         }
@@ -151,36 +186,19 @@ public final class HaresourcesParser {
         return Optional.of(new ResourceSpec(parts[0], Arrays.asList(parts).subList(1, parts.length), token));
     }
 
-    /** For IPaddr/IPaddr2 resources, why the address is bad ("bad IP address ..."), or null if fine. */
+    /** For IPaddr/IPaddr2 resources, why the argument is bad ("bad IP address ..."), or null if fine. */
     private static String ipProblem(ResourceSpec spec) {
         if (!spec.agent().equals(ResourceSpec.IPADDR) && !spec.agent().equals(IPADDR2)) {
             return null;
         }
-        String bad = "bad IP address [" + spec.token() + "]: ";
-        if (spec.args().isEmpty() || spec.args().get(0).isEmpty()) {
-            return bad + "expected " + spec.agent() + "::a.b.c.d[/prefix[/iface[/broadcast]]]";
+        try {
+            IpAddrArgument.parse(spec.agent(), spec.args());
+            return null;
+        } catch (IllegalArgumentException e) {
+            String m = e.getMessage();
+            int detail = m.startsWith("IPaddr [") ? m.indexOf("]: ") : -1;
+            return "bad IP address [" + spec.token() + "]: " + (detail < 0 ? m : m.substring(detail + 3));
         }
-        String[] parts = spec.args().get(0).split("/", -1);
-        if (!Ipv4.isLiteral(parts[0])) {
-            return bad + "[" + parts[0] + "] is not an IPv4 address with four octets 0..255";
-        }
-        if (parts.length > 4) {
-            return bad + "expected at most ip/prefix/iface/broadcast";
-        }
-        if (parts.length > 1 && !parts[1].isEmpty()) {
-            int prefix = parts[1].matches("[0-9]{1,2}") ? Integer.parseInt(parts[1]) : -1;
-            if (prefix < 1 || prefix > 32) {
-                return bad + "prefix [" + parts[1] + "] must be 1..32";
-            }
-        }
-        boolean thirdIsBroadcast = parts.length > 2 && !parts[2].isEmpty() && Character.isDigit(parts[2].charAt(0));
-        if (thirdIsBroadcast && (parts.length > 3 || !Ipv4.isLiteral(parts[2]))) {
-            return bad + "broadcast [" + parts[2] + "] is not an IPv4 address (or too many parts)";
-        }
-        if (parts.length > 3 && !parts[3].isEmpty() && !Ipv4.isLiteral(parts[3])) {
-            return bad + "broadcast [" + parts[3] + "] is not an IPv4 address";
-        }
-        return null;
     }
 
     private static boolean unique(Path file, ResourceGroupDecl group, Map<String, Integer> tokenLines,

@@ -5,7 +5,8 @@ package org.jheartbeat.core.config;
  * travel. The link name of a medium (as logged in {@code Link node2:eth1 dead.}) is the interface
  * for UDP media and the device path for serial (Heartbeat 3.0.6 {@code HBcomm} plugins).
  */
-public sealed interface MediumDecl permits MediumDecl.Ucast, MediumDecl.Bcast, MediumDecl.Serial {
+public sealed interface MediumDecl permits MediumDecl.Ucast, MediumDecl.Bcast, MediumDecl.Mcast,
+        MediumDecl.Serial {
 
     /** The link name this medium contributes: interface name or device path. */
     String linkName();
@@ -36,6 +37,25 @@ public sealed interface MediumDecl permits MediumDecl.Ucast, MediumDecl.Bcast, M
      * @param line  1-based ha.cf line
      */
     record Bcast(String iface, int port, int line) implements MediumDecl {
+        @Override
+        public String linkName() {
+            return iface;
+        }
+    }
+
+    /**
+     * {@code mcast IFACE GROUP PORT TTL LOOP}: UDP multicast to {@code group:port} out of {@code iface},
+     * with that TTL and multicast loopback (Heartbeat 3.0.6 {@code mcast.c}). The port is the line's own,
+     * not {@code udpport}.
+     *
+     * @param iface interface name; also the link name
+     * @param group multicast group, dotted quad in 224.0.0.0/4
+     * @param port  UDP port 1..65535
+     * @param ttl   multicast TTL 0..4
+     * @param loop  whether our own packets are looped back to us
+     * @param line  1-based ha.cf line
+     */
+    record Mcast(String iface, String group, int port, int ttl, boolean loop, int line) implements MediumDecl {
         @Override
         public String linkName() {
             return iface;

@@ -66,7 +66,8 @@ class AuthKeysParserTest {
             "auth 1\\n1 sha1 testsecret\\n16 md5 k | 3 | Invalid authnum [16]",
             "auth 1\\n1 sha256 testsecret       | 2 | Invalid authtype [sha256]",
             "auth 1\\n1 sha1                    | 2 | Auth method [sha1] requires a key",
-            "auth 1\\n1 md5 # no key             | 2 | Auth method [md5] requires a key",
+            "auth 1\\n1 crc # a comment          | 2 | Auth method [crc] doesn't use a key: a '#' after the method is not a comment",
+            "1 sha1 testsecret\\nauth 1         | 2 | Auth Key [1] not found in keyfile [/etc/ha.d/authkeys]: key 1 is on line 1, before this 'auth' line",
             "auth 1\\n1 crc testsecret          | 2 | Auth method [crc] doesn't use a key",
             "auth 1\\n1                         | 2 | key 1 has no method",
     })
@@ -101,11 +102,14 @@ class AuthKeysParserTest {
     }
 
     @Test
-    void crlfIsAnError() {
-        assertThat(parse("auth 1\r\n1 sha1 testsecret\r\n").diagnostics()).singleElement().satisfies(d -> {
+    void crlfIsAWarningAndTheCrIsNotPartOfTheKey() {
+        AuthKeysParser.Result r = parse("auth 1\r\n1 sha1 testsecret\r\n");
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
             assertThat(d.line()).isEqualTo(1);
             assertThat(d.message()).contains("CRLF");
         });
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo("testsecret".getBytes(StandardCharsets.US_ASCII));
     }
 
     @Test
@@ -148,5 +152,47 @@ class AuthKeysParserTest {
     void securityOfAMissingFileIsAnError(@TempDir Path dir) {
         assertThat(AuthKeysParser.checkSecurity(dir.resolve("authkeys"))).singleElement()
                 .satisfies(d -> assertThat(d.isError()).isTrue());
+    }
+
+    @Test
+    void authAfterItsKeyLineIsNotFoundAsInHeartbeatWithTheFix() {
+        AuthKeysParser.Result r = parse("# keys\n1 sha1 testsecret\nauth 1\n");
+        assertThat(r.authKeys()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(3);
+            assertThat(d.message()).isEqualTo("Auth Key [1] not found in keyfile [/etc/ha.d/authkeys]: key 1 is on"
+                    + " line 2, before this 'auth' line, and Heartbeat only finds a key that comes after it: move"
+                    + " 'auth 1' to the top of the file");
+        });
+    }
+
+    @Test
+    void aHashAfterTheMethodIsTheKeyAsInHeartbeatWithAWarning() {
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 # shared secret\n");
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).as("sscanf %s reads the '#'").containsExactly('#');
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).contains("a '#' after the method is not a comment in authkeys");
+        });
+    }
+
+    @Test
+    void aHashAfterCrcDropsTheKeyLineSoItsKeyIsNotFoundOneMessage() {
+        AuthKeysParser.Result r = parse("auth 1\n1 crc # checksum only\n");
+        assertThat(r.authKeys()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).contains("key 1 is not found; remove the '#...' text");
+        });
+    }
+
+    @Test
+    void aLaterAuthWithoutAKeyAfterItKeepsTheEarlierSigningKeyAsHeartbeat() {
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 one\n2 sha1 two\nauth 2\n");
+        assertThat(r.authKeys().orElseThrow().signingIndex()).isEqualTo(1);
+        assertThat(r.diagnostics()).filteredOn(d -> d.line() == 4).extracting(ConfigDiagnostic::message)
+                .anySatisfy(m -> assertThat(m).contains("Heartbeat keeps signing with key 1"));
     }
 }

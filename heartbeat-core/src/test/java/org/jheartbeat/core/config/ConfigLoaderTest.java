@@ -100,7 +100,27 @@ class ConfigLoaderTest {
         assertThat(r.config()).isEmpty();
         assertThat(r.errors()).extracting(d -> d.file().getFileName().toString(), ConfigDiagnostic::line)
                 .containsExactly(tuple("ha.cf", 1), tuple("ha.cf", 11), tuple("authkeys", 2), tuple("authkeys", 0),
-                        tuple("haresources", 1), tuple("haresources", 1), tuple("haresources", 2), tuple("ha.cf", 0));
+                        tuple("haresources", 1), tuple("haresources", 2), tuple("ha.cf", 0));
+    }
+
+    @Test
+    void crlfFilesLoadWithOneWarningEachAtTheFirstCrlfLine() {
+        ConfigDirBuilder dos = ConfigDirBuilder.validTwoNode()
+                .haCf(ConfigDirBuilder.HA_CF.replace("\n", "\r\n"))
+                .authkeys(ConfigDirBuilder.AUTHKEYS.replace("\n", "\r\n"))
+                .haresources("# groups\n" + ConfigDirBuilder.HARESOURCES.replace("\n", "\r\n"));
+        ConfigLoadResult r = ConfigLoader.load(dos.writeTo(dir), Optional.of(NODE1));
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.warnings()).extracting(d -> d.file().getFileName().toString(), ConfigDiagnostic::line)
+                .containsExactlyInAnyOrder(tuple("ha.cf", 1), tuple("authkeys", 1), tuple("haresources", 2));
+        assertThat(r.warnings()).allSatisfy(d -> assertThat(d.message())
+                .contains("CRLF (DOS) line endings; the CRs are ignored, as Heartbeat does; convert with dos2unix"));
+        ClusterConfig c = r.config().orElseThrow();
+        assertThat(c.authKeys()).as("the CR is not part of the key").isEqualTo(AuthKeys.single(1, AuthMethod.SHA1,
+                "testsecret".getBytes(StandardCharsets.US_ASCII)));
+        assertThat(c.resourceGroups()).singleElement().satisfies(g ->
+                assertThat(g.resources()).extracting(ResourceSpec::token).containsExactly("198.18.0.100/24/eth0", "labweb"));
+        assertThat(c.nodes()).containsExactly(NODE1, NODE2);
     }
 
     @Test

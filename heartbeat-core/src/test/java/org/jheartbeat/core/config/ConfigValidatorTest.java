@@ -169,4 +169,25 @@ class ConfigValidatorTest {
         assertThat(validate("bcast eth0\nnode a b\nauto_failback legacy\n").diagnostics()).singleElement()
                 .satisfies(d -> assertThat(d.line()).isEqualTo(3));
     }
+
+    @Test
+    void deadpingMustExceedTwiceKeepaliveAsHeartbeat() {
+        assertThat(validate("keepalive 1\ndeadtime 10\ndeadping 3\n" + MEDIA_AND_NODES).diagnostics()).isEmpty();
+        ConfigValidator.Result r = validate("keepalive 1\ndeadtime 10\ndeadping 2\n" + MEDIA_AND_NODES);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.file()).isEqualTo(HA_CF);
+            assertThat(d.line()).isEqualTo(3);
+            assertThat(d.message()).isEqualTo("Ping dead time [2000ms] is too small compared to keeplive [1000ms]:"
+                    + " deadping must be more than twice keepalive, as Heartbeat requires");
+        });
+    }
+
+    @Test
+    void niceFailbackOnLineIsWhereTheFailbackComesFromAndNoLegacyWarning() {
+        HaCfParser.Result parsed = HaCfParser.parse(HA_CF, "ucast eth1 10.0.0.2\nnode node1 node2\nnice_failback on\n");
+        ConfigValidator.Result r = ConfigValidator.validate(parsed.haCf(), AUTH, AUTHKEYS, Optional.empty());
+        assertThat(r.failback()).isEqualTo(FailbackPolicy.OFF);
+        assertThat(r.diagnostics()).isEmpty();
+    }
 }

@@ -73,13 +73,118 @@ class HaCfParserTest {
     }
 
     @Test
-    void udpportAfterMediaIsAnErrorNamingTheFirstMediumLine() {
+    void udpportAfterMediaIsAnErrorNamingTheFirstMediumLineWhenItDiffers() {
         HaCfParser.Result r = parse("keepalive 1\nbcast eth0\nudpport 700\n");
         assertThat(r.haCf().udpPort()).isEqualTo(694);
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
             assertThat(d.isError()).isTrue();
             assertThat(d.line()).isEqualTo(3);
-            assertThat(d.message()).contains("udpport must come before the media lines").contains("line 2");
+            assertThat(d.message()).contains("udpport must come before the media lines").contains("line 2")
+                    .contains("keep port 694");
+        });
+    }
+
+    @Test
+    void udpportAfterMediaIsOnlyAWarningWhenItEqualsTheirPort() {
+        HaCfParser.Result r = parse("udpport 700\nucast eth1 198.18.1.2\nudpport 700\n");
+        assertThat(r.haCf().media()).containsExactly(new MediumDecl.Ucast("eth1", "198.18.1.2", 700, 2));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.line()).isEqualTo(3);
+            assertThat(d.message()).isEqualTo("udpport 700 comes after the media lines (first on line 2); Heartbeat"
+                    + " ignores it for them, and it equals the port they already use, so nothing changes: move it"
+                    + " above line 2");
+        });
+        assertThat(parse("ucast eth1 198.18.1.2\nudpport 694\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.isError()).isFalse());
+    }
+
+    @Test
+    void udpportAfterMcastOrSerialIsFineMcastHasItsOwnPort() {
+        HaCfParser.Result r = parse("mcast eth1 239.0.0.1 694 1 0\nudpport 700\nbcast eth1\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.haCf().media()).containsExactly(new MediumDecl.Mcast("eth1", "239.0.0.1", 694, 1, false, 1),
+                new MediumDecl.Bcast("eth1", 700, 3));
+    }
+
+    @Test
+    void mcastReadsItsFiveValues() {
+        HaCfParser.Result r = parse("mcast eth1 239.0.0.1 695 4 1\nmcast eth0 225.0.0.1 694 0 0 extra\n");
+        assertThat(r.haCf().media()).containsExactly(new MediumDecl.Mcast("eth1", "239.0.0.1", 695, 4, true, 1),
+                new MediumDecl.Mcast("eth0", "225.0.0.1", 694, 0, false, 2));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).contains("extra text after [0] ignored");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "mcast eth1                          | mcast is missing its multicast group; write mcast IFACE GROUP PORT TTL LOOP",
+            "mcast eth1 239.0.0.1 694 1          | mcast is missing its loop",
+            "mcast eth1 198.18.0.1 694 1 0       | mcast [eth1] bad addr [198.18.0.1]: the group must be a multicast address",
+            "mcast eth1 240.0.0.1 694 1 0        | mcast [eth1] bad addr [240.0.0.1]: the group must be a multicast address",
+            "mcast eth1 223.255.255.255 694 1 0  | mcast [eth1] bad addr [223.255.255.255]",
+            "mcast eth1 239.0.0.256 694 1 0      | mcast [eth1] bad addr [239.0.0.256]: octet 256 > 255",
+            "mcast eth1 239.0.0.1 0 1 0          | mcast [eth1] bad port [0]",
+            "mcast eth1 239.0.0.1 65536 1 0      | mcast [eth1] bad port [65536]",
+            "mcast eth1 239.0.0.1 694 5 0        | mcast [eth1] bad ttl [5]: Heartbeat accepts 0..4",
+            "mcast eth1 239.0.0.1 694 255 0      | mcast [eth1] bad ttl [255]",
+            "mcast eth1 239.0.0.1 694 -1 0       | mcast [eth1] bad ttl [-1]",
+            "mcast eth1 239.0.0.1 694 1 2        | mcast [eth1] bad loop [2]: expected 0",
+            "mcast eth1 239.0.0.1 694 1 yes      | mcast [eth1] bad loop [yes]",
+            "mcast eth1/2 239.0.0.1 694 1 0      | mcast: invalid interface name [eth1/2]",
+    })
+    void mcastMistakesAreOneErrorOnTheirLine(String line, String message) {
+        HaCfParser.Result r = parse("keepalive 1\n" + line + "\n");
+        assertThat(r.haCf().media()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).startsWith(message);
+        });
+    }
+
+    @Test
+    void deadpingIsReadInMillis() {
+        assertThat(parse("deadping 2500ms\n").haCf().deadpingMs()).contains(new HaCf.Setting<>(2500L, 1));
+    }
+
+    @ParameterizedTest(name = "nice_failback {0} -> auto_failback {1}")
+    @CsvSource({"on, OFF, off", "yes, OFF, off", "off, ON, on", "0, ON, on"})
+    void niceFailbackMeansTheOppositeAutoFailbackWithADeprecationWarning(String value, FailbackPolicy policy,
+                                                                          String replacement) {
+        HaCfParser.Result r = parse("keepalive 1\nnice_failback " + value + "\n");
+        assertThat(r.haCf().autoFailback()).contains(new HaCf.Setting<>(policy, 2));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).startsWith("nice_failback is obsolete: 'nice_failback " + value + "' is read as"
+                    + " 'auto_failback " + replacement + "'; write 'auto_failback " + replacement + "' instead");
+        });
+        assertThat(parse("nice_failback maybe\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.isError()).isTrue());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"crm no\ncrm no", "crm no\npacemaker off", "pacemaker off\ncrm off"})
+    void crmOrPacemakerAtMostOnce(String lines) {
+        assertThat(parse(lines + "\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).isEqualTo("pacemaker/crm directive used multiple times! (first on line 1); keep"
+                    + " only one 'crm no' line");
+        });
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Local0", "DAEMON", "Auth", "None"})
+    void logfacilityIsLowerCaseOnlyAsHeartbeatsTable(String facility) {
+        assertThat(parse("logfacility " + facility + "\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.message()).isEqualTo("Log facility(" + facility + ") not valid: facility names are lower"
+                    + " case, as in Heartbeat's table; write 'logfacility " + facility.toLowerCase() + "'");
         });
     }
 
@@ -136,8 +241,9 @@ class HaCfParserTest {
         assertThat(r.haCf().logging()).isEqualTo(new LogSettings(Optional.of(Path.of("/var/log/ha-log")),
                 Optional.of(Path.of("/var/log/ha-debug")), Optional.of("local0")));
         assertThat(parse("logfacility none\n").haCf().logging().logfacility()).contains("none");
+        assertThat(parse("logfacility security\n").diagnostics()).as("glibc's alias of auth").isEmpty();
         assertThat(parse("logfacility local9\n").diagnostics()).singleElement()
-                .satisfies(d -> assertThat(d.message()).contains("invalid logfacility"));
+                .satisfies(d -> assertThat(d.message()).startsWith("Log facility(local9) not valid: expected a syslog"));
     }
 
     @Test
@@ -152,7 +258,7 @@ class HaCfParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mcast eth0 239.0.0.1 694 1 0", "ping 10.0.0.1",
+    @ValueSource(strings = {"mcast6 eth0 ff02::1 694 1 0", "ping 10.0.0.1",
             "watchdog /dev/watchdog", "respawn hacluster /usr/lib/ipfail", "msgfmt netstring"})
     void notImplementedDirectiveIsAWarningNamingItAndItsLine(String line) {
         String keyword = line.split(" ")[0];
@@ -257,9 +363,18 @@ class HaCfParserTest {
         HaCfParser.Result r = parse("keepalive 1\nnode a\r\nnode b\r\n");
         assertThat(r.haCf().nodeNames()).containsExactly(NodeName.of("a"), NodeName.of("b"));
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
-            assertThat(d.isError()).isTrue();
+            assertThat(d.isError()).as("Heartbeat strips the CR: a warning, not an error").isFalse();
             assertThat(d.line()).isEqualTo(2);
             assertThat(d.message()).contains("CRLF (DOS) line endings").contains("dos2unix");
+        });
+    }
+
+    @Test
+    void ucastPeerWithALeadingZeroIsRefusedWithTheDecimalSpelling() {
+        assertThat(parse("ucast eth1 198.018.1.2\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.message()).isEqualTo("ucast peer: octet [018] of IPv4 address [198.018.1.2] has a leading"
+                    + " zero, which inet_aton reads as octal; write 198.18.1.2");
         });
     }
 }

@@ -72,16 +72,16 @@ class HaresourcesParserTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "198.18.0.300             | not an IPv4 address",
+            "198.18.0.300             | octet 300 > 255",
             "198.18.0.1/33            | prefix [33] must be 1..32",
             "198.18.0.1/0             | prefix [0] must be 1..32",
-            "198.18.0.1/x/eth0        | prefix [x] must be 1..32",
-            "1.2.3.4.5                | not an IPv4 address",
-            "1.2.3.4/24/eth0/1.2.3.999 | broadcast [1.2.3.999]",
-            "1.2.3.4/24/1.2.3.255/eth0 | broadcast [1.2.3.255]",
-            "IPaddr::256.1.1.1        | not an IPv4 address",
+            "198.18.0.1/x/eth0        | bad prefix [x]",
+            "1.2.3.4.5                | not a dotted-quad IPv4 address",
+            "1.2.3.4/24/eth0/1.2.3.999 | bad broadcast: octet 999 > 255",
+            "1.2.3.4/24/1.2.3.255/eth0 | nothing may follow the broadcast address 1.2.3.255",
+            "IPaddr::256.1.1.1        | octet 256 > 255",
             "IPaddr2::10.0.0.1/40/eth0 | prefix [40]",
-            "IPaddr                   | expected IPaddr::a.b.c.d",
+            "IPaddr                   | IPaddr needs an address",
     })
     void badAddresses(String token, String why) {
         assertThat(parse("node1 www " + token + "\n").diagnostics()).singleElement().satisfies(d -> {
@@ -145,8 +145,66 @@ class HaresourcesParserTest {
     }
 
     @Test
-    void crlfIsAnError() {
-        assertThat(parse("node1 a\r\n").diagnostics()).singleElement()
-                .satisfies(d -> assertThat(d.message()).contains("CRLF"));
+    void crlfIsAWarningAndContinuationsStillJoin() {
+        HaresourcesParser.Result r = parse("node1 a \\\r\n b\r\n");
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
+            assertThat(d.message()).contains("CRLF");
+        });
+        assertThat(r.groups()).singleElement().satisfies(g ->
+                assertThat(g.resources()).extracting(ResourceSpec::token).containsExactly("a", "b"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"node1 a \\ \n  b\n", "node1 a \\\t# the web server\n  b\n"})
+    void aBackslashFollowedByABlankDoesNotContinueAndTheHintNamesIt(String text) {
+        HaresourcesParser.Result r = parse(text);
+        assertThat(r.groups()).as("the first line is a group of its own").singleElement()
+                .satisfies(g -> assertThat(g.resources()).extracting(ResourceSpec::token).containsExactly("a"));
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(2);
+            assertThat(d.message()).isEqualTo("Bad nodename in haresources [b]: it is not a 'node' in ha.cf (nodes:"
+                    + " node1, node2); line 1 ends with '\\' followed by a blank, which does not continue the line"
+                    + " (Heartbeat continues only when '\\' is the last character before the newline or a '#'):"
+                    + " remove the trailing blank after the '\\' on line 1");
+        });
+    }
+
+    @Test
+    void aBadNodenameWithoutABrokenContinuationHasNoHint() {
+        assertThat(parse("node1 a\nnodeX b\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).doesNotContain("backslash").doesNotContain("'\\'"));
+    }
+
+    @Test
+    void dottedNetmaskAndLabelForms() {
+        assertThat(parse("node1 198.18.0.100/255.255.255.128/eth0\n").diagnostics()).isEmpty();
+        assertThat(parse("node1 IPaddr2::198.18.0.100/24/eth0:web\n").diagnostics()).isEmpty();
+        assertThat(parse("node1 IPaddr2::198.18.0.100/255.255.0.255/eth0\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("netmask 255.255.0.255 is not contiguous"));
+        assertThat(parse("node1 IPaddr2::198.18.0.100/24/eth0:web12345678\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("label [eth0:web12345678] is 16 characters; the"
+                        + " kernel allows at most 15"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "IPaddr::198.18.0.100::eth0  | write the ip/prefix/iface form: IPaddr::198.18.0.100/PREFIX/eth0",
+            "IPaddr2::198.18.0.100::24   | write the ip/prefix/iface form: IPaddr2::198.18.0.100/24",
+    })
+    void twoColonArgumentsAreRefusedWithTheSlashFormAsHint(String token, String hint) {
+        assertThat(parse("node1 " + token + "\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(1);
+            assertThat(d.message()).startsWith("bad IP address [" + token + "]: ").contains("takes one argument")
+                    .endsWith(hint);
+        });
+    }
+
+    @Test
+    void leadingZerosAreRefusedWithTheDecimalSpelling() {
+        assertThat(parse("node1 010.0.0.5\n").diagnostics()).singleElement().satisfies(d ->
+                assertThat(d.message()).contains("leading zero, which inet_aton reads as octal; write 10.0.0.5"));
     }
 }

@@ -3,6 +3,7 @@ package org.jheartbeat.resources.ip;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jheartbeat.core.config.Ipv4;
 
 /**
  * IPv4 addresses assigned to interfaces, as printed by {@code ip -o -4 addr show [dev IFACE]}

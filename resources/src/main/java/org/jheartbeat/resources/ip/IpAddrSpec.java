@@ -1,69 +1,76 @@
 package org.jheartbeat.resources.ip;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.regex.Pattern;
+import org.jheartbeat.core.config.IpAddrArgument;
+import org.jheartbeat.core.config.Ipv4;
 
 /**
- * The argument of an IPaddr resource, {@code ip[/prefix[/iface[/broadcast]]]}, or {@code
+ * The argument of an IPaddr resource, {@code ip[/prefix[/iface[:label][/broadcast]]]}, or {@code
  * ip/prefix/broadcast} when the third part starts with a digit (Heartbeat 3.0.6's IPaddr wrapper
- * rule). The prefix may also be written as a dotted netmask ({@code 255.255.255.0}); an empty part
- * ({@code 198.18.0.9//eth1}) means "not given". Missing parts are filled in from the routing table
- * by {@link #resolve(RouteTable)}. Pure.
+ * rule). Parsing is {@link IpAddrArgument#parse(String)}, the same code the config check runs, so a
+ * configuration that passes {@code hb config check} is one this agent accepts. Missing parts are
+ * filled in from the routing table by {@link #resolve(RouteTable)}. Pure.
  *
  * @param address   the address to take over, dotted quad
- * @param prefix    network prefix length 0..32, if given
- * @param iface     network interface name, if given
+ * @param prefix    network prefix length 1..32, if given
+ * @param iface     network interface name (without label), if given
  * @param broadcast broadcast address, dotted quad, if given (else the kernel derives it)
+ * @param label     full interface label such as {@code eth0:web}, if given
  */
-public record IpAddrSpec(String address, OptionalInt prefix, Optional<String> iface, Optional<String> broadcast) {
-    /** Interface names the kernel accepts (IFNAMSIZ - 1 = 15 characters), without alias labels. */
-    private static final Pattern IFACE = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
-
+public record IpAddrSpec(String address, OptionalInt prefix, Optional<String> iface, Optional<String> broadcast,
+                         Optional<String> label) {
     public IpAddrSpec {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(prefix, "prefix");
         Objects.requireNonNull(iface, "iface");
         Objects.requireNonNull(broadcast, "broadcast");
+        Objects.requireNonNull(label, "label");
+    }
+
+    /** A spec without a label. */
+    public IpAddrSpec(String address, OptionalInt prefix, Optional<String> iface, Optional<String> broadcast) {
+        this(address, prefix, iface, broadcast, Optional.empty());
     }
 
     /**
      * Parses the resource argument.
      *
      * @param text e.g. {@code 198.18.0.100}, {@code 198.18.0.100/24}, {@code 198.18.0.100/24/eth0},
-     *             {@code 198.18.0.100/24/eth0/198.18.0.255}, {@code 198.18.0.100/24/198.18.0.255}
+     *             {@code 198.18.0.100/24/eth0/198.18.0.255}, {@code 198.18.0.100/24/198.18.0.255},
+     *             {@code 198.18.0.100/255.255.255.0/eth0:web}
      * @return the parsed spec
-     * @throws IpAddrSpecException naming the token and the bad part (octet, prefix, interface,
-     *         broadcast, or too many parts)
+     * @throws IpAddrSpecException naming the token and the bad part (octet, prefix, netmask,
+     *         interface, label, broadcast, or too many parts)
      */
     public static IpAddrSpec parse(String text) {
-        String[] parts = text.split("/", -1);
-        if (parts.length > 4) {
-            throw new IpAddrSpecException("IPaddr [" + text + "]: expected ip[/prefix[/iface[/broadcast]]]");
+        try {
+            return of(IpAddrArgument.parse(text));
+        } catch (IllegalArgumentException e) {
+            throw new IpAddrSpecException(e.getMessage());
         }
-        String address = ipPart(text, "address", parts[0]);
-        OptionalInt prefix = parts.length > 1 && !parts[1].isEmpty() ? OptionalInt.of(prefix(text, parts[1]))
-                : OptionalInt.empty();
-        Optional<String> iface = Optional.empty();
-        Optional<String> broadcast = Optional.empty();
-        if (parts.length > 2 && !parts[2].isEmpty()) {
-            if (Character.isDigit(parts[2].charAt(0))) {
-                if (parts.length > 3) {
-                    throw new IpAddrSpecException("IPaddr [" + text + "]: nothing may follow the broadcast address");
-                }
-                broadcast = Optional.of(ipPart(text, "broadcast", parts[2]));
-            } else {
-                if (!IFACE.matcher(parts[2]).matches()) {
-                    throw new IpAddrSpecException("IPaddr [" + text + "]: bad interface name [" + parts[2] + "]");
-                }
-                iface = Optional.of(parts[2]);
-            }
+    }
+
+    /**
+     * Parses the {@code ::}-separated arguments of an IPaddr/IPaddr2 resource, as the config check does.
+     *
+     * @param agent the resource name, for messages
+     * @param args  the arguments; exactly one is valid
+     * @return the parsed spec
+     * @throws IpAddrSpecException if there is not exactly one argument or it is invalid
+     */
+    public static IpAddrSpec parse(String agent, List<String> args) {
+        try {
+            return of(IpAddrArgument.parse(agent, args));
+        } catch (IllegalArgumentException e) {
+            throw new IpAddrSpecException(e.getMessage());
         }
-        if (parts.length > 3 && !parts[3].isEmpty()) {
-            broadcast = Optional.of(ipPart(text, "broadcast", parts[3]));
-        }
-        return new IpAddrSpec(address, prefix, iface, broadcast);
+    }
+
+    private static IpAddrSpec of(IpAddrArgument a) {
+        return new IpAddrSpec(a.address(), a.prefix(), a.iface(), a.broadcast(), a.label());
     }
 
     /**
@@ -77,12 +84,13 @@ public record IpAddrSpec(String address, OptionalInt prefix, Optional<String> if
      */
     public ResolvedIpAddr resolve(RouteTable routes) {
         if (prefix.isPresent() && iface.isPresent()) {
-            return new ResolvedIpAddr(address, prefix.getAsInt(), iface.get(), broadcast);
+            return new ResolvedIpAddr(address, prefix.getAsInt(), iface.get(), broadcast, label);
         }
         Route route = routes.bestRouteFor(Ipv4.parse(address)).orElseThrow(() -> new IpAddrSpecException(
                 "IPaddr [" + this + "]: no non-default route with a device contains " + address
                         + "; write it as ip/prefix/iface"));
-        return new ResolvedIpAddr(address, prefix.orElse(route.prefix()), iface.orElse(route.device()), broadcast);
+        return new ResolvedIpAddr(address, prefix.orElse(route.prefix()), iface.orElse(route.device()), broadcast,
+                label);
     }
 
     /** @return {@code true} if resolving needs the routing table */
@@ -90,40 +98,8 @@ public record IpAddrSpec(String address, OptionalInt prefix, Optional<String> if
         return prefix.isEmpty() || iface.isEmpty();
     }
 
-    private static String ipPart(String token, String what, String part) {
-        try {
-            Ipv4.parse(part);
-            return part;
-        } catch (IllegalArgumentException e) {
-            throw new IpAddrSpecException("IPaddr [" + token + "]: bad " + what + ": " + e.getMessage());
-        }
-    }
-
-    private static int prefix(String token, String part) {
-        if (part.contains(".")) {
-            int mask = Ipv4.parse(ipPart(token, "netmask", part));
-            int bits = Integer.bitCount(mask);
-            if (mask != Ipv4.mask(bits)) {
-                throw new IpAddrSpecException("IPaddr [" + token + "]: netmask " + part + " is not contiguous");
-            }
-            return bits;
-        }
-        if (part.length() > 2 || !part.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new IpAddrSpecException("IPaddr [" + token + "]: bad prefix length [" + part + "]");
-        }
-        int bits = Integer.parseInt(part);
-        if (bits > 32) {
-            throw new IpAddrSpecException("IPaddr [" + token + "]: prefix length " + bits + " > 32");
-        }
-        return bits;
-    }
-
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(address);
-        prefix.ifPresent(p -> sb.append('/').append(p));
-        iface.ifPresent(i -> sb.append(prefix.isPresent() ? "/" : "//").append(i));
-        broadcast.ifPresent(b -> sb.append('/').append(b));
-        return sb.toString();
+        return new IpAddrArgument(address, prefix, iface, label, broadcast).toString();
     }
 }

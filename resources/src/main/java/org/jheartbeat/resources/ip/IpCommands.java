@@ -29,14 +29,18 @@ public record IpCommands(String ipProgram) {
 
     /**
      * @param addr the address to add
-     * @return {@code ip -4 addr add IP/prefix brd +|BCAST dev IFACE}; {@code brd +} lets the kernel
-     *         derive the broadcast from the prefix
+     * @return {@code ip -4 addr add IP/prefix brd +|BCAST dev IFACE [label IFACE:LABEL]}; {@code brd +}
+     *         lets the kernel derive the broadcast from the prefix
      */
     public List<String> add(ResolvedIpAddr addr) {
         List<String> argv = new ArrayList<>(List.of(ipProgram, "-4", "addr", "add", addr.cidr(), "brd"));
         argv.add(addr.broadcast().orElse("+"));
         argv.add("dev");
         argv.add(addr.iface());
+        addr.label().ifPresent(l -> {
+            argv.add("label");
+            argv.add(l);
+        });
         return List.copyOf(argv);
     }
 

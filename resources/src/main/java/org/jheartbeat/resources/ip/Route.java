@@ -1,6 +1,7 @@
 package org.jheartbeat.resources.ip;
 
 import java.util.Objects;
+import org.jheartbeat.core.config.Ipv4;
 
 /**
  * One unicast route with an output device, from {@code ip -4 -o route show}.

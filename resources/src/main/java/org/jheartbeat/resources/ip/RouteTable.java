@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jheartbeat.core.config.Ipv4;
 
 /**
  * The IPv4 main routing table as printed by {@code ip -4 -o route show} (iproute2), reduced to

@@ -79,11 +79,7 @@ public final class StandardResourceAgents implements ResourceAgents {
     @Override
     public ResourceAgent forSpec(ResourceSpec spec) {
         if (IP_AGENTS.contains(spec.agent())) {
-            if (spec.args().size() != 1) {
-                throw new IpAddrSpecException(spec.agent() + " resource " + spec.token()
-                        + " needs exactly one argument ip[/prefix[/iface[/broadcast]]], got " + spec.args().size());
-            }
-            return new IpAddrAgent(IpAddrSpec.parse(spec.args().get(0)), runner, ip, arp, background, campaigns);
+            return new IpAddrAgent(IpAddrSpec.parse(spec.agent(), spec.args()), runner, ip, arp, background, campaigns);
         }
         return new ScriptAgent(locator.locate(spec.agent(), spec.token()), spec.args(), runner);
     }

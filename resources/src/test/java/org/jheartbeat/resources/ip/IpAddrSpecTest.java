@@ -30,13 +30,15 @@ class IpAddrSpecTest {
         assertThat(IpAddrSpec.parse("198.18.0.100/255.255.254.0/eth0"))
                 .isEqualTo(spec("198.18.0.100", 23, "eth0", null));
         assertThat(IpAddrSpec.parse("198.18.0.100/32/br-lan.10")).isEqualTo(spec("198.18.0.100", 32, "br-lan.10", null));
-        assertThat(IpAddrSpec.parse("0.0.0.0/0/eth0")).isEqualTo(spec("0.0.0.0", 0, "eth0", null));
+        assertThat(IpAddrSpec.parse("198.18.0.100/255.255.255.128/eth0:web"))
+                .isEqualTo(new IpAddrSpec("198.18.0.100", OptionalInt.of(25), Optional.of("eth0"), Optional.empty(),
+                        Optional.of("eth0:web")));
     }
 
     @Test
     void roundTripsThroughToString() {
         for (String text : List.of("198.18.0.100", "198.18.0.100/24", "198.18.0.100/24/eth0",
-                "198.18.0.100/24/eth0/198.18.0.255", "198.18.0.100/24/198.18.0.255", "198.18.0.100//eth1")) {
+                "198.18.0.100/24/eth0/198.18.0.255", "198.18.0.100/24/198.18.0.255", "198.18.0.100//eth1", "198.18.0.100/24/eth0:web/198.18.0.255")) {
             assertThat(IpAddrSpec.parse(text)).hasToString(text);
         }
     }
@@ -45,7 +47,8 @@ class IpAddrSpecTest {
     @ValueSource(strings = {"198.18.0", "198.18.0.256", "198.18.0.1.5", "198.18.0.-1", "198.18.0.01",
         "198.18..1", "a.b.c.d", "198.18.0.1/33", "198.18.0.1/-1", "198.18.0.1/24x", "198.18.0.1/255.0.255.0",
         "198.18.0.1/24/eth0/198.18.0.999", "198.18.0.1/24/198.18.0.255/extra", "198.18.0.1/24/eth0/1.2.3.4/x",
-        "198.18.0.1/24/averyveryverylongname", "198.18.0.1/24/eth0:1", "", "198.18.0.1/1234"})
+        "198.18.0.1/24/averyveryverylongname", "198.18.0.1/24/eth0:averylonglabel", "198.18.0.1/24/eth0:", "", "198.18.0.1/1234",
+        "198.18.0.1/0/eth0", "198.18.0.1/0.0.0.0/eth0", "010.0.0.5", " 198.18.0.1", "198.18.0.1 "})
     void rejects(String text) {
         assertThatThrownBy(() -> IpAddrSpec.parse(text)).isInstanceOf(IpAddrSpecException.class)
                 .hasMessageStartingWith("IPaddr [" + text + "]");

@@ -14,6 +14,10 @@ class IpCommandsTest {
                 .containsExactly("ip", "-4", "addr", "add", "198.18.0.100/24", "brd", "+", "dev", "eth0");
         assertThat(ip.add(new ResolvedIpAddr("198.18.0.100", 24, "eth0", Optional.of("198.18.0.255"))))
                 .containsExactly("ip", "-4", "addr", "add", "198.18.0.100/24", "brd", "198.18.0.255", "dev", "eth0");
+        assertThat(ip.add(new ResolvedIpAddr("198.18.0.100", 25, "eth0", Optional.empty(), Optional.of("eth0:web"))))
+                .as("a NIC label is passed on as the OCF IPaddr2 agent does")
+                .containsExactly("ip", "-4", "addr", "add", "198.18.0.100/25", "brd", "+", "dev", "eth0", "label",
+                        "eth0:web");
         assertThat(ip.del("198.18.0.100/24", "eth0"))
                 .containsExactly("ip", "-4", "addr", "del", "198.18.0.100/24", "dev", "eth0");
         assertThat(ip.show("eth0")).containsExactly("ip", "-o", "-4", "addr", "show", "dev", "eth0");

@@ -2,6 +2,7 @@ package org.jheartbeat.resources.ip;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.jheartbeat.core.config.Ipv4;
 import org.junit.jupiter.api.Test;
 
 class RouteTableTest {

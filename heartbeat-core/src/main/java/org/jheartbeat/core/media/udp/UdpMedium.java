@@ -10,6 +10,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,7 +33,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * UDP heartbeat media over Netty: {@code ucast IFACE PEER} and {@code bcast IFACE} (Heartbeat 3.0.6
- * {@code ucast.c}, {@code bcast.c}; facts G.2), on {@code udpport}.
+ * {@code ucast.c}, {@code bcast.c}; facts G.2), on {@code udpport}, and {@code mcast IFACE GROUP PORT
+ * TTL LOOP} ({@code mcast.c}) on its own port.
+ *
+ * <p>mcast, as Heartbeat: the receive socket is bound to {@code GROUP:PORT} (address reuse on) and
+ * joins the group on the named interface (which must have an IPv4 address); a separate send socket
+ * sends to {@code GROUP:PORT} with that interface as the multicast interface, the line's TTL, and
+ * multicast loopback on only when LOOP is 1 (our own looped-back packets are then duplicates).
  *
  * <p>Binding to the named interface: Java and Netty's NIO transport have no {@code SO_BINDTODEVICE},
  * so the receive socket is bound to the interface address the kernel uses to reach the peer (ucast;
@@ -56,11 +63,13 @@ public final class UdpMedium implements Medium {
     private long sendErrors;
 
     /**
-     * @param decl  a {@link MediumDecl.Ucast} or {@link MediumDecl.Bcast}
+     * @param decl  a {@link MediumDecl.Ucast}, {@link MediumDecl.Bcast} or {@link MediumDecl.Mcast}
      * @param group the Netty event loop group to run on (shared by all UDP media)
+     * @throws IllegalArgumentException for a serial medium
      */
     public UdpMedium(MediumDecl decl, EventLoopGroup group) {
-        if (!(decl instanceof MediumDecl.Ucast) && !(decl instanceof MediumDecl.Bcast)) {
+        if (!(decl instanceof MediumDecl.Ucast) && !(decl instanceof MediumDecl.Bcast)
+                && !(decl instanceof MediumDecl.Mcast)) {
             throw new IllegalArgumentException("not a UDP medium: " + decl);
         }
         this.decl = decl;
@@ -76,6 +85,10 @@ public final class UdpMedium implements Medium {
     public String describe() {
         if (decl instanceof MediumDecl.Ucast u) {
             return "ucast " + u.iface() + " " + u.peer() + ":" + u.port();
+        }
+        if (decl instanceof MediumDecl.Mcast m) {
+            return "mcast " + m.iface() + " " + m.group() + ":" + m.port() + " ttl=" + m.ttl() + " loop="
+                    + (m.loop() ? 1 : 0);
         }
         MediumDecl.Bcast b = (MediumDecl.Bcast) decl;
         return "bcast " + b.iface() + ":" + b.port();
@@ -97,6 +110,8 @@ public final class UdpMedium implements Medium {
             sendChannel = receive;
             LOG.info("ucast: started on port {} interface {} to {} (local address {})", u.port(), iface,
                     peer.getHostAddress(), local.getHostAddress());
+        } else if (decl instanceof MediumDecl.Mcast m) {
+            startMcast(m, sink);
         } else {
             MediumDecl.Bcast b = (MediumDecl.Bcast) decl;
             InetAddress broadcast = addresses.stream().map(InterfaceAddress::getBroadcast)
@@ -112,11 +127,47 @@ public final class UdpMedium implements Medium {
         }
     }
 
+    private void startMcast(MediumDecl.Mcast m, FrameSink sink) throws IOException {
+        NetworkInterface ni = NetworkInterface.getByName(m.iface());
+        InetAddress groupAddress = InetAddress.getByName(m.group());
+        destination = new InetSocketAddress(groupAddress, m.port());
+        Bootstrap rb = bootstrap(sink).option(ChannelOption.SO_REUSEADDR, true);
+        receive = bindWith(rb, destination);
+        try {
+            ((NioDatagramChannel) receive).joinGroup(destination, ni).sync();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while joining " + m.group());
+        } catch (Exception e) {
+            throw new IOException("cannot join multicast group " + m.group() + " on interface " + m.iface() + ": "
+                    + e.getMessage(), e);
+        }
+        Bootstrap sb = bootstrap(null)
+                .option(ChannelOption.IP_MULTICAST_IF, ni)
+                .option(ChannelOption.IP_MULTICAST_TTL, m.ttl())
+                .option(ChannelOption.IP_MULTICAST_LOOP_DISABLED, !m.loop());
+        // the kernel picks the source address of the interface (never a service address added to it)
+        sendChannel = bindWith(sb, new InetSocketAddress(0));
+        LOG.info("UDP multicast heartbeat started for group {} port {} interface {} (ttl={} loop={})", m.group(),
+                m.port(), m.iface(), m.ttl(), m.loop() ? 1 : 0);
+    }
+
     private Channel bind(InetSocketAddress local, FrameSink sink, boolean broadcast) throws IOException {
-        Bootstrap b = new Bootstrap().group(group).channel(NioDatagramChannel.class)
+        Bootstrap b = bootstrap(sink)
                 .option(ChannelOption.SO_BROADCAST, broadcast || decl instanceof MediumDecl.Bcast)
-                .option(ChannelOption.IP_TOS, 0x10)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM))
+                .option(ChannelOption.IP_TOS, 0x10);
+        return bindWith(b, local);
+    }
+
+    private Bootstrap bootstrap(FrameSink sink) {
+        Bootstrap b = new Bootstrap().group(group);
+        if (decl instanceof MediumDecl.Mcast) {
+            // joining an IPv4 group needs an IPv4 channel
+            b.channelFactory(() -> new NioDatagramChannel(SocketProtocolFamily.INET));
+        } else {
+            b.channel(NioDatagramChannel.class);
+        }
+        return b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(MAX_DATAGRAM))
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
@@ -136,6 +187,9 @@ public final class UdpMedium implements Medium {
                         LOG.warn("{}: receive error: {}", describe(), cause.toString());
                     }
                 });
+    }
+
+    private Channel bindWith(Bootstrap b, InetSocketAddress local) throws IOException {
         try {
             return b.bind(local).sync().channel();
         } catch (InterruptedException e) {
