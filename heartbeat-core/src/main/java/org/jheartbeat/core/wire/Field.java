@@ -78,7 +78,12 @@ public enum Field {
     /** {@code cfg_authkeys}: jheartbeat only, SHA-256 hex of the authkeys keys (never the keys themselves). */
     CONFIG_AUTHKEYS("cfg_authkeys"),
     /** {@code cfg_hacf}: jheartbeat only, SHA-256 hex of the cluster-relevant ha.cf settings. */
-    CONFIG_HA_CF("cfg_hacf");
+    CONFIG_HA_CF("cfg_hacf"),
+    /**
+     * {@code cfg_groups}: jheartbeat only, per resource group its key, preferred node, definition
+     * hash and claimed resource identities ({@code GroupDigest.encode}), at most 16 KiB.
+     */
+    CONFIG_GROUPS("cfg_groups");
 
     private static final Map<String, Field> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(Field::wireName, Function.identity()));
