@@ -56,15 +56,23 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * @param localState    run state here: {@code stopped}, {@code starting}, {@code running}, {@code stopping}, {@code failed}
      * @param runningOn     the node running it as far as this node knows, or {@code -} for nowhere
      * @param resources     the whole haresources line after the node name
+     * @param disputed      why the peer's haresources defines this group differently, so that neither node
+     *                      starts it (issue 11), or null when it does not
      */
-    public record GroupView(String key, String preferredNode, String localState, String runningOn, String resources) { }
+    public record GroupView(String key, String preferredNode, String localState, String runningOn, String resources,
+                            String disputed) {
+        /** A group that is not disputed. */
+        public GroupView(String key, String preferredNode, String localState, String runningOn, String resources) {
+            this(key, preferredNode, localState, runningOn, resources, null);
+        }
+    }
 
     /**
      * The machine-readable form printed by {@code hb status --json}, schema {@code jheartbeat.status/1}:
      * <pre>
      * {"schema":"jheartbeat.status/1","node":S,"generation":N,"takeover_state":S,"rsc_status":S,
      *  "nodes":[{"name":S,"status":"init|up|active|dead","local":B,"links":{LINK:"init|up|dead"}}],
-     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S}],
+     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S,"disputed":S|null}],
      *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
      *  "recent_events":[S]}
      * </pre>
@@ -96,7 +104,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             field(sb, "preferred_node").append(str(g.preferredNode())).append(',');
             field(sb, "state_here").append(str(g.localState())).append(',');
             field(sb, "running_on").append("-".equals(g.runningOn()) ? "null" : str(g.runningOn())).append(',');
-            field(sb, "resources").append(str(g.resources()));
+            field(sb, "resources").append(str(g.resources())).append(',');
+            field(sb, "disputed").append(jsonString(g.disputed()));
             sb.append('}');
         }
         sb.append("],");
@@ -178,8 +187,11 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         }
         sb.append("Resource groups:\n");
         for (GroupView g : groups) {
-            sb.append(String.format("  %-28s on %-10s (preferred %s, here %s)%n", g.resources(), g.runningOn(),
-                    g.preferredNode(), g.localState()));
+            sb.append(String.format("  %-28s on %-10s (preferred %s, here %s%s)%n", g.resources(), g.runningOn(),
+                    g.preferredNode(), g.localState(), g.disputed() == null ? "" : ", disputed"));
+            if (g.disputed() != null) {
+                sb.append("    disputed: ").append(g.disputed()).append('\n');
+            }
         }
         sb.append("Config: ").append(config).append('\n');
         sb.append("Fencing: ").append(fencing).append('\n');

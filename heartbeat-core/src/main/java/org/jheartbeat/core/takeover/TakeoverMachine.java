@@ -80,6 +80,8 @@ public final class TakeoverMachine {
     private TakeoverState state = TakeoverState.AWAITING_COMM;
     private final GroupState[] actual;
     private final boolean[] desired;
+    /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
+    private final boolean[] disputed;
 
     private boolean peerAlive;
     private boolean peerStable;
@@ -124,6 +126,7 @@ public final class TakeoverMachine {
         this.failback = failback;
         this.actual = new GroupState[groups.size()];
         this.desired = new boolean[groups.size()];
+        this.disputed = new boolean[groups.size()];
         Arrays.fill(actual, GroupState.STOPPED);
     }
 
@@ -191,6 +194,15 @@ public final class TakeoverMachine {
             onShutdown(out);
         } else if (event instanceof Tick) {
             onTick(out, nowNanos);
+        } else if (event instanceof TakeoverEvent.GroupsDisputed e) {
+            boolean changed = false;
+            for (int i = 0; i < groups.size(); i++) {
+                changed |= disputed[i] != e.groups().contains(i);
+                disputed[i] = e.groups().contains(i);
+            }
+            if (changed && state == TakeoverState.STABLE && settleInfo == null) {
+                settleInfo = "config"; // announce what we hold once the starts and stops end
+            }
         }
         reconcile(out);
         settleIfDone(out);
@@ -518,15 +530,16 @@ public final class TakeoverMachine {
     /** Issues starts/stops so that actual state converges on desired state, one operation per group. */
     private void reconcile(List<TakeoverAction> out) {
         for (int i = groups.size() - 1; i >= 0; i--) {
-            if (!desired[i] && actual[i] == GroupState.RUNNING) {
+            if (!wanted(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STOPPING;
-                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? "shutdown" : "release"));
-            } else if (!desired[i] && actual[i] == GroupState.FAILED) {
+                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? "shutdown"
+                        : desired[i] ? "defined differently on " + peer : "release"));
+            } else if (!wanted(i) && actual[i] == GroupState.FAILED) {
                 actual[i] = GroupState.STOPPED;
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            if (desired[i] && actual[i] == GroupState.STOPPED) {
+            if (wanted(i) && actual[i] == GroupState.STOPPED) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, isLocal(i) ? "local" : "takeover from " + peer));
             }
@@ -544,6 +557,8 @@ public final class TakeoverMachine {
                     settleInfo = null;
                     if ("mach_down".equals(info)) {
                         out.add(new Log(Level.INFO, "mach_down takeover complete."));
+                    } else if ("config".equals(info)) {
+                        out.add(new Log(Level.INFO, "Resource groups settled after the haresources comparison."));
                     } else if ("partition".equals(info)) {
                         out.add(new Log(Level.INFO, "Released " + peer + "'s groups after the partition healed."));
                     } else {
@@ -605,6 +620,11 @@ public final class TakeoverMachine {
         }
     }
 
+    /** Group {@code i} should run here: desired, and not disputed with the peer. */
+    private boolean wanted(int i) {
+        return desired[i] && !disputed[i];
+    }
+
     private boolean isLocal(int i) {
         return groups.get(i).preferredNode().equals(me);
     }
@@ -626,7 +646,7 @@ public final class TakeoverMachine {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 return false;
             }
-            if (desired[i] ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
+            if (wanted(i) ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
                 return false;
             }
         }
@@ -646,6 +666,11 @@ public final class TakeoverMachine {
     /** Run state of group {@code i}. */
     public GroupState groupState(int i) {
         return actual[i];
+    }
+
+    /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */
+    public boolean disputed(int i) {
+        return disputed[i];
     }
 
     /** What the peer last said it holds, relative to the peer. */
