@@ -54,6 +54,8 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  *  SHUTTING_DOWN    -            (view only)           ignored             (view only)             -
  *  STOPPED          everything ignored
  * </pre>
+ * {@code GroupsDisputed} (any state but STOPPED) marks groups the peer's haresources defines
+ * differently: they never run here, whatever is desired (jheartbeat only; docs/design/takeover.md).
  * Not thread-safe: owned by the cluster loop's thread.
  */
 public final class TakeoverMachine {
