@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.config.GroupDigest;
 import org.jheartbeat.core.config.HaresourcesParser;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.jheartbeat.core.wire.Field;
@@ -125,15 +127,13 @@ class DisputedGroupsScenarioTest {
         assertThat(count("node2", CRIT_A)).isEqualTo(1);
     }
 
-    @Test
-    void withAPeerThatSendsNoDigestGroupsAreTakenAfterTwoKeepalives() {
-        h.configFor(N1, config(NODE1));
+    /** Speaks for node2 (its daemon powered off): status, then repnodes, so node1 reaches comm up. */
+    private void fakeNode2UpAndCommUp() {
         h.start(N1);
         h.start(N2);
-        h.powerOff(N2); // node2's daemon never runs: we speak for it below, as a Heartbeat 3.0.6 node would
+        h.powerOff(N2);
         h.run(100);
-        h.inject(N2, HaMessage.builder().add(Field.TYPE, MessageType.STATUS.wireName()).add(Field.STATUS, "active")
-                .add(Field.DEADTIME, "bb8").add(Field.PROTOCOL, "1").build());
+        beat();
         h.run(100);
         h.inject(N2, HaMessage.builder().add(Field.TYPE, MessageType.REPLY_NODES.wireName()).add(Field.DESTINATION, "node1")
                 .add(Field.NODE_LIST, "node1 node2 ").add(Field.DELETED_NODE_LIST, " ").build());
@@ -141,10 +141,48 @@ class DisputedGroupsScenarioTest {
         h.inject(N2, HaMessage.builder().add(Field.TYPE, MessageType.RESOURCE.wireName())
                 .add(Field.RESOURCES_HELD, "local").add(Field.RESOURCE_REPORT_TYPE, "full")
                 .add(Field.IS_STABLE, "1").add(Field.INFO, "req_our_resources()").build());
+    }
+
+    private void beat() {
+        h.inject(N2, HaMessage.builder().add(Field.TYPE, MessageType.STATUS.wireName()).add(Field.STATUS, "active")
+                .add(Field.DEADTIME, "bb8").add(Field.PROTOCOL, "1").build());
+    }
+
+    /**
+     * The comm-up race: the peer's {@code resource} answer arrives before its digest (here 400 ms
+     * later). The answer is held back until the digest, so the group it disputes is never started.
+     */
+    @Test
+    void aResourceAnswerBeforeThePeersDigestWaitsForIt() {
+        h.configFor(N1, config(NODE1));
+        fakeNode2UpAndCommUp();
+        h.run(400);
+        assertThat(h.trace()).noneMatch(t -> t.contains(" started "));
+        ClusterConfig bad = config(NODE2_BAD);
+        ConfigDigest d = ConfigDigest.of(bad);
+        h.inject(N2, HaMessage.builder().add(Field.TYPE, MessageType.CONFIG_DIGEST.wireName())
+                .add(Field.CONFIG_HARESOURCES, d.haresources()).add(Field.CONFIG_AUTHKEYS, d.authkeys())
+                .add(Field.CONFIG_HA_CF, d.haCf())
+                .add(Field.CONFIG_GROUPS, GroupDigest.encode(bad.resourceGroups().stream().map(GroupDigest::of).toList()))
+                .build());
         for (int i = 0; i < 8; i++) {
             h.run(500);
-            h.inject(N2, HaMessage.builder().add(Field.TYPE, MessageType.STATUS.wireName()).add(Field.STATUS, "active")
-                    .add(Field.DEADTIME, "bb8").add(Field.PROTOCOL, "1").build());
+            beat();
+        }
+        assertThat(h.runningOn(N1)).containsExactly(C);
+        assertThat(starts(A)).isEmpty();
+        assertThat(count("node1", CRIT_A)).isEqualTo(1);
+        assertThat(count("node1", CRIT_B)).isEqualTo(1);
+        assertThat(h.logs()).noneMatch(l -> l.contains("No configuration digest"));
+    }
+
+    @Test
+    void withAPeerThatSendsNoDigestGroupsAreTakenAfterTwoKeepalives() {
+        h.configFor(N1, config(NODE1));
+        fakeNode2UpAndCommUp(); // node2's daemon never runs: we speak for it, as a Heartbeat 3.0.6 node would
+        for (int i = 0; i < 8; i++) {
+            h.run(500);
+            beat();
         }
         assertThat(h.runningOn(N1)).containsExactlyInAnyOrder(A, C);
         String started = starts(A).get(0).trim();
