@@ -58,12 +58,14 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * @param runningOn     the node running it as far as this node knows, or {@code -} for nowhere
      * @param resources     the whole haresources line after the node name
      * @param problem       what failed for it here or on the peer and what to do, or empty
+     * @param disputed      why the peer's haresources defines this group differently, so that neither node
+     *                      starts it (issue 11), or null when it does not
      */
     public record GroupView(String key, String preferredNode, String localState, String runningOn, String resources,
-                            String problem) {
+                            String problem, String disputed) {
         /** A group with nothing wrong. */
         public GroupView(String key, String preferredNode, String localState, String runningOn, String resources) {
-            this(key, preferredNode, localState, runningOn, resources, "");
+            this(key, preferredNode, localState, runningOn, resources, "", null);
         }
     }
 
@@ -72,7 +74,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * <pre>
      * {"schema":"jheartbeat.status/1","node":S,"generation":N,"takeover_state":S,"rsc_status":S,
      *  "nodes":[{"name":S,"status":"init|up|active|dead","local":B,"links":{LINK:"init|up|dead"}}],
-     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S,"problem":S|null}],
+     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S,"problem":S|null,
+     *             "disputed":S|null}],
      *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
      *  "recent_events":[S]}
      * </pre>
@@ -105,7 +108,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             field(sb, "state_here").append(str(g.localState())).append(',');
             field(sb, "running_on").append("-".equals(g.runningOn()) ? "null" : str(g.runningOn())).append(',');
             field(sb, "resources").append(str(g.resources())).append(',');
-            field(sb, "problem").append(g.problem().isEmpty() ? "null" : str(g.problem()));
+            field(sb, "problem").append(g.problem().isEmpty() ? "null" : str(g.problem())).append(',');
+            field(sb, "disputed").append(jsonString(g.disputed()));
             sb.append('}');
         }
         sb.append("],");
@@ -187,10 +191,13 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         }
         sb.append("Resource groups:\n");
         for (GroupView g : groups) {
-            sb.append(String.format("  %-28s on %-10s (preferred %s, here %s)%n", g.resources(), g.runningOn(),
-                    g.preferredNode(), g.localState()));
+            sb.append(String.format("  %-28s on %-10s (preferred %s, here %s%s)%n", g.resources(), g.runningOn(),
+                    g.preferredNode(), g.localState(), g.disputed() == null ? "" : ", disputed"));
             if (!g.problem().isEmpty()) {
                 sb.append("    CRIT: ").append(g.problem()).append('\n');
+            }
+            if (g.disputed() != null) {
+                sb.append("    disputed: ").append(g.disputed()).append('\n');
             }
         }
         sb.append("Config: ").append(config).append('\n');

@@ -290,7 +290,9 @@ public final class ClusterLoop implements AutoCloseable {
             }
             String line = g.toString();
             gv.add(new StatusSnapshot.GroupView(g.key(), g.preferredNode().value(), here.displayName(), on,
-                    line.substring(line.indexOf(' ') + 1), engine.machine().groupProblem(i)));
+                    line.substring(line.indexOf(' ') + 1), engine.machine().groupProblem(i), engine.disputeReason(i)
+                    .map(r -> "defined differently on " + engine.peer() + " (" + r
+                            + "); started by neither node until haresources agree").orElse(null)));
         }
         Map<String, Map<String, Long>> mediaStats = new LinkedHashMap<>();
         for (Medium m : media) {

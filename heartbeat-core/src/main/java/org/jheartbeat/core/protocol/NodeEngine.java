@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDigest;
+import org.jheartbeat.core.config.GroupAgreement;
+import org.jheartbeat.core.config.GroupDigest;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.Timing;
@@ -21,6 +23,7 @@ import org.jheartbeat.core.takeover.TakeoverAction;
 import org.jheartbeat.core.takeover.TakeoverAction.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.MessageType;
@@ -62,6 +65,16 @@ public final class NodeEngine {
     private final PeerConfigCheck configCheck;
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
     private long digestSentToGeneration = -1;
+    /** Our {@code cfg_groups} value ({@link GroupDigest#encode}). */
+    private final String localGroupsWire;
+    /** Local groups the peer's haresources defines differently → why (issue 11 point 8). */
+    private java.util.SortedMap<Integer, String> disputes = new java.util.TreeMap<>();
+    /** The peer generation whose {@code jhb-config} (good or bad) last arrived; -1 for none. */
+    private long configHeardGeneration = -1;
+    /** In NEGOTIATING, the peer's {@code resource} messages wait for its digest until then (monotonic ns). */
+    private long configGraceEndNanos = Long.MIN_VALUE;
+    /** The peer's {@code resource} messages held back while waiting for its digest, in order. */
+    private final java.util.ArrayDeque<TakeoverEvent> heldBack = new java.util.ArrayDeque<>();
 
     private NodeStatus localStatus = NodeStatus.INIT;
     private boolean sentFirstStatus;
@@ -97,6 +110,17 @@ public final class NodeEngine {
                 config.stonithFor(me).isPresent());
         this.nextStatusNanos = startNanos;
         this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
+        this.localGroupsWire = GroupDigest.encode(config.resourceGroups().stream().map(GroupDigest::of).toList());
+    }
+
+    /**
+     * How long after comm up the negotiation waits for the peer's {@code jhb-config} before taking
+     * groups: two keepalives. A jheartbeat peer sends it with its {@code starting}, so it normally
+     * arrives first; a Heartbeat 3.0.6 peer never sends one, and after this grace the negotiation
+     * goes on as without this check.
+     */
+    public long configGraceNanos() {
+        return 2 * timing.keepalive().toNanos();
     }
 
     /** Timer: sends the heartbeat when due, repeats {@code reqnodes}, checks deadlines. */
@@ -119,7 +143,11 @@ public final class NodeEngine {
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
-        apply(machine.on(new TakeoverEvent.Tick(), nowNanos), out, nowNanos, wallMillis);
+        if (!heldBack.isEmpty() && nowNanos >= configGraceEndNanos) {
+            log(out, Level.INFO, "No configuration digest from " + peer + " within " + configGraceNanos() / 1_000_000
+                    + " ms of comm up (a Heartbeat 3.0.6 peer?); negotiating resources without comparing haresources.");
+        }
+        feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -223,7 +251,7 @@ public final class NodeEngine {
             }
             case RESTART -> {
                 peerDeclaredDead = false;
-                apply(machine.on(new TakeoverEvent.PeerRestarted(), nowNanos), out, nowNanos, wallMillis);
+                feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             case ACCEPT -> { }
         }
@@ -341,18 +369,27 @@ public final class NodeEngine {
                 awaitingRepnodes = false;
             }
             case STARTING -> {
-                apply(machine.on(new TakeoverEvent.PeerStarting(), now), out, now, wall);
-                sendConfigDigestIfNew(out, wall);
+                sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
+                feed(new TakeoverEvent.PeerStarting(), out, now, wall);
             }
             case CONFIG_DIGEST -> {
                 ConfigDigest d = ConfigDigest.parse(m.get(Field.CONFIG_HARESOURCES).orElse(null),
                         m.get(Field.CONFIG_AUTHKEYS).orElse(null), m.get(Field.CONFIG_HA_CF).orElse(null));
+                configHeardGeneration = peerSeq.generation();
                 if (d == null) {
                     log(out, Level.WARN, "malformed " + type.wireName() + " message from " + peer + "; ignored");
                 } else {
                     configCheck.received(peerSeq.generation(), d).ifPresent(out::add);
+                    GroupDigest.PeerGroups groups = m.get(Field.CONFIG_GROUPS).map(GroupDigest::decode).orElse(null);
+                    if (groups instanceof GroupDigest.PeerGroups.Unreadable) {
+                        log(out, Level.WARN, "unreadable " + Field.CONFIG_GROUPS.wireName() + " in "
+                                + type.wireName() + " message from " + peer);
+                    }
+                    applyDisputes(GroupAgreement.disputed(me, config.resourceGroups(), peer, groups,
+                            !d.haresources().equals(configCheck.local().haresources())), out, now, wall);
                 }
                 sendConfigDigestIfNew(out, wall);
+                feed(null, out, now, wall); // the peer's resource messages held back for this
             }
             case RESOURCE -> {
                 Optional<ResourceSet> held = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
@@ -362,14 +399,14 @@ public final class NodeEngine {
                 }
                 boolean full = m.get(Field.RESOURCE_REPORT_TYPE).map("full"::equals).orElse(false);
                 boolean stable = m.get(Field.IS_STABLE).map("1"::equals).orElse(false);
-                apply(machine.on(new TakeoverEvent.PeerResources(held.get(), full, stable,
-                        m.get(Field.INFO).orElse("")), now), out, now, wall);
+                feed(new TakeoverEvent.PeerResources(held.get(), full, stable,
+                        m.get(Field.INFO).orElse("")), out, now, wall);
             }
             case ASK_RESOURCES -> {
                 Optional<ResourceSet> set = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
                 Optional<StandbyPhase> phase = m.get(Field.INFO).flatMap(StandbyPhase::fromWire);
                 if (set.isPresent() && phase.isPresent()) {
-                    apply(machine.on(new TakeoverEvent.PeerAskResources(set.get(), phase.get()), now), out, now, wall);
+                    feed(new TakeoverEvent.PeerAskResources(set.get(), phase.get()), out, now, wall);
                 }
             }
             case TAKEOVER -> {
@@ -380,7 +417,7 @@ public final class NodeEngine {
                     case "foreign" -> ResourceSet.LOCAL;
                     default -> ResourceSet.ALL;
                 };
-                apply(machine.on(new TakeoverEvent.StandbyRequested(mapped), now), out, now, wall);
+                feed(new TakeoverEvent.StandbyRequested(mapped), out, now, wall);
             }
             case SHUTDOWN_DONE -> {
                 leftGeneration = peerSeq.generation();
@@ -389,7 +426,7 @@ public final class NodeEngine {
                 }
                 peerDeclaredDead = true;
                 out.add(new Effect.PeerLost(peer, "shut down"));
-                apply(machine.on(new TakeoverEvent.PeerShutdown(), now), out, now, wall);
+                feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
             case GROUP_FAILURE -> {
                 Optional<GroupFailure> f = m.get(Field.GROUP_FAILURE).flatMap(GroupFailure::fromWire);
@@ -423,11 +460,11 @@ public final class NodeEngine {
                 commNowUp(out, now, wall);
             }
             out.add(new Effect.PeerLost(peer, "died"));
-            apply(machine.on(new TakeoverEvent.PeerDead(), now), out, now, wall);
+            feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
                 && peerDeclaredDead && !restarted) {
             peerDeclaredDead = false;
-            apply(machine.on(new TakeoverEvent.PeerReturned(), now), out, now, wall);
+            feed(new TakeoverEvent.PeerReturned(), out, now, wall);
         }
     }
 
@@ -437,8 +474,58 @@ public final class NodeEngine {
         localStatus = NodeStatus.ACTIVE;
         log(out, Level.INFO, "Local status now set to: 'active'");
         sendStatus(out, now, wall);
+        sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
+        configGraceEndNanos = now + configGraceNanos();
         apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
-        sendConfigDigestIfNew(out, wall);
+    }
+
+    /**
+     * Feeds {@code event} (null: none) to the machine, unless it is a {@code resource} message from
+     * the peer while negotiating and the peer's {@code jhb-config} has not arrived within
+     * {@link #configGraceNanos()} of comm up: such messages are held back (in order) so that groups
+     * are negotiated with the disputed ones known. Any other event first releases what is held.
+     */
+    private void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
+        boolean waiting = machine.state() == TakeoverState.NEGOTIATING
+                && configHeardGeneration != peerSeq.generation() && now < configGraceEndNanos;
+        if (waiting && event instanceof TakeoverEvent.PeerResources) {
+            heldBack.addLast(event);
+            return;
+        }
+        if (!waiting || !(event instanceof TakeoverEvent.Tick)) {
+            while (!heldBack.isEmpty()) {
+                apply(machine.on(heldBack.removeFirst(), now), out, now, wall);
+            }
+        }
+        if (event != null) {
+            apply(machine.on(event, now), out, now, wall);
+        }
+    }
+
+    /**
+     * Takes the newly computed disputed groups: a CRIT line for each group newly disputed (or for
+     * another reason), an INFO line for each no longer disputed, and the new set to the machine.
+     */
+    private void applyDisputes(java.util.SortedMap<Integer, String> now, List<Effect> out, long nowNanos, long wall) {
+        String both = me.compareTo(peer) < 0 ? me + " and " + peer : peer + " and " + me;
+        for (var e : now.entrySet()) {
+            if (!e.getValue().equals(disputes.get(e.getKey()))) {
+                log(out, Level.CRIT, "Resource group " + config.resourceGroups().get(e.getKey()).key()
+                        + " is defined differently on " + both + " (" + e.getValue()
+                        + "): started by neither node until haresources agree");
+            }
+        }
+        for (int g : disputes.keySet()) {
+            if (!now.containsKey(g)) {
+                log(out, Level.INFO, "Resource group " + config.resourceGroups().get(g).key() + " is defined the same on "
+                        + both + " now; it is no longer held back.");
+            }
+        }
+        boolean changed = !disputes.keySet().equals(now.keySet());
+        disputes = now;
+        if (changed) {
+            apply(machine.on(new TakeoverEvent.GroupsDisputed(now.keySet()), nowNanos), out, nowNanos, wall);
+        }
     }
 
     /**
@@ -454,7 +541,8 @@ public final class NodeEngine {
         transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.CONFIG_DIGEST.wireName())
                 .add(Field.CONFIG_HARESOURCES, d.haresources())
                 .add(Field.CONFIG_AUTHKEYS, d.authkeys())
-                .add(Field.CONFIG_HA_CF, d.haCf()).build(), wall);
+                .add(Field.CONFIG_HA_CF, d.haCf())
+                .add(Field.CONFIG_GROUPS, localGroupsWire).build(), wall);
     }
 
     private void apply(List<TakeoverAction> actions, List<Effect> out, long now, long wall) {
@@ -664,6 +752,14 @@ public final class NodeEngine {
     /** This node's configuration digest. */
     public ConfigDigest localConfigDigest() {
         return configCheck.local();
+    }
+
+    /**
+     * Why group {@code i} is disputed (the peer's haresources defines it differently, so neither node
+     * starts it), or empty when it is not.
+     */
+    public Optional<String> disputeReason(int i) {
+        return Optional.ofNullable(disputes.get(i));
     }
 
     /** The digest the peer's current generation sent, if any. */

@@ -31,7 +31,9 @@ public enum GroupOpReason {
     /** Stop: after a healed partition both nodes ran the group; this node lets go of the peer's. */
     PARTITION_RELEASE(false, "release: %s runs it after the partition healed"),
     /** Stop: an operator cleared a group blocked by a failed stop ({@code hb cleanup}); it is stopped once more. */
-    CLEANUP(false, "cleanup: stopping a blocked group again");
+    CLEANUP(false, "cleanup: stopping a blocked group again"),
+    /** Stop: the peer's haresources defines the group differently; neither node runs it until they agree. */
+    DISPUTED(false, "defined differently on %s");
 
     private final boolean start;
     private final String text;

@@ -103,6 +103,19 @@ public sealed interface TakeoverEvent {
      */
     record FenceOutcome(boolean fenced, String detail) implements TakeoverEvent { }
 
+    /**
+     * The peer's haresources defines these groups differently from ours (jheartbeat only, issue 11
+     * point 8; the loop compares the peer's {@code jhb-config} with our file): none of them may run
+     * here until a later event leaves them out. Replaces the previous set; an empty set clears it.
+     *
+     * @param groups local group indices
+     */
+    record GroupsDisputed(java.util.Set<Integer> groups) implements TakeoverEvent {
+        public GroupsDisputed {
+            groups = java.util.Set.copyOf(groups);
+        }
+    }
+
     /** Time passed: lets the machine check its own timers (standby reply, negotiation). */
     record Tick() implements TakeoverEvent { }
 }

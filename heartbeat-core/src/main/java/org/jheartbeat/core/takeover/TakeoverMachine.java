@@ -64,6 +64,8 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  *             CleanupRequested / PeerGroupFailure clear → forget failures, stop BLOCKED once more
  *  (docs/design/takeover.md, "Failures")
  * </pre>
+ * {@code GroupsDisputed} (any state but STOPPED) marks groups the peer's haresources defines
+ * differently: they never run here, whatever is desired (jheartbeat only; docs/design/takeover.md).
  * Not thread-safe: owned by the cluster loop's thread.
  */
 public final class TakeoverMachine {
@@ -103,6 +105,8 @@ public final class TakeoverMachine {
     private final String[] failureDetail;
     /** Groups of the current hand-over that did not end where they were meant to, one line each. */
     private final List<String> handoverProblems = new ArrayList<>();
+    /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
+    private final boolean[] disputed;
 
     private boolean peerAlive;
     private boolean peerStable;
@@ -151,6 +155,7 @@ public final class TakeoverMachine {
         this.peerFailed = new boolean[groups.size()];
         this.peerBlocked = new boolean[groups.size()];
         this.failureDetail = new String[groups.size()];
+        this.disputed = new boolean[groups.size()];
         Arrays.fill(actual, GroupState.STOPPED);
         Arrays.fill(failureDetail, "");
     }
@@ -211,6 +216,15 @@ public final class TakeoverMachine {
             onShutdown(out);
         } else if (event instanceof Tick) {
             onTick(out, nowNanos);
+        } else if (event instanceof TakeoverEvent.GroupsDisputed e) {
+            boolean changed = false;
+            for (int i = 0; i < groups.size(); i++) {
+                changed |= disputed[i] != e.groups().contains(i);
+                disputed[i] = e.groups().contains(i);
+            }
+            if (changed && state == TakeoverState.STABLE && settleInfo == null) {
+                settleInfo = "config"; // announce what we hold once the starts and stops end
+            }
         }
         reconcile(out);
         settleIfDone(out);
@@ -759,10 +773,11 @@ public final class TakeoverMachine {
     /**
      * Whether group {@code i} should run here: the protocol wants it here ({@code desired}, which a
      * failed start on the peer also sets: the offer), but never when it failed here or is blocked on
-     * the peer (it may run there). FAILED and BLOCKED groups are left alone.
+     * the peer (it may run there), or is disputed (the peer's haresources defines it differently).
+     * FAILED and BLOCKED groups are left alone.
      */
     private boolean want(int i) {
-        return desired[i] && !failedHere[i] && !peerBlocked[i];
+        return desired[i] && !failedHere[i] && !peerBlocked[i] && !disputed[i];
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
@@ -771,6 +786,7 @@ public final class TakeoverMachine {
             if (!want(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STOPPING;
                 out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? GroupOpReason.SHUTDOWN
+                        : disputed[i] ? GroupOpReason.DISPUTED
                         : state == TakeoverState.STANDBY_GIVING ? GroupOpReason.STANDBY_RELEASE
                         : GroupOpReason.PARTITION_RELEASE));
             }
@@ -796,6 +812,8 @@ public final class TakeoverMachine {
                     settleInfo = null;
                     if ("mach_down".equals(info)) {
                         out.add(new Log(Level.INFO, "mach_down takeover complete."));
+                    } else if ("config".equals(info)) {
+                        out.add(new Log(Level.INFO, "Resource groups settled after the haresources comparison."));
                     } else if ("partition".equals(info)) {
                         out.add(new Log(Level.INFO, "Released " + peer + "'s groups after the partition healed."));
                     } else {
@@ -931,6 +949,11 @@ public final class TakeoverMachine {
     public void blockedAtStartup(int i, String detail) {
         actual[i] = GroupState.BLOCKED;
         failureDetail[i] = detail;
+    }
+
+    /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */
+    public boolean disputed(int i) {
+        return disputed[i];
     }
 
     /** What the peer last said it holds, relative to the peer. */

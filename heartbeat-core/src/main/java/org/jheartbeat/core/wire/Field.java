@@ -82,7 +82,12 @@ public enum Field {
     /** {@code grp_key}: jheartbeat only, a resource group's key (first resource) in {@code jhb-grpfail}. */
     GROUP_KEY("grp_key"),
     /** {@code grp_fail}: jheartbeat only, {@code start}, {@code stop} or {@code clear} in {@code jhb-grpfail}. */
-    GROUP_FAILURE("grp_fail");
+    GROUP_FAILURE("grp_fail"),
+    /**
+     * {@code cfg_groups}: jheartbeat only, per resource group its key, preferred node, definition
+     * hash and claimed resource identities ({@code GroupDigest.encode}), at most 16 KiB.
+     */
+    CONFIG_GROUPS("cfg_groups");
 
     private static final Map<String, Field> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(Field::wireName, Function.identity()));

@@ -58,7 +58,8 @@ public enum MessageType {
     /**
      * {@code jhb-config}: jheartbeat only, not in Heartbeat 3.0.6. Digests of this node's
      * haresources, authkeys and cluster-relevant ha.cf settings ({@link Field#CONFIG_HARESOURCES},
-     * {@link Field#CONFIG_AUTHKEYS}, {@link Field#CONFIG_HA_CF}), sent after comm up and to a
+     * {@link Field#CONFIG_AUTHKEYS}, {@link Field#CONFIG_HA_CF}) and, since issue 11, a summary of every
+     * resource group ({@link Field#CONFIG_GROUPS}; an older jheartbeat sends none), sent after comm up and to a
      * restarted peer. Sequenced like any normal message so a lost one is retransmitted; a real
      * Heartbeat 3.0.6 peer tracks its {@code seq} and drops it as an unknown type (facts C.2).
      */

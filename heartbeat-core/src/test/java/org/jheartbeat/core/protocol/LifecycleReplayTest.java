@@ -231,7 +231,8 @@ class LifecycleReplayTest {
         List<Line> digests = r.sent().stream().filter(l -> l.text().startsWith("sent: t=jhb-config ")).toList();
         assertThat(digests).as("%s", r.sent()).hasSize(2);
         assertThat(digests.get(0).text()).matches("sent: t=jhb-config cfg_haresources=[0-9a-f]{64}"
-                + " cfg_authkeys=[0-9a-f]{64} cfg_hacf=[0-9a-f]{64} seq=[0-9a-f]+");
+                + " cfg_authkeys=[0-9a-f]{64} cfg_hacf=[0-9a-f]{64} cfg_groups=1 node1:[0-9a-f]{12}:[0-9a-f]{12}:labsvc"
+                + " seq=[0-9a-f]+");
         assertThat(digests.get(1).atMicros()).isGreaterThan(68_420_000L);
         assertThat(r.logs()).noneMatch(l -> l.text().contains("Configuration") || l.text().contains("jhb-config"));
     }
