@@ -67,6 +67,7 @@ class TakeoverTableTest {
         EVENTS.put("PeerGroupFailure g2 stop", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.STOP));
         EVENTS.put("PeerGroupFailure g2 clear", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.CLEAR));
         EVENTS.put("CleanupRequested all", () -> new TakeoverEvent.CleanupRequested(-1));
+        EVENTS.put("GroupsDisputed g1", () -> new TakeoverEvent.GroupsDisputed(java.util.Set.of(0)));
         EVENTS.put("FenceOutcome ok", () -> new TakeoverEvent.FenceOutcome(true, "OK"));
         EVENTS.put("FenceOutcome failed", () -> new TakeoverEvent.FenceOutcome(false, "RESETFAIL"));
         EVENTS.put("Tick 60 s later", TakeoverEvent.Tick::new);
