@@ -190,20 +190,45 @@ public final class ClusterLoop implements AutoCloseable {
         return exited;
     }
 
-    /** The end of an operator standby or takeover: whether it was done, and a one-line account. */
-    public record HandoverResult(boolean done, String detail) { }
+    /**
+     * The end of an operator standby or takeover.
+     *
+     * @param outcome done, refused (nothing changed; e.g. another hand-over in progress) or failed
+     *                (cancelled, superseded, the peer left)
+     * @param detail  a one-line account
+     */
+    public record HandoverResult(Outcome outcome, String detail) {
+        /** How an operator hand-over ended. */
+        public enum Outcome { DONE, REFUSED, FAILED }
+
+        /** Whether it was done. */
+        public boolean done() {
+            return outcome == Outcome.DONE;
+        }
+    }
 
     /**
      * Operator standby ({@code takeover == false}: hand {@code set} of our groups to the peer) or
      * takeover ({@code true}: ask the peer to hand us {@code set}). Completes when the exchange has
-     * finished, was refused or was cancelled; the caller applies its own timeout.
+     * finished, was refused or was cancelled; the caller applies its own timeout. A request while
+     * an operator hand-over of this node is in progress is refused at once and never reaches the
+     * machine, so the one in progress goes on and its caller still learns how it ends (Heartbeat
+     * 3.0.6 {@code hb_resource.c}: "Standby in progress- new request from NODE ignored").
      */
     public CompletableFuture<HandoverResult> handover(boolean takeover, ResourceSet set) {
         CompletableFuture<HandoverResult> f = new CompletableFuture<>();
         post(() -> {
+            var m = engine.machine();
+            if (m.handover() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.IN_PROGRESS) {
+                log(Level.WARN, "Standby in progress- new request from " + engine.me() + " ignored ["
+                        + (takeover ? "takeover " : "standby ") + set + "; " + m.handoverDetail() + " in progress]");
+                f.complete(new HandoverResult(HandoverResult.Outcome.REFUSED,
+                        "standby in progress (" + m.handoverDetail() + "); new request ignored"));
+                return;
+            }
             run(e -> takeover ? e.onTakeoverRequested(set, clock.nanoTime(), wall.currentTimeMillis())
                     : e.onStandbyRequested(set, clock.nanoTime(), wall.currentTimeMillis()));
-            watchHandover(engine.machine().handoverSerial(), f);
+            watchHandover(m.handoverSerial(), f);
         });
         return f;
     }
@@ -214,10 +239,14 @@ public final class ClusterLoop implements AutoCloseable {
             return;
         }
         if (m.handoverSerial() != serial) {
-            f.complete(new HandoverResult(false, "superseded by another standby or takeover request"));
+            f.complete(new HandoverResult(HandoverResult.Outcome.FAILED,
+                    "superseded by another standby or takeover request"));
         } else if (m.handover() != org.jheartbeat.core.takeover.TakeoverMachine.Handover.IN_PROGRESS) {
-            f.complete(new HandoverResult(m.handover() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.DONE,
-                    m.handoverDetail()));
+            f.complete(new HandoverResult(switch (m.handover()) {
+                case DONE -> HandoverResult.Outcome.DONE;
+                case REFUSED -> HandoverResult.Outcome.REFUSED;
+                default -> HandoverResult.Outcome.FAILED;
+            }, m.handoverDetail()));
         } else if (!thread.isShutdown()) {
             thread.schedule(() -> watchHandover(serial, f), 100, TimeUnit.MILLISECONDS);
         }
