@@ -84,6 +84,9 @@ public final class ControlClient {
     }
 
     private static ControlResponse decode(String text) throws IOException {
+        if (text.isEmpty()) {
+            throw new IOException("the daemon closed the connection without an answer (is it shutting down?)");
+        }
         int nl = text.indexOf('\n');
         String head = nl < 0 ? text : text.substring(0, nl);
         String body = nl < 0 ? "" : text.substring(nl + 1);

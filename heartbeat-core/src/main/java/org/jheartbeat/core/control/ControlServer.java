@@ -205,6 +205,8 @@ public final class ControlServer implements AutoCloseable {
             } else {
                 resp = answer(line(buf, end));
             }
+            // a handler interrupted by close() still gets its answer out (an interrupted channel op would close it)
+            boolean interrupted = Thread.interrupted();
             byte[] text = (resp.head() + "\n" + resp.body()).getBytes(StandardCharsets.UTF_8);
             if (text.length > MAX_RESPONSE) {
                 LOG.error("control socket: answer of {} bytes is larger than {}; not sent", text.length, MAX_RESPONSE);
@@ -215,6 +217,9 @@ public final class ControlServer implements AutoCloseable {
                         + limits.writeTimeoutMillis() + " ms");
             }
             io.drain(DRAIN_MAX);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         } catch (IOException e) {
             LOG.debug("control socket: client went away: {}", e.getMessage());
         }
