@@ -13,8 +13,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.logging.DaemonLog;
 import org.jheartbeat.cli.logging.LogSetup;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.stonith.DeviceFencer;
@@ -123,17 +126,20 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             throw new UserException(ExitCodes.FAILURE, "cannot use state directory " + stateDir + ": "
                     + (e instanceof java.nio.file.FileAlreadyExistsException ? "it exists and is not a directory" : e));
         }
-        LogSetup.configureDaemon(config.logging(), me.value(), debug);
+        DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
-            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE));
+            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE),
+                    log);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
+        } finally {
+            log.close(); // the last lines ("Heartbeat shutdown complete.") reach the log files
         }
     }
 
-    private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer)
-            throws UserException, IOException {
+    private int run(ClusterConfig config, SyncConfig sync, NodeName me, StateDirectory state, Fencer fencer,
+                    DaemonLog log) throws UserException, IOException {
         config.logging().logfacility().ifPresent(f ->
                 LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
 
@@ -173,7 +179,10 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
         }
-        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config, syncRuntime));
+        AtomicReference<ControlServer> controlRef = new AtomicReference<>();
+        ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config, syncRuntime,
+                log::droppedLines, () -> controlRef.get().stats()));
+        controlRef.set(control);
         control.start();
         syncRuntime.start();
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
@@ -233,8 +242,13 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
      * config digests ({@link org.jheartbeat.core.control.ConfigDigestReport}), the groups running here
      * (what {@code hb sync run} checks), or an operator hand-over, which waits for the exchange to end,
      * at most its timeout. Runs on a control-server worker thread; only a hand-over waits long.
+     * {@code status} ends with {@code Log lines dropped: N} and {@code Control clients: ...}, and
+     * {@code status-json} carries {@code "log_dropped":N} and {@code "control_clients":{...}}: lines the
+     * daemon's log outputs dropped rather than block ({@code logDropped}, see {@link LogSetup}), and the
+     * control-socket clients that were refused or dropped ({@link ControlServer.Stats}).
      */
-    static ControlResponse handle(ControlRequest request, ClusterLoop loop, ClusterConfig config, SyncRuntime sync) {
+    static ControlResponse handle(ControlRequest request, ClusterLoop loop, ClusterConfig config, SyncRuntime sync,
+                                  LongSupplier logDropped, Supplier<ControlServer.Stats> controlStats) {
         if (request instanceof ControlRequest.Handover h) {
             return handover(h, loop, sync);
         }
@@ -248,8 +262,16 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             return ControlResponse.error("status not available: " + e);
         }
         if (request instanceof ControlRequest.Status st) {
-            return ControlResponse.ok(st.json() ? SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()) + "\n"
-                    : snap.render() + sync.renderStatus());
+            ControlServer.Stats c = controlStats.get();
+            return ControlResponse.ok(st.json()
+                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()),
+                            "\"log_dropped\":" + logDropped.getAsLong() + ",\"control_clients\":{\"bad_requests\":"
+                            + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
+                            + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
+                    : snap.render() + sync.renderStatus() + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                            + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
+                            + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
+                            + " did not read the answer\n");
         }
         if (request instanceof ControlRequest.ClStatus cl) {
             var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, config);

@@ -7,11 +7,19 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.filter.ThresholdFilter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
-import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.OutputStreamAppender;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.jheartbeat.core.config.LogSettings;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -19,8 +27,18 @@ import org.slf4j.LoggerFactory;
  * {@code debugfile} (everything), plus standard error, in Heartbeat's line format:
  * {@code 2026/11/29_19:20:01.123 node1 hb[1234]: WARN: node node2: is dead}. {@code logfacility}
  * (syslog) is not wired yet; the daemon says so at start.
+ *
+ * <p>Logging never blocks the caller (issue 12): each output sits behind a {@link NonBlockingAppender}
+ * of {@link #QUEUE_LINES} lines that drops and counts when full; a growing count is logged as a
+ * warning at most once per {@link #DROP_WARNING_INTERVAL_S} s; a log file that cannot be written is
+ * reported once (and once more when it can be written again), never fatal.
  */
 public final class LogSetup {
+    /** Queue length of each output, in lines. */
+    public static final int QUEUE_LINES = 1024;
+    /** The least time between two "log lines dropped" warnings, in s. */
+    public static final long DROP_WARNING_INTERVAL_S = 60;
+
     private LogSetup() {
     }
 
@@ -30,9 +48,18 @@ public final class LogSetup {
      * @param settings logfile / debugfile from ha.cf
      * @param nodeName shown in every line, like a syslog host name
      * @param debug    whether standard error gets debug lines too
+     * @return the running configuration; close it last, at exit, to write out what is queued
      */
-    public static void configureDaemon(LogSettings settings, String nodeName, boolean debug) {
-        LoggerContext ctx = (LoggerContext) LoggerFactory.getILoggerFactory();
+    public static DaemonLog configureDaemon(LogSettings settings, String nodeName, boolean debug) {
+        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+        console.setTarget("System.err");
+        return configure((LoggerContext) LoggerFactory.getILoggerFactory(), settings, nodeName, debug, console,
+                MonotonicClock.system());
+    }
+
+    /** {@link #configureDaemon} on a given context, with {@code stderr} as the standard-error output. */
+    static DaemonLog configure(LoggerContext ctx, LogSettings settings, String nodeName, boolean debug,
+                               OutputStreamAppender<ILoggingEvent> stderr, MonotonicClock clock) {
         ctx.reset();
         @SuppressWarnings("unchecked")
         Map<String, String> rules = (Map<String, String>) ctx.getObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY);
@@ -46,37 +73,63 @@ public final class LogSetup {
         Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.DEBUG);
         ctx.getLogger("io.netty").setLevel(Level.INFO);
-        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-        console.setTarget("System.err");
-        add(ctx, root, console, "stderr", pattern, debug ? Level.DEBUG : Level.INFO);
-        settings.logfile().ifPresent(p -> {
-            FileAppender<ILoggingEvent> f = new FileAppender<>();
-            f.setFile(p.toString());
-            f.setAppend(true);
-            add(ctx, root, f, "logfile", pattern, Level.INFO);
+        org.slf4j.Logger heartbeat = ctx.getLogger("heartbeat");
+        LogFileStream.Reporter reporter = new LogFileStream.Reporter() {
+            @Override
+            public void writeFailed(Path file, IOException error) {
+                heartbeat.error("cannot write log file {}: {}; its lines are lost until it can be written again",
+                        file, error.getMessage() != null ? error.getMessage() : error.toString());
+            }
+
+            @Override
+            public void writable(Path file, long linesLost) {
+                heartbeat.info("log file {} is writable again ({} lines lost)", file, linesLost);
+            }
+        };
+        LongAdder dropped = new LongAdder();
+        List<NonBlockingAppender> outputs = new ArrayList<>();
+        outputs.add(add(ctx, root, stderr, "stderr", pattern, debug ? Level.DEBUG : Level.INFO, dropped, clock));
+        settings.logfile().ifPresent(p -> outputs.add(add(ctx, root, logFile(p, reporter), "logfile", pattern,
+                Level.INFO, dropped, clock)));
+        settings.debugfile().ifPresent(p -> outputs.add(add(ctx, root, logFile(p, reporter), "debugfile", pattern,
+                Level.DEBUG, dropped, clock)));
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hb-log-watch");
+            t.setDaemon(true);
+            return t;
         });
-        settings.debugfile().ifPresent(p -> {
-            FileAppender<ILoggingEvent> f = new FileAppender<>();
-            f.setFile(p.toString());
-            f.setAppend(true);
-            add(ctx, root, f, "debugfile", pattern, Level.DEBUG);
-        });
+        DropReportPolicy policy = new DropReportPolicy(TimeUnit.SECONDS.toNanos(DROP_WARNING_INTERVAL_S));
+        watcher.scheduleWithFixedDelay(() -> policy.due(dropped.sum(), clock.nanoTime()).ifPresent(n ->
+                heartbeat.warn("{} log lines dropped (log output too slow)", n)), 1, 1, TimeUnit.SECONDS);
+        return new DaemonLog(outputs, dropped, watcher, clock);
     }
 
-    private static void add(LoggerContext ctx, Logger root, OutputStreamAppender<ILoggingEvent> a, String name,
-                            String pattern, Level threshold) {
+    private static OutputStreamAppender<ILoggingEvent> logFile(Path file, LogFileStream.Reporter reporter) {
+        OutputStreamAppender<ILoggingEvent> a = new OutputStreamAppender<>();
+        a.setOutputStream(new LogFileStream(file, reporter));
+        return a;
+    }
+
+    private static NonBlockingAppender add(LoggerContext ctx, Logger root, OutputStreamAppender<ILoggingEvent> a,
+                                           String name, String pattern, Level threshold, LongAdder dropped,
+                                           MonotonicClock clock) {
         PatternLayoutEncoder enc = new PatternLayoutEncoder();
         enc.setContext(ctx);
         enc.setPattern(pattern);
         enc.start();
-        ThresholdFilter filter = new ThresholdFilter();
-        filter.setLevel(threshold.levelStr);
-        filter.start();
         a.setContext(ctx);
         a.setName(name);
         a.setEncoder(enc);
-        a.addFilter(filter);
         a.start();
-        root.addAppender(a);
+        ThresholdFilter filter = new ThresholdFilter();
+        filter.setLevel(threshold.levelStr);
+        filter.start();
+        NonBlockingAppender queue = new NonBlockingAppender(a, QUEUE_LINES, dropped, clock);
+        queue.setContext(ctx);
+        queue.setName(name);
+        queue.addFilter(filter);
+        queue.start();
+        root.addAppender(queue);
+        return queue;
     }
 }

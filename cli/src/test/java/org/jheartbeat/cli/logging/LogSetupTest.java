@@ -1,0 +1,103 @@
+package org.jheartbeat.cli.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.OutputStreamAppender;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.jheartbeat.core.config.LogSettings;
+import org.jheartbeat.core.time.MonotonicClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.MarkerFactory;
+
+class LogSetupTest {
+    private static final String PREFIX = "[0-9]{4}/[0-9]{2}/[0-9]{2}_[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3} node1 hb\\["
+            + ProcessHandle.current().pid() + "\\]: ";
+
+    private final LoggerContext ctx = new LoggerContext();
+
+    {
+        ctx.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter()); // as slf4j's provider does
+    }
+
+    private static OutputStreamAppender<ILoggingEvent> stderr(java.io.OutputStream out) {
+        OutputStreamAppender<ILoggingEvent> a = new OutputStreamAppender<>();
+        a.setOutputStream(out);
+        return a;
+    }
+
+    @Test
+    void heartbeatsLineFormatOnEveryOutputAndEachOutputItsLevels(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path logfile = dir.resolve("ha-log");
+        Path debugfile = dir.resolve("ha-debug");
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.of(logfile), Optional.of(debugfile),
+                Optional.empty()), "node1", false, stderr(err), MonotonicClock.system());
+        Logger hb = ctx.getLogger("heartbeat");
+        hb.info("Link node2:eth1 up.");
+        hb.debug("a debug line");
+        hb.warn("node node2: is dead");
+        hb.error(MarkerFactory.getMarker("CRIT"), "STONITH of node2 failed.  Retrying...");
+        hb.info("Heartbeat shutdown complete.");
+        log.close();
+
+        String expected = PREFIX + "info: Link node2:eth1 up\\.\n" + PREFIX + "WARN: node node2: is dead\n"
+                + PREFIX + "CRIT: STONITH of node2 failed\\.  Retrying\\.\\.\\.\n"
+                + PREFIX + "info: Heartbeat shutdown complete\\.\n";
+        assertThat(err.toString(StandardCharsets.UTF_8)).matches(expected);
+        assertThat(Files.readString(logfile)).matches(expected);
+        assertThat(Files.readString(debugfile)).matches(PREFIX + "info: Link node2:eth1 up\\.\n"
+                + PREFIX + "debug: a debug line\n" + PREFIX + "WARN: node node2: is dead\n(.*\n){2}");
+        assertThat(log.droppedLines()).isZero();
+    }
+
+    @Test
+    void aLogFileThatCannotBeWrittenIsReportedOnceOnStderrAndNeverStopsTheOthers(@TempDir Path dir)
+            throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Files.writeString(dir.resolve("not-a-dir"), "");
+        Path debugfile = dir.resolve("not-a-dir/ha-debug"); // its parent is a file: every open fails
+        Path logfile = dir.resolve("ha-log");
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.of(logfile), Optional.of(debugfile),
+                Optional.empty()), "node1", false, stderr(err), MonotonicClock.system());
+        Logger hb = ctx.getLogger("heartbeat");
+        for (int i = 0; i < 50; i++) {
+            hb.info("line {}", i);
+        }
+        log.close();
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        assertThat(stderr.split("cannot write log file " + debugfile, -1)).as(stderr).hasSize(2);
+        assertThat(stderr).contains("ERROR: cannot write log file " + debugfile + ": ").contains("line 49");
+        assertThat(Files.readString(logfile)).contains("line 0").contains("line 49")
+                .contains("cannot write log file " + debugfile);
+    }
+
+    @Test
+    void aStuckStderrDropsLinesCountsThemAndSaysSoInTheLogFile(@TempDir Path dir) throws IOException {
+        BlockingOutput err = new BlockingOutput();
+        Path logfile = dir.resolve("ha-log");
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.of(logfile), Optional.empty(),
+                Optional.empty()), "node1", false, stderr(err), MonotonicClock.system());
+        Logger hb = ctx.getLogger("heartbeat");
+        for (int i = 0; i < 3 * LogSetup.QUEUE_LINES; i++) {
+            hb.info("line {}", i);
+        }
+        assertThat(log.droppedLines()).isGreaterThan(0);
+        // the watcher looks once a second; the bound only catches a hang
+        await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(logfile)
+                .matches("(?s).*\n" + PREFIX + "WARN: [0-9]+ log lines dropped \\(log output too slow\\)\n.*"));
+        err.release();
+        log.close();
+        assertThat(err.text()).contains("info: line 0\n");
+    }
+}
