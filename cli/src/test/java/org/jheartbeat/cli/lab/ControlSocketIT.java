@@ -37,7 +37,10 @@ import org.junit.jupiter.api.Test;
 class ControlSocketIT {
     /** The bound for one status answer from our own daemon, in ms. */
     static final long ANSWER_LIMIT_MS = 1000;
-    /** How long labweb's stop sleeps, in s: the window in which the standby is in progress (a new JVM on a busy machine takes seconds). */
+    /**
+     * How long labweb's stop sleeps, in s: the window in which the standby is in progress (a new JVM on
+     * a busy machine takes seconds; the second hb_standby took 3.4 s at load 21 on 2 cores).
+     */
     static final int STOP_DELAY_S = 20;
 
     @Test
