@@ -265,7 +265,8 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             ControlServer.Stats c = controlStats.get();
             return ControlResponse.ok(st.json()
                     ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()),
-                            "\"log_dropped\":" + logDropped.getAsLong() + ",\"control_clients\":{\"bad_requests\":"
+                            "\"running\":true,\"log_dropped\":" + logDropped.getAsLong()
+                            + ",\"control_clients\":{\"bad_requests\":"
                             + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
                             + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
                     : snap.render() + sync.renderStatus() + "Log lines dropped: " + logDropped.getAsLong() + "\n"

@@ -74,7 +74,7 @@ class ControlSocketIT {
                 // the daemon drops them after its read timeout (5 s), with one error line
                 assertThat(readAll(silent.get(0), 30)).isEqualTo("ERR no request line within 5000 ms\n");
                 assertThat(ControlClient.request(socket, new ControlRequest.Status(true)).body())
-                        .containsPattern("\"control_clients\":\\{\"bad_requests\":0,\"silent_dropped\":[1-3],");
+                        .contains("\"running\":true").containsPattern("\"control_clients\":\\{\"bad_requests\":0,\"silent_dropped\":[1-3],");
             } finally {
                 for (SocketChannel ch : silent) {
                     ch.close();
