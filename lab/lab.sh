@@ -378,6 +378,7 @@ write_node_config() {
     [[ $LAB_SYNC == none || $kind == heartbeat ]] || write_sync_config "$n"
     install -m 755 "$LAB_DIR/resource.d/labweb" "$cfg/resource.d/labweb"
     install -m 755 "$LAB_DIR/resource.d/labweb2" "$cfg/resource.d/labweb2"
+    install -m 755 "$LAB_DIR/resource.d/labflaky" "$cfg/resource.d/labflaky"
 }
 
 # write_sync_config N (LAB_SYNC=web): node N's "data partition" <node>/disk-web,

@@ -292,7 +292,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             java.time.Instant asked = java.time.Instant.now();
             ClusterLoop.HandoverResult r = loop.handover(h.kind() == ControlRequest.HandoverKind.TAKEOVER, h.set())
                     .get(h.timeoutSeconds(), TimeUnit.SECONDS);
-            if (r.outcome() == ClusterLoop.HandoverResult.Outcome.REFUSED) {
+            if (r.outcome() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.REFUSED) {
                 return ControlResponse.refused(r.detail());
             }
             StringBuilder where = new StringBuilder(groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render()));

@@ -80,13 +80,14 @@ public final class ResourceGroupExecutor implements GroupExecutor {
             GroupResult r = start ? runner.start(g) : runner.stop(g);
             if (!r.success()) {
                 LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
+                throw new java.util.concurrent.CompletionException(r.message(), null);
             } else if (!start) {
                 lifecycle.afterStop(g);
             }
-            return r.success();
+            return true;
         } catch (ResourceAgentException e) {
             LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), e.getMessage());
-            return false;
+            throw new java.util.concurrent.CompletionException(e.getMessage(), e);
         }
     }
 

@@ -53,18 +53,26 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      *
      * @param key           the group key (first resource token)
      * @param preferredNode the node named first on its haresources line
-     * @param localState    run state here: {@code stopped}, {@code starting}, {@code running}, {@code stopping}, {@code failed}
+     * @param localState    run state here: {@code stopped}, {@code starting}, {@code running}, {@code stopping},
+     *                      {@code failed} (start failed), {@code blocked} (stop failed: may still run here)
      * @param runningOn     the node running it as far as this node knows, or {@code -} for nowhere
      * @param resources     the whole haresources line after the node name
+     * @param problem       what failed for it here or on the peer and what to do, or empty
      */
-    public record GroupView(String key, String preferredNode, String localState, String runningOn, String resources) { }
+    public record GroupView(String key, String preferredNode, String localState, String runningOn, String resources,
+                            String problem) {
+        /** A group with nothing wrong. */
+        public GroupView(String key, String preferredNode, String localState, String runningOn, String resources) {
+            this(key, preferredNode, localState, runningOn, resources, "");
+        }
+    }
 
     /**
      * The machine-readable form printed by {@code hb status --json}, schema {@code jheartbeat.status/1}:
      * <pre>
      * {"schema":"jheartbeat.status/1","node":S,"generation":N,"takeover_state":S,"rsc_status":S,
      *  "nodes":[{"name":S,"status":"init|up|active|dead","local":B,"links":{LINK:"init|up|dead"}}],
-     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S}],
+     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S,"problem":S|null}],
      *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
      *  "recent_events":[S]}
      * </pre>
@@ -96,7 +104,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             field(sb, "preferred_node").append(str(g.preferredNode())).append(',');
             field(sb, "state_here").append(str(g.localState())).append(',');
             field(sb, "running_on").append("-".equals(g.runningOn()) ? "null" : str(g.runningOn())).append(',');
-            field(sb, "resources").append(str(g.resources()));
+            field(sb, "resources").append(str(g.resources())).append(',');
+            field(sb, "problem").append(g.problem().isEmpty() ? "null" : str(g.problem()));
             sb.append('}');
         }
         sb.append("],");
@@ -180,6 +189,9 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         for (GroupView g : groups) {
             sb.append(String.format("  %-28s on %-10s (preferred %s, here %s)%n", g.resources(), g.runningOn(),
                     g.preferredNode(), g.localState()));
+            if (!g.problem().isEmpty()) {
+                sb.append("    CRIT: ").append(g.problem()).append('\n');
+            }
         }
         sb.append("Config: ").append(config).append('\n');
         sb.append("Fencing: ").append(fencing).append('\n');

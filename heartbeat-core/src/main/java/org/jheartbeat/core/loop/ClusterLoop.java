@@ -26,6 +26,7 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.TakeoverAction.Level;
+import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
 import org.slf4j.Logger;
@@ -147,11 +148,11 @@ public final class ClusterLoop implements AutoCloseable {
         } else if (ef instanceof Effect.StartGroup s) {
             log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason() + ")");
             groups.start(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), true,
-                    err == null && ok, clock.nanoTime(), wall.currentTimeMillis()))));
+                    err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.StopGroup s) {
             log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason() + ")");
             groups.stop(s.group()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(), false,
-                    err == null && ok, clock.nanoTime(), wall.currentTimeMillis()))));
+                    err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.FencePeer f) {
             fencer.fence(f.node()).whenComplete((r, err) -> post(() -> run(e -> e.onFenceDone(
                     err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),
@@ -159,6 +160,16 @@ public final class ClusterLoop implements AutoCloseable {
         } else if (ef instanceof Effect.Exit) {
             exited.complete(null);
         }
+    }
+
+    /** The reason a group operation completed exceptionally ({@link GroupExecutor}), or empty. */
+    private static String failureDetail(Throwable err) {
+        Throwable t = err;
+        while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                && (t.getMessage() == null || t.getMessage().equals(t.getCause().toString()))) {
+            t = t.getCause();
+        }
+        return t == null ? "" : t.getMessage() != null ? t.getMessage() : t.toString();
     }
 
     private String key(int group) {
@@ -191,20 +202,23 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     /**
-     * The end of an operator standby or takeover.
+     * The end of an operator standby or takeover: whether it was done, and a one-line account.
      *
-     * @param outcome done, refused (nothing changed; e.g. another hand-over in progress) or failed
-     *                (cancelled, superseded, the peer left)
-     * @param detail  a one-line account
+     * @param outcome DONE, FAILED (ran, but a group did not end where it should), CANCELLED or REFUSED
      */
-    public record HandoverResult(Outcome outcome, String detail) {
-        /** How an operator hand-over ended. */
-        public enum Outcome { DONE, REFUSED, FAILED }
+    public record HandoverResult(boolean done, String detail, TakeoverMachine.Handover outcome) { }
 
-        /** Whether it was done. */
-        public boolean done() {
-            return outcome == Outcome.DONE;
-        }
+    /**
+     * {@code hb cleanup}: clears the failures of group {@code group} (haresources index, or -1 for
+     * every group) here and on the peer. Completes once the request was applied on the loop thread.
+     */
+    public CompletableFuture<Void> cleanup(int group) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        post(() -> {
+            run(e -> e.onCleanupRequested(group, clock.nanoTime(), wall.currentTimeMillis()));
+            f.complete(null);
+        });
+        return f;
     }
 
     /**
@@ -219,11 +233,11 @@ public final class ClusterLoop implements AutoCloseable {
         CompletableFuture<HandoverResult> f = new CompletableFuture<>();
         post(() -> {
             var m = engine.machine();
-            if (m.handover() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.IN_PROGRESS) {
+            if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
                 log(Level.WARN, "Standby in progress- new request from " + engine.me() + " ignored ["
                         + (takeover ? "takeover " : "standby ") + set + "; " + m.handoverDetail() + " in progress]");
-                f.complete(new HandoverResult(HandoverResult.Outcome.REFUSED,
-                        "standby in progress (" + m.handoverDetail() + "); new request ignored"));
+                f.complete(new HandoverResult(false, "standby in progress (" + m.handoverDetail()
+                        + "); new request ignored", TakeoverMachine.Handover.REFUSED));
                 return;
             }
             run(e -> takeover ? e.onTakeoverRequested(set, clock.nanoTime(), wall.currentTimeMillis())
@@ -239,14 +253,11 @@ public final class ClusterLoop implements AutoCloseable {
             return;
         }
         if (m.handoverSerial() != serial) {
-            f.complete(new HandoverResult(HandoverResult.Outcome.FAILED,
-                    "superseded by another standby or takeover request"));
-        } else if (m.handover() != org.jheartbeat.core.takeover.TakeoverMachine.Handover.IN_PROGRESS) {
-            f.complete(new HandoverResult(switch (m.handover()) {
-                case DONE -> HandoverResult.Outcome.DONE;
-                case REFUSED -> HandoverResult.Outcome.REFUSED;
-                default -> HandoverResult.Outcome.FAILED;
-            }, m.handoverDetail()));
+            f.complete(new HandoverResult(false, "superseded by another standby or takeover request",
+                    TakeoverMachine.Handover.CANCELLED));
+        } else if (m.handover() != TakeoverMachine.Handover.IN_PROGRESS) {
+            f.complete(new HandoverResult(m.handover() == TakeoverMachine.Handover.DONE, m.handoverDetail(),
+                    m.handover()));
         } else if (!thread.isShutdown()) {
             thread.schedule(() -> watchHandover(serial, f), 100, TimeUnit.MILLISECONDS);
         }
@@ -276,7 +287,8 @@ public final class ClusterLoop implements AutoCloseable {
             GroupState here = engine.machine().groupState(i);
             boolean peersOwn = g.preferredNode().equals(engine.peer());
             String on;
-            if (here == GroupState.RUNNING || here == GroupState.STARTING || here == GroupState.STOPPING) {
+            if (here == GroupState.RUNNING || here == GroupState.STARTING || here == GroupState.STOPPING
+                    || here == GroupState.BLOCKED) {
                 on = engine.me().value();
             } else if (peerAlive && (peersOwn ? peerHolds.includesLocal() : peerHolds.includesForeign())) {
                 on = engine.peer().value();
@@ -285,7 +297,7 @@ public final class ClusterLoop implements AutoCloseable {
             }
             String line = g.toString();
             gv.add(new StatusSnapshot.GroupView(g.key(), g.preferredNode().value(), here.displayName(), on,
-                    line.substring(line.indexOf(' ') + 1)));
+                    line.substring(line.indexOf(' ') + 1), engine.machine().groupProblem(i)));
         }
         Map<String, Map<String, Long>> mediaStats = new LinkedHashMap<>();
         for (Medium m : media) {

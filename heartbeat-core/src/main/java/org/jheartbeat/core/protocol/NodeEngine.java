@@ -14,6 +14,7 @@ import org.jheartbeat.core.membership.FailureDetector;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
+import org.jheartbeat.core.takeover.GroupFailure;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.StandbyPhase;
 import org.jheartbeat.core.takeover.TakeoverAction;
@@ -258,9 +259,30 @@ public final class NodeEngine {
 
     /** A group start or stop ended. */
     public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, long nowNanos, long wallMillis) {
+        return onGroupDone(group, wasStart, ok, "", nowNanos, wallMillis);
+    }
+
+    /**
+     * A group start or stop ended.
+     *
+     * @param detail why it failed (resource and reason), or empty
+     */
+    public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos,
+                                    long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        TakeoverEvent e = wasStart ? new TakeoverEvent.GroupStarted(group, ok) : new TakeoverEvent.GroupStopped(group, ok);
+        TakeoverEvent e = wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
+                : new TakeoverEvent.GroupStopped(group, ok, detail);
         apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    /**
+     * {@code hb cleanup}: clears the failures of group {@code group} (haresources index, -1 for all),
+     * here and, through {@code jhb-grpfail clear}, on the peer.
+     */
+    public List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        apply(machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -367,6 +389,17 @@ public final class NodeEngine {
                 }
                 peerDeclaredDead = true;
                 apply(machine.on(new TakeoverEvent.PeerShutdown(), now), out, now, wall);
+            }
+            case GROUP_FAILURE -> {
+                Optional<GroupFailure> f = m.get(Field.GROUP_FAILURE).flatMap(GroupFailure::fromWire);
+                String key = m.get(Field.GROUP_KEY).orElse("");
+                int index = groupIndex(key);
+                if (f.isEmpty() || index < 0) {
+                    bad(out, peer.value(), "jhb-grpfail for unknown group [" + key + "] or failure ["
+                            + m.get(Field.GROUP_FAILURE).orElse("") + "]", now);
+                    return;
+                }
+                apply(machine.on(new TakeoverEvent.PeerGroupFailure(index, f.get()), now), out, now, wall);
             }
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
                     + ": " + m.get(Field.RESULT).orElse("?"));
@@ -528,6 +561,15 @@ public final class NodeEngine {
             return java.util.Arrays.equals(destUuid.get(), stamper.uuid());
         }
         return m.get(Field.DESTINATION).map(d -> d.equalsIgnoreCase(me.value())).orElse(true);
+    }
+
+    private int groupIndex(String key) {
+        for (int i = 0; i < config.resourceGroups().size(); i++) {
+            if (config.resourceGroups().get(i).key().equals(key)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private void bad(List<Effect> out, String source, String reason, long now) {

@@ -43,6 +43,10 @@ public final class ResourceMessages {
             return HaMessage.builder().add(Field.TYPE, MessageType.SHUTDOWN_DONE.wireName())
                     .add(Field.STATUS, "dead").build();
         }
+        if (a instanceof Announcement.GroupFailed g) {
+            return HaMessage.builder().add(Field.TYPE, MessageType.GROUP_FAILURE.wireName())
+                    .add(Field.GROUP_KEY, g.groupKey()).add(Field.GROUP_FAILURE, g.failure().wireName()).build();
+        }
         Announcement.StonithReport s = (Announcement.StonithReport) a;
         return HaMessage.builder().add(Field.TYPE, MessageType.STONITH.wireName())
                 .add(Field.NODE, s.node().value()).add(Field.RESULT, s.result()).build();

@@ -23,6 +23,12 @@ public sealed interface Announcement {
     /** {@code t=shutdone st=dead}. */
     record ShutDone() implements Announcement { }
 
+    /**
+     * {@code t=jhb-grpfail grp_key=KEY grp_fail=start|stop|clear}: jheartbeat only; what happened to
+     * one group here (a real Heartbeat peer ignores it).
+     */
+    record GroupFailed(String groupKey, GroupFailure failure) implements Announcement { }
+
     /** {@code t=stonith node=NODE result=OK|bad|badhost|n_stnth|unneeded}. */
     record StonithReport(NodeName node, String result) implements Announcement { }
 }

@@ -6,8 +6,13 @@ public enum GroupState {
     STARTING("starting"),
     RUNNING("running"),
     STOPPING("stopping"),
-    /** Its start failed and was rolled back: not running here, and not retried automatically. */
-    FAILED("failed");
+    /** Its start failed and was rolled back: not running here, and not retried until an operator clears it. */
+    FAILED("failed"),
+    /**
+     * Its stop failed: it may still run here, nothing starts or stops it any more, and the peer is told
+     * not to start it, until it is fenced or an operator clears it ({@code hb cleanup}).
+     */
+    BLOCKED("blocked");
 
     private final String displayName;
 

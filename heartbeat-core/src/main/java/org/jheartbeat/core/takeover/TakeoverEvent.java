@@ -55,11 +55,45 @@ public sealed interface TakeoverEvent {
     /** Orderly shutdown of this node: release everything, then say {@code shutdone}. */
     record ShutdownRequested() implements TakeoverEvent { }
 
-    /** A group start ended. {@code ok=false} means it failed and was rolled back. */
-    record GroupStarted(int group, boolean ok) implements TakeoverEvent { }
+    /**
+     * A group start ended. {@code ok=false} means it failed and was rolled back.
+     *
+     * @param detail why it failed (the resource and the agent's words), or empty
+     */
+    record GroupStarted(int group, boolean ok, String detail) implements TakeoverEvent {
+        /** A start that ended without a detail. */
+        public GroupStarted(int group, boolean ok) {
+            this(group, ok, "");
+        }
+    }
 
-    /** A group stop ended. {@code ok=false} means some resource refused to stop. */
-    record GroupStopped(int group, boolean ok) implements TakeoverEvent { }
+    /**
+     * A group stop ended. {@code ok=false} means some resource refused to stop: it may still run.
+     *
+     * @param detail why it failed (the resource and the agent's words), or empty
+     */
+    record GroupStopped(int group, boolean ok, String detail) implements TakeoverEvent {
+        /** A stop that ended without a detail. */
+        public GroupStopped(int group, boolean ok) {
+            this(group, ok, "");
+        }
+    }
+
+    /**
+     * The peer (a jheartbeat node) reported a failure of one of the groups ({@code jhb-grpfail}).
+     *
+     * @param group   haresources index of the group
+     * @param failure what happened there
+     */
+    record PeerGroupFailure(int group, GroupFailure failure) implements TakeoverEvent { }
+
+    /**
+     * An operator cleared failures ({@code hb cleanup [GROUP]}): failed starts here and on the peer are
+     * forgotten, a group blocked here by a failed stop is stopped once more.
+     *
+     * @param group haresources index, or -1 for every group
+     */
+    record CleanupRequested(int group) implements TakeoverEvent { }
 
     /**
      * A fencing attempt ended.

@@ -51,8 +51,18 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  *                                                      done → STABLE
  *  STANDBY_TAKING   -            (view only)           done → acquire      take all → STABLE       SHUTTING_DOWN
  *                                                      → STABLE
+ *  FENCING          -            (view only)           ignored             ignored                 SHUTTING_DOWN
+ *                   FenceOutcome ok → take all → STABLE; failed → retry every 5 s (Tick)
  *  SHUTTING_DOWN    -            (view only)           ignored             (view only)             -
  *  STOPPED          everything ignored
+ *
+ *  any state: GroupStarted(fail) → FAILED here, offered to the peer (jhb-grpfail start);
+ *             GroupStopped(fail) → BLOCKED here, peer told (jhb-grpfail stop);
+ *             PeerGroupFailure start → run it here unless it failed here; stop → never start it here,
+ *             and with STONITH (STABLE, STANDBY_*, NEGOTIATING) → FENCING;
+ *             PeerRestarted (STABLE, STANDBY_*) → take our own groups back → STABLE;
+ *             CleanupRequested / PeerGroupFailure clear → forget failures, stop BLOCKED once more
+ *  (docs/design/takeover.md, "Failures")
  * </pre>
  * Not thread-safe: owned by the cluster loop's thread.
  */
@@ -66,8 +76,11 @@ public final class TakeoverMachine {
     /** How long {@code hb takeover} waits for the peer to start its standby (30 s). */
     public static final long TAKEOVER_REPLY_TIMEOUT_NANOS = 30_000_000_000L;
 
-    /** Where the last operator standby/takeover request stands. */
-    public enum Handover { NONE, IN_PROGRESS, DONE, CANCELLED, REFUSED }
+    /**
+     * Where the last operator standby/takeover request stands: {@code FAILED} means the exchange ran
+     * but a group of it could not be stopped or started where it was meant to go (the detail names it).
+     */
+    public enum Handover { NONE, IN_PROGRESS, DONE, FAILED, CANCELLED, REFUSED }
 
     private final NodeName me;
     private final NodeName peer;
@@ -80,6 +93,16 @@ public final class TakeoverMachine {
     private TakeoverState state = TakeoverState.AWAITING_COMM;
     private final GroupState[] actual;
     private final boolean[] desired;
+    /** A start failed here: not started here again until an operator clears it (actual FAILED). */
+    private final boolean[] failedHere;
+    /** The peer reported a failed start: this node runs the group if it can (offered once). */
+    private final boolean[] peerFailed;
+    /** The peer reported a failed stop: it may run there, so this node never starts it (unless fenced). */
+    private final boolean[] peerBlocked;
+    /** Why a group FAILED or is BLOCKED here, for logs and the operator. */
+    private final String[] failureDetail;
+    /** Groups of the current hand-over that did not end where they were meant to, one line each. */
+    private final List<String> handoverProblems = new ArrayList<>();
 
     private boolean peerAlive;
     private boolean peerStable;
@@ -124,7 +147,12 @@ public final class TakeoverMachine {
         this.failback = failback;
         this.actual = new GroupState[groups.size()];
         this.desired = new boolean[groups.size()];
+        this.failedHere = new boolean[groups.size()];
+        this.peerFailed = new boolean[groups.size()];
+        this.peerBlocked = new boolean[groups.size()];
+        this.failureDetail = new String[groups.size()];
         Arrays.fill(actual, GroupState.STOPPED);
+        Arrays.fill(failureDetail, "");
     }
 
     /**
@@ -140,17 +168,13 @@ public final class TakeoverMachine {
             return out;
         }
         if (event instanceof GroupStarted e) {
-            actual[e.group()] = e.ok() ? GroupState.RUNNING : GroupState.FAILED;
-            if (!e.ok()) {
-                out.add(new Log(Level.CRIT, "Resource group " + groups.get(e.group()).key()
-                        + " failed to start; it stays down on " + me));
-            }
+            onGroupStarted(e, out);
         } else if (event instanceof GroupStopped e) {
-            actual[e.group()] = e.ok() ? GroupState.STOPPED : GroupState.FAILED;
-            if (!e.ok()) {
-                out.add(new Log(Level.CRIT, "Resource group " + groups.get(e.group()).key()
-                        + " failed to stop on " + me));
-            }
+            onGroupStopped(e, out);
+        } else if (event instanceof TakeoverEvent.PeerGroupFailure e) {
+            onPeerGroupFailure(e, out, nowNanos);
+        } else if (event instanceof TakeoverEvent.CleanupRequested e) {
+            onCleanup(e.group(), true, out);
         } else if (event instanceof CommUp) {
             onCommUp(out, nowNanos);
         } else if (event instanceof PeerStarting) {
@@ -165,11 +189,7 @@ public final class TakeoverMachine {
             out.add(new Log(Level.INFO, "Received shutdown notice from '" + peer + "'."));
             onPeerGone(true, out);
         } else if (event instanceof PeerRestarted) {
-            out.add(new Log(Level.INFO, "Heartbeat restart on node " + peer));
-            peerAlive = true;
-            peerStable = false;
-            peerHolds = ResourceSet.NONE;
-            peerGaveUp = false;
+            onPeerRestarted(out);
         } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING) {
             out.add(new Log(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
@@ -204,7 +224,202 @@ public final class TakeoverMachine {
         peerAlive = true;
         state = TakeoverState.NEGOTIATING;
         deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+        announceFailures(out);
         out.add(new Announce(new Starting()));
+    }
+
+    private void onGroupStarted(GroupStarted e, List<TakeoverAction> out) {
+        int i = e.group();
+        if (e.ok()) {
+            actual[i] = GroupState.RUNNING;
+            return;
+        }
+        actual[i] = GroupState.FAILED;
+        failedHere[i] = true;
+        desired[i] = false;
+        failureDetail[i] = e.detail();
+        String key = groups.get(i).key();
+        String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
+        if (peerFailed[i]) {
+            out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+                    + " and on " + peer + ": it stays stopped on both nodes until an operator clears it"
+                    + " (hb cleanup " + key + ")"));
+        } else if (peerAlive) {
+            out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+                    + "; offering it to " + peer));
+        } else {
+            out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+                    + "; it stays down: " + peer + " is not alive to run it (hb cleanup " + key + " tries again here)"));
+        }
+        if (handover == Handover.IN_PROGRESS) {
+            handoverProblems.add("resource group " + key + " failed to start on " + me + why);
+        }
+        out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.START)));
+    }
+
+    private void onGroupStopped(GroupStopped e, List<TakeoverAction> out) {
+        int i = e.group();
+        if (e.ok()) {
+            actual[i] = GroupState.STOPPED;
+            return;
+        }
+        actual[i] = GroupState.BLOCKED;
+        failureDetail[i] = e.detail();
+        String key = groups.get(i).key();
+        String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
+        out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
+                + ": it may still run here. It is blocked: nothing starts or stops it, and " + peer
+                + " is told not to start it; " + peer + " fences " + me + " first if it has a STONITH device."
+                + " Otherwise stop it by hand, then run 'hb cleanup " + key + "'."));
+        if (handover == Handover.IN_PROGRESS) {
+            handoverProblems.add("resource group " + key + " could not be stopped on " + me + why
+                    + "; it stays here, blocked");
+        }
+        out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.STOP)));
+    }
+
+    /** Tells the peer of every failure it must know about: before {@code starting} or a {@code resource} answer. */
+    private void announceFailures(List<TakeoverAction> out) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (actual[i] == GroupState.BLOCKED) {
+                out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.STOP)));
+            } else if (failedHere[i]) {
+                out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.START)));
+            }
+        }
+    }
+
+    private void onPeerGroupFailure(TakeoverEvent.PeerGroupFailure e, List<TakeoverAction> out, long now) {
+        int i = e.group();
+        String key = groups.get(i).key();
+        switch (e.failure()) {
+            case START -> {
+                peerFailed[i] = true;
+                if (handover == Handover.IN_PROGRESS) {
+                    handoverProblems.add(peer + " could not start resource group " + key
+                            + (failedHere[i] ? "" : "; it runs on " + me + " again"));
+                }
+                if (failedHere[i]) {
+                    out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + peer
+                            + " and on " + me + ": it stays stopped on both nodes until an operator clears it"
+                            + " (hb cleanup " + key + ")"));
+                } else if (peerBlocked[i]) {
+                    out.add(new Log(Level.INFO, peer + " could not start resource group " + key
+                            + "; not taking it: it is blocked on " + peer));
+                } else if (state == TakeoverState.STABLE || state == TakeoverState.NEGOTIATING
+                        || state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING) {
+                    out.add(new Log(Level.WARN, peer + " could not start resource group " + key
+                            + "; taking it over"));
+                    desired[i] = true;
+                }
+            }
+            case STOP -> {
+                peerBlocked[i] = true;
+                if (handover == Handover.IN_PROGRESS) {
+                    handoverProblems.add("resource group " + key + " could not be stopped on " + peer
+                            + "; it stays there, blocked");
+                }
+                if (fencing && state != TakeoverState.FENCING && state != TakeoverState.SHUTTING_DOWN
+                        && state != TakeoverState.AWAITING_COMM) {
+                    out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
+                            + ": resetting " + peer + " with STONITH before starting it here."));
+                    if (handover == Handover.IN_PROGRESS) {
+                        finishHandover(Handover.FAILED, String.join("; ", handoverProblems)
+                                + "; " + peer + " is being fenced");
+                    }
+                    startFencing(out);
+                } else {
+                    out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
+                            + ": not starting it here" + (fencing ? "" : " (no STONITH device to make sure it is down)")
+                            + " until it is cleared on " + peer + " (hb cleanup " + key + ")"));
+                }
+            }
+            case CLEAR -> {
+                out.add(new Log(Level.INFO, "Failures of resource group " + key + " cleared on " + peer + "."));
+                onCleanup(i, false, out);
+            }
+        }
+    }
+
+    /** In a hand-over to the peer: groups it failed to start stay here (it would only fail again). */
+    private void keepWhatThePeerCannotRun(List<TakeoverAction> out) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (peerFailed[i] && !desired[i] && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.STARTING)) {
+                desired[i] = true;
+                String key = groups.get(i).key();
+                out.add(new Log(Level.WARN, "Keeping resource group " + key + ": " + peer
+                        + " could not start it (clear with 'hb cleanup " + key + "' once it can)"));
+                handoverProblems.add("resource group " + key + " stays on " + me + ": " + peer + " could not start it");
+            }
+        }
+    }
+
+    /**
+     * {@code hb cleanup}: forget failed starts (here and those the peer reported), and stop a group
+     * blocked here once more (its stop decides whether it is free again).
+     */
+    private void onCleanup(int group, boolean fromOperator, List<TakeoverAction> out) {
+        for (int i = 0; i < groups.size(); i++) {
+            if (group >= 0 && i != group) {
+                continue;
+            }
+            boolean had = failedHere[i] || peerFailed[i] || peerBlocked[i] || actual[i] == GroupState.BLOCKED;
+            if (failedHere[i] && peerFailed[i] && isLocal(i) && peerAlive) {
+                desired[i] = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
+            }
+            failedHere[i] = false;
+            peerFailed[i] = false;
+            peerBlocked[i] = false;
+            failureDetail[i] = "";
+            if (actual[i] == GroupState.FAILED) {
+                actual[i] = GroupState.STOPPED;
+            } else if (actual[i] == GroupState.BLOCKED) {
+                actual[i] = GroupState.STOPPING;
+                out.add(new StopGroup(i, "cleanup: stopping it again"));
+            }
+            if (fromOperator && had) {
+                out.add(new Log(Level.INFO, "Failures of resource group " + groups.get(i).key() + " cleared."));
+            }
+            if (fromOperator) {
+                out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.CLEAR)));
+            }
+        }
+    }
+
+    /**
+     * The peer started again (a new generation): whatever it held before, it holds nothing now, so this
+     * node takes its own groups back (e.g. those it handed over with {@code hb standby}), and a
+     * hand-over with the old peer ends. Its failed starts are forgotten; a failed stop is not (the
+     * resource may still run there until it says otherwise, or is fenced).
+     */
+    private void onPeerRestarted(List<TakeoverAction> out) {
+        out.add(new Log(Level.INFO, "Heartbeat restart on node " + peer));
+        peerAlive = true;
+        peerStable = false;
+        peerHolds = ResourceSet.NONE;
+        peerGaveUp = false;
+        Arrays.fill(peerFailed, false);
+        if (handover == Handover.IN_PROGRESS) {
+            finishHandover(Handover.CANCELLED, peer + " restarted during the exchange");
+        }
+        if (state == TakeoverState.STABLE || state == TakeoverState.STANDBY_GIVING
+                || state == TakeoverState.STANDBY_TAKING) {
+            state = TakeoverState.STABLE;
+            standbyReleasing = false;
+            standbyAwaitingDone = false;
+            standbyAcquiring = false;
+            deadlineNanos = Long.MAX_VALUE;
+            boolean missing = false;
+            for (int i = 0; i < groups.size(); i++) {
+                missing |= isLocal(i) && !desired[i];
+            }
+            if (missing) {
+                out.add(new Log(Level.INFO, peer + " restarted and holds nothing now: acquiring the resource groups of "
+                        + me + " it had."));
+                setDesiredFor(true, true);
+                settleInfo = "restart";
+            }
+        }
     }
 
     private void onPeerStarting(List<TakeoverAction> out) {
@@ -215,6 +430,7 @@ public final class TakeoverMachine {
         if (state == TakeoverState.AWAITING_COMM) {
             return;
         }
+        announceFailures(out);
         out.add(new Announce(new Resources(holdings(), state == TakeoverState.STABLE && settled(), "")));
     }
 
@@ -317,6 +533,7 @@ public final class TakeoverMachine {
                 if (standbySet.includesForeign()) {
                     setDesiredFor(false, false);
                 }
+                keepWhatThePeerCannotRun(out);
             }
             case DONE -> {
                 if (state == TakeoverState.STANDBY_TAKING) {
@@ -335,7 +552,7 @@ public final class TakeoverMachine {
                     out.add(new Log(Level.INFO, "Other node completed standby takeover of "
                             + standbySet + " resources."));
                     becomeStable("", out);
-                    finishHandover(Handover.DONE, "standby [" + standbySet + "] completed");
+                    finishHandoverDone("standby [" + standbySet + "] completed");
                 }
             }
         }
@@ -360,15 +577,8 @@ public final class TakeoverMachine {
             out.add(new Log(Level.INFO, "Dead node " + peer + " gave up resources."));
             out.add(new Announce(new StonithReport(peer, "unneeded")));
         } else if (fencing) {
-            state = TakeoverState.FENCING;
-            standbyReleasing = false;
-            standbyAwaitingDone = false;
-            standbyAcquiring = false;
-            deadlineNanos = Long.MAX_VALUE;
-            fenceAttempts = 1;
-            fenceStatus = "fencing " + peer + " (attempt 1)";
             out.add(new Log(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
-            out.add(new TakeoverAction.FencePeer(peer));
+            startFencing(out);
             return;
         } else {
             out.add(new Log(Level.WARN, "No STONITH device configured."));
@@ -376,6 +586,17 @@ public final class TakeoverMachine {
             out.add(new Announce(new StonithReport(peer, "n_stnth")));
         }
         takeOverFromDeadPeer(out);
+    }
+
+    private void startFencing(List<TakeoverAction> out) {
+        state = TakeoverState.FENCING;
+        standbyReleasing = false;
+        standbyAwaitingDone = false;
+        standbyAcquiring = false;
+        deadlineNanos = Long.MAX_VALUE;
+        fenceAttempts = 1;
+        fenceStatus = "fencing " + peer + " (attempt 1)";
+        out.add(new TakeoverAction.FencePeer(peer));
     }
 
     private void takeOverFromDeadPeer(List<TakeoverAction> out) {
@@ -402,6 +623,9 @@ public final class TakeoverMachine {
             peerStable = false;
             peerHolds = ResourceSet.NONE;
             peerGaveUp = true;
+            // powered off: nothing of it runs any more, whatever it could not stop
+            Arrays.fill(peerBlocked, false);
+            Arrays.fill(peerFailed, false);
             state = TakeoverState.STABLE;
             takeOverFromDeadPeer(out);
         } else {
@@ -422,6 +646,7 @@ public final class TakeoverMachine {
             return;
         }
         handover = Handover.IN_PROGRESS;
+        handoverProblems.clear();
         handoverDetail = "standby [" + set + "]";
         out.add(new Log(Level.INFO, "Going standby [" + set + "]."));
         state = TakeoverState.STANDBY_GIVING;
@@ -439,6 +664,12 @@ public final class TakeoverMachine {
      */
     private void requestTakeover(ResourceSet set, List<TakeoverAction> out, long now) {
         Optional<String> refusal = handoverRefusal();
+        for (int i = 0; i < groups.size() && refusal.isEmpty(); i++) {
+            if (failedHere[i] && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
+                refusal = Optional.of("resource group " + groups.get(i).key() + " failed to start on " + me
+                        + "; clear it first with 'hb cleanup " + groups.get(i).key() + "'");
+            }
+        }
         handoverSerial++;
         if (refusal.isPresent()) {
             out.add(new Log(Level.WARN, "Takeover [" + set + "] refused: " + refusal.get()));
@@ -446,6 +677,7 @@ public final class TakeoverMachine {
             return;
         }
         handover = Handover.IN_PROGRESS;
+        handoverProblems.clear();
         handoverDetail = "takeover [" + set + "]";
         handoverDeadlineNanos = now + TAKEOVER_REPLY_TIMEOUT_NANOS;
         out.add(new Log(Level.INFO, "Asking " + peer + " to hand over [" + set + "] resources (hb_takeover)."));
@@ -468,6 +700,15 @@ public final class TakeoverMachine {
             return Optional.of("standby in progress (" + handoverDetail + ")");
         }
         return Optional.empty();
+    }
+
+    /** The exchange ran to its end: DONE, or FAILED naming every group that did not end where it should. */
+    private void finishHandoverDone(String detail) {
+        if (handoverProblems.isEmpty()) {
+            finishHandover(Handover.DONE, detail);
+        } else {
+            finishHandover(Handover.FAILED, detail + ", but " + String.join("; ", handoverProblems));
+        }
     }
 
     private void finishHandover(Handover result, String detail) {
@@ -517,20 +758,28 @@ public final class TakeoverMachine {
         }
     }
 
-    /** Issues starts/stops so that actual state converges on desired state, one operation per group. */
+    /**
+     * Whether group {@code i} should run here: the protocol wants it here ({@code desired}, which a
+     * failed start on the peer also sets: the offer), but never when it failed here or is blocked on
+     * the peer (it may run there). FAILED and BLOCKED groups are left alone.
+     */
+    private boolean want(int i) {
+        return desired[i] && !failedHere[i] && !peerBlocked[i];
+    }
+
+    /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
     private void reconcile(List<TakeoverAction> out) {
         for (int i = groups.size() - 1; i >= 0; i--) {
-            if (!desired[i] && actual[i] == GroupState.RUNNING) {
+            if (!want(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STOPPING;
                 out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? "shutdown" : "release"));
-            } else if (!desired[i] && actual[i] == GroupState.FAILED) {
-                actual[i] = GroupState.STOPPED;
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            if (desired[i] && actual[i] == GroupState.STOPPED) {
+            if (want(i) && actual[i] == GroupState.STOPPED) {
                 actual[i] = GroupState.STARTING;
-                out.add(new StartGroup(i, isLocal(i) ? "local" : "takeover from " + peer));
+                out.add(new StartGroup(i, peerFailed[i] ? peer + " could not start it"
+                        : isLocal(i) ? "local" : "takeover from " + peer));
             }
         }
     }
@@ -567,7 +816,7 @@ public final class TakeoverMachine {
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
                     becomeStable("", out);
                     if (handover == Handover.IN_PROGRESS) {
-                        finishHandover(Handover.DONE, "acquired [" + standbySet.mirrored() + "] from " + peer);
+                        finishHandoverDone("acquired [" + standbySet.mirrored() + "] from " + peer);
                     }
                 }
             }
@@ -628,7 +877,7 @@ public final class TakeoverMachine {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 return false;
             }
-            if (desired[i] ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
+            if (want(i) ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
                 return false;
             }
         }
@@ -648,6 +897,39 @@ public final class TakeoverMachine {
     /** Run state of group {@code i}. */
     public GroupState groupState(int i) {
         return actual[i];
+    }
+
+    /**
+     * Why group {@code i} is FAILED or BLOCKED here, or whether it failed on (or is blocked on) the
+     * peer; empty when nothing is wrong. One line, for {@code hb status}.
+     */
+    public String groupProblem(int i) {
+        List<String> p = new ArrayList<>();
+        if (actual[i] == GroupState.BLOCKED) {
+            p.add("could not be stopped here" + (failureDetail[i].isEmpty() ? "" : ": " + failureDetail[i]));
+        } else if (failedHere[i]) {
+            p.add("failed to start here" + (failureDetail[i].isEmpty() ? "" : ": " + failureDetail[i]));
+        }
+        if (peerBlocked[i]) {
+            p.add("could not be stopped on " + peer);
+        } else if (peerFailed[i]) {
+            p.add("failed to start on " + peer);
+        }
+        if (!p.isEmpty() && (failedHere[i] && peerFailed[i] || actual[i] == GroupState.BLOCKED || peerBlocked[i])) {
+            p.add("clear with 'hb cleanup " + groups.get(i).key() + "'");
+        }
+        return String.join("; ", p);
+    }
+
+    /**
+     * Marks group {@code i} as BLOCKED before the machine runs: found running at start-up and its
+     * stop failed. It is announced to the peer at comm up, before {@code starting}.
+     *
+     * @param detail why the stop failed
+     */
+    public void blockedAtStartup(int i, String detail) {
+        actual[i] = GroupState.BLOCKED;
+        failureDetail[i] = detail;
     }
 
     /** What the peer last said it holds, relative to the peer. */

@@ -78,7 +78,11 @@ public enum Field {
     /** {@code cfg_authkeys}: jheartbeat only, SHA-256 hex of the authkeys keys (never the keys themselves). */
     CONFIG_AUTHKEYS("cfg_authkeys"),
     /** {@code cfg_hacf}: jheartbeat only, SHA-256 hex of the cluster-relevant ha.cf settings. */
-    CONFIG_HA_CF("cfg_hacf");
+    CONFIG_HA_CF("cfg_hacf"),
+    /** {@code grp_key}: jheartbeat only, a resource group's key (first resource) in {@code jhb-grpfail}. */
+    GROUP_KEY("grp_key"),
+    /** {@code grp_fail}: jheartbeat only, {@code start}, {@code stop} or {@code clear} in {@code jhb-grpfail}. */
+    GROUP_FAILURE("grp_fail");
 
     private static final Map<String, Field> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(Field::wireName, Function.identity()));

@@ -62,7 +62,15 @@ public enum MessageType {
      * restarted peer. Sequenced like any normal message so a lost one is retransmitted; a real
      * Heartbeat 3.0.6 peer tracks its {@code seq} and drops it as an unknown type (facts C.2).
      */
-    CONFIG_DIGEST("jhb-config");
+    CONFIG_DIGEST("jhb-config"),
+    /**
+     * {@code jhb-grpfail}: jheartbeat only, not in Heartbeat 3.0.6. One resource group's failure on
+     * the sender ({@link Field#GROUP_KEY}, {@link Field#GROUP_FAILURE} = {@code start}, {@code stop}
+     * or {@code clear}): a failed start offers the group to the receiver, a failed stop tells it not
+     * to start the group (docs/design/takeover.md, "Failures"). A real Heartbeat peer drops it as an
+     * unknown type, like {@link #CONFIG_DIGEST}.
+     */
+    GROUP_FAILURE("jhb-grpfail");
 
     private static final Map<String, MessageType> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(MessageType::wireName, Function.identity()));

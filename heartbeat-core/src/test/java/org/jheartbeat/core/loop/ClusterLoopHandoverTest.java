@@ -17,6 +17,7 @@ import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
@@ -119,16 +120,16 @@ class ClusterLoopHandoverTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> groups1.stops.containsKey(0));
             ClusterLoop.HandoverResult second = n1.handover(false, ResourceSet.ALL).get(10, TimeUnit.SECONDS);
             ClusterLoop.HandoverResult third = n1.handover(true, ResourceSet.FOREIGN).get(10, TimeUnit.SECONDS);
-            assertThat(second.outcome()).isEqualTo(ClusterLoop.HandoverResult.Outcome.REFUSED);
+            assertThat(second.outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
             assertThat(second.detail()).isEqualTo("standby in progress (standby [local]); new request ignored");
-            assertThat(third.outcome()).isEqualTo(ClusterLoop.HandoverResult.Outcome.REFUSED);
+            assertThat(third.outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
             assertThat(first).as("the first goes on").isNotDone();
             assertThat(n1.snapshot().get().recentEvents()).anyMatch(l ->
                     l.contains("Standby in progress- new request from node1 ignored [standby all;"));
 
             groups1.stops.get(0).complete(true);
             ClusterLoop.HandoverResult done = first.get(30, TimeUnit.SECONDS);
-            assertThat(done.outcome()).as(done.detail()).isEqualTo(ClusterLoop.HandoverResult.Outcome.DONE);
+            assertThat(done.outcome()).as(done.detail()).isEqualTo(TakeoverMachine.Handover.DONE);
             assertThat(done.detail()).isEqualTo("standby [local] completed");
         } finally {
             n1.close();

@@ -61,6 +61,9 @@ public final class TwoNodeHarness {
         final Deque<byte[]> inbox = new ArrayDeque<>();
         boolean frozen;
         long fenceDueNanos = Long.MAX_VALUE;
+        /** Group keys whose start fails here (rolled back: not running) / whose stop fails (keeps running). */
+        final Set<String> failingStarts = new TreeSet<>();
+        final Set<String> failingStops = new TreeSet<>();
 
         Node(NodeName name) {
             this.name = name;
@@ -147,6 +150,35 @@ public final class TwoNodeHarness {
         node.pendingOps.clear();
         node.inbox.clear();
         trace.add(at() + " " + n + " power-off");
+    }
+
+    /** From now on, starts of group {@code key} on {@code n} fail and are rolled back (or succeed again: {@code false}). */
+    public void failStarts(NodeName n, String key, boolean fail) {
+        if (fail) {
+            node(n).failingStarts.add(key);
+        } else {
+            node(n).failingStarts.remove(key);
+        }
+    }
+
+    /** From now on, stops of group {@code key} on {@code n} fail and it keeps running (or succeed again). */
+    public void failStops(NodeName n, String key, boolean fail) {
+        if (fail) {
+            node(n).failingStops.add(key);
+        } else {
+            node(n).failingStops.remove(key);
+        }
+    }
+
+    /** Operator {@code hb cleanup} on {@code n}: group index, or -1 for all. */
+    public void cleanup(NodeName n, int group) {
+        Node node = node(n);
+        handle(node, node.engine.onCleanupRequested(group, clock.nanoTime(), clock.currentTimeMillis()));
+    }
+
+    /** How many times the trace says {@code event} (e.g. "node1 started 198.18.0.101"). */
+    public long count(String event) {
+        return trace.stream().filter(t -> t.endsWith(event)).count();
     }
 
     /** Freezes a node (SIGSTOP of every process): it neither sends nor receives, but what it ran keeps running. */
@@ -237,14 +269,20 @@ public final class TwoNodeHarness {
                     long[] op = n.pendingOps.removeFirst();
                     int g = (int) op[1];
                     boolean start = op[2] == 1;
-                    if (start) {
-                        n.running.add(g);
+                    boolean fails = (start ? n.failingStarts : n.failingStops).contains(key(n, g));
+                    if (fails) {
+                        trace.add(at() + " " + n.name + (start ? " failed to start " : " failed to stop ") + key(n, g));
                     } else {
-                        n.running.remove(g);
+                        if (start) {
+                            n.running.add(g);
+                        } else {
+                            n.running.remove(g);
+                        }
+                        trace.add(at() + " " + n.name + (start ? " started " : " stopped ") + key(n, g));
                     }
-                    trace.add(at() + " " + n.name + (start ? " started " : " stopped ") + key(n, g));
                     checkNoDoubleRun();
-                    handle(n, n.engine.onGroupDone(g, start, true, clock.nanoTime(), clock.currentTimeMillis()));
+                    handle(n, n.engine.onGroupDone(g, start, !fails, fails ? "resource labweb failed (test)" : "",
+                            clock.nanoTime(), clock.currentTimeMillis()));
                 }
                 while (!n.inbox.isEmpty() && n.engine != null) {
                     handle(n, n.engine.onFrame("eth1", "198.18.1.9:694", n.inbox.removeFirst(), clock.nanoTime(),

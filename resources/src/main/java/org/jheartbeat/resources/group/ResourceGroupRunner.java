@@ -30,8 +30,11 @@ import org.slf4j.MarkerFactory;
  * failing stop is retried up to {@code maxStopAttempts} times (default 10, {@code HA_STOPRETRYMAX}),
  * {@code stopRetryPause} apart (default 1 s), as long as status still says running. A stop that
  * fails while status says not running counts as stopped ("probably not LSB-compliant"). If it is
- * still running at the end, log CRIT {@code Resource STOP failure} and carry on with the rest;
- * unlike Heartbeat, nothing is rebooted.
+ * still running at the end, log CRIT {@code Resource STOP failure} and stop there: the resources to
+ * its left, which it depends on (its address, its file system), stay up, so the group stays whole on
+ * this node, where the takeover machine keeps it blocked (Pacemaker's group ordering; Heartbeat
+ * carried on stopping the rest, leaving a running service without its address). Unlike Heartbeat,
+ * nothing is rebooted.
  *
  * <p>All methods block for as long as the agents take (bounded by their timeouts and the retry
  * pauses). Not thread-safe per group: the caller serialises operations on one group.
@@ -154,7 +157,8 @@ public final class ResourceGroupRunner {
             }
             outcomes.add(outcome);
             if (outcome.step() == ResourceStep.STOP_FAILED) {
-                failures.add(spec.token());
+                failures.add(spec.token() + " (" + outcome.result().message() + ")");
+                break;
             }
         }
         return failures.isEmpty()

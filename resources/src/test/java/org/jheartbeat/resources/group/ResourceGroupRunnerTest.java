@@ -91,16 +91,16 @@ class ResourceGroupRunnerTest {
     }
 
     @Test
-    void stopGivesUpAfterTenAttemptsAndCarriesOnLoudly() {
+    void stopGivesUpAfterTenAttemptsAndLeavesTheRestOfTheGroupUp() {
         runner.start(group("a", "b"));
         agents.agent("b").failStops(100, true);
         GroupResult result = runner.stop(group("a", "b"));
         assertThat(result.success()).isFalse();
-        assertThat(result.message()).isEqualTo("Resource STOP failure in group a: [b]");
-        assertThat(agents.calls("stop")).hasSize(11).endsWith("stop a");
+        assertThat(result.message()).startsWith("Resource STOP failure in group a: [b (");
+        assertThat(agents.calls("stop")).hasSize(10).doesNotContain("stop a");
         assertThat(pauses).hasSize(9);
         assertThat(result.tokens(ResourceStep.STOP_FAILED)).containsExactly("b");
-        assertThat(agents.agent("a").isRunning()).isFalse();
+        assertThat(agents.agent("a").isRunning()).as("what b depends on stays up").isTrue();
     }
 
     @Test

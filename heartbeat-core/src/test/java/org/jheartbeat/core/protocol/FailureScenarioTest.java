@@ -1,0 +1,225 @@
+package org.jheartbeat.core.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.jheartbeat.core.testkit.TwoNodeHarness.N1;
+import static org.jheartbeat.core.testkit.TwoNodeHarness.N2;
+
+import java.util.Map;
+import java.util.Set;
+import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.takeover.GroupState;
+import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverMachine.Handover;
+import org.jheartbeat.core.testkit.TwoNodeHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where a group goes after each failure (docs/design/takeover.md, "Failures"): two engines, real
+ * codec, fake clock. Every test also checks that no group ever ran on both nodes.
+ */
+class FailureScenarioTest {
+    static final String G1 = "198.18.0.100/24/eth0";
+    static final String G2 = "198.18.0.101";
+
+    private static TwoNodeHarness harness(FailbackPolicy failback, boolean stonith) {
+        return new TwoNodeHarness(TwoNodeHarness.activeActive(), failback, 200, stonith);
+    }
+
+    private static void neverBoth(TwoNodeHarness h) {
+        assertThat(h.doubleRun()).as("trace %s", h.trace()).isNull();
+    }
+
+    @Test
+    void startFailureOnThePreferredNodeIsOfferedToTheHealthyPeerOnce() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.failStarts(N1, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+        assertThat(h.engine(N1).machine().groupState(0)).isEqualTo(GroupState.FAILED);
+        assertThat(h.engine(N1).machine().groupProblem(0)).startsWith("failed to start here");
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 CRIT: Resource group " + G1
+                + " failed to start on node1 (resource labweb failed (test)); offering it to node2"));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 WARN: node1 could not start resource group " + G1
+                + "; taking it over"));
+        h.run(20_000);
+        assertThat(h.count("node1 failed to start " + G1)).as("no ping-pong").isEqualTo(1);
+        assertThat(h.count("node2 started " + G1)).isEqualTo(1);
+        neverBoth(h);
+    }
+
+    @Test
+    void startFailureOnBothNodesStaysStoppedWithCritUntilCleared() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.failStarts(N1, G1, true);
+        h.failStarts(N2, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(20_000);
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G2)));
+        assertThat(h.count("failed to start " + G1)).as("one try on each node").isEqualTo(2);
+        assertThat(h.logs()).anyMatch(l -> l.contains("CRIT: Resource group " + G1 + " failed to start on")
+                && l.contains("stays stopped on both nodes until an operator clears it (hb cleanup " + G1 + ")"));
+        assertThat(h.engine(N1).machine().groupProblem(0)).contains("failed to start on node2")
+                .contains("hb cleanup " + G1);
+        // the admin repairs the resource and clears the failure on one node: it runs on its preferred node
+        h.failStarts(N1, G1, false);
+        h.failStarts(N2, G1, false);
+        h.cleanup(N2, 0);
+        h.run(3000);
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+        assertThat(h.engine(N1).machine().groupProblem(0)).isEmpty();
+        assertThat(h.engine(N2).machine().groupProblem(0)).isEmpty();
+        neverBoth(h);
+    }
+
+    @Test
+    void autoFailbackOntoANodeThatCannotStartTheGroupGivesItBack() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+        h.powerOff(N1);
+        h.run(5000);
+        assertThat(h.runningOn(N2)).containsExactly(G1, G2);
+        h.failStarts(N1, G1, true);
+        h.start(N1);
+        h.run(10_000);
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+        assertThat(h.count("node1 failed to start " + G1)).isEqualTo(1);
+        assertThat(h.engine(N2).machine().handover()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N2).machine().handoverDetail()).contains("node1 could not start resource group " + G1)
+                .contains("it runs on node2 again");
+        neverBoth(h);
+    }
+
+    @Test
+    void operatorTakeoverWhoseStartFailsReportsFailureAndTheGroupGoesBack() {
+        TwoNodeHarness h = harness(FailbackPolicy.OFF, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+        h.powerOff(N1);
+        h.run(5000);
+        h.failStarts(N1, G1, true);
+        h.start(N1);
+        h.run(5000);
+        assertThat(h.runningOn(N2)).containsExactly(G1, G2);
+        h.takeover(N1, ResourceSet.LOCAL);
+        h.run(10_000);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N1).machine().handoverDetail()).startsWith("acquired [local] from node2, but")
+                .contains("resource group " + G1 + " failed to start on node1");
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+        neverBoth(h);
+    }
+
+    @Test
+    void stopFailureWithoutStonithBlocksTheHandOverOfThatGroupOnly() {
+        TwoNodeHarness h = new TwoNodeHarness(java.util.List.of(
+                TwoNodeHarness.activeActive().get(0), TwoNodeHarness.activeActive().get(1),
+                new org.jheartbeat.core.config.ResourceGroupDecl(N1, java.util.List.of(
+                        new org.jheartbeat.core.config.ResourceSpec("IPaddr", java.util.List.of("198.18.0.102"),
+                                "198.18.0.102")), 3)), FailbackPolicy.ON, 200, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+        assertThat(h.runningOn(N1)).containsExactly(G1, "198.18.0.102");
+        h.failStops(N1, G1, true);
+        h.standby(N1, ResourceSet.LOCAL);
+        h.run(30_000);
+        assertThat(h.placement()).as("%s", h.trace())
+                .isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2, "198.18.0.102")));
+        assertThat(h.engine(N1).machine().groupState(0)).isEqualTo(GroupState.BLOCKED);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N1).machine().handoverDetail())
+                .contains("resource group " + G1 + " could not be stopped on node1 (resource labweb failed (test))");
+        assertThat(h.engine(N2).machine().groupProblem(0)).contains("could not be stopped on node1");
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 CRIT: Resource group " + G1
+                + " could not be stopped on node1: not starting it here (no STONITH device"));
+        // node1 dies for good: node2 still does not start what may run on node1
+        h.powerOff(N1);
+        h.run(10_000);
+        assertThat(h.runningOn(N2)).containsExactly(G2, "198.18.0.102");
+        neverBoth(h);
+    }
+
+    @Test
+    void stopFailureWithStonithMakesThePeerFenceThenStartTheGroup() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+        h.failStops(N1, G1, true);
+        h.standby(N1, ResourceSet.LOCAL);
+        h.run(15_000);
+        assertThat(h.engine(N1)).as("node1 was powered off by the fence").isNull();
+        assertThat(h.runningOn(N2)).containsExactly(G1, G2);
+        assertThat(h.trace()).anyMatch(t -> t.endsWith("node2 fences node1"));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 CRIT: Resource group " + G1
+                + " could not be stopped on node1: resetting node1 with STONITH before starting it here."));
+        neverBoth(h);
+    }
+
+    @Test
+    void aPeerThatRestartsWithinDeadtimeHoldsNothingAndOurGroupComesBack() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+        h.standby(N1, ResourceSet.LOCAL);
+        h.run(5000);
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+        h.powerOff(N2);
+        h.run(1000);
+        h.start(N2);
+        h.run(8000);
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 INFO: node2 restarted and holds nothing now"));
+        neverBoth(h);
+    }
+
+    @Test
+    void cleanupOfABlockedGroupStopsItAgainAndReleasesIt() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+        h.failStops(N1, G1, true);
+        h.standby(N1, ResourceSet.LOCAL);
+        h.run(15_000);
+        assertThat(h.runningOn(N1)).containsExactly(G1);
+        h.failStops(N1, G1, false);
+        h.cleanup(N1, 0);
+        h.run(5000);
+        assertThat(h.engine(N1).machine().groupState(0)).isNotEqualTo(GroupState.BLOCKED);
+        assertThat(h.runningOn(N1).size() + h.runningOn(N2).size()).as("%s", h.trace()).isEqualTo(2);
+        assertThat(h.engine(N1).machine().groupProblem(0)).isEmpty();
+        assertThat(h.engine(N2).machine().groupProblem(0)).isEmpty();
+        neverBoth(h);
+    }
+
+    @Test
+    void aGroupThePeerCannotRunStaysHereInAStandbyAndATakeoverOfAGroupFailedHereIsRefused() {
+        TwoNodeHarness h = harness(FailbackPolicy.OFF, false);
+        h.failStarts(N1, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        assertThat(h.runningOn(N2)).containsExactly(G1, G2);
+        h.takeover(N1, ResourceSet.LOCAL);
+        h.run(1000);
+        assertThat(h.engine(N1).machine().handover()).isEqualTo(Handover.REFUSED);
+        assertThat(h.engine(N1).machine().handoverDetail())
+                .isEqualTo("resource group " + G1 + " failed to start on node1; clear it first with 'hb cleanup " + G1 + "'");
+        h.standby(N2, ResourceSet.FOREIGN);
+        h.run(10_000);
+        assertThat(h.runningOn(N2)).as("%s", h.trace()).containsExactly(G1, G2);
+        assertThat(h.engine(N2).machine().handover()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N2).machine().handoverDetail())
+                .contains("resource group " + G1 + " stays on node2: node1 could not start it");
+        assertThat(h.count("node2 stopped " + G1)).isZero();
+        neverBoth(h);
+    }
+}

@@ -1,0 +1,201 @@
+package org.jheartbeat.core.takeover;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.config.ResourceSpec;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every state × event cell of the {@link TakeoverMachine} against the table written in
+ * docs/design/takeover.md ("State × event table"): the test reads the table from the document, so
+ * the document and the code cannot drift apart. A cell is the state after the event, {@code =} for
+ * unchanged, followed by what the machine asked for: {@code +start}, {@code +stop}, {@code +fence},
+ * {@code +send} (a protocol message), {@code +exit} (shutdown complete).
+ *
+ * <p>The machine under test is node1 with two groups, {@code g1} preferred by node1 and {@code g2}
+ * preferred by node2, no STONITH device except in FENCING (which cannot be reached without one).
+ * Each state is reached from a new machine by the shortest real sequence of events.
+ */
+class TakeoverTableTest {
+    static final NodeName N1 = NodeName.of("node1");
+    static final NodeName N2 = NodeName.of("node2");
+    static final List<ResourceGroupDecl> GROUPS = List.of(
+            new ResourceGroupDecl(N1, List.of(new ResourceSpec("g1", List.of(), "g1")), 1),
+            new ResourceGroupDecl(N2, List.of(new ResourceSpec("g2", List.of(), "g2")), 2));
+    static final long T0 = 1_000_000_000L;
+
+    /** The events of the table, in its row order. */
+    static final Map<String, Supplier<TakeoverEvent>> EVENTS = new LinkedHashMap<>();
+
+    static {
+        EVENTS.put("CommUp", TakeoverEvent.CommUp::new);
+        EVENTS.put("PeerStarting", TakeoverEvent.PeerStarting::new);
+        EVENTS.put("PeerResources none stable", () -> new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""));
+        EVENTS.put("PeerResources local stable", () -> new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""));
+        EVENTS.put("PeerAskResources me", () -> new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.ME));
+        EVENTS.put("PeerAskResources other", () -> new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.OTHER));
+        EVENTS.put("PeerAskResources done", () -> new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.DONE));
+        EVENTS.put("PeerDead", TakeoverEvent.PeerDead::new);
+        EVENTS.put("PeerShutdown", TakeoverEvent.PeerShutdown::new);
+        EVENTS.put("PeerReturned", TakeoverEvent.PeerReturned::new);
+        EVENTS.put("PeerRestarted", TakeoverEvent.PeerRestarted::new);
+        EVENTS.put("StandbyRequested local", () -> new TakeoverEvent.StandbyRequested(ResourceSet.LOCAL));
+        EVENTS.put("TakeoverRequested foreign", () -> new TakeoverEvent.TakeoverRequested(ResourceSet.FOREIGN));
+        EVENTS.put("ShutdownRequested", TakeoverEvent.ShutdownRequested::new);
+        EVENTS.put("GroupStarted g1 ok", () -> new TakeoverEvent.GroupStarted(0, true));
+        EVENTS.put("GroupStarted g1 failed", () -> new TakeoverEvent.GroupStarted(0, false, "test"));
+        EVENTS.put("GroupStopped g1 ok", () -> new TakeoverEvent.GroupStopped(0, true));
+        EVENTS.put("GroupStopped g1 failed", () -> new TakeoverEvent.GroupStopped(0, false, "test"));
+        EVENTS.put("PeerGroupFailure g2 start", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.START));
+        EVENTS.put("PeerGroupFailure g2 stop", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.STOP));
+        EVENTS.put("PeerGroupFailure g2 clear", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.CLEAR));
+        EVENTS.put("CleanupRequested all", () -> new TakeoverEvent.CleanupRequested(-1));
+        EVENTS.put("FenceOutcome ok", () -> new TakeoverEvent.FenceOutcome(true, "OK"));
+        EVENTS.put("FenceOutcome failed", () -> new TakeoverEvent.FenceOutcome(false, "RESETFAIL"));
+        EVENTS.put("Tick 60 s later", TakeoverEvent.Tick::new);
+    }
+
+    /** A machine in {@code state}, reached by real events. */
+    static TakeoverMachine in(TakeoverState state) {
+        TakeoverMachine m = new TakeoverMachine(N1, N2, GROUPS, FailbackPolicy.ON, state == TakeoverState.FENCING);
+        if (state == TakeoverState.AWAITING_COMM) {
+            return m;
+        }
+        m.on(new TakeoverEvent.CommUp(), T0);
+        if (state == TakeoverState.NEGOTIATING) {
+            return m;
+        }
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0);
+        m.on(new TakeoverEvent.GroupStarted(0, true), T0);
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""), T0);
+        switch (state) {
+            case STABLE -> { }
+            case STANDBY_GIVING -> m.on(new TakeoverEvent.StandbyRequested(ResourceSet.LOCAL), T0);
+            case STANDBY_TAKING -> m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.ME), T0);
+            case FENCING -> m.on(new TakeoverEvent.PeerDead(), T0);
+            case SHUTTING_DOWN -> m.on(new TakeoverEvent.ShutdownRequested(), T0);
+            case STOPPED -> {
+                m.on(new TakeoverEvent.ShutdownRequested(), T0);
+                m.on(new TakeoverEvent.GroupStopped(0, true), T0);
+            }
+            default -> throw new IllegalArgumentException(state.toString());
+        }
+        assertThat(m.state()).isEqualTo(state);
+        return m;
+    }
+
+    /** The cell for one event fed to a machine in {@code state}. */
+    static String cell(TakeoverState state, String event) {
+        TakeoverMachine m = in(state);
+        List<TakeoverAction> actions = m.on(EVENTS.get(event).get(), event.startsWith("Tick") ? T0 + 60_000_000_000L : T0);
+        TreeSet<String> kinds = new TreeSet<>();
+        for (TakeoverAction a : actions) {
+            if (a instanceof TakeoverAction.StartGroup) {
+                kinds.add("+start");
+            } else if (a instanceof TakeoverAction.StopGroup) {
+                kinds.add("+stop");
+            } else if (a instanceof TakeoverAction.FencePeer) {
+                kinds.add("+fence");
+            } else if (a instanceof TakeoverAction.Announce) {
+                kinds.add("+send");
+            } else if (a instanceof TakeoverAction.ShutdownComplete) {
+                kinds.add("+exit");
+            }
+        }
+        String next = m.state() == state ? "=" : name(m.state());
+        return kinds.isEmpty() ? next : next + " " + String.join(" ", kinds);
+    }
+
+    static String name(TakeoverState s) {
+        return s.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The table as docs/design/takeover.md writes it: event → state → cell. */
+    static Map<String, Map<String, String>> documented() throws IOException {
+        Path doc = Path.of(System.getProperty("project.root", "..")).resolve("docs/design/takeover.md");
+        List<String> lines = Files.readAllLines(doc, StandardCharsets.UTF_8);
+        int start = lines.indexOf("## State × event table");
+        assertThat(start).as("docs/design/takeover.md has a '## State × event table' section").isNotNegative();
+        Map<String, Map<String, String>> table = new LinkedHashMap<>();
+        List<String> header = null;
+        for (String line : lines.subList(start + 1, lines.size())) {
+            if (line.startsWith("## ")) {
+                break;
+            }
+            if (!line.startsWith("|") || line.startsWith("|---")) {
+                continue;
+            }
+            List<String> cells = new ArrayList<>();
+            for (String c : line.substring(1, line.length() - 1).split("\\|", -1)) {
+                cells.add(c.trim().replace("`", ""));
+            }
+            if (header == null) {
+                header = cells;
+                continue;
+            }
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 1; i < cells.size(); i++) {
+                row.put(header.get(i), cells.get(i));
+            }
+            table.put(cells.get(0), row);
+        }
+        return table;
+    }
+
+    static Stream<Arguments> cells() {
+        List<Arguments> all = new ArrayList<>();
+        for (String e : EVENTS.keySet()) {
+            for (TakeoverState s : TakeoverState.values()) {
+                all.add(Arguments.of(s, e));
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0} × {1}")
+    @MethodSource("cells")
+    void everyCellIsAsDocumented(TakeoverState state, String event) throws IOException {
+        Map<String, Map<String, String>> doc = documented();
+        assertThat(doc).as("a row for event %s", event).containsKey(event);
+        assertThat(doc.get(event)).as("a column for state %s", name(state)).containsKey(name(state));
+        assertThat(cell(state, event)).as("%s × %s", name(state), event).isEqualTo(doc.get(event).get(name(state)));
+    }
+
+    /** Prints the table as the code has it (markdown), to write or review the document. */
+    public static void main(String[] args) {
+        StringBuilder sb = new StringBuilder("| event \\ state |");
+        for (TakeoverState s : TakeoverState.values()) {
+            sb.append(' ').append(name(s)).append(" |");
+        }
+        sb.append("\n|---|");
+        for (TakeoverState s : TakeoverState.values()) {
+            sb.append("---|");
+        }
+        sb.append('\n');
+        for (String e : EVENTS.keySet()) {
+            sb.append("| ").append(e).append(" |");
+            for (TakeoverState s : TakeoverState.values()) {
+                sb.append(" `").append(cell(s, e)).append("` |");
+            }
+            sb.append('\n');
+        }
+        System.out.print(sb);
+    }
+}
