@@ -16,8 +16,8 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:failed, cancelled or timed out (reason printed)", "3:no daemon running",
             "4:permission denied", "64:usage error (e.g. a set argument)",
-            "75:refused at once, nothing changed (a standby or takeover of this node is in progress, resources are"
-                + " in flux, or the peer is not alive); try again later"})
+            "75:refused at once, nothing changed (reason printed, e.g. a standby or takeover of this node is in"
+                + " progress, resources are in flux, the peer is not alive); try again later"})
 public final class FailbackCommand extends HandoverCommand {
     @Override
     ControlRequest.HandoverKind kind() {

@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:failed, cancelled or timed out (reason printed)", "3:no daemon running",
             "4:permission denied", "64:usage error",
-            "75:refused at once, nothing changed (a standby or takeover of this node is in progress, resources are"
-                + " in flux, or the peer is not alive); try again later"})
+            "75:refused at once, nothing changed (reason printed, e.g. a standby or takeover of this node is in"
+                + " progress, resources are in flux, the peer is not alive); try again later"})
 public final class StandbyCommand extends HandoverCommand {
     @Parameters(index = "0", arity = "0..1", defaultValue = "all", paramLabel = "all|local|foreign|failback",
             description = "Which resource groups (default: ${DEFAULT-VALUE}).")
