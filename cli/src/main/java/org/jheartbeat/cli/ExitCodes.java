@@ -16,6 +16,13 @@ public final class ExitCodes {
     public static final int NOT_RUNNING = 3;
     /** Permission denied, e.g. on the control socket (LSB 4). */
     public static final int PERMISSION = 4;
+    /**
+     * The daemon refused an operator request without changing anything, e.g. {@code hb standby} while
+     * a standby or takeover of this node is in progress or resources are in flux (Heartbeat 3.0.6
+     * ignores such a request: "Standby in progress- new request from NODE ignored"). Trying again later
+     * may work: sysexits' EX_TEMPFAIL.
+     */
+    public static final int REFUSED = 75;
     /** The command line is wrong (unknown option, missing argument): EX_USAGE. */
     public static final int USAGE = 64;
 

@@ -27,7 +27,9 @@ import picocli.CommandLine.Command;
             "2:invalid configuration (each problem printed as file:line: message)",
             "3:no daemon running on this state directory",
             "4:permission denied",
-            "64:command-line usage error"})
+            "64:command-line usage error",
+            "75:refused at once by the daemon, nothing changed (standby/takeover/failback while a hand-over is in"
+                + " progress); try again later"})
 public final class HbCommand implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

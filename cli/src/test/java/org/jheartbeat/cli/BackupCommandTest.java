@@ -39,8 +39,9 @@ class BackupCommandTest {
     void noSyncYamlIsAConfigError() {
         HbRun r = hb("backup", "status", "--config-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.err()).isEqualTo("hb: no backups configured in " + dir.resolve("sync.yaml")
-                + ": add a backups: section (see docs/design/sync.md)\n");
+        assertThat(r.err()).isEqualTo("hb: " + dir.toAbsolutePath().resolve("sync.yaml") + " does not exist, so no"
+                + " backups are configured on this node: create it with a backups: section (format: README,"
+                + " \"sync.yaml\"), or give the directory that holds it with --config-dir\n");
     }
 
     @Test
@@ -48,8 +49,8 @@ class BackupCommandTest {
         Files.writeString(dir.resolve("sync.yaml"), "state_dir: " + dir.resolve("state") + "\n");
         HbRun r = hb("backup", "run", "--config-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
-        assertThat(r.err()).isEqualTo("hb: no backups configured in " + dir.resolve("sync.yaml")
-                + ": add a backups: section (see docs/design/sync.md)\n");
+        assertThat(r.err()).isEqualTo("hb: no backups configured in " + dir.toAbsolutePath().resolve("sync.yaml")
+                + ": add a backups: section (format: README, \"sync.yaml\")\n");
         assertThat(r.out()).isEmpty();
     }
 

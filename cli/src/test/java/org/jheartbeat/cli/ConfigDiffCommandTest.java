@@ -28,8 +28,9 @@ class ConfigDiffCommandTest {
         Path state = dir.resolve("state");
         java.nio.file.Files.createDirectories(state);
         try (ControlServer s = new ControlServer(new StateDirectory(state).controlSocket(),
-                req -> req.equals("config-digest") ? ControlResponse.ok(answer.toText())
-                        : ControlResponse.error("unknown request [" + req + "]"))) {
+                req -> req instanceof org.jheartbeat.core.control.ControlRequest.ConfigDigest
+                        ? ControlResponse.ok(answer.toText())
+                        : ControlResponse.error("unknown request [" + req.toWire() + "]"))) {
             s.start();
             String[] args = new String[3 + extra.length];
             args[0] = "config";

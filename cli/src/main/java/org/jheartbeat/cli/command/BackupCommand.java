@@ -73,10 +73,16 @@ public final class BackupCommand implements Callable<Integer> {
         Path configDir;
 
         SyncConfig config() throws UserException {
+            Path file = configDir.toAbsolutePath().normalize().resolve("sync.yaml");
+            if (!java.nio.file.Files.exists(file)) {
+                throw new UserException(ExitCodes.CONFIG, file + " does not exist, so no backups are configured on"
+                        + " this node: create it with a backups: section (format: README, \"sync.yaml\"), or give"
+                        + " the directory that holds it with --config-dir");
+            }
             SyncConfig cfg = loadSyncConfig(configDir);
             if (cfg.backups().isEmpty()) {
-                throw new UserException(ExitCodes.CONFIG, "no backups configured in " + configDir.resolve("sync.yaml")
-                        + ": add a backups: section (see docs/design/sync.md)");
+                throw new UserException(ExitCodes.CONFIG, "no backups configured in " + file
+                        + ": add a backups: section (format: README, \"sync.yaml\")");
             }
             return cfg;
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.runtime.ClStatus;
 import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import picocli.CommandLine.Command;
@@ -19,8 +20,12 @@ import picocli.CommandLine.Spec;
  * codes (0 OK, 1 node/link dead or daemon stopped, 11 parameter error, 13 unknown error), answered
  * by the running daemon. The {@code cl_status} wrapper script runs this.
  */
-@Command(name = "cl-status", description = "Heartbeat's cl_status: hbstatus, listnodes, nodestatus NODE, nodetype NODE,"
-        + " listhblinks NODE, hblinkstatus NODE LINK, rscstatus, hbparameter -p NAME; -m for sentences.")
+@Command(name = "cl-status", description = {"Heartbeat's cl_status: hbstatus, listnodes, nodestatus NODE, nodetype NODE,"
+        + " listhblinks NODE, hblinkstatus NODE LINK, rscstatus, hbparameter -p NAME; -m for sentences.",
+    "Put -- before arguments that start with '-': hb cl-status -- -m rscstatus (the cl_status wrapper does)."},
+        exitCodeListHeading = "%nExit codes (as Heartbeat 3.0.6's cl_status):%n",
+        exitCodeList = {"0:OK", "1:node or link dead, or heartbeat not running", "11:parameter error",
+            "13:unknown error"})
 public final class ClStatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -29,19 +34,25 @@ public final class ClStatusCommand implements Callable<Integer> {
             description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
     Path stateDir;
 
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
     @Parameters(arity = "0..*", paramLabel = "ARGS", description = "cl_status arguments.")
     List<String> args = new ArrayList<>();
 
     @Override
     public Integer call() {
-        if (args.isEmpty() || args.stream().anyMatch(a -> a.contains(" ") || a.contains("\n"))) {
+        ControlRequest.ClStatus request;
+        try {
+            request = new ControlRequest.ClStatus(args);
+        } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().print(ClStatus.USAGE);
             spec.commandLine().getErr().flush();
             return ClStatus.PARAMETER_ERROR;
         }
         ControlResponse r;
         try {
-            r = ControlClient.request(new StateDirectory(stateDir).controlSocket(), "cl_status " + String.join(" ", args));
+            r = ControlClient.request(new StateDirectory(stateDir).controlSocket(), request);
         } catch (ControlClient.NotRunningException e) {
             if (args.contains("hbstatus")) {
                 spec.commandLine().getOut().println("Heartbeat is stopped on this machine.");

@@ -150,7 +150,7 @@ public final class ConfigCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
-                    ConfigDigestReport.REQUEST);
+                    new org.jheartbeat.core.control.ControlRequest.ConfigDigest());
             if (!r.ok()) {
                 throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
             }

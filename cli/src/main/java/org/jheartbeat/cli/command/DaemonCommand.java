@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.cli.logging.DaemonLog;
@@ -35,8 +36,10 @@ import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.control.ControlServer;
+import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.loop.ClusterLoop;
 import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.media.serial.SerialMedium;
@@ -44,7 +47,6 @@ import org.jheartbeat.core.media.udp.UdpMedium;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.state.StateDirectory;
-import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
 import org.jheartbeat.core.exec.OsProcessRunner;
@@ -73,8 +75,6 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
     /** How long an orderly shutdown may take to release every group, in s. */
     private static final long SHUTDOWN_TIMEOUT_S = 600;
-    /** Control request answered with the keys of the groups running here, one per line. */
-    public static final String GROUPS_RUNNING = "groups-running";
 
     @Spec
     CommandSpec spec;
@@ -97,6 +97,10 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        StateDirectory state = new StateDirectory(stateDir);
+        // first of all: a second daemon on this state directory must not touch the config, the
+        // STONITH device (its lock), the media or the state files of the running one
+        refuseIfRunning(state);
         NodeName me = NodeName.of(nodeName != null ? nodeName : unameN());
         ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
         List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
@@ -127,14 +131,12 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     + "this node and its peer; add a 'node' line for the peer");
         }
         SyncConfig sync = SyncConfigFile.load(configDir, Optional.of(config));
-        StateDirectory state = new StateDirectory(stateDir);
         try {
             state.create();
         } catch (IOException e) {
             throw new UserException(ExitCodes.FAILURE, "cannot use state directory " + stateDir + ": "
                     + (e instanceof java.nio.file.FileAlreadyExistsException ? "it exists and is not a directory" : e));
         }
-        refuseIfRunning(state);
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
             return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE),
@@ -199,8 +201,10 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
         }
+        AtomicReference<ControlServer> controlRef = new AtomicReference<>();
         ControlServer control = new ControlServer(state.controlSocket(), req -> handle(req, loop, config, syncRuntime,
-                log::droppedLines));
+                log::droppedLines, () -> controlRef.get().stats()));
+        controlRef.set(control);
         control.start();
         syncRuntime.start();
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
@@ -256,77 +260,78 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     }
 
     /**
-     * Answers one control request: {@code status}, {@code status-json}, {@code cl_status ARGS…},
-     * {@code config-digest} (this node's and the peer's config digests,
-     * {@link org.jheartbeat.core.control.ConfigDigestReport}), {@code groups-running} (the keys of the
-     * groups running here, one per line: what {@code hb sync run} checks), or
-     * {@code standby|takeover all|local|foreign|failback TIMEOUT_S} (waits for the exchange to end, at
-     * most TIMEOUT_S seconds). {@code status} ends with {@code Log lines dropped: N} and
-     * {@code status-json} carries {@code "log_dropped":N}: lines the daemon's log outputs dropped rather
-     * than block ({@code logDropped}, see {@link LogSetup}).
+     * Answers one control request ({@link ControlRequest}): status (text or JSON), cl_status, the
+     * config digests ({@link org.jheartbeat.core.control.ConfigDigestReport}), the groups running here
+     * (what {@code hb sync run} checks), or an operator hand-over, which waits for the exchange to end,
+     * at most its timeout. Runs on a control-server worker thread; only a hand-over waits long.
+     * {@code status} ends with {@code Log lines dropped: N} and {@code Control clients: ...}, and
+     * {@code status-json} carries {@code "log_dropped":N} and {@code "control_clients":{...}}: lines the
+     * daemon's log outputs dropped rather than block ({@code logDropped}, see {@link LogSetup}), and the
+     * control-socket clients that were refused or dropped ({@link ControlServer.Stats}).
      */
-    static ControlResponse handle(String request, ClusterLoop loop, ClusterConfig config, SyncRuntime sync,
-                                  LongSupplier logDropped) {
-        String[] words = request.split(" ");
-        if (request.equals(GROUPS_RUNNING)) {
-            try {
-                var keys = SyncRuntime.runningHere(loop.snapshot().get(5, TimeUnit.SECONDS));
-                return ControlResponse.ok(keys.stream().sorted().map(k -> k + "\n")
-                        .collect(java.util.stream.Collectors.joining()));
-            } catch (Exception e) {
-                return ControlResponse.error("status not available: " + e);
-            }
+    static ControlResponse handle(ControlRequest request, ClusterLoop loop, ClusterConfig config, SyncRuntime sync,
+                                  LongSupplier logDropped, Supplier<ControlServer.Stats> controlStats) {
+        if (request instanceof ControlRequest.Handover h) {
+            return handover(h, loop, sync);
         }
-        if (request.equals(org.jheartbeat.core.control.ConfigDigestReport.REQUEST)) {
-            try {
+        StatusSnapshot snap;
+        try {
+            if (request instanceof ControlRequest.ConfigDigest) {
                 return ControlResponse.ok(loop.configDigests().get(5, TimeUnit.SECONDS).toText());
-            } catch (Exception e) {
-                return ControlResponse.error("config digests not available: " + e);
             }
+            snap = loop.snapshot().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return ControlResponse.error("status not available: " + e);
         }
-        if (request.equals("status") || request.equals("status-json")) {
-            try {
-                var snap = loop.snapshot().get(5, TimeUnit.SECONDS);
-                return ControlResponse.ok(request.equals("status")
-                        ? snap.render() + sync.renderStatus() + "Log lines dropped: " + logDropped.getAsLong() + "\n"
-                        : SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()),
-                                "\"log_dropped\":" + logDropped.getAsLong()) + "\n");
-            } catch (Exception e) {
-                return ControlResponse.error("status not available: " + e);
-            }
+        if (request instanceof ControlRequest.Status st) {
+            ControlServer.Stats c = controlStats.get();
+            return ControlResponse.ok(st.json()
+                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()),
+                            "\"running\":true,\"log_dropped\":" + logDropped.getAsLong()
+                            + ",\"control_clients\":{\"bad_requests\":"
+                            + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
+                            + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
+                    : snap.render() + sync.renderStatus() + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                            + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
+                            + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
+                            + " did not read the answer\n");
         }
-        if (words[0].equals("cl_status")) {
-            try {
-                var a = org.jheartbeat.cli.runtime.ClStatus.answer(java.util.Arrays.asList(words).subList(1, words.length),
-                        loop.snapshot().get(5, TimeUnit.SECONDS), config);
-                return ControlResponse.ok(a.exitCode() + "\n" + a.output());
-            } catch (Exception e) {
-                return ControlResponse.error("status not available: " + e);
-            }
+        if (request instanceof ControlRequest.ClStatus cl) {
+            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, config);
+            return ControlResponse.ok(a.exitCode() + "\n" + a.output());
         }
-        if (words.length == 3 && (words[0].equals("standby") || words[0].equals("takeover"))) {
-            Optional<ResourceSet> set = ResourceSet.fromWire(words[1]);
-            if (set.isEmpty() || set.get() == ResourceSet.NONE || !words[2].matches("[0-9]{1,5}")) {
-                return ControlResponse.error("bad request [" + request + "]");
-            }
-            try {
-                java.time.Instant asked = java.time.Instant.now();
-                ClusterLoop.HandoverResult r = loop.handover(words[0].equals("takeover"), set.get())
-                        .get(Long.parseLong(words[2]), TimeUnit.SECONDS);
-                String where = groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render());
-                for (String w : sync.failedHandoverSyncs(asked)) {
-                    where += w + "\n";
-                }
-                return r.done() ? ControlResponse.ok(r.detail() + "\n" + where)
-                        : new ControlResponse(false, r.detail(), where);
-            } catch (java.util.concurrent.TimeoutException e) {
-                return ControlResponse.error(words[0] + " " + words[1] + " did not finish within " + words[2]
-                        + " s; it may still complete (see hb status)");
-            } catch (Exception e) {
-                return ControlResponse.error(words[0] + " failed: " + e);
-            }
+        if (request instanceof ControlRequest.GroupsRunning) {
+            return ControlResponse.ok(SyncRuntime.runningHere(snap).stream().sorted().map(k -> k + "\n")
+                    .collect(java.util.stream.Collectors.joining()));
         }
-        return ControlResponse.error("unknown request [" + request + "]");
+        throw new IllegalStateException("unhandled control request " + request.toWire());
+    }
+
+    /** An operator standby or takeover: done (OK), refused at once (REFUSED), or failed/timed out (ERR). */
+    private static ControlResponse handover(ControlRequest.Handover h, ClusterLoop loop, SyncRuntime sync) {
+        String what = h.kind().wireName() + " " + h.set();
+        try {
+            java.time.Instant asked = java.time.Instant.now();
+            ClusterLoop.HandoverResult r = loop.handover(h.kind() == ControlRequest.HandoverKind.TAKEOVER, h.set())
+                    .get(h.timeoutSeconds(), TimeUnit.SECONDS);
+            if (r.outcome() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.REFUSED) {
+                return ControlResponse.refused(r.detail());
+            }
+            StringBuilder where = new StringBuilder(groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render()));
+            for (String w : sync.failedHandoverSyncs(asked)) {
+                where.append(w).append('\n');
+            }
+            return r.done() ? ControlResponse.ok(r.detail() + "\n" + where)
+                    : new ControlResponse(ControlResponse.Kind.ERROR, r.detail(), where.toString());
+        } catch (java.util.concurrent.TimeoutException e) {
+            return ControlResponse.error(what + " did not finish within " + h.timeoutSeconds()
+                    + " s; it may still complete (see hb status)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ControlResponse.error(what + ": the daemon is shutting down");
+        } catch (Exception e) {
+            return ControlResponse.error(what + " failed: " + e);
+        }
     }
 
     /** The "Resource groups:" block of a rendered status: what a hand-over changed. */
@@ -342,16 +347,27 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         return to < 0 ? rendered.substring(from) : rendered.substring(from, to + 1);
     }
 
+    /**
+     * Exit 1 ("already running") when a daemon answers on this state directory's control socket, or
+     * when something listens there without answering properly; a missing or stale socket is fine (it
+     * is replaced at bind).
+     */
     private static void refuseIfRunning(StateDirectory state) throws UserException {
+        Path socket = state.controlSocket();
         try {
-            ControlClient.request(state.controlSocket(), "status");
-            throw new UserException(ExitCodes.FAILURE, "a daemon is already running on state directory "
-                    + state.path() + " (control socket " + state.controlSocket() + " answers)");
-        } catch (UserException e) {
-            throw e;
+            ControlClient.request(socket, new ControlRequest.Status(false));
+        } catch (ControlClient.NotRunningException e) {
+            return;
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new UserException(ExitCodes.PERMISSION, "permission denied on " + socket
+                    + ": cannot check whether a daemon already runs; start the daemon as root");
         } catch (IOException e) {
-            // nobody answers: fine, a stale socket is replaced at bind
+            throw new UserException(ExitCodes.FAILURE, "a daemon seems to be running on state directory " + state.path()
+                    + ": something listens on " + socket + " but " + e.getMessage()
+                    + "; stop it first (or remove the socket if no daemon runs)");
         }
+        throw new UserException(ExitCodes.FAILURE, "a daemon is already running on state directory "
+                + state.path() + " (control socket " + socket + " answers)");
     }
 
     /** The UTS node name, as {@code uname -n} prints it. */

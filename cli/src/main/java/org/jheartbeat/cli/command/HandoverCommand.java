@@ -5,53 +5,60 @@ import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.takeover.ResourceSet;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * Shared body of {@code hb standby} and {@code hb takeover}: sends the request over the control
- * socket, waits for the exchange with the peer to end and reports it. Sets follow Heartbeat 3.0.6's
- * {@code hb_standby}/{@code hb_takeover} meanings, relative to this node: {@code local} = groups
- * whose preferred node is this one, {@code foreign} = the peer's, {@code all}; {@code failback}
- * means {@code foreign}.
+ * Shared body of {@code hb standby}, {@code hb takeover} and {@code hb failback}: sends the request
+ * over the control socket, waits for the exchange with the peer to end and reports it. Sets follow
+ * Heartbeat 3.0.6's {@code hb_standby}/{@code hb_takeover} meanings, relative to this node:
+ * {@code local} = groups whose preferred node is this one, {@code foreign} = the peer's, {@code all};
+ * {@code failback} means {@code foreign}. Exit {@link ExitCodes#OK} when done,
+ * {@link ExitCodes#REFUSED} when the daemon refused at once (nothing changed),
+ * {@link ExitCodes#FAILURE} when it failed, was cancelled or timed out.
  */
 abstract class HandoverCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
-
-    @Parameters(index = "0", arity = "0..1", defaultValue = "all", paramLabel = "all|local|foreign|failback",
-            description = "Which resource groups (default: ${DEFAULT-VALUE}).")
-    String set;
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
             description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
     Path stateDir;
 
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "60",
-            description = "Seconds to wait for the hand-over to finish (default: ${DEFAULT-VALUE}).")
+            description = "Seconds to wait for the hand-over to finish, 1..3600 (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    /** {@code standby} or {@code takeover}. */
-    abstract String verb();
+    /** Standby or takeover. */
+    abstract ControlRequest.HandoverKind kind();
+
+    /** The set as the user named it: {@code all|local|foreign|failback}. */
+    abstract String set();
 
     @Override
     public Integer call() throws Exception {
-        if (!set.matches("all|local|foreign|failback")) {
-            throw new UserException(ExitCodes.USAGE, verb() + ": unknown set [" + set
-                    + "]; use all, local, foreign or failback");
-        }
-        if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
-            throw new UserException(ExitCodes.USAGE, verb() + ": --timeout must be 1..3600 s");
+        String name = spec.name();
+        ResourceSet set = ResourceSet.fromWire(set()).filter(s -> s != ResourceSet.NONE).orElseThrow(() ->
+                new UserException(ExitCodes.USAGE, name + ": unknown set [" + set()
+                        + "]; use all, local, foreign or failback"));
+        if (timeoutSeconds < 1 || timeoutSeconds > ControlRequest.MAX_HANDOVER_TIMEOUT_S) {
+            throw new UserException(ExitCodes.USAGE, name + ": --timeout must be 1.."
+                    + ControlRequest.MAX_HANDOVER_TIMEOUT_S + " s");
         }
         ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
-                verb() + " " + set + " " + timeoutSeconds);
+                new ControlRequest.Handover(kind(), set, timeoutSeconds));
+        String what = kind().wireName() + " " + set();
+        if (r.refused()) {
+            throw new UserException(ExitCodes.REFUSED, what + " refused: " + r.error());
+        }
         if (!r.ok()) {
             spec.commandLine().getErr().print(r.body());
-            throw new UserException(ExitCodes.FAILURE, verb() + " " + set + " not done: " + r.error());
+            throw new UserException(ExitCodes.FAILURE, what + " not done: " + r.error());
         }
         spec.commandLine().getOut().print(r.body());
         spec.commandLine().getOut().flush();

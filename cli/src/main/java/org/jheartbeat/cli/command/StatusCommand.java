@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import picocli.CommandLine.Command;
@@ -30,7 +31,8 @@ public final class StatusCommand implements Callable<Integer> {
             description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
     Path stateDir;
 
-    @Option(names = "--json", description = "Print one JSON object (schema jheartbeat.status/1).")
+    @Option(names = "--json", description = "Print one JSON object (schema jheartbeat.status/1); with no daemon"
+            + " running: {\"schema\":\"jheartbeat.status/1\",\"running\":false,\"error\":\"...\"} and exit 3.")
     boolean json;
 
     @Option(names = "--watch", description = "Refresh until interrupted (Ctrl-C), like crm_mon.")
@@ -44,6 +46,24 @@ public final class StatusCommand implements Callable<Integer> {
             description = "Stop --watch after N refreshes (0: never).")
     int count;
 
+    /**
+     * The {@code --json} answer when no daemon runs: {@code {"schema":"jheartbeat.status/1",
+     * "running":false,"error":"..."}}, on one line.
+     */
+    static String notRunningJson(String error) {
+        StringBuilder sb = new StringBuilder("{\"schema\":\"jheartbeat.status/1\",\"running\":false,\"error\":\"");
+        for (char c : error.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c < 0x20) {
+                sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.append("\"}").toString();
+    }
+
     @Override
     public Integer call() throws Exception {
         if (interval < 1 || interval > 3600) {
@@ -52,7 +72,17 @@ public final class StatusCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path socket = new StateDirectory(stateDir).controlSocket();
         for (int i = 1; ; i++) {
-            ControlResponse r = ControlClient.request(socket, json ? "status-json" : "status");
+            ControlResponse r;
+            try {
+                r = ControlClient.request(socket, new ControlRequest.Status(json));
+            } catch (ControlClient.NotRunningException e) {
+                if (json) {
+                    // a script reading --json gets an object in every case, still with exit 3
+                    out.println(notRunningJson(e.getMessage()));
+                    out.flush();
+                }
+                throw e;
+            }
             if (!r.ok()) {
                 throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
             }

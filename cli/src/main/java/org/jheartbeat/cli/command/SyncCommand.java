@@ -17,6 +17,7 @@ import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.sync.config.SyncConfig;
@@ -80,11 +81,17 @@ public final class SyncCommand implements Callable<Integer> {
                 throw new UserException(ExitCodes.CONFIG, "configuration directory " + configDir
                         + " does not exist; give the one holding ha.cf and sync.yaml with --config-dir");
             }
+            Path file = configDir.toAbsolutePath().normalize().resolve(SyncConfigFile.NAME);
+            if (!java.nio.file.Files.exists(file)) {
+                throw new UserException(ExitCodes.CONFIG, file + " does not exist, so no replication jobs are"
+                        + " configured on this node: create it with a jobs: section (format: README, \"sync.yaml\")"
+                        + " on both nodes, or give the directory that holds it with --config-dir");
+            }
             ConfigLoadResult cluster = ConfigLoader.load(configDir, Optional.empty());
             SyncConfig cfg = SyncConfigFile.load(configDir, cluster.config());
             if (cfg.jobs().isEmpty()) {
-                throw new UserException(ExitCodes.CONFIG, "no replication jobs configured in "
-                        + configDir.resolve(SyncConfigFile.NAME) + " (add a jobs: section)");
+                throw new UserException(ExitCodes.CONFIG, "no replication jobs configured in " + file
+                        + ": add a jobs: section (format: README, \"sync.yaml\")");
             }
             return cfg;
         }
@@ -92,7 +99,7 @@ public final class SyncCommand implements Callable<Integer> {
         /** The group keys running on this node, from the daemon. */
         Set<String> runningHere() throws IOException, UserException {
             ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
-                    DaemonCommand.GROUPS_RUNNING);
+                    new ControlRequest.GroupsRunning());
             if (!r.ok()) {
                 throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
             }

@@ -1,18 +1,59 @@
 package org.jheartbeat.core.control;
 
 /**
- * An answer on the control socket.
+ * An answer on the control socket. On the wire its first line is {@code OK}, {@code ERR <reason>} or
+ * {@code REFUSED <reason>}, then the body.
  *
- * @param ok    whether the request succeeded
+ * @param kind  whether the request succeeded, failed, or was refused without changing anything
  * @param error the reason when not ok (one line), else empty
  * @param body  the text to print (may be empty)
  */
-public record ControlResponse(boolean ok, String error, String body) {
+public record ControlResponse(Kind kind, String error, String body) {
+    /** How a request ended. */
+    public enum Kind {
+        /** Done. Wire head {@code OK}. */
+        OK,
+        /** Failed, cancelled, timed out, or the request was malformed. Wire head {@code ERR}. */
+        ERROR,
+        /**
+         * Refused before anything changed, e.g. a hand-over while another is in progress (Heartbeat's
+         * "Standby in progress- new request ... ignored"); trying again later may work. Wire head {@code REFUSED}.
+         */
+        REFUSED
+    }
+
+    public ControlResponse {
+        error = error.replace('\n', ' ');
+    }
+
     public static ControlResponse ok(String body) {
-        return new ControlResponse(true, "", body);
+        return new ControlResponse(Kind.OK, "", body);
     }
 
     public static ControlResponse error(String reason) {
-        return new ControlResponse(false, reason.replace('\n', ' '), "");
+        return new ControlResponse(Kind.ERROR, reason, "");
+    }
+
+    public static ControlResponse refused(String reason) {
+        return new ControlResponse(Kind.REFUSED, reason, "");
+    }
+
+    /** Whether the request succeeded. */
+    public boolean ok() {
+        return kind == Kind.OK;
+    }
+
+    /** Whether the daemon refused the request without changing anything. */
+    public boolean refused() {
+        return kind == Kind.REFUSED;
+    }
+
+    /** The first line on the wire, without its newline. */
+    String head() {
+        return switch (kind) {
+            case OK -> "OK";
+            case ERROR -> "ERR " + error;
+            case REFUSED -> "REFUSED " + error;
+        };
     }
 }

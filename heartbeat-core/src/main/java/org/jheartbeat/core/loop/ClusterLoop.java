@@ -228,14 +228,25 @@ public final class ClusterLoop implements AutoCloseable {
     /**
      * Operator standby ({@code takeover == false}: hand {@code set} of our groups to the peer) or
      * takeover ({@code true}: ask the peer to hand us {@code set}). Completes when the exchange has
-     * finished, was refused or was cancelled; the caller applies its own timeout.
+     * finished, was refused or was cancelled; the caller applies its own timeout. A request while
+     * an operator hand-over of this node is in progress is refused at once and never reaches the
+     * machine, so the one in progress goes on and its caller still learns how it ends (Heartbeat
+     * 3.0.6 {@code hb_resource.c}: "Standby in progress- new request from NODE ignored").
      */
     public CompletableFuture<HandoverResult> handover(boolean takeover, ResourceSet set) {
         CompletableFuture<HandoverResult> f = new CompletableFuture<>();
         post(() -> {
+            var m = engine.machine();
+            if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
+                log(Level.WARN, "Standby in progress- new request from " + engine.me() + " ignored ["
+                        + (takeover ? "takeover " : "standby ") + set + "; " + m.handoverDetail() + " in progress]");
+                f.complete(new HandoverResult(false, "standby in progress (" + m.handoverDetail()
+                        + "); new request ignored", TakeoverMachine.Handover.REFUSED));
+                return;
+            }
             run(e -> takeover ? e.onTakeoverRequested(set, clock.nanoTime(), wall.currentTimeMillis())
                     : e.onStandbyRequested(set, clock.nanoTime(), wall.currentTimeMillis()));
-            watchHandover(engine.machine().handoverSerial(), f);
+            watchHandover(m.handoverSerial(), f);
         });
         return f;
     }

@@ -703,13 +703,15 @@ public final class TakeoverMachine {
             return Optional.of(peer + " is not alive");
         }
         if (state != TakeoverState.STABLE || !settled()) {
-            return Optional.of("local resources are in flux (" + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            return Optional.of((state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING
+                    ? "standby in progress" : "local resources in flux")
+                    + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
         }
         if (!peerStable) {
             return Optional.of(peer + "'s resources are in flux");
         }
         if (handover == Handover.IN_PROGRESS) {
-            return Optional.of("another standby or takeover is in progress");
+            return Optional.of("standby in progress (" + handoverDetail + ")");
         }
         return Optional.empty();
     }

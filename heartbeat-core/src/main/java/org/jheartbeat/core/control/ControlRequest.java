@@ -1,0 +1,209 @@
+package org.jheartbeat.core.control;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import org.jheartbeat.core.takeover.ResourceSet;
+
+/**
+ * One request on the control socket ({@link ControlServer}), as a typed record. The wire form is
+ * one line of printable ASCII words separated by single spaces; {@link #parse(String)} is the only
+ * place that reads it and {@link #toWire()} the only place that writes it.
+ *
+ * <pre>
+ *  status | status-json                      Status(json)
+ *  cl_status ARG...                           ClStatus(args)        (1..8 words)
+ *  config-digest                              ConfigDigest
+ *  groups-running                             GroupsRunning
+ *  standby|takeover SET TIMEOUT_S             Handover(kind, set, timeoutSeconds)
+ *                     SET = all|local|foreign|failback, TIMEOUT_S = 1..3600
+ * </pre>
+ */
+public sealed interface ControlRequest
+        permits ControlRequest.Status, ControlRequest.ClStatus, ControlRequest.ConfigDigest,
+                ControlRequest.GroupsRunning, ControlRequest.Handover {
+
+    /** Longest request line, in bytes, newline excluded. */
+    int MAX_LENGTH = 512;
+    /** Most {@code cl_status} arguments (Heartbeat's longest form, {@code -m hblinkstatus NODE LINK}, has 4). */
+    int MAX_CL_STATUS_ARGS = 8;
+    /** Longest {@code hb standby}/{@code hb takeover} wait, in s. */
+    int MAX_HANDOVER_TIMEOUT_S = 3600;
+
+    /** The request line, without the newline. */
+    String toWire();
+
+    /** {@code status} (text) or {@code status-json}. */
+    record Status(boolean json) implements ControlRequest {
+        @Override
+        public String toWire() {
+            return json ? "status-json" : "status";
+        }
+    }
+
+    /**
+     * {@code cl_status ARG...}: Heartbeat 3.0.6's cl_status arguments, answered by the daemon.
+     *
+     * @param args 1..{@value #MAX_CL_STATUS_ARGS} words of printable ASCII without spaces
+     * @throws IllegalArgumentException if {@code args} break that rule
+     */
+    record ClStatus(List<String> args) implements ControlRequest {
+        public ClStatus {
+            args = List.copyOf(args);
+            if (args.isEmpty() || args.size() > MAX_CL_STATUS_ARGS) {
+                throw new IllegalArgumentException("cl_status takes 1.." + MAX_CL_STATUS_ARGS + " arguments, got "
+                        + args.size());
+            }
+            for (String a : args) {
+                if (a.isEmpty() || !isPrintableAscii(a)) {
+                    throw new IllegalArgumentException("cl_status arguments are printable ASCII words without spaces");
+                }
+            }
+        }
+
+        @Override
+        public String toWire() {
+            return "cl_status " + String.join(" ", args);
+        }
+    }
+
+    /** {@code config-digest}: this node's and the peer's config digests ({@link ConfigDigestReport}). */
+    record ConfigDigest() implements ControlRequest {
+        @Override
+        public String toWire() {
+            return ConfigDigestReport.REQUEST;
+        }
+    }
+
+    /** {@code groups-running}: the keys of the groups running here, one per line. */
+    record GroupsRunning() implements ControlRequest {
+        @Override
+        public String toWire() {
+            return "groups-running";
+        }
+    }
+
+    /** Which way a hand-over goes: this node goes standby, or takes over from the peer. */
+    enum HandoverKind {
+        /** Heartbeat's {@code hb_standby}: hand our groups to the peer. */
+        STANDBY,
+        /** Heartbeat's {@code hb_takeover}: ask the peer for its groups. */
+        TAKEOVER;
+
+        /** The request verb: {@code standby} or {@code takeover}. */
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * {@code standby|takeover SET TIMEOUT_S}: an operator hand-over; the daemon answers when it has
+     * finished, was refused or cancelled, or after {@code timeoutSeconds}.
+     *
+     * @param kind           standby or takeover
+     * @param set            which groups, relative to this node (never {@link ResourceSet#NONE})
+     * @param timeoutSeconds how long the daemon waits for the end, 1..{@value #MAX_HANDOVER_TIMEOUT_S} s
+     * @throws IllegalArgumentException when {@code set} is NONE or the timeout is out of range
+     */
+    record Handover(HandoverKind kind, ResourceSet set, int timeoutSeconds) implements ControlRequest {
+        public Handover {
+            if (kind == null || set == null || set == ResourceSet.NONE) {
+                throw new IllegalArgumentException("a hand-over needs a kind and a set other than none");
+            }
+            if (timeoutSeconds < 1 || timeoutSeconds > MAX_HANDOVER_TIMEOUT_S) {
+                throw new IllegalArgumentException("hand-over timeout must be 1.." + MAX_HANDOVER_TIMEOUT_S
+                        + " s, got " + timeoutSeconds);
+            }
+        }
+
+        @Override
+        public String toWire() {
+            return kind.wireName() + " " + set.wireName() + " " + timeoutSeconds;
+        }
+    }
+
+    /**
+     * Reads one request line (without its newline). Never throws anything but
+     * {@link MalformedRequestException}, whatever the input.
+     *
+     * @param line the line as received (decoded as ISO-8859-1 or UTF-8; any non-ASCII char is refused)
+     * @return the request
+     * @throws MalformedRequestException with a one-line reason: empty, longer than
+     *                                   {@value #MAX_LENGTH} bytes, a control or non-ASCII character, doubled or
+     *                                   edge spaces, an unknown verb, wrong argument count, a bad set or timeout
+     */
+    static ControlRequest parse(String line) throws MalformedRequestException {
+        if (line == null || line.isEmpty()) {
+            throw new MalformedRequestException("empty request");
+        }
+        int bytes = line.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_LENGTH) {
+            throw new MalformedRequestException("request of " + bytes + " bytes is longer than " + MAX_LENGTH);
+        }
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c != ' ' && (c < 0x21 || c > 0x7e)) {
+                throw new MalformedRequestException(String.format(Locale.ROOT,
+                        "character U+%04X at offset %d: requests are printable ASCII words separated by single spaces",
+                        (int) c, i));
+            }
+        }
+        if (line.startsWith(" ") || line.endsWith(" ") || line.contains("  ")) {
+            throw new MalformedRequestException("leading, trailing or doubled space: words are separated by one space");
+        }
+        String[] w = line.split(" ");
+        String verb = w[0];
+        switch (verb) {
+            case "status", "status-json", "config-digest", "groups-running" -> {
+                if (w.length != 1) {
+                    throw new MalformedRequestException(verb + " takes no arguments, got " + (w.length - 1));
+                }
+                return switch (verb) {
+                    case "status" -> new Status(false);
+                    case "status-json" -> new Status(true);
+                    case "config-digest" -> new ConfigDigest();
+                    default -> new GroupsRunning();
+                };
+            }
+            case "cl_status" -> {
+                if (w.length < 2 || w.length - 1 > MAX_CL_STATUS_ARGS) {
+                    throw new MalformedRequestException("cl_status takes 1.." + MAX_CL_STATUS_ARGS
+                            + " arguments, got " + (w.length - 1));
+                }
+                return new ClStatus(List.of(w).subList(1, w.length));
+            }
+            case "standby", "takeover" -> {
+                if (w.length != 3) {
+                    throw new MalformedRequestException(verb + " takes 2 arguments (SET TIMEOUT_S), got "
+                            + (w.length - 1));
+                }
+                ResourceSet set = ResourceSet.fromWire(w[1]).filter(s -> s != ResourceSet.NONE).orElseThrow(() ->
+                        new MalformedRequestException(verb + ": unknown set '" + clip(w[1])
+                                + "' (use all, local, foreign or failback)"));
+                int timeout = w[2].matches("[0-9]{1,4}") ? Integer.parseInt(w[2]) : -1;
+                if (timeout < 1 || timeout > MAX_HANDOVER_TIMEOUT_S) {
+                    throw new MalformedRequestException(verb + ": timeout '" + clip(w[2]) + "' is not 1.."
+                            + MAX_HANDOVER_TIMEOUT_S + " seconds");
+                }
+                return new Handover(verb.equals("standby") ? HandoverKind.STANDBY : HandoverKind.TAKEOVER, set, timeout);
+            }
+            default -> throw new MalformedRequestException("unknown request '" + clip(verb) + "' (known: status,"
+                    + " status-json, cl_status, config-digest, groups-running, standby, takeover)");
+        }
+    }
+
+    private static boolean isPrintableAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A word quoted back in an error, at most 32 characters (already known to be printable ASCII). */
+    private static String clip(String word) {
+        return word.length() <= 32 ? word : word.substring(0, 32) + "...";
+    }
+}

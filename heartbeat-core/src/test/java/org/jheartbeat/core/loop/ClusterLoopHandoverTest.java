@@ -1,0 +1,139 @@
+package org.jheartbeat.core.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jheartbeat.core.auth.MessageAuthenticator;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.media.FrameSink;
+import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.protocol.NodeEngine;
+import org.jheartbeat.core.protocol.OutboundStamper;
+import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.testkit.TwoNodeHarness;
+import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.WallClock;
+import org.jheartbeat.core.wire.WirePacket;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two real {@link ClusterLoop}s joined by an in-memory link (real time, keepalive 500 ms): an
+ * operator hand-over while another of this node is in progress is refused at once, and the one in
+ * progress goes on and reports its own end (Heartbeat 3.0.6: "Standby in progress- new request from
+ * NODE ignored"). Bounds only catch hangs.
+ */
+class ClusterLoopHandoverTest {
+
+    /** One end of an in-memory cable: what it sends arrives at the other end's sink. */
+    static final class PipeEnd implements Medium {
+        volatile FrameSink sink;
+        volatile PipeEnd other;
+
+        @Override
+        public String linkName() {
+            return "eth1";
+        }
+
+        @Override
+        public String describe() {
+            return "pipe eth1";
+        }
+
+        @Override
+        public void start(FrameSink s) {
+            sink = s;
+        }
+
+        @Override
+        public void send(WirePacket packet) {
+            FrameSink s = other.sink;
+            if (s != null) {
+                s.onFrame("eth1", "pipe", packet.netstring().clone());
+            }
+        }
+
+        @Override
+        public void close() {
+            sink = null;
+        }
+    }
+
+    /** Groups start at once; a stop waits until the test completes it. */
+    static final class HeldStops implements GroupExecutor {
+        final ConcurrentHashMap<Integer, CompletableFuture<Boolean>> stops = new ConcurrentHashMap<>();
+
+        @Override
+        public CompletableFuture<Boolean> start(int group) {
+            return CompletableFuture.completedFuture(true);
+        }
+
+        @Override
+        public CompletableFuture<Boolean> stop(int group) {
+            return stops.computeIfAbsent(group, g -> new CompletableFuture<>());
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    static ClusterLoop loop(ClusterConfig config, NodeName me, Medium medium, GroupExecutor groups, long generation) {
+        MonotonicClock clock = MonotonicClock.system();
+        byte[] uuid = new byte[16];
+        uuid[15] = (byte) generation;
+        OutboundStamper st = new OutboundStamper(me, uuid, generation, new MessageAuthenticator(config.authKeys()),
+                () -> "0.00 0.00 0.00 1/1 1");
+        return new ClusterLoop(config, new NodeEngine(config, me, st, 3, clock.nanoTime()), List.of(medium), groups,
+                clock, WallClock.system());
+    }
+
+    static boolean settled(ClusterLoop n) throws Exception {
+        var s = n.snapshot().get(10, TimeUnit.SECONDS);
+        return s.takeoverState().equals("stable") && s.rscStatus().equals("local");
+    }
+
+    @Test
+    void aSecondHandoverIsRefusedAtOnceAndTheFirstCompletes() throws Exception {
+        ClusterConfig config = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.OFF, 0).config();
+        PipeEnd a = new PipeEnd();
+        PipeEnd b = new PipeEnd();
+        a.other = b;
+        b.other = a;
+        HeldStops groups1 = new HeldStops();
+        ClusterLoop n1 = loop(config, TwoNodeHarness.N1, a, groups1, 1);
+        ClusterLoop n2 = loop(config, TwoNodeHarness.N2, b, new HeldStops(), 2);
+        try {
+            n1.start();
+            n2.start();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
+                    settled(n1) && settled(n2));
+
+            CompletableFuture<ClusterLoop.HandoverResult> first = n1.handover(false, ResourceSet.LOCAL);
+            await().atMost(Duration.ofSeconds(30)).until(() -> groups1.stops.containsKey(0));
+            ClusterLoop.HandoverResult second = n1.handover(false, ResourceSet.ALL).get(10, TimeUnit.SECONDS);
+            ClusterLoop.HandoverResult third = n1.handover(true, ResourceSet.FOREIGN).get(10, TimeUnit.SECONDS);
+            assertThat(second.outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
+            assertThat(second.detail()).isEqualTo("standby in progress (standby [local]); new request ignored");
+            assertThat(third.outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
+            assertThat(first).as("the first goes on").isNotDone();
+            assertThat(n1.snapshot().get().recentEvents()).anyMatch(l ->
+                    l.contains("Standby in progress- new request from node1 ignored [standby all;"));
+
+            groups1.stops.get(0).complete(true);
+            ClusterLoop.HandoverResult done = first.get(30, TimeUnit.SECONDS);
+            assertThat(done.outcome()).as(done.detail()).isEqualTo(TakeoverMachine.Handover.DONE);
+            assertThat(done.detail()).isEqualTo("standby [local] completed");
+        } finally {
+            n1.close();
+            n2.close();
+        }
+    }
+}
