@@ -74,6 +74,10 @@ class LogSetupTest {
         for (int i = 0; i < 50; i++) {
             hb.info("line {}", i);
         }
+        // the report comes from the debug file's own writer thread: wait for it (the bound only catches a
+        // hang; on a loaded machine that thread may not have run before close() otherwise)
+        await().atMost(Duration.ofSeconds(60)).until(() -> err.toString(StandardCharsets.UTF_8)
+                .contains("cannot write log file " + debugfile) && err.toString(StandardCharsets.UTF_8).contains("line 49"));
         log.close();
         String stderr = err.toString(StandardCharsets.UTF_8);
         assertThat(stderr.split("cannot write log file " + debugfile, -1)).as(stderr).hasSize(2);

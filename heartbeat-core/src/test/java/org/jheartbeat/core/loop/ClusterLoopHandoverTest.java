@@ -71,13 +71,17 @@ class ClusterLoopHandoverTest {
         final ConcurrentHashMap<Integer, CompletableFuture<Boolean>> stops = new ConcurrentHashMap<>();
 
         @Override
-        public CompletableFuture<Boolean> start(int group) {
+        public CompletableFuture<Boolean> start(int group, org.jheartbeat.core.takeover.GroupOpReason reason) {
             return CompletableFuture.completedFuture(true);
         }
 
         @Override
-        public CompletableFuture<Boolean> stop(int group) {
+        public CompletableFuture<Boolean> stop(int group, org.jheartbeat.core.takeover.GroupOpReason reason) {
             return stops.computeIfAbsent(group, g -> new CompletableFuture<>());
+        }
+
+        @Override
+        public void peerLost(NodeName peer, String how) {
         }
 
         @Override
