@@ -2,6 +2,7 @@ package org.jheartbeat.cli;
 
 import org.jheartbeat.cli.command.BackupCommand;
 import org.jheartbeat.cli.command.ClStatusCommand;
+import org.jheartbeat.cli.command.CleanupCommand;
 import org.jheartbeat.cli.command.ConfigCommand;
 import org.jheartbeat.cli.command.FailbackCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
-            ClStatusCommand.class, SyncCommand.class, BackupCommand.class},
+            ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

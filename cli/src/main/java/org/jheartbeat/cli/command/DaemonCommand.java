@@ -274,6 +274,9 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         if (request instanceof ControlRequest.Handover h) {
             return handover(h, loop, sync);
         }
+        if (request instanceof ControlRequest.Cleanup c) {
+            return cleanup(c, loop, config);
+        }
         StatusSnapshot snap;
         try {
             if (request instanceof ControlRequest.ConfigDigest) {
@@ -305,6 +308,37 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     .collect(java.util.stream.Collectors.joining()));
         }
         throw new IllegalStateException("unhandled control request " + request.toWire());
+    }
+
+    /**
+     * {@code hb cleanup [GROUP]}: clears failures (here and, through the peer, there); answers with the
+     * resource groups as they stand afterwards. An unknown group is refused.
+     */
+    private static ControlResponse cleanup(ControlRequest.Cleanup c, ClusterLoop loop, ClusterConfig config) {
+        int index = -1;
+        if (c.group().isPresent()) {
+            String g = c.group().get();
+            var groups = config.resourceGroups();
+            for (int i = 0; i < groups.size() && index < 0; i++) {
+                if (groups.get(i).key().equals(g) || g.equals(Integer.toString(i + 1))) {
+                    index = i;
+                }
+            }
+            if (index < 0) {
+                return ControlResponse.refused("no resource group " + g + " in haresources (name it by its key, the"
+                        + " first resource of its line, or its number; see hb resources list)");
+            }
+        }
+        try {
+            loop.cleanup(index).get(5, TimeUnit.SECONDS);
+            return ControlResponse.ok("cleared " + c.group().map(g -> "resource group " + g).orElse("every resource group")
+                    + "\n" + groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ControlResponse.error("cleanup: the daemon is shutting down");
+        } catch (Exception e) {
+            return ControlResponse.error("cleanup failed: " + e);
+        }
     }
 
     /** An operator standby or takeover: done (OK), refused at once (REFUSED), or failed/timed out (ERR). */

@@ -117,6 +117,15 @@ class FailureHandlingIT {
                 assertThat(Files.exists(running(lab, "node2", "f1"))).isFalse();
                 // node2's own group was never touched
                 assertThat(lab.holds("node2", VIP2)).isTrue();
+                // the admin repairs the service and clears the block: it is stopped again and moves to node2
+                Files.delete(state(lab, "node1").resolve("f1.fail-stop"));
+                Lab.Result cleanup = hb(lab, "node1", "cleanup", VIP1 + "/24/eth0");
+                assertThat(cleanup.code()).as(cleanup.output()).isZero();
+                assertThat(cleanup.output()).startsWith("cleared resource group " + VIP1 + "/24/eth0");
+                awaitHeld(lab, "node2", VIP1, 60);
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                        assertThat(OperatorCommandsIT.json(lab, "node1")).doesNotContain("\"state_here\":\"blocked\""));
+                assertThat(hb(lab, "node1", "cleanup", "nosuchgroup").code()).isEqualTo(75);
             }
         }
     }
@@ -169,6 +178,14 @@ class FailureHandlingIT {
                 assertThat(takeover.output()).contains("failed to start on node1; clear it first with 'hb cleanup");
                 Thread.sleep(2000);
                 assertThat(lab.holds("node2", VIP1)).isTrue();
+                // repaired and cleared: the group stays where it runs until asked, then takeover moves it
+                Files.delete(state(lab, "node1").resolve("f1.fail-start"));
+                Lab.Result cleanup = hb(lab, "node1", "cleanup", "1");
+                assertThat(cleanup.code()).as(cleanup.output()).isZero();
+                assertThat(OperatorCommandsIT.json(lab, "node1")).doesNotContain("failed to start here");
+                Lab.Result again = hb(lab, "node1", "takeover", "local", "--timeout", "60");
+                assertThat(again.code()).as(again.output()).isZero();
+                awaitHeld(lab, "node1", VIP1, 60);
             }
         }
     }

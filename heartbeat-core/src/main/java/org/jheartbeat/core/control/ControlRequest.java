@@ -16,12 +16,13 @@ import org.jheartbeat.core.takeover.ResourceSet;
  *  config-digest                              ConfigDigest
  *  groups-running                             GroupsRunning
  *  standby|takeover SET TIMEOUT_S             Handover(kind, set, timeoutSeconds)
+ *  cleanup [GROUP]                            Cleanup(group)        (a group key or 1-based number)
  *                     SET = all|local|foreign|failback, TIMEOUT_S = 1..3600
  * </pre>
  */
 public sealed interface ControlRequest
         permits ControlRequest.Status, ControlRequest.ClStatus, ControlRequest.ConfigDigest,
-                ControlRequest.GroupsRunning, ControlRequest.Handover {
+                ControlRequest.GroupsRunning, ControlRequest.Handover, ControlRequest.Cleanup {
 
     /** Longest request line, in bytes, newline excluded. */
     int MAX_LENGTH = 512;
@@ -123,6 +124,26 @@ public sealed interface ControlRequest
     }
 
     /**
+     * {@code cleanup [GROUP]}: clear the failures of one resource group, or of every group
+     * (docs/design/takeover.md, "Failures"); answered once the daemon applied it.
+     *
+     * @param group a haresources group key (its first resource) or its 1-based number, or empty for all
+     * @throws IllegalArgumentException if {@code group} is not one printable ASCII word
+     */
+    record Cleanup(java.util.Optional<String> group) implements ControlRequest {
+        public Cleanup {
+            if (group == null || group.isPresent() && (group.get().isEmpty() || !isPrintableAscii(group.get()))) {
+                throw new IllegalArgumentException("cleanup takes a group key or number: one printable ASCII word");
+            }
+        }
+
+        @Override
+        public String toWire() {
+            return group.map(g -> "cleanup " + g).orElse("cleanup");
+        }
+    }
+
+    /**
      * Reads one request line (without its newline). Never throws anything but
      * {@link MalformedRequestException}, whatever the input.
      *
@@ -187,8 +208,14 @@ public sealed interface ControlRequest
                 }
                 return new Handover(verb.equals("standby") ? HandoverKind.STANDBY : HandoverKind.TAKEOVER, set, timeout);
             }
+            case "cleanup" -> {
+                if (w.length > 2) {
+                    throw new MalformedRequestException("cleanup takes at most 1 argument (GROUP), got " + (w.length - 1));
+                }
+                return new Cleanup(w.length == 2 ? java.util.Optional.of(w[1]) : java.util.Optional.empty());
+            }
             default -> throw new MalformedRequestException("unknown request '" + clip(verb) + "' (known: status,"
-                    + " status-json, cl_status, config-digest, groups-running, standby, takeover)");
+                    + " status-json, cl_status, config-digest, groups-running, standby, takeover, cleanup)");
         }
     }
 

@@ -19,7 +19,10 @@ class ControlRequestTest {
                 new ControlRequest.ClStatus(List.of("-m", "hblinkstatus", "node2", "eth1")),
                 new ControlRequest.ConfigDigest(), new ControlRequest.GroupsRunning(),
                 new ControlRequest.Handover(HandoverKind.STANDBY, ResourceSet.ALL, 60),
-                new ControlRequest.Handover(HandoverKind.TAKEOVER, ResourceSet.FOREIGN, 3600));
+                new ControlRequest.Handover(HandoverKind.TAKEOVER, ResourceSet.FOREIGN, 3600),
+                new ControlRequest.Cleanup(java.util.Optional.empty()),
+                new ControlRequest.Cleanup(java.util.Optional.of("198.18.0.100/24/eth0")),
+                new ControlRequest.Cleanup(java.util.Optional.of("2")));
         for (ControlRequest r : all) {
             assertThat(ControlRequest.parse(r.toWire())).isEqualTo(r);
         }
@@ -52,6 +55,7 @@ class ControlRequestTest {
         assertThat(reason("standby all 99999999999999999999")).contains("timeout '9999");
         assertThat(reason("standby all")).isEqualTo("standby takes 2 arguments (SET TIMEOUT_S), got 1");
         assertThat(reason("status now")).isEqualTo("status takes no arguments, got 1");
+        assertThat(reason("cleanup a b")).isEqualTo("cleanup takes at most 1 argument (GROUP), got 2");
         assertThat(reason("cl_status")).isEqualTo("cl_status takes 1..8 arguments, got 0");
         assertThat(reason("cl_status a b c d e f g h i")).isEqualTo("cl_status takes 1..8 arguments, got 9");
         assertThat(reason("status\u00e9")).startsWith("character U+00E9 at offset 6");

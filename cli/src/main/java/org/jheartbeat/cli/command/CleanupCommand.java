@@ -1,0 +1,61 @@
+package org.jheartbeat.cli.command;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlRequest;
+import org.jheartbeat.core.control.ControlResponse;
+import org.jheartbeat.core.state.StateDirectory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hb cleanup [GROUP]}: clears a resource group's failures after the admin repaired it, as
+ * Pacemaker's {@code crm_resource --cleanup}: a failed start is forgotten on both nodes, a group
+ * blocked by a failed stop is stopped once more, and a group that had failed on both nodes is
+ * started by its preferred node (docs/design/takeover.md, "Failures").
+ */
+@Command(name = "cleanup", mixinStandardHelpOptions = true,
+        description = {"Clear the failures of a resource group (or of all) on both nodes once it is repaired: a"
+                + " failed start is forgotten, a group blocked by a failed stop is stopped again, a group that"
+                + " failed on both nodes is started by its preferred node."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:cleared", "1:failed", "3:no daemon running", "4:permission denied", "64:usage error",
+            "75:refused (no such group)"})
+public final class CleanupCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
+            description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
+    Path stateDir;
+
+    @Parameters(arity = "0..1", paramLabel = "GROUP",
+            description = "The group's key (the first resource of its haresources line) or its number (hb resources"
+                    + " list); every group when omitted.")
+    String group;
+
+    @Override
+    public Integer call() throws Exception {
+        if (group != null && !group.matches("[!-~]+")) {
+            throw new UserException(ExitCodes.USAGE, "cleanup: GROUP must be one word (a key or a number): " + group);
+        }
+        ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
+                new ControlRequest.Cleanup(Optional.ofNullable(group)));
+        if (r.refused()) {
+            throw new UserException(ExitCodes.REFUSED, "cleanup refused: " + r.error());
+        }
+        if (!r.ok()) {
+            throw new UserException(ExitCodes.FAILURE, "cleanup: " + r.error());
+        }
+        spec.commandLine().getOut().print(r.body());
+        spec.commandLine().getOut().flush();
+        return ExitCodes.OK;
+    }
+}
