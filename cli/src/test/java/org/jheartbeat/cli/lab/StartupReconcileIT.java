@@ -99,7 +99,7 @@ class StartupReconcileIT {
             assertThat(haLog).contains("Resource group " + broken + " cannot start on this node: Cannot locate"
                     + " resource script for labgone")
                     .contains("Giving up resources due to failure of labgone")
-                    .contains("Resource group " + broken + " failed to start; it stays down on node1");
+                    .contains("Resource group " + broken + " failed to start on node1");
             assertThat(haLog.lines().filter(l -> l.contains("cannot start on this node")))
                     .allMatch(l -> l.contains("CRIT"));
 
