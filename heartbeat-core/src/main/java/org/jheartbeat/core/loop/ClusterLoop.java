@@ -167,6 +167,10 @@ public final class ClusterLoop implements AutoCloseable {
 
     private void log(Level level, String text) {
         switch (level) {
+            case DEBUG -> {
+                LOG.debug(text);
+                return;
+            }
             case INFO -> LOG.info(text);
             case WARN -> LOG.warn(text);
             case ERROR -> LOG.error(text);

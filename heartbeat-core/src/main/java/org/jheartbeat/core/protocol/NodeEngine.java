@@ -57,6 +57,7 @@ public final class NodeEngine {
     private final TakeoverMachine machine;
     private final SequenceTracker peerSeq = new SequenceTracker();
     private final BadPacketCounter badPackets = new BadPacketCounter();
+    private final StaleFrameCounter staleFrames = new StaleFrameCounter();
     private final int ackTrigger;
     private final PeerConfigCheck configCheck;
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
@@ -176,6 +177,8 @@ public final class NodeEngine {
             return out;
         }
         if (from.equals(me)) {
+            // our own frames echoed back, or left in a line by our previous run: never about the peer
+            stale(out, StaleFrameCounter.Reason.OWN_FRAME, from + " " + type.get() + " on " + link, nowNanos);
             return out;
         }
         if (!from.equals(peer)) {
@@ -188,6 +191,27 @@ public final class NodeEngine {
         long seq = unsequenced ? 0 : parseHex(message.get(Field.SEQ).orElse(""), -1);
         if (hg < 0 || (!unsequenced && seq <= 0)) {
             bad(out, source + " on " + link, "missing or bad seqno/generation", nowNanos);
+            return out;
+        }
+        // Frames from before are dropped here, before they refresh a link or the node's liveness
+        // (Heartbeat 3.0.6 should_drop_message: DROPIT updates nothing). NS_ frames carry no seq; one
+        // that carries an hg older than the tracked generation is from before as well.
+        if (unsequenced && message.get(Field.GENERATION).isPresent() && hg < peerSeq.generation()) {
+            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg
+                    + " (tracking gen " + peerSeq.generation() + ")", nowNanos);
+            return out;
+        }
+        long lastBefore = peerSeq.lastSeq();
+        long genBefore = peerSeq.generation();
+        SequenceTracker.Verdict verdict = unsequenced ? SequenceTracker.Verdict.ACCEPT : peerSeq.offer(hg, seq);
+        if (verdict == SequenceTracker.Verdict.REPLAY) {
+            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg + " seq "
+                    + seq + " (tracking gen " + genBefore + ")", nowNanos);
+            return out;
+        }
+        if (verdict == SequenceTracker.Verdict.STALE) {
+            stale(out, StaleFrameCounter.Reason.STALE_SEQUENCE, from + " " + type.get() + " gen " + hg + " seq "
+                    + seq + " (newest seq " + lastBefore + ")", nowNanos);
             return out;
         }
         message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
@@ -208,15 +232,8 @@ public final class NodeEngine {
             }
             return out;
         }
-        long lastBefore = peerSeq.lastSeq();
-        SequenceTracker.Verdict verdict = peerSeq.offer(hg, seq);
         trackGaps(verdict, lastBefore, seq, out, nowNanos);
         switch (verdict) {
-            case REPLAY -> {
-                log(out, Level.WARN, "should_drop_message: attempted replay attack [" + from + "]? [gen = "
-                        + hg + ", curgen = " + peerSeq.generation() + "]");
-                return out;
-            }
             case DUPLICATE -> {
                 return out;
             }
@@ -224,7 +241,7 @@ public final class NodeEngine {
                 peerDeclaredDead = false;
                 apply(machine.on(new TakeoverEvent.PeerRestarted(), nowNanos), out, nowNanos, wallMillis);
             }
-            case ACCEPT -> { }
+            default -> { }
         }
         if (peerSeq.missing().isEmpty() && (seq % 10 == ackTrigger || seq < peerSeq.lastSeq())) {
             // flow control (C.5): acknowledge at seq % 10 == trigger when nothing is missing below;
@@ -530,6 +547,10 @@ public final class NodeEngine {
         return m.get(Field.DESTINATION).map(d -> d.equalsIgnoreCase(me.value())).orElse(true);
     }
 
+    private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
+        staleFrames.record(reason, detail, now).ifPresent(line -> log(out, Level.DEBUG, line));
+    }
+
     private void bad(List<Effect> out, String source, String reason, long now) {
         badPackets.record(source, reason, now).ifPresent(line -> log(out, Level.ERROR, line));
     }
@@ -605,6 +626,11 @@ public final class NodeEngine {
     /** Bad-packet counters. */
     public BadPacketCounter badPackets() {
         return badPackets;
+    }
+
+    /** Frames dropped because they are from before (older generation, stale seq, our own name). */
+    public StaleFrameCounter staleFrames() {
+        return staleFrames;
     }
 
     /** Our generation. */
