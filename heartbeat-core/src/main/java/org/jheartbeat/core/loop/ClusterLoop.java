@@ -267,8 +267,7 @@ public final class ClusterLoop implements AutoCloseable {
             mediaStats.put(m.describe(), m.stats());
         }
         var machine = engine.machine();
-        String rsc = machine.state() == org.jheartbeat.core.takeover.TakeoverState.STABLE && machine.settled()
-                ? machine.holdings().wireName() : "transition";
+        String rsc = engine.rscStatus();
         return new StatusSnapshot(engine.me().value(), engine.generation(),
                 machine.state().name().toLowerCase(java.util.Locale.ROOT), rsc, nodes, gv,
                 engine.badPackets().total(), engine.badPackets().bySource(), mediaStats,

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDigest;
+import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.Timing;
@@ -15,11 +16,13 @@ import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
 import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.StandbyPhase;
 import org.jheartbeat.core.takeover.TakeoverAction;
 import org.jheartbeat.core.takeover.TakeoverAction.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.MessageType;
@@ -58,6 +61,11 @@ public final class NodeEngine {
     private final SequenceTracker peerSeq = new SequenceTracker();
     private final BadPacketCounter badPackets = new BadPacketCounter();
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
+    private final RscHold rscHold;
+    /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
+    private boolean peerJoining;
+    /** auto_failback is owed to a (re)joined peer but the machine saw no group to give back. */
+    private boolean failbackDue;
     private final int ackTrigger;
     private final PeerConfigCheck configCheck;
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
@@ -95,6 +103,8 @@ public final class NodeEngine {
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
                 config.stonithFor(me).isPresent());
+        this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
+                config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
         this.nextStatusNanos = startNanos;
         this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
     }
@@ -120,6 +130,7 @@ public final class NodeEngine {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
         apply(machine.on(new TakeoverEvent.Tick(), nowNanos), out, nowNanos, wallMillis);
+        failBackIfDue(out, nowNanos, wallMillis);
         return out;
     }
 
@@ -336,6 +347,8 @@ public final class NodeEngine {
                 awaitingRepnodes = false;
             }
             case STARTING -> {
+                peerJoining = true;
+                failbackDue = false;
                 apply(machine.on(new TakeoverEvent.PeerStarting(), now), out, now, wall);
                 sendConfigDigestIfNew(out, wall);
             }
@@ -359,6 +372,11 @@ public final class NodeEngine {
                 boolean stable = m.get(Field.IS_STABLE).map("1"::equals).orElse(false);
                 apply(machine.on(new TakeoverEvent.PeerResources(held.get(), full, stable,
                         m.get(Field.INFO).orElse("")), now), out, now, wall);
+                if (stable && peerJoining) {
+                    peerJoining = false;
+                    failbackDue = config.autoFailback() != FailbackPolicy.OFF;
+                    failBackIfDue(out, now, wall);
+                }
             }
             case ASK_RESOURCES -> {
                 Optional<ResourceSet> set = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
@@ -450,11 +468,37 @@ public final class NodeEngine {
             } else if (a instanceof TakeoverAction.Log l) {
                 out.add(new Effect.LogLine(l.level(), l.text()));
             } else if (a instanceof TakeoverAction.Announce an) {
-                transmit(out, ResourceMessages.encode(an.message()), wall);
+                transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
             } else if (a instanceof TakeoverAction.ShutdownComplete) {
                 exitAtNanos = now + FINAL_BEATS_NANOS;
             }
         }
+    }
+
+    /**
+     * Heartbeat's auto_failback ({@code PerformAutoFailback}): once a (re)joined peer is stable, a
+     * node whose bits include {@code foreign} goes standby for {@code foreign}, even when no group of
+     * the peer's exists, so that both nodes' {@code rsc_hold} end up as Heartbeat's ({@code local} on
+     * both). When there are foreign groups to give back the takeover machine starts that standby
+     * itself; this covers the case where it sees nothing to give. Waits (checked every tick) while
+     * either side is in flux, as Heartbeat's "Auto failback delayed." does.
+     */
+    private void failBackIfDue(List<Effect> out, long now, long wall) {
+        if (!failbackDue) {
+            return;
+        }
+        if (!rscHold.value().includesForeign() || !detector.status(peer).isAlive()
+                || machine.state() == TakeoverState.STANDBY_GIVING
+                || machine.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
+            failbackDue = false;
+            return;
+        }
+        if (machine.state() != TakeoverState.STABLE || !machine.settled() || !machine.peerStable()) {
+            return;
+        }
+        failbackDue = false;
+        log(out, Level.INFO, "auto_failback: handing " + peer + " back its share [foreign]");
+        apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now, wall);
     }
 
     private void sendStatus(List<Effect> out, long now, long wall) {
@@ -626,6 +670,18 @@ public final class NodeEngine {
     /** Bad-packet counters. */
     public BadPacketCounter badPackets() {
         return badPackets;
+    }
+
+    /**
+     * {@code cl_status rscstatus}: {@code transition} while this node or the peer is in flux (a live
+     * peer not yet reported stable, a negotiation, standby, takeover or group operation under way),
+     * otherwise Heartbeat's bits ({@link RscHold}): {@code none}, {@code local}, {@code foreign} or
+     * {@code all}. As Heartbeat 3.0.6 {@code hb_rsc_resource_state}.
+     */
+    public String rscStatus() {
+        boolean peerSettled = machine.peerStable() || !detector.status(peer).isAlive();
+        return machine.state() == TakeoverState.STABLE && machine.settled() && peerSettled
+                ? rscHold.value().wireName() : "transition";
     }
 
     /** Frames dropped because they are from before (older generation, stale seq, our own name). */

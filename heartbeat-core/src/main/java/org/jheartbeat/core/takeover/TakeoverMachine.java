@@ -648,6 +648,11 @@ public final class TakeoverMachine {
         return actual[i];
     }
 
+    /** Whether the peer last reported its resources settled ({@code isstable=1}) and has not restarted since. */
+    public boolean peerStable() {
+        return peerStable;
+    }
+
     /** What the peer last said it holds, relative to the peer. */
     public ResourceSet peerHoldings() {
         return peerHolds;
