@@ -225,6 +225,11 @@ public final class NodeEngine {
                     + seq + " (newest seq " + lastBefore + ")", nowNanos);
             return out;
         }
+        if (verdict == SequenceTracker.Verdict.DUPLICATE && seq != peerSeq.lastSeq()) {
+            // a copy of an older frame (over another link, or held by a line): Heartbeat drops it
+            // without refreshing anything; only a copy of the newest one refreshes its link
+            return out;
+        }
         message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
         for (MembershipEvent e : detector.packetReceived(from, link, nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
