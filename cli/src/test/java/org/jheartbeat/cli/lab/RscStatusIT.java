@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (one group, preferred by node1) runs on a pair of real Heartbeat 3.0.6 nodes and on a pair of
  * jheartbeat nodes, and the words both nodes print after each step must be the same: node1 alone,
  * node2 joins, node1 stops and returns, standby and takeover both ways, node2 loses power and comes
- * back. Only words are compared, never timings: each step waits (up to 2 min) until neither node
- * says {@code transition} and the pair's words have not changed for 8 s.
+ * back. Only words are compared, never timings: each step waits (up to 2 min) until every running
+ * node answers, neither says {@code transition}, and the pair's words have not changed for 8 s.
  */
 @Tag("root")
 class RscStatusIT {
@@ -50,26 +50,26 @@ class RscStatusIT {
                 "LAB_GROUPS", "single"))) {
             Pair p = new Pair(lab, kind.equals("heartbeat"));
             lab.lab("start", "node1");
-            seen.add(p.settle("node1 alone"));
+            seen.add(p.settle("node1 alone", true, false));
             lab.lab("start", "node2");
-            seen.add(p.settle("node2 joins"));
+            seen.add(p.settle("node2 joins", true, true));
             lab.lab("stop", "node1");
-            seen.add(p.settle("node1 stopped"));
+            seen.add(p.settle("node1 stopped", false, true));
             lab.lab("start", "node1");
-            seen.add(p.settle("node1 returns"));
+            seen.add(p.settle("node1 returns", true, true));
             p.command("node1", "hb_standby", "all");
-            seen.add(p.settle("node1 hb_standby all"));
+            seen.add(p.settle("node1 hb_standby all", true, true));
             p.command("node1", "hb_takeover", "all");
-            seen.add(p.settle("node1 hb_takeover all"));
+            seen.add(p.settle("node1 hb_takeover all", true, true));
             p.command("node2", "hb_takeover", "local");
-            seen.add(p.settle("node2 hb_takeover local"));
+            seen.add(p.settle("node2 hb_takeover local", true, true));
             p.command("node2", "hb_standby", "foreign");
-            seen.add(p.settle("node2 hb_standby foreign"));
+            seen.add(p.settle("node2 hb_standby foreign", true, true));
             lab.lab("poweroff", "node2");
-            seen.add(p.settle("node2 power off"));
+            seen.add(p.settle("node2 power off", true, false));
             lab.lab("poweron", "node2");
             lab.lab("start", "node2");
-            seen.add(p.settle("node2 back"));
+            seen.add(p.settle("node2 back", true, true));
         }
         return seen;
     }
@@ -95,8 +95,12 @@ class RscStatusIT {
             return rscstatus("node1") + "/" + rscstatus("node2");
         }
 
-        /** Waits until neither node says transition and the words stayed the same for 8 s. */
-        String settle(String step) throws Exception {
+        /**
+         * Waits until each node that runs ({@code up1}, {@code up2}) answers, neither says
+         * {@code transition}, and the words stayed the same for 8 s. A node that runs but does not
+         * answer yet (its API not up) is not settled either.
+         */
+        String settle(String step, boolean up1, boolean up2) throws Exception {
             long t0 = System.nanoTime();
             long since = t0;
             String last = null;
@@ -109,7 +113,9 @@ class RscStatusIT {
                     last = now;
                     since = t;
                 }
-                if (!now.contains("transition") && t - since >= SETTLE_MS * 1_000_000L) {
+                String[] w = now.split("/", -1);
+                boolean answered = (!up1 || !w[0].isEmpty()) && (!up2 || !w[1].isEmpty());
+                if (answered && !now.contains("transition") && t - since >= SETTLE_MS * 1_000_000L) {
                     return step + ": " + now;
                 }
                 assertThat((t - t0) / 1_000_000).as("%s (%s): rscstatus did not settle: %s", step,
