@@ -153,7 +153,7 @@ class StaleFramesTest {
         List<String> after = h.logs().subList(logsBefore, h.logs().size());
         assertThat(after).as("log lines after the replay").noneMatch(l -> l.contains("is dead")
                 || l.contains("Status update") || l.contains("restart") || l.contains("returning")
-                || l.contains(":eth1 up") || l.contains("Resources being acquired") || l.contains("STONITH")
+                || l.contains("Link ") || l.contains("Resources being acquired") || l.contains("STONITH")
                 || l.contains("Late heartbeat") || l.contains("lost packet"));
         List<String> trace = h.trace();
         assertThat(trace.subList(traceBefore.size(), trace.size())).as("trace after the replay")
