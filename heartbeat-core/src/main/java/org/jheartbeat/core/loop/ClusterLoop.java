@@ -182,6 +182,10 @@ public final class ClusterLoop implements AutoCloseable {
 
     private void log(Level level, String text) {
         switch (level) {
+            case DEBUG -> {
+                LOG.debug(text);
+                return;
+            }
             case INFO -> LOG.info(text);
             case WARN -> LOG.warn(text);
             case ERROR -> LOG.error(text);
@@ -310,8 +314,7 @@ public final class ClusterLoop implements AutoCloseable {
             mediaStats.put(m.describe(), m.stats());
         }
         var machine = engine.machine();
-        String rsc = machine.state() == org.jheartbeat.core.takeover.TakeoverState.STABLE && machine.settled()
-                ? machine.holdings().wireName() : "transition";
+        String rsc = engine.rscStatus();
         return new StatusSnapshot(engine.me().value(), engine.generation(),
                 machine.state().name().toLowerCase(java.util.Locale.ROOT), rsc, nodes, gv,
                 engine.badPackets().total(), engine.badPackets().bySource(), mediaStats,

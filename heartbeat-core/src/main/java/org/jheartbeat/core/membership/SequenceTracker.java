@@ -26,8 +26,18 @@ public final class SequenceTracker {
         RESTART,
         /** Already seen (e.g. the copy from the second link): refresh the link, don't process again. */
         DUPLICATE,
-        /** Older generation than the one tracked: drop it (replay). */
-        REPLAY
+        /**
+         * Older generation than the one tracked: drop it without touching anything (a replay, or a
+         * frame the peer's previous run left queued in a line).
+         */
+        REPLAY,
+        /**
+         * Current generation but behind the window: at least {@value #WINDOW} below the highest
+         * sequence number seen, or below it and neither seen nor missing (older than a reset of
+         * tracking). Heartbeat drops such a frame ({@code should_drop_message}: "a really old one we
+         * lost track of"); it refreshes nothing.
+         */
+        STALE
     }
 
     private long generation = -1;
@@ -66,11 +76,16 @@ public final class SequenceTracker {
             mark(seq);
             return Verdict.ACCEPT;
         }
-        if (lastSeq - seq >= WINDOW || isSeen(seq)) {
+        if (lastSeq - seq >= WINDOW) {
+            return Verdict.STALE;
+        }
+        if (isSeen(seq)) {
             return Verdict.DUPLICATE;
         }
+        if (!missing.remove(seq)) {
+            return Verdict.STALE;
+        }
         mark(seq);
-        missing.remove(seq);
         return Verdict.ACCEPT;
     }
 

@@ -9,6 +9,7 @@ import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.config.GroupAgreement;
 import org.jheartbeat.core.config.GroupDigest;
+import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.Timing;
@@ -18,6 +19,7 @@ import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
 import org.jheartbeat.core.takeover.GroupFailure;
 import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.StandbyPhase;
 import org.jheartbeat.core.takeover.TakeoverAction;
 import org.jheartbeat.core.takeover.TakeoverAction.Level;
@@ -61,6 +63,12 @@ public final class NodeEngine {
     private final TakeoverMachine machine;
     private final SequenceTracker peerSeq = new SequenceTracker();
     private final BadPacketCounter badPackets = new BadPacketCounter();
+    private final StaleFrameCounter staleFrames = new StaleFrameCounter();
+    private final RscHold rscHold;
+    /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
+    private boolean peerJoining;
+    /** auto_failback is owed to a (re)joined peer but the machine saw no group to give back. */
+    private boolean failbackDue;
     private final int ackTrigger;
     private final PeerConfigCheck configCheck;
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
@@ -108,6 +116,8 @@ public final class NodeEngine {
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
                 config.stonithFor(me).isPresent());
+        this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
+                config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
         this.nextStatusNanos = startNanos;
         this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
         this.localGroupsWire = GroupDigest.encode(config.resourceGroups().stream().map(GroupDigest::of).toList());
@@ -148,6 +158,7 @@ public final class NodeEngine {
                     + " ms of comm up (a Heartbeat 3.0.6 peer?); negotiating resources without comparing haresources.");
         }
         feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
+        failBackIfDue(out, nowNanos, wallMillis);
         return out;
     }
 
@@ -205,6 +216,8 @@ public final class NodeEngine {
             return out;
         }
         if (from.equals(me)) {
+            // our own frames echoed back, or left in a line by our previous run: never about the peer
+            stale(out, StaleFrameCounter.Reason.OWN_FRAME, from + " " + type.get() + " on " + link, nowNanos);
             return out;
         }
         if (!from.equals(peer)) {
@@ -217,6 +230,32 @@ public final class NodeEngine {
         long seq = unsequenced ? 0 : parseHex(message.get(Field.SEQ).orElse(""), -1);
         if (hg < 0 || (!unsequenced && seq <= 0)) {
             bad(out, source + " on " + link, "missing or bad seqno/generation", nowNanos);
+            return out;
+        }
+        // Frames from before are dropped here, before they refresh a link or the node's liveness
+        // (Heartbeat 3.0.6 should_drop_message: DROPIT updates nothing). NS_ frames carry no seq; one
+        // that carries an hg older than the tracked generation is from before as well.
+        if (unsequenced && message.get(Field.GENERATION).isPresent() && hg < peerSeq.generation()) {
+            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg
+                    + " (tracking gen " + peerSeq.generation() + ")", nowNanos);
+            return out;
+        }
+        long lastBefore = peerSeq.lastSeq();
+        long genBefore = peerSeq.generation();
+        SequenceTracker.Verdict verdict = unsequenced ? SequenceTracker.Verdict.ACCEPT : peerSeq.offer(hg, seq);
+        if (verdict == SequenceTracker.Verdict.REPLAY) {
+            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg + " seq "
+                    + seq + " (tracking gen " + genBefore + ")", nowNanos);
+            return out;
+        }
+        if (verdict == SequenceTracker.Verdict.STALE) {
+            stale(out, StaleFrameCounter.Reason.STALE_SEQUENCE, from + " " + type.get() + " gen " + hg + " seq "
+                    + seq + " (newest seq " + lastBefore + ")", nowNanos);
+            return out;
+        }
+        if (verdict == SequenceTracker.Verdict.DUPLICATE && seq != peerSeq.lastSeq()) {
+            // a copy of an older frame (over another link, or held by a line): Heartbeat drops it
+            // without refreshing anything; only a copy of the newest one refreshes its link
             return out;
         }
         message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
@@ -237,15 +276,8 @@ public final class NodeEngine {
             }
             return out;
         }
-        long lastBefore = peerSeq.lastSeq();
-        SequenceTracker.Verdict verdict = peerSeq.offer(hg, seq);
         trackGaps(verdict, lastBefore, seq, out, nowNanos);
         switch (verdict) {
-            case REPLAY -> {
-                log(out, Level.WARN, "should_drop_message: attempted replay attack [" + from + "]? [gen = "
-                        + hg + ", curgen = " + peerSeq.generation() + "]");
-                return out;
-            }
             case DUPLICATE -> {
                 return out;
             }
@@ -253,7 +285,7 @@ public final class NodeEngine {
                 peerDeclaredDead = false;
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
-            case ACCEPT -> { }
+            default -> { }
         }
         if (peerSeq.missing().isEmpty() && (seq % 10 == ackTrigger || seq < peerSeq.lastSeq())) {
             // flow control (C.5): acknowledge at seq % 10 == trigger when nothing is missing below;
@@ -370,6 +402,8 @@ public final class NodeEngine {
             }
             case STARTING -> {
                 sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
+                peerJoining = true;
+                failbackDue = false;
                 feed(new TakeoverEvent.PeerStarting(), out, now, wall);
             }
             case CONFIG_DIGEST -> {
@@ -401,6 +435,11 @@ public final class NodeEngine {
                 boolean stable = m.get(Field.IS_STABLE).map("1"::equals).orElse(false);
                 feed(new TakeoverEvent.PeerResources(held.get(), full, stable,
                         m.get(Field.INFO).orElse("")), out, now, wall);
+                if (stable && peerJoining) {
+                    peerJoining = false;
+                    failbackDue = config.autoFailback() != FailbackPolicy.OFF;
+                    failBackIfDue(out, now, wall);
+                }
             }
             case ASK_RESOURCES -> {
                 Optional<ResourceSet> set = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
@@ -556,11 +595,37 @@ public final class NodeEngine {
             } else if (a instanceof TakeoverAction.Log l) {
                 out.add(new Effect.LogLine(l.level(), l.text()));
             } else if (a instanceof TakeoverAction.Announce an) {
-                transmit(out, ResourceMessages.encode(an.message()), wall);
+                transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
             } else if (a instanceof TakeoverAction.ShutdownComplete) {
                 exitAtNanos = now + FINAL_BEATS_NANOS;
             }
         }
+    }
+
+    /**
+     * Heartbeat's auto_failback ({@code PerformAutoFailback}): once a (re)joined peer is stable, a
+     * node whose bits include {@code foreign} goes standby for {@code foreign}, even when no group of
+     * the peer's exists, so that both nodes' {@code rsc_hold} end up as Heartbeat's ({@code local} on
+     * both). When there are foreign groups to give back the takeover machine starts that standby
+     * itself; this covers the case where it sees nothing to give. Waits (checked every tick) while
+     * either side is in flux, as Heartbeat's "Auto failback delayed." does.
+     */
+    private void failBackIfDue(List<Effect> out, long now, long wall) {
+        if (!failbackDue) {
+            return;
+        }
+        if (!rscHold.value().includesForeign() || !detector.status(peer).isAlive()
+                || machine.state() == TakeoverState.STANDBY_GIVING
+                || machine.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
+            failbackDue = false;
+            return;
+        }
+        if (machine.state() != TakeoverState.STABLE || !machine.settled() || !machine.peerStable()) {
+            return;
+        }
+        failbackDue = false;
+        log(out, Level.INFO, "auto_failback: handing " + peer + " back its share [foreign]");
+        apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now, wall);
     }
 
     private void sendStatus(List<Effect> out, long now, long wall) {
@@ -662,6 +727,10 @@ public final class NodeEngine {
         return -1;
     }
 
+    private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
+        staleFrames.record(reason, detail, now).ifPresent(line -> log(out, Level.DEBUG, line));
+    }
+
     private void bad(List<Effect> out, String source, String reason, long now) {
         badPackets.record(source, reason, now).ifPresent(line -> log(out, Level.ERROR, line));
     }
@@ -737,6 +806,23 @@ public final class NodeEngine {
     /** Bad-packet counters. */
     public BadPacketCounter badPackets() {
         return badPackets;
+    }
+
+    /**
+     * {@code cl_status rscstatus}: {@code transition} while this node or the peer is in flux (a live
+     * peer not yet reported stable, a negotiation, standby, takeover or group operation under way),
+     * otherwise Heartbeat's bits ({@link RscHold}): {@code none}, {@code local}, {@code foreign} or
+     * {@code all}. As Heartbeat 3.0.6 {@code hb_rsc_resource_state}.
+     */
+    public String rscStatus() {
+        boolean peerSettled = machine.peerStable() || !detector.status(peer).isAlive();
+        return machine.state() == TakeoverState.STABLE && machine.settled() && peerSettled
+                ? rscHold.value().wireName() : "transition";
+    }
+
+    /** Frames dropped because they are from before (older generation, stale seq, our own name). */
+    public StaleFrameCounter staleFrames() {
+        return staleFrames;
     }
 
     /** Our generation. */

@@ -25,6 +25,6 @@ public sealed interface TakeoverAction {
     /** Shutdown finished: every group stopped and {@code shutdone} sent; the daemon may exit. */
     record ShutdownComplete() implements TakeoverAction { }
 
-    /** Log levels as Heartbeat prints them. */
-    enum Level { INFO, WARN, ERROR, CRIT }
+    /** Log levels as Heartbeat prints them; {@code DEBUG} lines go to the debug log only. */
+    enum Level { DEBUG, INFO, WARN, ERROR, CRIT }
 }

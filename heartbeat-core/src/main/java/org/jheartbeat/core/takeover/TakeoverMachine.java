@@ -494,10 +494,20 @@ public final class TakeoverMachine {
     /** Both nodes run the same groups (a healed partition): the non-preferred node lets go. */
     private void resolveDoubleOwnership(List<TakeoverAction> out) {
         if (peerHolds.includesLocal() && holdsAny(false)) {
-            out.add(new Log(Level.ERROR, "Both machines own foreign resources! Releasing "
-                    + peer + "'s groups, which it runs itself."));
-            setDesiredFor(false, false);
-            settleInfo = "partition";
+            // the peer's rsc_hold is Heartbeat's share bit, not its groups: a group it reported it could not
+            // start (jhb-grpfail) does not run there, so this node keeps it
+            boolean released = false;
+            for (int i = 0; i < groups.size(); i++) {
+                if (!isLocal(i) && desired[i] && !peerFailed[i]) {
+                    desired[i] = false;
+                    released = true;
+                }
+            }
+            if (released) {
+                out.add(new Log(Level.ERROR, "Both machines own foreign resources! Releasing "
+                        + peer + "'s groups, which it runs itself."));
+                settleInfo = "partition";
+            }
         }
     }
 
@@ -956,6 +966,11 @@ public final class TakeoverMachine {
     /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */
     public boolean disputed(int i) {
         return disputed[i];
+    }
+
+    /** Whether the peer last reported its resources settled ({@code isstable=1}) and has not restarted since. */
+    public boolean peerStable() {
+        return peerStable;
     }
 
     /** What the peer last said it holds, relative to the peer. */

@@ -5,6 +5,7 @@ import static org.jheartbeat.core.membership.SequenceTracker.Verdict.ACCEPT;
 import static org.jheartbeat.core.membership.SequenceTracker.Verdict.DUPLICATE;
 import static org.jheartbeat.core.membership.SequenceTracker.Verdict.REPLAY;
 import static org.jheartbeat.core.membership.SequenceTracker.Verdict.RESTART;
+import static org.jheartbeat.core.membership.SequenceTracker.Verdict.STALE;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +44,25 @@ class SequenceTrackerTest {
         t.offer(5, 1);
         assertThat(t.offer(5, 1000)).isEqualTo(ACCEPT);
         assertThat(t.lastSeq()).isEqualTo(1000);
-        assertThat(t.offer(5, 2)).isEqualTo(DUPLICATE);
+        assertThat(t.offer(5, 2)).isEqualTo(STALE);
+    }
+
+    @Test
+    void farBehindTheWindowIsStaleNotDuplicate() {
+        for (long s = 1; s <= 600; s++) {
+            t.offer(5, s);
+        }
+        assertThat(t.offer(5, 100)).as("500 or more below the newest").isEqualTo(STALE);
+        assertThat(t.offer(5, 599)).as("a recent copy from the other link").isEqualTo(DUPLICATE);
+        assertThat(t.offer(5, 601)).isEqualTo(ACCEPT);
+    }
+
+    @Test
+    void olderThanARestartOfTheSameGenerationIsStale() {
+        t.offer(5, 10);
+        assertThat(t.offer(6, 20)).isEqualTo(RESTART);
+        assertThat(t.offer(6, 15)).as("below the frame that reset tracking, never missing").isEqualTo(STALE);
+        assertThat(t.offer(6, 21)).isEqualTo(ACCEPT);
+        assertThat(t.offer(6, 20)).isEqualTo(DUPLICATE);
     }
 }

@@ -65,6 +65,8 @@ public final class TwoNodeHarness {
         /** Group keys whose start fails here (rolled back: not running) / whose stop fails (keeps running). */
         final Set<String> failingStarts = new TreeSet<>();
         final Set<String> failingStops = new TreeSet<>();
+        /** Non-null while {@link #capture} records what this node sends. */
+        List<byte[]> captured;
 
         Node(NodeName name) {
             this.name = name;
@@ -296,9 +298,37 @@ public final class TwoNodeHarness {
         }
     }
 
+    /**
+     * Starts recording every frame {@code n} sends (as it would go on the line, whether or not the
+     * link carries it), for {@link #replay}: frames from before, as a line that held them would
+     * deliver them late.
+     */
+    public void capture(NodeName n) {
+        node(n).captured = new ArrayList<>();
+    }
+
+    /** Stops recording {@code n}'s frames and returns them, oldest first. */
+    public List<byte[]> captured(NodeName n) {
+        List<byte[]> out = node(n).captured == null ? List.of() : List.copyOf(node(n).captured);
+        node(n).captured = null;
+        return out;
+    }
+
+    /** Delivers {@code frames} to {@code to} at the next step, ahead of anything sent since. */
+    public void replay(NodeName to, List<byte[]> frames) {
+        Node node = node(to);
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            node.inbox.addFirst(frames.get(i));
+        }
+        trace.add(at() + " " + frames.size() + " old frames replayed to " + to);
+    }
+
     private void handle(Node n, List<Effect> effects) {
         for (Effect e : effects) {
             if (e instanceof Effect.Transmit t) {
+                if (n.captured != null) {
+                    n.captured.add(serialEncoding ? t.packet().classic() : t.packet().netstring());
+                }
                 Node other = n == nodes[0] ? nodes[1] : nodes[0];
                 if (lossPercent > 0 && lossRandom.nextInt(100) < lossPercent) {
                     dropped++;

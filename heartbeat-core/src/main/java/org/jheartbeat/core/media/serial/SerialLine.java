@@ -15,7 +15,9 @@ import java.nio.file.Path;
  * and sends a break at open (facts G.1). This line uses no flow control: pseudo-terminals (socat pairs,
  * the tested case) have no RTS/CTS lines, and a null-modem cable without RTS/CTS wired would block
  * forever with it; the writer paces itself at the line rate instead ({@link SerialPacer}). No break is
- * sent (pseudo-terminals ignore it) and no bit is stripped (classic frames are ASCII).
+ * sent (pseudo-terminals ignore it) and no bit is stripped (classic frames are ASCII). Like
+ * {@code ttysetup}'s final flush, both kernel queues are discarded right after open: bytes a previous
+ * run left unread (frames from before, possibly of an older generation) are never taken for news.
  *
  * <p>jSerialComm does not honour the write timeout on a pseudo-terminal: a write into a full PTY
  * blocks until the peer reads or the PTY goes away. {@link SerialMedium} watches for that itself.
@@ -54,6 +56,8 @@ final class SerialLine {
             throw new IOException("cannot open serial device " + device + " (error " + port.getLastErrorCode()
                     + " at " + port.getLastErrorLocation() + ")");
         }
+        // Heartbeat 3.0.6 serial.c ttysetup: FLUSH(fd) "for good measure" (tcflush TCIOFLUSH)
+        port.flushIOBuffers();
         return new SerialLine(port, device);
     }
 
