@@ -189,4 +189,33 @@ class FailureHandlingIT {
             }
         }
     }
+
+    @Test
+    void autoFailbackOntoANodeThatCannotStartTheGroupLeavesItOnThePeer() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of("LAB_HARESOURCES", FLAKY, "LAB_AUTO_FAILBACK", "on"))) {
+            lab.lab("start", "node1");
+            lab.lab("start", "node2");
+            awaitHeld(lab, "node1", VIP1, 60);
+            awaitHeld(lab, "node2", VIP2, 60);
+            try (Sampler s = new Sampler(lab)) {
+                lab.lab("poweroff", "node1");
+                Files.deleteIfExists(running(lab, "node1", "f1"));
+                awaitHeld(lab, "node2", VIP1, 60);
+                // node1 comes back unable to start its group: auto-failback moves it there, the start
+                // fails, and node2 takes it back
+                Files.writeString(state(lab, "node1").resolve("f1.fail-start"), "");
+                lab.lab("poweron", "node1");
+                lab.lab("start", "node1");
+                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                        assertThat(HeartbeatInteropIT.haLog(lab, "node1")).contains("failed to start on node1"));
+                awaitHeld(lab, "node2", VIP1, 60);
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                        assertThat(Files.exists(running(lab, "node2", "f1"))).isTrue());
+                assertThat(OperatorCommandsIT.json(lab, "node2")).contains("failed to start on node1");
+                Thread.sleep(3000);
+                assertThat(lab.holds("node2", VIP1)).as("it stays on node2").isTrue();
+            }
+        }
+    }
 }
