@@ -157,6 +157,8 @@ public final class ClusterLoop implements AutoCloseable {
                     + ")");
             groups.stop(s.group(), s.reason()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(),
                     false, err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
+        } else if (ef instanceof Effect.SelfFence sf) {
+            fencer.fenceSelf(sf.reason());
         } else if (ef instanceof Effect.FencePeer f) {
             fencer.fence(f.node()).whenComplete((r, err) -> post(() -> run(e -> e.onFenceDone(
                     err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),

@@ -18,6 +18,17 @@ public interface Fencer extends AutoCloseable {
     /** Resets (power-cycles or powers off) {@code node}; completes when the device answered or gave up. */
     CompletableFuture<Result> fence(NodeName node);
 
+    /**
+     * Resets this node, because a resource could not be stopped and the admin asked for self-fencing
+     * (Heartbeat's reboot on a stop failure; {@code hb daemon --self-fence-command}). Never called
+     * otherwise. Returns at once; the command runs off the loop thread. By default nothing is
+     * configured and the group stays blocked.
+     *
+     * @param reason one line: the group and why its stop failed
+     */
+    default void fenceSelf(String reason) {
+    }
+
     @Override
     default void close() {
     }

@@ -26,6 +26,9 @@ public sealed interface Effect {
     /** Fence (STONITH) {@code node}; report the end with {@link NodeEngine#onFenceDone}. */
     record FencePeer(org.jheartbeat.core.config.NodeName node) implements Effect { }
 
+    /** Reset this node: a resource could not be stopped and self-fencing is configured ({@code Fencer#fenceSelf}). */
+    record SelfFence(String reason) implements Effect { }
+
     /** Log one operator-facing line. */
     record LogLine(Level level, String text) implements Effect { }
 

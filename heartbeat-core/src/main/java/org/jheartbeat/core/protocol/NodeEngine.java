@@ -588,6 +588,8 @@ public final class NodeEngine {
         for (TakeoverAction a : actions) {
             if (a instanceof TakeoverAction.StartGroup s) {
                 out.add(new Effect.StartGroup(s.group(), s.reason()));
+            } else if (a instanceof TakeoverAction.SelfFence sf) {
+                out.add(new Effect.SelfFence(sf.reason()));
             } else if (a instanceof TakeoverAction.FencePeer f) {
                 out.add(new Effect.FencePeer(f.node()));
             } else if (a instanceof TakeoverAction.StopGroup s) {

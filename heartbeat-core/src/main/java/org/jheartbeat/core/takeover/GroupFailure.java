@@ -12,12 +12,17 @@ public enum GroupFailure {
     START,
     /** Its stop failed: it may still run on that node, which keeps it; the other must not start it. */
     STOP,
+    /**
+     * Its stop failed and the node resets itself (self-fencing, only when the admin asked for it): the
+     * other node starts the group once the sender is gone (declared dead, or restarted).
+     */
+    SELF_FENCE,
     /** An operator cleared the node's failure ({@code hb cleanup}): the group is managed normally again. */
     CLEAR;
 
-    /** The word on the wire: {@code start}, {@code stop} or {@code clear}. */
+    /** The word on the wire: {@code start}, {@code stop}, {@code selffence} or {@code clear}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace("_", "");
     }
 
     /** Parses {@link #wireName()}; empty for anything else. */

@@ -16,6 +16,13 @@ public sealed interface TakeoverAction {
     /** Fence (STONITH) {@code node}; report the end with {@link TakeoverEvent.FenceOutcome}. */
     record FencePeer(org.jheartbeat.core.config.NodeName node) implements TakeoverAction { }
 
+    /**
+     * Reset this node (self-fencing after a stop failure, only when the admin asked for it).
+     *
+     * @param reason one line for the log and the command
+     */
+    record SelfFence(String reason) implements TakeoverAction { }
+
     /** Send a resource-protocol message to the peer. */
     record Announce(Announcement message) implements TakeoverAction { }
 

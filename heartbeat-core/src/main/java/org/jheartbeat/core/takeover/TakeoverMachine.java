@@ -103,6 +103,10 @@ public final class TakeoverMachine {
     private final boolean[] peerBlocked;
     /** Why a group FAILED or is BLOCKED here, for logs and the operator. */
     private final String[] failureDetail;
+    /** Reset this node on a stop failure (the admin asked for it) instead of leaving the group blocked. */
+    private boolean selfFence;
+    /** The peer said it resets itself after a stop failure: its blocked groups are free once it is gone. */
+    private boolean peerSelfFencing;
     /** Groups of the current hand-over that did not end where they were meant to, one line each. */
     private final List<String> handoverProblems = new ArrayList<>();
     /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
@@ -281,6 +285,14 @@ public final class TakeoverMachine {
         failureDetail[i] = e.detail();
         String key = groups.get(i).key();
         String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
+        if (selfFence && state != TakeoverState.STOPPED) {
+            out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
+                    + ": resetting " + me + " (self-fencing on a stop failure is configured); " + peer
+                    + " takes the group over once " + me + " is gone."));
+            out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.SELF_FENCE)));
+            out.add(new TakeoverAction.SelfFence("resource group " + key + " could not be stopped" + why));
+            return;
+        }
         out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
                 + ": it may still run here. It is blocked: nothing starts or stops it, and " + peer
                 + " is told not to start it; " + peer + " fences " + me + " first if it has a STONITH device."
@@ -348,6 +360,16 @@ public final class TakeoverMachine {
                             + " until it is cleared on " + peer + " (hb cleanup " + key + ")"));
                 }
             }
+            case SELF_FENCE -> {
+                peerBlocked[i] = true;
+                peerSelfFencing = true;
+                if (handover == Handover.IN_PROGRESS) {
+                    handoverProblems.add("resource group " + key + " could not be stopped on " + peer
+                            + ", which resets itself");
+                }
+                out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer + ", which"
+                        + " resets itself: it is started here once " + peer + " is gone."));
+            }
             case CLEAR -> {
                 out.add(new Log(Level.INFO, "Failures of resource group " + key + " cleared on " + peer + "."));
                 onCleanup(i, false, out);
@@ -413,6 +435,10 @@ public final class TakeoverMachine {
         peerHolds = ResourceSet.NONE;
         peerGaveUp = false;
         Arrays.fill(peerFailed, false);
+        if (peerSelfFencing) {
+            peerSelfFencing = false;
+            Arrays.fill(peerBlocked, false);
+        }
         if (handover == Handover.IN_PROGRESS) {
             finishHandover(Handover.CANCELLED, peer + " restarted during the exchange");
         }
@@ -583,6 +609,11 @@ public final class TakeoverMachine {
     }
 
     private void onPeerGone(boolean clean, List<TakeoverAction> out) {
+        if (peerSelfFencing) {
+            // it said it resets itself because of a stop failure: what it could not stop is gone with it
+            peerSelfFencing = false;
+            Arrays.fill(peerBlocked, false);
+        }
         if (!peerAlive && peerGaveUp || state == TakeoverState.FENCING) {
             return;
         }
@@ -961,6 +992,15 @@ public final class TakeoverMachine {
     public void blockedAtStartup(int i, String detail) {
         actual[i] = GroupState.BLOCKED;
         failureDetail[i] = detail;
+    }
+
+    /**
+     * Self-fencing on a stop failure (Heartbeat rebooted; jheartbeat only when the admin asks, {@code hb
+     * daemon --self-fence-command}): a group that cannot be stopped makes this node tell the peer and
+     * ask for a {@link TakeoverAction.SelfFence} instead of staying blocked. Set before the first event.
+     */
+    public void selfFenceOnStopFailure(boolean on) {
+        this.selfFence = on;
     }
 
     /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */

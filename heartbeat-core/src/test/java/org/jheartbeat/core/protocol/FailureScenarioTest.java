@@ -222,4 +222,22 @@ class FailureScenarioTest {
         assertThat(h.count("node2 stopped " + G1)).isZero();
         neverBoth(h);
     }
+
+    @Test
+    void withSelfFencingConfiguredANodeThatCannotStopAGroupResetsItselfAndThePeerTakesOver() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.start(N1);
+        h.start(N2);
+        h.engine(N1).machine().selfFenceOnStopFailure(true);
+        h.run(3000);
+        h.failStops(N1, G1, true);
+        h.standby(N1, ResourceSet.LOCAL);
+        h.run(10_000);
+        assertThat(h.trace()).anyMatch(t -> t.contains("node1 self-fences (resource group " + G1 + " could not be stopped"));
+        assertThat(h.engine(N1)).as("reset").isNull();
+        assertThat(h.runningOn(N2)).as("%s", h.trace()).containsExactly(G1, G2);
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 CRIT: Resource group " + G1
+                + " could not be stopped on node1, which resets itself: it is started here once node1 is gone."));
+        neverBoth(h);
+    }
 }

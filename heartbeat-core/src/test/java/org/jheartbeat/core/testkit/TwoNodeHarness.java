@@ -345,6 +345,10 @@ public final class TwoNodeHarness {
                 ops.add(n.name + " stop " + key(n, s.group()) + " " + s.reason());
                 long due = lastDue(n) + groupOpMillis * 1_000_000L;
                 n.pendingOps.addLast(new long[] {due, s.group(), 0});
+            } else if (e instanceof Effect.SelfFence sf) {
+                trace.add(at() + " " + n.name + " self-fences (" + sf.reason() + ")");
+                powerOff(n.name);
+                return;
             } else if (e instanceof Effect.FencePeer f) {
                 n.fenceDueNanos = clock.nanoTime() + 500_000_000L; // the UPS takes 0.5 s
                 trace.add(at() + " " + n.name + " fences " + f.node());
