@@ -1,12 +1,14 @@
 package org.jheartbeat.cli.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +68,7 @@ class SyncIT {
             Figures.print("sync_change_seen_ms", seen.toEpochMilli() - changed.toEpochMilli(), "ms",
                     "a change on node1 is on node2, schedule every " + INTERVAL_MS + " ms");
             Figures.print("sync_change_run_start_ms", runStart.toEpochMilli() - changed.toEpochMilli(), "ms",
-                    "the run that carried the change started after the change was made");
+                    "start of the run that carried the change, from the change (negative: a run under way took it)");
 
             // node2 does not run the group: the job never ran there, and a manual run is refused
             assertThat(state(lab, "node2")).as("node2 has no state for job web").isEmpty();
@@ -75,16 +77,22 @@ class SyncIT {
             assertThat(refused.code()).as(refused.output()).isEqualTo(1);
             assertThat(refused.output()).contains("does not run on node2");
 
-            Lab.Result status = hb(lab, "node1", "sync", "status");
-            assertThat(status.code()).as(status.output()).isZero();
-            assertThat(status.output()).contains("web: group 198.18.0.100/24/eth0 (runs here), last run OK")
-                    .contains("10100 files"); // rsync counts the 100 directories too
-            Lab.Result json = hb(lab, "node1", "status", "--json");
-            assertThat(json.output()).contains("\"sync_jobs\":[{\"name\":\"web\",\"group\":\"198.18.0.100/24/eth0\","
-                    + "\"result\":\"OK\"");
-            Lab.Result manual = hb(lab, "node1", "sync", "run", "web");
-            assertThat(manual.code()).as(manual.output()).isZero();
-            assertThat(manual.output()).contains("sync job web: OK");
+            // a scheduled run (every 5 s) may be in flight at any moment, the longer the busier the
+            // machine: each check waits for a moment between runs
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                Lab.Result status = hb(lab, "node1", "sync", "status");
+                assertThat(status.code()).as(status.output()).isZero();
+                assertThat(status.output()).contains("web: group 198.18.0.100/24/eth0 (runs here), last run OK")
+                        .contains("10100 files"); // rsync counts the 100 directories too
+            });
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                    assertThat(hb(lab, "node1", "status", "--json").output()).contains("\"sync_jobs\":[{\"name\":\"web\","
+                            + "\"group\":\"198.18.0.100/24/eth0\",\"result\":\"OK\""));
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                Lab.Result manual = hb(lab, "node1", "sync", "run", "web");
+                assertThat(manual.code()).as(manual.output()).isZero();
+                assertThat(manual.output()).contains("sync job web: OK");
+            });
         }
     }
 
