@@ -59,7 +59,7 @@ class HandoverCancelIT {
             }
             assertThat(lab.lab("start", "node1").code()).isZero();
             assertThat(lab.lab("start", "node2").code()).isZero();
-            HeartbeatInteropIT.awaitServing(lab, "node1", "node2", 60);
+            HeartbeatInteropIT.awaitServing(lab, "node1", "node2");
             assertThat(countFiles(n2)).as("nothing replicated before the hand-over").isZero();
 
             CompletableFuture<Lab.Result> standby = CompletableFuture.supplyAsync(() -> {

@@ -21,19 +21,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("root")
 class HeartbeatInteropIT {
     static final String VIP2 = "198.18.0.101";
-    static final long FAILOVER_LIMIT_MS = 5_000;
 
     @ParameterizedTest(name = "auth {0}")
     @ValueSource(strings = {"sha1", "md5", "crc"})
-    void eachSeesTheOtherActiveWithinInitdead(String auth) throws Exception {
+    void eachSeesTheOtherActive(String auth) throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
         try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_AUTH", auth, "LAB_INITDEAD", "10"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            long t0 = System.nanoTime();
+            // initdead 10 s is the real Heartbeat's; how soon it says active is a figure, not a bound
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
                 assertThat(lab.lab("clstatus", "node2", "nodestatus", "node1").output().trim()).isEqualTo("active");
                 assertThat(lab.lab("status", "node1").output()).contains("node2        active");
             });
+            Figures.print("interop_both_active_ms_" + auth, (System.nanoTime() - t0) / 1_000_000, "ms",
+                    "real node2 and our node1 each see the other active after both started, initdead 10 s");
             assertThat(lab.lab("status", "node1").output()).contains("Bad packets: 0");
             assertThat(haLog(lab, "node2")).doesNotContain("failed authentication").doesNotContain("authtoken does not match");
         }
@@ -45,34 +48,32 @@ class HeartbeatInteropIT {
         try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_GROUPS", "active-active"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            awaitServing(lab, "node1", "node2", 30);
+            awaitServing(lab, "node1", "node2");
 
-            // our node loses power: the real node runs both groups within deadtime + 2 s
+            // our node loses power: the real node runs both groups (how soon is the real Heartbeat's: a figure)
             lab.lab("poweroff", "node1");
             long t0 = System.nanoTime();
-            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(100))
                     .until(() -> "node2".equals(lab.http()));
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            System.out.println("interop: real node2 served node1's VIP " + ms + " ms after node1 lost power");
-            assertThat(ms).isLessThanOrEqualTo(FAILOVER_LIMIT_MS);
+            Figures.print("interop_failover_to_real_ms", (System.nanoTime() - t0) / 1_000_000, "ms",
+                    "real node2 serves node1's VIP after node1 lost power, deadtime 3 s");
             assertThat(http2(lab)).isEqualTo("node2");
             lab.lab("poweron", "node1");
             lab.lab("start", "node1");
-            awaitServing(lab, "node1", "node2", 40);
+            awaitServing(lab, "node1", "node2");
             assertRunningOnce(lab);
 
             // the real node loses power: ours runs both, then gives node2's back
             lab.lab("poweroff", "node2");
             t0 = System.nanoTime();
-            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(100))
                     .until(() -> "node1".equals(http2(lab)));
-            ms = (System.nanoTime() - t0) / 1_000_000;
-            System.out.println("interop: jheartbeat node1 served node2's VIP " + ms + " ms after node2 lost power");
-            assertThat(ms).isLessThanOrEqualTo(FAILOVER_LIMIT_MS);
+            Figures.print("interop_failover_to_ours_ms", (System.nanoTime() - t0) / 1_000_000, "ms",
+                    "our node1 serves node2's VIP after node2 lost power, deadtime 3 s");
             assertThat(lab.http()).isEqualTo("node1");
             lab.lab("poweron", "node2");
             lab.lab("start", "node2");
-            awaitServing(lab, "node1", "node2", 40);
+            awaitServing(lab, "node1", "node2");
             assertRunningOnce(lab);
         }
     }
@@ -83,46 +84,46 @@ class HeartbeatInteropIT {
         try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_GROUPS", "active-active"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            awaitServing(lab, "node1", "node2", 30);
+            awaitServing(lab, "node1", "node2");
             String state1 = lab.runDir().resolve("node1/state").toString();
 
             // ours: hb standby all -> the real node runs both groups
             Lab.Result r = lab.lab("exec", "node1", "java", "-jar", jar(), "standby", "all", "--state-dir", state1);
             assertThat(r.code()).as(r.output()).isZero();
-            awaitServing(lab, "node2", "node2", 15);
+            awaitServing(lab, "node2", "node2");
             awaitStable(lab);
             assertRunningOnce(lab);
 
             // ours: hb takeover all -> ours runs both
             r = lab.lab("exec", "node1", "java", "-jar", jar(), "takeover", "all", "--state-dir", state1);
             assertThat(r.code()).as(r.output()).isZero();
-            awaitServing(lab, "node1", "node1", 15);
+            awaitServing(lab, "node1", "node1");
             awaitStable(lab);
             assertRunningOnce(lab);
 
             // real: hb_takeover all -> the real node runs both
             assertThat(lab.lab("hbcmd", "node2", "hb_takeover", "all").code()).isZero();
-            awaitServing(lab, "node2", "node2", 15);
+            awaitServing(lab, "node2", "node2");
             awaitStable(lab);
             assertRunningOnce(lab);
 
             // real: hb_standby all -> ours runs both
             assertThat(lab.lab("hbcmd", "node2", "hb_standby", "all").code()).isZero();
-            awaitServing(lab, "node1", "node1", 15);
+            awaitServing(lab, "node1", "node1");
             awaitStable(lab);
             assertRunningOnce(lab);
 
             // ours: hb standby foreign -> node2's group goes home; each runs its own
             r = lab.lab("exec", "node1", "java", "-jar", jar(), "standby", "foreign", "--state-dir", state1);
             assertThat(r.code()).as(r.output()).isZero();
-            awaitServing(lab, "node1", "node2", 15);
+            awaitServing(lab, "node1", "node2");
             assertRunningOnce(lab);
         }
     }
 
     /** Both sides settled: ours says stable, the real node's cl_status rscstatus is not "transition". */
     static void awaitStable(Lab lab) throws Exception {
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+        await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             assertThat(lab.lab("status", "node1").output()).contains("resources: stable");
             assertThat(lab.lab("clstatus", "node2", "rscstatus").output().trim()).isNotEqualTo("transition");
         });
@@ -139,7 +140,7 @@ class HeartbeatInteropIT {
             }
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            awaitServing(lab, "node1", "node2", 30);
+            awaitServing(lab, "node1", "node2");
             lab.lab("loss", "node1", "20");
             lab.lab("loss", "node2", "20");
             Thread.sleep(60_000);
@@ -166,8 +167,9 @@ class HeartbeatInteropIT {
         return r.code() == 0 ? r.output().trim() : "";
     }
 
-    static void awaitServing(Lab lab, String vip1Node, String vip2Node, int seconds) {
-        await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+    /** Waits (at most {@link Figures#HANG}) until node {@code vip1Node} serves VIP1 and {@code vip2Node} VIP2. */
+    static void awaitServing(Lab lab, String vip1Node, String vip2Node) {
+        await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             assertThat(lab.http()).isEqualTo(vip1Node);
             assertThat(http2(lab)).isEqualTo(vip2Node);
         });

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,7 @@ class OperatorCommandsIT {
         try (Lab lab = new Lab(Map.of("LAB_GROUPS", "active-active", "LAB_AUTO_FAILBACK", "off"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            HeartbeatInteropIT.awaitServing(lab, "node1", "node2", 30);
+            HeartbeatInteropIT.awaitServing(lab, "node1", "node2");
             assertThat(json(lab, "node1")).contains("\"rsc_status\":\"local\"");
 
             assertThat(wrapper(lab, "node1", "hb_standby", "local").code()).isZero();
@@ -68,9 +67,9 @@ class OperatorCommandsIT {
     }
 
     private static void expect(Lab lab, String vip1, String vip2) throws Exception {
-        HeartbeatInteropIT.awaitServing(lab, vip1, vip2, 15);
+        HeartbeatInteropIT.awaitServing(lab, vip1, vip2);
         HeartbeatInteropIT.assertRunningOnce(lab);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        await().atMost(Figures.HANG).untilAsserted(() -> {
             assertThat(json(lab, "node1")).contains("\"takeover_state\":\"stable\"");
             assertThat(json(lab, "node2")).contains("\"takeover_state\":\"stable\"");
         });

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 3 on real input: beats over a null-modem cable (a socat PTY pair) and the crossover link at
- * once. Losing one link is never a failover; losing both is, within deadtime + 2 s.
+ * once. Losing one link is never a failover; losing both is (how soon is a printed figure: the
+ * deadtime itself is TwoNodeScenarioTest's, on a fake clock).
  */
 @Tag("root")
 class SerialLinksIT {
-    static final long FAILOVER_LIMIT_MS = 5_000;
 
     @Test
     void serialOnlyBeatsAndFailsOver() throws Exception {
@@ -24,13 +24,13 @@ class SerialLinksIT {
         try (Lab lab = new Lab(Map.of("LAB_MEDIA", "serial"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            assertThat(FailoverIT.waitFor(lab, "node1", 30_000)).as(lab.daemonLog("node1", 40)).isNotNegative();
+            assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as(lab.daemonLog("node1", 40)).isNotNegative();
             String status = lab.lab("status", "node1").output();
             assertThat(status).contains("node2        active").contains("ttyS0");
             assertThat(lab.lab("poweroff", "node1").code()).isZero();
-            long ms = FailoverIT.waitFor(lab, "node2", 15_000);
-            System.out.println("serial-only failover: node2 served the VIP " + ms + " ms after node1 lost power");
-            assertThat(ms).as(lab.daemonLog("node2", 40)).isBetween(0L, FAILOVER_LIMIT_MS);
+            long ms = FailoverIT.waitFor(lab, "node2", Figures.HANG_MS);
+            Figures.print("serial_failover_ms", ms, "ms", "serial only: node2 serves the VIP after node1 lost power");
+            assertThat(ms).as(lab.daemonLog("node2", 40)).isNotNegative();
         }
     }
 
@@ -40,44 +40,43 @@ class SerialLinksIT {
         try (Lab lab = new Lab(Map.of("LAB_MEDIA", "serial+ucast"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            assertThat(FailoverIT.waitFor(lab, "node1", 30_000)).as(lab.daemonLog("node1", 40)).isNotNegative();
+            assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as(lab.daemonLog("node1", 40)).isNotNegative();
             String tty = lab.runDir().resolve("node2/ttyS0").toString();
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(lab.lab("status", "node2").output())
+            await().atMost(Figures.HANG).untilAsserted(() -> assertThat(lab.lab("status", "node2").output())
                     .contains("link eth1       up").contains(tty + " up"));
 
             // crossover cable cut: link dead, logged and shown; no failover
             lab.lab("linkdown", "node1", "eth1");
-            await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> assertThat(haLog(lab, "node2"))
+            await().atMost(Figures.HANG).untilAsserted(() -> assertThat(haLog(lab, "node2"))
                     .contains("Link node1:eth1 dead."));
             assertThat(lab.lab("status", "node2").output()).contains("link eth1       dead").contains("node1        active");
             Thread.sleep(4000);
             assertThat(lab.http()).isEqualTo("node1");
             assertThat(haLog(lab, "node2")).doesNotContain("node node1: is dead");
             lab.lab("linkup", "node1", "eth1");
-            await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> assertThat(haLog(lab, "node2"))
+            await().atMost(Figures.HANG).untilAsserted(() -> assertThat(haLog(lab, "node2"))
                     .contains("Link node1:eth1 up."));
 
             // null-modem cable unplugged: same
             lab.lab("serialcut");
-            await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> assertThat(haLog(lab, "node2"))
+            await().atMost(Figures.HANG).untilAsserted(() -> assertThat(haLog(lab, "node2"))
                     .contains("Link node1:" + tty + " dead."));
             Thread.sleep(4000);
             assertThat(lab.http()).isEqualTo("node1");
             assertThat(haLog(lab, "node2")).doesNotContain("node node1: is dead");
             lab.lab("serialplug");
-            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(lab.lab("status", "node2").output())
+            await().atMost(Figures.HANG).untilAsserted(() -> assertThat(lab.lab("status", "node2").output())
                     .contains(tty + " up").contains("link eth1       up"));
 
-            // both cut: node1 is dead for node2 (split brain without STONITH), within deadtime + 2 s
+            // both cut: node1 is dead for node2 (split brain without STONITH)
             lab.lab("serialcut");
             lab.lab("linkdown", "node1", "eth1");
             lab.lab("linkdown", "node1", "eth0");
             long t0 = System.nanoTime();
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(100))
                     .until(() -> lab.holds("node2", FailoverIT.VIP));
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            System.out.println("both links cut: node2 took the VIP after " + ms + " ms");
-            assertThat(ms).isLessThanOrEqualTo(FAILOVER_LIMIT_MS);
+            Figures.print("both_links_cut_takeover_ms", (System.nanoTime() - t0) / 1_000_000, "ms",
+                    "node2 holds the VIP after the serial and both Ethernet links were cut");
             assertThat(haLog(lab, "node2")).contains("node node1: is dead");
         }
     }
@@ -88,11 +87,10 @@ class SerialLinksIT {
         try (Lab lab = new Lab(Map.of("LAB_MEDIA", "serial"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
-            assertThat(FailoverIT.waitFor(lab, "node1", 30_000)).as(lab.daemonLog("node1", 40)).isNotNegative();
+            assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as(lab.daemonLog("node1", 40)).isNotNegative();
             assertThat(lab.lab("serialgarbage", "node1", "102400").code()).isZero();
-            Thread.sleep(500 + 300); // one keepalive and a margin
-            String status = lab.lab("status", "node1").output();
-            assertThat(status).contains("node2        active").containsPattern("garbage bytes [1-9][0-9]{3,}");
+            await().atMost(Figures.HANG).untilAsserted(() -> assertThat(lab.lab("status", "node1").output())
+                    .contains("node2        active").containsPattern("garbage bytes [1-9][0-9]{3,}"));
             Thread.sleep(5000);
             assertThat(haLog(lab, "node1")).doesNotContain("node node2: is dead").doesNotContain("Late heartbeat");
             assertThat(lab.http()).isEqualTo("node1");

@@ -56,7 +56,7 @@ class StartupReconcileIT {
         try (Lab lab = new Lab(LONG_DEADTIME)) {
             bootActiveActive(lab);
             assertThat(OperatorCommandsIT.wrapper(lab, "node1", "hb_takeover", "all").code()).isZero();
-            HeartbeatInteropIT.awaitServing(lab, "node1", "node1", 30);
+            HeartbeatInteropIT.awaitServing(lab, "node1", "node1");
             try (VipSampler sampler = new VipSampler(lab)) {
                 sigkillAndRestart(lab, "node1");
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
@@ -84,7 +84,7 @@ class StartupReconcileIT {
                 + "node1 " + broken + " labgone\n" + "node2 " + GROUP2 + " labweb2\n"))) {
             assertThat(lab.lab("start", "node1").code()).as(lab.daemonLog("node1", 30)).isZero();
             assertThat(lab.lab("start", "node2").code()).as(lab.daemonLog("node2", 30)).isZero();
-            HeartbeatInteropIT.awaitServing(lab, "node1", "node2", 60);
+            HeartbeatInteropIT.awaitServing(lab, "node1", "node2");
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                     assertThat(OperatorCommandsIT.json(lab, "node1"))
                             .contains("\"key\":\"" + broken + "\",\"preferred_node\":\"node1\",\"state_here\":\"failed\"")
@@ -119,7 +119,7 @@ class StartupReconcileIT {
 
     /** Waits until VIP1 serves from {@code vip1Node}, VIP2 from {@code vip2Node}, both views agree and are stable. */
     private static void settle(Lab lab, String vip1Node, String vip2Node) throws Exception {
-        HeartbeatInteropIT.awaitServing(lab, vip1Node, vip2Node, 60);
+        HeartbeatInteropIT.awaitServing(lab, vip1Node, vip2Node);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             for (String node : List.of("node1", "node2")) {
                 assertThat(OperatorCommandsIT.json(lab, node)).as("%s's view", node)

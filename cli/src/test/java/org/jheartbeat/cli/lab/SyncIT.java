@@ -1,12 +1,14 @@
 package org.jheartbeat.cli.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,26 +48,27 @@ class SyncIT {
             }
             start(lab);
             long t0 = System.nanoTime();
-            waitUntil(() -> countFiles(replica) == 10_000, 120_000, "10 000 files on node2", lab);
-            System.out.printf("sync: 10 000 files replicated node1 -> node2 %d ms after both daemons started%n",
-                    (System.nanoTime() - t0) / 1_000_000);
+            waitUntil(() -> countFiles(replica) == 10_000, 2 * Figures.HANG_MS, "10 000 files on node2", lab);
+            Figures.print("sync_10k_files_ms", (System.nanoTime() - t0) / 1_000_000, "ms",
+                    "10 000 files replicated node1 -> node2 after both daemons started");
             assertThat(Files.readString(replica.resolve("d42/f7.txt"))).isEqualTo("file 42/7" + "\n".repeat(7));
 
-            // a change on the owner reaches the replica at the next run, i.e. within one interval
+            // a change on the owner reaches the replica at a later run (the schedule itself is
+            // CronScheduleTest's; how soon the run starts on a loaded machine is a figure)
             Instant changed = Instant.now();
             Files.writeString(src.resolve("d3/f3.txt"), "changed on node1\n");
             Files.writeString(src.resolve("new.txt"), "new on node1\n");
             Files.delete(src.resolve("d9/f9.txt"));
             waitUntil(() -> Files.exists(replica.resolve("new.txt")) && !Files.exists(replica.resolve("d9/f9.txt"))
-                    && "changed on node1\n".equals(read(replica.resolve("d3/f3.txt"))), 3 * INTERVAL_MS,
+                    && "changed on node1\n".equals(read(replica.resolve("d3/f3.txt"))), Figures.HANG_MS,
                     "the change on node2", lab);
             Instant seen = Instant.now();
             Properties st = state(lab, "node1");
             Instant runStart = Instant.parse(st.getProperty("lastStart"));
-            System.out.printf("sync: change replicated %d ms after it was made (run started %d ms after)%n",
-                    seen.toEpochMilli() - changed.toEpochMilli(), runStart.toEpochMilli() - changed.toEpochMilli());
-            assertThat(runStart.toEpochMilli() - changed.toEpochMilli())
-                    .as("the run carrying the change started within one interval").isLessThanOrEqualTo(INTERVAL_MS);
+            Figures.print("sync_change_seen_ms", seen.toEpochMilli() - changed.toEpochMilli(), "ms",
+                    "a change on node1 is on node2, schedule every " + INTERVAL_MS + " ms");
+            Figures.print("sync_change_run_start_ms", runStart.toEpochMilli() - changed.toEpochMilli(), "ms",
+                    "start of the run that carried the change, from the change (negative: a run under way took it)");
 
             // node2 does not run the group: the job never ran there, and a manual run is refused
             assertThat(state(lab, "node2")).as("node2 has no state for job web").isEmpty();
@@ -74,16 +77,22 @@ class SyncIT {
             assertThat(refused.code()).as(refused.output()).isEqualTo(1);
             assertThat(refused.output()).contains("does not run on node2");
 
-            Lab.Result status = hb(lab, "node1", "sync", "status");
-            assertThat(status.code()).as(status.output()).isZero();
-            assertThat(status.output()).contains("web: group 198.18.0.100/24/eth0 (runs here), last run OK")
-                    .contains("10100 files"); // rsync counts the 100 directories too
-            Lab.Result json = hb(lab, "node1", "status", "--json");
-            assertThat(json.output()).contains("\"sync_jobs\":[{\"name\":\"web\",\"group\":\"198.18.0.100/24/eth0\","
-                    + "\"result\":\"OK\"");
-            Lab.Result manual = hb(lab, "node1", "sync", "run", "web");
-            assertThat(manual.code()).as(manual.output()).isZero();
-            assertThat(manual.output()).contains("sync job web: OK");
+            // a scheduled run (every 5 s) may be in flight at any moment, the longer the busier the
+            // machine: each check waits for a moment between runs
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                Lab.Result status = hb(lab, "node1", "sync", "status");
+                assertThat(status.code()).as(status.output()).isZero();
+                assertThat(status.output()).contains("web: group 198.18.0.100/24/eth0 (runs here), last run OK")
+                        .contains("10100 files"); // rsync counts the 100 directories too
+            });
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                    assertThat(hb(lab, "node1", "status", "--json").output()).contains("\"sync_jobs\":[{\"name\":\"web\","
+                            + "\"group\":\"198.18.0.100/24/eth0\",\"result\":\"OK\""));
+            await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                Lab.Result manual = hb(lab, "node1", "sync", "run", "web");
+                assertThat(manual.code()).as(manual.output()).isZero();
+                assertThat(manual.output()).contains("sync job web: OK");
+            });
         }
     }
 
@@ -97,7 +106,7 @@ class SyncIT {
                 Files.writeString(n1.resolve("base" + i), "base " + i + "\n");
             }
             start(lab);
-            waitUntil(() -> countFiles(n2) == 100, 60_000, "first replication", lab);
+            waitUntil(() -> countFiles(n2) == 100, Figures.HANG_MS, "first replication", lab);
             int cycles = 20;
             int lost = 0;
             List<String> lostFiles = new ArrayList<>();
@@ -110,7 +119,7 @@ class SyncIT {
                     Files.writeString(n1.resolve("late" + c), "written on node1 just before the crash\n");
                 }
                 lab.lab(crash ? "poweroff" : "stop", "node1");
-                assertThat(FailoverIT.waitFor(lab, "node2", 20_000)).as("cycle %d: node2 serves\n%s", c,
+                assertThat(FailoverIT.waitFor(lab, "node2", Figures.HANG_MS)).as("cycle %d: node2 serves\n%s", c,
                         lab.daemonLog("node2", 30)).isGreaterThanOrEqualTo(0);
                 List<Path> written = new ArrayList<>();
                 for (int i = 0; i < 25; i++) {
@@ -123,7 +132,7 @@ class SyncIT {
                     assertThat(lab.lab("poweron", "node1").code()).isZero();
                 }
                 assertThat(lab.lab("start", "node1").code()).isZero();
-                assertThat(FailoverIT.waitFor(lab, "node1", 30_000)).as("cycle %d: node1 serves again\n%s\n%s", c,
+                assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as("cycle %d: node1 serves again\n%s\n%s", c,
                         lab.daemonLog("node1", 30), lab.daemonLog("node2", 30)).isGreaterThanOrEqualTo(0);
                 for (Path f : written) {
                     Path there = n1.resolve(f.getFileName());
@@ -170,19 +179,22 @@ class SyncIT {
                 Files.writeString(n1.resolve("keep" + i), "keep " + i + "\n");
             }
             start(lab);
-            waitUntil(() -> countFiles(n2) == 200, 60_000, "first replication", lab);
+            waitUntil(() -> countFiles(n2) == 200, Figures.HANG_MS, "first replication", lab);
 
             // 1. the data partition is not mounted: /srv/web is the bare (empty) directory
             assertThat(lab.lab("srvumount", "node1").code()).isZero();
-            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), 3 * INTERVAL_MS,
+            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
                     "a refused run", lab);
             assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web is not a mount point");
-            Thread.sleep(INTERVAL_MS + 1_000); // one more scheduled run, refused as well
+            String refusedStart = state(lab, "node1").getProperty("lastStart");
+            waitUntil(() -> !refusedStart.equals(state(lab, "node1").getProperty("lastStart", refusedStart))
+                    && "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
+                    "one more scheduled run, refused as well", lab);
             assertThat(countFiles(n2)).as("the replica keeps every file").isEqualTo(200);
             Lab.Result status = hb(lab, "node1", "sync", "status");
             assertThat(status.output()).contains("last run REFUSED").contains("/srv/web is not a mount point");
             assertThat(lab.lab("srvmount", "node1").code()).isZero();
-            waitUntil(() -> "OK".equals(state(lab, "node1").getProperty("result")), 3 * INTERVAL_MS, "runs again",
+            waitUntil(() -> "OK".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS, "runs again",
                     lab);
 
             // 2. mounted but emptied (rm -rf by mistake): refused, never mirrored
@@ -191,7 +203,7 @@ class SyncIT {
                     Files.delete(p);
                 }
             }
-            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), 3 * INTERVAL_MS,
+            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
                     "a refused run", lab);
             assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web is empty");
             assertThat(countFiles(n2)).isEqualTo(200);
@@ -200,7 +212,7 @@ class SyncIT {
             for (int i = 0; i < 60; i++) {
                 Files.writeString(n1.resolve("keep" + i), "keep " + i + "\n");
             }
-            waitUntil(() -> state(lab, "node1").getProperty("message", "").contains("lost"), 3 * INTERVAL_MS,
+            waitUntil(() -> state(lab, "node1").getProperty("message", "").contains("lost"), Figures.HANG_MS,
                     "a refused run for lost files", lab);
             assertThat(state(lab, "node1").getProperty("result")).isEqualTo("REFUSED");
             assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web lost 70 %");
@@ -238,14 +250,14 @@ class SyncIT {
             assertThat(lab.run(List.of("mkfs.ext4", "-q", "-L", label, image.toString()), 30).code()).isZero();
             start(lab);
             Path mnt = lab.srv("node1").resolve("backup-mnt");
-            waitUntil(() -> hb(lab, "node1", "status").output().contains("drawer       disk MISSING"), 20_000,
+            waitUntil(() -> hb(lab, "node1", "status").output().contains("drawer       disk MISSING"), Figures.HANG_MS,
                     "backup disk missing in hb status", lab);
             String loop = null;
             try {
                 Lab.Result attach = lab.run(List.of("losetup", "-f", "--show", image.toString()), 10);
                 assertThat(attach.code()).as(attach.output()).isZero();
                 loop = attach.output().trim();
-                waitUntil(() -> "OK".equals(backupState(lab).getProperty("lastResult")), 30_000,
+                waitUntil(() -> "OK".equals(backupState(lab).getProperty("lastResult")), Figures.HANG_MS,
                         "a snapshot after the disk was inserted", lab);
                 Properties st = backupState(lab);
                 assertThat(st.getProperty("snapshots")).isEqualTo("1");
@@ -254,13 +266,13 @@ class SyncIT {
                 Lab.Result list = hb(lab, "node1", "backup", "list");
                 assertThat(list.code()).as(list.output()).isZero();
                 assertThat(list.output()).contains(st.getProperty("newestSnapshot"));
-                waitUntil(() -> isEmptyDir(mnt), 10_000, "the disk unmounted after the backup", lab);
+                waitUntil(() -> isEmptyDir(mnt), Figures.HANG_MS, "the disk unmounted after the backup", lab);
             } finally {
                 if (loop != null) {
                     lab.run(List.of("losetup", "-d", loop), 10);
                 }
             }
-            waitUntil(() -> "MISSING".equals(backupState(lab).getProperty("disk")), 20_000,
+            waitUntil(() -> "MISSING".equals(backupState(lab).getProperty("disk")), Figures.HANG_MS,
                     "the disk reported missing after removal", lab);
             assertThat(hb(lab, "node1", "status").output()).contains("drawer       disk MISSING");
             assertThat(isEmptyDir(mnt)).as("nothing written to the bare mount point").isTrue();
@@ -300,7 +312,7 @@ class SyncIT {
     private static void start(Lab lab) throws Exception {
         assertThat(lab.lab("start", "node1").code()).isZero();
         assertThat(lab.lab("start", "node2").code()).isZero();
-        assertThat(FailoverIT.waitFor(lab, "node1", 30_000)).as("node1 serves\n%s", lab.daemonLog("node1", 30))
+        assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as("node1 serves\n%s", lab.daemonLog("node1", 30))
                 .isGreaterThanOrEqualTo(0);
     }
 

@@ -55,7 +55,8 @@ class OsProcessRunnerTest {
     @Test
     void timeoutKillsTheWholeTree() throws Exception {
         Path pidFile = tmp.resolve("child.pid");
-        var result = new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(Duration.ofMillis(300),
+        // the timeout leaves the shell (however loaded the machine) time to start the child and write its pid
+        var result = new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(Duration.ofSeconds(3),
                 "/bin/sh", "-c", "sleep 30 & echo $! > " + pidFile + "; wait"));
         assertThat(result.timedOut()).isTrue();
         assertThat(result.exitCode()).isEqualTo(ProcessResult.NO_EXIT_CODE);

@@ -88,10 +88,12 @@ class ScriptAgentTest {
         Path script = script("daemon", """
                 case "$1" in
                   status) echo "stopped";;
-                  start) sleep 30 & echo $! > %s; echo "daemon started"; exit 0;;
+                  start) sleep 600 & echo $! > %s; echo "daemon started"; exit 0;;
                 esac""".formatted(pidFile));
         ScriptAgent agent = new ScriptAgent(script, List.of(), runner);
-        AgentResult result = assertTimeoutPreemptively(Duration.ofSeconds(10), agent::start);
+        // returns when the script exits, not when the daemon's inherited stdout closes (600 s later);
+        // the bound only has to tell the two apart, whatever the machine's load
+        AgentResult result = assertTimeoutPreemptively(Duration.ofSeconds(60), agent::start);
         assertThat(result.isOk()).isTrue();
         long pid = Long.parseLong(Files.readString(pidFile).trim());
         assertThat(ProcessHandle.of(pid)).as("the daemon outlives the script").isPresent();

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code /usr/sbin/stonith -t apcsmart}) and by our {@link ApcSmartDevice} on the host end.
  */
 class ApcSmartSimulatorIT {
+    /** How long to wait for what must happen: only a hang takes this long (issue 12). */
+    private static final Duration HANG = Duration.ofSeconds(60);
     @TempDir
     Path dir;
     private Process socat;
@@ -36,7 +38,7 @@ class ApcSmartSimulatorIT {
         host = dir.resolve("host");
         socat = new ProcessBuilder("socat", "PTY,link=" + ups + ",rawer", "PTY,link=" + host + ",rawer")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("socat.log").toFile()).start();
-        await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(ups) && Files.exists(host));
+        await().atMost(HANG).until(() -> Files.exists(ups) && Files.exists(host));
         powerLog = dir.resolve("power.log");
         Files.createFile(powerLog);
         sim = new ApcSmartSimulator(ups, "echo off >> " + powerLog, "echo on >> " + powerLog,
@@ -75,7 +77,7 @@ class ApcSmartSimulatorIT {
     void realClusterGlueClientAcceptsTheSimulator() throws Exception {
         assertThat(stonith("-S")).isZero();
         assertThat(stonith("-T", "reset", "node1")).isZero();
-        await().atMost(Duration.ofSeconds(15)).until(() -> powerEvents().equals(List.of("off", "on")));
+        await().atMost(HANG).until(() -> powerEvents().equals(List.of("off", "on")));
         assertThat(Files.readString(dir.resolve("state"))).isEqualTo("on\n");
 
         assertThat(stonith("-T", "off", "node1")).isZero();
@@ -83,7 +85,7 @@ class ApcSmartSimulatorIT {
         assertThat(Files.readString(dir.resolve("state"))).isEqualTo("off\n");
         assertThat(stonith("-T", "on", "node1")).isZero();
         assertThat(sim.outletOn()).isTrue();
-        await().atMost(Duration.ofSeconds(5)).until(() -> powerEvents().equals(List.of("off", "on", "off", "on")));
+        await().atMost(HANG).until(() -> powerEvents().equals(List.of("off", "on", "off", "on")));
 
         assertThat(stonith("-T", "reset", "node9")).isEqualTo(StonithResult.BADHOST.code());
     }
@@ -93,7 +95,7 @@ class ApcSmartSimulatorIT {
         assertThat(stonith("-T", "off", "node1")).isZero();
         assertThat(stonith("-T", "reset", "node1")).isZero();
         assertThat(sim.outletOn()).isTrue();
-        await().atMost(Duration.ofSeconds(5)).until(() -> powerEvents().equals(List.of("off", "on")));
+        await().atMost(HANG).until(() -> powerEvents().equals(List.of("off", "on")));
     }
 
     @Test
@@ -102,7 +104,7 @@ class ApcSmartSimulatorIT {
         device.configure(Map.of("ttydev", host.toString(), "hostlist", "node1"));
         assertThat(device.status()).isEqualTo(StonithResult.OK);
         assertThat(device.reset(ResetRequest.GENERIC_RESET, "NODE1")).isEqualTo(StonithResult.OK);
-        await().atMost(Duration.ofSeconds(15)).until(() -> powerEvents().equals(List.of("off", "on")));
+        await().atMost(HANG).until(() -> powerEvents().equals(List.of("off", "on")));
         assertThat(device.reset(ResetRequest.POWER_OFF, "node1")).isEqualTo(StonithResult.OK);
         assertThat(sim.outletOn()).isFalse();
         assertThat(device.reset(ResetRequest.POWER_ON, "node1")).isEqualTo(StonithResult.OK);
@@ -121,7 +123,12 @@ class ApcSmartSimulatorIT {
         assertThat(device.status()).isEqualTo(StonithResult.OOPS);
         assertThat(device.reset(ResetRequest.GENERIC_RESET, "node1")).isEqualTo(StonithResult.OOPS);
         assertThat(device.reset(ResetRequest.POWER_OFF, "node1")).isEqualTo(StonithResult.OOPS);
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        System.out.printf("FIGURE apcsmart_unplugged_three_ops_ms=%d ms (status, reset, off on an unplugged UPS)%n",
+                took.toMillis());
+        // each gives up on its own init deadline (3 s: ApcSmartDialogueTest, on a fake clock), none waits
+        // for the operation timeout; the wall time beyond that is the machine's
+        assertThat(took).isLessThan(ApcSmartDevice.DEFAULT_OPERATION_TIMEOUT);
         assertThat(stonith("-S")).isEqualTo(StonithResult.OOPS.code()); // what the real plugin says too
     }
 }

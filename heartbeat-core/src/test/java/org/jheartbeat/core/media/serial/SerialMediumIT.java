@@ -37,6 +37,11 @@ class SerialMediumIT {
     private static final MessageAuthenticator SHA1_TESTSECRET =
             new MessageAuthenticator(AuthKeys.single(1, AuthMethod.SHA1, "testsecret".getBytes(US_ASCII)));
     private static final MonotonicClock CLOCK = MonotonicClock.system();
+    /**
+     * How long to wait for what must happen: only a hang takes this long. Timing on this machine
+     * (socat, the scheduler, the load) is printed as a FIGURE line, not asserted (issue 12).
+     */
+    private static final Duration HANG = Duration.ofSeconds(60);
 
     @TempDir
     Path tmp;
@@ -73,7 +78,7 @@ class SerialMediumIT {
         }
         mediumB.sendFrame(statusFrame("node2", 1));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> atB.frames.size() == 5 && atA.frames.size() == 1);
+        await().atMost(HANG).until(() -> atB.frames.size() == 5 && atA.frames.size() == 1);
         assertThat(atB.frames).containsExactlyElementsOf(sent);
         for (byte[] f : atB.frames) {
             assertThat(ClassicCodec.decodeAndVerify(f, SHA1_TESTSECRET).get("src")).contains("node1");
@@ -101,14 +106,15 @@ class SerialMediumIT {
         byte[] marker = statusFrame("node1", 999);
         mediumA.sendFrame(marker);
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> atB.contains(marker));
+        await().atMost(HANG).until(() -> atB.contains(marker));
         long elapsedNanos = CLOCK.nanoTime() - t0;
         long lineNanos = bytes * 10 * 1_000_000_000L / BAUD;
-        System.out.printf("serial pacing: %d bytes then a marker took %d ms; the 8N1 line time at %d baud is %d ms"
-                + " (%.0f bytes/s measured, %d bytes/s allowed)%n", bytes, elapsedNanos / 1_000_000, BAUD,
+        System.out.printf("FIGURE serial_pacing_ms=%d ms (%d bytes then a marker; the 8N1 line time at %d baud is %d ms;"
+                + " %.0f bytes/s measured, %d bytes/s allowed)%n", elapsedNanos / 1_000_000, bytes, BAUD,
                 lineNanos / 1_000_000, bytes * 1e9 / elapsedNanos, BAUD / 10);
+        // never faster than the line, whatever the load; how much slower is the machine's (the pacer's
+        // own delays are SerialPacerTest's, on a fake clock)
         assertThat(elapsedNanos).isGreaterThanOrEqualTo(lineNanos);
-        assertThat(elapsedNanos).isLessThan(lineNanos + TimeUnit.SECONDS.toNanos(2));
     }
 
     @Test
@@ -126,7 +132,7 @@ class SerialMediumIT {
         mediumA.sendFrame(noise); // the medium frames nothing: these bytes go onto the line as they are
         mediumA.sendFrame(after);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> atB.frames.size() == 2);
+        await().atMost(HANG).until(() -> atB.frames.size() == 2);
         assertThat(atB.frames).containsExactly(before, after);
         assertThat(mediumB.serialStats().garbageBytes()).isPositive();
     }
@@ -137,15 +143,15 @@ class SerialMediumIT {
         SerialMedium mediumA = start(a, new Received());
         SerialMedium mediumB = start(b, atB);
         mediumA.sendFrame(statusFrame("node1", 1));
-        await().atMost(Duration.ofSeconds(5)).until(() -> atB.frames.size() == 1);
+        await().atMost(HANG).until(() -> atB.frames.size() == 1);
 
         unplugCable();
-        await().atMost(Duration.ofSeconds(5)).until(() -> !mediumA.serialStats().connected() && !mediumB.serialStats().connected());
+        await().atMost(HANG).until(() -> !mediumA.serialStats().connected() && !mediumB.serialStats().connected());
         assertThat(mediumA.lockFile()).isEmpty();
         plugCable();
 
         int[] seq = {2};
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+        await().atMost(HANG).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
             mediumA.sendFrame(statusFrame("node1", seq[0]++));
             assertThat(atB.frames).hasSizeGreaterThan(1);
         });
@@ -166,7 +172,7 @@ class SerialMediumIT {
         }
         byte[] frame = statusFrame("node1", 1);
 
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+        await().atMost(HANG).pollInterval(Duration.ofMillis(50)).until(() -> {
             for (int i = 0; i < 20; i++) {
                 fast.sendFrame(frame);
             }
@@ -175,9 +181,12 @@ class SerialMediumIT {
         long t0 = CLOCK.nanoTime();
         fast.close();
 
+        long closeNanos = CLOCK.nanoTime() - t0;
+        System.out.printf("FIGURE serial_close_blocked_ms=%d ms (close() of a medium whose peer never reads)%n",
+                closeNanos / 1_000_000);
         assertThat(fast.serialStats().framesDroppedOnSend()).isPositive();
         assertThat(fast.lockFile()).isEmpty();
-        assertThat(CLOCK.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(5));
+        assertThat(closeNanos).as("close() returns").isLessThan(HANG.toNanos());
     }
 
     @Test
@@ -243,7 +252,7 @@ class SerialMediumIT {
     private void plugCable() throws IOException {
         socat = new ProcessBuilder("socat", "PTY,link=" + a + ",raw,echo=0", "PTY,link=" + b + ",raw,echo=0")
                 .redirectErrorStream(true).redirectOutput(tmp.resolve("socat.log").toFile()).start();
-        await().atMost(Duration.ofSeconds(5)).until(() -> Files.exists(a) && Files.exists(b));
+        await().atMost(HANG).until(() -> Files.exists(a) && Files.exists(b));
     }
 
     /** Ends this test's socat by its pid (SIGTERM, so it removes its links; SIGKILL if it lingers). */

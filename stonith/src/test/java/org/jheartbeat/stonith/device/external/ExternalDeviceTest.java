@@ -76,7 +76,8 @@ class ExternalDeviceTest {
 
     @Test
     void exitCodesMapAsClusterGlue() throws Exception {
-        ExternalDevice d = device("fake", Duration.ofMillis(500));
+        // off sleeps 30 s and times out; reset and on exit at once, within the timeout even on a loaded machine
+        ExternalDevice d = device("fake", Duration.ofSeconds(5));
         d.configure(Map.of("hostlist", "node1 node2", "status_code", "2"));
         assertThat(d.reset(ResetRequest.GENERIC_RESET, "node1")).isEqualTo(StonithResult.RESETFAIL);
         assertThat(d.reset(ResetRequest.POWER_ON, "node1")).isEqualTo(StonithResult.OK);
