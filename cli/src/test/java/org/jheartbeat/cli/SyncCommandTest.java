@@ -149,4 +149,40 @@ class SyncCommandTest {
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains("configuration directory " + tmp.resolve("nope") + " does not exist");
     }
+
+    @Test
+    void statusShowsARunInFlightByItsStartNotThePreviousEnd() throws Exception {
+        syncYaml("");
+        java.time.Instant end = java.time.Instant.parse("2026-01-01T10:00:00Z");
+        java.time.Instant start = java.time.Instant.parse("2026-01-01T10:05:00Z");
+        new org.jheartbeat.sync.replication.JobStateStore(tmp.resolve("syncstate")).write(
+                new org.jheartbeat.sync.replication.JobState("web", java.util.Optional.of(start), java.util.Optional.of(end),
+                        org.jheartbeat.sync.replication.JobResult.RUNNING, "", 0, 0, 0, 1, java.util.Optional.of(end),
+                        java.util.Map.of()));
+        // the run is in flight while another process (as the daemon's run would) holds the job's lock
+        Process holder = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), HoldLock.class.getName(),
+                tmp.resolve("syncstate").resolve("web.lock").toString()).redirectErrorStream(true).start();
+        try {
+            assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine())
+                    .isEqualTo("locked");
+            HbRun r = sync("status");
+            assertThat(r.out()).contains("last run RUNNING since " + CommandGroups.LOCAL_TIME.format(start))
+                    .doesNotContain("ended " + CommandGroups.LOCAL_TIME.format(end));
+        } finally {
+            holder.destroyForcibly().waitFor();
+        }
+    }
+
+    /** Holds an exclusive lock on the file named by its argument until killed, after printing "locked". */
+    public static final class HoldLock {
+        public static void main(String[] args) throws Exception {
+            java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(java.nio.file.Path.of(args[0]),
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+            ch.lock();
+            System.out.println("locked");
+            System.out.flush();
+            Thread.sleep(600_000);
+        }
+    }
 }

@@ -126,9 +126,14 @@ public final class SyncCommand implements Callable<Integer> {
                     String group = cfg.job(s.job()).orElseThrow().group();
                     String where = here.map(h -> h.contains(group) ? "runs here" : "not here")
                             .orElse("daemon not running");
-                    out.printf("%s: group %s (%s), last run %s%s%n", s.job(), group, where, s.result(),
-                            s.lastEnd().map(t -> " ended " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t)).orElse(s.lastStart()
-                                    .map(t -> " started " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t)).orElse("")));
+                    // a run in flight: its start, not the previous run's end
+                    String when = s.result() == org.jheartbeat.sync.replication.JobResult.RUNNING
+                            ? s.lastStart().map(t -> " since " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t))
+                                    .orElse("")
+                            : s.lastEnd().map(t -> " ended " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t))
+                                    .orElse(s.lastStart().map(t -> " started "
+                                            + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t)).orElse(""));
+                    out.printf("%s: group %s (%s), last run %s%s%n", s.job(), group, where, s.result(), when);
                     if (!s.message().isEmpty()) {
                         out.println("  " + s.message());
                     }
