@@ -68,6 +68,11 @@ public final class ConfigCommand implements Callable<Integer> {
                 description = "Also check that this node is listed in ha.cf.")
         String nodeName;
 
+        @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
+                description = "A running daemon's state directory: its STONITH device is asked through it"
+                        + " (default: ${DEFAULT-VALUE}).")
+        Path stateDir;
+
         @Option(names = "--syntax-only",
                 description = "Skip the checks against this machine (resource scripts, interfaces, own addresses),"
                         + " e.g. to check a config meant for another machine.")
@@ -93,10 +98,19 @@ public final class ConfigCommand implements Callable<Integer> {
                 // the device this node would use, contacted; or, on another machine, every node's, not contacted
                 List<NodeName> whom = c.nodes().contains(me) ? List.of(me) : c.nodes();
                 java.util.Set<Integer> seen = new java.util.HashSet<>();
+                // a running daemon holds this node's device (a serial UPS line is locked): ask it instead
+                Optional<ControlResponse> daemon = whom.size() == 1 && c.stonithFor(me).isPresent()
+                        ? StonithCommand.askDaemon(stateDir) : Optional.empty();
                 for (NodeName n : whom) {
-                    StonithSetup.Outcome o = StonithSetup.open(c, n, whom.size() == 1);
+                    StonithSetup.Outcome o = StonithSetup.open(c, n, whom.size() == 1 && daemon.isEmpty());
                     o.device().ifPresent(org.jheartbeat.stonith.StonithDevice::close);
                     o.problems().stream().filter(d -> seen.add(d.line())).forEach(all::add);
+                    if (daemon.isPresent() && !o.failed() && !daemon.get().ok() && o.decl().isPresent()) {
+                        all.add(ConfigDiagnostic.error(c.configDir().resolve("ha.cf"), o.decl().get().line(),
+                                "STONITH device " + o.decl().get().type() + " does not answer a status request (asked"
+                                + " the running daemon, which holds it: " + daemon.get().error() + "); check its"
+                                + " cable, power and parameters"));
+                    }
                 }
             }
             for (ConfigDiagnostic d : all) {

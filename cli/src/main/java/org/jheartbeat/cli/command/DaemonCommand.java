@@ -277,6 +277,14 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         if (request instanceof ControlRequest.Cleanup c) {
             return cleanup(c, loop, config);
         }
+        if (request instanceof ControlRequest.StonithStatus) {
+            try {
+                org.jheartbeat.core.loop.Fencer.Result r = loop.stonithStatus().get(120, TimeUnit.SECONDS);
+                return r.fenced() ? ControlResponse.ok(r.detail() + "\n") : ControlResponse.error(r.detail());
+            } catch (Exception e) {
+                return ControlResponse.error("STONITH status not available: " + e);
+            }
+        }
         StatusSnapshot snap;
         try {
             if (request instanceof ControlRequest.ConfigDigest) {

@@ -81,16 +81,45 @@ public final class StonithCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code hb stonith status}: asks this node's device whether it answers. */
-    @Command(name = "status", mixinStandardHelpOptions = true, description = "Check that this node's STONITH device answers.")
+    /**
+     * {@code hb stonith status}: asks this node's device whether it answers; when the daemon runs (it
+     * holds the device, e.g. a locked serial line), the daemon asks its own device.
+     */
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Check that this node's STONITH device"
+            + " answers (through the running daemon, which holds the device, when there is one).")
     public static final class Status extends DeviceCommand {
+        @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
+                description = "The daemon's state directory, asked first (default: ${DEFAULT-VALUE}).")
+        Path stateDir;
+
         @Override
         public Integer call() throws Exception {
+            java.util.Optional<org.jheartbeat.core.control.ControlResponse> viaDaemon = askDaemon(stateDir);
+            if (viaDaemon.isPresent()) {
+                org.jheartbeat.core.control.ControlResponse r = viaDaemon.get();
+                spec.commandLine().getOut().println((r.ok() ? r.body().trim() : r.error())
+                        + " (asked the running daemon, which holds the device)");
+                return r.ok() ? ExitCodes.OK : ExitCodes.FAILURE;
+            }
             try (StonithDevice d = openDevice(false)) {
                 StonithResult st = d.status();
                 spec.commandLine().getOut().println(d.type() + ": " + st + "; can fence " + d.hostList());
                 return st.ok() ? ExitCodes.OK : ExitCodes.FAILURE;
             }
+        }
+    }
+
+    /**
+     * The running daemon's answer to {@code stonith-status}, or empty when no daemon answers on
+     * {@code stateDir} (then the caller opens the device itself).
+     */
+    static java.util.Optional<org.jheartbeat.core.control.ControlResponse> askDaemon(Path stateDir) {
+        try {
+            return java.util.Optional.of(org.jheartbeat.core.control.ControlClient.request(
+                    new org.jheartbeat.core.state.StateDirectory(stateDir).controlSocket(),
+                    new org.jheartbeat.core.control.ControlRequest.StonithStatus()));
+        } catch (java.io.IOException e) {
+            return java.util.Optional.empty();
         }
     }
 

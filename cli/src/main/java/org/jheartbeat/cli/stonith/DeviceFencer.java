@@ -47,6 +47,20 @@ public final class DeviceFencer implements Fencer {
         }, worker);
     }
 
+    /** Asks the device for its status on the same worker as the resets, so they never overlap on its line. */
+    @Override
+    public CompletableFuture<Result> status() {
+        return CompletableFuture.supplyAsync(() -> {
+            StonithResult r;
+            try {
+                r = device.status();
+            } catch (RuntimeException e) {
+                r = StonithResult.OOPS;
+            }
+            return new Result(r.ok(), device.type() + ": " + r + explain(r) + "; can fence " + device.hostList());
+        }, worker);
+    }
+
     /** What a cluster-glue result code usually means, for the CRIT line an operator reads. */
     static String explain(StonithResult r) {
         return switch (r) {

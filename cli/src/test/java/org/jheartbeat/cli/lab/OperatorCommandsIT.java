@@ -79,6 +79,16 @@ class OperatorCommandsIT {
         return wrapper(lab, node, "hb", "status", "--json").output();
     }
 
+    /** Runs {@code hb ARGS...} (packaging/src/bin/hb) inside NODE, the arguments exactly as given. */
+    static Lab.Result hbExactly(Lab lab, String node, String... args) throws Exception {
+        Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+        List<String> argv = new ArrayList<>(List.of("exec", node, "env",
+                "HB_JAR=" + System.getProperty("hb.jar", root.resolve("cli/target/hb.jar").toString()),
+                root.resolve("packaging/src/bin/hb").toString()));
+        argv.addAll(List.of(args));
+        return lab.lab(argv.toArray(String[]::new));
+    }
+
     /** Runs a packaging/src/bin wrapper inside NODE against that node's daemon. */
     static Lab.Result wrapper(Lab lab, String node, String script, String... args) throws Exception {
         Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();

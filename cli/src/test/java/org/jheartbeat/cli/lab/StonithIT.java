@@ -28,6 +28,17 @@ class StonithIT {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
             assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as(lab.daemonLog("node1", 40)).isNotNegative();
+            // issue 11 point 9: operator tools on a live node ask the daemon, which holds the UPS line
+            String cfg = lab.configDir("node1").toString();
+            String st = lab.runDir().resolve("node1").resolve("state").toString();
+            Lab.Result status = OperatorCommandsIT.hbExactly(lab, "node1", "stonith", "status", "--config-dir", cfg,
+                    "--node-name", "node1", "--state-dir", st);
+            assertThat(status.code()).as(status.output()).isZero();
+            assertThat(status.output()).contains("apcsmart: OK").contains("asked the running daemon");
+            Lab.Result check = OperatorCommandsIT.hbExactly(lab, "node1", "config", "check", "--config-dir", cfg,
+                    "--node-name", "node1", "--state-dir", st);
+            assertThat(check.code()).as(check.output()).isZero();
+            assertThat(check.output()).doesNotContain("does not answer");
             List<String> overlaps = Collections.synchronizedList(new ArrayList<>());
             AtomicBoolean sampling = new AtomicBoolean(true);
             Thread sampler = new Thread(() -> {

@@ -17,12 +17,14 @@ import org.jheartbeat.core.takeover.ResourceSet;
  *  groups-running                             GroupsRunning
  *  standby|takeover SET TIMEOUT_S             Handover(kind, set, timeoutSeconds)
  *  cleanup [GROUP]                            Cleanup(group)        (a group key or 1-based number)
+ *  stonith-status                             StonithStatus
  *                     SET = all|local|foreign|failback, TIMEOUT_S = 1..3600
  * </pre>
  */
 public sealed interface ControlRequest
         permits ControlRequest.Status, ControlRequest.ClStatus, ControlRequest.ConfigDigest,
-                ControlRequest.GroupsRunning, ControlRequest.Handover, ControlRequest.Cleanup {
+                ControlRequest.GroupsRunning, ControlRequest.Handover, ControlRequest.Cleanup,
+                ControlRequest.StonithStatus {
 
     /** Longest request line, in bytes, newline excluded. */
     int MAX_LENGTH = 512;
@@ -73,6 +75,17 @@ public sealed interface ControlRequest
         @Override
         public String toWire() {
             return ConfigDigestReport.REQUEST;
+        }
+    }
+
+    /**
+     * {@code stonith-status}: the daemon asks its own STONITH device whether it answers (the daemon
+     * holds the device: a second opener would find a serial line locked).
+     */
+    record StonithStatus() implements ControlRequest {
+        @Override
+        public String toWire() {
+            return "stonith-status";
         }
     }
 
@@ -175,7 +188,7 @@ public sealed interface ControlRequest
         String[] w = line.split(" ");
         String verb = w[0];
         switch (verb) {
-            case "status", "status-json", "config-digest", "groups-running" -> {
+            case "status", "status-json", "config-digest", "groups-running", "stonith-status" -> {
                 if (w.length != 1) {
                     throw new MalformedRequestException(verb + " takes no arguments, got " + (w.length - 1));
                 }
@@ -183,6 +196,7 @@ public sealed interface ControlRequest
                     case "status" -> new Status(false);
                     case "status-json" -> new Status(true);
                     case "config-digest" -> new ConfigDigest();
+                    case "stonith-status" -> new StonithStatus();
                     default -> new GroupsRunning();
                 };
             }
@@ -215,7 +229,8 @@ public sealed interface ControlRequest
                 return new Cleanup(w.length == 2 ? java.util.Optional.of(w[1]) : java.util.Optional.empty());
             }
             default -> throw new MalformedRequestException("unknown request '" + clip(verb) + "' (known: status,"
-                    + " status-json, cl_status, config-digest, groups-running, standby, takeover, cleanup)");
+                    + " status-json, cl_status, config-digest, groups-running, standby, takeover, cleanup,"
+                    + " stonith-status)");
         }
     }
 

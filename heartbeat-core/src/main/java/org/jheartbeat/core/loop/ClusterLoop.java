@@ -218,6 +218,11 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public record HandoverResult(boolean done, String detail, TakeoverMachine.Handover outcome) { }
 
+    /** The STONITH device's answer to a status request ({@link Fencer#status()}), asked off the loop thread. */
+    public CompletableFuture<Fencer.Result> stonithStatus() {
+        return fencer.status();
+    }
+
     /**
      * {@code hb cleanup}: clears the failures of group {@code group} (haresources index, or -1 for
      * every group) here and on the peer. Completes once the request was applied on the loop thread.

@@ -19,6 +19,17 @@ public interface Fencer extends AutoCloseable {
     CompletableFuture<Result> fence(NodeName node);
 
     /**
+     * Asks the device whether it answers (cluster-glue's status), off the loop thread: what
+     * {@code hb stonith status} and {@code hb config check} ask a running daemon, which holds the
+     * device (a serial UPS line is locked by it). By default there is no device.
+     *
+     * @return completes with {@code fenced} = the device answered, and a one-line detail
+     */
+    default CompletableFuture<Result> status() {
+        return CompletableFuture.completedFuture(new Result(false, "no STONITH device configured"));
+    }
+
+    /**
      * Resets this node, because a resource could not be stopped and the admin asked for self-fencing
      * (Heartbeat's reboot on a stop failure; {@code hb daemon --self-fence-command}). Never called
      * otherwise. Returns at once; the command runs off the loop thread. By default nothing is
