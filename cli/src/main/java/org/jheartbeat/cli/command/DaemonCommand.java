@@ -94,6 +94,13 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     @Option(names = "--debug", description = "Also print debug lines on standard error.")
     boolean debug;
 
+    @Option(names = "--self-fence-command", paramLabel = "CMD",
+            description = {"Reset this node by running CMD (sh -c) when a resource cannot be stopped (Heartbeat's"
+                    + " reboot after a failed stop), e.g. 'systemctl reboot --force --force'. The peer then starts the"
+                    + " group once this node is gone. Default: no self-fencing; the group stays blocked here and the"
+                    + " peer fences this node if it has a STONITH device (docs/design/takeover.md, \"Failures\")."})
+    String selfFenceCommand;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
@@ -139,7 +146,12 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         }
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), debug);
         try {
-            return run(config, sync, me, state, stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE),
+            Fencer fencer = stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE);
+            if (selfFenceCommand != null) {
+                fencer = new org.jheartbeat.cli.stonith.SelfFencingFencer(fencer, selfFenceCommand,
+                        new OsProcessRunner());
+            }
+            return run(config, sync, me, state, fencer,
                     log, missingScripts);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
@@ -186,6 +198,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
         AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
+        engine.machine().selfFenceOnStopFailure(selfFenceCommand != null);
         // a group that could not be released stays BLOCKED here, and the peer is told at comm up
         startup.unreleased().forEach(i -> engine.machine().blockedAtStartup(i,
                 "found running at start-up and could not be stopped"));
