@@ -120,16 +120,15 @@ public final class TakeoverMachine {
     private boolean peerJoining;
 
     private ResourceSet standbySet = ResourceSet.NONE;
-    private boolean standbyReleasing;
-    private boolean standbyAwaitingDone;
-    private boolean standbyAcquiring;
+    /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
+    private StandbyStep standbyStep = StandbyStep.NONE;
     private long deadlineNanos = Long.MAX_VALUE;
     private Handover handover = Handover.NONE;
     private String handoverDetail = "";
     private long handoverSerial;
     private long handoverDeadlineNanos = Long.MAX_VALUE;
-    /** When non-null, the {@code info} of the {@code resource} message to send once groups settle. */
-    private String settleInfo;
+    /** When non-null, why groups are moving: announced ({@code resource info=...}) and logged once they settle. */
+    private Settlement settleInfo;
 
     /**
      * @param me       this node
@@ -227,7 +226,7 @@ public final class TakeoverMachine {
                 disputed[i] = e.groups().contains(i);
             }
             if (changed && state == TakeoverState.STABLE && settleInfo == null) {
-                settleInfo = "config"; // announce what we hold once the starts and stops end
+                settleInfo = Settlement.CONFIG; // announce what we hold once the starts and stops end
             }
         }
         reconcile(out);
@@ -445,9 +444,7 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STABLE || state == TakeoverState.STANDBY_GIVING
                 || state == TakeoverState.STANDBY_TAKING) {
             state = TakeoverState.STABLE;
-            standbyReleasing = false;
-            standbyAwaitingDone = false;
-            standbyAcquiring = false;
+            standbyStep = StandbyStep.NONE;
             deadlineNanos = Long.MAX_VALUE;
             boolean missing = false;
             for (int i = 0; i < groups.size(); i++) {
@@ -457,7 +454,7 @@ public final class TakeoverMachine {
                 out.add(new Log(Level.INFO, peer + " restarted and holds nothing now: acquiring the resource groups of "
                         + me + " it had."));
                 setDesiredFor(true, true);
-                settleInfo = "restart";
+                settleInfo = Settlement.RESTART;
             }
         }
     }
@@ -512,7 +509,7 @@ public final class TakeoverMachine {
             return;
         }
         setDesired(true, false, true);
-        settleInfo = "req_our_resources()";
+        settleInfo = Settlement.REQ_OUR_RESOURCES;
         state = TakeoverState.STABLE;
         out.add(new Log(Level.INFO, "Acquiring resource groups of " + me));
     }
@@ -532,7 +529,7 @@ public final class TakeoverMachine {
             if (released) {
                 out.add(new Log(Level.ERROR, "Both machines own foreign resources! Releasing "
                         + peer + "'s groups, which it runs itself."));
-                settleInfo = "partition";
+                settleInfo = Settlement.PARTITION;
             }
         }
     }
@@ -562,16 +559,16 @@ public final class TakeoverMachine {
                 }
                 state = TakeoverState.STANDBY_TAKING;
                 standbySet = e.set();
-                standbyAcquiring = false;
+                standbyStep = StandbyStep.AWAITING_PEER;
                 deadlineNanos = Long.MAX_VALUE;
                 out.add(new Announce(new AskResources(e.set(), StandbyPhase.OTHER)));
             }
             case OTHER -> {
-                if (state != TakeoverState.STANDBY_GIVING || standbyReleasing) {
+                if (state != TakeoverState.STANDBY_GIVING || standbyStep != StandbyStep.AWAITING_PEER) {
                     return;
                 }
                 out.add(new Log(Level.INFO, "standby: " + peer + " can take our " + standbySet + " resources"));
-                standbyReleasing = true;
+                standbyStep = StandbyStep.RELEASING;
                 deadlineNanos = Long.MAX_VALUE;
                 boolean keepLocal = holdsAny(true) && !standbySet.includesLocal();
                 boolean keepForeign = holdsAny(false) && !standbySet.includesForeign();
@@ -597,8 +594,8 @@ public final class TakeoverMachine {
                     }
                     peerHolds = ResourceSet.of(peerHolds.includesLocal() && !standbySet.includesLocal(),
                             peerHolds.includesForeign() && !standbySet.includesForeign());
-                    standbyAcquiring = true;
-                } else if (state == TakeoverState.STANDBY_GIVING && standbyAwaitingDone) {
+                    standbyStep = StandbyStep.ACQUIRING;
+                } else if (state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.RELEASED) {
                     out.add(new Log(Level.INFO, "Other node completed standby takeover of "
                             + standbySet + " resources."));
                     becomeStable("", out);
@@ -645,9 +642,7 @@ public final class TakeoverMachine {
 
     private void startFencing(List<TakeoverAction> out) {
         state = TakeoverState.FENCING;
-        standbyReleasing = false;
-        standbyAwaitingDone = false;
-        standbyAcquiring = false;
+        standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
         fenceAttempts = 1;
         fenceStatus = "fencing " + peer + " (attempt 1)";
@@ -657,12 +652,10 @@ public final class TakeoverMachine {
     private void takeOverFromDeadPeer(List<TakeoverAction> out) {
         out.add(new Log(Level.INFO, "Resources being acquired from " + peer + "."));
         state = TakeoverState.STABLE;
-        standbyReleasing = false;
-        standbyAwaitingDone = false;
-        standbyAcquiring = false;
+        standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
         setDesired(true, true, true);
-        settleInfo = "mach_down";
+        settleInfo = Settlement.MACH_DOWN;
     }
 
     private void onFenceOutcome(TakeoverEvent.FenceOutcome e, List<TakeoverAction> out, long now) {
@@ -706,8 +699,7 @@ public final class TakeoverMachine {
         out.add(new Log(Level.INFO, "Going standby [" + set + "]."));
         state = TakeoverState.STANDBY_GIVING;
         standbySet = set;
-        standbyReleasing = false;
-        standbyAwaitingDone = false;
+        standbyStep = StandbyStep.AWAITING_PEER;
         deadlineNanos = now + STANDBY_REPLY_TIMEOUT_NANOS;
         out.add(new Announce(new AskResources(set, StandbyPhase.ME)));
     }
@@ -802,7 +794,7 @@ public final class TakeoverMachine {
             return;
         }
         deadlineNanos = Long.MAX_VALUE;
-        if (state == TakeoverState.STANDBY_GIVING && !standbyReleasing) {
+        if (state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.AWAITING_PEER) {
             out.add(new Log(Level.WARN, "No reply to standby request.  Standby request cancelled."));
             state = TakeoverState.STABLE;
             finishHandover(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
@@ -851,29 +843,21 @@ public final class TakeoverMachine {
         switch (state) {
             case STABLE -> {
                 if (settleInfo != null) {
-                    String info = settleInfo;
+                    Settlement info = settleInfo;
                     settleInfo = null;
-                    if ("mach_down".equals(info)) {
-                        out.add(new Log(Level.INFO, "mach_down takeover complete."));
-                    } else if ("config".equals(info)) {
-                        out.add(new Log(Level.INFO, "Resource groups settled after the haresources comparison."));
-                    } else if ("partition".equals(info)) {
-                        out.add(new Log(Level.INFO, "Released " + peer + "'s groups after the partition healed."));
-                    } else {
-                        out.add(new Log(Level.INFO, "Initial resource acquisition complete (" + info + ")"));
-                    }
-                    out.add(new Announce(new Resources(holdings(), true, info)));
+                    out.add(new Log(Level.INFO, info.logLine(peer)));
+                    out.add(new Announce(new Resources(holdings(), true, info.wireInfo())));
                 }
             }
             case STANDBY_GIVING -> {
-                if (standbyReleasing && !standbyAwaitingDone) {
-                    standbyAwaitingDone = true;
+                if (standbyStep == StandbyStep.RELEASING) {
+                    standbyStep = StandbyStep.RELEASED;
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
                     out.add(new Log(Level.INFO, "Local standby process completed [" + standbySet + "]."));
                 }
             }
             case STANDBY_TAKING -> {
-                if (standbyAcquiring) {
+                if (standbyStep == StandbyStep.ACQUIRING) {
                     out.add(new Log(Level.INFO, "Standby resource acquisition done [" + standbySet + "]."));
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
                     becomeStable("", out);
@@ -894,9 +878,7 @@ public final class TakeoverMachine {
 
     private void becomeStable(String info, List<TakeoverAction> out) {
         state = TakeoverState.STABLE;
-        standbyReleasing = false;
-        standbyAwaitingDone = false;
-        standbyAcquiring = false;
+        standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
         settleInfo = null;
         out.add(new Announce(new Resources(holdings(), true, info)));
