@@ -69,8 +69,8 @@ class HandoverCancelIT {
                     return new Lab.Result(-1, e.toString());
                 }
             });
-            waitUntil(() -> lab.daemonLog("node1", 200).contains("syncing group " + GROUP + " to node2 before handing"
-                    + " it over") && countFiles(n2) > 0, 60_000, "the hand-over sync transferring to node2", lab);
+            lab.waitUntil(() -> lab.daemonLog("node1", 200).contains("syncing group " + GROUP + " to node2 before handing"
+                    + " it over") && countFiles(n2) > 0, 60_000, "the hand-over sync transferring to node2");
 
             // node2 loses power: as with a real power loss its cables go silent at once (lab.sh poweroff
             // alone kills the processes first, and their TCP FIN would end node1's rsync by itself)
@@ -142,20 +142,4 @@ class HandoverCancelIT {
         }
     }
 
-    @FunctionalInterface
-    private interface Check {
-        boolean ok() throws Exception;
-    }
-
-    private static void waitUntil(Check c, long timeoutMs, String what, Lab lab) throws Exception {
-        long end = System.nanoTime() + timeoutMs * 1_000_000;
-        while (System.nanoTime() < end) {
-            if (c.ok()) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what + "\nnode1:\n"
-                + lab.daemonLog("node1", 40) + "\nnode2:\n" + lab.daemonLog("node2", 40));
-    }
 }

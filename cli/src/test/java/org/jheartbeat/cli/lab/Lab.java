@@ -138,6 +138,28 @@ public final class Lab implements AutoCloseable {
         }
     }
 
+    /** A condition polled by {@link #waitUntil}. */
+    @FunctionalInterface
+    public interface Check {
+        boolean ok() throws Exception;
+    }
+
+    /**
+     * Polls {@code c} every 100 ms until it holds; after {@code timeoutMs} (a hang bound, not a
+     * figure) fails with both nodes' daemon output.
+     */
+    public void waitUntil(Check c, long timeoutMs, String what) throws Exception {
+        long end = System.nanoTime() + timeoutMs * 1_000_000;
+        while (System.nanoTime() < end) {
+            if (c.ok()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what + "\nnode1:\n"
+                + daemonLog("node1", 40) + "\nnode2:\n" + daemonLog("node2", 40));
+    }
+
     /** Tears the lab down: every process and namespace of this lab id. */
     @Override
     public void close() throws IOException, InterruptedException {

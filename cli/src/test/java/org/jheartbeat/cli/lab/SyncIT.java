@@ -48,7 +48,7 @@ class SyncIT {
             }
             start(lab);
             long t0 = System.nanoTime();
-            waitUntil(() -> countFiles(replica) == 10_000, 2 * Figures.HANG_MS, "10 000 files on node2", lab);
+            lab.waitUntil(() -> countFiles(replica) == 10_000, 2 * Figures.HANG_MS, "10 000 files on node2");
             Figures.print("sync_10k_files_ms", (System.nanoTime() - t0) / 1_000_000, "ms",
                     "10 000 files replicated node1 -> node2 after both daemons started");
             assertThat(Files.readString(replica.resolve("d42/f7.txt"))).isEqualTo("file 42/7" + "\n".repeat(7));
@@ -59,9 +59,9 @@ class SyncIT {
             Files.writeString(src.resolve("d3/f3.txt"), "changed on node1\n");
             Files.writeString(src.resolve("new.txt"), "new on node1\n");
             Files.delete(src.resolve("d9/f9.txt"));
-            waitUntil(() -> Files.exists(replica.resolve("new.txt")) && !Files.exists(replica.resolve("d9/f9.txt"))
+            lab.waitUntil(() -> Files.exists(replica.resolve("new.txt")) && !Files.exists(replica.resolve("d9/f9.txt"))
                     && "changed on node1\n".equals(read(replica.resolve("d3/f3.txt"))), Figures.HANG_MS,
-                    "the change on node2", lab);
+                    "the change on node2");
             Instant seen = Instant.now();
             Properties st = state(lab, "node1");
             Instant runStart = Instant.parse(st.getProperty("lastStart"));
@@ -106,7 +106,7 @@ class SyncIT {
                 Files.writeString(n1.resolve("base" + i), "base " + i + "\n");
             }
             start(lab);
-            waitUntil(() -> countFiles(n2) == 100, Figures.HANG_MS, "first replication", lab);
+            lab.waitUntil(() -> countFiles(n2) == 100, Figures.HANG_MS, "first replication");
             int cycles = 20;
             int lost = 0;
             List<String> lostFiles = new ArrayList<>();
@@ -179,23 +179,22 @@ class SyncIT {
                 Files.writeString(n1.resolve("keep" + i), "keep " + i + "\n");
             }
             start(lab);
-            waitUntil(() -> countFiles(n2) == 200, Figures.HANG_MS, "first replication", lab);
+            lab.waitUntil(() -> countFiles(n2) == 200, Figures.HANG_MS, "first replication");
 
             // 1. the data partition is not mounted: /srv/web is the bare (empty) directory
             assertThat(lab.lab("srvumount", "node1").code()).isZero();
-            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
-                    "a refused run", lab);
+            lab.waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
+                    "a refused run");
             assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web is not a mount point");
             String refusedStart = state(lab, "node1").getProperty("lastStart");
-            waitUntil(() -> !refusedStart.equals(state(lab, "node1").getProperty("lastStart", refusedStart))
+            lab.waitUntil(() -> !refusedStart.equals(state(lab, "node1").getProperty("lastStart", refusedStart))
                     && "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
-                    "one more scheduled run, refused as well", lab);
+                    "one more scheduled run, refused as well");
             assertThat(countFiles(n2)).as("the replica keeps every file").isEqualTo(200);
             Lab.Result status = hb(lab, "node1", "sync", "status");
             assertThat(status.output()).contains("last run REFUSED").contains("/srv/web is not a mount point");
             assertThat(lab.lab("srvmount", "node1").code()).isZero();
-            waitUntil(() -> "OK".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS, "runs again",
-                    lab);
+            lab.waitUntil(() -> "OK".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS, "runs again");
 
             // 2. mounted but emptied (rm -rf by mistake): refused, never mirrored
             try (Stream<Path> s = Files.list(n1)) {
@@ -203,8 +202,8 @@ class SyncIT {
                     Files.delete(p);
                 }
             }
-            waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
-                    "a refused run", lab);
+            lab.waitUntil(() -> "REFUSED".equals(state(lab, "node1").getProperty("result")), Figures.HANG_MS,
+                    "a refused run");
             assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web is empty");
             assertThat(countFiles(n2)).isEqualTo(200);
 
@@ -212,8 +211,8 @@ class SyncIT {
             for (int i = 0; i < 60; i++) {
                 Files.writeString(n1.resolve("keep" + i), "keep " + i + "\n");
             }
-            waitUntil(() -> state(lab, "node1").getProperty("message", "").contains("lost"), Figures.HANG_MS,
-                    "a refused run for lost files", lab);
+            lab.waitUntil(() -> state(lab, "node1").getProperty("message", "").contains("lost"), Figures.HANG_MS,
+                    "a refused run for lost files");
             assertThat(state(lab, "node1").getProperty("result")).isEqualTo("REFUSED");
             assertThat(state(lab, "node1").getProperty("message")).contains("/srv/web lost 70 %");
             assertThat(countFiles(n2)).as("the replica keeps every file").isEqualTo(200);
@@ -250,15 +249,15 @@ class SyncIT {
             assertThat(lab.run(List.of("mkfs.ext4", "-q", "-L", label, image.toString()), 30).code()).isZero();
             start(lab);
             Path mnt = lab.srv("node1").resolve("backup-mnt");
-            waitUntil(() -> hb(lab, "node1", "status").output().contains("drawer       disk MISSING"), Figures.HANG_MS,
-                    "backup disk missing in hb status", lab);
+            lab.waitUntil(() -> hb(lab, "node1", "status").output().contains("drawer       disk MISSING"), Figures.HANG_MS,
+                    "backup disk missing in hb status");
             String loop = null;
             try {
                 Lab.Result attach = lab.run(List.of("losetup", "-f", "--show", image.toString()), 10);
                 assertThat(attach.code()).as(attach.output()).isZero();
                 loop = attach.output().trim();
-                waitUntil(() -> "OK".equals(backupState(lab).getProperty("lastResult")), Figures.HANG_MS,
-                        "a snapshot after the disk was inserted", lab);
+                lab.waitUntil(() -> "OK".equals(backupState(lab).getProperty("lastResult")), Figures.HANG_MS,
+                        "a snapshot after the disk was inserted");
                 Properties st = backupState(lab);
                 assertThat(st.getProperty("snapshots")).isEqualTo("1");
                 assertThat(lab.daemonLog("node1", 100)).contains("backup drawer: disk LABEL=" + label + " inserted");
@@ -266,14 +265,14 @@ class SyncIT {
                 Lab.Result list = hb(lab, "node1", "backup", "list");
                 assertThat(list.code()).as(list.output()).isZero();
                 assertThat(list.output()).contains(st.getProperty("newestSnapshot"));
-                waitUntil(() -> isEmptyDir(mnt), Figures.HANG_MS, "the disk unmounted after the backup", lab);
+                lab.waitUntil(() -> isEmptyDir(mnt), Figures.HANG_MS, "the disk unmounted after the backup");
             } finally {
                 if (loop != null) {
                     lab.run(List.of("losetup", "-d", loop), 10);
                 }
             }
-            waitUntil(() -> "MISSING".equals(backupState(lab).getProperty("disk")), Figures.HANG_MS,
-                    "the disk reported missing after removal", lab);
+            lab.waitUntil(() -> "MISSING".equals(backupState(lab).getProperty("disk")), Figures.HANG_MS,
+                    "the disk reported missing after removal");
             assertThat(hb(lab, "node1", "status").output()).contains("drawer       disk MISSING");
             assertThat(isEmptyDir(mnt)).as("nothing written to the bare mount point").isTrue();
         }
@@ -367,20 +366,4 @@ class SyncIT {
         }
     }
 
-    @FunctionalInterface
-    interface Check {
-        boolean ok() throws Exception;
-    }
-
-    private static void waitUntil(Check c, long timeoutMs, String what, Lab lab) throws Exception {
-        long end = System.nanoTime() + timeoutMs * 1_000_000;
-        while (System.nanoTime() < end) {
-            if (c.ok()) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("timed out after " + timeoutMs + " ms waiting for " + what + "\nnode1:\n"
-                + lab.daemonLog("node1", 30) + "\nnode2:\n" + lab.daemonLog("node2", 30));
-    }
 }
