@@ -21,8 +21,8 @@ import org.jheartbeat.core.takeover.GroupFailure;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.StandbyPhase;
-import org.jheartbeat.core.takeover.TakeoverAction;
-import org.jheartbeat.core.takeover.TakeoverAction.Level;
+import org.jheartbeat.core.takeover.Effect;
+import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverState;
@@ -584,22 +584,19 @@ public final class NodeEngine {
                 .add(Field.CONFIG_GROUPS, localGroupsWire).build(), wall);
     }
 
-    private void apply(List<TakeoverAction> actions, List<Effect> out, long now, long wall) {
-        for (TakeoverAction a : actions) {
-            if (a instanceof TakeoverAction.StartGroup s) {
-                out.add(new Effect.StartGroup(s.group(), s.reason()));
-            } else if (a instanceof TakeoverAction.SelfFence sf) {
-                out.add(new Effect.SelfFence(sf.reason()));
-            } else if (a instanceof TakeoverAction.FencePeer f) {
-                out.add(new Effect.FencePeer(f.node()));
-            } else if (a instanceof TakeoverAction.StopGroup s) {
-                out.add(new Effect.StopGroup(s.group(), s.reason()));
-            } else if (a instanceof TakeoverAction.Log l) {
-                out.add(new Effect.LogLine(l.level(), l.text()));
-            } else if (a instanceof TakeoverAction.Announce an) {
+    /**
+     * Passes the machine's effects on to the shell, in order, except the two that are the engine's:
+     * {@link Effect.Announce} becomes a transmitted message, {@link Effect.ShutdownComplete} starts the
+     * last beats before {@link Effect.Exit}.
+     */
+    private void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
+        for (Effect e : effects) {
+            if (e instanceof Effect.Announce an) {
                 transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
-            } else if (a instanceof TakeoverAction.ShutdownComplete) {
+            } else if (e instanceof Effect.ShutdownComplete) {
                 exitAtNanos = now + FINAL_BEATS_NANOS;
+            } else {
+                out.add(e);
             }
         }
     }

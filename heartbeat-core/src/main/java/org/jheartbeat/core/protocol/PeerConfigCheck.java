@@ -1,12 +1,13 @@
 package org.jheartbeat.core.protocol;
 
+import org.jheartbeat.core.takeover.Effect;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.config.NodeName;
-import org.jheartbeat.core.takeover.TakeoverAction.Level;
+import org.jheartbeat.core.takeover.Effect.Level;
 
 /**
  * Compares this node's {@link ConfigDigest} with the one the peer sent in {@code jhb-config}

@@ -4,7 +4,7 @@ import org.jheartbeat.core.config.NodeName;
 
 /**
  * Why the {@link TakeoverMachine} starts or stops a resource group. Carried by
- * {@link TakeoverAction.StartGroup}/{@link TakeoverAction.StopGroup} to the group executor and its
+ * {@link Effect.StartGroup}/{@link Effect.StopGroup} to the group executor and its
  * lifecycle hooks, so work around a start or stop (data replication) decides from this type, not
  * from status strings. The cases follow Heartbeat 3.0.6's resource transitions ({@code hb_resource.c}:
  * {@code req_our_resources}, {@code mach_down} takeover, standby, {@code giveup_resources}).

@@ -12,11 +12,11 @@ import org.jheartbeat.core.takeover.Announcement.Resources;
 import org.jheartbeat.core.takeover.Announcement.ShutDone;
 import org.jheartbeat.core.takeover.Announcement.Starting;
 import org.jheartbeat.core.takeover.Announcement.StonithReport;
-import org.jheartbeat.core.takeover.TakeoverAction.Announce;
-import org.jheartbeat.core.takeover.TakeoverAction.Level;
-import org.jheartbeat.core.takeover.TakeoverAction.Log;
-import org.jheartbeat.core.takeover.TakeoverAction.StartGroup;
-import org.jheartbeat.core.takeover.TakeoverAction.StopGroup;
+import org.jheartbeat.core.takeover.Effect.Announce;
+import org.jheartbeat.core.takeover.Effect.Level;
+import org.jheartbeat.core.takeover.Effect.LogLine;
+import org.jheartbeat.core.takeover.Effect.StartGroup;
+import org.jheartbeat.core.takeover.Effect.StopGroup;
 import org.jheartbeat.core.takeover.TakeoverEvent.CommUp;
 import org.jheartbeat.core.takeover.TakeoverEvent.GroupStarted;
 import org.jheartbeat.core.takeover.TakeoverEvent.GroupStopped;
@@ -34,7 +34,7 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  * Decides which resource groups run on this node, following Heartbeat 3.0.6's nice_failback
  * protocol ({@code hb_resource.c}; facts E.5–E.8). Pure: no clock, no threads, no I/O. The loop feeds
  * it {@link TakeoverEvent}s with the current monotonic time and executes the returned
- * {@link TakeoverAction}s in order.
+ * {@link Effect}s in order.
  *
  * <p>The machine keeps a <em>desired</em> run state per group and reconciles the actual state towards
  * it, one start or stop per group at a time. Protocol messages that report holdings are sent only once
@@ -170,8 +170,8 @@ public final class TakeoverMachine {
      * @param nowNanos current monotonic time, for the machine's own timers
      * @return what to do, in order (possibly empty)
      */
-    public List<TakeoverAction> on(TakeoverEvent event, long nowNanos) {
-        List<TakeoverAction> out = new ArrayList<>();
+    public List<Effect> on(TakeoverEvent event, long nowNanos) {
+        List<Effect> out = new ArrayList<>();
         if (state == TakeoverState.STOPPED) {
             return out;
         }
@@ -194,15 +194,15 @@ public final class TakeoverMachine {
         } else if (event instanceof PeerDead) {
             onPeerGone(false, out);
         } else if (event instanceof PeerShutdown) {
-            out.add(new Log(Level.INFO, "Received shutdown notice from '" + peer + "'."));
+            out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + peer + "'."));
             onPeerGone(true, out);
         } else if (event instanceof PeerRestarted) {
             onPeerRestarted(out);
         } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING) {
-            out.add(new Log(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
+            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
         } else if (event instanceof TakeoverEvent.PeerReturned) {
-            out.add(new Log(Level.CRIT, "Cluster node " + peer + " returning after partition."));
+            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
             peerAlive = true;
             peerStable = true;
             peerGaveUp = false;
@@ -234,7 +234,7 @@ public final class TakeoverMachine {
         return out;
     }
 
-    private void onCommUp(List<TakeoverAction> out, long now) {
+    private void onCommUp(List<Effect> out, long now) {
         if (state != TakeoverState.AWAITING_COMM) {
             return;
         }
@@ -245,7 +245,7 @@ public final class TakeoverMachine {
         out.add(new Announce(new Starting()));
     }
 
-    private void onGroupStarted(GroupStarted e, List<TakeoverAction> out) {
+    private void onGroupStarted(GroupStarted e, List<Effect> out) {
         int i = e.group();
         if (e.ok()) {
             actual[i] = GroupState.RUNNING;
@@ -258,14 +258,14 @@ public final class TakeoverMachine {
         String key = groups.get(i).key();
         String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
         if (peerFailed[i]) {
-            out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
                     + " and on " + peer + ": it stays stopped on both nodes until an operator clears it"
                     + " (hb cleanup " + key + ")"));
         } else if (peerAlive) {
-            out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
                     + "; offering it to " + peer));
         } else {
-            out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
                     + "; it stays down: " + peer + " is not alive to run it (hb cleanup " + key + " tries again here)"));
         }
         if (handover == Handover.IN_PROGRESS) {
@@ -274,7 +274,7 @@ public final class TakeoverMachine {
         out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.START)));
     }
 
-    private void onGroupStopped(GroupStopped e, List<TakeoverAction> out) {
+    private void onGroupStopped(GroupStopped e, List<Effect> out) {
         int i = e.group();
         if (e.ok()) {
             actual[i] = GroupState.STOPPED;
@@ -285,14 +285,14 @@ public final class TakeoverMachine {
         String key = groups.get(i).key();
         String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
         if (selfFence && state != TakeoverState.STOPPED) {
-            out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
                     + ": resetting " + me + " (self-fencing on a stop failure is configured); " + peer
                     + " takes the group over once " + me + " is gone."));
             out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.SELF_FENCE)));
-            out.add(new TakeoverAction.SelfFence("resource group " + key + " could not be stopped" + why));
+            out.add(new Effect.SelfFence("resource group " + key + " could not be stopped" + why));
             return;
         }
-        out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
+        out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
                 + ": it may still run here. It is blocked: nothing starts or stops it, and " + peer
                 + " is told not to start it; " + peer + " fences " + me + " first if it has a STONITH device."
                 + " Otherwise stop it by hand, then run 'hb cleanup " + key + "'."));
@@ -304,7 +304,7 @@ public final class TakeoverMachine {
     }
 
     /** Tells the peer of every failure it must know about: before {@code starting} or a {@code resource} answer. */
-    private void announceFailures(List<TakeoverAction> out) {
+    private void announceFailures(List<Effect> out) {
         for (int i = 0; i < groups.size(); i++) {
             if (actual[i] == GroupState.BLOCKED) {
                 out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.STOP)));
@@ -314,7 +314,7 @@ public final class TakeoverMachine {
         }
     }
 
-    private void onPeerGroupFailure(TakeoverEvent.PeerGroupFailure e, List<TakeoverAction> out, long now) {
+    private void onPeerGroupFailure(TakeoverEvent.PeerGroupFailure e, List<Effect> out, long now) {
         int i = e.group();
         String key = groups.get(i).key();
         switch (e.failure()) {
@@ -325,15 +325,15 @@ public final class TakeoverMachine {
                             + (failedHere[i] ? "" : "; it runs on " + me + " again"));
                 }
                 if (failedHere[i]) {
-                    out.add(new Log(Level.CRIT, "Resource group " + key + " failed to start on " + peer
+                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + peer
                             + " and on " + me + ": it stays stopped on both nodes until an operator clears it"
                             + " (hb cleanup " + key + ")"));
                 } else if (peerBlocked[i]) {
-                    out.add(new Log(Level.INFO, peer + " could not start resource group " + key
+                    out.add(new LogLine(Level.INFO, peer + " could not start resource group " + key
                             + "; not taking it: it is blocked on " + peer));
                 } else if (state == TakeoverState.STABLE || state == TakeoverState.NEGOTIATING
                         || state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING) {
-                    out.add(new Log(Level.WARN, peer + " could not start resource group " + key
+                    out.add(new LogLine(Level.WARN, peer + " could not start resource group " + key
                             + "; taking it over"));
                     desired[i] = true;
                 }
@@ -346,7 +346,7 @@ public final class TakeoverMachine {
                 }
                 if (fencing && state != TakeoverState.FENCING && state != TakeoverState.SHUTTING_DOWN
                         && state != TakeoverState.AWAITING_COMM) {
-                    out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
+                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
                             + ": resetting " + peer + " with STONITH before starting it here."));
                     if (handover == Handover.IN_PROGRESS) {
                         finishHandover(Handover.FAILED, String.join("; ", handoverProblems)
@@ -354,7 +354,7 @@ public final class TakeoverMachine {
                     }
                     startFencing(out);
                 } else {
-                    out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
+                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
                             + ": not starting it here" + (fencing ? "" : " (no STONITH device to make sure it is down)")
                             + " until it is cleared on " + peer + " (hb cleanup " + key + ")"));
                 }
@@ -366,23 +366,23 @@ public final class TakeoverMachine {
                     handoverProblems.add("resource group " + key + " could not be stopped on " + peer
                             + ", which resets itself");
                 }
-                out.add(new Log(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer + ", which"
+                out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer + ", which"
                         + " resets itself: it is started here once " + peer + " is gone."));
             }
             case CLEAR -> {
-                out.add(new Log(Level.INFO, "Failures of resource group " + key + " cleared on " + peer + "."));
+                out.add(new LogLine(Level.INFO, "Failures of resource group " + key + " cleared on " + peer + "."));
                 onCleanup(i, false, out);
             }
         }
     }
 
     /** In a hand-over to the peer: groups it failed to start stay here (it would only fail again). */
-    private void keepWhatThePeerCannotRun(List<TakeoverAction> out) {
+    private void keepWhatThePeerCannotRun(List<Effect> out) {
         for (int i = 0; i < groups.size(); i++) {
             if (peerFailed[i] && !desired[i] && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.STARTING)) {
                 desired[i] = true;
                 String key = groups.get(i).key();
-                out.add(new Log(Level.WARN, "Keeping resource group " + key + ": " + peer
+                out.add(new LogLine(Level.WARN, "Keeping resource group " + key + ": " + peer
                         + " could not start it (clear with 'hb cleanup " + key + "' once it can)"));
                 handoverProblems.add("resource group " + key + " stays on " + me + ": " + peer + " could not start it");
             }
@@ -393,7 +393,7 @@ public final class TakeoverMachine {
      * {@code hb cleanup}: forget failed starts (here and those the peer reported), and stop a group
      * blocked here once more (its stop decides whether it is free again).
      */
-    private void onCleanup(int group, boolean fromOperator, List<TakeoverAction> out) {
+    private void onCleanup(int group, boolean fromOperator, List<Effect> out) {
         for (int i = 0; i < groups.size(); i++) {
             if (group >= 0 && i != group) {
                 continue;
@@ -413,7 +413,7 @@ public final class TakeoverMachine {
                 out.add(new StopGroup(i, GroupOpReason.CLEANUP));
             }
             if (fromOperator && had) {
-                out.add(new Log(Level.INFO, "Failures of resource group " + groups.get(i).key() + " cleared."));
+                out.add(new LogLine(Level.INFO, "Failures of resource group " + groups.get(i).key() + " cleared."));
             }
             if (fromOperator) {
                 out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.CLEAR)));
@@ -427,8 +427,8 @@ public final class TakeoverMachine {
      * hand-over with the old peer ends. Its failed starts are forgotten; a failed stop is not (the
      * resource may still run there until it says otherwise, or is fenced).
      */
-    private void onPeerRestarted(List<TakeoverAction> out) {
-        out.add(new Log(Level.INFO, "Heartbeat restart on node " + peer));
+    private void onPeerRestarted(List<Effect> out) {
+        out.add(new LogLine(Level.INFO, "Heartbeat restart on node " + peer));
         peerAlive = true;
         peerStable = false;
         peerHolds = ResourceSet.NONE;
@@ -451,7 +451,7 @@ public final class TakeoverMachine {
                 missing |= isLocal(i) && !desired[i];
             }
             if (missing) {
-                out.add(new Log(Level.INFO, peer + " restarted and holds nothing now: acquiring the resource groups of "
+                out.add(new LogLine(Level.INFO, peer + " restarted and holds nothing now: acquiring the resource groups of "
                         + me + " it had."));
                 setDesiredFor(true, true);
                 settleInfo = Settlement.RESTART;
@@ -459,7 +459,7 @@ public final class TakeoverMachine {
         }
     }
 
-    private void onPeerStarting(List<TakeoverAction> out) {
+    private void onPeerStarting(List<Effect> out) {
         peerAlive = true;
         peerStable = false;
         peerJoining = true;
@@ -471,7 +471,7 @@ public final class TakeoverMachine {
         out.add(new Announce(new Resources(holdings(), state == TakeoverState.STABLE && settled(), "")));
     }
 
-    private void onPeerResources(PeerResources e, List<TakeoverAction> out, long now) {
+    private void onPeerResources(PeerResources e, List<Effect> out, long now) {
         boolean wasStable = peerStable;
         peerAlive = true;
         peerHolds = e.full() || e.held() == ResourceSet.NONE ? e.held()
@@ -483,7 +483,7 @@ public final class TakeoverMachine {
             peerJoining = false;
         }
         if (e.stable() && !wasStable) {
-            out.add(new Log(Level.INFO, "remote resource transition completed."));
+            out.add(new LogLine(Level.INFO, "remote resource transition completed."));
         }
         if (state == TakeoverState.NEGOTIATING) {
             negotiate(out);
@@ -493,17 +493,17 @@ public final class TakeoverMachine {
                 reannounceLocal(out);
             }
             if (joined && failback != FailbackPolicy.OFF && holdsAny(false) && !peerHolds.includesLocal()) {
-                out.add(new Log(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
+                out.add(new LogLine(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
                 requestStandby(ResourceSet.FOREIGN, out, now);
             }
         }
     }
 
     /** NEGOTIATING: we know something of the peer's holdings; take our own groups unless it has them. */
-    private void negotiate(List<TakeoverAction> out) {
+    private void negotiate(List<Effect> out) {
         if (peerHolds.includesForeign()) {
             if (peerStable) {
-                out.add(new Log(Level.INFO, "Local Resource acquisition completed. (none)"));
+                out.add(new LogLine(Level.INFO, "Local Resource acquisition completed. (none)"));
                 becomeStable("", out);
             }
             return;
@@ -511,11 +511,11 @@ public final class TakeoverMachine {
         setDesired(true, false, true);
         settleInfo = Settlement.REQ_OUR_RESOURCES;
         state = TakeoverState.STABLE;
-        out.add(new Log(Level.INFO, "Acquiring resource groups of " + me));
+        out.add(new LogLine(Level.INFO, "Acquiring resource groups of " + me));
     }
 
     /** Both nodes run the same groups (a healed partition): the non-preferred node lets go. */
-    private void resolveDoubleOwnership(List<TakeoverAction> out) {
+    private void resolveDoubleOwnership(List<Effect> out) {
         if (peerHolds.includesLocal() && holdsAny(false)) {
             // the peer's rsc_hold is Heartbeat's share bit, not its groups: a group it reported it could not
             // start (jhb-grpfail) does not run there, so this node keeps it
@@ -527,7 +527,7 @@ public final class TakeoverMachine {
                 }
             }
             if (released) {
-                out.add(new Log(Level.ERROR, "Both machines own foreign resources! Releasing "
+                out.add(new LogLine(Level.ERROR, "Both machines own foreign resources! Releasing "
                         + peer + "'s groups, which it runs itself."));
                 settleInfo = Settlement.PARTITION;
             }
@@ -539,7 +539,7 @@ public final class TakeoverMachine {
      * run our running groups' start again (resources that run are re-asserted, e.g. the IP agent's
      * gratuitous ARP), without stopping anything.
      */
-    private void reannounceLocal(List<TakeoverAction> out) {
+    private void reannounceLocal(List<Effect> out) {
         for (int i = 0; i < groups.size(); i++) {
             if (isLocal(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STARTING;
@@ -548,12 +548,12 @@ public final class TakeoverMachine {
         }
     }
 
-    private void onPeerAskResources(PeerAskResources e, List<TakeoverAction> out, long now) {
+    private void onPeerAskResources(PeerAskResources e, List<Effect> out, long now) {
         switch (e.phase()) {
             case ME -> {
-                out.add(new Log(Level.INFO, peer + " wants to go standby [" + e.set() + "]"));
+                out.add(new LogLine(Level.INFO, peer + " wants to go standby [" + e.set() + "]"));
                 if (state != TakeoverState.STABLE || !settled()) {
-                    out.add(new Log(Level.INFO, "standby message [me] from " + peer
+                    out.add(new LogLine(Level.INFO, "standby message [me] from " + peer
                             + " ignored.  local resources in flux."));
                     return;
                 }
@@ -567,13 +567,13 @@ public final class TakeoverMachine {
                 if (state != TakeoverState.STANDBY_GIVING || standbyStep != StandbyStep.AWAITING_PEER) {
                     return;
                 }
-                out.add(new Log(Level.INFO, "standby: " + peer + " can take our " + standbySet + " resources"));
+                out.add(new LogLine(Level.INFO, "standby: " + peer + " can take our " + standbySet + " resources"));
                 standbyStep = StandbyStep.RELEASING;
                 deadlineNanos = Long.MAX_VALUE;
                 boolean keepLocal = holdsAny(true) && !standbySet.includesLocal();
                 boolean keepForeign = holdsAny(false) && !standbySet.includesForeign();
                 out.add(new Announce(new Resources(ResourceSet.of(keepLocal, keepForeign), false, "standby")));
-                out.add(new Log(Level.INFO, "give up " + standbySet + " HA resources (standby)."));
+                out.add(new LogLine(Level.INFO, "give up " + standbySet + " HA resources (standby)."));
                 if (standbySet.includesLocal()) {
                     setDesiredFor(true, false);
                 }
@@ -584,7 +584,7 @@ public final class TakeoverMachine {
             }
             case DONE -> {
                 if (state == TakeoverState.STANDBY_TAKING) {
-                    out.add(new Log(Level.INFO, "standby: acquire [" + standbySet + "] resources from " + peer));
+                    out.add(new LogLine(Level.INFO, "standby: acquire [" + standbySet + "] resources from " + peer));
                     ResourceSet mine = standbySet.mirrored();
                     if (mine.includesLocal()) {
                         setDesiredFor(true, true);
@@ -596,7 +596,7 @@ public final class TakeoverMachine {
                             peerHolds.includesForeign() && !standbySet.includesForeign());
                     standbyStep = StandbyStep.ACQUIRING;
                 } else if (state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.RELEASED) {
-                    out.add(new Log(Level.INFO, "Other node completed standby takeover of "
+                    out.add(new LogLine(Level.INFO, "Other node completed standby takeover of "
                             + standbySet + " resources."));
                     becomeStable("", out);
                     finishHandoverDone("standby [" + standbySet + "] completed");
@@ -605,7 +605,7 @@ public final class TakeoverMachine {
         }
     }
 
-    private void onPeerGone(boolean clean, List<TakeoverAction> out) {
+    private void onPeerGone(boolean clean, List<Effect> out) {
         if (peerSelfFencing) {
             // it said it resets itself because of a stop failure: what it could not stop is gone with it
             peerSelfFencing = false;
@@ -626,31 +626,31 @@ public final class TakeoverMachine {
             return;
         }
         if (gaveUp) {
-            out.add(new Log(Level.INFO, "Dead node " + peer + " gave up resources."));
+            out.add(new LogLine(Level.INFO, "Dead node " + peer + " gave up resources."));
             out.add(new Announce(new StonithReport(peer, "unneeded")));
         } else if (fencing) {
-            out.add(new Log(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
+            out.add(new LogLine(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
             startFencing(out);
             return;
         } else {
-            out.add(new Log(Level.WARN, "No STONITH device configured."));
-            out.add(new Log(Level.WARN, "Shared disks are not protected."));
+            out.add(new LogLine(Level.WARN, "No STONITH device configured."));
+            out.add(new LogLine(Level.WARN, "Shared disks are not protected."));
             out.add(new Announce(new StonithReport(peer, "n_stnth")));
         }
         takeOverFromDeadPeer(out);
     }
 
-    private void startFencing(List<TakeoverAction> out) {
+    private void startFencing(List<Effect> out) {
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
         fenceAttempts = 1;
         fenceStatus = "fencing " + peer + " (attempt 1)";
-        out.add(new TakeoverAction.FencePeer(peer));
+        out.add(new Effect.FencePeer(peer));
     }
 
-    private void takeOverFromDeadPeer(List<TakeoverAction> out) {
-        out.add(new Log(Level.INFO, "Resources being acquired from " + peer + "."));
+    private void takeOverFromDeadPeer(List<Effect> out) {
+        out.add(new LogLine(Level.INFO, "Resources being acquired from " + peer + "."));
         state = TakeoverState.STABLE;
         standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
@@ -658,13 +658,13 @@ public final class TakeoverMachine {
         settleInfo = Settlement.MACH_DOWN;
     }
 
-    private void onFenceOutcome(TakeoverEvent.FenceOutcome e, List<TakeoverAction> out, long now) {
+    private void onFenceOutcome(TakeoverEvent.FenceOutcome e, List<Effect> out, long now) {
         if (state != TakeoverState.FENCING) {
             return;
         }
         if (e.fenced()) {
             fenceStatus = peer + " fenced after " + fenceAttempts + " attempt(s): " + e.detail();
-            out.add(new Log(Level.INFO, "node " + peer + " now reset."));
+            out.add(new LogLine(Level.INFO, "node " + peer + " now reset."));
             out.add(new Announce(new StonithReport(peer, "OK")));
             // fenced means down: its next silence is not a new death to fence again
             peerAlive = false;
@@ -679,24 +679,24 @@ public final class TakeoverMachine {
         } else {
             fenceStatus = "fencing " + peer + " failed " + fenceAttempts + " time(s), retrying every "
                     + FENCE_RETRY_NANOS / 1_000_000_000L + " s; last: " + e.detail();
-            out.add(new Log(Level.CRIT, "STONITH of " + peer + " failed.  Retrying... (" + e.detail()
+            out.add(new LogLine(Level.CRIT, "STONITH of " + peer + " failed.  Retrying... (" + e.detail()
                     + "; its resources are NOT taken over until it is fenced)"));
             deadlineNanos = now + FENCE_RETRY_NANOS;
         }
     }
 
-    private void requestStandby(ResourceSet set, List<TakeoverAction> out, long now) {
+    private void requestStandby(ResourceSet set, List<Effect> out, long now) {
         Optional<String> refusal = handoverRefusal();
         handoverSerial++;
         if (refusal.isPresent()) {
-            out.add(new Log(Level.WARN, "Standby [" + set + "] refused: " + refusal.get()));
+            out.add(new LogLine(Level.WARN, "Standby [" + set + "] refused: " + refusal.get()));
             finishHandover(Handover.REFUSED, refusal.get());
             return;
         }
         handover = Handover.IN_PROGRESS;
         handoverProblems.clear();
         handoverDetail = "standby [" + set + "]";
-        out.add(new Log(Level.INFO, "Going standby [" + set + "]."));
+        out.add(new LogLine(Level.INFO, "Going standby [" + set + "]."));
         state = TakeoverState.STANDBY_GIVING;
         standbySet = set;
         standbyStep = StandbyStep.AWAITING_PEER;
@@ -709,7 +709,7 @@ public final class TakeoverMachine {
      * message, to hand us SET (relative to us); the peer answers by going standby with the mirrored
      * set, and this node takes the groups in STANDBY_TAKING.
      */
-    private void requestTakeover(ResourceSet set, List<TakeoverAction> out, long now) {
+    private void requestTakeover(ResourceSet set, List<Effect> out, long now) {
         Optional<String> refusal = handoverRefusal();
         for (int i = 0; i < groups.size() && refusal.isEmpty(); i++) {
             if (failedHere[i] && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
@@ -719,7 +719,7 @@ public final class TakeoverMachine {
         }
         handoverSerial++;
         if (refusal.isPresent()) {
-            out.add(new Log(Level.WARN, "Takeover [" + set + "] refused: " + refusal.get()));
+            out.add(new LogLine(Level.WARN, "Takeover [" + set + "] refused: " + refusal.get()));
             finishHandover(Handover.REFUSED, refusal.get());
             return;
         }
@@ -727,7 +727,7 @@ public final class TakeoverMachine {
         handoverProblems.clear();
         handoverDetail = "takeover [" + set + "]";
         handoverDeadlineNanos = now + TAKEOVER_REPLY_TIMEOUT_NANOS;
-        out.add(new Log(Level.INFO, "Asking " + peer + " to hand over [" + set + "] resources (hb_takeover)."));
+        out.add(new LogLine(Level.INFO, "Asking " + peer + " to hand over [" + set + "] resources (hb_takeover)."));
         out.add(new Announce(new Announcement.Takeover(set)));
     }
 
@@ -764,29 +764,29 @@ public final class TakeoverMachine {
         handoverDeadlineNanos = Long.MAX_VALUE;
     }
 
-    private void onShutdown(List<TakeoverAction> out) {
+    private void onShutdown(List<Effect> out) {
         if (state == TakeoverState.SHUTTING_DOWN) {
             return;
         }
         if (!settled()) {
-            out.add(new Log(Level.INFO, "Shutdown delayed until current resource activity finishes."));
+            out.add(new LogLine(Level.INFO, "Shutdown delayed until current resource activity finishes."));
         }
         state = TakeoverState.SHUTTING_DOWN;
         out.add(new Announce(new Resources(ResourceSet.NONE, false, "shutdown")));
-        out.add(new Log(Level.INFO, "Giving up all HA resources."));
+        out.add(new LogLine(Level.INFO, "Giving up all HA resources."));
         Arrays.fill(desired, false);
     }
 
-    private void onTick(List<TakeoverAction> out, long now) {
+    private void onTick(List<Effect> out, long now) {
         if (state == TakeoverState.FENCING && now >= deadlineNanos) {
             deadlineNanos = Long.MAX_VALUE;
             fenceAttempts++;
             fenceStatus = "fencing " + peer + " (attempt " + fenceAttempts + ")";
-            out.add(new TakeoverAction.FencePeer(peer));
+            out.add(new Effect.FencePeer(peer));
             return;
         }
         if (now >= handoverDeadlineNanos && handover == Handover.IN_PROGRESS && state == TakeoverState.STABLE) {
-            out.add(new Log(Level.WARN, peer + " did not hand over in time; takeover request cancelled."));
+            out.add(new LogLine(Level.WARN, peer + " did not hand over in time; takeover request cancelled."));
             finishHandover(Handover.CANCELLED, peer + " did not start a standby within "
                     + TAKEOVER_REPLY_TIMEOUT_NANOS / 1_000_000_000L + " s");
         }
@@ -795,11 +795,11 @@ public final class TakeoverMachine {
         }
         deadlineNanos = Long.MAX_VALUE;
         if (state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.AWAITING_PEER) {
-            out.add(new Log(Level.WARN, "No reply to standby request.  Standby request cancelled."));
+            out.add(new LogLine(Level.WARN, "No reply to standby request.  Standby request cancelled."));
             state = TakeoverState.STABLE;
             finishHandover(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
         } else if (state == TakeoverState.NEGOTIATING && !peerHolds.includesForeign()) {
-            out.add(new Log(Level.INFO, "No usable resource answer from " + peer
+            out.add(new LogLine(Level.INFO, "No usable resource answer from " + peer
                     + " in time; taking our own groups."));
             negotiate(out);
         }
@@ -816,7 +816,7 @@ public final class TakeoverMachine {
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
-    private void reconcile(List<TakeoverAction> out) {
+    private void reconcile(List<Effect> out) {
         for (int i = groups.size() - 1; i >= 0; i--) {
             if (!want(i) && actual[i] == GroupState.RUNNING) {
                 actual[i] = GroupState.STOPPING;
@@ -836,7 +836,7 @@ public final class TakeoverMachine {
         }
     }
 
-    private void settleIfDone(List<TakeoverAction> out) {
+    private void settleIfDone(List<Effect> out) {
         if (!settled()) {
             return;
         }
@@ -845,7 +845,7 @@ public final class TakeoverMachine {
                 if (settleInfo != null) {
                     Settlement info = settleInfo;
                     settleInfo = null;
-                    out.add(new Log(Level.INFO, info.logLine(peer)));
+                    out.add(new LogLine(Level.INFO, info.logLine(peer)));
                     out.add(new Announce(new Resources(holdings(), true, info.wireInfo())));
                 }
             }
@@ -853,12 +853,12 @@ public final class TakeoverMachine {
                 if (standbyStep == StandbyStep.RELEASING) {
                     standbyStep = StandbyStep.RELEASED;
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
-                    out.add(new Log(Level.INFO, "Local standby process completed [" + standbySet + "]."));
+                    out.add(new LogLine(Level.INFO, "Local standby process completed [" + standbySet + "]."));
                 }
             }
             case STANDBY_TAKING -> {
                 if (standbyStep == StandbyStep.ACQUIRING) {
-                    out.add(new Log(Level.INFO, "Standby resource acquisition done [" + standbySet + "]."));
+                    out.add(new LogLine(Level.INFO, "Standby resource acquisition done [" + standbySet + "]."));
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
                     becomeStable("", out);
                     if (handover == Handover.IN_PROGRESS) {
@@ -867,16 +867,16 @@ public final class TakeoverMachine {
                 }
             }
             case SHUTTING_DOWN -> {
-                out.add(new Log(Level.INFO, "All HA resources relinquished."));
+                out.add(new LogLine(Level.INFO, "All HA resources relinquished."));
                 out.add(new Announce(new ShutDone()));
-                out.add(new TakeoverAction.ShutdownComplete());
+                out.add(new Effect.ShutdownComplete());
                 state = TakeoverState.STOPPED;
             }
             default -> { }
         }
     }
 
-    private void becomeStable(String info, List<TakeoverAction> out) {
+    private void becomeStable(String info, List<Effect> out) {
         state = TakeoverState.STABLE;
         standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
@@ -979,7 +979,7 @@ public final class TakeoverMachine {
     /**
      * Self-fencing on a stop failure (Heartbeat rebooted; jheartbeat only when the admin asks, {@code hb
      * daemon --self-fence-command}): a group that cannot be stopped makes this node tell the peer and
-     * ask for a {@link TakeoverAction.SelfFence} instead of staying blocked. Set before the first event.
+     * ask for a {@link Effect.SelfFence} instead of staying blocked. Set before the first event.
      */
     public void selfFenceOnStopFailure(boolean on) {
         this.selfFence = on;

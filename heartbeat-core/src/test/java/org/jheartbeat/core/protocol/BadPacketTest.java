@@ -1,5 +1,6 @@
 package org.jheartbeat.core.protocol;
 
+import org.jheartbeat.core.takeover.Effect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;

@@ -8,9 +8,9 @@ import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
-import org.jheartbeat.core.takeover.TakeoverAction.Announce;
-import org.jheartbeat.core.takeover.TakeoverAction.StartGroup;
-import org.jheartbeat.core.takeover.TakeoverAction.StopGroup;
+import org.jheartbeat.core.takeover.Effect.Announce;
+import org.jheartbeat.core.takeover.Effect.StartGroup;
+import org.jheartbeat.core.takeover.Effect.StopGroup;
 import org.jheartbeat.core.takeover.TakeoverEvent.GroupsDisputed;
 import org.junit.jupiter.api.Test;
 
@@ -28,26 +28,26 @@ class TakeoverMachineDisputedTest {
             group(N1, "198.18.0.102", 2), group(N2, "198.18.0.101", 3)), FailbackPolicy.ON);
     long now;
 
-    private List<TakeoverAction> on(TakeoverEvent e) {
+    private List<Effect> on(TakeoverEvent e) {
         now += 1_000_000;
         return m.on(e, now);
     }
 
-    private static List<Integer> starts(List<TakeoverAction> actions) {
+    private static List<Integer> starts(List<Effect> actions) {
         return actions.stream().filter(a -> a instanceof StartGroup).map(a -> ((StartGroup) a).group()).toList();
     }
 
-    private static List<StopGroup> stops(List<TakeoverAction> actions) {
+    private static List<StopGroup> stops(List<Effect> actions) {
         return actions.stream().filter(a -> a instanceof StopGroup).map(a -> (StopGroup) a).toList();
     }
 
-    private static List<Announcement.Resources> announced(List<TakeoverAction> actions) {
+    private static List<Announcement.Resources> announced(List<Effect> actions) {
         return actions.stream().filter(a -> a instanceof Announce an && an.message() instanceof Announcement.Resources)
                 .map(a -> (Announcement.Resources) ((Announce) a).message()).toList();
     }
 
     /** Comm up, the peer holds nothing and is stable: node1 takes its own groups. */
-    private List<TakeoverAction> negotiate() {
+    private List<Effect> negotiate() {
         on(new TakeoverEvent.CommUp());
         return on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""));
     }
@@ -55,7 +55,7 @@ class TakeoverMachineDisputedTest {
     @Test
     void aGroupDisputedBeforeNegotiationIsNeverStartedAndTheRestSettles() {
         on(new GroupsDisputed(Set.of(0)));
-        List<TakeoverAction> a = negotiate();
+        List<Effect> a = negotiate();
         assertThat(starts(a)).containsExactly(1);
         assertThat(m.disputed(0)).isTrue();
         assertThat(m.disputed(1)).isFalse();
@@ -77,7 +77,7 @@ class TakeoverMachineDisputedTest {
         on(new TakeoverEvent.GroupStarted(1, true));
         assertThat(m.settled()).isTrue();
 
-        List<TakeoverAction> a = on(new GroupsDisputed(Set.of(1)));
+        List<Effect> a = on(new GroupsDisputed(Set.of(1)));
         assertThat(stops(a)).containsExactly(new StopGroup(1, GroupOpReason.DISPUTED));
         assertThat(m.settled()).isFalse();
         a = on(new TakeoverEvent.GroupStopped(1, true));
@@ -103,7 +103,7 @@ class TakeoverMachineDisputedTest {
         on(new GroupsDisputed(Set.of(0, 2)));
         negotiate();
         on(new TakeoverEvent.GroupStarted(1, true));
-        List<TakeoverAction> a = on(new TakeoverEvent.PeerDead());
+        List<Effect> a = on(new TakeoverEvent.PeerDead());
         assertThat(starts(a)).isEmpty(); // group 2 is node2's and disputed, group 0 disputed, group 1 runs
         assertThat(m.settled()).isTrue();
     }
@@ -114,11 +114,11 @@ class TakeoverMachineDisputedTest {
         on(new TakeoverEvent.GroupStarted(0, true));
         on(new TakeoverEvent.GroupStarted(1, true));
         on(new GroupsDisputed(Set.of(0)));
-        List<TakeoverAction> a = on(new TakeoverEvent.ShutdownRequested());
+        List<Effect> a = on(new TakeoverEvent.ShutdownRequested());
         assertThat(stops(a)).extracting(StopGroup::group).containsExactly(1);
         on(new TakeoverEvent.GroupStopped(0, true));
         a = on(new TakeoverEvent.GroupStopped(1, true));
-        assertThat(a).contains(new TakeoverAction.ShutdownComplete());
+        assertThat(a).contains(new Effect.ShutdownComplete());
     }
 
     @Test

@@ -105,18 +105,18 @@ class TakeoverTableTest {
     /** The cell for one event fed to a machine in {@code state}. */
     static String cell(TakeoverState state, String event) {
         TakeoverMachine m = in(state);
-        List<TakeoverAction> actions = m.on(EVENTS.get(event).get(), event.startsWith("Tick") ? T0 + 60_000_000_000L : T0);
+        List<Effect> actions = m.on(EVENTS.get(event).get(), event.startsWith("Tick") ? T0 + 60_000_000_000L : T0);
         TreeSet<String> kinds = new TreeSet<>();
-        for (TakeoverAction a : actions) {
-            if (a instanceof TakeoverAction.StartGroup) {
+        for (Effect a : actions) {
+            if (a instanceof Effect.StartGroup) {
                 kinds.add("+start");
-            } else if (a instanceof TakeoverAction.StopGroup) {
+            } else if (a instanceof Effect.StopGroup) {
                 kinds.add("+stop");
-            } else if (a instanceof TakeoverAction.FencePeer) {
+            } else if (a instanceof Effect.FencePeer) {
                 kinds.add("+fence");
-            } else if (a instanceof TakeoverAction.Announce) {
+            } else if (a instanceof Effect.Announce) {
                 kinds.add("+send");
-            } else if (a instanceof TakeoverAction.ShutdownComplete) {
+            } else if (a instanceof Effect.ShutdownComplete) {
                 kinds.add("+exit");
             }
         }

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
-import org.jheartbeat.core.protocol.Effect;
+import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.testkit.PcapReader.UdpDatagram;

@@ -19,7 +19,7 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.config.Timing;
-import org.jheartbeat.core.protocol.Effect;
+import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 
