@@ -68,7 +68,8 @@ jheartbeat nodes have their own /srv and /var/lib/jheartbeat (bind mounts of
                      (an empty directory shows); srvmount NODE mounts it back
 
 Environment: LAB_ID (default lab, ^[a-z0-9]{1,8}\$), LAB_RUN (default
-lab/run/\$LAB_ID), HB_JAR (default <repo>/cli/target/hb.jar), HB_JAVA_OPTS,
+lab/run/\$LAB_ID), HB_JAR (default <repo>/cli/target/hb.jar), LAB_SIM_JAR
+(default <repo>/lab/target/lab-sim.jar, the UPS simulator), HB_JAVA_OPTS,
 HB_CMD (replaces "java \$HB_JAVA_OPTS -jar \$HB_JAR" for start/status),
 LAB_KEEPALIVE LAB_DEADTIME LAB_WARNTIME LAB_INITDEAD LAB_AUTO_FAILBACK
 LAB_HARESOURCES (used by up), LAB_VIP (default 198.18.0.100),
@@ -105,6 +106,7 @@ else
     RUN=$LAB_DIR/run/$LAB_ID
 fi
 HB_JAR=${HB_JAR:-$REPO/cli/target/hb.jar}
+LAB_SIM_JAR=${LAB_SIM_JAR:-$REPO/lab/target/lab-sim.jar}
 HB_JAVA_OPTS=${HB_JAVA_OPTS:--Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}
 LAB_VIP=${LAB_VIP:-198.18.0.100}
 LAB_VIP2=${LAB_VIP2:-198.18.0.101}
@@ -1078,8 +1080,10 @@ serial_unplug() {
 
 # ---------------------------------------------------------------- UPS (STONITH)
 # The UPS that powers node N is a simulated APC Smart-UPS
-# (org.jheartbeat.stonith.sim.ApcSmartSimulator) on "$RUN/upsN.tty"; a socat
-# PTY pair cables it to the PEER's "<peer dir>/ttyS1", from which the peer
+# (org.jheartbeat.lab.sim.ApcSmartSimulator from $LAB_SIM_JAR, with $HB_JAR
+# on the class path for heartbeat-core, jSerialComm and logging) on
+# "$RUN/upsN.tty"; a socat PTY pair cables it to the PEER's
+# "<peer dir>/ttyS1", from which the peer
 # fences node N. Switching the outlet off runs "lab.sh poweroff nodeN", on
 # runs "lab.sh poweron nodeN". Both run outside the namespaces, tracked by
 # pid files ($RUN/upscableN.pid, $RUN/upsN.pid).
@@ -1153,11 +1157,12 @@ ups_start() {
     local n=$1 i
     [[ -r $RUN/stonith ]] || die "lab '$LAB_ID' has no UPS (up with LAB_STONITH=apcsmart)"
     ! ups_pid "$n" >/dev/null || return 0
-    [[ -f $HB_JAR ]] || die "$HB_JAR not found (the UPS simulator is in it)"
+    [[ -f $HB_JAR ]] || die "$HB_JAR not found (the UPS simulator runs with it on the class path)"
+    [[ -f $LAB_SIM_JAR ]] || die "$LAB_SIM_JAR not found (the UPS simulator; build it: mvn -o -q -B package -DskipTests -pl lab -am)"
     # shellcheck disable=SC2016  # expanded by the inner sh
     LAB_ID=$LAB_ID LAB_RUN=$RUN setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' ups "$RUN/ups$n.pid" \
-        java -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$HB_JAR" \
-        org.jheartbeat.stonith.sim.ApcSmartSimulator --tty "$(ups_tty "$n")" \
+        java -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$LAB_SIM_JAR:$HB_JAR" \
+        org.jheartbeat.lab.sim.ApcSmartSimulator --tty "$(ups_tty "$n")" \
         --on-off-command "$LAB_DIR/lab.sh poweroff node$n" --on-on-command "$LAB_DIR/lab.sh poweron node$n" \
         --state-file "$RUN/ups$n.state" </dev/null >>"$RUN/ups$n.log" 2>&1 &
     for ((i = 0; i < 100; i++)); do
@@ -1431,6 +1436,7 @@ cmd_env() {
     v LAB_DIR "$LAB_DIR"
     v LAB_REPO "$REPO"
     v HB_JAR "$HB_JAR"
+    v LAB_SIM_JAR "$LAB_SIM_JAR"
     v LAB_VIP "$LAB_VIP"
     v LAB_VIP2 "$LAB_VIP2"
     v LAB_AUTH "$(awk '$1 == "1" { print $2 }' "$RUN/node1/ha.d/authkeys" 2>/dev/null || true)"

@@ -15,7 +15,7 @@ import org.jheartbeat.cli.command.TakeoverCommand;
 import picocli.CommandLine.Command;
 
 /** {@code hb}: the jheartbeat command. */
-@Command(name = "hb", mixinStandardHelpOptions = true,
+@Command(name = "hb", mixinStandardHelpOptions = true, resourceBundle = "org.jheartbeat.cli.HbMessages",
         version = {"jheartbeat 0.1.0 (speaks the Heartbeat 3.0.6 R1 protocol)"},
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,

@@ -23,6 +23,7 @@ import org.jheartbeat.sync.config.BackupSpec;
 import org.jheartbeat.sync.config.SyncConfig;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -68,18 +69,17 @@ public final class BackupCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
-                description = "Configuration directory holding sync.yaml (default: ${DEFAULT-VALUE}).")
-        Path configDir;
+        @Mixin
+        ConfigDirOption configDir;
 
         SyncConfig config() throws UserException {
-            Path file = configDir.toAbsolutePath().normalize().resolve("sync.yaml");
+            Path file = configDir.path().toAbsolutePath().normalize().resolve("sync.yaml");
             if (!java.nio.file.Files.exists(file)) {
                 throw new UserException(ExitCodes.CONFIG, file + " does not exist, so no backups are configured on"
                         + " this node: create it with a backups: section (format: README, \"sync.yaml\"), or give"
                         + " the directory that holds it with --config-dir");
             }
-            SyncConfig cfg = loadSyncConfig(configDir);
+            SyncConfig cfg = loadSyncConfig(configDir.path());
             if (cfg.backups().isEmpty()) {
                 throw new UserException(ExitCodes.CONFIG, "no backups configured in " + file
                         + ": add a backups: section (format: README, \"sync.yaml\")");
@@ -93,7 +93,7 @@ public final class BackupCommand implements Callable<Integer> {
                 return cfg.backups();
             }
             return List.of(cfg.backup(name).orElseThrow(() -> new UserException(ExitCodes.USAGE, "no backup '" + name
-                    + "' in " + configDir.resolve("sync.yaml") + " (configured: "
+                    + "' in " + configDir.path().resolve("sync.yaml") + " (configured: "
                     + String.join(", ", cfg.backups().stream().map(BackupSpec::name).toList()) + ")")));
         }
 

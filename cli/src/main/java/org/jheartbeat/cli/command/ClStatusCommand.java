@@ -10,6 +10,7 @@ import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,9 +31,8 @@ public final class ClStatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
-            description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
-    Path stateDir;
+    @Mixin
+    StateDirOption stateDir;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
     boolean help;
@@ -52,7 +52,7 @@ public final class ClStatusCommand implements Callable<Integer> {
         }
         ControlResponse r;
         try {
-            r = ControlClient.request(new StateDirectory(stateDir).controlSocket(), request);
+            r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(), request);
         } catch (ControlClient.NotRunningException e) {
             if (args.contains("hbstatus")) {
                 spec.commandLine().getOut().println("Heartbeat is stopped on this machine.");

@@ -10,8 +10,8 @@ import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -32,9 +32,8 @@ public final class CleanupCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
-            description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
-    Path stateDir;
+    @Mixin
+    StateDirOption stateDir;
 
     @Parameters(arity = "0..1", paramLabel = "GROUP",
             description = "The group's key (the first resource of its haresources line) or its number (hb resources"
@@ -46,7 +45,7 @@ public final class CleanupCommand implements Callable<Integer> {
         if (group != null && !group.matches("[!-~]+")) {
             throw new UserException(ExitCodes.USAGE, "cleanup: GROUP must be one word (a key or a number): " + group);
         }
-        ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
+        ControlResponse r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(),
                 new ControlRequest.Cleanup(Optional.ofNullable(group)));
         if (r.refused()) {
             throw new UserException(ExitCodes.REFUSED, "cleanup refused: " + r.error());

@@ -21,6 +21,7 @@ import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.cli.UserException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,7 +37,7 @@ public final class ConfigCommand implements Callable<Integer> {
     /** This machine's node name: {@code uname -n}, lowercased; {@code localhost} if unreadable. */
     static NodeName thisNode() {
         try {
-            return NodeName.of(DaemonCommand.unameN());
+            return NodeName.of(org.jheartbeat.cli.daemon.Daemon.unameN());
         } catch (java.io.IOException | IllegalArgumentException e) {
             return NodeName.of("localhost");
         }
@@ -60,9 +61,8 @@ public final class ConfigCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
-                description = "Configuration directory (default: ${DEFAULT-VALUE}).")
-        Path configDir;
+        @Mixin
+        ConfigDirOption configDir;
 
         @Option(names = "--node-name", paramLabel = "NAME",
                 description = "Also check that this node is listed in ha.cf.")
@@ -89,7 +89,7 @@ public final class ConfigCommand implements Callable<Integer> {
                 err.println("hb: --node-name: " + e.getMessage());
                 return ExitCodes.USAGE;
             }
-            ConfigLoadResult r = ConfigLoader.load(configDir, node);
+            ConfigLoadResult r = ConfigLoader.load(configDir.path(), node);
             List<ConfigDiagnostic> all = new ArrayList<>(r.diagnostics());
             if (!syntaxOnly && r.config().isPresent()) {
                 ClusterConfig c = r.config().get();
@@ -119,16 +119,16 @@ public final class ConfigCommand implements Callable<Integer> {
             long n = all.stream().filter(ConfigDiagnostic::isError).count();
             // sync.yaml (optional): replication jobs and backups, checked against ha.cf/haresources
             try {
-                org.jheartbeat.cli.runtime.SyncConfigFile.load(configDir, r.config());
+                org.jheartbeat.cli.runtime.SyncConfigFile.load(configDir.path(), r.config());
             } catch (org.jheartbeat.cli.UserException e) {
                 err.println(e.getMessage());
                 n++;
             }
             if (n > 0) {
-                err.println(n + " error(s) in " + configDir + "; the daemon will not start with this configuration.");
+                err.println(n + " error(s) in " + configDir.path() + "; the daemon will not start with this configuration.");
                 return ExitCodes.CONFIG;
             }
-            out.println(configDir + ": configuration OK");
+            out.println(configDir.path() + ": configuration OK");
             return ExitCodes.OK;
         }
     }
@@ -151,9 +151,8 @@ public final class ConfigCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
-                description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
-        Path stateDir;
+        @Mixin
+        StateDirOption stateDir;
 
         @Option(names = "--config-dir", paramLabel = "DIR",
                 description = "Compare the files in DIR (not the daemon's running configuration) with the peer's.")
@@ -163,7 +162,7 @@ public final class ConfigCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
+            ControlResponse r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(),
                     new org.jheartbeat.core.control.ControlRequest.ConfigDigest());
             if (!r.ok()) {
                 throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());

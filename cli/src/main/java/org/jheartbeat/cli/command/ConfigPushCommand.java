@@ -26,6 +26,7 @@ import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.config.NodeName;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -54,9 +55,8 @@ public final class ConfigPushCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
-            description = "This node's configuration directory (default: ${DEFAULT-VALUE}).")
-    Path configDir;
+    @Mixin
+    ConfigDirOption configDir;
 
     @Option(names = "--to", paramLabel = "HOST",
             description = "The peer's address or name (default: the other node of ha.cf, which must resolve).")
@@ -108,7 +108,7 @@ public final class ConfigPushCommand implements Callable<Integer> {
             }
             files.add(f);
         }
-        Path dir = configDir.toAbsolutePath().normalize();
+        Path dir = configDir.path().toAbsolutePath().normalize();
 
         ConfigLoadResult loaded = ConfigLoader.load(dir, Optional.empty());
         if (loaded.config().isEmpty()) {

@@ -9,6 +9,7 @@ import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.takeover.ResourceSet;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -26,9 +27,8 @@ abstract class HandoverCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
-            description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
-    Path stateDir;
+    @Mixin
+    StateDirOption stateDir;
 
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "60",
             description = "Seconds to wait for the hand-over to finish, 1..3600 (default: ${DEFAULT-VALUE}).")
@@ -50,7 +50,7 @@ abstract class HandoverCommand implements Callable<Integer> {
             throw new UserException(ExitCodes.USAGE, name + ": --timeout must be 1.."
                     + ControlRequest.MAX_HANDOVER_TIMEOUT_S + " s");
         }
-        ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
+        ControlResponse r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(),
                 new ControlRequest.Handover(kind(), set, timeoutSeconds));
         String what = kind().wireName() + " " + set();
         if (r.refused()) {

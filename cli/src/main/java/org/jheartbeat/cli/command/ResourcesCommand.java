@@ -10,8 +10,8 @@ import org.jheartbeat.cli.runtime.HaresourcesFile;
 import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.HaresourcesDocument;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -43,12 +43,11 @@ public final class ResourcesCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
-                description = "Configuration directory (default: ${DEFAULT-VALUE}).")
-        Path configDir;
+        @Mixin
+        ConfigDirOption configDir;
 
         HaresourcesFile file() {
-            return new HaresourcesFile(configDir, INIT_DIR);
+            return new HaresourcesFile(configDir.path(), INIT_DIR);
         }
 
         PrintWriter out() {

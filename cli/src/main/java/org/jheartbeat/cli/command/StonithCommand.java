@@ -17,6 +17,7 @@ import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.StonithDevices;
 import org.jheartbeat.stonith.StonithResult;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -54,21 +55,20 @@ public final class StonithCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
-                description = "Configuration directory (default: ${DEFAULT-VALUE}).")
-        Path configDir;
+        @Mixin
+        ConfigDirOption configDir;
 
         @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name (default: uname -n).")
         String nodeName;
 
         /** The device ha.cf gives this node. @throws UserException when none, or it is broken */
         StonithDevice openDevice(boolean checkStatus) throws Exception {
-            NodeName me = NodeName.of(nodeName != null ? nodeName : DaemonCommand.unameN());
-            ConfigLoadResult r = ConfigLoader.load(configDir, Optional.of(me));
+            NodeName me = NodeName.of(nodeName != null ? nodeName : org.jheartbeat.cli.daemon.Daemon.unameN());
+            ConfigLoadResult r = ConfigLoader.load(configDir.path(), Optional.of(me));
             if (r.config().isEmpty()) {
                 r.diagnostics().stream().filter(ConfigDiagnostic::isError)
                         .forEach(d -> spec.commandLine().getErr().println(d.format()));
-                throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir);
+                throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir.path());
             }
             ClusterConfig config = r.config().get();
             StonithSetup.Outcome o = StonithSetup.open(config, me, checkStatus);
@@ -77,7 +77,7 @@ public final class StonithCommand implements Callable<Integer> {
                 throw new UserException(ExitCodes.CONFIG, "the STONITH device of " + me + " cannot be used");
             }
             return o.device().orElseThrow(() -> new UserException(ExitCodes.CONFIG, "no STONITH device for " + me
-                    + " in " + configDir.resolve("ha.cf") + " (stonith or stonith_host)"));
+                    + " in " + configDir.path().resolve("ha.cf") + " (stonith or stonith_host)"));
         }
     }
 

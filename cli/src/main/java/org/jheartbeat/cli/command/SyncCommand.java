@@ -25,6 +25,7 @@ import org.jheartbeat.sync.replication.JobState;
 import org.jheartbeat.sync.replication.ReplicationService;
 import org.jheartbeat.sync.replication.RunOutcome;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,13 +56,11 @@ public final class SyncCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--config-dir", paramLabel = "DIR", defaultValue = "/etc/ha.d",
-                description = "Configuration directory with ha.cf, haresources, sync.yaml (default: ${DEFAULT-VALUE}).")
-        Path configDir;
+        @Mixin
+        ConfigDirOption configDir;
 
-        @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
-                description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
-        Path stateDir;
+        @Mixin
+        StateDirOption stateDir;
 
         @Option(names = "--node-name", paramLabel = "NAME",
                 description = "This node's name, as the daemon's --node-name (default: uname -n, lowercased).")
@@ -69,7 +68,7 @@ public final class SyncCommand implements Callable<Integer> {
 
         String node() {
             try {
-                return nodeName != null ? nodeName : DaemonCommand.unameN().toLowerCase(java.util.Locale.ROOT);
+                return nodeName != null ? nodeName : org.jheartbeat.cli.daemon.Daemon.unameN().toLowerCase(java.util.Locale.ROOT);
             } catch (IOException e) {
                 return "localhost";
             }
@@ -77,18 +76,18 @@ public final class SyncCommand implements Callable<Integer> {
 
         /** sync.yaml, resolved against ha.cf/haresources when they load; exit 2 when there are no jobs. */
         SyncConfig config() throws UserException {
-            if (!java.nio.file.Files.isDirectory(configDir)) {
-                throw new UserException(ExitCodes.CONFIG, "configuration directory " + configDir
+            if (!java.nio.file.Files.isDirectory(configDir.path())) {
+                throw new UserException(ExitCodes.CONFIG, "configuration directory " + configDir.path()
                         + " does not exist; give the one holding ha.cf and sync.yaml with --config-dir");
             }
-            Path file = configDir.toAbsolutePath().normalize().resolve(SyncConfigFile.NAME);
+            Path file = configDir.path().toAbsolutePath().normalize().resolve(SyncConfigFile.NAME);
             if (!java.nio.file.Files.exists(file)) {
                 throw new UserException(ExitCodes.CONFIG, file + " does not exist, so no replication jobs are"
                         + " configured on this node: create it with a jobs: section (format: README, \"sync.yaml\")"
                         + " on both nodes, or give the directory that holds it with --config-dir");
             }
-            ConfigLoadResult cluster = ConfigLoader.load(configDir, Optional.empty());
-            SyncConfig cfg = SyncConfigFile.load(configDir, cluster.config());
+            ConfigLoadResult cluster = ConfigLoader.load(configDir.path(), Optional.empty());
+            SyncConfig cfg = SyncConfigFile.load(configDir.path(), cluster.config());
             if (cfg.jobs().isEmpty()) {
                 throw new UserException(ExitCodes.CONFIG, "no replication jobs configured in " + file
                         + ": add a jobs: section (format: README, \"sync.yaml\")");
@@ -98,7 +97,7 @@ public final class SyncCommand implements Callable<Integer> {
 
         /** The group keys running on this node, from the daemon. */
         Set<String> runningHere() throws IOException, UserException {
-            ControlResponse r = ControlClient.request(new StateDirectory(stateDir).controlSocket(),
+            ControlResponse r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(),
                     new ControlRequest.GroupsRunning());
             if (!r.ok()) {
                 throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
@@ -172,7 +171,7 @@ public final class SyncCommand implements Callable<Integer> {
         public Integer call() throws UserException {
             SyncConfig cfg = config();
             if (cfg.job(job).isEmpty()) {
-                throw new UserException(ExitCodes.USAGE, "no job '" + job + "' in " + configDir.resolve(
+                throw new UserException(ExitCodes.USAGE, "no job '" + job + "' in " + configDir.path().resolve(
                         SyncConfigFile.NAME) + " (jobs: " + String.join(", ", cfg.jobs().stream()
                         .map(j -> j.name()).toList()) + ")");
             }
@@ -187,7 +186,7 @@ public final class SyncCommand implements Callable<Integer> {
                 }
             } catch (IOException e) {
                 if (!force) {
-                    throw new UserException(ExitCodes.NOT_RUNNING, "no daemon answers on " + stateDir
+                    throw new UserException(ExitCodes.NOT_RUNNING, "no daemon answers on " + stateDir.path()
                             + ": cannot tell where group " + cfg.job(job).get().group() + " runs; start the daemon,"
                             + " or use --force to push this node's copy anyway");
                 }

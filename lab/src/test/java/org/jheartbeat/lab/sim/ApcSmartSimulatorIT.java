@@ -1,4 +1,4 @@
-package org.jheartbeat.stonith.sim;
+package org.jheartbeat.lab.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

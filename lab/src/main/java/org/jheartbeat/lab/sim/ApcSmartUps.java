@@ -1,4 +1,4 @@
-package org.jheartbeat.stonith.sim;
+package org.jheartbeat.lab.sim;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 

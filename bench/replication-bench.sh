@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: jheartbeat's ReplicationRunner against a bare `rsync -a --delete` on 10 000 files.
 #
-#   sync/bench/replication-bench.sh [PEER]
+#   bench/replication-bench.sh [PEER]
 #
 # Without PEER both copy locally (target directory in the same temp dir). With PEER (an ssh
 # destination such as root@198.18.1.2, reachable without a password) both copy over ssh; the
@@ -9,7 +9,7 @@
 # In the lab (real ssh across the crossover link, each node with its own /srv):
 #   LAB_ID=bn lab/lab.sh up
 #   LAB_ID=bn lab/lab.sh exec node1 env SSH="$(LAB_ID=bn lab/lab.sh ssh-cmd)" BENCH_DIR=/srv \
-#       sync/bench/replication-bench.sh 198.18.1.2
+#       bench/replication-bench.sh 198.18.1.2
 #   LAB_ID=bn lab/lab.sh down
 # Env: FILES (default 10000), KEEP=1 keeps the temp dir, SSH (remote shell, default
 # "ssh -o BatchMode=yes"), BENCH_DIR (where the temp dir is made, default /tmp).
@@ -17,7 +17,7 @@ set -euo pipefail
 
 PEER=${1:-}
 FILES=${FILES:-10000}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SSH=${SSH:-ssh -o BatchMode=yes}
 WORK=$(mktemp -d "${BENCH_DIR:-/tmp}/jhb-bench.XXXXXX")
 cleanup() {
@@ -26,11 +26,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== building (mvn -o -q -pl sync -am package -DskipTests) =="
+echo "== building (mvn -o -q -pl bench,cli -am package -DskipTests) =="
 cd "$ROOT"
-mvn -o -q -B -pl sync -am package dependency:build-classpath -DskipTests \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" >/dev/null
-CP="$ROOT/sync/target/classes:$(cat "$WORK/cp.txt")"
+mvn -o -q -B -pl bench,cli -am package -DskipTests >/dev/null
+# the sync module and its libraries come from the shaded hb.jar (its logback.xml sends warnings to
+# stderr only, so stdout carries just the figures)
+CP="$ROOT/bench/target/classes:$ROOT/cli/target/hb.jar"
 
 echo "== creating $FILES files in $WORK/src =="
 mkdir -p "$WORK/src"
@@ -48,14 +49,14 @@ echo "   $(find "$WORK/src" -type f | wc -l) files, $(du -sh "$WORK/src" | cut -
 JAVA_OPTS=(-cp "$CP" -Dbench.ssh="$SSH")
 if [[ -n "$PEER" ]]; then
     echo "== jheartbeat ReplicationRunner over ssh to $PEER =="
-    java "${JAVA_OPTS[@]}" org.jheartbeat.sync.bench.ReplicationBench "$WORK/src" "$WORK/unused" "$WORK/state" "$PEER" \
+    java "${JAVA_OPTS[@]}" org.jheartbeat.bench.ReplicationBench "$WORK/src" "$WORK/unused" "$WORK/state" "$PEER" \
         | tee "$WORK/jhb.txt"
     $SSH "$PEER" "rm -rf '$WORK/src' && mkdir -p '$WORK/src-bare'"
     DEST="$PEER:$WORK/src-bare/"
     RSH=(-e "$SSH")
 else
     echo "== jheartbeat ReplicationRunner, local path target =="
-    java "${JAVA_OPTS[@]}" org.jheartbeat.sync.bench.ReplicationBench "$WORK/src" "$WORK/replica" "$WORK/state" \
+    java "${JAVA_OPTS[@]}" org.jheartbeat.bench.ReplicationBench "$WORK/src" "$WORK/replica" "$WORK/state" \
         | tee "$WORK/jhb.txt"
     DEST="$WORK/bare/"
     RSH=()

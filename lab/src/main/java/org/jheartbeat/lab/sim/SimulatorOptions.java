@@ -1,4 +1,4 @@
-package org.jheartbeat.stonith.sim;
+package org.jheartbeat.lab.sim;
 
 import java.nio.file.Path;
 import java.util.List;

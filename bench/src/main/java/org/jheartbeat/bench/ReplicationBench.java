@@ -1,4 +1,4 @@
-package org.jheartbeat.sync.bench;
+package org.jheartbeat.bench;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,7 +16,7 @@ import org.jheartbeat.sync.replication.RunTrigger;
 
 /**
  * Times {@link ReplicationRunner} on a directory: a first full copy, then a rerun with no change.
- * Used by {@code sync/bench/replication-bench.sh}, which compares it with a bare
+ * Used by {@code bench/replication-bench.sh}, which compares it with a bare
  * {@code rsync -a --delete}. Not a test: it prints wall-clock times.
  *
  * <pre>usage: ReplicationBench SRC_DIR TARGET_DIR STATE_DIR [PEER]</pre>

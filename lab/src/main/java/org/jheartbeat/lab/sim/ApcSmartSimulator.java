@@ -1,4 +1,4 @@
-package org.jheartbeat.stonith.sim;
+package org.jheartbeat.lab.sim;
 
 import com.fazecast.jSerialComm.SerialPort;
 import java.io.IOException;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * logged with its exit code) when the outlet goes off or on. Optionally writes {@code on}/{@code off} to a
  * state file on every change.
  *
- * <p>Usage: {@code java ... org.jheartbeat.stonith.sim.ApcSmartSimulator --tty PATH --on-off-command CMD
+ * <p>Usage: {@code java ... org.jheartbeat.lab.sim.ApcSmartSimulator --tty PATH --on-off-command CMD
  * --on-on-command CMD [--state-file F] [--fast N]}. Stops cleanly on SIGTERM (shutdown hook).
  */
 public final class ApcSmartSimulator implements AutoCloseable {

@@ -1,0 +1,170 @@
+package org.jheartbeat.cli.daemon;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.jheartbeat.cli.logging.LogSetup;
+import org.jheartbeat.cli.runtime.SyncRuntime;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.control.ControlRequest;
+import org.jheartbeat.core.control.ControlResponse;
+import org.jheartbeat.core.control.ControlServer;
+import org.jheartbeat.core.control.StatusSnapshot;
+import org.jheartbeat.core.loop.ClusterLoop;
+
+/**
+ * Answers one control request ({@link ControlRequest}): status (text or JSON), cl_status, the
+ * config digests ({@link org.jheartbeat.core.control.ConfigDigestReport}), the groups running here
+ * (what {@code hb sync run} checks), a failure cleanup, or an operator hand-over, which waits for the
+ * exchange to end, at most its timeout. Runs on a control-server worker thread; only a hand-over waits
+ * long (the loop answers snapshots within 5 s or the request fails with {@code ERR}).
+ * {@code status} ends with {@code Log lines dropped: N} and {@code Control clients: ...}, and
+ * {@code status-json} carries {@code "log_dropped":N} and {@code "control_clients":{...}}: lines the
+ * daemon's log outputs dropped rather than block ({@code logDropped}, see {@link LogSetup}), and the
+ * control-socket clients that were refused or dropped ({@link ControlServer.Stats}).
+ */
+final class ControlHandler implements Function<ControlRequest, ControlResponse> {
+    private final ClusterLoop loop;
+    private final ClusterConfig config;
+    private final SyncRuntime sync;
+    private final LongSupplier logDropped;
+    private final Supplier<ControlServer.Stats> controlStats;
+
+    /**
+     * @param logDropped   log lines dropped so far by the daemon's log outputs
+     * @param controlStats the control server's counters of refused and dropped clients
+     */
+    ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
+                   Supplier<ControlServer.Stats> controlStats) {
+        this.loop = loop;
+        this.config = config;
+        this.sync = sync;
+        this.logDropped = logDropped;
+        this.controlStats = controlStats;
+    }
+
+    /** @throws IllegalStateException for a request kind this handler does not know (a programming error) */
+    @Override
+    public ControlResponse apply(ControlRequest request) {
+        if (request instanceof ControlRequest.Handover h) {
+            return handover(h);
+        }
+        if (request instanceof ControlRequest.Cleanup c) {
+            return cleanup(c);
+        }
+        if (request instanceof ControlRequest.StonithStatus) {
+            try {
+                org.jheartbeat.core.loop.Fencer.Result r = loop.stonithStatus().get(120, TimeUnit.SECONDS);
+                return r.fenced() ? ControlResponse.ok(r.detail() + "\n") : ControlResponse.error(r.detail());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ControlResponse.error("STONITH status not available: the daemon is shutting down");
+            } catch (Exception e) {
+                return ControlResponse.error("STONITH status not available: " + e);
+            }
+        }
+        StatusSnapshot snap;
+        try {
+            if (request instanceof ControlRequest.ConfigDigest) {
+                return ControlResponse.ok(loop.configDigests().get(5, TimeUnit.SECONDS).toText());
+            }
+            snap = loop.snapshot().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return ControlResponse.error("status not available: " + e);
+        }
+        if (request instanceof ControlRequest.Status st) {
+            ControlServer.Stats c = controlStats.get();
+            return ControlResponse.ok(st.json()
+                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()),
+                            "\"running\":true,\"log_dropped\":" + logDropped.getAsLong()
+                            + ",\"control_clients\":{\"bad_requests\":"
+                            + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
+                            + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
+                    : snap.render() + sync.renderStatus() + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                            + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
+                            + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
+                            + " did not read the answer\n");
+        }
+        if (request instanceof ControlRequest.ClStatus cl) {
+            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, config);
+            return ControlResponse.ok(a.exitCode() + "\n" + a.output());
+        }
+        if (request instanceof ControlRequest.GroupsRunning) {
+            return ControlResponse.ok(SyncRuntime.runningHere(snap).stream().sorted().map(k -> k + "\n")
+                    .collect(java.util.stream.Collectors.joining()));
+        }
+        throw new IllegalStateException("unhandled control request " + request.toWire());
+    }
+
+    /**
+     * {@code hb cleanup [GROUP]}: clears failures (here and, through the peer, there); answers with the
+     * resource groups as they stand afterwards. An unknown group is refused.
+     */
+    private ControlResponse cleanup(ControlRequest.Cleanup c) {
+        int index = -1;
+        if (c.group().isPresent()) {
+            String g = c.group().get();
+            var groups = config.resourceGroups();
+            for (int i = 0; i < groups.size() && index < 0; i++) {
+                if (groups.get(i).key().equals(g) || g.equals(Integer.toString(i + 1))) {
+                    index = i;
+                }
+            }
+            if (index < 0) {
+                return ControlResponse.refused("no resource group " + g + " in haresources (name it by its key, the"
+                        + " first resource of its line, or its number; see hb resources list)");
+            }
+        }
+        try {
+            loop.cleanup(index).get(5, TimeUnit.SECONDS);
+            return ControlResponse.ok("cleared " + c.group().map(g -> "resource group " + g).orElse("every resource group")
+                    + "\n" + groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ControlResponse.error("cleanup: the daemon is shutting down");
+        } catch (Exception e) {
+            return ControlResponse.error("cleanup failed: " + e);
+        }
+    }
+
+    /** An operator standby or takeover: done (OK), refused at once (REFUSED), or failed/timed out (ERR). */
+    private ControlResponse handover(ControlRequest.Handover h) {
+        String what = h.kind().wireName() + " " + h.set();
+        try {
+            java.time.Instant asked = java.time.Instant.now();
+            ClusterLoop.HandoverResult r = loop.handover(h.kind() == ControlRequest.HandoverKind.TAKEOVER, h.set())
+                    .get(h.timeoutSeconds(), TimeUnit.SECONDS);
+            if (r.outcome() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.REFUSED) {
+                return ControlResponse.refused(r.detail());
+            }
+            StringBuilder where = new StringBuilder(groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render()));
+            for (String w : sync.failedHandoverSyncs(asked)) {
+                where.append(w).append('\n');
+            }
+            return r.done() ? ControlResponse.ok(r.detail() + "\n" + where)
+                    : new ControlResponse(ControlResponse.Kind.ERROR, r.detail(), where.toString());
+        } catch (java.util.concurrent.TimeoutException e) {
+            return ControlResponse.error(what + " did not finish within " + h.timeoutSeconds()
+                    + " s; it may still complete (see hb status)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ControlResponse.error(what + ": the daemon is shutting down");
+        } catch (Exception e) {
+            return ControlResponse.error(what + " failed: " + e);
+        }
+    }
+
+    /** The "Resource groups:" block of a rendered status: what a hand-over changed. */
+    static String groupsOnly(String rendered) {
+        int from = rendered.indexOf("Resource groups:");
+        if (from < 0) {
+            return rendered;
+        }
+        int to = rendered.indexOf("\nConfig:", from);
+        if (to < 0) {
+            to = rendered.indexOf("\nFencing:", from);
+        }
+        return to < 0 ? rendered.substring(from) : rendered.substring(from, to + 1);
+    }
+}

@@ -1,0 +1,319 @@
+package org.jheartbeat.cli.daemon;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.logging.DaemonLog;
+import org.jheartbeat.cli.logging.LogSetup;
+import org.jheartbeat.cli.runtime.HostChecks;
+import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
+import org.jheartbeat.cli.runtime.SyncConfigFile;
+import org.jheartbeat.cli.runtime.SyncRuntime;
+import org.jheartbeat.cli.stonith.DeviceFencer;
+import org.jheartbeat.cli.stonith.StonithSetup;
+import org.jheartbeat.core.auth.MessageAuthenticator;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.ConfigLoadResult;
+import org.jheartbeat.core.config.ConfigLoader;
+import org.jheartbeat.core.config.MediumDecl;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.control.ControlClient;
+import org.jheartbeat.core.control.ControlRequest;
+import org.jheartbeat.core.control.ControlServer;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.loop.ClusterLoop;
+import org.jheartbeat.core.loop.Fencer;
+import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.media.serial.SerialMedium;
+import org.jheartbeat.core.media.udp.UdpMedium;
+import org.jheartbeat.core.protocol.NodeEngine;
+import org.jheartbeat.core.protocol.OutboundStamper;
+import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.WallClock;
+import org.jheartbeat.resources.group.ResourceGroupRunner;
+import org.jheartbeat.resources.group.StartupProbe;
+import org.jheartbeat.resources.lookup.StandardResourceAgents;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One cluster node, assembled and run in the foreground until SIGTERM/SIGINT, then its resource
+ * groups released, the peer told ({@code shutdone}) and the node stopped. In order: refuse a second
+ * daemon on the state directory, load and check the configuration (ha.cf, authkeys, haresources,
+ * sync.yaml, host checks, the STONITH device), create the state directory, configure logging,
+ * release groups found running here ({@link StartupProbe}), then engine, media, resource executor,
+ * sync runtime, cluster loop, control socket ({@link ControlHandler}) and signal handlers. A missing
+ * resource script fails only its group. Errors before the loop runs are {@link UserException}s with
+ * the exit code {@code hb daemon} documents.
+ */
+public final class Daemon {
+    private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
+    /** How long an orderly shutdown may take to release every group, in s. */
+    private static final long SHUTDOWN_TIMEOUT_S = 600;
+
+    /**
+     * What {@code hb daemon} was told.
+     *
+     * @param configDir directory with ha.cf, authkeys, haresources (and sync.yaml)
+     * @param stateDir  run-time state: control socket, generation, pid file
+     * @param nodeName  this node's name; empty for {@code uname -n}
+     * @param debug     also print debug lines on standard error
+     * @param selfFenceCommand a shell command that resets this node when a resource cannot be stopped;
+     *                  empty for no self-fencing (docs/design/takeover.md, "Failures")
+     */
+    public record Options(Path configDir, Path stateDir, Optional<String> nodeName, boolean debug,
+                          Optional<String> selfFenceCommand) {
+    }
+
+    private final Options options;
+    private final PrintWriter err;
+
+    /** @param err where configuration diagnostics are printed before logging is set up */
+    public Daemon(Options options, PrintWriter err) {
+        this.options = options;
+        this.err = err;
+    }
+
+    /**
+     * Checks, assembles and runs the node; returns when it has stopped.
+     *
+     * @return {@link ExitCodes#OK} after an orderly shutdown
+     * @throws UserException {@link ExitCodes#CONFIG} for an invalid configuration, {@link ExitCodes#FAILURE}
+     *                       when a daemon already runs on the state directory or the state directory or a
+     *                       medium cannot be used, {@link ExitCodes#PERMISSION} when the control socket
+     *                       cannot be checked
+     * @throws IOException   when the state files cannot be read or written
+     */
+    public int run() throws UserException, IOException {
+        Path configDir = options.configDir();
+        Path stateDir = options.stateDir();
+        StateDirectory state = new StateDirectory(stateDir);
+        // first of all: a second daemon on this state directory must not touch the config, the
+        // STONITH device (its lock), the media or the state files of the running one
+        refuseIfRunning(state);
+        NodeName me = NodeName.of(options.nodeName().isPresent() ? options.nodeName().get() : unameN());
+        ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
+        List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
+        loaded.config().ifPresent(c -> problems.addAll(new HostChecks(Path.of("/etc/init.d")).check(c)));
+        // a missing resource script fails only its own group (logged CRIT in run), not the whole daemon
+        List<HostChecks.MissingScript> missingScripts = loaded.config().map(c -> new HostChecks(Path.of("/etc/init.d"))
+                .missingScripts(c.configDir(), c.resourceGroups())).orElse(List.of());
+        problems.removeAll(missingScripts.stream().map(HostChecks.MissingScript::diagnostic).toList());
+        missingScripts.forEach(m -> err.println(m.diagnostic().format() + " (resource group " + m.key()
+                + " will fail to start; the daemon starts anyway)"));
+        for (ConfigDiagnostic d : problems) {
+            err.println(d.format());
+        }
+        err.flush();
+        StonithSetup.Outcome stonith = loaded.config().isPresent() && problems.stream().noneMatch(ConfigDiagnostic::isError)
+                ? StonithSetup.open(loaded.config().get(), me, true) : null;
+        if (stonith != null) {
+            stonith.problems().forEach(d -> err.println(d.format()));
+            err.flush();
+        }
+        if (problems.stream().anyMatch(ConfigDiagnostic::isError) || loaded.config().isEmpty()
+                || stonith != null && stonith.failed()) {
+            throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
+        }
+        ClusterConfig config = loaded.config().get();
+        if (config.peerOf(me).isEmpty()) {
+            throw new UserException(ExitCodes.CONFIG, configDir.resolve("ha.cf") + ":0: two nodes are needed, "
+                    + "this node and its peer; add a 'node' line for the peer");
+        }
+        org.jheartbeat.sync.config.SyncConfig sync = SyncConfigFile.load(configDir, Optional.of(config));
+        try {
+            state.create();
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "cannot use state directory " + stateDir + ": "
+                    + (e instanceof java.nio.file.FileAlreadyExistsException ? "it exists and is not a directory" : e));
+        }
+        DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), options.debug());
+        try {
+            Fencer fencer = stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE);
+            if (options.selfFenceCommand().isPresent()) {
+                fencer = new org.jheartbeat.cli.stonith.SelfFencingFencer(fencer, options.selfFenceCommand().get(),
+                        new org.jheartbeat.core.exec.OsProcessRunner());
+            }
+            return run(config, sync, me, state, fencer, log, missingScripts);
+        } catch (UserException | IOException | RuntimeException e) {
+            LOG.error("cannot start: {}", e.getMessage());
+            throw e;
+        } finally {
+            log.close(); // the last lines ("Heartbeat shutdown complete.") reach the log files
+        }
+    }
+
+    private int run(ClusterConfig config, org.jheartbeat.sync.config.SyncConfig sync, NodeName me,
+                    StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts)
+            throws UserException, IOException {
+        config.logging().logfacility().ifPresent(f ->
+                LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
+
+        MonotonicClock clock = MonotonicClock.system();
+        WallClock wall = WallClock.system();
+        long generation = state.bumpGeneration(wall.currentTimeMillis() / 1000);
+        byte[] uuid = state.nodeUuid();
+        LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
+        LOG.info("Heartbeat generation: {}", generation);
+        for (HostChecks.MissingScript m : missingScripts) {
+            LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups run",
+                    m.key(), m.diagnostic().message(), m.diagnostic().file(), m.diagnostic().line());
+        }
+        // before the first heartbeat: join holding nothing (issue 11 point 7; docs/design/resources.md)
+        StartupProbe.Result startup = new StartupProbe(new ResourceGroupRunner(StandardResourceAgents.forHost(
+                config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner())))
+                .releaseRunningGroups(config.resourceGroups());
+
+        OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
+                new MessageAuthenticator(config.authKeys()), Daemon::loadAverage);
+        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime());
+        EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        List<Medium> media = new ArrayList<>();
+        for (MediumDecl d : config.media()) {
+            if (HostChecks.pointsAtThisMachine(d)) {
+                LOG.info("ucast line {} names this machine: not used on this node", d.line());
+                continue;
+            }
+            media.add(d instanceof MediumDecl.Serial s
+                    ? new SerialMedium(Path.of(s.device()), s.baud(), s.device())
+                    : new UdpMedium(d, netty));
+        }
+        AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
+        SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
+                SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
+        // a group that could not be released stays BLOCKED here, and the peer is told at comm up
+        engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
+        startup.unreleased().forEach(i -> engine.machine().blockedAtStartup(i,
+                "found running at start-up and could not be stopped"));
+        ClusterLoop loop = new ClusterLoop(config, engine, media, new ResourceGroupExecutor(config, syncRuntime),
+                fencer, clock, wall);
+        loopRef.set(loop);
+        config.stonithFor(me).ifPresentOrElse(
+                d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),
+                () -> LOG.warn("No STONITH device configured: a peer that only looks dead is not fenced"));
+        try {
+            loop.start();
+        } catch (IOException e) {
+            netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
+        }
+        AtomicReference<ControlServer> controlRef = new AtomicReference<>();
+        ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
+                log::droppedLines, () -> controlRef.get().stats()));
+        controlRef.set(control);
+        control.start();
+        syncRuntime.start();
+        Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
+
+        installSignalHandlers(loop);
+        loop.exited().join();
+        syncRuntime.close();
+        finish(loop, control, netty, state);
+        return ExitCodes.OK;
+    }
+
+    /**
+     * SIGTERM and SIGINT start an orderly shutdown (release every group, {@code shutdone}, exit 0);
+     * SIGHUP is logged and ignored: it must never cause a failover. (Heartbeat 3.0.6 re-reads
+     * authkeys on SIGHUP; jheartbeat does not reload yet, so restart the daemon to apply changes.)
+     */
+    private static void installSignalHandlers(ClusterLoop loop) {
+        AtomicBoolean stopping = new AtomicBoolean();
+        for (String name : List.of("TERM", "INT")) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+                if (!stopping.compareAndSet(false, true)) {
+                    LOG.info("Received SIG{} again: shutdown already in progress.", name);
+                    return;
+                }
+                LOG.info("Received SIG{}: Heartbeat shutdown in progress.", name);
+                Thread t = new Thread(() -> {
+                    try {
+                        loop.shutdown().get(SHUTDOWN_TIMEOUT_S, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        LOG.error("orderly shutdown did not finish: {}", e.toString());
+                    }
+                }, "hb-shutdown");
+                t.setDaemon(true);
+                t.start();
+            });
+        }
+        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> LOG.warn(
+                "Received SIGHUP: configuration reload is not implemented yet; ignored (restart the daemon to apply"
+                + " changes)"));
+    }
+
+    private static void finish(ClusterLoop loop, ControlServer control, EventLoopGroup netty, StateDirectory state) {
+        LOG.info("Heartbeat shutdown complete.");
+        control.close();
+        loop.close();
+        netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        try {
+            Files.deleteIfExists(state.pidFile());
+        } catch (IOException e) {
+            LOG.debug("removing pid file: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Exit 1 ("already running") when a daemon answers on this state directory's control socket, or
+     * when something listens there without answering properly; a missing or stale socket is fine (it
+     * is replaced at bind).
+     */
+    private static void refuseIfRunning(StateDirectory state) throws UserException {
+        Path socket = state.controlSocket();
+        try {
+            ControlClient.request(socket, new ControlRequest.Status(false));
+        } catch (ControlClient.NotRunningException e) {
+            return;
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new UserException(ExitCodes.PERMISSION, "permission denied on " + socket
+                    + ": cannot check whether a daemon already runs; start the daemon as root");
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "a daemon seems to be running on state directory " + state.path()
+                    + ": something listens on " + socket + " but " + e.getMessage()
+                    + "; stop it first (or remove the socket if no daemon runs)");
+        }
+        throw new UserException(ExitCodes.FAILURE, "a daemon is already running on state directory "
+                + state.path() + " (control socket " + socket + " answers)");
+    }
+
+    /**
+     * The UTS node name, as {@code uname -n} prints it (from /proc/sys/kernel/hostname, else the
+     * local host name).
+     *
+     * @throws IOException when neither can be read
+     */
+    public static String unameN() throws IOException {
+        Path p = Path.of("/proc/sys/kernel/hostname");
+        if (Files.isReadable(p)) {
+            return Files.readString(p, StandardCharsets.US_ASCII).trim();
+        }
+        return java.net.InetAddress.getLocalHost().getHostName();
+    }
+
+    /** The load-average line of /proc/loadavg for the heartbeat's {@code load} field, or "n/a". */
+    private static String loadAverage() {
+        try {
+            String s = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.US_ASCII).trim();
+            return s.isEmpty() ? "n/a" : s;
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.jheartbeat.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The shared {@code --config-dir} and {@code --state-dir} mixins keep each command's own help text
+ * (from {@code HbMessages.properties}, keyed by the command's qualified name) and their defaults; a key
+ * that no longer matches its command would silently fall back to the generic text.
+ */
+class SharedOptionsHelpTest {
+
+    @ParameterizedTest(name = "hb {0} --help")
+    @CsvSource(delimiter = '|', value = {
+        "daemon|--config-dir=DIR Configuration directory with ha.cf, authkeys, haresources (default: /etc/ha.d).",
+        "daemon|--state-dir=DIR Run-time state: control socket, generation, pid file (default: /var/lib/jheartbeat).",
+        "config push|--config-dir=DIR This node's configuration directory (default: /etc/ha.d).",
+        "config check|--config-dir=DIR Configuration directory (default: /etc/ha.d).",
+        "config diff|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
+        "sync run|--config-dir=DIR Configuration directory with ha.cf, haresources, sync.yaml (default: /etc/ha.d).",
+        "sync status|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
+        "backup restore|--config-dir=DIR Configuration directory holding sync.yaml (default: /etc/ha.d).",
+        "backup status|--config-dir=DIR Configuration directory holding sync.yaml (default: /etc/ha.d).",
+        "resources list|--config-dir=DIR Configuration directory (default: /etc/ha.d).",
+        "stonith status|--config-dir=DIR Configuration directory (default: /etc/ha.d).",
+        "cleanup|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
+        "cl-status|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
+        "standby|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
+    })
+    void eachCommandKeepsItsWording(String command, String expected) {
+        String[] words = command.split(" ");
+        String[] args = java.util.Arrays.copyOf(words, words.length + 1);
+        args[words.length] = "--help";
+        HbRun r = HbRun.hb(args);
+        assertThat(r.code()).isZero();
+        // compared without white space: picocli wraps the help, also after a dot ("sync. yaml")
+        assertThat(r.out().replaceAll("\\s+", "")).contains(expected.replaceAll("\\s+", ""));
+    }
+}
