@@ -46,11 +46,6 @@ import org.jheartbeat.core.wire.WireFormatException;
  */
 public final class NodeEngine {
     private static final long REQNODES_INTERVAL_NANOS = 1_000_000_000L;
-    /** Heartbeat's max_rexmit_delay default: first request 50..250 ms after a gap, then every 250 ms. */
-    private static final long REXMIT_INTERVAL_NANOS = 250_000_000L;
-    private static final long REXMIT_FIRST_MIN_NANOS = 50_000_000L;
-    /** At most this many NS_rexmit requests per timer tick. */
-    private static final int REXMIT_PER_TICK = 50;
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
     private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
 
@@ -95,8 +90,8 @@ public final class NodeEngine {
     /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
     private long leftGeneration = -1;
     private long exitAtNanos = Long.MAX_VALUE;
-    /** Missing peer sequence numbers → when to (re)request them ({@code NS_rexmit}), monotonic ns. */
-    private final java.util.TreeMap<Long, Long> rexmitDue = new java.util.TreeMap<>();
+    /** When to (re)request the peer's missing packets ({@code NS_rexmit}). */
+    private final RetransmitScheduler rexmit = new RetransmitScheduler();
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -169,9 +164,7 @@ public final class NodeEngine {
         if (awaitingRepnodes) {
             t = Math.min(t, nextReqnodesNanos);
         }
-        for (long due : rexmitDue.values()) {
-            t = Math.min(t, due);
-        }
+        t = Math.min(t, rexmit.nextDeadlineNanos());
         return Math.min(t, exitAtNanos);
     }
 
@@ -269,7 +262,7 @@ public final class NodeEngine {
             } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
                 long lost = parseHex(message.get(Field.FIRST_SEQ).orElse(""), -1);
                 if (lost > 0 && peerSeq.giveUp(lost)) {
-                    rexmitDue.remove(lost);
+                    rexmit.giveUp(lost);
                     log(out, Level.WARN, "Irretrievably lost packet: node " + peer + " seq " + lost + " ("
                             + message.get(Field.INFO).orElse("no reason") + ")");
                 }
@@ -649,10 +642,10 @@ public final class NodeEngine {
         nextReqnodesNanos = now + REQNODES_INTERVAL_NANOS;
     }
 
-    /** Keeps {@link #rexmitDue} in step with the tracker's missing set; logs gaps as Heartbeat does. */
+    /** Keeps {@link #rexmit} in step with the tracker's missing set; logs gaps as Heartbeat does. */
     private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
         if (verdict == SequenceTracker.Verdict.RESTART) {
-            rexmitDue.clear();
+            rexmit.clear();
             return;
         }
         if (verdict == SequenceTracker.Verdict.ACCEPT && lastBefore > 0 && seq > lastBefore + 1
@@ -660,35 +653,25 @@ public final class NodeEngine {
             log(out, Level.WARN, (seq - lastBefore - 1) + " lost packet(s) for [" + peer + "] [" + lastBefore + ":"
                     + seq + "]");
         }
-        boolean hadMissing = !rexmitDue.isEmpty();
-        rexmitDue.keySet().retainAll(peerSeq.missing());
-        for (long m : peerSeq.missing()) {
-            // first request 50..250 ms after the gap, spread by sequence number (Heartbeat: random)
-            rexmitDue.putIfAbsent(m, now + REXMIT_FIRST_MIN_NANOS + (m * 37 % 200) * 1_000_000L);
-        }
-        if (hadMissing && rexmitDue.isEmpty()) {
+        if (rexmit.track(peerSeq.missing(), now)) {
             log(out, Level.INFO, "No pkts missing from " + peer + "!");
         }
     }
 
     /** Sends due {@code NS_rexmit} requests ({@code firstseq}/{@code lastseq} in decimal, as 3.0.6). */
     private void requestRetransmissions(List<Effect> out, long now, long wall) {
-        if (rexmitDue.isEmpty()) {
+        if (rexmit.isEmpty()) {
             return;
         }
         if (!detector.status(peer).isAlive()) {
-            rexmitDue.clear();
+            rexmit.clear();
             return;
         }
-        int sent = 0;
-        for (Map.Entry<Long, Long> e : rexmitDue.entrySet()) {
-            if (e.getValue() <= now && sent++ < REXMIT_PER_TICK) {
-                transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.RETRANSMIT_REQUEST.wireName())
-                        .add(Field.DESTINATION, peer.value())
-                        .add(Field.FIRST_SEQ, Long.toString(e.getKey()))
-                        .add(Field.LAST_SEQ, Long.toString(e.getKey())).build(), wall);
-                e.setValue(now + REXMIT_INTERVAL_NANOS);
-            }
+        for (long seq : rexmit.dueNow(now)) {
+            transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.RETRANSMIT_REQUEST.wireName())
+                    .add(Field.DESTINATION, peer.value())
+                    .add(Field.FIRST_SEQ, Long.toString(seq))
+                    .add(Field.LAST_SEQ, Long.toString(seq)).build(), wall);
         }
     }
 
