@@ -17,10 +17,8 @@ import org.jheartbeat.core.membership.FailureDetector;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
-import org.jheartbeat.core.takeover.GroupFailure;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
-import org.jheartbeat.core.takeover.StandbyPhase;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
@@ -418,38 +416,22 @@ public final class NodeEngine {
                 sendConfigDigestIfNew(out, wall);
                 feed(null, out, now, wall); // the peer's resource messages held back for this
             }
-            case RESOURCE -> {
-                Optional<ResourceSet> held = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
-                if (held.isEmpty()) {
-                    log(out, Level.ERROR, "resource message from " + peer + " without a valid rsc_hold; ignored");
-                    return;
+            case RESOURCE, ASK_RESOURCES, TAKEOVER, GROUP_FAILURE -> {
+                Optional<ResourceMessages.Decoded> d = ResourceMessages.decode(type, m, this::groupIndex);
+                if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Malformed bad) {
+                    bad(out, peer.value(), bad.reason(), now);
+                } else if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Event ev) {
+                    if (type == MessageType.GROUP_FAILURE) {
+                        apply(machine.on(ev.event(), now), out, now, wall);
+                    } else {
+                        feed(ev.event(), out, now, wall);
+                    }
+                    if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable() && peerJoining) {
+                        peerJoining = false;
+                        failbackDue = config.autoFailback() != FailbackPolicy.OFF;
+                        failBackIfDue(out, now, wall);
+                    }
                 }
-                boolean full = m.get(Field.RESOURCE_REPORT_TYPE).map("full"::equals).orElse(false);
-                boolean stable = m.get(Field.IS_STABLE).map("1"::equals).orElse(false);
-                feed(new TakeoverEvent.PeerResources(held.get(), full, stable,
-                        m.get(Field.INFO).orElse("")), out, now, wall);
-                if (stable && peerJoining) {
-                    peerJoining = false;
-                    failbackDue = config.autoFailback() != FailbackPolicy.OFF;
-                    failBackIfDue(out, now, wall);
-                }
-            }
-            case ASK_RESOURCES -> {
-                Optional<ResourceSet> set = m.get(Field.RESOURCES_HELD).flatMap(ResourceSet::fromWire);
-                Optional<StandbyPhase> phase = m.get(Field.INFO).flatMap(StandbyPhase::fromWire);
-                if (set.isPresent() && phase.isPresent()) {
-                    feed(new TakeoverEvent.PeerAskResources(set.get(), phase.get()), out, now, wall);
-                }
-            }
-            case TAKEOVER -> {
-                // hb_takeover X on the peer: we go standby with the mirrored set (Heartbeat rc.d/hb_takeover).
-                Optional<String> hold = m.get(Field.RESOURCES_HELD);
-                ResourceSet mapped = switch (hold.orElse("all")) {
-                    case "local" -> ResourceSet.FOREIGN;
-                    case "foreign" -> ResourceSet.LOCAL;
-                    default -> ResourceSet.ALL;
-                };
-                feed(new TakeoverEvent.StandbyRequested(mapped), out, now, wall);
             }
             case SHUTDOWN_DONE -> {
                 leftGeneration = peerSeq.generation();
@@ -459,17 +441,6 @@ public final class NodeEngine {
                 peerDeclaredDead = true;
                 out.add(new Effect.PeerLost(peer, "shut down"));
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
-            }
-            case GROUP_FAILURE -> {
-                Optional<GroupFailure> f = m.get(Field.GROUP_FAILURE).flatMap(GroupFailure::fromWire);
-                String key = m.get(Field.GROUP_KEY).orElse("");
-                int index = groupIndex(key);
-                if (f.isEmpty() || index < 0) {
-                    bad(out, peer.value(), "jhb-grpfail for unknown group [" + key + "] or failure ["
-                            + m.get(Field.GROUP_FAILURE).orElse("") + "]", now);
-                    return;
-                }
-                apply(machine.on(new TakeoverEvent.PeerGroupFailure(index, f.get()), now), out, now, wall);
             }
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
                     + ": " + m.get(Field.RESULT).orElse("?"));
