@@ -43,7 +43,6 @@ import org.jheartbeat.core.wire.WireFormatException;
  * initdead is declared dead, and this node takes every group.
  */
 public final class NodeEngine {
-    private static final long REQNODES_INTERVAL_NANOS = 1_000_000_000L;
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
     private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
 
@@ -80,9 +79,8 @@ public final class NodeEngine {
     private NodeStatus localStatus = NodeStatus.INIT;
     private boolean sentFirstStatus;
     private long nextStatusNanos;
-    private boolean commUp;
-    private boolean awaitingRepnodes;
-    private long nextReqnodesNanos = Long.MAX_VALUE;
+    /** reqnodes/repnodes until communication is up. */
+    private final CommUpHandshake handshake = new CommUpHandshake();
     private byte[] peerUuid;
     private boolean peerDeclaredDead;
     /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
@@ -139,8 +137,8 @@ public final class NodeEngine {
             long next = nextStatusNanos + timing.keepalive().toNanos();
             nextStatusNanos = next > nowNanos ? next : nowNanos + timing.keepalive().toNanos();
         }
-        if (awaitingRepnodes && nowNanos >= nextReqnodesNanos) {
-            sendReqnodes(out, nowNanos, wallMillis);
+        if (handshake.requestDue(nowNanos)) {
+            sendReqnodes(out, wallMillis);
         }
         requestRetransmissions(out, nowNanos, wallMillis);
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
@@ -159,9 +157,7 @@ public final class NodeEngine {
     public long nextWakeupNanos() {
         long t = Math.min(nextStatusNanos, detector.nextDeadlineNanos());
         t = Math.min(t, machine.nextDeadlineNanos());
-        if (awaitingRepnodes) {
-            t = Math.min(t, nextReqnodesNanos);
-        }
+        t = Math.min(t, handshake.nextDeadlineNanos());
         t = Math.min(t, rexmit.nextDeadlineNanos());
         return Math.min(t, exitAtNanos);
     }
@@ -375,9 +371,8 @@ public final class NodeEngine {
                 for (MembershipEvent e : detector.statusReceived(peer, st, Duration.ofMillis(Math.max(0, dtMs)), now)) {
                     onMembership(e, out, now, wall, restarted);
                 }
-                if (firstContact && !commUp) {
-                    awaitingRepnodes = true;
-                    sendReqnodes(out, now, wall);
+                if (firstContact && handshake.onFirstContact(now)) {
+                    sendReqnodes(out, wall);
                 }
             }
             case REQUEST_NODES -> transmit(out, HaMessage.builder()
@@ -386,10 +381,9 @@ public final class NodeEngine {
                     .add(Field.NODE_LIST, nodeList())
                     .add(Field.DELETED_NODE_LIST, " ").build(), wall);
             case REPLY_NODES -> {
-                if (!commUp) {
+                if (handshake.onReplyNodes()) {
                     commNowUp(out, now, wall);
                 }
-                awaitingRepnodes = false;
             }
             case STARTING -> {
                 sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
@@ -458,8 +452,7 @@ public final class NodeEngine {
         log(out, level, e.logLine());
         if (e instanceof MembershipEvent.NodeDead) {
             peerDeclaredDead = true;
-            awaitingRepnodes = false;
-            if (!commUp) {
+            if (handshake.onPeerDead()) {
                 commNowUp(out, now, wall);
             }
             out.add(new Effect.PeerLost(peer, "died"));
@@ -472,7 +465,6 @@ public final class NodeEngine {
     }
 
     private void commNowUp(List<Effect> out, long now, long wall) {
-        commUp = true;
         log(out, Level.INFO, "Comm_now_up(): updating status to active");
         localStatus = NodeStatus.ACTIVE;
         log(out, Level.INFO, "Local status now set to: 'active'");
@@ -607,10 +599,9 @@ public final class NodeEngine {
                 .add(Field.PROTOCOL, "1").build(), wall);
     }
 
-    private void sendReqnodes(List<Effect> out, long now, long wall) {
+    private void sendReqnodes(List<Effect> out, long wall) {
         transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.REQUEST_NODES.wireName())
                 .add(Field.DESTINATION, peer.value()).build(), wall);
-        nextReqnodesNanos = now + REQNODES_INTERVAL_NANOS;
     }
 
     /** Keeps {@link #rexmit} in step with the tracker's missing set; logs gaps as Heartbeat does. */
