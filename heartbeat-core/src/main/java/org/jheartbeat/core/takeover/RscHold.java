@@ -13,7 +13,8 @@ import org.jheartbeat.core.takeover.Announcement.Resources;
  * <ul>
  *   <li>taking over from a dead or departed peer ({@code takeover_from_node}, our {@code mach_down}
  *       report): both bits;</li>
- *   <li>taking our own groups at start-up ({@code req_our_resources}): the local bit; finding the
+ *   <li>taking our own groups at start-up ({@code req_our_resources}), or back from a peer that
+ *       restarted holding nothing (jheartbeat's {@code info=restart}): the local bit; finding the
  *       peer holding them ({@code Local Resource acquisition completed. (none)}) changes nothing;</li>
  *   <li>giving a set away in the standby protocol ({@code go_standby(ME)}, our {@code info=standby}
  *       report and our {@code done}): those bits off; acquiring a set the peer gave
@@ -65,7 +66,8 @@ public final class RscHold {
                 local = true;
                 foreign = true;
             }
-            case "req_our_resources()" -> local = true;
+            // taking our own groups: at start-up, or back from a peer that restarted holding nothing
+            case "req_our_resources()", "restart" -> local = true;
             case "shutdown" -> {
                 local = false;
                 foreign = false;

@@ -72,7 +72,7 @@ public final class UucpLock {
                     return new UucpLock(lock, pid);
                 } catch (FileAlreadyExistsException held) {
                     Optional<Long> owner = readPid(lock);
-                    if (owner.isPresent() && ProcessHandle.of(owner.get()).map(ProcessHandle::isAlive).orElse(false)) {
+                    if (owner.isPresent() && isLive(owner.get())) {
                         throw new IOException("cannot lock line " + resolvedDevice + ": " + lock
                                 + " is held by live pid " + owner.get());
                     }
@@ -82,6 +82,29 @@ public final class UucpLock {
             throw new IOException("cannot lock line " + resolvedDevice + ": " + lock + " keeps reappearing");
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Whether {@code pid} is a live process: it exists and is not a zombie (state {@code Z} or
+     * {@code X} in {@code /proc/PID/stat}). A daemon killed with SIGKILL whose parent has not reaped
+     * it yet is a zombie: it holds no line, so its lock is stale (as cluster-glue's {@code kill(pid, 0)}
+     * check would say otherwise, we read the state, as the lab's scripts do).
+     */
+    static boolean isLive(long pid) {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), US_ASCII);
+            int end = stat.lastIndexOf(')');
+            if (end < 0 || end + 2 >= stat.length()) {
+                return true;
+            }
+            char state = stat.charAt(end + 2);
+            return state != 'Z' && state != 'X';
+        } catch (IOException e) {
+            return !Files.notExists(Path.of("/proc", Long.toString(pid)));
         }
     }
 

@@ -66,4 +66,25 @@ class UucpLockTest {
         assertThatThrownBy(() -> UucpLock.acquire(dir.resolve("none"), DEVICE, ME))
                 .isInstanceOf(IOException.class).hasMessageContaining("does not exist");
     }
+
+    @Test
+    void aLockHeldByAZombieIsStale() throws Exception {
+        // the parent execs sleep and never reaps its exited child: a zombie, as a SIGKILLed daemon
+        // is until its parent reaps it
+        Process parent = new ProcessBuilder("sh", "-c", "true & echo $!; exec sleep 60").start();
+        try {
+            long zombie = Long.parseLong(new java.io.BufferedReader(new java.io.InputStreamReader(
+                    parent.getInputStream())).readLine().trim());
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() ->
+                    java.nio.file.Files.readString(Path.of("/proc/" + zombie + "/stat")).contains(") Z"));
+            assertThat(UucpLock.isLive(zombie)).isFalse();
+            assertThat(UucpLock.isLive(parent.pid())).isTrue();
+            java.nio.file.Files.writeString(dir.resolve("LCK..7"), String.format("%10d%n", zombie));
+            UucpLock lock = UucpLock.acquire(dir, "LCK..7", DEVICE, ME);
+            assertThat(lock.file()).hasContent(String.format("%10d", ME));
+            lock.release();
+        } finally {
+            parent.destroyForcibly().waitFor();
+        }
+    }
 }
