@@ -2,12 +2,14 @@ package org.jheartbeat.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.core.control.ControlClient;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.time.Sleeper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -44,6 +46,9 @@ public final class StatusCommand implements Callable<Integer> {
             description = "Stop --watch after N refreshes (0: never).")
     int count;
 
+    /** The pause between refreshes; a field so tests can record instead of waiting. */
+    Sleeper sleeper = Sleeper.system();
+
     @Override
     public Integer call() throws Exception {
         if (interval < 1 || interval > 3600) {
@@ -64,7 +69,7 @@ public final class StatusCommand implements Callable<Integer> {
             if (!watch || count > 0 && i >= count) {
                 return ExitCodes.OK;
             }
-            Thread.sleep(interval * 1000L);
+            sleeper.pause(Duration.ofSeconds(interval));
         }
     }
 }
