@@ -63,6 +63,29 @@ public final class OsProcessRunner implements ProcessRunner {
     /** How long {@link #stream} lets the output pumps drain after the program ended, in ms. */
     private static final long PUMP_STOP_MS = 5_000;
 
+    /** For {@link #run}: nothing to pump, the streams of a fully redirected process are empty. */
+    private static final ExecuteStreamHandler NO_STREAMS = new ExecuteStreamHandler() {
+        @Override
+        public void setProcessInputStream(OutputStream os) {
+        }
+
+        @Override
+        public void setProcessErrorStream(InputStream is) {
+        }
+
+        @Override
+        public void setProcessOutputStream(InputStream is) {
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public void stop() {
+        }
+    };
+
     private final Path tempDir;
     private final int maxOutputBytes;
 
@@ -94,9 +117,7 @@ public final class OsProcessRunner implements ProcessRunner {
                     .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
-            // nothing to pump: the streams of a redirected process are empty
-            ProcessExit exit = execute(spec, builder, new PumpStreamHandler(OutputStream.nullOutputStream(),
-                    OutputStream.nullOutputStream()));
+            ProcessExit exit = execute(spec, builder, NO_STREAMS);
             return new ProcessResult(exit.exitCode(), readBounded(out), readBounded(err), exit.timedOut());
         } finally {
             Files.deleteIfExists(out);
