@@ -11,7 +11,7 @@ import java.time.Duration;
 @FunctionalInterface
 public interface Sleeper {
     /**
-     * Blocks for {@code pause} (ms resolution; a zero or negative pause returns at once).
+     * Blocks for {@code pause} (a zero or negative pause returns at once).
      *
      * @param pause how long to pause
      * @throws InterruptedException if the thread is interrupted while pausing (the interrupt flag
@@ -19,13 +19,16 @@ public interface Sleeper {
      */
     void pause(Duration pause) throws InterruptedException;
 
-    /** The real pause, {@link Thread#sleep(long)} with ms resolution. */
+    /**
+     * The real pause, {@link Thread#sleep(long, int)}: a pause below 1 ms still sleeps (so a caller
+     * waiting out a sub-ms remainder does not spin); pauses above about 292 years are not supported.
+     */
     static Sleeper system() {
         return pause -> {
-            long ms = pause.toMillis();
-            if (ms > 0) {
-                Thread.sleep(ms);
+            if (pause.isNegative() || pause.isZero()) {
+                return;
             }
+            Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
         };
     }
 }
