@@ -2,6 +2,7 @@ package org.jheartbeat.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
@@ -9,6 +10,7 @@ import org.jheartbeat.core.control.ControlClient;
 import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.time.Sleeper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,6 +47,9 @@ public final class StatusCommand implements Callable<Integer> {
     @Option(names = "--count", paramLabel = "N", defaultValue = "0", hidden = true,
             description = "Stop --watch after N refreshes (0: never).")
     int count;
+
+    /** The pause between refreshes; a field so tests can record instead of waiting. */
+    Sleeper sleeper = Sleeper.system();
 
     /**
      * The {@code --json} answer when no daemon runs: {@code {"schema":"jheartbeat.status/1",
@@ -94,7 +99,7 @@ public final class StatusCommand implements Callable<Integer> {
             if (!watch || count > 0 && i >= count) {
                 return ExitCodes.OK;
             }
-            Thread.sleep(interval * 1000L);
+            sleeper.pause(Duration.ofSeconds(interval));
         }
     }
 }

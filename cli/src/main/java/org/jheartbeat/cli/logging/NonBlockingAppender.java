@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.Sleeper;
 
 /**
  * Puts one output (stderr, a log file) behind a bounded queue and a writer thread of its own, so the
@@ -22,11 +23,14 @@ import org.jheartbeat.core.time.MonotonicClock;
  * want never take a slot. The wrapped appender is started and stopped by this one.
  */
 public final class NonBlockingAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
+    private static final long FLUSH_POLL_MS = 5;
+    private static final java.time.Duration FLUSH_POLL = java.time.Duration.ofMillis(FLUSH_POLL_MS);
     private final Appender<ILoggingEvent> output;
     private final BlockingQueue<ILoggingEvent> queue;
     private final int capacity;
     private final LongAdder dropped;
     private final MonotonicClock clock;
+    private final Sleeper sleeper;
     private final AtomicLong queued = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
     private volatile Thread writer;
@@ -39,6 +43,19 @@ public final class NonBlockingAppender extends UnsynchronizedAppenderBase<ILoggi
      * @throws IllegalArgumentException if capacity is below 5
      */
     public NonBlockingAppender(Appender<ILoggingEvent> output, int capacity, LongAdder dropped, MonotonicClock clock) {
+        this(output, capacity, dropped, clock, Sleeper.system());
+    }
+
+    /**
+     * @param output   the appender that does the writing (started here if it is not yet)
+     * @param capacity queue length in lines, at least 5
+     * @param dropped  incremented once per line dropped here; may be shared by several appenders
+     * @param clock    for the bounded wait of {@link #flush(long)}
+     * @param sleeper  the {@value #FLUSH_POLL_MS} ms pause between checks in {@link #flush(long)}
+     * @throws IllegalArgumentException if capacity is below 5
+     */
+    public NonBlockingAppender(Appender<ILoggingEvent> output, int capacity, LongAdder dropped, MonotonicClock clock,
+                               Sleeper sleeper) {
         if (capacity < 5) {
             throw new IllegalArgumentException("queue capacity " + capacity + " is below 5");
         }
@@ -47,6 +64,7 @@ public final class NonBlockingAppender extends UnsynchronizedAppenderBase<ILoggi
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.dropped = dropped;
         this.clock = clock;
+        this.sleeper = sleeper;
     }
 
     @Override
@@ -107,7 +125,7 @@ public final class NonBlockingAppender extends UnsynchronizedAppenderBase<ILoggi
                 return false;
             }
             try {
-                Thread.sleep(5);
+                sleeper.pause(FLUSH_POLL);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;

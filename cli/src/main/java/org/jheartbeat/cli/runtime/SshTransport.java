@@ -1,17 +1,19 @@
 package org.jheartbeat.cli.runtime;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessExit;
+import org.jheartbeat.core.exec.ProcessSpec;
 
 /**
  * Runs a shell script on another machine through an ssh command line ({@code hb config push}):
@@ -23,6 +25,8 @@ import org.jheartbeat.cli.UserException;
  * @param timeoutS how long one call may take
  */
 public record SshTransport(List<String> ssh, String host, long timeoutS) {
+    private static final OsProcessRunner RUNNER = new OsProcessRunner();
+
     /** What the remote script printed and its exit code (255: ssh itself failed). */
     public record Reply(int code, byte[] out, String err) {
     }
@@ -39,51 +43,33 @@ public record SshTransport(List<String> ssh, String host, long timeoutS) {
     }
 
     /**
-     * Runs {@code script} on the host.
+     * Runs {@code script} on the host, through the core runner's streaming variant
+     * ({@link OsProcessRunner#stream}): on timeout or interrupt the ssh process tree is killed.
      *
-     * @throws UserException exit 1 if ssh cannot be started or the call times out
+     * @throws UserException exit 1 if ssh cannot be started, the call times out or is interrupted
      */
     public Reply run(String script, byte[] stdin) throws UserException {
         List<String> argv = new ArrayList<>(ssh);
         argv.add(host);
         argv.add(script);
-        Process p;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ProcessExit exit;
         try {
-            p = new ProcessBuilder(argv).start();
+            // if ssh exits early (e.g. unreachable) the rest of stdin is dropped; its exit code and stderr tell why
+            exit = RUNNER.stream(new ProcessSpec(argv, Map.of(), Duration.ofSeconds(timeoutS)),
+                    new ByteArrayInputStream(stdin), out, err);
+        } catch (InterruptedIOException e) {
+            throw new UserException(ExitCodes.FAILURE, "interrupted while talking to " + host);
         } catch (IOException e) {
             throw new UserException(ExitCodes.FAILURE, "cannot run " + ssh.get(0) + " (" + e.getMessage()
                     + "); install openssh-client or pass --ssh \"CMD\"");
         }
-        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
-        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
-        try (OutputStream in = p.getOutputStream()) {
-            in.write(stdin);
-        } catch (IOException e) {
-            // ssh exited early (e.g. unreachable); its exit code and stderr tell why
+        if (exit.timedOut()) {
+            throw new UserException(ExitCodes.FAILURE, "ssh to " + host + " did not finish within " + timeoutS
+                    + " s; check that " + host + " answers (ssh " + host + " true)");
         }
-        try {
-            if (!p.waitFor(timeoutS, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new UserException(ExitCodes.FAILURE, "ssh to " + host + " did not finish within " + timeoutS
-                        + " s; check that " + host + " answers (ssh " + host + " true)");
-            }
-            return new Reply(p.exitValue(), out.get(), new String(err.get(), StandardCharsets.UTF_8));
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new UserException(ExitCodes.FAILURE, "interrupted while talking to " + host);
-        } catch (ExecutionException e) {
-            throw new UserException(ExitCodes.FAILURE, "ssh to " + host + ": " + e.getCause().getMessage());
-        }
-    }
-
-    private static byte[] readAll(InputStream in) {
-        try (in) {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new Reply(exit.exitCode(), out.toByteArray(), err.toString(StandardCharsets.UTF_8));
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.takeover.GroupOpReason;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.sync.backup.BackupService;
 import org.jheartbeat.sync.backup.BackupState;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
@@ -38,6 +39,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     private final Supplier<Optional<StatusSnapshot>> snapshots;
     private final ReplicationService replication;
     private final BackupService backups;
+    private final MonotonicClock ticks;
     /** Keys of groups started here while the peer was not up (a takeover after a crash). */
     private final Set<String> startedWhilePeerDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Hand-over syncs in flight; also the lock for cancelling them. */
@@ -53,6 +55,19 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
      */
     public SyncRuntime(SyncConfig resolved, String localNode, Supplier<Optional<StatusSnapshot>> snapshots,
                        Clock clock) {
+        this(resolved, localNode, snapshots, clock, MonotonicClock.system());
+    }
+
+    /**
+     * @param resolved  sync.yaml after {@code SyncConfigParser.resolve}
+     * @param localNode this node's name
+     * @param snapshots the cluster's current status (empty when not available within a few s)
+     * @param clock     wall clock
+     * @param ticks     monotonic clock for the hand-over durations in the log
+     */
+    public SyncRuntime(SyncConfig resolved, String localNode, Supplier<Optional<StatusSnapshot>> snapshots,
+                       Clock clock, MonotonicClock ticks) {
+        this.ticks = java.util.Objects.requireNonNull(ticks, "ticks");
         this.config = resolved;
         this.localNode = localNode;
         this.snapshots = snapshots;
@@ -183,7 +198,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
             LOG.warn("sync: group {} stopped here: no final sync: {}", group.key(), refusal.get());
             return;
         }
-        long t0 = System.nanoTime();
+        long t0 = ticks.nanoTime();
         Handover h = new Handover(group.key(), Thread.currentThread());
         synchronized (handovers) {
             if (peerLosses.get() != losses) {
@@ -204,7 +219,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
         }
         if (h.cancelled) {
             LOG.warn("sync: group {}: hand-over sync cancelled after {} ms ({}); the group stays here", group.key(),
-                    (System.nanoTime() - t0) / 1_000_000, h.why);
+                    (ticks.nanoTime() - t0) / 1_000_000, h.why);
             return;
         }
         for (RunOutcome o : outcomes) {
@@ -214,7 +229,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
             }
         }
         LOG.info("sync: group {} handed over after {} final sync(s) in {} ms", group.key(), outcomes.size(),
-                (System.nanoTime() - t0) / 1_000_000);
+                (ticks.nanoTime() - t0) / 1_000_000);
     }
 
     /**

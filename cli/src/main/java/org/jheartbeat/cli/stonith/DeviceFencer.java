@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.loop.Fencer;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.StonithResult;
@@ -20,21 +21,32 @@ public final class DeviceFencer implements Fencer {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
 
     private final StonithDevice device;
+    private final MonotonicClock clock;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "hb-stonith");
         t.setDaemon(true);
         return t;
     });
 
+    /** @param device this node's STONITH device; durations measured on the system clock */
     public DeviceFencer(StonithDevice device) {
+        this(device, MonotonicClock.system());
+    }
+
+    /**
+     * @param device this node's STONITH device
+     * @param clock  measures how long a reset took, for the result line
+     */
+    public DeviceFencer(StonithDevice device, MonotonicClock clock) {
         this.device = device;
+        this.clock = clock;
     }
 
     @Override
     public CompletableFuture<Result> fence(NodeName node) {
         return CompletableFuture.supplyAsync(() -> {
             LOG.info("Resetting node {} with [{}]", node, device.type());
-            long t0 = System.nanoTime();
+            long t0 = clock.nanoTime();
             StonithResult r;
             try {
                 r = device.reset(ResetRequest.GENERIC_RESET, node.value());
@@ -42,7 +54,7 @@ public final class DeviceFencer implements Fencer {
                 LOG.error("STONITH device {} failed: {}", device.type(), e.toString());
                 r = StonithResult.OOPS;
             }
-            long ms = (System.nanoTime() - t0) / 1_000_000;
+            long ms = (clock.nanoTime() - t0) / 1_000_000;
             return new Result(r.ok(), device.type() + " reset " + node + ": " + r + explain(r) + " after " + ms + " ms");
         }, worker);
     }

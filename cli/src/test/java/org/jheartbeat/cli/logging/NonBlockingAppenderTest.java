@@ -9,9 +9,13 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.jheartbeat.core.testkit.FakeClock;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.Sleeper;
 import org.junit.jupiter.api.Test;
 
 class NonBlockingAppenderTest {
@@ -27,6 +31,10 @@ class NonBlockingAppenderTest {
     private final LongAdder dropped = new LongAdder();
 
     private NonBlockingAppender queue(int capacity) {
+        return queue(capacity, MonotonicClock.system(), Sleeper.system());
+    }
+
+    private NonBlockingAppender queue(int capacity, MonotonicClock clock, Sleeper sleeper) {
         PatternLayoutEncoder enc = new PatternLayoutEncoder();
         enc.setContext(ctx);
         enc.setPattern("%level %msg%n");
@@ -36,7 +44,7 @@ class NonBlockingAppenderTest {
         a.setName("blocked");
         a.setEncoder(enc);
         a.setOutputStream(out);
-        NonBlockingAppender q = new NonBlockingAppender(a, capacity, dropped, MonotonicClock.system());
+        NonBlockingAppender q = new NonBlockingAppender(a, capacity, dropped, clock, sleeper);
         q.setContext(ctx);
         q.setName("blocked");
         q.start();
@@ -84,6 +92,20 @@ class NonBlockingAppenderTest {
         ctx.getLogger("heartbeat").iteratorForAppenders().forEachRemaining(a -> ((NonBlockingAppender) a).stop(60_000));
         assertThat(out.text()).contains("INFO info 8\n").doesNotContain("info 9").contains("WARN a warning")
                 .doesNotContain("an error");
+    }
+
+    @Test
+    void flushOnAStuckOutputGivesUpAtTheDeadlineOfTheInjectedClock() {
+        FakeClock clock = new FakeClock();
+        List<Duration> pauses = new ArrayList<>();
+        NonBlockingAppender q = queue(16, clock, pause -> {
+            pauses.add(pause);
+            clock.advance(pause);
+        });
+        ctx.getLogger("heartbeat").warn("never written");
+        assertThat(q.flush(1_000)).isFalse();
+        assertThat(pauses).hasSize(200).containsOnly(Duration.ofMillis(5));
+        out.release();
     }
 
     @Test

@@ -108,31 +108,12 @@ public final class HaCfParser {
         String best = null;
         int bestDistance = 3;
         for (DirectiveTable d : DirectiveTable.values()) {
-            int distance = editDistance(keyword, d.keyword());
+            int distance = Suggestions.distance(keyword, d.keyword());
             if (distance < bestDistance) {
                 best = d.keyword();
                 bestDistance = distance;
             }
         }
         return best == null ? "" : "; did you mean '" + best + "'?";
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 }

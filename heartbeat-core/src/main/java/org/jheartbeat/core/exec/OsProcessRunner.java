@@ -4,29 +4,54 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.commons.exec.CommandLine;
+import org.apache.commons.exec.DaemonExecutor;
+import org.apache.commons.exec.ExecuteException;
+import org.apache.commons.exec.ExecuteResultHandler;
+import org.apache.commons.exec.ExecuteStreamHandler;
+import org.apache.commons.exec.PumpStreamHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ProcessRunner} on {@link ProcessBuilder}.
+ * The one way jheartbeat starts external programs (resource scripts, {@code ip}/{@code arping},
+ * STONITH plugins and fence agents, rsync, ssh, blkid/e2fsck/mount), on Apache commons-exec: a
+ * {@link DaemonExecutor} runs the program asynchronously, reports its end to an
+ * {@link ExecuteResultHandler} (a latch: commons-exec's {@code DefaultExecuteResultHandler} polls the
+ * wall clock every 50 ms), and, for {@link #stream}, pumps stdin and output with a
+ * {@link PumpStreamHandler}. The process itself is started with {@link ProcessBuilder} (through the
+ * executor's {@code launch} hook) so that argv reaches the program exactly as given (no quoting or
+ * {@code ${}} substitution by {@code CommandLine}) and so that {@link #run} can send output to files.
  *
- * <p>Resource scripts commonly start a daemon in the background that inherits the script's
- * stdout and stderr. Reading pipes until end-of-file would then wait for the daemon, that is
- * forever. So stdout and stderr go to two temporary files, the runner waits for the direct child
- * only (up to the timeout), then reads at most {@code maxOutputBytes} from the start of each file
- * and deletes both. Stdin is {@code /dev/null}. A daemon that keeps the (deleted) file open keeps
- * writing into it harmlessly.
+ * <p>Two modes:
+ * <ul>
+ * <li>{@link #run}: resource scripts commonly start a daemon in the background that inherits the
+ *     script's stdout and stderr. Reading pipes until end-of-file would then wait for the daemon,
+ *     that is forever. So stdout and stderr go to two temporary files, the runner waits for the
+ *     direct child only (up to the timeout), then reads at most {@code maxOutputBytes} from the
+ *     start of each file and deletes both. Stdin is {@code /dev/null}. A daemon that keeps the
+ *     (deleted) file open keeps writing into it harmlessly.</li>
+ * <li>{@link #stream}: stdin from the caller's bytes (or {@code /dev/null}), stdout and stderr
+ *     copied to the caller's streams as they arrive (rsync's progress, ssh's file contents); the
+ *     pumps are given {@value #PUMP_STOP_MS} ms after the program ends to drain.</li>
+ * </ul>
  *
- * <p>On timeout the child and every descendant alive at that moment ({@link
- * ProcessHandle#descendants()}) are killed with SIGKILL and the result has {@code timedOut ==
- * true} and exit code {@link ProcessResult#NO_EXIT_CODE}. Descendants of a child that exits in
- * time are left alone: starting them is the point of a {@code start} script.
+ * <p>On timeout, and when the waiting thread is interrupted, the child and every descendant alive
+ * at that moment ({@link ProcessHandle#descendants()}, snapshot taken while the child still lives)
+ * are killed with SIGKILL; on timeout the result has {@code timedOut == true} and exit code
+ * {@link ProcessResult#NO_EXIT_CODE}. commons-exec's {@code ExecuteWatchdog} is not used because it
+ * only sends SIGTERM to the direct child: a shell script's children would survive it. Descendants of
+ * a child that exits in time are left alone: starting them is the point of a {@code start} script.
  */
 public final class OsProcessRunner implements ProcessRunner {
     /** Default limit of captured bytes per stream: 64 KiB. */
@@ -35,6 +60,31 @@ public final class OsProcessRunner implements ProcessRunner {
     private static final File DEV_NULL = new File("/dev/null");
     /** How long to wait for a killed tree to be reaped, in ms. */
     private static final long REAP_WAIT_MS = 5_000;
+    /** How long {@link #stream} lets the output pumps drain after the program ended, in ms. */
+    private static final long PUMP_STOP_MS = 5_000;
+
+    /** For {@link #run}: nothing to pump, the streams of a fully redirected process are empty. */
+    private static final ExecuteStreamHandler NO_STREAMS = new ExecuteStreamHandler() {
+        @Override
+        public void setProcessInputStream(OutputStream os) {
+        }
+
+        @Override
+        public void setProcessErrorStream(InputStream is) {
+        }
+
+        @Override
+        public void setProcessOutputStream(InputStream is) {
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public void stop() {
+        }
+    };
 
     private final Path tempDir;
     private final int maxOutputBytes;
@@ -45,8 +95,8 @@ public final class OsProcessRunner implements ProcessRunner {
     }
 
     /**
-     * @param tempDir        existing writable directory for the capture files
-     * @param maxOutputBytes bytes kept per stream, from the start of the output; positive
+     * @param tempDir        existing writable directory for the capture files of {@link #run}
+     * @param maxOutputBytes bytes kept per stream by {@link #run}, from the start of the output; positive
      * @throws IllegalArgumentException if maxOutputBytes is not positive
      */
     public OsProcessRunner(Path tempDir, int maxOutputBytes) {
@@ -63,33 +113,123 @@ public final class OsProcessRunner implements ProcessRunner {
         Path err = null;
         try {
             err = Files.createTempFile(tempDir, "jhb-err-", ".txt");
-            ProcessBuilder builder = new ProcessBuilder(spec.argv())
+            ProcessBuilder builder = builder(spec)
                     .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
-            builder.environment().putAll(spec.env());
-            Process process = builder.start();
-            boolean exited;
-            try {
-                exited = process.waitFor(spec.timeout().toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                killTree(process);
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while running " + spec.commandLine());
-            }
-            if (!exited) {
-                LOG.warn("{} timed out after {} ms; killing it and its descendants",
-                        spec.argv().get(0), spec.timeout().toMillis());
-                killTree(process);
-            }
-            return new ProcessResult(exited ? process.exitValue() : ProcessResult.NO_EXIT_CODE,
-                    readBounded(out), readBounded(err), !exited);
+            ProcessExit exit = execute(spec, builder, NO_STREAMS);
+            return new ProcessResult(exit.exitCode(), readBounded(out), readBounded(err), exit.timedOut());
         } finally {
             Files.deleteIfExists(out);
             if (err != null) {
                 Files.deleteIfExists(err);
             }
         }
+    }
+
+    /**
+     * Runs the program with pipes: the streaming variant of {@link #run} for callers that need
+     * output as it comes or must feed stdin. Output is not bounded here; the caller's streams decide
+     * what to keep. stdout and stderr are written from two pump threads (so one object
+     * passed as both must be thread-safe), flushed at the end, never closed.
+     *
+     * @param spec   what to run, its extra environment and timeout
+     * @param stdin  bytes for the program's standard input, read to the end and then closed; or
+     *               {@code null} for {@code /dev/null}
+     * @param stdout receives standard output as it arrives
+     * @param stderr receives standard error as it arrives
+     * @return the exit code, or {@link ProcessResult#NO_EXIT_CODE} with {@code timedOut} when the
+     *         tree was killed on timeout
+     * @throws IOException if the program cannot be started (missing, not executable)
+     * @throws InterruptedIOException if the calling thread is interrupted while waiting; the program
+     *                     tree is killed first and the interrupt flag is restored
+     */
+    public ProcessExit stream(ProcessSpec spec, InputStream stdin, OutputStream stdout, OutputStream stderr)
+            throws IOException {
+        Objects.requireNonNull(stdout, "stdout");
+        Objects.requireNonNull(stderr, "stderr");
+        ProcessBuilder builder = builder(spec);
+        if (stdin == null) {
+            builder.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+        }
+        PumpStreamHandler pumps = new PumpStreamHandler(stdout, stderr, stdin);
+        pumps.setStopTimeout(Duration.ofMillis(PUMP_STOP_MS));
+        return execute(spec, builder, pumps);
+    }
+
+    private static ProcessBuilder builder(ProcessSpec spec) {
+        ProcessBuilder builder = new ProcessBuilder(spec.argv());
+        builder.environment().putAll(spec.env());
+        return builder;
+    }
+
+    /** Starts the program through commons-exec, waits up to the timeout, kills the tree if needed. */
+    private static ProcessExit execute(ProcessSpec spec, ProcessBuilder builder, ExecuteStreamHandler streams)
+            throws IOException {
+        Launcher executor = new Launcher(builder);
+        executor.setStreamHandler(streams);
+        executor.setExitValues(null); // every exit code is a result, not an ExecuteException
+        Done done = new Done();
+        // the CommandLine is only a label: Launcher starts builder's argv
+        String label = spec.argv().get(0).isBlank() ? "program" : spec.argv().get(0);
+        executor.execute(new CommandLine(label), Map.of(), done);
+        boolean timedOut = false;
+        try {
+            executor.launched.await(); // the timeout counts from the start of the program, not of the thread
+            boolean ended = done.await(spec.timeout().toMillis());
+            Process process = executor.process;
+            if (!ended && process != null && process.isAlive()) {
+                LOG.warn("{} timed out after {} ms; killing it and its descendants",
+                        spec.argv().get(0), spec.timeout().toMillis());
+                killTree(process);
+                timedOut = true;
+            }
+            done.await(REAP_WAIT_MS + PUMP_STOP_MS);
+        } catch (InterruptedException e) {
+            Process process = launchedProcess(executor);
+            if (process != null) {
+                killTree(process);
+            }
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while running " + spec.commandLine());
+        }
+        Process process = executor.process;
+        if (process == null) {
+            throw startFailure(spec, done);
+        }
+        if (done.failure != null) {
+            // the program ran; only the stream plumbing complained (e.g. a pump still busy at stop)
+            LOG.debug("{}: {}", spec.argv().get(0), done.failure.getMessage());
+        }
+        if (timedOut || process.isAlive()) {
+            return new ProcessExit(ProcessResult.NO_EXIT_CODE, true);
+        }
+        return new ProcessExit(process.exitValue(), false);
+    }
+
+    /** The process, once launch has returned (waits up to the reap time, ignoring interrupts). */
+    private static Process launchedProcess(Launcher executor) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REAP_WAIT_MS);
+        while (true) {
+            try {
+                executor.launched.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return executor.process;
+            } catch (InterruptedException again) {
+                // keep waiting: the caller restores the interrupt flag
+            }
+        }
+    }
+
+    private static IOException startFailure(ProcessSpec spec, Done done) {
+        Throwable cause = done.failure;
+        while (cause != null && !(cause instanceof IOException && cause.getClass() != ExecuteException.class)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof IOException io) {
+            return io;
+        }
+        return new IOException("cannot run " + spec.commandLine(), cause);
     }
 
     private String readBounded(Path file) throws IOException {
@@ -107,6 +247,51 @@ public final class OsProcessRunner implements ProcessRunner {
             process.waitFor(REAP_WAIT_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The end of an asynchronous execution, awaited on a latch (monotonic time). */
+    private static final class Done implements ExecuteResultHandler {
+        private final CountDownLatch latch = new CountDownLatch(1);
+        private volatile ExecuteException failure;
+
+        @Override
+        public void onProcessComplete(int exitValue) {
+            latch.countDown();
+        }
+
+        @Override
+        public void onProcessFailed(ExecuteException e) {
+            failure = e;
+            latch.countDown();
+        }
+
+        boolean await(long millis) throws InterruptedException {
+            return latch.await(millis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** commons-exec's daemon-thread executor, starting the process from a prepared ProcessBuilder. */
+    private static final class Launcher extends DaemonExecutor {
+        private final ProcessBuilder builder;
+        /** Opened once launch has returned or failed. */
+        private final CountDownLatch launched = new CountDownLatch(1);
+        private volatile Process process;
+
+        Launcher(ProcessBuilder builder) {
+            this.builder = builder;
+        }
+
+        @Override
+        protected Process launch(CommandLine command, Map<String, String> env, Path workingDirectory)
+                throws IOException {
+            try {
+                Process started = builder.start();
+                process = started;
+                return started;
+            } finally {
+                launched.countDown();
+            }
         }
     }
 }

@@ -2,13 +2,21 @@ package org.jheartbeat.core.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,9 +75,83 @@ class OsProcessRunnerTest {
     }
 
     @Test
+    void theTimeoutCountsFromTheStartEvenWhenShorterThanTheLaunch() throws Exception {
+        // 1 ms is less than starting the executor thread and the program takes: still a timeout
+        var result = new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(Duration.ofMillis(1), "/bin/sleep", "30"));
+        assertThat(result.timedOut()).isTrue();
+        assertThat(result.exitCode()).isEqualTo(ProcessResult.NO_EXIT_CODE);
+    }
+
+    @Test
     void missingProgramIsAnIOException() {
         assertThatThrownBy(() -> new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(TEN_S, "/nonexistent/prog")))
-                .isInstanceOf(IOException.class);
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Cannot run program \"/nonexistent/prog\"");
+        assertThatThrownBy(() -> new OsProcessRunner(tmp, 1024).stream(ProcessSpec.of(TEN_S, "/nonexistent/prog"),
+                null, OutputStream.nullOutputStream(), OutputStream.nullOutputStream()))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("Cannot run program \"/nonexistent/prog\"");
+    }
+
+    @Test
+    void streamFeedsStdinAndCopiesBothOutputs() throws IOException {
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        ProcessExit exit = new OsProcessRunner(tmp, 1024).stream(new ProcessSpec(
+                        List.of("/bin/sh", "-c", "cat; echo err $X >&2; exit 4"), Map.of("X", "42"), TEN_S),
+                new ByteArrayInputStream(new byte[] {'a', 0, (byte) 0xff, '\n'}), out, err);
+        assertThat(exit).isEqualTo(new ProcessExit(4, false));
+        assertThat(out.toByteArray()).containsExactly('a', 0, (byte) 0xff, '\n');
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("err 42\n");
+    }
+
+    @Test
+    void streamWithoutStdinReadsDevNull() throws IOException {
+        var out = new ByteArrayOutputStream();
+        ProcessExit exit = new OsProcessRunner(tmp, 1024).stream(ProcessSpec.of(TEN_S, "/bin/sh", "-c",
+                "cat; echo done"), null, out, out);
+        assertThat(exit).isEqualTo(new ProcessExit(0, false));
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("done\n");
+    }
+
+    @Test
+    void streamTimeoutKillsTheWholeTree() throws Exception {
+        Path pidFile = tmp.resolve("child.pid");
+        ProcessExit exit = new OsProcessRunner(tmp, 1024).stream(ProcessSpec.of(Duration.ofMillis(300),
+                "/bin/sh", "-c", "sleep 30 & echo $! > " + pidFile + "; wait"), null,
+                OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
+        assertThat(exit).isEqualTo(new ProcessExit(ProcessResult.NO_EXIT_CODE, true));
+        assertDead(Long.parseLong(Files.readString(pidFile).trim()));
+    }
+
+    @Test
+    void anInterruptKillsTheWholeTreeAndKeepsTheFlag() throws Exception {
+        Path pidFile = tmp.resolve("child.pid");
+        var failure = new AtomicReference<Throwable>();
+        var flagAfter = new AtomicBoolean();
+        Thread t = new Thread(() -> {
+            try {
+                new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(Duration.ofMinutes(5),
+                        "/bin/sh", "-c", "sleep 30 & echo $! > " + pidFile + ".tmp; mv " + pidFile + ".tmp "
+                                + pidFile + "; wait"));
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+            flagAfter.set(Thread.currentThread().isInterrupted());
+        });
+        t.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(pidFile));
+        t.interrupt();
+        t.join(30_000);
+        assertThat(t.isAlive()).isFalse();
+        assertThat(failure.get()).isInstanceOf(InterruptedIOException.class);
+        assertThat(flagAfter.get()).isTrue();
+        assertDead(Long.parseLong(Files.readString(pidFile).trim()));
+    }
+
+    private static void assertDead(long pid) {
+        ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
     }
 
     @Test

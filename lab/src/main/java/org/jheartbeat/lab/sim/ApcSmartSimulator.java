@@ -2,14 +2,19 @@ package org.jheartbeat.lab.sim;
 
 import com.fazecast.jSerialComm.SerialPort;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +43,8 @@ public final class ApcSmartSimulator implements AutoCloseable {
     private final Path stateFile;
     private final ApcSmartUps ups;
     private final MonotonicClock clock = MonotonicClock.system();
+    /** Longest a power hook may run (the lab's poweroff/poweron take seconds). */
+    private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(5);
     private final ExecutorService commands = Executors.newSingleThreadExecutor(r -> new Thread(r, "ups-power-cmd"));
     private SerialPort port;
     private Thread reader;
@@ -110,14 +117,27 @@ public final class ApcSmartSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a power hook with the core runner; its output (first 64 KiB of each stream) is copied to
+     * the simulator's stdout/stderr when it ends. A hook that hangs is killed with its descendants
+     * after {@link #COMMAND_TIMEOUT}.
+     */
     private static void run(String cmd) {
         try {
-            Process p = new ProcessBuilder("sh", "-c", cmd).inheritIO().start();
-            log.info("UPS simulator: '{}' exited {}", cmd, p.waitFor());
+            ProcessResult r = new OsProcessRunner().run(ProcessSpec.of(COMMAND_TIMEOUT, "sh", "-c", cmd));
+            System.out.print(r.stdout());
+            System.out.flush();
+            System.err.print(r.stderr());
+            System.err.flush();
+            if (r.timedOut()) {
+                log.warn("UPS simulator: '{}' did not end within {} s; killed", cmd, COMMAND_TIMEOUT.toSeconds());
+            } else {
+                log.info("UPS simulator: '{}' exited {}", cmd, r.exitCode());
+            }
+        } catch (InterruptedIOException e) {
+            Thread.currentThread().interrupt();
         } catch (IOException e) {
             log.warn("UPS simulator: cannot run '{}': {}", cmd, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

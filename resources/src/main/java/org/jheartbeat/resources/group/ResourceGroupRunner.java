@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.resources.AgentResult;
 import org.jheartbeat.resources.ResourceAgent;
 import org.jheartbeat.resources.ResourceAgentException;
@@ -58,7 +59,7 @@ public final class ResourceGroupRunner {
 
     /** @param agents turns tokens into agents; real 1 s pauses, up to 10 stop retries */
     public ResourceGroupRunner(ResourceAgents agents) {
-        this(agents, Sleeper.THREAD, DEFAULT_STOP_RETRY_MAX, DEFAULT_STOP_RETRY_PAUSE);
+        this(agents, Sleeper.system(), DEFAULT_STOP_RETRY_MAX, DEFAULT_STOP_RETRY_PAUSE);
     }
 
     /**

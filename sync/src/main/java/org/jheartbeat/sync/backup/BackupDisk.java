@@ -14,6 +14,7 @@ import java.util.Optional;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.sync.config.BackupSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,10 +40,20 @@ public final class BackupDisk {
     private static final Duration MOUNT_RETRY_DELAY = Duration.ofSeconds(1);
 
     private final ProcessRunner runner;
+    private final Sleeper sleeper;
 
-    /** @param runner runs blkid, e2fsck, mount and umount */
+    /** @param runner runs blkid, e2fsck, mount and umount; real pauses between mount attempts */
     public BackupDisk(ProcessRunner runner) {
+        this(runner, Sleeper.system());
+    }
+
+    /**
+     * @param runner  runs blkid, e2fsck, mount and umount
+     * @param sleeper the {@link #MOUNT_RETRY_DELAY} pause between mount attempts
+     */
+    public BackupDisk(ProcessRunner runner, Sleeper sleeper) {
         this.runner = Objects.requireNonNull(runner, "runner");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     }
 
     /**
@@ -173,7 +184,7 @@ public final class BackupDisk {
         ProcessResult r = runner.run(ProcessSpec.of(MOUNT_TIMEOUT, argv));
         for (int attempt = 1; !r.succeeded() && attempt < MOUNT_ATTEMPTS; attempt++) {
             try {
-                Thread.sleep(MOUNT_RETRY_DELAY.toMillis());
+                sleeper.pause(MOUNT_RETRY_DELAY);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while mounting " + device);

@@ -24,6 +24,7 @@ import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
+import org.jheartbeat.core.config.Suggestions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -249,26 +250,6 @@ public final class SyncConfigParser {
             case "h" -> Duration.ofHours(n);
             default -> Duration.ofDays(n);
         };
-    }
-
-    /** Levenshtein distance, for "did you mean". */
-    static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 
     /** One parse: the source name and the error helpers. */
@@ -530,15 +511,7 @@ public final class SyncConfigParser {
                             + " is given twice (also line " + line(out.get(k).getKeyNode()) + "); keep one");
                 }
                 if (known != null && !known.contains(k)) {
-                    String near = null;
-                    int best = 3;
-                    for (String c : known) {
-                        int d = distance(k, c);
-                        if (d < best) {
-                            best = d;
-                            near = c;
-                        }
-                    }
+                    String near = Suggestions.closest(k, known).orElse(null);
                     String where = what.equals("the file") ? "at the top level" : "in " + what;
                     throw err(t.getKeyNode(), "unknown key [" + k + "] " + where
                             + (near != null ? "; did you mean " + near + "?" : "; known keys: " + String.join(", ", known)));

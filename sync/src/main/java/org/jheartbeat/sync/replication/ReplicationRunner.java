@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Objects;
 import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
 import org.jheartbeat.sync.config.SyncConfig;
 import org.slf4j.Logger;
@@ -53,16 +54,6 @@ public final class ReplicationRunner {
     /** Lock files held by runs in this JVM. */
     private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** Waits between retries; tests pass one that records instead of sleeping. */
-    @FunctionalInterface
-    public interface Sleeper {
-        /**
-         * @param d how long
-         * @throws InterruptedException if interrupted
-         */
-        void sleep(Duration d) throws InterruptedException;
-    }
-
     private final SyncConfig cfg;
     private final String localNode;
     private final Clock clock;
@@ -74,7 +65,7 @@ public final class ReplicationRunner {
      * @param cfg       the (resolved) config: state dir, ssh, node addresses
      * @param localNode this node's name (written into replica stamps)
      * @param clock     time source for state and stamps
-     * @param sleeper   waits between retries ({@code d -> Thread.sleep(d.toMillis())} in production)
+     * @param sleeper   waits between retries ({@link Sleeper#system()} in production; tests record)
      * @param rsync     the rsync program, {@code "rsync"} to use PATH
      */
     public ReplicationRunner(SyncConfig cfg, String localNode, Clock clock, Sleeper sleeper, String rsync) {
@@ -88,7 +79,7 @@ public final class ReplicationRunner {
 
     /** A runner using {@code rsync} from PATH and real sleeping. */
     public ReplicationRunner(SyncConfig cfg, String localNode, Clock clock) {
-        this(cfg, localNode, clock, d -> Thread.sleep(d.toMillis()), "rsync");
+        this(cfg, localNode, clock, Sleeper.system(), "rsync");
     }
 
     /** @return the store this runner records into */
@@ -262,7 +253,7 @@ public final class ReplicationRunner {
                     LOG.warn("sync job {}: {}; retry {}/{} in {}", name, why, attempt, job.retries(),
                             human(job.retryDelay()));
                     try {
-                        sleeper.sleep(job.retryDelay());
+                        sleeper.pause(job.retryDelay());
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return finish(job, trigger, before, start, JobResult.FAILED_TRANSIENT, why + "; interrupted",

@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.sync.config.CronSchedule;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
 import org.jheartbeat.sync.config.SyncConfig;
@@ -46,12 +48,16 @@ public final class ReplicationService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("sync");
     /** Longest the scheduler thread sleeps between checks of the clock, in real time. */
     private static final long POLL_MS = 1_000;
+    /** Pause between handover attempts while another process holds the job's lock. */
+    private static final Duration HANDOVER_POLL = Duration.ofSeconds(1);
 
     private final SyncConfig cfg;
     private final String localNode;
     private final Supplier<Set<String>> runningGroupKeys;
     private final Clock clock;
     private final ReplicationRunner runner;
+    private final MonotonicClock ticks;
+    private final Sleeper sleeper;
     private final String peerNode;
     private final Map<String, CronSchedule> schedules = new LinkedHashMap<>();
     private final Map<String, Instant> nextFire = new HashMap<>();
@@ -90,6 +96,23 @@ public final class ReplicationService implements AutoCloseable {
      */
     public ReplicationService(SyncConfig resolvedCfg, String localNode, Supplier<Set<String>> runningGroupKeys,
                               Clock clock, ReplicationRunner runner) {
+        this(resolvedCfg, localNode, runningGroupKeys, clock, runner, MonotonicClock.system(), Sleeper.system());
+    }
+
+    /**
+     * @param resolvedCfg      resolved config
+     * @param localNode        this node's name
+     * @param runningGroupKeys group keys running here now
+     * @param clock            wall clock
+     * @param runner           the runner to use (tests: one with a recording sleeper)
+     * @param ticks            monotonic clock for the handover wait's deadline (the job's timeout)
+     * @param sleeper          the 1 s pause between handover attempts while another process runs the job
+     * @throws IllegalArgumentException if a schedule does not parse (cannot happen for parsed configs)
+     */
+    public ReplicationService(SyncConfig resolvedCfg, String localNode, Supplier<Set<String>> runningGroupKeys,
+                              Clock clock, ReplicationRunner runner, MonotonicClock ticks, Sleeper sleeper) {
+        this.ticks = Objects.requireNonNull(ticks, "ticks");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
         this.cfg = Objects.requireNonNull(resolvedCfg, "resolvedCfg");
         this.localNode = Objects.requireNonNull(localNode, "localNode");
         this.runningGroupKeys = Objects.requireNonNull(runningGroupKeys, "runningGroupKeys");
@@ -303,14 +326,14 @@ public final class ReplicationService implements AutoCloseable {
      * polls once a second, for at most the job's timeout, then runs.
      */
     private RunOutcome handoverRun(ReplicationJobSpec j, RunTrigger trigger) {
-        long deadline = System.nanoTime() + j.timeout().toNanos();
+        long deadline = ticks.nanoTime() + j.timeout().toNanos();
         while (true) {
             RunOutcome o = runner.run(j, peerNode, trigger, null);
-            if (o.result() != JobResult.RUNNING || System.nanoTime() > deadline) {
+            if (o.result() != JobResult.RUNNING || ticks.nanoTime() - deadline > 0) {
                 return o;
             }
             try {
-                Thread.sleep(1_000);
+                sleeper.pause(HANDOVER_POLL);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return o;

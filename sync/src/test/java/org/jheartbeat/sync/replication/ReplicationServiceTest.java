@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jheartbeat.core.testkit.FakeClock;
 import org.jheartbeat.sync.config.ReplicationJobSpec;
 import org.jheartbeat.sync.config.SyncConfig;
 import org.junit.jupiter.api.AfterEach;
@@ -210,6 +211,27 @@ class ReplicationServiceTest {
             assertThat(handover).isNotDone();
         }
         assertThat(handover.get(10, TimeUnit.SECONDS)).extracting(RunOutcome::result).containsExactly(JobResult.OK);
+    }
+
+    @Test
+    void handoverGivesUpAfterTheJobTimeoutOnTheInjectedClockAndSleeper() throws Exception {
+        FakeClock ticks = new FakeClock();
+        List<Duration> pauses = new ArrayList<>();
+        SyncConfig cfg = new SyncConfig(null, tmp.resolve("state"), SyncConfig.DEFAULT_SSH, Map.of(),
+                List.of(job("web", GROUP_A, webSrc)), List.of());
+        Path lockFile = Files.createDirectories(tmp.resolve("state")).resolve("web.lock");
+        try (OtherProcessLock other = OtherProcessLock.hold(tmp, lockFile);
+             ReplicationService svc = new ReplicationService(cfg, "node1", running::get, clock,
+                     new ReplicationRunner(cfg, "node1", clock, slept::add, "rsync"), ticks, pause -> {
+                         pauses.add(pause);
+                         ticks.advance(pause);
+                     })) {
+            List<RunOutcome> outcomes = svc.syncBeforeHandover(GROUP_A);
+            assertThat(outcomes).extracting(RunOutcome::result).containsExactly(JobResult.RUNNING);
+        }
+        // job timeout 1 min, 1 s pauses: it gives up once the clock is past the deadline, after
+        // 61 pauses, and no real time passes
+        assertThat(pauses).hasSize(61).containsOnly(Duration.ofSeconds(1));
     }
 
     @Test

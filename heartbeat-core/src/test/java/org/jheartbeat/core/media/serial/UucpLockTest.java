@@ -71,7 +71,7 @@ class UucpLockTest {
     void aLockHeldByAZombieIsStale() throws Exception {
         // the parent execs sleep and never reaps its exited child: a zombie, as a SIGKILLed daemon
         // is until its parent reaps it
-        Process parent = new ProcessBuilder("sh", "-c", "true & echo $!; exec sleep 60").start();
+        Process parent = new ProcessBuilder("sh", "-c", "sleep 1 & echo $!; exec sleep 60").start();
         try {
             long zombie = Long.parseLong(new java.io.BufferedReader(new java.io.InputStreamReader(
                     parent.getInputStream())).readLine().trim());

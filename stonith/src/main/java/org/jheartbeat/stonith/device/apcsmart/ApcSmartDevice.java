@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.jheartbeat.core.media.serial.UucpLock;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithConfigException;
 import org.jheartbeat.stonith.StonithDevice;
@@ -40,6 +41,7 @@ public final class ApcSmartDevice implements StonithDevice {
     private final Duration operationTimeout;
     private final ApcSmartDialogue.InitMode initMode;
     private final MonotonicClock clock;
+    private final Sleeper sleeper;
     private String ttydev;
     private List<String> hosts = List.of();
 
@@ -50,9 +52,22 @@ public final class ApcSmartDevice implements StonithDevice {
 
     /** @param operationTimeout bound on one whole operation */
     public ApcSmartDevice(Duration operationTimeout, ApcSmartDialogue.InitMode initMode, MonotonicClock clock) {
+        this(operationTimeout, initMode, clock, Sleeper.system());
+    }
+
+    /**
+     * @param operationTimeout bound on one whole operation
+     * @param initMode         which UPS delays the dialogue steps
+     * @param clock            drives the dialogue's deadlines
+     * @param sleeper          the pause after a read error ({@code ApcSmartLine.READ_TIMEOUT_MS}), so a
+     *                         vanished line does not spin
+     */
+    public ApcSmartDevice(Duration operationTimeout, ApcSmartDialogue.InitMode initMode, MonotonicClock clock,
+                          Sleeper sleeper) {
         this.operationTimeout = operationTimeout;
         this.initMode = initMode;
         this.clock = clock;
+        this.sleeper = sleeper;
     }
 
     @Override
@@ -192,9 +207,9 @@ public final class ApcSmartDevice implements StonithDevice {
         return dialogue.result().orElseThrow();
     }
 
-    private static void parkBriefly() {
+    private void parkBriefly() {
         try {
-            Thread.sleep(ApcSmartLine.READ_TIMEOUT_MS);
+            sleeper.pause(Duration.ofMillis(ApcSmartLine.READ_TIMEOUT_MS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -11,13 +11,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithConfigException;
 import org.jheartbeat.stonith.StonithDevice;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * reset &lt;node&gt;. ..." and blocks until the operator confirms that the node is really down, or
  * until the timeout (default {@link #DEFAULT_TIMEOUT}; then TIMEOUT). Confirmation channels:
  * <ol>
- * <li>in-process: {@link #confirm(String)};</li>
+ * <li>in-process: {@link #confirm(String)} (seen at the next poll, within {@link #POLL_INTERVAL});</li>
  * <li>from another process ({@code hb stonith confirm NODE}, via {@link #confirmByFile}): a file
  *     handshake in the run dir (default the daemon's state dir {@code /var/lib/jheartbeat}).
  *     For each reset the device writes a fresh random token to {@code meatware.<node>} (mode 600,
@@ -61,6 +61,8 @@ public final class MeatwareDevice implements StonithDevice {
     private static final Logger LOG = LoggerFactory.getLogger(MeatwareDevice.class);
 
     private final Path runDir;
+    private final MonotonicClock clock;
+    private final Sleeper sleeper;
     private Duration timeout;
     private List<String> hosts = List.of();
     private final Map<String, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
@@ -76,8 +78,21 @@ public final class MeatwareDevice implements StonithDevice {
      *                parameter overrides it
      */
     public MeatwareDevice(Path runDir, Duration timeout) {
+        this(runDir, timeout, MonotonicClock.system(), Sleeper.system());
+    }
+
+    /**
+     * @param runDir  where the request/ack files live (created 0700 if missing at configure)
+     * @param timeout how long a reset waits for the operator, positive; the {@code timeout}
+     *                parameter overrides it
+     * @param clock   measures the wait against the timeout
+     * @param sleeper the {@link #POLL_INTERVAL} pause between checks for a confirmation
+     */
+    public MeatwareDevice(Path runDir, Duration timeout, MonotonicClock clock, Sleeper sleeper) {
         this.runDir = runDir;
         this.timeout = timeout;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     }
 
     @Override
@@ -190,23 +205,22 @@ public final class MeatwareDevice implements StonithDevice {
             LOG.error("CRIT: OPERATOR INTERVENTION REQUIRED to reset {}. Make sure {} is powered off or reset, "
                     + "then run 'hb stonith confirm {}' (or: cp {} {}). Waiting up to {} s.",
                     host, host, host, requestPath, ack, timeout.toSeconds());
-            long deadline = System.nanoTime() + timeout.toNanos();
+            long deadline = clock.nanoTime() + timeout.toNanos();
             while (true) {
-                long left = deadline - System.nanoTime();
+                if (done.isDone()) {
+                    LOG.info("meatware: operator confirmed the reset of {} (in-process)", host);
+                    return StonithResult.OK;
+                }
+                if (token.equals(readOrEmpty(ack))) {
+                    LOG.info("meatware: operator confirmed the reset of {} ({})", host, ack);
+                    return StonithResult.OK;
+                }
+                long left = deadline - clock.nanoTime();
                 if (left <= 0) {
                     LOG.error("meatware: nobody confirmed the reset of {} within {} s", host, timeout.toSeconds());
                     return StonithResult.TIMEOUT;
                 }
-                try {
-                    done.get(Math.min(left, POLL_INTERVAL.toNanos()), TimeUnit.NANOSECONDS);
-                    LOG.info("meatware: operator confirmed the reset of {} (in-process)", host);
-                    return StonithResult.OK;
-                } catch (TimeoutException e) {
-                    if (token.equals(readOrEmpty(ack))) {
-                        LOG.info("meatware: operator confirmed the reset of {} ({})", host, ack);
-                        return StonithResult.OK;
-                    }
-                }
+                sleeper.pause(Duration.ofNanos(Math.min(left, POLL_INTERVAL.toNanos())));
             }
         } catch (IOException e) {
             LOG.error("meatware: cannot publish the request for {} in {}: {}", host, runDir, e.getMessage());
@@ -214,8 +228,6 @@ public final class MeatwareDevice implements StonithDevice {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return StonithResult.RESETFAIL;
-        } catch (ExecutionException e) {
-            return StonithResult.OOPS;
         } finally {
             pending.remove(host, done);
             deleteQuietly(requestPath);

@@ -12,12 +12,12 @@ import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithConfigException;
 import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.StonithResult;
 import org.jheartbeat.stonith.device.HostList;
-import org.jheartbeat.stonith.device.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +75,7 @@ public final class NutDevice implements StonithDevice {
 
     /** With {@link OsProcessRunner} and real sleeps. */
     public NutDevice() {
-        this(new OsProcessRunner(), Sleeper.REAL);
+        this(new OsProcessRunner(), Sleeper.system());
     }
 
     public NutDevice(ProcessRunner runner, Sleeper sleeper) {
@@ -171,7 +171,7 @@ public final class NutDevice implements StonithDevice {
         try {
             for (int i = 1; i <= repeat; i++) {
                 if (i > 1) {
-                    sleeper.sleep(repeatDelay);
+                    sleeper.pause(repeatDelay);
                 }
                 StonithResult sent = send(command, i);
                 if (!sent.ok()) {
@@ -212,7 +212,7 @@ public final class NutDevice implements StonithDevice {
         String last = "";
         for (long i = 0; i < polls; i++) {
             if (i > 0) {
-                sleeper.sleep(POLL_INTERVAL);
+                sleeper.pause(POLL_INTERVAL);
             }
             ProcessResult r = upsc();
             if (r == null || !r.succeeded()) {

@@ -6,11 +6,11 @@ import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithResult;
 import org.jheartbeat.stonith.device.HostList;
 import org.jheartbeat.stonith.device.TestOnlyHostListDevice;
-import org.jheartbeat.stonith.device.Sleeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +53,7 @@ public final class SshDevice extends TestOnlyHostListDevice {
 
     /** With {@link OsProcessRunner} and real sleeps. */
     public SshDevice() {
-        this(new OsProcessRunner(), Sleeper.REAL);
+        this(new OsProcessRunner(), Sleeper.system());
     }
 
     public SshDevice(ProcessRunner runner, Sleeper sleeper) {
@@ -91,7 +91,7 @@ public final class SshDevice extends TestOnlyHostListDevice {
                 return StonithResult.RESETFAIL;
             }
             for (int i = 0; i < PING_ATTEMPTS; i++) {
-                sleeper.sleep(PING_INTERVAL);
+                sleeper.pause(PING_INTERVAL);
                 if (!runner.run(ProcessSpec.of(PING_TIMEOUT, "ping", "-c", "1", "-w", "1", host)).succeeded()) {
                     LOG.info("ssh: {} stopped answering ping; {} done", host, request.word());
                     return StonithResult.OK;

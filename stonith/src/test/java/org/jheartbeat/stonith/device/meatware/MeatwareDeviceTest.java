@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -15,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.testkit.FakeClock;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithResult;
 import org.junit.jupiter.api.AfterEach;
@@ -91,6 +94,42 @@ class MeatwareDeviceTest {
         MeatwareDevice d = device(Duration.ofMillis(600));
         assertThat(d.reset(ResetRequest.GENERIC_RESET, "nodea")).isEqualTo(StonithResult.TIMEOUT);
         assertThat(request("nodea")).doesNotExist();
+    }
+
+    @Test
+    void timesOutOnTheInjectedClockAfterPollingEvery200Ms() throws Exception {
+        FakeClock clock = new FakeClock();
+        List<Duration> pauses = new ArrayList<>();
+        MeatwareDevice d = new MeatwareDevice(dir.resolve("run"), Duration.ofMinutes(1), clock, pause -> {
+            pauses.add(pause);
+            clock.advance(pause);
+        });
+        d.configure(Map.of("hostlist", "nodea"));
+        assertThat(d.reset(ResetRequest.GENERIC_RESET, "nodea")).isEqualTo(StonithResult.TIMEOUT);
+        assertThat(pauses).hasSize(300).containsOnly(MeatwareDevice.POLL_INTERVAL);
+        assertThat(request("nodea")).doesNotExist();
+    }
+
+    @Test
+    void anAckWrittenDuringTheWaitConfirmsAtTheNextPoll() throws Exception {
+        Path run = dir.resolve("run");
+        FakeClock clock = new FakeClock();
+        List<Duration> pauses = new ArrayList<>();
+        MeatwareDevice d = new MeatwareDevice(run, Duration.ofHours(24), clock, pause -> {
+            pauses.add(pause);
+            clock.advance(pause);
+            if (pauses.size() == 3) {
+                try {
+                    MeatwareDevice.confirmByFile(run, "nodea"); // the operator, 0.6 s into the wait
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        });
+        d.configure(Map.of("hostlist", "nodea"));
+        assertThat(d.reset(ResetRequest.GENERIC_RESET, "nodea")).isEqualTo(StonithResult.OK);
+        assertThat(pauses).hasSize(3);
+        assertThat(MeatwareDevice.ackFile(run, "nodea")).doesNotExist();
     }
 
     @Test

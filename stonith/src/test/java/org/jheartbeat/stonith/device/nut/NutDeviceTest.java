@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.testkit.RecordingProcessRunner;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithResult;
-import org.jheartbeat.stonith.device.Sleeper;
 import org.junit.jupiter.api.Test;
 
 class NutDeviceTest {
