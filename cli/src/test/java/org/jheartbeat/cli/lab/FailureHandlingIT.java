@@ -178,6 +178,14 @@ class FailureHandlingIT {
                 assertThat(takeover.output()).contains("failed to start on node1; clear it first with 'hb cleanup");
                 Thread.sleep(2000);
                 assertThat(lab.holds("node2", VIP1)).isTrue();
+                // cleared but not repaired: the takeover runs, the start fails here, hb takeover says so (exit 1)
+                // and the group goes back to node2
+                assertThat(hb(lab, "node1", "cleanup", "1").code()).isZero();
+                Lab.Result failed = hb(lab, "node1", "takeover", "local", "--timeout", "60");
+                assertThat(failed.code()).as(failed.output()).isEqualTo(1);
+                assertThat(failed.output()).contains("acquired [local] from node2, but")
+                        .contains("failed to start on node1");
+                awaitHeld(lab, "node2", VIP1, 60);
                 // repaired and cleared: the group stays where it runs until asked, then takeover moves it
                 Files.delete(state(lab, "node1").resolve("f1.fail-start"));
                 Lab.Result cleanup = hb(lab, "node1", "cleanup", "1");
