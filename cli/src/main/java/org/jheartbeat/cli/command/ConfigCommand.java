@@ -125,7 +125,8 @@ public final class ConfigCommand implements Callable<Integer> {
                 n++;
             }
             if (n > 0) {
-                err.println(n + " error(s) in " + configDir.path() + "; the daemon will not start with this configuration.");
+                err.println(n + " error(s) in " + configDir.path() + "; fix them before starting the daemon (it refuses"
+                        + " every error but a missing resource script, which fails only that script's group).");
                 return ExitCodes.CONFIG;
             }
             out.println(configDir.path() + ": configuration OK");

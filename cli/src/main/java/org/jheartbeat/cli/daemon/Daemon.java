@@ -175,11 +175,6 @@ public final class Daemon {
             LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups run",
                     m.key(), m.diagnostic().message(), m.diagnostic().file(), m.diagnostic().line());
         }
-        // before the first heartbeat: join holding nothing (issue 11 point 7; docs/design/resources.md)
-        StartupProbe.Result startup = new StartupProbe(new ResourceGroupRunner(StandardResourceAgents.forHost(
-                config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner())))
-                .releaseRunningGroups(config.resourceGroups());
-
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), Daemon::loadAverage);
         NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime());
@@ -197,10 +192,7 @@ public final class Daemon {
         AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
-        // a group that could not be released stays BLOCKED here, and the peer is told at comm up
         engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
-        startup.unreleased().forEach(i -> engine.machine().blockedAtStartup(i,
-                "found running at start-up and could not be stopped"));
         ClusterLoop loop = new ClusterLoop(config, engine, media, new ResourceGroupExecutor(config, syncRuntime),
                 fencer, clock, wall);
         loopRef.set(loop);
@@ -208,7 +200,14 @@ public final class Daemon {
                 d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),
                 () -> LOG.warn("No STONITH device configured: a peer that only looks dead is not fenced"));
         try {
-            loop.start();
+            // once the media are bound (a second daemon on this node fails there, touching nothing) and
+            // before the first heartbeat: join holding nothing (issue 11 point 7; docs/design/resources.md);
+            // a group that could not be released stays BLOCKED here, and the peer is told at comm up
+            loop.start(() -> new StartupProbe(new ResourceGroupRunner(StandardResourceAgents.forHost(
+                    config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner())))
+                    .releaseRunningGroups(config.resourceGroups()).unreleased()
+                    .forEach(i -> engine.machine().blockedAtStartup(i,
+                            "found running at start-up and could not be stopped")));
         } catch (IOException e) {
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());

@@ -77,6 +77,23 @@ class StartupReconcileIT {
     }
 
     @Test
+    void aSecondDaemonStartedByMistakeOnTheSameNodeTouchesNothing() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(LONG_DEADTIME)) {
+            bootActiveActive(lab);
+            // another state directory, so the control socket does not say "already running": the media
+            // are bound first, and the daemon fails there before its start-up check releases anything
+            Lab.Result second = OperatorCommandsIT.hbExactly(lab, "node1", "daemon", "--config-dir",
+                    lab.configDir("node1").toString(), "--state-dir", lab.runDir().resolve("node1/state2").toString(),
+                    "--node-name", "node1");
+            assertThat(second.code()).as(second.output()).isEqualTo(1);
+            assertThat(second.output()).contains("cannot start heartbeat media").doesNotContain("releasing it");
+            HeartbeatInteropIT.awaitServing(lab, "node1", "node2");
+            HeartbeatInteropIT.assertRunningOnce(lab);
+        }
+    }
+
+    @Test
     void missingResourceScriptFailsOnlyItsGroupTheDaemonStartsAndRunsTheOthers() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
         String broken = "198.18.0.102/24/eth0";

@@ -94,6 +94,42 @@ public final class ClusterLoop implements AutoCloseable {
      * @throws IOException if a medium cannot start (nothing is left running then)
      */
     public void start() throws IOException {
+        start(() -> { });
+    }
+
+    /**
+     * Starts every medium, then runs {@code beforeFirstBeat} on the calling thread while the loop
+     * thread waits, then the timer. So the work it does (the daemon's start-up release of groups
+     * found running) happens only once the media are bound (a second daemon on the same node fails
+     * there, before touching any resource) and before any frame is processed or beat sent. The engine
+     * may be touched by {@code beforeFirstBeat}: the loop thread does not run until it returns.
+     *
+     * @throws IOException if a medium cannot start (nothing is left running, {@code beforeFirstBeat} not run)
+     */
+    public void start(Runnable beforeFirstBeat) throws IOException {
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        thread.execute(() -> {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            startMedia();
+        } catch (IOException e) {
+            gate.countDown();
+            throw e;
+        }
+        try {
+            beforeFirstBeat.run();
+        } finally {
+            gate.countDown();
+        }
+        thread.execute(this::tick);
+    }
+
+    private void startMedia() throws IOException {
         List<Medium> started = new ArrayList<>();
         try {
             for (Medium m : media) {
@@ -106,7 +142,6 @@ public final class ClusterLoop implements AutoCloseable {
             thread.shutdownNow();
             throw e;
         }
-        thread.execute(this::tick);
     }
 
     private void tick() {
@@ -305,7 +340,9 @@ public final class ClusterLoop implements AutoCloseable {
             if (here == GroupState.RUNNING || here == GroupState.STARTING || here == GroupState.STOPPING
                     || here == GroupState.BLOCKED) {
                 on = engine.me().value();
-            } else if (peerAlive && (peersOwn ? peerHolds.includesLocal() : peerHolds.includesForeign())) {
+            } else if (peerAlive && !engine.machine().disputed(i)
+                    && (peersOwn ? peerHolds.includesLocal() : peerHolds.includesForeign())) {
+                // rsc_hold is the peer's share; a disputed group runs on neither node whatever it says
                 on = engine.peer().value();
             } else {
                 on = "-";

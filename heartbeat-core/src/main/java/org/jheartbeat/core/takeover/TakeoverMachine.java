@@ -581,6 +581,12 @@ public final class TakeoverMachine {
                     setDesiredFor(false, false);
                 }
                 keepWhatThePeerCannotRun(out);
+                for (int i = 0; i < groups.size(); i++) {
+                    if (disputed[i] && (isLocal(i) ? standbySet.includesLocal() : standbySet.includesForeign())) {
+                        handoverProblems.add("resource group " + groups.get(i).key() + " is defined differently on "
+                                + me + " and " + peer + ": it runs on neither node until haresources agree");
+                    }
+                }
             }
             case DONE -> {
                 if (state == TakeoverState.STANDBY_TAKING) {
