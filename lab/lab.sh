@@ -429,7 +429,15 @@ cmd_srvmount() {
     d=$(node_dir "$n")
     node_enter "$n" /
     if [[ $2 == umount ]]; then
-        "${NODE_ENTER[@]}" umount /srv/web
+        # a replication run may be reading it right now (umount: target is busy, exit 32): as an admin
+        # would, try again until the run is over (a run of the lab's small data set takes well under 60 s)
+        local i
+        for ((i = 0; i < 300; i++)); do
+            "${NODE_ENTER[@]}" umount /srv/web 2>/dev/null && break
+            "${NODE_ENTER[@]}" mountpoint -q /srv/web || break
+            sleep 0.2
+        done
+        "${NODE_ENTER[@]}" mountpoint -q /srv/web && die "node$n: /srv/web stays busy; not unmounted"
         log "node$n: /srv/web unmounted"
     elif "${NODE_ENTER[@]}" mountpoint -q /srv/web; then
         log "node$n: /srv/web already mounted"
