@@ -250,6 +250,16 @@ public final class ReplicationService implements AutoCloseable {
         return submitted;
     }
 
+    /**
+     * Whether a run of {@code job} is in progress in this process (its worker still holds the job's
+     * lock, also for the moment after its state was written): a schedule that falls due meanwhile is
+     * skipped.
+     */
+    public boolean inProgress(String job) {
+        ReentrantLock lock = jobLocks.get(job);
+        return lock != null && lock.isLocked();
+    }
+
     private void scheduledRun(ReplicationJobSpec j) {
         ReentrantLock lock = jobLocks.get(j.name());
         if (!lock.tryLock()) {

@@ -73,7 +73,10 @@ class ReplicationServiceTest {
         assertThat(service.tick()).isEmpty();
         clock.advance(Duration.ofSeconds(10));
         assertThat(service.tick()).containsExactly("web");
-        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").result() == JobResult.OK);
+        // the run's state is written a moment before its worker lets go of the job: wait for both, or the
+        // next schedule is (rightly) skipped as still in progress
+        await().atMost(60, TimeUnit.SECONDS).until(() -> store.read("web").result() == JobResult.OK
+                && !service.inProgress("web"));
         assertThat(store.read("mail").result()).isEqualTo(JobResult.NEVER);
         assertThat(service.nextFireTime("web")).contains(T0.plusSeconds(20));
         assertThat(target.resolve(tmp.getRoot().relativize(webSrc)).resolve("index.html")).hasContent("<h1>hi</h1>");
@@ -94,15 +97,16 @@ class ReplicationServiceTest {
         Path replica = target.resolve(tmp.getRoot().relativize(webSrc));
         clock.advance(Duration.ofSeconds(10));
         assertThat(service.tick()).containsExactly("web");
-        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").result() == JobResult.OK);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> store.read("web").result() == JobResult.OK
+                && !service.inProgress("web"));
         // the group moves here again; the receiver had written a file this node never saw
         Files.writeString(replica.resolve("newer-there"), "only on the receiver");
         service.groupStarted(GROUP_A);
         clock.advance(Duration.ofSeconds(10));
         Instant first = clock.instant();
         assertThat(service.tick()).containsExactly("web");
-        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").lastStart().orElseThrow().equals(first)
-                && store.read("web").result() == JobResult.OK);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> store.read("web").lastStart().orElseThrow().equals(first)
+                && store.read("web").result() == JobResult.OK && !service.inProgress("web"));
         Path kept = ReplicationRunner.displacedDir(tmp.resolve("state"), "web", first)
                 .resolve(webSrc.toString().substring(1));
         assertThat(kept.resolve("newer-there")).hasContent("only on the receiver");
@@ -112,8 +116,8 @@ class ReplicationServiceTest {
         clock.advance(Duration.ofSeconds(10));
         Instant second = clock.instant();
         assertThat(service.tick()).containsExactly("web");
-        await().atMost(10, TimeUnit.SECONDS).until(() -> store.read("web").lastStart().orElseThrow().equals(second)
-                && store.read("web").result() == JobResult.OK);
+        await().atMost(60, TimeUnit.SECONDS).until(() -> store.read("web").lastStart().orElseThrow().equals(second)
+                && store.read("web").result() == JobResult.OK && !service.inProgress("web"));
         assertThat(replica.resolve("stray")).doesNotExist();
         assertThat(ReplicationRunner.displacedDir(tmp.resolve("state"), "web", second)).doesNotExist();
     }
