@@ -331,7 +331,7 @@ public final class ClusterLoop implements AutoCloseable {
                 engine.detector().status(engine.peer()).wireName(), false, links));
         List<StatusSnapshot.GroupView> gv = new ArrayList<>();
         ResourceSet peerHolds = engine.machine().peerHoldings();
-        boolean peerAlive = engine.detector().status(engine.peer()).isAlive();
+        boolean peerAlive = engine.machine().peerPresence().alive();
         for (int i = 0; i < config.resourceGroups().size(); i++) {
             ResourceGroupDecl g = config.resourceGroups().get(i);
             GroupState here = engine.machine().groupState(i);

@@ -82,7 +82,6 @@ public final class NodeEngine {
     /** reqnodes/repnodes until communication is up. */
     private final CommUpHandshake handshake = new CommUpHandshake();
     private byte[] peerUuid;
-    private boolean peerDeclaredDead;
     /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
     private long leftGeneration = -1;
     private long exitAtNanos = Long.MAX_VALUE;
@@ -269,7 +268,6 @@ public final class NodeEngine {
                 return out;
             }
             case RESTART -> {
-                peerDeclaredDead = false;
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
@@ -432,7 +430,6 @@ public final class NodeEngine {
                 for (MembershipEvent e : detector.nodeLeft(peer, now)) {
                     log(out, Level.INFO, e.logLine());
                 }
-                peerDeclaredDead = true;
                 out.add(new Effect.PeerLost(peer, "shut down"));
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
@@ -451,15 +448,14 @@ public final class NodeEngine {
         }
         log(out, level, e.logLine());
         if (e instanceof MembershipEvent.NodeDead) {
-            peerDeclaredDead = true;
             if (handshake.onPeerDead()) {
                 commNowUp(out, now, wall);
             }
             out.add(new Effect.PeerLost(peer, "died"));
             feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
-                && peerDeclaredDead && !restarted) {
-            peerDeclaredDead = false;
+                && machine.peerPresence().departed() && !restarted) {
+            // the machine's PeerPresence is the one record of whether the peer was declared gone
             feed(new TakeoverEvent.PeerReturned(), out, now, wall);
         }
     }
@@ -759,7 +755,7 @@ public final class NodeEngine {
      * {@code all}. As Heartbeat 3.0.6 {@code hb_rsc_resource_state}.
      */
     public String rscStatus() {
-        boolean peerSettled = machine.peerStable() || !detector.status(peer).isAlive();
+        boolean peerSettled = machine.peerStable() || !machine.peerPresence().alive();
         return machine.state() == TakeoverState.STABLE && machine.settled() && peerSettled
                 ? rscHold.value().wireName() : "transition";
     }

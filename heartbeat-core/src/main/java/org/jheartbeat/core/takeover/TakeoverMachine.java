@@ -112,12 +112,9 @@ public final class TakeoverMachine {
     /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
     private final boolean[] disputed;
 
-    private boolean peerAlive;
-    private boolean peerStable;
+    /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
+    private PeerPresence peerPresence = PeerPresence.UNKNOWN;
     private ResourceSet peerHolds = ResourceSet.NONE;
-    private boolean peerGaveUp;
-    /** The peer sent {@code starting} and has not reported itself stable since: it (re)joined. */
-    private boolean peerJoining;
 
     private ResourceSet standbySet = ResourceSet.NONE;
     /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
@@ -203,9 +200,7 @@ public final class TakeoverMachine {
                     + " fencing goes on (it may still hold resources)."));
         } else if (event instanceof TakeoverEvent.PeerReturned) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
-            peerAlive = true;
-            peerStable = true;
-            peerGaveUp = false;
+            peerPresence = PeerPresence.STABLE;
             if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
             }
@@ -238,7 +233,9 @@ public final class TakeoverMachine {
         if (state != TakeoverState.AWAITING_COMM) {
             return;
         }
-        peerAlive = true;
+        if (peerPresence == PeerPresence.UNKNOWN) {
+            peerPresence = PeerPresence.IN_FLUX; // comm is up: the peer is heard, or about to be declared dead
+        }
         state = TakeoverState.NEGOTIATING;
         deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
         announceFailures(out);
@@ -261,7 +258,7 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
                     + " and on " + peer + ": it stays stopped on both nodes until an operator clears it"
                     + " (hb cleanup " + key + ")"));
-        } else if (peerAlive) {
+        } else if (peerPresence.alive()) {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
                     + "; offering it to " + peer));
         } else {
@@ -399,7 +396,7 @@ public final class TakeoverMachine {
                 continue;
             }
             boolean had = failedHere[i] || peerFailed[i] || peerBlocked[i] || actual[i] == GroupState.BLOCKED;
-            if (failedHere[i] && peerFailed[i] && isLocal(i) && peerAlive) {
+            if (failedHere[i] && peerFailed[i] && isLocal(i) && peerPresence.alive()) {
                 desired[i] = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
             }
             failedHere[i] = false;
@@ -429,10 +426,8 @@ public final class TakeoverMachine {
      */
     private void onPeerRestarted(List<Effect> out) {
         out.add(new LogLine(Level.INFO, "Heartbeat restart on node " + peer));
-        peerAlive = true;
-        peerStable = false;
+        peerPresence = PeerPresence.IN_FLUX;
         peerHolds = ResourceSet.NONE;
-        peerGaveUp = false;
         Arrays.fill(peerFailed, false);
         if (peerSelfFencing) {
             peerSelfFencing = false;
@@ -460,10 +455,7 @@ public final class TakeoverMachine {
     }
 
     private void onPeerStarting(List<Effect> out) {
-        peerAlive = true;
-        peerStable = false;
-        peerJoining = true;
-        peerGaveUp = false;
+        peerPresence = PeerPresence.JOINING;
         if (state == TakeoverState.AWAITING_COMM) {
             return;
         }
@@ -472,16 +464,13 @@ public final class TakeoverMachine {
     }
 
     private void onPeerResources(PeerResources e, List<Effect> out, long now) {
-        boolean wasStable = peerStable;
-        peerAlive = true;
+        boolean wasStable = peerPresence == PeerPresence.STABLE;
+        boolean joined = e.stable() && peerPresence == PeerPresence.JOINING;
         peerHolds = e.full() || e.held() == ResourceSet.NONE ? e.held()
                 : ResourceSet.of(peerHolds.includesLocal() || e.held().includesLocal(),
                         peerHolds.includesForeign() || e.held().includesForeign());
-        peerStable = e.stable();
-        boolean joined = e.stable() && peerJoining;
-        if (e.stable()) {
-            peerJoining = false;
-        }
+        peerPresence = e.stable() ? PeerPresence.STABLE
+                : peerPresence == PeerPresence.JOINING ? PeerPresence.JOINING : PeerPresence.IN_FLUX;
         if (e.stable() && !wasStable) {
             out.add(new LogLine(Level.INFO, "remote resource transition completed."));
         }
@@ -502,7 +491,7 @@ public final class TakeoverMachine {
     /** NEGOTIATING: we know something of the peer's holdings; take our own groups unless it has them. */
     private void negotiate(List<Effect> out) {
         if (peerHolds.includesForeign()) {
-            if (peerStable) {
+            if (peerPresence == PeerPresence.STABLE) {
                 out.add(new LogLine(Level.INFO, "Local Resource acquisition completed. (none)"));
                 becomeStable("", out);
             }
@@ -617,14 +606,12 @@ public final class TakeoverMachine {
             peerSelfFencing = false;
             Arrays.fill(peerBlocked, false);
         }
-        if (!peerAlive && peerGaveUp || state == TakeoverState.FENCING) {
+        if (peerPresence == PeerPresence.GONE || state == TakeoverState.FENCING) {
             return;
         }
-        boolean gaveUp = clean || peerGaveUp || peerHolds == ResourceSet.NONE && peerStable;
-        peerAlive = false;
-        peerStable = false;
+        boolean gaveUp = clean || peerHolds == ResourceSet.NONE && peerPresence == PeerPresence.STABLE;
+        peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
-        peerGaveUp = gaveUp;
         if (handover == Handover.IN_PROGRESS) {
             finishHandover(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
         }
@@ -673,10 +660,8 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.INFO, "node " + peer + " now reset."));
             out.add(new Announce(new StonithReport(peer, "OK")));
             // fenced means down: its next silence is not a new death to fence again
-            peerAlive = false;
-            peerStable = false;
+            peerPresence = PeerPresence.GONE;
             peerHolds = ResourceSet.NONE;
-            peerGaveUp = true;
             // powered off: nothing of it runs any more, whatever it could not stop
             Arrays.fill(peerBlocked, false);
             Arrays.fill(peerFailed, false);
@@ -738,7 +723,7 @@ public final class TakeoverMachine {
     }
 
     private Optional<String> handoverRefusal() {
-        if (!peerAlive) {
+        if (!peerPresence.alive()) {
             return Optional.of(peer + " is not alive");
         }
         if (state != TakeoverState.STABLE || !settled()) {
@@ -746,7 +731,7 @@ public final class TakeoverMachine {
                     ? "standby in progress" : "local resources in flux")
                     + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
         }
-        if (!peerStable) {
+        if (peerPresence != PeerPresence.STABLE) {
             return Optional.of(peer + "'s resources are in flux");
         }
         if (handover == Handover.IN_PROGRESS) {
@@ -836,8 +821,8 @@ public final class TakeoverMachine {
             if (want(i) && actual[i] == GroupState.STOPPED) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
-                        : peerFailed[i] && peerAlive ? GroupOpReason.OFFER_ACCEPT
-                        : !peerAlive || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
+                        : peerFailed[i] && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
+                        : !peerPresence.alive() || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
             }
         }
     }
@@ -998,7 +983,12 @@ public final class TakeoverMachine {
 
     /** Whether the peer last reported its resources settled ({@code isstable=1}) and has not restarted since. */
     public boolean peerStable() {
-        return peerStable;
+        return peerPresence == PeerPresence.STABLE;
+    }
+
+    /** The peer as the cluster acts on it: the only record of its liveness that decisions read. */
+    public PeerPresence peerPresence() {
+        return peerPresence;
     }
 
     /** What the peer last said it holds, relative to the peer. */
