@@ -496,7 +496,7 @@ start_holder() {
                 exec sleep infinity' holder "$pidf" "node$n" "$d" \
             </dev/null >>"$d/holder.out" 2>&1 &
     fi
-    for ((i = 0; i < 50; i++)); do
+    for ((i = 0; i < 400; i++)); do
         if hp=$(holder_pid "$n") && [[ $(nsenter -t "$hp" -u hostname 2>/dev/null) == "node$n" ]]; then
             return 0
         fi
@@ -515,7 +515,7 @@ admin_up() {
 settle() {
     local n=$1 ns i ifc ok
     ns=$(node_ns "$n")
-    for ((i = 0; i < 40; i++)); do
+    for ((i = 0; i < 400; i++)); do
         ok=1
         for ifc in eth0 eth1; do
             admin_up "$ns" "$ifc" || continue
@@ -661,7 +661,7 @@ sshd_start() {
     # shellcheck disable=SC2016  # expanded by the inner sh
     (exec setsid "${NODE_ENTER[@]}" sh -c 'echo $$ >"$1"; shift; exec "$@"' sshd "$d/sshd.pid" \
         "$SSHD" -D -e -f "$d/sshd/sshd_config" </dev/null >>"$d/sshd.log" 2>&1) &
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < 400; i++)); do
         sshd_listening "$n" && return 0
         if ((i > 4)) && ! sshd_pid "$n" >/dev/null; then
             break
@@ -841,7 +841,7 @@ cmd_start() {
     (LABWEB_STATE_DIR=$d/state exec setsid "${NODE_ENTER[@]}" \
         sh -c 'echo $$ >"$1"; shift; exec "$@"' daemon "$d/daemon.pid" "${HB[@]}" \
         </dev/null >>"$d/daemon.out" 2>&1) &
-    for ((i = 0; i < 40; i++)); do
+    for ((i = 0; i < 400; i++)); do
         [[ -s $d/daemon.pid ]] && break
         sleep 0.05
     done
@@ -1044,7 +1044,7 @@ serial_plug() {
     setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' serial "$SERIAL_PIDFILE" \
         socat -d -d "PTY,link=$(node_tty 1),rawer" "PTY,link=$(node_tty 2),rawer" \
         </dev/null >>"$RUN/serial.log" 2>&1 &
-    for ((i = 0; i < 60; i++)); do
+    for ((i = 0; i < 400; i++)); do
         if pid=$(serial_pid) && [[ -L $(node_tty 1) && -L $(node_tty 2) ]]; then
             log "serial cable plugged (socat pid $pid): $(node_tty 1) -> $(readlink "$(node_tty 1)"), $(node_tty 2) -> $(readlink "$(node_tty 2)")"
             return 0
@@ -1140,7 +1140,7 @@ ups_cable_plug() {
     setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' upscable "$RUN/upscable$n.pid" \
         socat -d "PTY,link=$(ups_tty "$n"),rawer" "PTY,link=$(ups_host_tty "$n"),rawer" \
         </dev/null >>"$RUN/upscable$n.log" 2>&1 &
-    for ((i = 0; i < 60; i++)); do
+    for ((i = 0; i < 400; i++)); do
         if ups_cable_pid "$n" >/dev/null && [[ -L $(ups_tty "$n") && -L $(ups_host_tty "$n") ]]; then
             return 0
         fi
@@ -1173,7 +1173,7 @@ ups_start() {
         org.jheartbeat.lab.sim.ApcSmartSimulator --tty "$(ups_tty "$n")" \
         --on-off-command "$LAB_DIR/lab.sh poweroff node$n" --on-on-command "$LAB_DIR/lab.sh poweron node$n" \
         --state-file "$RUN/ups$n.state" </dev/null >>"$RUN/ups$n.log" 2>&1 &
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < 400; i++)); do
         ups_pid "$n" >/dev/null && return 0
         sleep 0.05
     done
@@ -1249,7 +1249,7 @@ cmd_serialcut() {
         return 0
     fi
     kill -STOP "$pid"
-    for ((i = 0; i < 40; i++)); do
+    for ((i = 0; i < 400; i++)); do
         serial_is_cut "$pid" && break
         sleep 0.05
     done
