@@ -145,7 +145,7 @@ public final class ConfigCommand implements Callable<Integer> {
                     + " peer's, by the digests the daemons exchange; print same, DIFFERS or unknown per file.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:every file is the same on both nodes",
-                    "1:a file differs, or the peer sent no digest (not heard yet, or a Heartbeat 3.0.6 node)",
+                    "1:a file differs, or the peer sent no digest (not heard yet, not running, or a Heartbeat 3.0.6 node)",
                     "2:--config-dir holds an invalid configuration", "3:no daemon running",
                     "4:permission denied", "64:usage error"})
     public static final class Diff implements Callable<Integer> {
@@ -192,7 +192,7 @@ public final class ConfigCommand implements Callable<Integer> {
                 String verdict = switch (e.getValue()) {
                     case SAME -> "same";
                     case DIFFERS -> "DIFFERS";
-                    case UNKNOWN -> "unknown (" + peer + " sent no digest \u2014 not heard yet, or a Heartbeat 3.0.6 node?)";
+                    case UNKNOWN -> "unknown (" + peer + " sent no digest \u2014 not heard yet, not running, or a Heartbeat 3.0.6 node?)";
                 };
                 allSame &= e.getValue() == ConfigDigestReport.Verdict.SAME;
                 out.println(String.format("  %-26s %s", e.getKey().displayName(), verdict));
