@@ -97,6 +97,12 @@ public final class ConfigCommand implements Callable<Integer> {
                 NodeName me = node.orElseGet(ConfigCommand::thisNode);
                 // the device this node would use, contacted; or, on another machine, every node's, not contacted
                 List<NodeName> whom = c.nodes().contains(me) ? List.of(me) : c.nodes();
+                if (node.isEmpty() && !c.nodes().contains(me)) {
+                    all.add(ConfigDiagnostic.warning(c.configDir().resolve("ha.cf"), 0, "this machine's node name ["
+                            + me + "] ('uname -n') is not a node of this cluster, so the daemon would refuse to start"
+                            + " here; checked as a config for " + c.nodes() + ". Add 'node " + me + "' or set the host"
+                            + " name, or give --node-name to check as one of the nodes"));
+                }
                 java.util.Set<Integer> seen = new java.util.HashSet<>();
                 // a running daemon holds this node's device (a serial UPS line is locked): ask it instead
                 Optional<ControlResponse> daemon = whom.size() == 1 && c.stonithFor(me).isPresent()
