@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Test;
  * there {@code hb --version}, {@code man -w hb}, the bash completion and {@code systemd-analyze verify} of the
  * unit work; the unit's {@code ExecStartPre} line exits 2 with {@code file:line} messages on a corrupt
  * {@code /etc/ha.d/ha.cf}; in the lab both nodes run the unit's {@code ExecStartPre} and {@code ExecStart}
- * lines, read from the installed unit file, and the VIP fails over when node1 loses power; {@code dpkg --purge}
+ * lines, read from the installed unit file, and the VIP fails over when node1 loses power; node1 comes back
+ * through {@code /etc/init.d/jheartbeat start} and takes its group back, which its {@code stop} hands over
+ * again; {@code dpkg --purge}
  * leaves no file behind that was not there before the install.
  */
 @Tag("root")
@@ -41,7 +43,8 @@ class DebPackageIT {
     void installsRunsAsTheUnitStartsItFailsOverAndPurgesClean() throws Exception {
         assumeTrue(isRoot(), "dpkg -i, mount namespaces and the lab need root");
         Path deb = findDeb();
-        String hostStatusBefore = Files.readString(Path.of("/var/lib/dpkg/status"));
+        // the machine's own dpkg database may change meanwhile (other builds install packages): look for ours only
+        long hostLogBefore = hostDpkgLogMentions();
         boolean hostHadHb = Files.exists(Path.of("/usr/sbin/hb"));
 
         // lintian: no errors; warnings printed (the kept ones are listed in packaging/README.md)
@@ -89,6 +92,8 @@ class DebPackageIT {
             System.out.println("systemd-analyze verify: exit " + verify.code() + " " + verify.output() + verify.stderr());
             assertThat(verify.code()).as("systemd-analyze verify\n%s", verify.stderr()).isZero();
             assertThat(verify.output() + verify.stderr()).as("systemd-analyze verify").doesNotContain(UNIT.substring(20));
+            // the init script's pid file on each node's own /var/lib/jheartbeat, not the machine's shared /run
+            iso.sh("echo PIDFILE=/var/lib/jheartbeat/init.pid >> /etc/default/jheartbeat");
             String execStartPre = directive(unit, "ExecStartPre");
             String execStart = directive(unit, "ExecStart");
 
@@ -106,8 +111,10 @@ class DebPackageIT {
             assertThat(lost).as("files that were there before the install and are gone after the purge").isEmpty();
             assertThat(haDDigest(iso)).as("/etc/ha.d after the purge").isEqualTo(haDBefore);
         }
-        // the machine itself: no package, no file, dpkg's database as it was
-        assertThat(Files.readString(Path.of("/var/lib/dpkg/status"))).as("host dpkg status").isEqualTo(hostStatusBefore);
+        // the machine itself: no package, no file, no dpkg run on it
+        assertThat(Files.readString(Path.of("/var/lib/dpkg/status"))).as("host dpkg status")
+                .doesNotContain("Package: jheartbeat\n");
+        assertThat(hostDpkgLogMentions()).as("jheartbeat lines in the host's /var/log/dpkg.log").isEqualTo(hostLogBefore);
         assertThat(Files.exists(Path.of("/usr/sbin/hb"))).as("host /usr/sbin/hb").isEqualTo(hostHadHb);
         assertThat(Files.exists(Path.of("/etc/init.d/jheartbeat"))).isFalse();
         assertThat(Files.exists(Path.of(UNIT))).isFalse();
@@ -143,6 +150,7 @@ class DebPackageIT {
         env.put("LAB_RUN", run.toString());
         env.put("LAB_KEEPALIVE", "500ms");
         env.put("LAB_DEADTIME", "3");
+        env.put("LAB_AUTO_FAILBACK", "on");
         env.put("HB_JAR", ROOT.resolve("cli/target/hb.jar").toString());
         List<String> lab = new ArrayList<>(iso.prefix());
         lab.add(ROOT.resolve("lab/lab.sh").toString());
@@ -172,6 +180,24 @@ class DebPackageIT {
             waitForHttp(lab, env, run, "node2");
             System.out.printf("FIGURE deb_failover_ms %d ms (node2 serves the VIP after node1 lost power, deadtime 3 s)%n",
                     (System.nanoTime() - t1) / 1_000_000);
+
+            // node1 returns, started by the init script (machines without systemd): it takes its group back;
+            // the init script's stop hands it to node2 again
+            assertThat(labRun(lab, env, "poweron", "node1").code()).isZero();
+            Path dir1 = run.resolve("node1");
+            IsolatedRoot.Result initStart = labRun(lab, env, "exec", "node1", "sh", "-c",
+                    "mount --bind \"$1\" /etc/ha.d && LABWEB_STATE_DIR=\"$2\" /etc/init.d/jheartbeat start", "init",
+                    dir1.resolve("ha.d").toString(), dir1.resolve("state").toString());
+            assertThat(initStart.code()).as("/etc/init.d/jheartbeat start\n%s", initStart.output() + initStart.stderr())
+                    .isZero();
+            waitForHttp(lab, env, run, "node1");
+            assertThat(labRun(lab, env, "exec", "node1", "/etc/init.d/jheartbeat", "status").code()).isZero();
+            IsolatedRoot.Result initStop = labRun(lab, env, "exec", "node1", "/etc/init.d/jheartbeat", "stop");
+            assertThat(initStop.code()).as("/etc/init.d/jheartbeat stop\n%s", initStop.output() + initStop.stderr())
+                    .isZero();
+            waitForHttp(lab, env, run, "node2");
+            assertThat(labRun(lab, env, "exec", "node1", "/etc/init.d/jheartbeat", "status").code())
+                    .as("LSB status of a stopped service").isEqualTo(3);
         } finally {
             IsolatedRoot.Result down = labRun(lab, env, "down");
             if (down.code() != 0) {
@@ -213,6 +239,16 @@ class DebPackageIT {
                 + " -o -path /var/log/dpkg.log -o -path /var/tmp \\) -prune -o -print");
         assertThat(r.code()).as(r.stderr()).isZero();
         return new TreeSet<>(lines(r.output()));
+    }
+
+    private static long hostDpkgLogMentions() throws IOException {
+        Path log = Path.of("/var/log/dpkg.log");
+        if (!Files.exists(log)) {
+            return 0;
+        }
+        try (Stream<String> l = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+            return l.filter(x -> x.contains(" jheartbeat")).count();
+        }
     }
 
     private static String haDDigest(IsolatedRoot iso) throws Exception {
