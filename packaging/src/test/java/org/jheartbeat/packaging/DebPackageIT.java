@@ -121,8 +121,8 @@ class DebPackageIT {
     }
 
     /**
-     * Bad input at boot: systemd runs the ExecStartPre line; on a corrupt ha.cf it must exit 2 (the unit's
-     * RestartPreventExitStatus) with the file:line message. The ha.cf written here is in the isolated root.
+     * Bad input at boot: systemd runs the ExecStartPre line; on a corrupt or a missing ha.cf it must exit 2 (the
+     * unit's RestartPreventExitStatus) with the file:line message. The ha.cf written here is in the isolated root.
      */
     private static void corruptConfigFailsTheCheck(IsolatedRoot iso, String execStartPre) throws Exception {
         IsolatedRoot.Result pid1 = IsolatedRoot.exec(List.of("ps", "-p", "1", "-o", "comm="), Map.of(), 10);
@@ -138,6 +138,10 @@ class DebPackageIT {
         assertThat(check.code()).as("ExecStartPre on a corrupt ha.cf\n%s%s", check.output(), check.stderr()).isEqualTo(2);
         assertThat(check.stderr() + check.output()).contains("ha.cf:3:");
         assertThat(check.stderr() + check.output()).doesNotContain("\tat org.");
+        iso.sh("rm -f /etc/ha.d/ha.cf");
+        IsolatedRoot.Result missing = iso.run(List.of("sh", "-c", execStartPre), Map.of(), 60);
+        assertThat(missing.code()).as("ExecStartPre without ha.cf\n%s", missing.stderr()).isEqualTo(2);
+        assertThat(missing.stderr() + missing.output()).contains("/etc/ha.d/ha.cf:0: ha.cf not found");
         iso.sh("rm -rf /etc/ha.d && mv /etc/ha.d.it-saved /etc/ha.d");
     }
 
