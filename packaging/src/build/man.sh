@@ -20,6 +20,21 @@ for f in "$gen"/*.adoc; do
         -e 's/\*\(hb[a-z-]*\)\*(1)/*\1*(8)/g' \
         "$f" >"$out.adoc/$(basename "$f")"
 done
+# hb(8) points at every other page
+{
+    echo
+    echo "== See also"
+    echo
+    for f in "$out.adoc"/hb-*.adoc; do
+        n=$(basename "$f" .adoc)
+        printf '*%s*(8), ' "$n"
+    done
+    for f in "$src"/*.5.adoc; do
+        n=$(basename "$f" .5.adoc)
+        printf '*%s*(5), ' "$n"
+    done
+    echo "*jheartbeat.service* (/lib/systemd/system), Heartbeat's *ha.cf*(5)"
+} >>"$out.adoc/hb.adoc"
 asciidoctor -b manpage -a "mansource=jheartbeat $version" -a "manmanual=jheartbeat Manual" \
     --failure-level=WARN -D "$out/man8" "$out.adoc"/*.adoc
 asciidoctor -b manpage -a "mansource=jheartbeat $version" -a "manmanual=jheartbeat Manual" \
