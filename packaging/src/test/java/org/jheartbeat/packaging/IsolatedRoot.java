@@ -47,7 +47,8 @@ final class IsolatedRoot implements AutoCloseable {
                     .append("mount -t overlay jhb-isolated -o lowerdir=").append(d).append(",upperdir=\"$m/").append(n)
                     .append("/upper\",workdir=\"$m/").append(n).append("/work\" ").append(d).append("; ");
         }
-        script.append("echo ready; exec sleep infinity");
+        // lives as long as the test JVM (its parent: unshare execs sh), also if the JVM dies without close()
+        script.append("echo ready; while kill -0 $PPID 2>/dev/null; do sleep 2; done");
         ProcessBuilder pb = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "--",
                 "sh", "-c", script.toString(), "holder", mountPoint.toString()).redirectErrorStream(true);
         this.holder = pb.start();
