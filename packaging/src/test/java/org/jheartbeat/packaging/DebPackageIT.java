@@ -179,6 +179,10 @@ class DebPackageIT {
             IsolatedRoot.Result status = labRun(lab, env, "exec", "node2", "hb", "status");
             assertThat(status.code()).as("hb status on node2 (default state dir)\n%s", status.output() + status.stderr())
                     .isZero();
+            // the Heartbeat-named wrappers, off PATH, through the /usr/lib/jheartbeat/hb link
+            IsolatedRoot.Result nodes = labRun(lab, env, "exec", "node2", "/usr/lib/jheartbeat/cl_status", "listnodes");
+            assertThat(nodes.code()).as("cl_status listnodes\n%s", nodes.output() + nodes.stderr()).isZero();
+            assertThat(nodes.output()).contains("node1", "node2");
             assertThat(labRun(lab, env, "poweroff", "node1").code()).isZero();
             long t1 = System.nanoTime();
             waitForHttp(lab, env, run, "node2");
