@@ -162,9 +162,6 @@ public final class Daemon {
     private int run(ClusterConfig config, org.jheartbeat.sync.config.SyncConfig sync, NodeName me,
                     StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts)
             throws UserException, IOException {
-        config.logging().logfacility().ifPresent(f ->
-                LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
-
         MonotonicClock clock = MonotonicClock.system();
         WallClock wall = WallClock.system();
         long generation = state.bumpGeneration(wall.currentTimeMillis() / 1000);
