@@ -58,11 +58,29 @@ public final class UnixDatagramSender implements SyslogStream.DatagramSender {
         buffer.clear();
         buffer.put(record);
         buffer.flip();
-        int n = socket.sendToDomainSocket(buffer, 0, record.length, pathBytes);
+        int n;
+        try {
+            n = socket.sendToDomainSocket(buffer, 0, record.length, pathBytes);
+        } catch (IOException e) {
+            throw new IOException(reason(e), e);
+        }
         if (n < record.length) {
             throw new IOException(n == 0 ? "socket buffer full (the syslog daemon does not keep up)"
                     : "sent " + n + " of " + record.length + " bytes");
         }
+    }
+
+    /**
+     * The system's words for a failed send ({@code strerror}): Netty's prefix
+     * {@code sendToDomainSocket(..) failed with error(-111): } dropped.
+     */
+    static String reason(IOException e) {
+        if (e instanceof java.io.FileNotFoundException && e.getMessage() == null) {
+            return "No such file or directory"; // Netty's ENOENT carries no message
+        }
+        String m = e.getMessage() != null ? e.getMessage() : e.toString();
+        int i = m.indexOf("): ");
+        return m.contains("failed with error(") && i >= 0 ? m.substring(i + 3) : m;
     }
 
     @Override
