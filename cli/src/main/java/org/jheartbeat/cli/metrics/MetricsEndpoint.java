@@ -27,8 +27,8 @@ import org.jheartbeat.sync.replication.JobState;
  * it asks the cluster loop for a snapshot and the event counts ({@link ClusterLoop#observe()}, a
  * short task queued on the loop) and waits for the answer at most {@link #LOOP_ANSWER_TIMEOUT_MS},
  * so a scrape never blocks the loop and a busy loop never hangs a scrape (it answers
- * {@code jheartbeat_up 0}); then reads the sync and backup states (small files) and builds the
- * families ({@link ClusterMetrics}).
+ * {@code jheartbeat_up 0}); then reads the sync and backup states (small files; one that cannot be
+ * read leaves those families out of the scrape) and builds the families ({@link ClusterMetrics}).
  */
 public final class MetricsEndpoint implements AutoCloseable {
     /** The longest a scrape waits for the cluster loop's answer, in ms. */
@@ -99,10 +99,17 @@ public final class MetricsEndpoint implements AutoCloseable {
         } catch (Exception e) {
             loop = Optional.empty();
         }
-        List<JobState> jobs = sources.jobs();
+        List<JobState> jobs = List.of();
         Map<String, Optional<Duration>> ages = new java.util.HashMap<>();
-        jobs.forEach(j -> ages.put(j.job(), sources.replicaAge(j.job())));
-        return ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, sources.backups(), sources.logDropped(),
+        List<BackupState> backups = List.of();
+        try {
+            jobs = sources.jobs();
+            jobs.forEach(j -> ages.put(j.job(), sources.replicaAge(j.job())));
+            backups = sources.backups();
+        } catch (RuntimeException e) {
+            // a state file that cannot be read: those families are left out of this scrape, the rest is served
+        }
+        return ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups, sources.logDropped(),
                 clock.instant()));
     }
 
