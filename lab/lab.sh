@@ -429,12 +429,13 @@ EOF
 
 # cmd_privdev N: give jheartbeat node N its own /dev (idempotent until the next
 # power cycle), so that a test can bind the node's /dev/log without touching
-# the host's: in the node's mount namespace only (the holder's, propagation
-# private) the real /dev is rbind-mounted on <node>/hostdev and a tmpfs is
-# mounted on /dev whose entries are symlinks into it (its own symlinks, e.g.
-# fd -> /proc/self/fd, are copied). Opening /dev/null, /dev/urandom or
-# /dev/pts/N goes to the real devices; a new file such as /dev/log lands in
-# the tmpfs and dies with the holder.
+# the host's. In the node's mount namespace only (the holder's, propagation
+# private): a tmpfs is mounted on <node>/privdev, the real /dev rbind-mounted
+# on its .host, a symlink made for every entry of /dev (to /dev/.host/NAME;
+# /dev's own symlinks, e.g. fd -> /proc/self/fd, copied), and the tmpfs moved
+# onto /dev. Opening /dev/null, /dev/urandom or /dev/pts/N reaches the real
+# devices; a new file such as /dev/log lands in the tmpfs and dies with the
+# holder. Nothing of /dev stays reachable under the run dir.
 cmd_privdev() {
     local n d
     n=$(node_num "${1:-}")
@@ -442,18 +443,20 @@ cmd_privdev() {
     is_real "$n" && die "node$n runs the real heartbeat: privdev is for jheartbeat nodes"
     d=$(node_dir "$n")
     node_enter "$n" /
-    if "${NODE_ENTER[@]}" mountpoint -q "$d/hostdev"; then
+    if "${NODE_ENTER[@]}" test -d /dev/.host; then
         return 0
     fi
-    mkdir -p "$d/hostdev"
+    mkdir -p "$d/privdev"
     # shellcheck disable=SC2016  # expanded by the inner sh
     "${NODE_ENTER[@]}" sh -c 'set -e
-        mount --rbind /dev "$1"
-        mount -t tmpfs -o mode=755,size=1m lab-dev /dev
-        for e in "$1"/*; do
-            if [ -L "$e" ]; then cp -P "$e" /dev/; else ln -s "$e" "/dev/${e##*/}"; fi
-        done' privdev "$d/hostdev"
-    log "node$n: private /dev (a tmpfs; the real devices through $d/hostdev)"
+        mount -t tmpfs -o mode=755,size=1m lab-dev "$1"
+        mkdir "$1/.host"
+        mount --rbind /dev "$1/.host"
+        for e in /dev/*; do
+            if [ -L "$e" ]; then cp -P "$e" "$1/"; else ln -s "/dev/.host/${e##*/}" "$1/${e##*/}"; fi
+        done
+        mount --move "$1" /dev' privdev "$d/privdev"
+    log "node$n: private /dev (a tmpfs; the real devices under /dev/.host, inside node$n only)"
 }
 
 # cmd_syslogd N start|stop: a test syslog receiver on node N's own /dev/log

@@ -118,7 +118,7 @@ public final class ClusterMetrics {
             }
         }
         out.add(gauge("jheartbeat_group_running_on", "1 for the node each resource group runs on as far as this"
-                + " node knows (none: on no node)", where));
+                + " node knows (all 0: on no node)", where));
         out.add(counter("jheartbeat_bad_packets", "packets dropped since start: authentication or parse failures,"
                 + " unknown senders", List.of(counterPoint(s.badPackets()))));
     }
