@@ -268,6 +268,11 @@ public final class Daemon {
                 public long logDropped() {
                     return log.droppedLines();
                 }
+
+                @Override
+                public long syslogRecordsLost() {
+                    return log.syslogRecordsLost();
+                }
             }, java.time.Clock.systemUTC());
             LOG.info("Metrics endpoint: http://{}/metrics ({} metrics: listen)", where, JheartbeatYaml.NAME);
             return Optional.of(m);

@@ -122,11 +122,14 @@ public final class LogSetup {
                 Level.DEBUG, dropped, clock)));
         Optional<SyslogFacility> facility = settings.logfacility().flatMap(SyslogFacility::fromHaCf);
         String syslogProblem = null;
+        java.util.function.LongSupplier syslogLost = () -> 0;
         if (facility.isPresent()) {
             try {
                 OutputStreamAppender<ILoggingEvent> out = new OutputStreamAppender<>();
-                out.setOutputStream(new SyslogStream(syslog.open(Path.of(SYSLOG_SOCKET)), syslogReporter(heartbeat),
-                        clock));
+                SyslogStream stream = new SyslogStream(syslog.open(Path.of(SYSLOG_SOCKET)), syslogReporter(heartbeat),
+                        clock);
+                syslogLost = stream::recordsLost;
+                out.setOutputStream(stream);
                 SyslogEncoder encoder = new SyslogEncoder(facility.get(), SYSLOG_IDENT, ProcessHandle.current().pid(),
                         ZoneId.systemDefault());
                 outputs.add(add(ctx, root, out, "syslog", encoder, Level.INFO, dropped, clock));
@@ -146,7 +149,7 @@ public final class LogSetup {
             heartbeat.warn("logfacility {}: cannot log to syslog ({}); logging to files and stderr only",
                     facility.get().haCfName(), syslogProblem);
         }
-        return new DaemonLog(outputs, dropped, watcher, clock);
+        return new DaemonLog(outputs, dropped, watcher, clock, syslogLost);
     }
 
     private static SyslogStream.Reporter syslogReporter(org.slf4j.Logger heartbeat) {

@@ -37,7 +37,8 @@ import org.jheartbeat.sync.replication.JobState;
  * <p>Families (all prefixed {@code jheartbeat_}): {@code up}; {@code node_status}, {@code link_status};
  * {@code late_heartbeats_total}, {@code node_deaths_total}, {@code link_deaths_total},
  * {@code takeovers_total}, {@code handovers_total}; {@code group_state}, {@code group_failures_total};
- * {@code fencing_total}; {@code bad_packets_total}, {@code log_lines_dropped_total};
+ * {@code fencing_total}; {@code bad_packets_total}, {@code log_lines_dropped_total},
+ * {@code syslog_records_lost_total};
  * {@code sync_job_result}, {@code sync_job_replica_age_seconds}, {@code sync_job_last_success_age_seconds};
  * {@code backup_result}, {@code backup_last_run_age_seconds}, {@code backup_snapshots}. Ages are in
  * seconds at the time of the scrape; an age that is not known (never ran) is left out.
@@ -55,11 +56,12 @@ public final class ClusterMetrics {
      * @param replicaAges  per job: age of the replica on this node, when known
      * @param backups      backups' states, in sync.yaml order
      * @param logDropped   log lines dropped since start (the log queues were full)
+     * @param syslogLost   syslog records lost since start ({@code /dev/log} did not take them)
      * @param now          the scrape's wall-clock time, for ages
      */
     public record Inputs(Optional<ClusterLoop.Observation> loop, List<JobState> jobs,
                          Map<String, Optional<Duration>> replicaAges, List<BackupState> backups, long logDropped,
-                         Instant now) {
+                         long syslogLost, Instant now) {
         public Inputs {
             jobs = List.copyOf(jobs);
             replicaAges = Map.copyOf(replicaAges);
@@ -79,6 +81,8 @@ public final class ClusterMetrics {
         });
         out.add(counter("jheartbeat_log_lines_dropped", "log lines dropped because a log output was too slow",
                 List.of(counterPoint(in.logDropped()))));
+        out.add(counter("jheartbeat_syslog_records_lost", "syslog records lost because /dev/log did not take them"
+                + " (ha.cf logfacility)", List.of(counterPoint(in.syslogLost()))));
         sync(in, out);
         return new MetricSnapshots(out);
     }

@@ -50,6 +50,9 @@ public final class MetricsEndpoint implements AutoCloseable {
 
         /** Log lines dropped since start. */
         long logDropped();
+
+        /** Syslog records lost since start. */
+        long syslogRecordsLost();
     }
 
     private final HTTPServer server;
@@ -110,7 +113,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             // a state file that cannot be read: those families are left out of this scrape, the rest is served
         }
         return ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups, sources.logDropped(),
-                clock.instant()));
+                sources.syslogRecordsLost(), clock.instant()));
     }
 
     /** The port it listens on. */

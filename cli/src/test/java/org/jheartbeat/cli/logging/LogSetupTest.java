@@ -162,9 +162,45 @@ class LogSetupTest {
                 });
         ctx.getLogger("heartbeat").info("two");
         broken.close();
+        assertThat(broken.syslogRecordsLost()).isZero();
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("info: one").doesNotContain("syslog");
         assertThat(err2.toString(StandardCharsets.UTF_8)).contains("WARN: logfacility daemon: cannot log to syslog"
                 + " (Netty's native epoll transport is not available here: test); logging to files and stderr only")
                 .contains("info: two");
+    }
+
+    @Test
+    void aSyslogSocketThatRefusesIsReportedOnceAndItsRecordsCounted(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path logfile = dir.resolve("ha-log");
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.of(logfile), Optional.empty(),
+                Optional.of("local0")), "node1", false, stderr(err), MonotonicClock.system(), socket ->
+                new SyslogStream.DatagramSender() {
+                    @Override
+                    public void send(byte[] record) throws IOException {
+                        throw new IOException("Connection refused");
+                    }
+
+                    @Override
+                    public String describe() {
+                        return socket.toString();
+                    }
+
+                    @Override
+                    public void close() {
+                    }
+                });
+        Logger hb = ctx.getLogger("heartbeat");
+        for (int i = 0; i < 20; i++) {
+            hb.info("line {}", i);
+        }
+        // the syslog output's own writer thread sends (and fails); the bound only catches a hang
+        await().atMost(Duration.ofSeconds(60)).until(() -> log.syslogRecordsLost() >= 20);
+        log.close();
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertThat(text.split("does not take records", -1)).as(text).hasSize(2);
+        assertThat(text).contains("WARN: syslog socket /dev/log does not take records (Connection refused); they are"
+                + " dropped and counted until it does (retrying every 10 s)").contains("info: line 19");
+        assertThat(Files.readString(logfile)).contains("info: line 19").contains("does not take records");
     }
 }

@@ -55,7 +55,7 @@ class ClusterMetricsTest {
                 Optional.of(NOW.minusSeconds(3700)), Optional.of(NOW.minusSeconds(3600)), "disk gone", 4,
                 Optional.of("2026-11-30"), 0, 0);
         String t = text(ClusterMetrics.of(new ClusterMetrics.Inputs(Optional.of(observation("active", "up")),
-                List.of(job), Map.of("web", Optional.of(Duration.ofSeconds(65))), List.of(backup), 5, NOW)));
+                List.of(job), Map.of("web", Optional.of(Duration.ofSeconds(65))), List.of(backup), 5, 9, NOW)));
         assertThat(t).contains("jheartbeat_up 1.0\n")
                 .contains("# HELP jheartbeat_node_status status of each node as this node sees it")
                 .contains("# TYPE jheartbeat_node_status gauge")
@@ -83,6 +83,7 @@ class ClusterMetricsTest {
                 .contains("jheartbeat_fencing_total{result=\"failed\"} 2.0\n")
                 .contains("jheartbeat_bad_packets_total 3.0\n")
                 .contains("jheartbeat_log_lines_dropped_total 5.0\n")
+                .contains("jheartbeat_syslog_records_lost_total 9.0\n")
                 .contains("jheartbeat_sync_job_result{job=\"web\",result=\"ok\"} 1.0\n")
                 .contains("jheartbeat_sync_job_result{job=\"web\",result=\"failed_fatal\"} 0.0\n")
                 .contains("jheartbeat_sync_job_replica_age_seconds{job=\"web\"} 65.0\n")
@@ -98,7 +99,7 @@ class ClusterMetricsTest {
     @Test
     void aDeadPeerAndItsDeadLinksShowAsDead() throws IOException {
         String t = text(ClusterMetrics.of(new ClusterMetrics.Inputs(Optional.of(observation("dead", "dead")), List.of(),
-                Map.of(), List.of(), 0, NOW)));
+                Map.of(), List.of(), 0, 0, NOW)));
         assertThat(t).contains("jheartbeat_node_status{local=\"false\",node=\"node2\",status=\"dead\"} 1.0\n")
                 .contains("jheartbeat_node_status{local=\"false\",node=\"node2\",status=\"active\"} 0.0\n")
                 .contains("jheartbeat_link_status{link=\"eth1\",node=\"node2\",status=\"dead\"} 1.0\n");
@@ -107,7 +108,7 @@ class ClusterMetricsTest {
     @Test
     void withoutTheLoopsAnswerOnlyUpZeroAndWhatIsReadElsewhere() throws IOException {
         String t = text(ClusterMetrics.of(new ClusterMetrics.Inputs(Optional.empty(), List.of(JobState.never("web")),
-                Map.of("web", Optional.empty()), List.of(BackupState.initial("nightly")), 0, NOW)));
+                Map.of("web", Optional.empty()), List.of(BackupState.initial("nightly")), 0, 0, NOW)));
         assertThat(t).contains("jheartbeat_up 0.0\n").doesNotContain("jheartbeat_node_status")
                 .doesNotContain("jheartbeat_takeovers").contains("jheartbeat_sync_job_result{job=\"web\",result=\"never\"} 1.0")
                 .doesNotContain("jheartbeat_sync_job_replica_age_seconds{")

@@ -50,6 +50,11 @@ class MetricsEndpointTest {
         public long logDropped() {
             return 0;
         }
+
+        @Override
+        public long syslogRecordsLost() {
+            return 0;
+        }
     };
 
     private static String get(int port) throws IOException, InterruptedException {
