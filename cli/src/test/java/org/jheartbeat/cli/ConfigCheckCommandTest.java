@@ -111,6 +111,19 @@ class ConfigCheckCommandTest {
     }
 
     @Test
+    void anInvalidJheartbeatYamlIsAnErrorWithFileAndLine() throws java.io.IOException {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
+        java.nio.file.Files.writeString(cfg.resolve("jheartbeat.yaml"), "metrics:\n  listen:\n    node3: 198.18.0.3:9810\n");
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("jheartbeat.yaml") + ":3: metrics: listen: [node3] is not a node of"
+                + " ha.cf").doesNotContain("Exception");
+        java.nio.file.Files.writeString(cfg.resolve("jheartbeat.yaml"), "metrics:\n  listen:\n    node2: 198.18.0.2:9810\n");
+        HbRun ok = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(ok.code()).as(ok.err()).isZero();
+    }
+
+    @Test
     void validDirExitsZero() {
         Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());

@@ -130,6 +130,13 @@ public final class ConfigCommand implements Callable<Integer> {
                 err.println(e.getMessage());
                 n++;
             }
+            // jheartbeat.yaml (optional): jheartbeat-only settings, the metrics endpoint
+            try {
+                org.jheartbeat.cli.metrics.JheartbeatYaml.load(configDir.path(), r.config());
+            } catch (org.jheartbeat.cli.UserException e) {
+                err.println(e.getMessage());
+                n++;
+            }
             if (n > 0) {
                 err.println(n + " error(s) in " + configDir.path() + "; fix them before starting the daemon (it refuses"
                         + " every error but a missing resource script, which fails only that script's group).");

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.control.ConfigDigestReport;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.media.Medium;
@@ -317,6 +318,24 @@ public final class ClusterLoop implements AutoCloseable {
     public CompletableFuture<StatusSnapshot> snapshot() {
         CompletableFuture<StatusSnapshot> f = new CompletableFuture<>();
         post(() -> f.complete(takeSnapshot()));
+        return f;
+    }
+
+    /**
+     * A status snapshot with the event counts since start, taken together on the loop thread.
+     *
+     * @param status   as {@link #snapshot()} gives it
+     * @param counters as {@link NodeEngine#counters()} gives them
+     */
+    public record Observation(StatusSnapshot status, ClusterCounters counters) { }
+
+    /**
+     * A status snapshot and the event counts, taken on the loop thread (a short task queued behind
+     * whatever the loop is doing; the caller waits, the loop does not). For the metrics endpoint.
+     */
+    public CompletableFuture<Observation> observe() {
+        CompletableFuture<Observation> f = new CompletableFuture<>();
+        post(() -> f.complete(new Observation(takeSnapshot(), engine.counters())));
         return f;
     }
 

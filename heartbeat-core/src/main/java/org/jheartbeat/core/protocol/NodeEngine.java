@@ -17,6 +17,7 @@ import org.jheartbeat.core.membership.FailureDetector;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
+import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.Effect;
@@ -55,6 +56,7 @@ public final class NodeEngine {
     private final TakeoverMachine machine;
     private final SequenceTracker peerSeq = new SequenceTracker();
     private final BadPacketCounter badPackets = new BadPacketCounter();
+    private final EventCounters counters = new EventCounters();
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
     private final RscHold rscHold;
     /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
@@ -315,6 +317,7 @@ public final class NodeEngine {
     public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos,
                                     long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        counters.groupDone(config.resourceGroups().get(group).key(), wasStart, ok);
         TakeoverEvent e = wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
                 : new TakeoverEvent.GroupStopped(group, ok, detail);
         apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
@@ -334,6 +337,7 @@ public final class NodeEngine {
     /** A fencing attempt ended ({@code fenced} = the device confirmed it). */
     public List<Effect> onFenceDone(boolean fenced, String detail, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        counters.fenceDone(fenced);
         apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -447,6 +451,7 @@ public final class NodeEngine {
             level = l.beyondDeadtime() ? Level.CRIT : Level.WARN;
         }
         log(out, level, e.logLine());
+        counters.membership(e);
         if (e instanceof MembershipEvent.NodeDead) {
             if (handshake.onPeerDead()) {
                 commNowUp(out, now, wall);
@@ -741,6 +746,14 @@ public final class NodeEngine {
     /** The takeover machine (read-only use: states and holdings). */
     public TakeoverMachine machine() {
         return machine;
+    }
+
+    /**
+     * Event counts since start (late heartbeats, deaths, link deaths, takeovers, hand-overs, group
+     * failures, fencing results), copied: call on the loop thread.
+     */
+    public ClusterCounters counters() {
+        return counters.snapshot(machine);
     }
 
     /** Bad-packet counters. */

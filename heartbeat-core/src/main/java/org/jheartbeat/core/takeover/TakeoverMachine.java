@@ -121,6 +121,12 @@ public final class TakeoverMachine {
     private StandbyStep standbyStep = StandbyStep.NONE;
     private long deadlineNanos = Long.MAX_VALUE;
     private Handover handover = Handover.NONE;
+    /** Whether the operator request {@link #handover} is about was a takeover (else a standby). */
+    private boolean handoverIsTakeover;
+    /** Finished operator requests of this node, by [takeover ? 1 : 0][outcome ordinal] (metrics). */
+    private final long[][] handoversFinished = new long[2][Handover.values().length];
+    /** Times this node took over the groups of a dead or departed peer (metrics). */
+    private long takeovers;
     private String handoverDetail = "";
     private long handoverSerial;
     private long handoverDeadlineNanos = Long.MAX_VALUE;
@@ -643,6 +649,7 @@ public final class TakeoverMachine {
     }
 
     private void takeOverFromDeadPeer(List<Effect> out) {
+        takeovers++;
         out.add(new LogLine(Level.INFO, "Resources being acquired from " + peer + "."));
         state = TakeoverState.STABLE;
         standbyStep = StandbyStep.NONE;
@@ -677,6 +684,7 @@ public final class TakeoverMachine {
     }
 
     private void requestStandby(ResourceSet set, List<Effect> out, long now) {
+        handoverIsTakeover = false;
         Optional<String> refusal = handoverRefusal();
         handoverSerial++;
         if (refusal.isPresent()) {
@@ -701,6 +709,7 @@ public final class TakeoverMachine {
      * set, and this node takes the groups in STANDBY_TAKING.
      */
     private void requestTakeover(ResourceSet set, List<Effect> out, long now) {
+        handoverIsTakeover = true;
         Optional<String> refusal = handoverRefusal();
         for (int i = 0; i < groups.size() && refusal.isEmpty(); i++) {
             if (failedHere[i] && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
@@ -750,6 +759,7 @@ public final class TakeoverMachine {
     }
 
     private void finishHandover(Handover result, String detail) {
+        handoversFinished[handoverIsTakeover ? 1 : 0][result.ordinal()]++;
         handover = result;
         handoverDetail = detail;
         handoverDeadlineNanos = Long.MAX_VALUE;
@@ -1004,6 +1014,25 @@ public final class TakeoverMachine {
     /** One line about fencing for {@code hb status}: {@code none}, in progress with attempts, or done. */
     public String fenceStatus() {
         return fenceStatus;
+    }
+
+    /**
+     * Times this node took over the resource groups of a peer that died or left (after fencing it,
+     * when a STONITH device is configured), since start.
+     */
+    public long takeovers() {
+        return takeovers;
+    }
+
+    /**
+     * Standby or takeover requests of this node ({@code hb standby}, {@code hb takeover}, and the
+     * standby of auto_failback handing the peer its groups back) that ended with {@code outcome}
+     * (DONE, FAILED, CANCELLED or REFUSED), since start.
+     *
+     * @param takeover true for takeover requests, false for standby requests
+     */
+    public long handoversFinished(boolean takeover, Handover outcome) {
+        return handoversFinished[takeover ? 1 : 0][outcome.ordinal()];
     }
 
     /** Outcome of the latest standby/takeover request (operator or auto-failback). */
