@@ -13,6 +13,8 @@ PACKAGES=(
   iptables                         # lab.sh loss/noloss: packet loss inside a node namespace
   openssh-server openssh-client rsync  # lab: sshd per node, hb config push, data replication
   e2fsprogs                        # mkfs.ext4 for lab disk images
+  resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)
+  lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
 )
 
 if [ "$(id -u)" -ne 0 ]; then
