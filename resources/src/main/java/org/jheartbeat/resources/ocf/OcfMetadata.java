@@ -25,8 +25,8 @@ import org.xml.sax.SAXException;
  * An OCF agent's {@code meta-data} (OCF resource-agent API 1.0, {@code ra-api-1.dtd}): its
  * parameters and the default timeouts of its actions. Parsed with the JDK's DOM parser, bounded
  * ({@link #MAX_BYTES}) and closed to the outside: no DTD is loaded (the agents declare {@code
- * SYSTEM "ra-api-1.dtd"}), no external entity or XInclude is resolved, secure processing limits
- * entity expansion.
+ * SYSTEM "ra-api-1.dtd"}), a document declaring entities is refused, no external entity or
+ * XInclude is resolved, secure processing is on.
  *
  * @param name       the {@code resource-agent name} attribute
  * @param shortdesc  one-line description (English), may be empty
@@ -82,7 +82,7 @@ public record OcfMetadata(String name, String shortdesc, List<Parameter> paramet
      *
      * @param xml the agent's {@code meta-data} output
      * @return the parsed meta-data
-     * @throws OcfMetadataException if the text is larger than {@link #MAX_BYTES}, is not well-formed
+     * @throws OcfMetadataException if the text is larger than {@link #MAX_BYTES}, declares entities, is not well-formed
      *                              XML, has no {@code <resource-agent>} root, or a parameter has no name
      */
     public static OcfMetadata parse(String xml) {
@@ -90,6 +90,11 @@ public record OcfMetadata(String name, String shortdesc, List<Parameter> paramet
         if (bytes.length > MAX_BYTES) {
             throw new OcfMetadataException("meta-data is " + bytes.length + " bytes, more than the " + MAX_BYTES
                     + " accepted");
+        }
+        if (xml.contains("<!ENTITY")) {
+            // no agent declares entities (ra-api-1.dtd needs none): refusing them rules out entity
+            // expansion attacks and external entities whatever the JDK's parser settings
+            throw new OcfMetadataException("meta-data declares XML entities (<!ENTITY): refused");
         }
         Document doc;
         try {
