@@ -192,7 +192,8 @@ public final class ResourcesCommand implements Callable<Integer> {
      * the haresources part of {@code hb config check}'s machine checks (scripts, addresses, interfaces).
      */
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Check haresources: syntax, nodes, scripts, addresses; print file:line: message.",
+            description = "Check haresources: syntax, nodes, scripts, agent classes and OCF parameters, addresses;"
+                    + " print file:line: message.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:valid (warnings may be printed)", "2:at least one error", "64:usage error"})
     public static final class Check extends Base {

@@ -24,6 +24,10 @@ import org.jheartbeat.resources.drbd.DrbdDiskAgent;
 import org.jheartbeat.resources.lsb.LsbAgent;
 import org.jheartbeat.resources.ocf.OcfAgent;
 import org.jheartbeat.resources.ocf.OcfDirectory;
+import org.jheartbeat.resources.ocf.OcfMetadata;
+import org.jheartbeat.resources.ocf.OcfMetadataException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.jheartbeat.resources.systemd.SystemdAgent;
 
 /**
@@ -38,6 +42,7 @@ import org.jheartbeat.resources.systemd.SystemdAgent;
 public final class StandardResourceAgents implements ResourceAgents {
     /** Agent names served by the built-in IP agent. */
     public static final Set<String> IP_AGENTS = Set.of("IPaddr", "IPaddr2");
+    private static final Logger LOG = LoggerFactory.getLogger(StandardResourceAgents.class);
 
     private final ScriptLocator locator;
     private final ProcessRunner runner;
@@ -114,7 +119,11 @@ public final class StandardResourceAgents implements ResourceAgents {
     /**
      * @throws IpAddrSpecException if an IP resource's argument is
      *         missing, repeated or invalid
-     * @throws org.jheartbeat.resources.AgentNotFoundException if no script exists for the name
+     * @throws org.jheartbeat.resources.AgentNotFoundException if no script (Heartbeat or LSB class) or
+     *         OCF agent exists for the name
+     * @throws ResourceAgentException if the token's class or arguments are invalid (the config parser
+     *         refuses such tokens first); an OCF agent whose meta-data cannot be read is still made,
+     *         with the default timeouts (logged WARN)
      */
     @Override
     public ResourceAgent forSpec(ResourceSpec spec) {
@@ -140,8 +149,18 @@ public final class StandardResourceAgents implements ResourceAgents {
             return new SystemdAgent(u, runner, systemctl);
         }
         AgentRef.Ocf o = (AgentRef.Ocf) ref;
-        return new OcfAgent(o, spec.token(), ocf.locate(o, spec.token()), ocf.root(), ocf.metadata(o, spec.token()),
-                runner);
+        java.nio.file.Path executable = ocf.locate(o, spec.token());
+        OcfMetadata metadata;
+        try {
+            metadata = ocf.metadata(o, spec.token());
+        } catch (OcfMetadataException e) {
+            // meta-data only gives default timeouts here: a slow or broken meta-data action must not
+            // fail a start or, worse, block a stop (hb config check reports it)
+            LOG.warn("{}; {} uses the default timeout of {} s", e.getMessage(), spec.token(),
+                    OcfAgent.DEFAULT_TIMEOUT.toSeconds());
+            metadata = OcfMetadata.EMPTY;
+        }
+        return new OcfAgent(o, spec.token(), executable, ocf.root(), metadata, runner);
     }
 
     /**

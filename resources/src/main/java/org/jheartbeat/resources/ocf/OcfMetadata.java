@@ -36,6 +36,8 @@ import org.xml.sax.SAXException;
 public record OcfMetadata(String name, String shortdesc, List<Parameter> parameters, Map<String, Duration> actions) {
     /** Largest meta-data document accepted: 256 KiB (IPaddr2's is about 10 KiB). */
     public static final int MAX_BYTES = 256 * 1024;
+    /** No parameters, no action timeouts: what an agent whose meta-data cannot be read runs with. */
+    public static final OcfMetadata EMPTY = new OcfMetadata("", "", List.of(), Map.of());
 
     public OcfMetadata {
         Objects.requireNonNull(name, "name");
