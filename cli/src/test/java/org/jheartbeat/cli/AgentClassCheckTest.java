@@ -77,6 +77,16 @@ class AgentClassCheckTest {
     }
 
     @Test
+    void anOcfAddressCountsForTheOneAddressOneGroupRule() {
+        Path cfg = cfg("node1 ocf:heartbeat:IPaddr2::ip=198.18.0.100::cidr_netmask=24::nic=lo\n"
+                + "node2 198.18.0.100/24/lo\n");
+        HbRun r = check(cfg);
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("haresources") + ":2: address 198.18.0.100 is also in the group on line 1");
+        refused("node1 drbddisk::r0::r1\n", "drbddisk takes one DRBD resource name, [drbddisk::r0::r1] gives 2");
+    }
+
+    @Test
     void aValidOcfLineChecksClean() {
         HbRun r = check(cfg("node1 ocf:heartbeat:IPaddr2::ip=198.18.0.100::cidr_netmask=24::nic=lo::op_stop_timeout=30s\n"));
         assertThat(r.code()).as(r.err()).isZero();

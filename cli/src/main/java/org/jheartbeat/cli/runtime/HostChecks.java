@@ -186,6 +186,14 @@ public final class HostChecks {
                         }
                     }
                 } else {
+                    ocfAddress(r).ifPresent(address -> {
+                        ResourceGroupDecl other = ips.putIfAbsent(address, g);
+                        if (other != null && other != g) {
+                            out.add(ConfigDiagnostic.error(haresources, g.line(), "address " + address
+                                    + " is also in the group on line " + other.line()
+                                    + "; an address may belong to one group only"));
+                        }
+                    });
                     for (AgentCheck.Problem p : agentCheck(configDir).check(r)) {
                         out.add(p.kind() == AgentCheck.Kind.WARNING
                                 ? ConfigDiagnostic.warning(haresources, g.line(), p.message())
@@ -237,6 +245,19 @@ public final class HostChecks {
             }
         }
         return out;
+    }
+
+    /** The {@code ip} parameter of an {@code ocf:heartbeat:IPaddr2} or {@code IPaddr} resource, if any. */
+    private static Optional<String> ocfAddress(ResourceSpec r) {
+        try {
+            if (r.agentRef() instanceof org.jheartbeat.core.config.AgentRef.Ocf o
+                    && StandardResourceAgents.IP_AGENTS.contains(o.type()) && o.params().containsKey("ip")) {
+                return Optional.of(o.params().get("ip"));
+            }
+        } catch (IllegalArgumentException e) {
+            // the parser reported it
+        }
+        return Optional.empty();
     }
 
     /** The class-aware agent check for {@code configDir}, on this machine's OCF root and unit directories. */

@@ -23,7 +23,7 @@ import org.jheartbeat.resources.ocf.OcfMetadata;
  * <ul>
  *   <li>Heartbeat names: the script exists in {@code resource.d} or the init directory
  *       ({@link Kind#MISSING_SCRIPT}, which the daemon demotes to its group's failure, issue 11);
- *       IPaddr/IPaddr2/drbddisk are built in;</li>
+ *       IPaddr/IPaddr2/drbddisk are built in (drbddisk takes at most one argument);</li>
  *   <li>{@code lsb:}: the init script exists and is executable;</li>
  *   <li>{@code ocf:}: the agent exists (else a did-you-mean among its provider's agents), its
  *       meta-data reads, every parameter written is declared (did-you-mean), every required one
@@ -82,6 +82,10 @@ public final class AgentCheck {
             return out;
         }
         if (ref instanceof AgentRef.Heartbeat h) {
+            if (h.name().equals(DrbdDiskAgent.NAME) && h.args().size() > 1) {
+                out.add(new Problem(Kind.ERROR, "drbddisk takes one DRBD resource name, [" + spec.token() + "] gives "
+                        + h.args().size() + "; write drbddisk::RESOURCE (or drbddisk alone for all)"));
+            }
             if (StandardResourceAgents.IP_AGENTS.contains(h.name()) || h.name().equals(DrbdDiskAgent.NAME)) {
                 return out;
             }
