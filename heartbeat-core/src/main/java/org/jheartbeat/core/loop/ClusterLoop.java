@@ -260,6 +260,18 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     /**
+     * Monitoring gave up on group {@code group} running here: the takeover machine stops it and offers
+     * it to the peer ({@link org.jheartbeat.core.takeover.TakeoverEvent.GroupFailedRunning}). Any thread;
+     * does not block.
+     *
+     * @param group  haresources index
+     * @param detail which resource failed and how
+     */
+    public void groupFailedRunning(int group, String detail) {
+        post(() -> run(e -> e.onGroupFailedRunning(group, detail, clock.nanoTime(), wall.currentTimeMillis())));
+    }
+
+    /**
      * {@code hb cleanup}: clears the failures of group {@code group} (haresources index, or -1 for
      * every group) here and on the peer. Completes once the request was applied on the loop thread.
      */

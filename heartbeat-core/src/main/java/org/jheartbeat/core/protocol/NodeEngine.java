@@ -325,6 +325,18 @@ public final class NodeEngine {
     }
 
     /**
+     * Monitoring gave up on group {@code group} running here ({@link TakeoverEvent.GroupFailedRunning}):
+     * the machine stops it and offers it to the peer.
+     *
+     * @param detail which resource failed and how
+     */
+    public List<Effect> onGroupFailedRunning(int group, String detail, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        apply(machine.on(new TakeoverEvent.GroupFailedRunning(group, detail), nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    /**
      * {@code hb cleanup}: clears the failures of group {@code group} (haresources index, -1 for all),
      * here and, through {@code jhb-grpfail clear}, on the peer.
      */

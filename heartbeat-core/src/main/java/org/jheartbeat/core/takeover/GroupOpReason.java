@@ -33,7 +33,12 @@ public enum GroupOpReason {
     /** Stop: an operator cleared a group blocked by a failed stop ({@code hb cleanup}); it is stopped once more. */
     CLEANUP(false, "cleanup: stopping a blocked group again"),
     /** Stop: the peer's haresources defines the group differently; neither node runs it until they agree. */
-    DISPUTED(false, "defined differently on %s");
+    DISPUTED(false, "defined differently on %s"),
+    /**
+     * Stop: the group failed while running here and restarts in place could not repair it (monitoring,
+     * {@link TakeoverEvent.GroupFailedRunning}); once stopped it is FAILED here and offered to the peer.
+     */
+    MONITOR_FAILURE(false, "monitor failure: it leaves this node");
 
     private final boolean start;
     private final String text;

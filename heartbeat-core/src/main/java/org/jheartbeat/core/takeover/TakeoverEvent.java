@@ -80,6 +80,18 @@ public sealed interface TakeoverEvent {
     }
 
     /**
+     * A group running here failed its monitors beyond what restarts in place may repair (the restarts
+     * within the window are used up, or a restart's start failed; docs/design/resources.md,
+     * "Monitoring"). The machine stops the whole group, then treats it as a failed start: FAILED
+     * here and offered once to the peer (Pacemaker's {@code migration-threshold} reached). Ignored
+     * unless the group is running here.
+     *
+     * @param group  haresources index of the group
+     * @param detail which resource failed and how, for the log and {@code hb status}
+     */
+    record GroupFailedRunning(int group, String detail) implements TakeoverEvent { }
+
+    /**
      * The peer (a jheartbeat node) reported a failure of one of the groups ({@code jhb-grpfail}).
      *
      * @param group   haresources index of the group

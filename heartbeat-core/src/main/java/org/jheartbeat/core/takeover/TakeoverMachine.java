@@ -57,6 +57,7 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  *  STOPPED          everything ignored
  *
  *  any state: GroupStarted(fail) → FAILED here, offered to the peer (jhb-grpfail start);
+ *             GroupFailedRunning (group RUNNING) → stop it, then as GroupStarted(fail);
  *             GroupStopped(fail) → BLOCKED here, peer told (jhb-grpfail stop);
  *             PeerGroupFailure start → run it here unless it failed here; stop → never start it here,
  *             and with STONITH (STABLE, STANDBY_*, NEGOTIATING) → FENCING;
@@ -101,6 +102,11 @@ public final class TakeoverMachine {
     private final boolean[] peerFailed;
     /** The peer reported a failed stop: it may run there, so this node never starts it (unless fenced). */
     private final boolean[] peerBlocked;
+    private static final String STARTING_FAILED = "failed to start";
+    /** How a FAILED group failed here: {@value #STARTING_FAILED} or "failed while running". */
+    private final String[] failedWhat;
+    /** Being stopped after failing while running here: FAILED here once that stop succeeds (monitoring). */
+    private final boolean[] failingRunning;
     /** Why a group FAILED or is BLOCKED here, for logs and the operator. */
     private final String[] failureDetail;
     /** Reset this node on a stop failure (the admin asked for it) instead of leaving the group blocked. */
@@ -161,6 +167,9 @@ public final class TakeoverMachine {
         this.peerFailed = new boolean[groups.size()];
         this.peerBlocked = new boolean[groups.size()];
         this.failureDetail = new String[groups.size()];
+        this.failingRunning = new boolean[groups.size()];
+        this.failedWhat = new String[groups.size()];
+        Arrays.fill(failedWhat, STARTING_FAILED);
         this.disputed = new boolean[groups.size()];
         Arrays.fill(actual, GroupState.STOPPED);
         Arrays.fill(failureDetail, "");
@@ -182,6 +191,8 @@ public final class TakeoverMachine {
             onGroupStarted(e, out);
         } else if (event instanceof GroupStopped e) {
             onGroupStopped(e, out);
+        } else if (event instanceof TakeoverEvent.GroupFailedRunning e) {
+            onGroupFailedRunning(e, out);
         } else if (event instanceof TakeoverEvent.PeerGroupFailure e) {
             onPeerGroupFailure(e, out, nowNanos);
         } else if (event instanceof TakeoverEvent.CleanupRequested e) {
@@ -254,31 +265,65 @@ public final class TakeoverMachine {
             actual[i] = GroupState.RUNNING;
             return;
         }
+        failHere(i, STARTING_FAILED, e.detail(), out);
+    }
+
+    /** The group is down here after a failure: FAILED, not started here again, offered once to the peer. */
+    private void failHere(int i, String what, String detail, List<Effect> out) {
+        failedWhat[i] = what;
         actual[i] = GroupState.FAILED;
         failedHere[i] = true;
         desired[i] = false;
-        failureDetail[i] = e.detail();
+        failureDetail[i] = detail;
         String key = groups.get(i).key();
-        String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
+        String why = detail.isEmpty() ? "" : " (" + detail + ")";
         if (peerFailed[i]) {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
-                    + " and on " + peer + ": it stays stopped on both nodes until an operator clears it"
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
+                    + (what.equals(STARTING_FAILED) ? " and on " : " and failed to start on ") + peer
+                    + ": it stays stopped on both nodes until an operator clears it"
                     + " (hb cleanup " + key + ")"));
         } else if (peerPresence.alive()) {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
                     + "; offering it to " + peer));
         } else {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
                     + "; it stays down: " + peer + " is not alive to run it (hb cleanup " + key + " tries again here)"));
         }
         if (handover == Handover.IN_PROGRESS) {
-            handoverProblems.add("resource group " + key + " failed to start on " + me + why);
+            handoverProblems.add("resource group " + key + " " + what + " on " + me + why);
         }
         out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.START)));
     }
 
+    /**
+     * Monitoring gave up on a group running here: stop all of it; {@link #onGroupStopped} then makes it
+     * FAILED and offers it to the peer, as a failed start. A group not running here (being stopped or
+     * started by an operation issued meanwhile) is left to that operation.
+     */
+    private void onGroupFailedRunning(TakeoverEvent.GroupFailedRunning e, List<Effect> out) {
+        int i = e.group();
+        String key = groups.get(i).key();
+        if (actual[i] != GroupState.RUNNING) {
+            out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
+                    + "), but it is " + actual[i] + " here now; nothing more is done for that failure"));
+            return;
+        }
+        out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed on " + me + " (" + e.detail()
+                + "): stopping it; it leaves this node"));
+        failingRunning[i] = true;
+        failureDetail[i] = e.detail();
+        actual[i] = GroupState.STOPPING;
+        out.add(new StopGroup(i, GroupOpReason.MONITOR_FAILURE));
+    }
+
     private void onGroupStopped(GroupStopped e, List<Effect> out) {
         int i = e.group();
+        boolean failing = failingRunning[i];
+        failingRunning[i] = false;
+        if (e.ok() && failing) {
+            failHere(i, "failed while running", failureDetail[i], out);
+            return;
+        }
         if (e.ok()) {
             actual[i] = GroupState.STOPPED;
             return;
@@ -953,7 +998,7 @@ public final class TakeoverMachine {
         if (actual[i] == GroupState.BLOCKED) {
             p.add("could not be stopped here" + (failureDetail[i].isEmpty() ? "" : ": " + failureDetail[i]));
         } else if (failedHere[i]) {
-            p.add("failed to start here" + (failureDetail[i].isEmpty() ? "" : ": " + failureDetail[i]));
+            p.add(failedWhat[i] + " here" + (failureDetail[i].isEmpty() ? "" : ": " + failureDetail[i]));
         }
         if (peerBlocked[i]) {
             p.add("could not be stopped on " + peer);

@@ -57,6 +57,29 @@ class AgentRefTest {
     }
 
     @Test
+    void monitorOptionsPerResource() {
+        AgentRef.Lsb l = (AgentRef.Lsb) ref("lsb:lighttpd::op_monitor_interval=2s::op_restart_limit=1"
+                + "::op_restart_window=5min::op_monitor_timeout=3s");
+        assertThat(l.timeouts().monitorInterval()).contains(Duration.ofSeconds(2));
+        assertThat(l.timeouts().restartLimit()).hasValue(1);
+        assertThat(l.timeouts().restartWindow()).contains(Duration.ofMinutes(5));
+        assertThat(l.timeouts().monitor()).contains(Duration.ofSeconds(3));
+        assertThat(ref("lsb:lighttpd::op_monitor_interval=0").timeouts().monitorInterval()).contains(Duration.ZERO);
+        assertThat(ref("ocf:heartbeat:Dummy::op_monitor_interval=off").timeouts().monitorInterval())
+                .contains(Duration.ZERO);
+        assertThat(ref("systemd:x::op_restart_limit=0").timeouts().restartLimit()).hasValue(0);
+        assertThat(ref("lsb:lighttpd").timeouts().monitorInterval()).isEmpty();
+        assertThatThrownBy(() -> ref("lsb:lighttpd::op_restart_limit=-1"))
+                .hasMessageContaining("op_restart_limit of resource [lsb:lighttpd::op_restart_limit=-1]")
+                .hasMessageContaining("whole number from 0 to 1000");
+        assertThatThrownBy(() -> ref("lsb:lighttpd::op_restart_limit=1001")).hasMessageContaining("from 0 to 1000");
+        assertThatThrownBy(() -> ref("lsb:lighttpd::op_monitor_interval=never"))
+                .hasMessageContaining("op_monitor_interval of resource").hasMessageContaining("does not parse");
+        assertThatThrownBy(() -> ref("lsb:lighttpd::op_restart_windw=1min"))
+                .hasMessageContaining("did you mean op_restart_window?");
+    }
+
+    @Test
     void timeoutSyntaxIsPacemakers() {
         assertThat(OperationTimeouts.parseDuration("90")).isEqualTo(Duration.ofSeconds(90));
         assertThat(OperationTimeouts.parseDuration("60s")).isEqualTo(Duration.ofSeconds(60));

@@ -50,6 +50,53 @@ class FailureScenarioTest {
     }
 
     @Test
+    void groupThatFailsWhileRunningIsStoppedThenMovesToTheHealthyPeerAndThePeersOwnGroupIsUntouched() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+        h.failRunning(N1, 0, "resource lsb:lighttpd failed 4 times within 600 s");
+        h.run(5000);
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+        assertThat(h.ops()).contains("node1 stop " + G1 + " MONITOR_FAILURE", "node2 start " + G1 + " OFFER_ACCEPT");
+        assertThat(h.count("node2 stopped " + G2)).as("the peer's own group is never touched").isZero();
+        assertThat(h.engine(N1).machine().groupState(0)).isEqualTo(GroupState.FAILED);
+        assertThat(h.engine(N1).machine().groupProblem(0)).startsWith("failed while running here: resource lsb:lighttpd");
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 CRIT: Resource group " + G1 + " failed on node1"
+                + " (resource lsb:lighttpd failed 4 times within 600 s): stopping it; it leaves this node"));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 CRIT: Resource group " + G1
+                + " failed while running on node1 (resource lsb:lighttpd failed 4 times within 600 s); offering it to node2"));
+        // it fails on node2 too: stopped on both, until the cleanup; then its preferred node runs it again
+        h.failRunning(N2, 0, "resource lsb:lighttpd failed");
+        h.run(5000);
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G2)));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 CRIT: Resource group " + G1 + " failed while running on"
+                + " node2 (resource lsb:lighttpd failed) and failed to start on node1: it stays stopped on both nodes"));
+        h.cleanup(N1, 0);
+        h.run(3000);
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+        neverBoth(h);
+    }
+
+    @Test
+    void groupThatFailsWhileRunningStaysStoppedWithCritWhenThePeerIsDown() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        h.powerOff(N2);
+        h.run(15_000);
+        assertThat(h.runningOn(N1)).isEqualTo(Set.of(G1, G2));
+        h.failRunning(N1, 1, "resource g2 failed");
+        h.run(3000);
+        assertThat(h.runningOn(N1)).isEqualTo(Set.of(G1));
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 CRIT: Resource group " + G2 + " failed while running on"
+                + " node1 (resource g2 failed); it stays down: node2 is not alive to run it"));
+        neverBoth(h);
+    }
+
+    @Test
     void startFailureOnBothNodesStaysStoppedWithCritUntilCleared() {
         TwoNodeHarness h = harness(FailbackPolicy.ON, false);
         h.failStarts(N1, G1, true);

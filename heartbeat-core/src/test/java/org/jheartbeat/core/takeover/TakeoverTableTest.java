@@ -63,6 +63,7 @@ class TakeoverTableTest {
         EVENTS.put("GroupStarted g1 failed", () -> new TakeoverEvent.GroupStarted(0, false, "test"));
         EVENTS.put("GroupStopped g1 ok", () -> new TakeoverEvent.GroupStopped(0, true));
         EVENTS.put("GroupStopped g1 failed", () -> new TakeoverEvent.GroupStopped(0, false, "test"));
+        EVENTS.put("GroupFailedRunning g1", () -> new TakeoverEvent.GroupFailedRunning(0, "test"));
         EVENTS.put("PeerGroupFailure g2 start", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.START));
         EVENTS.put("PeerGroupFailure g2 stop", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.STOP));
         EVENTS.put("PeerGroupFailure g2 clear", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.CLEAR));

@@ -179,6 +179,16 @@ public final class TwoNodeHarness {
         handle(node, node.engine.onCleanupRequested(group, clock.nanoTime(), clock.currentTimeMillis()));
     }
 
+    /**
+     * Monitoring on {@code n} gave up on group {@code group} (restarts used up): what the group
+     * executor reports to the loop; the group's resources are still up until the machine stops it.
+     */
+    public void failRunning(NodeName n, int group, String detail) {
+        Node node = node(n);
+        trace.add(at() + " " + n + " monitor gave up on " + key(node, group));
+        handle(node, node.engine.onGroupFailedRunning(group, detail, clock.nanoTime(), clock.currentTimeMillis()));
+    }
+
     /** How many times the trace says {@code event} (e.g. "node1 started 198.18.0.101"). */
     public long count(String event) {
         return trace.stream().filter(t -> t.endsWith(event)).count();
