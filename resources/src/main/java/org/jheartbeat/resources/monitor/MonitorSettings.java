@@ -2,6 +2,10 @@ package org.jheartbeat.resources.monitor;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jheartbeat.core.config.AgentRef;
+import org.jheartbeat.core.config.OperationTimeouts;
+import org.jheartbeat.core.config.ResourceClass;
+import org.jheartbeat.core.config.ResourceSpec;
 
 /**
  * How one resource is watched, with Pacemaker's meanings: {@code interval} of the recurring
@@ -19,6 +23,35 @@ public record MonitorSettings(Duration interval, Duration timeout, int maxRestar
     /** Every 10 s, 20 s timeout, 3 restarts within 10 minutes (issue 14 item 2). */
     public static final MonitorSettings DEFAULT =
             new MonitorSettings(Duration.ofSeconds(10), Duration.ofSeconds(20), 3, Duration.ofMinutes(10));
+
+    /**
+     * How {@code spec} is watched: its haresources options ({@code op_monitor_interval},
+     * {@code op_monitor_timeout}, {@code op_restart_limit}, {@code op_restart_window}) over
+     * {@code defaults}. Only the LSB, OCF and systemd classes are watched: their status is a
+     * defined exit code. Heartbeat-class resources ({@code resource.d} scripts, bare {@code init.d}
+     * names, the built-in IPaddr, IPaddr2 and drbddisk) keep Heartbeat 3.0.6's behaviour, which
+     * never watched a running resource (its status is read from the script's text).
+     *
+     * @param spec     one haresources resource
+     * @param defaults the node's defaults ({@link #DEFAULT} unless configured)
+     * @return empty when the resource is not watched ({@code op_monitor_interval=0}/{@code off}, or
+     *         a Heartbeat-class resource)
+     * @throws IllegalArgumentException if the token does not parse (checked at config load)
+     */
+    public static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, MonitorSettings defaults) {
+        AgentRef ref = spec.agentRef();
+        if (ref.resourceClass() == ResourceClass.HEARTBEAT) {
+            return java.util.Optional.empty();
+        }
+        OperationTimeouts o = ref.timeouts();
+        Duration interval = o.monitorInterval().orElse(defaults.interval());
+        if (interval.isZero()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new MonitorSettings(interval,
+                o.forOperation(OperationTimeouts.Operation.MONITOR, defaults.timeout()),
+                o.restartLimit().orElse(defaults.maxRestarts()), o.restartWindow().orElse(defaults.window())));
+    }
 
     public MonitorSettings {
         Objects.requireNonNull(interval, "interval");
