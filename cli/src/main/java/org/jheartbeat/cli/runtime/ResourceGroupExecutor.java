@@ -17,6 +17,9 @@ import org.jheartbeat.resources.ResourceAgents;
 import org.jheartbeat.resources.group.GroupResult;
 import org.jheartbeat.resources.group.ResourceGroupRunner;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
+import org.jheartbeat.resources.monitor.GroupMonitor;
+import org.jheartbeat.resources.monitor.MonitorSettings;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +30,15 @@ import org.slf4j.LoggerFactory;
  * Operations of one group run in the order the takeover machine issued them; groups run
  * independently, so a takeover's starts never queue behind another group's stop and its hand-over
  * sync. Scripts are looked up in the config dir's {@code resource.d/}, then {@code /etc/init.d/}.
+ *
+ * <p><b>Monitoring</b> (docs/design/resources.md, "Monitoring"): once a group started here, its
+ * LSB, OCF and systemd resources are checked on their interval by a {@link GroupMonitor} run as one
+ * more operation on the group's own queue, so a check never overlaps a start or stop of that group
+ * and never runs on the cluster loop thread. A timer thread ({@code hb-monitor}) only enqueues the
+ * checks. A failure is repaired in place while restarts are left; when it cannot be, the group stops
+ * being watched and the {@link #onGroupFailure failure listener} is told, which hands the group to
+ * the takeover machine ({@code ClusterLoop.groupFailedRunning}). A stop ends the watching before it
+ * runs.
  */
 public final class ResourceGroupExecutor implements GroupExecutor {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
@@ -66,32 +78,121 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         default void peerLost(NodeName peer, String how) { }
     }
 
+    /**
+     * Wakes the monitors: runs {@code task} (which only enqueues work) after {@code delayNanos}. The
+     * daemon's is a single {@code hb-monitor} thread; tests fire tasks by hand on a fake clock.
+     */
+    public interface MonitorTimer {
+        /**
+         * @param delayNanos how long from now, ns (0 or less: at once)
+         * @param task       must not block
+         */
+        void schedule(long delayNanos, Runnable task);
+
+        /** Stops the timer; tasks not yet run are dropped. */
+        void close();
+
+        /** A daemon thread {@code hb-monitor} on {@link java.util.concurrent.ScheduledExecutorService}. */
+        static MonitorTimer threaded() {
+            java.util.concurrent.ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread th = new Thread(r, "hb-monitor");
+                th.setDaemon(true);
+                return th;
+            });
+            return new MonitorTimer() {
+                @Override
+                public void schedule(long delayNanos, Runnable task) {
+                    try {
+                        t.schedule(task, Math.max(0, delayNanos), java.util.concurrent.TimeUnit.NANOSECONDS);
+                    } catch (RejectedExecutionException e) {
+                        // closed: the daemon is going down
+                    }
+                }
+
+                @Override
+                public void close() {
+                    t.shutdownNow();
+                }
+            };
+        }
+    }
+
+    /** Told when a group running here failed beyond what restarts in place repair. */
+    public interface FailureListener {
+        /**
+         * Called on the group's worker thread; must not block.
+         *
+         * @param group  haresources index
+         * @param detail which resource failed and how
+         */
+        void groupFailed(int group, String detail);
+    }
+
     private final List<ResourceGroupDecl> groups;
     private final ResourceGroupRunner runner;
     private final Lifecycle lifecycle;
     private final ExecutorService[] workers;
+    private final GroupMonitor[] monitors;
+    /** Bumped on every start and stop of a group (worker thread only): a check enqueued before is stale. */
+    private final long[] generation;
+    private final MonitorTimer timer;
+    private final MonotonicClock clock;
+    private volatile FailureListener failureListener = (g, d) -> { };
     private boolean closed;
 
     public ResourceGroupExecutor(ClusterConfig config) {
         this(config, Lifecycle.NONE);
     }
 
-    /** An executor that also runs {@code lifecycle} around every start and stop. */
+    /** An executor that also runs {@code lifecycle} around every start and stop, and watches running groups. */
     public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle) {
         this(config.resourceGroups(), StandardResourceAgents.forHost(config.configDir(), Path.of("/etc/init.d"),
-                new OsProcessRunner()), lifecycle);
+                new OsProcessRunner()), lifecycle, MonitorSettings.DEFAULT, MonitorTimer.threaded(),
+                MonotonicClock.system());
+    }
+
+    /** Without monitoring (tests of the queues). */
+    ResourceGroupExecutor(List<ResourceGroupDecl> groups, ResourceAgents agents, Lifecycle lifecycle) {
+        this(groups, agents, lifecycle, null, null, MonotonicClock.system());
     }
 
     /**
      * @param groups    the haresources groups, in file order (operations name them by index)
      * @param agents    turns tokens into agents
      * @param lifecycle work around every start and stop
+     * @param defaults  monitor settings where haresources writes none; {@code null}: no monitoring
+     * @param timer     wakes the monitors ({@code null} only without monitoring)
+     * @param clock     monotonic time of the monitors
      */
-    ResourceGroupExecutor(List<ResourceGroupDecl> groups, ResourceAgents agents, Lifecycle lifecycle) {
+    ResourceGroupExecutor(List<ResourceGroupDecl> groups, ResourceAgents agents, Lifecycle lifecycle,
+                          MonitorSettings defaults, MonitorTimer timer, MonotonicClock clock) {
+        this(groups, agents, lifecycle, defaults, timer, clock, new ResourceGroupRunner(agents));
+    }
+
+    ResourceGroupExecutor(List<ResourceGroupDecl> groups, ResourceAgents agents, Lifecycle lifecycle,
+                          MonitorSettings defaults, MonitorTimer timer, MonotonicClock clock,
+                          ResourceGroupRunner runner) {
         this.groups = List.copyOf(groups);
         this.lifecycle = java.util.Objects.requireNonNull(lifecycle, "lifecycle");
-        this.runner = new ResourceGroupRunner(agents);
+        this.runner = runner;
         this.workers = new ExecutorService[groups.size()];
+        this.monitors = new GroupMonitor[groups.size()];
+        this.generation = new long[groups.size()];
+        this.timer = timer;
+        this.clock = clock;
+        for (int i = 0; defaults != null && i < groups.size(); i++) {
+            GroupMonitor m = new GroupMonitor(groups.get(i), agents, runner,
+                    spec -> MonitorSettings.forResource(spec, defaults), clock);
+            monitors[i] = m.watchesAnything() ? m : null;
+        }
+    }
+
+    /**
+     * Sets who is told when a running group fails beyond repair here (the daemon: the cluster loop).
+     * Set before the first start.
+     */
+    public void onGroupFailure(FailureListener listener) {
+        this.failureListener = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     @Override
@@ -140,11 +241,20 @@ public final class ResourceGroupExecutor implements GroupExecutor {
 
     private boolean run(int index, boolean start, GroupOpReason reason) {
         ResourceGroupDecl g = groups.get(index);
+        GroupMonitor monitor = monitors[index];
+        generation[index]++;
+        if (monitor != null) {
+            monitor.stopped();
+        }
         try {
             if (start) {
                 lifecycle.beforeStart(g, reason);
             }
             GroupResult r = start ? runner.start(g) : runner.stop(g);
+            if (r.success() && start && monitor != null) {
+                monitor.startedAt(clock.nanoTime());
+                scheduleCheck(index, generation[index]);
+            }
             if (!r.success()) {
                 LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
                 throw new java.util.concurrent.CompletionException(r.message(), null);
@@ -158,9 +268,87 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         }
     }
 
+    /** On the group's worker: arms the timer for the group's next due check. */
+    private void scheduleCheck(int index, long gen) {
+        long due = monitors[index].nextDueNanos();
+        if (due == Long.MAX_VALUE) {
+            return;
+        }
+        timer.schedule(due - clock.nanoTime(), () -> enqueueCheck(index, gen));
+    }
+
+    /**
+     * Puts a check of group {@code index} on its queue (timer thread). The check is skipped if a
+     * start or stop ran since it was armed.
+     *
+     * @return completes when the check ran or was skipped
+     */
+    CompletableFuture<Void> enqueueCheck(int index, long gen) {
+        try {
+            return CompletableFuture.runAsync(() -> check(index, gen), worker(index));
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    /** Completes once every operation and check queued for group {@code index} so far has run (tests). */
+    CompletableFuture<Void> drain(int index) {
+        return CompletableFuture.runAsync(() -> { }, worker(index));
+    }
+
+    private void check(int index, long gen) {
+        GroupMonitor m = monitors[index];
+        if (gen != generation[index] || !m.watching()) {
+            return;
+        }
+        GroupMonitor.Check c;
+        try {
+            c = m.runDue();
+        } finally {
+            Thread.interrupted();
+        }
+        if (c.result() == GroupMonitor.Result.GIVE_UP) {
+            generation[index]++;
+            failureListener.groupFailed(index, c.detail());
+        } else {
+            scheduleCheck(index, gen);
+        }
+    }
+
+    /**
+     * What {@code hb status} shows of monitoring: per group with watched resources, each resource's
+     * interval, fail count, restart limit and window, and its latest failure. Any thread.
+     *
+     * @return group key → watched resources, in file order; groups with nothing watched are left out
+     */
+    public java.util.Map<String, List<GroupMonitor.ResourceWatch>> monitorStatus() {
+        java.util.Map<String, List<GroupMonitor.ResourceWatch>> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < groups.size(); i++) {
+            if (monitors[i] != null) {
+                out.put(groups.get(i).key(), monitors[i].failures());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Forgets the fail counts and latest failures of group {@code index}'s resources, or of every
+     * group ({@code -1}): part of {@code hb cleanup}. Any thread.
+     */
+    public void clearFailures(int index) {
+        for (int i = 0; i < groups.size(); i++) {
+            if ((index < 0 || index == i) && monitors[i] != null) {
+                monitors[i].clear();
+            }
+        }
+    }
+
     @Override
     public synchronized void close() {
         closed = true;
+        if (timer != null) {
+            timer.close();
+        }
         for (ExecutorService w : workers) {
             if (w != null) {
                 w.shutdownNow();
