@@ -19,12 +19,15 @@ import picocli.CommandLine.Spec;
  * {@code hb cleanup [GROUP]}: clears a resource group's failures after the admin repaired it, as
  * Pacemaker's {@code crm_resource --cleanup}: a failed start is forgotten on both nodes, a group
  * blocked by a failed stop is stopped once more, and a group that had failed on both nodes is
- * started by its preferred node (docs/design/takeover.md, "Failures").
+ * started by its preferred node (docs/design/takeover.md, "Failures"); the monitor fail counts and
+ * latest failures of its resources on this node are forgotten (docs/design/resources.md,
+ * "Monitoring"). Also reachable as {@code hb resources cleanup [GROUP]}, the same command.
  */
 @Command(name = "cleanup", mixinStandardHelpOptions = true,
         description = {"Clear the failures of a resource group (or of all) on both nodes once it is repaired: a"
                 + " failed start is forgotten, a group blocked by a failed stop is stopped again, a group that"
-                + " failed on both nodes is started by its preferred node."},
+                + " failed on both nodes is started by its preferred node; the monitor fail counts of its resources"
+                + " on this node are cleared. Also: hb resources cleanup [GROUP]."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:cleared", "1:failed", "3:no daemon running", "4:permission denied", "64:usage error",
             "75:refused (no such group)"})

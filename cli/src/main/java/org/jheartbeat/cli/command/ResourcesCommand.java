@@ -20,11 +20,14 @@ import picocli.CommandLine.Spec;
  * commands are here; the editing ones ({@code add}, {@code remove}, {@code move}, {@code add-resource},
  * {@code remove-resource}) are in {@link ResourcesEditCommands}. A group is named by its key (first
  * resource, exact) or, if no key matches, by its number as {@code hb resources list} prints it.
+ * {@code hb resources cleanup [GROUP]} is {@link CleanupCommand} ({@code hb cleanup}) under the name
+ * Pacemaker's {@code crm resource cleanup} suggests: one request clears both a group's FAILED/BLOCKED
+ * state and its resources' monitor fail counts.
  */
 @Command(name = "resources", description = "List, check and edit the resource groups of haresources.",
         mixinStandardHelpOptions = true,
         subcommands = {ResourcesCommand.ListGroups.class, ResourcesCommand.Show.class, ResourcesCommand.Check.class,
-            ResourcesCommand.Describe.class,
+            ResourcesCommand.Describe.class, CleanupCommand.class,
             ResourcesEditCommands.Add.class, ResourcesEditCommands.Remove.class, ResourcesEditCommands.Move.class,
             ResourcesEditCommands.AddResource.class, ResourcesEditCommands.RemoveResource.class})
 public final class ResourcesCommand implements Callable<Integer> {

@@ -5,6 +5,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jheartbeat.cli.logging.LogSetup;
+import org.jheartbeat.cli.runtime.MonitorStatus;
+import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
 import org.jheartbeat.cli.runtime.SyncRuntime;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.control.ControlRequest;
@@ -16,7 +18,8 @@ import org.jheartbeat.core.loop.ClusterLoop;
 /**
  * Answers one control request ({@link ControlRequest}): status (text or JSON), cl_status, the
  * config digests ({@link org.jheartbeat.core.control.ConfigDigestReport}), the groups running here
- * (what {@code hb sync run} checks), a failure cleanup, or an operator hand-over, which waits for the
+ * (what {@code hb sync run} checks), a failure cleanup (which also clears the monitors' fail counts), or an
+ * operator hand-over, which waits for the
  * exchange to end, at most its timeout. Runs on a control-server worker thread; only a hand-over waits
  * long (the loop answers snapshots within 5 s or the request fails with {@code ERR}).
  * {@code status} ends with {@code Log lines dropped: N} and {@code Control clients: ...}, and
@@ -30,13 +33,16 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     private final SyncRuntime sync;
     private final LongSupplier logDropped;
     private final Supplier<ControlServer.Stats> controlStats;
+    private final ResourceGroupExecutor groups;
 
     /**
      * @param logDropped   log lines dropped so far by the daemon's log outputs
      * @param controlStats the control server's counters of refused and dropped clients
+     * @param groups       the group executor: monitoring fail counts for status, cleared by cleanup
      */
     ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
-                   Supplier<ControlServer.Stats> controlStats) {
+                   Supplier<ControlServer.Stats> controlStats, ResourceGroupExecutor groups) {
+        this.groups = groups;
         this.loop = loop;
         this.config = config;
         this.sync = sync;
@@ -76,12 +82,13 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         if (request instanceof ControlRequest.Status st) {
             ControlServer.Stats c = controlStats.get();
             return ControlResponse.ok(st.json()
-                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(), sync.statusJson()),
+                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(),
+                            sync.statusJson()), MonitorStatus.json(groups.monitorStatus())),
                             "\"running\":true,\"log_dropped\":" + logDropped.getAsLong()
                             + ",\"control_clients\":{\"bad_requests\":"
                             + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
                             + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
-                    : snap.render() + sync.renderStatus() + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                    : snap.render() + sync.renderStatus() + MonitorStatus.render(groups.monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
                             + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
                             + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
                             + " did not read the answer\n");
@@ -118,8 +125,10 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         try {
             loop.cleanup(index).get(5, TimeUnit.SECONDS);
+            groups.clearFailures(index);
             return ControlResponse.ok("cleared " + c.group().map(g -> "resource group " + g).orElse("every resource group")
-                    + "\n" + groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render()));
+                    + " (failures and monitor fail counts)\n" + groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render())
+                    + MonitorStatus.render(groups.monitorStatus()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ControlResponse.error("cleanup: the daemon is shutting down");

@@ -194,8 +194,9 @@ public final class Daemon {
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
         engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
-        ClusterLoop loop = new ClusterLoop(config, engine, media, new ResourceGroupExecutor(config, syncRuntime),
-                fencer, clock, wall);
+        ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime);
+        ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, clock, wall);
+        groupExecutor.onGroupFailure(loop::groupFailedRunning); // monitoring gave up on a group: the machine moves it
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
                 d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),
@@ -215,7 +216,7 @@ public final class Daemon {
         }
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
         ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
-                log::droppedLines, () -> controlRef.get().stats()));
+                log::droppedLines, () -> controlRef.get().stats(), groupExecutor));
         controlRef.set(control);
         control.start();
         syncRuntime.start();
