@@ -194,7 +194,8 @@ public final class Daemon {
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
         engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
-        ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime);
+        ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
+                jheartbeatYaml.monitorDefaults());
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, clock, wall);
         groupExecutor.onGroupFailure(loop::groupFailedRunning); // monitoring gave up on a group: the machine moves it
         loopRef.set(loop);

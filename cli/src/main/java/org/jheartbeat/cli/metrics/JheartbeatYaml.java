@@ -20,6 +20,7 @@ import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.config.OperationTimeouts;
 import org.jheartbeat.core.config.Suggestions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -35,29 +36,50 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * {@code /etc/ha.d/jheartbeat.yaml}: settings that only jheartbeat reads. They live in their own file,
  * not in ha.cf, because a real Heartbeat 3.0.6 reading the same ha.cf (the "Coming from Heartbeat"
  * path, a mixed cluster, {@code hb config push}) refuses directives it does not know. The file is
- * optional; today it holds the Prometheus endpoint, off unless this node is listed:
+ * optional; it holds the Prometheus endpoint, off unless this node is listed, and the node's
+ * defaults for watching running resources (docs/design/resources.md, "Monitoring"; each resource's
+ * own {@code op_monitor_interval=}, {@code op_restart_limit=}, {@code op_restart_window=} in
+ * haresources win over them):
  * <pre>
  * metrics:
  *   listen:                    # per ha.cf node: the address:port its endpoint binds (IP literal)
  *     node1: 192.168.1.1:9810
  *     node2: 192.168.1.2:9810
+ * monitor:
+ *   interval: 10s              # 0 or off: resources are watched only where haresources asks
+ *   restart_limit: 3           # in-place restarts within the window, then the group moves
+ *   restart_window: 10min      # how long a failure counts
  * </pre>
  * Every user error is one {@link UserException} (exit 2) reading {@code FILE:LINE: what is wrong;
  * what to do}, as for sync.yaml; unknown keys are errors, with "did you mean".
  *
- * @param source        the file as read (messages name it)
- * @param metricsListen per node name: where its metrics endpoint listens
+ * @param source          the file as read (messages name it)
+ * @param metricsListen   per node name: where its metrics endpoint listens
+ * @param monitorDefaults the {@code monitor:} settings as haresources options ({@code op_monitor_interval},
+ *                        {@code op_restart_limit}, {@code op_restart_window}); {@link OperationTimeouts#NONE}
+ *                        when absent (built-in defaults: every 10 s, 3 restarts within 10 min)
  */
-public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen) {
+public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
+                             OperationTimeouts monitorDefaults) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
 
+    /** The {@code monitor:} keys and the haresources options they stand for. */
+    private static final Map<String, String> MONITOR_KEYS = Map.of("interval", "op_monitor_interval",
+            "restart_limit", "op_restart_limit", "restart_window", "op_restart_window");
+
     public JheartbeatYaml {
         metricsListen = Map.copyOf(metricsListen);
+        java.util.Objects.requireNonNull(monitorDefaults, "monitorDefaults");
     }
 
-    /** No file: no metrics endpoint. */
+    /** Settings without monitor defaults. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen) {
+        this(source, metricsListen, OperationTimeouts.NONE);
+    }
+
+    /** No file: no metrics endpoint, built-in monitor defaults. */
     public static JheartbeatYaml none() {
         return new JheartbeatYaml(null, Map.of());
     }
@@ -115,7 +137,8 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         if (root == null || root instanceof ScalarNode s && s.getValue().isEmpty()) {
             return new JheartbeatYaml(source, listen);
         }
-        Map<String, NodeTuple> top = mapping(source, root, "the file", List.of("metrics"));
+        Map<String, NodeTuple> top = mapping(source, root, "the file", List.of("metrics", "monitor"));
+        OperationTimeouts monitor = monitor(source, top.get("monitor"));
         NodeTuple metrics = top.get("metrics");
         if (metrics != null && !isNull(metrics.getValueNode())) {
             Map<String, NodeTuple> m = mapping(source, metrics.getValueNode(), "metrics:", List.of("listen"));
@@ -133,7 +156,29 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 }
             }
         }
-        return new JheartbeatYaml(source, listen);
+        return new JheartbeatYaml(source, listen, monitor);
+    }
+
+    /** The {@code monitor:} section as haresources options, each checked with their rules. */
+    private static OperationTimeouts monitor(Path source, NodeTuple section) throws UserException {
+        OperationTimeouts o = OperationTimeouts.NONE;
+        if (section == null || isNull(section.getValueNode())) {
+            return o;
+        }
+        for (NodeTuple e : mapping(source, section.getValueNode(), "monitor:",
+                List.of("interval", "restart_limit", "restart_window")).values()) {
+            String key = ((ScalarNode) e.getKeyNode()).getValue();
+            if (!(e.getValueNode() instanceof ScalarNode v) || v.getValue().isBlank()) {
+                throw error(source, line(e.getValueNode()), "monitor: " + key + ": no value; write e.g. "
+                        + (key.equals("restart_limit") ? "3" : key.equals("interval") ? "10s" : "10min"));
+            }
+            try {
+                o = o.with(MONITOR_KEYS.get(key), v.getValue().trim());
+            } catch (IllegalArgumentException ex) {
+                throw error(source, line(v), "monitor: " + key + ": " + ex.getMessage());
+            }
+        }
+        return o;
     }
 
     private static InetSocketAddress address(Path source, Node value, String node) throws UserException {

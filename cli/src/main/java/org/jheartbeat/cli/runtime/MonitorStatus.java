@@ -48,7 +48,7 @@ public final class MonitorStatus {
     }
 
     /**
-     * The JSON member {@code "monitor":[{"group":..,"resource":..,"interval_ms":..,"timeout_ms":..,
+     * The JSON member {@code "monitor":[{"group":..,"resource":..,"interval_ms":..,
      * "fail_count":..,"restart_limit":..,"window_ms":..,"last_failure":..|null,"last_failure_age_ms":..|null}]}.
      *
      * @param watches group key → watched resources
@@ -64,7 +64,6 @@ public final class MonitorStatus {
                 sb.append("{\"group\":").append(StatusSnapshot.jsonString(group))
                         .append(",\"resource\":").append(StatusSnapshot.jsonString(w.resource()))
                         .append(",\"interval_ms\":").append(w.settings().interval().toMillis())
-                        .append(",\"timeout_ms\":").append(w.settings().timeout().toMillis())
                         .append(",\"fail_count\":").append(w.failCount())
                         .append(",\"restart_limit\":").append(w.settings().maxRestarts())
                         .append(",\"window_ms\":").append(w.settings().window().toMillis())

@@ -2,16 +2,21 @@ package org.jheartbeat.cli.runtime;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.config.OperationTimeouts;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.loop.GroupExecutor;
 import org.jheartbeat.core.takeover.GroupOpReason;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.resources.ResourceAgentException;
 import org.jheartbeat.resources.ResourceAgents;
 import org.jheartbeat.resources.group.GroupResult;
@@ -19,7 +24,7 @@ import org.jheartbeat.resources.group.ResourceGroupRunner;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
 import org.jheartbeat.resources.monitor.GroupMonitor;
 import org.jheartbeat.resources.monitor.MonitorSettings;
-import org.jheartbeat.core.time.MonotonicClock;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,9 +151,20 @@ public final class ResourceGroupExecutor implements GroupExecutor {
 
     /** An executor that also runs {@code lifecycle} around every start and stop, and watches running groups. */
     public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle) {
+        this(config, lifecycle, OperationTimeouts.NONE);
+    }
+
+    /**
+     * An executor that also runs {@code lifecycle} around every start and stop, and watches running
+     * groups.
+     *
+     * @param monitorDefaults the node's monitor defaults ({@code monitor:} in jheartbeat.yaml), below
+     *                        each resource's own haresources options
+     */
+    public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle, OperationTimeouts monitorDefaults) {
         this(config.resourceGroups(), StandardResourceAgents.forHost(config.configDir(), Path.of("/etc/init.d"),
-                new OsProcessRunner()), lifecycle, MonitorSettings.DEFAULT, MonitorTimer.threaded(),
-                MonotonicClock.system());
+                new OsProcessRunner()), lifecycle, spec -> MonitorSettings.forResource(spec, monitorDefaults),
+                MonitorTimer.threaded(), MonotonicClock.system());
     }
 
     /** Without monitoring (tests of the queues). */
@@ -160,18 +176,19 @@ public final class ResourceGroupExecutor implements GroupExecutor {
      * @param groups    the haresources groups, in file order (operations name them by index)
      * @param agents    turns tokens into agents
      * @param lifecycle work around every start and stop
-     * @param defaults  monitor settings where haresources writes none; {@code null}: no monitoring
+     * @param watch     how each resource is watched (empty: not watched); {@code null}: no monitoring
      * @param timer     wakes the monitors ({@code null} only without monitoring)
      * @param clock     monotonic time of the monitors
      */
     ResourceGroupExecutor(List<ResourceGroupDecl> groups, ResourceAgents agents, Lifecycle lifecycle,
-                          MonitorSettings defaults, MonitorTimer timer, MonotonicClock clock) {
-        this(groups, agents, lifecycle, defaults, timer, clock, new ResourceGroupRunner(agents));
+                          Function<ResourceSpec, Optional<MonitorSettings>> watch, MonitorTimer timer,
+                          MonotonicClock clock) {
+        this(groups, agents, lifecycle, watch, timer, clock, new ResourceGroupRunner(agents));
     }
 
     ResourceGroupExecutor(List<ResourceGroupDecl> groups, ResourceAgents agents, Lifecycle lifecycle,
-                          MonitorSettings defaults, MonitorTimer timer, MonotonicClock clock,
-                          ResourceGroupRunner runner) {
+                          Function<ResourceSpec, Optional<MonitorSettings>> watch, MonitorTimer timer,
+                          MonotonicClock clock, ResourceGroupRunner runner) {
         this.groups = List.copyOf(groups);
         this.lifecycle = java.util.Objects.requireNonNull(lifecycle, "lifecycle");
         this.runner = runner;
@@ -180,9 +197,8 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         this.generation = new long[groups.size()];
         this.timer = timer;
         this.clock = clock;
-        for (int i = 0; defaults != null && i < groups.size(); i++) {
-            GroupMonitor m = new GroupMonitor(groups.get(i), agents, runner,
-                    spec -> MonitorSettings.forResource(spec, defaults), clock);
+        for (int i = 0; watch != null && i < groups.size(); i++) {
+            GroupMonitor m = new GroupMonitor(groups.get(i), agents, runner, watch, clock);
             monitors[i] = m.watchesAnything() ? m : null;
         }
     }

@@ -48,6 +48,24 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void monitorDefaultsAreHaresourcesOptionsCheckedWithTheirRules() throws Exception {
+        JheartbeatYaml y = parse("monitor:\n  interval: 5s\n  restart_limit: 1\n  restart_window: 2min\n");
+        assertThat(y.monitorDefaults().monitorInterval()).contains(java.time.Duration.ofSeconds(5));
+        assertThat(y.monitorDefaults().restartLimit()).hasValue(1);
+        assertThat(y.monitorDefaults().restartWindow()).contains(java.time.Duration.ofMinutes(2));
+        assertThat(parse("monitor:\n  interval: off\n").monitorDefaults().monitorInterval())
+                .contains(java.time.Duration.ZERO);
+        assertThat(parse("").monitorDefaults()).isEqualTo(org.jheartbeat.core.config.OperationTimeouts.NONE);
+        assertThat(error("monitor:\n  interval: 5s\n  restart_limt: 2\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:3:"
+                + " monitor: unknown key [restart_limt]; did you mean 'restart_limit'? known: interval, restart_limit,"
+                + " restart_window");
+        assertThat(error("monitor:\n  restart_limit: many\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2:"
+                + " monitor: restart_limit: restart limit [many] does not parse: write a whole number from 0 to 1000");
+        assertThat(error("monitor:\n  restart_window: soon\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2:"
+                + " monitor: restart_window: timeout [soon] does not parse");
+    }
+
+    @Test
     void aMissingFileMeansNoMetrics(@TempDir Path dir) throws Exception {
         assertThat(JheartbeatYaml.load(dir, CLUSTER).metricsListen(NodeName.of("node1"))).isEmpty();
         Files.writeString(dir.resolve("jheartbeat.yaml"), "metrics:\n  listen:\n    node1: 127.0.0.1:9810\n");
@@ -71,7 +89,7 @@ class JheartbeatYamlTest {
         assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
                 + " node1: no address");
         assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: the file unknown key"
-                + " [metric]; did you mean 'metrics'? known: metrics");
+                + " [metric]; did you mean 'metrics'? known: metrics, monitor");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
                 + " metrics: unknown key [listne]; did you mean 'listen'? known: listen");
         assertThat(error("metrics: 198.18.0.1:9810\n")).startsWith("/etc/ha.d/jheartbeat.yaml:1: metrics: must be a"

@@ -85,9 +85,14 @@ class GroupMonitoringTest {
     }
 
     private ResourceGroupExecutor executor(List<ResourceGroupDecl> groups, MonitorSettings defaults) {
+        return executor(groups, spec -> MonitorSettings.forResource(spec, defaults));
+    }
+
+    private ResourceGroupExecutor executor(List<ResourceGroupDecl> groups,
+            java.util.function.Function<org.jheartbeat.core.config.ResourceSpec, java.util.Optional<MonitorSettings>> watch) {
         Map<String, Agent> agents = new HashMap<>();
         executor = new ResourceGroupExecutor(groups, spec -> agents.computeIfAbsent(spec.token(), Agent::new),
-                ResourceGroupExecutor.Lifecycle.NONE, defaults, timer, () -> now,
+                ResourceGroupExecutor.Lifecycle.NONE, watch, timer, () -> now,
                 new ResourceGroupRunner(spec -> agents.computeIfAbsent(spec.token(), Agent::new), d -> { }, 1,
                         Duration.ZERO));
         executor.onGroupFailure((g, d) -> failures.add(g + " " + d));

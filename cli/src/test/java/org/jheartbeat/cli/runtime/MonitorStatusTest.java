@@ -25,10 +25,10 @@ class MonitorStatusTest {
                 + " not running (\"stopped\")\n"
                 + "  lsb:cron (group 198.18.0.100): every 10 s, fail count 0 of 3 within 10 min\n");
         assertThat(MonitorStatus.json(w)).isEqualTo("\"monitor\":["
-                + "{\"group\":\"198.18.0.100\",\"resource\":\"lsb:lighttpd\",\"interval_ms\":2000,\"timeout_ms\":20000,"
+                + "{\"group\":\"198.18.0.100\",\"resource\":\"lsb:lighttpd\",\"interval_ms\":2000,"
                 + "\"fail_count\":1,\"restart_limit\":1,\"window_ms\":600000,\"last_failure\":\"not running (\\\"stopped\\\")\","
                 + "\"last_failure_age_ms\":3500},"
-                + "{\"group\":\"198.18.0.100\",\"resource\":\"lsb:cron\",\"interval_ms\":10000,\"timeout_ms\":20000,"
+                + "{\"group\":\"198.18.0.100\",\"resource\":\"lsb:cron\",\"interval_ms\":10000,"
                 + "\"fail_count\":0,\"restart_limit\":3,\"window_ms\":600000,\"last_failure\":null,"
                 + "\"last_failure_age_ms\":null}]");
         assertThat(MonitorStatus.render(Map.of())).isEmpty();

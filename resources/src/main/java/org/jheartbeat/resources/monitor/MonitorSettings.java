@@ -25,32 +25,49 @@ public record MonitorSettings(Duration interval, Duration timeout, int maxRestar
             new MonitorSettings(Duration.ofSeconds(10), Duration.ofSeconds(20), 3, Duration.ofMinutes(10));
 
     /**
-     * How {@code spec} is watched: its haresources options ({@code op_monitor_interval},
-     * {@code op_monitor_timeout}, {@code op_restart_limit}, {@code op_restart_window}) over
-     * {@code defaults}. Only the LSB, OCF and systemd classes are watched: their status is a
-     * defined exit code. Heartbeat-class resources ({@code resource.d} scripts, bare {@code init.d}
-     * names, the built-in IPaddr, IPaddr2 and drbddisk) keep Heartbeat 3.0.6's behaviour, which
-     * never watched a running resource (its status is read from the script's text).
+     * How {@code spec} is watched, with the built-in defaults ({@link #DEFAULT}).
      *
-     * @param spec     one haresources resource
-     * @param defaults the node's defaults ({@link #DEFAULT} unless configured)
-     * @return empty when the resource is not watched ({@code op_monitor_interval=0}/{@code off}, or
-     *         a Heartbeat-class resource)
-     * @throws IllegalArgumentException if the token does not parse (checked at config load)
+     * @see #forResource(ResourceSpec, OperationTimeouts)
      */
     public static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, MonitorSettings defaults) {
+        return forResource(spec, OperationTimeouts.NONE, defaults);
+    }
+
+    /**
+     * How {@code spec} is watched: each of its haresources options ({@code op_monitor_interval},
+     * {@code op_restart_limit}, {@code op_restart_window}, {@code op_monitor_timeout}) wins over the
+     * node's default ({@code monitor:} in jheartbeat.yaml, given as the same options), which wins over
+     * {@link #DEFAULT}. Only the LSB, OCF and systemd classes are watched: their status is a defined
+     * exit code. Heartbeat-class resources ({@code resource.d} scripts, bare {@code init.d} names, the
+     * built-in IPaddr, IPaddr2 and drbddisk) keep Heartbeat 3.0.6's behaviour, which never watched a
+     * running resource (its status is read from the script's text).
+     *
+     * @param spec one haresources resource
+     * @param node the node's defaults ({@link OperationTimeouts#NONE} when none are configured)
+     * @return empty when the resource is not watched (interval {@code 0}/{@code off}, or a
+     *         Heartbeat-class resource)
+     * @throws IllegalArgumentException if the token does not parse (checked at config load)
+     */
+    public static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, OperationTimeouts node) {
+        return forResource(spec, node, DEFAULT);
+    }
+
+    private static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, OperationTimeouts node,
+                                                                  MonitorSettings builtIn) {
         AgentRef ref = spec.agentRef();
         if (ref.resourceClass() == ResourceClass.HEARTBEAT) {
             return java.util.Optional.empty();
         }
         OperationTimeouts o = ref.timeouts();
-        Duration interval = o.monitorInterval().orElse(defaults.interval());
+        Duration interval = o.monitorInterval().or(node::monitorInterval).orElse(builtIn.interval());
         if (interval.isZero()) {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(new MonitorSettings(interval,
-                o.forOperation(OperationTimeouts.Operation.MONITOR, defaults.timeout()),
-                o.restartLimit().orElse(defaults.maxRestarts()), o.restartWindow().orElse(defaults.window())));
+                o.forOperation(OperationTimeouts.Operation.MONITOR, builtIn.timeout()),
+                o.restartLimit().isPresent() ? o.restartLimit().getAsInt()
+                        : node.restartLimit().orElse(builtIn.maxRestarts()),
+                o.restartWindow().or(node::restartWindow).orElse(builtIn.window())));
     }
 
     public MonitorSettings {

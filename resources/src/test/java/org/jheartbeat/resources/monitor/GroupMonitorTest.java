@@ -60,6 +60,19 @@ class GroupMonitorTest {
     }
 
     @Test
+    void aResourcesOwnOptionsWinOverTheNodeDefaultsWhichWinOverTheBuiltInOnes() {
+        var node = org.jheartbeat.core.config.OperationTimeouts.NONE.with("op_monitor_interval", "5s")
+                .with("op_restart_limit", "1");
+        MonitorSettings s = MonitorSettings.forResource(HaresourcesParser.resource("lsb:a::op_restart_limit=2")
+                .orElseThrow(), node).orElseThrow();
+        assertThat(s).isEqualTo(new MonitorSettings(Duration.ofSeconds(5), Duration.ofSeconds(20), 2, Duration.ofMinutes(10)));
+        var off = org.jheartbeat.core.config.OperationTimeouts.NONE.with("op_monitor_interval", "off");
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("lsb:a").orElseThrow(), off)).isEmpty();
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("lsb:a::op_monitor_interval=1min").orElseThrow(),
+                off)).hasValueSatisfying(m -> assertThat(m.interval()).isEqualTo(Duration.ofMinutes(1)));
+    }
+
+    @Test
     void eachResourceIsCheckedOnItsIntervalCountedFromTheEndOfItsLastCheck() {
         ResourceGroupDecl g = group("lsb:a", "lsb:b::op_monitor_interval=5s");
         runAll(g);
