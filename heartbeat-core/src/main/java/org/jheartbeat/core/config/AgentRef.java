@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  *   ocf:heartbeat:Filesystem::device=/dev/loop0::directory=/srv/data::fstype=ext4
  *                                             OCF: /usr/lib/ocf/resource.d/heartbeat/Filesystem
  *   ...::op_timeout=90s::op_stop_timeout=2min per-resource timeouts (LSB, OCF, systemd)
+ *   ...::op_monitor_interval=30s::op_restart_limit=3::op_restart_window=10min   monitoring (LSB, OCF, systemd)
  * </pre>
  * The words {@code lsb}, {@code systemd} and {@code ocf} followed by {@code ::} are class names,
  * not script names. Pure; {@link #parse} never touches the file system.
