@@ -221,7 +221,7 @@ public final class Daemon {
         controlRef.set(control);
         control.start();
         syncRuntime.start();
-        Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log);
+        Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log, groupExecutor);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
 
         installSignalHandlers(loop);
@@ -238,7 +238,8 @@ public final class Daemon {
      * never stop a cluster node).
      */
     private static Optional<MetricsEndpoint> startMetrics(JheartbeatYaml settings, NodeName me, ClusterLoop loop,
-                                                          SyncRuntime sync, DaemonLog log) {
+                                                          SyncRuntime sync, DaemonLog log,
+                                                          ResourceGroupExecutor groups) {
         Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
         if (at.isEmpty()) {
             return Optional.empty();
@@ -274,6 +275,11 @@ public final class Daemon {
                 @Override
                 public long syslogRecordsLost() {
                     return log.syslogRecordsLost();
+                }
+
+                @Override
+                public java.util.Map<String, List<org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch>> monitor() {
+                    return groups.monitorStatus();
                 }
             }, java.time.Clock.systemUTC());
             LOG.info("Metrics endpoint: http://{}/metrics ({} metrics: listen)", where, JheartbeatYaml.NAME);

@@ -21,6 +21,7 @@ import org.jheartbeat.core.loop.ClusterLoop;
 import org.jheartbeat.core.membership.LinkStatus;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.takeover.GroupState;
+import org.jheartbeat.resources.monitor.GroupMonitor;
 import org.jheartbeat.sync.backup.BackupResult;
 import org.jheartbeat.sync.backup.BackupState;
 import org.jheartbeat.sync.replication.JobResult;
@@ -40,7 +41,8 @@ import org.jheartbeat.sync.replication.JobState;
  * {@code fencing_total}; {@code bad_packets_total}, {@code log_lines_dropped_total},
  * {@code syslog_records_lost_total};
  * {@code sync_job_result}, {@code sync_job_replica_age_seconds}, {@code sync_job_last_success_age_seconds};
- * {@code backup_result}, {@code backup_last_run_age_seconds}, {@code backup_snapshots}. Ages are in
+ * {@code backup_result}, {@code backup_last_run_age_seconds}, {@code backup_snapshots};
+ * {@code resource_fail_count} (monitoring: failures of each watched resource within its window). Ages are in
  * seconds at the time of the scrape; an age that is not known (never ran) is left out.
  */
 public final class ClusterMetrics {
@@ -58,14 +60,23 @@ public final class ClusterMetrics {
      * @param logDropped   log lines dropped since start (the log queues were full)
      * @param syslogLost   syslog records lost since start ({@code /dev/log} did not take them)
      * @param now          the scrape's wall-clock time, for ages
+     * @param monitor      group key → its watched resources with their fail counts (monitoring)
      */
     public record Inputs(Optional<ClusterLoop.Observation> loop, List<JobState> jobs,
                          Map<String, Optional<Duration>> replicaAges, List<BackupState> backups, long logDropped,
-                         long syslogLost, Instant now) {
+                         long syslogLost, Instant now, Map<String, List<GroupMonitor.ResourceWatch>> monitor) {
         public Inputs {
             jobs = List.copyOf(jobs);
             replicaAges = Map.copyOf(replicaAges);
             backups = List.copyOf(backups);
+            monitor = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(monitor));
+        }
+
+        /** Inputs without monitoring. */
+        public Inputs(Optional<ClusterLoop.Observation> loop, List<JobState> jobs,
+                      Map<String, Optional<Duration>> replicaAges, List<BackupState> backups, long logDropped,
+                      long syslogLost, Instant now) {
+            this(loop, jobs, replicaAges, backups, logDropped, syslogLost, now, Map.of());
         }
     }
 
@@ -84,6 +95,13 @@ public final class ClusterMetrics {
         out.add(counter("jheartbeat_syslog_records_lost", "syslog records lost because /dev/log did not take them"
                 + " (ha.cf logfacility)", List.of(counterPoint(in.syslogLost()))));
         sync(in, out);
+        if (!in.monitor().isEmpty()) {
+            List<GaugeDataPointSnapshot> fails = new ArrayList<>();
+            in.monitor().forEach((group, watches) -> watches.forEach(w ->
+                    fails.add(point(w.failCount(), "group", group, "resource", w.resource()))));
+            out.add(gauge("jheartbeat_resource_fail_count", "monitor failures of each watched resource that still"
+                    + " count (within its restart window); hb resources cleanup GROUP resets them", fails));
+        }
         return new MetricSnapshots(out);
     }
 

@@ -53,6 +53,11 @@ public final class MetricsEndpoint implements AutoCloseable {
 
         /** Syslog records lost since start. */
         long syslogRecordsLost();
+
+        /** Monitoring: group key → its watched resources with their fail counts; none by default. */
+        default Map<String, List<org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch>> monitor() {
+            return Map.of();
+        }
     }
 
     private final HTTPServer server;
@@ -113,7 +118,7 @@ public final class MetricsEndpoint implements AutoCloseable {
             // a state file that cannot be read: those families are left out of this scrape, the rest is served
         }
         return ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups, sources.logDropped(),
-                sources.syslogRecordsLost(), clock.instant()));
+                sources.syslogRecordsLost(), clock.instant(), sources.monitor()));
     }
 
     /** The port it listens on. */

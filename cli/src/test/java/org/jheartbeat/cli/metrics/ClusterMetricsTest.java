@@ -115,4 +115,15 @@ class ClusterMetricsTest {
                 .doesNotContain("jheartbeat_backup_last_run_age_seconds{")
                 .contains("jheartbeat_backup_result{backup=\"nightly\",result=\"never\"} 1.0");
     }
+
+    @Test
+    void monitorFailCountsPerWatchedResource() throws IOException {
+        var w = new org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch("lsb:lighttpd",
+                org.jheartbeat.resources.monitor.MonitorSettings.DEFAULT, 2, "not running", java.time.Duration.ZERO);
+        String t = text(ClusterMetrics.of(new ClusterMetrics.Inputs(Optional.empty(), List.of(), Map.of(), List.of(), 0, 0,
+                NOW, Map.of("198.18.0.100", List.of(w)))));
+        assertThat(t).contains("jheartbeat_resource_fail_count{group=\"198.18.0.100\",resource=\"lsb:lighttpd\"} 2.0\n");
+        assertThat(text(ClusterMetrics.of(new ClusterMetrics.Inputs(Optional.empty(), List.of(), Map.of(), List.of(), 0,
+                0, NOW)))).doesNotContain("jheartbeat_resource_fail_count");
+    }
 }
