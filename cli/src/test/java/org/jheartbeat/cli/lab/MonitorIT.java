@@ -59,6 +59,7 @@ class MonitorIT {
                     && running(lab, "node2") && !running(lab, "node1"), BOUND_MS, "the group moved to node2");
             Figures.print("monitor_move_ms", ms(t0), "ms", "second kill on node1 until node2 serves the group");
             String text = status(lab);
+            System.out.println("hb status on node1 after the move:\n" + text);
             assertThat(text).contains(LSB + " (group ocf:heartbeat:IPaddr2::ip=" + VIP)
                     .contains("fail count 2 of 1 within 10 min; last failure").contains("failed while running here");
             Lab.Result json = FailureHandlingIT.hb(lab, "node1", "status", "--json");
