@@ -97,6 +97,26 @@ class FailureScenarioTest {
     }
 
     @Test
+    void aGroupThatFailsWhileRunningAndCannotBeStoppedIsBlockedHereAndNeverStartedOnThePeer() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        h.failStops(N1, G1, true);
+        h.failRunning(N1, 0, "resource lsb:db failed");
+        h.run(5000);
+        assertThat(h.engine(N1).machine().groupState(0)).isEqualTo(GroupState.BLOCKED);
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+        assertThat(h.count("node2 started " + G1)).isZero();
+        // a second report while it is not running here changes nothing
+        h.failRunning(N1, 0, "resource lsb:db failed again");
+        h.run(1000);
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 WARN: Resource group " + G1 + " failed while running"
+                + " (resource lsb:db failed again), but it is blocked here now; nothing more is done for that failure"));
+        neverBoth(h);
+    }
+
+    @Test
     void startFailureOnBothNodesStaysStoppedWithCritUntilCleared() {
         TwoNodeHarness h = harness(FailbackPolicy.ON, false);
         h.failStarts(N1, G1, true);
