@@ -37,7 +37,6 @@ import org.slf4j.LoggerFactory;
  * any thread.
  */
 public final class GroupMonitor {
-    /** Marker for Heartbeat's CRIT level, attached to ERROR log events. */
     private static final org.slf4j.Marker CRIT = ResourceGroupRunner.CRIT;
     private static final Logger LOG = LoggerFactory.getLogger(GroupMonitor.class);
 
@@ -116,7 +115,9 @@ public final class GroupMonitor {
 
     /**
      * The group runs here now (its start succeeded): each watched resource is first checked one
-     * interval from {@code nowNanos}.
+     * interval from {@code nowNanos}, as Pacemaker schedules a recurring monitor after a start.
+     *
+     * @param nowNanos monotonic time of the start's end, ns
      */
     public void startedAt(long nowNanos) {
         watching = true;
@@ -196,7 +197,7 @@ public final class GroupMonitor {
             return new Check(Result.GIVE_UP, "resource " + spec.token() + " " + what + ", " + limit
                     + " used up");
         }
-        List<ResourceSpec> tail = rs(k);
+        List<ResourceSpec> tail = tailFrom(k);
         ResourceGroupDecl part = new ResourceGroupDecl(group.preferredNode(), tail, group.line());
         LOG.warn("Restarting resource {} in place (restart {} of {}){}", spec.token(), count, s.maxRestarts(),
                 tail.size() > 1 ? ", with the resources that depend on it: " + tail.subList(1, tail.size()) : "");
@@ -219,7 +220,7 @@ public final class GroupMonitor {
         return new Check(Result.RESTARTED, "");
     }
 
-    private List<ResourceSpec> rs(int from) {
+    private List<ResourceSpec> tailFrom(int from) {
         return new ArrayList<>(group.resources().subList(from, group.resources().size()));
     }
 
