@@ -77,6 +77,19 @@ class AgentClassCheckTest {
     }
 
     @Test
+    void badMonitorOptionsAreRefusedWithFileLine() {
+        refused("node1 ocf:heartbeat:IPaddr2::ip=198.18.0.100::op_restart_limit=lots\n",
+                "op_restart_limit of resource [ocf:heartbeat:IPaddr2::ip=198.18.0.100::op_restart_limit=lots]: restart"
+                        + " limit [lots] does not parse: write a whole number from 0 to 1000");
+        refused("node1 ocf:heartbeat:IPaddr2::ip=198.18.0.100::op_monitor_intervall=5s\n",
+                "unknown option [op_monitor_intervall] in resource [ocf:heartbeat:IPaddr2::ip=198.18.0.100"
+                        + "::op_monitor_intervall=5s] (did you mean op_monitor_interval?)");
+        HbRun r = check(cfg("node1 ocf:heartbeat:IPaddr2::ip=198.18.0.100::cidr_netmask=24::nic=lo"
+                + "::op_monitor_interval=off::op_restart_limit=0::op_restart_window=1h\n"));
+        assertThat(r.code()).as(r.err()).isZero();
+    }
+
+    @Test
     void anOcfAddressCountsForTheOneAddressOneGroupRule() {
         Path cfg = cfg("node1 ocf:heartbeat:IPaddr2::ip=198.18.0.100::cidr_netmask=24::nic=lo\n"
                 + "node2 198.18.0.100/24/lo\n");
