@@ -3,7 +3,6 @@ package org.jheartbeat.cli.logging;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -30,7 +29,7 @@ import ch.qos.logback.core.status.NopStatusListener;
 public final class ClientLogConfigurator extends ContextAwareBase implements Configurator {
     /** The system property of logback's configuration file (logback's {@code ClassicConstants.CONFIG_FILE_PROPERTY}). */
     static final String CONFIG_FILE_PROPERTY = "logback.configurationFile";
-    /** The line format of client messages on standard error. */
+    /** The line format of client messages on standard error ({@link LineLayout#client}). */
     static final String PATTERN = "hb: %level: %msg%n";
 
     /** Used by the {@link java.util.ServiceLoader}. */
@@ -51,15 +50,11 @@ public final class ClientLogConfigurator extends ContextAwareBase implements Con
         }
         NopStatusListener quiet = new NopStatusListener();
         ctx.getStatusManager().add(quiet);
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(ctx);
-        encoder.setPattern(PATTERN);
-        encoder.start();
         ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
         stderr.setContext(ctx);
         stderr.setName("STDERR");
         stderr.setTarget("System.err");
-        stderr.setEncoder(encoder);
+        stderr.setEncoder(LineLayout.client().encoder(ctx));
         stderr.start();
         Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.WARN);
