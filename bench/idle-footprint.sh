@@ -8,7 +8,8 @@
 #   - the CPU time (user + system, /proc/PID/stat) the daemon had used by then: unlike the wall time, it
 #     barely depends on the machine's load, so it tells a slower start from a busier machine;
 # then, with node2 started too and the cluster idle for IDLE_S seconds (both up, the lab's group placed):
-#   - idle RSS: VmRSS of node1's daemon (/proc/PID/status), its peak (VmHWM), threads, CPU time so far;
+#   - idle RSS: VmRSS of node1's daemon (/proc/PID/status), its PSS (smaps_rollup: shared pages divided
+#     among their users), its peak (VmHWM), threads, CPU time so far;
 #   - loaded classes (jcmd VM.classloader_stats, taken after the RSS: attaching adds a thread and classes).
 # Then the same in a second lab whose node1 runs the real Heartbeat 3.0.6 (Debian package heartbeat, peer
 # jheartbeat), whose RSS is the sum over its processes (master, FIFO reader, one reader and writer per
@@ -50,12 +51,19 @@ rss_kb() { # VmRSS of PID, or with "session", the sum over PID's session (real H
         awk '/^VmRSS/ {print $2}' "/proc/$1/status"
     fi
 }
+pss_kb() { # proportional set size of PID's session (shared pages divided among the processes sharing them)
+    local p s=0
+    for p in $(ps -o pid= -s "$1"); do
+        s=$((s + $(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)))
+    done
+    echo "$s"
+}
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : 0) }'; }
 
 # measure KIND: in a fresh lab whose node1 is KIND (jheartbeat|heartbeat); appends "beat_ms cpu_ms" lines to
 # $OUT.beat and "rss_kb" to $OUT.rss
 measure() {
-    local kind=$1 r stamp lst t0 t1 pid cpu rss hwm thr classes mode=
+    local kind=$1 r stamp lst t0 t1 pid cpu rss pss hwm thr classes mode=
     export LAB_ID=$BASE_ID${kind:0:1} LAB_NODE1=$kind LAB_NODE2=jheartbeat
     [[ $kind == jheartbeat ]] || mode=session
     "$LAB" up >/dev/null 2>&1 || { "$LAB" up; exit 1; }
@@ -94,16 +102,17 @@ measure() {
     sleep "$IDLE_S"
     pid=$(cat "$N1_DAEMON_PIDFILE")
     rss=$(rss_kb "$pid" $mode)
+    pss=$(pss_kb "$pid")
     hwm=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status")
     thr=$(awk '/^Threads/ {print $2}' "/proc/$pid/status")
     cpu=$(cpu_ms "$pid")
     if [[ $kind == jheartbeat ]]; then
         classes=$("$LAB" exec node1 jcmd "$pid" VM.classloader_stats 2>/dev/null | awk '/^Total =/ {print $4}')
-        printf '%s: node1 idle RSS %d kB (%.1f MB), peak %d kB, %s threads, %d ms CPU, %s classes loaded\n' \
-            "$kind" "$rss" "$(echo "$rss/1024" | bc -l)" "$hwm" "$thr" "$cpu" "${classes:-?}"
+        printf '%s: node1 idle RSS %d kB (%.1f MB; PSS %d kB), peak %d kB, %s threads, %d ms CPU, %s classes loaded\n' \
+            "$kind" "$rss" "$(echo "$rss/1024" | bc -l)" "$pss" "$hwm" "$thr" "$cpu" "${classes:-?}"
     else
-        printf '%s: node1 idle RSS %d kB (%.1f MB) in %d processes (master: %d kB, peak %d kB), %d ms CPU (master)\n' \
-            "$kind" "$rss" "$(echo "$rss/1024" | bc -l)" "$(ps -o pid= -s "$pid" | wc -l)" \
+        printf '%s: node1 idle RSS %d kB (%.1f MB; PSS %d kB) in %d processes (master: %d kB, peak %d kB), %d ms CPU (master)\n' \
+            "$kind" "$rss" "$(echo "$rss/1024" | bc -l)" "$pss" "$(ps -o pid= -s "$pid" | wc -l)" \
             "$(rss_kb "$pid")" "$hwm" "$cpu"
     fi
     echo "$rss" >>"$OUT.$kind.rss"
