@@ -116,6 +116,7 @@ measure() {
             "$(rss_kb "$pid")" "$hwm" "$cpu"
     fi
     echo "$rss" >>"$OUT.$kind.rss"
+    echo "$pss" >>"$OUT.$kind.pss"
     "$LAB" down >/dev/null 2>&1
 }
 
@@ -132,6 +133,9 @@ printf 'jheartbeat: median first beat %d ms (%d ms CPU), idle RSS %.1f MB (goals
 if [[ $REAL == 1 ]]; then
     hb=$(cut -d' ' -f1 "$OUT.heartbeat.beat" | median)
     hr=$(median <"$OUT.heartbeat.rss")
-    printf 'Heartbeat 3.0.6: median first beat %d ms, idle RSS %.1f MB; jheartbeat/Heartbeat: first beat x%.1f, RSS x%.1f\n' \
-        "$hb" "$(echo "$hr/1024" | bc -l)" "$(echo "$jb/($hb+0.0001)" | bc -l)" "$(echo "$jr/$hr" | bc -l)"
+    jp=$(median <"$OUT.jheartbeat.pss")
+    hp=$(median <"$OUT.heartbeat.pss")
+    printf 'Heartbeat 3.0.6: median first beat %d ms, idle RSS %.1f MB (PSS %.1f MB); jheartbeat/Heartbeat: first beat x%.1f, RSS x%.1f, PSS x%.1f\n' \
+        "$hb" "$(echo "$hr/1024" | bc -l)" "$(echo "$hp/1024" | bc -l)" "$(echo "$jb/($hb+0.0001)" | bc -l)" \
+        "$(echo "$jr/$hr" | bc -l)" "$(echo "$jp/($hp+0.0001)" | bc -l)"
 fi
