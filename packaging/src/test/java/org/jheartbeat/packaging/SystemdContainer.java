@@ -61,11 +61,17 @@ final class SystemdContainer implements AutoCloseable {
         IsolatedRoot.Result boot = null;
         end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOOT_TIMEOUT_S);
         try {
-            // until PID 1 listens on /run/systemd/private, systemctl cannot connect ("Failed to connect to bus")
+            // before the holder's PID 1 has become systemd, systemctl in its namespaces says "offline"; until
+            // systemd listens on /run/systemd/private it cannot connect ("Failed to connect to bus")
             while (System.nanoTime() < end && holder.isAlive()) {
-                boot = run(List.of("systemctl", "is-system-running", "--wait"), BOOT_TIMEOUT_S);
-                if (!boot.output().isBlank()) {
-                    break;
+                String comm = Files.exists(Path.of("/proc/" + pid1 + "/comm"))
+                        ? Files.readString(Path.of("/proc/" + pid1 + "/comm"), StandardCharsets.UTF_8).trim() : "";
+                if (comm.equals("systemd")) {
+                    boot = run(List.of("systemctl", "is-system-running", "--wait"), BOOT_TIMEOUT_S);
+                    String st = boot.output().trim();
+                    if (!st.isEmpty() && !st.equals("offline")) {
+                        break;
+                    }
                 }
                 Thread.sleep(200);
             }
