@@ -30,6 +30,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     private final SyncRuntime sync;
     private final LongSupplier logDropped;
     private final Supplier<ControlServer.Stats> controlStats;
+    private final Reloader reloader;
 
     /**
      * @param logDropped   log lines dropped so far by the daemon's log outputs
@@ -37,6 +38,13 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
      */
     ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
                    Supplier<ControlServer.Stats> controlStats) {
+        this(loop, config, sync, logDropped, controlStats, null);
+    }
+
+    /** @param reloader answers {@code reload} (null: refused, the daemon cannot reload) */
+    ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
+                   Supplier<ControlServer.Stats> controlStats, Reloader reloader) {
+        this.reloader = reloader;
         this.loop = loop;
         this.config = config;
         this.sync = sync;
@@ -52,6 +60,10 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         if (request instanceof ControlRequest.Cleanup c) {
             return cleanup(c);
+        }
+        if (request instanceof ControlRequest.Reload) {
+            return reloader == null ? ControlResponse.refused("this daemon cannot reload its configuration")
+                    : reloader.reload("hb reload");
         }
         if (request instanceof ControlRequest.StonithStatus) {
             try {

@@ -19,7 +19,7 @@ import org.jheartbeat.core.takeover.Effect.Level;
  */
 public final class PeerConfigCheck {
     private final NodeName peer;
-    private final ConfigDigest local;
+    private ConfigDigest local;
     private ConfigDigest peerDigest;
     private long peerDigestGeneration = -1;
     /** The peer generation last warned about, and the parts it differed in. */
@@ -63,6 +63,37 @@ public final class PeerConfigCheck {
         warnedParts = diff;
         return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
                 + ". Make these files the same on both nodes and restart heartbeat, or compare with 'hb config diff'."));
+    }
+
+    /**
+     * A reload changed this node's configuration: compares the new digest with the one the peer's
+     * current generation sent, if any.
+     *
+     * @param next              this node's new digest
+     * @param currentGeneration the peer's generation now
+     * @return INFO when it matches the peer now and did not before, a WARN naming the files when it
+     *         differs, else nothing
+     */
+    public Optional<Effect.LogLine> reloaded(ConfigDigest next, long currentGeneration) {
+        local = Objects.requireNonNull(next, "next");
+        Optional<ConfigDigest> theirs = peerDigest(currentGeneration);
+        if (theirs.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ConfigDigest.Part> diff = local.differences(theirs.get());
+        if (diff.isEmpty()) {
+            boolean wasDifferent = differed;
+            differed = false;
+            warnedParts = List.of();
+            return wasDifferent ? Optional.of(new Effect.LogLine(Level.INFO, "Configuration matches " + peer + " now."))
+                    : Optional.empty();
+        }
+        differed = true;
+        warnedGeneration = currentGeneration;
+        warnedParts = diff;
+        return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
+                + " (after reload). Make these files the same on both nodes and reload both, or compare with"
+                + " 'hb config diff'."));
     }
 
     /** This node's digest. */
