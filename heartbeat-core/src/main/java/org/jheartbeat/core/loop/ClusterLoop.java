@@ -363,7 +363,8 @@ public final class ClusterLoop implements AutoCloseable {
                         log(Level.INFO, "Resource group " + key + " stopped; it is no longer in haresources.");
                     } else {
                         log(Level.CRIT, "Resource group " + key + " was removed from haresources but could not be"
-                                + " stopped on " + engine.me() + " (" + failureDetail(err) + "): it may still run"
+                                + " stopped on " + engine.me() + (failureDetail(err).isEmpty() ? "" : " ("
+                                + failureDetail(err) + ")") + ": it may still run"
                                 + " here and nothing manages it any more; stop it by hand.");
                     }
                 }));
