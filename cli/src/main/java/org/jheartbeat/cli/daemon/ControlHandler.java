@@ -99,7 +99,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                             + " did not read the answer\n");
         }
         if (request instanceof ControlRequest.ClStatus cl) {
-            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, config);
+            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, current());
             return ControlResponse.ok(a.exitCode() + "\n" + a.output());
         }
         if (request instanceof ControlRequest.GroupsRunning) {
@@ -117,7 +117,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         int index = -1;
         if (c.group().isPresent()) {
             String g = c.group().get();
-            var groups = config.resourceGroups();
+            var groups = current().resourceGroups();
             for (int i = 0; i < groups.size() && index < 0; i++) {
                 if (groups.get(i).key().equals(g) || g.equals(Integer.toString(i + 1))) {
                     index = i;
@@ -165,6 +165,12 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         } catch (Exception e) {
             return ControlResponse.error(what + " failed: " + e);
         }
+    }
+
+    /** The configuration the daemon runs now: as a reload applied it, else the one it started with. */
+    private ClusterConfig current() {
+        ClusterConfig c = loop.config();
+        return c != null ? c : config;
     }
 
     /** The "Resource groups:" block of a rendered status: what a hand-over changed. */

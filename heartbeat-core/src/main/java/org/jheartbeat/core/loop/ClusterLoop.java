@@ -51,7 +51,7 @@ public final class ClusterLoop implements AutoCloseable {
             .withZone(ZoneId.systemDefault());
 
     /** The configuration the node runs: the one it started with, then as each reload applied it. */
-    private ClusterConfig config;
+    private volatile ClusterConfig config;
     private final NodeEngine engine;
     private final List<Medium> media;
     private final GroupExecutor groups;
@@ -378,6 +378,11 @@ public final class ClusterLoop implements AutoCloseable {
         config = applied;
         run(e -> e.onReload(applied, clock.nanoTime(), wall.currentTimeMillis()));
         f.complete(null);
+    }
+
+    /** The configuration the node runs now: the one it started with, then as each reload applied it. */
+    public ClusterConfig config() {
+        return config;
     }
 
     /** A status snapshot taken on the loop thread. */

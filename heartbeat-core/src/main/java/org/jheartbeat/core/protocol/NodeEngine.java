@@ -746,8 +746,8 @@ public final class NodeEngine {
     /**
      * A configuration reload (issue 13 item 3): from now on this node runs {@code applied}
      * ({@link org.jheartbeat.core.config.ConfigReload.Plan#applied()}). The timings go to the failure
-     * detector and the beat timer (the next beat comes one new keepalive after the last one; the
-     * deadtime we advertise changes with our next {@code status}); new authkeys sign and verify every
+     * detector and the beat timer (the beat already scheduled stays, the following ones are one new
+     * keepalive apart; the deadtime we advertise changes with our next {@code status}); new authkeys sign and verify every
      * packet from now on; a changed group list goes to the takeover machine, which keeps every
      * group's state by key and starts a new group where this node holds that kind of group. The
      * disputes are computed again against the peer's last group list, and our new {@code jhb-config}
