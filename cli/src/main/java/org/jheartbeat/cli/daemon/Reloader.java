@@ -70,12 +70,13 @@ final class Reloader {
         LOG.info("Reloading configuration from {} ({})", configDir, trigger);
         ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
         List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
+        List<HostChecks.MissingScript> missing = List.of();
         if (loaded.config().isPresent()) {
             HostChecks hosts = new HostChecks(Path.of("/etc/init.d"));
             problems.addAll(hosts.check(loaded.config().get()));
             // a missing resource script fails only its group, at reload as at start
-            problems.removeAll(hosts.missingScripts(configDir, loaded.config().get().resourceGroups()).stream()
-                    .map(HostChecks.MissingScript::diagnostic).toList());
+            missing = hosts.missingScripts(configDir, loaded.config().get().resourceGroups());
+            problems.removeAll(missing.stream().map(HostChecks.MissingScript::diagnostic).toList());
         }
         List<String> errors = new ArrayList<>(problems.stream().filter(ConfigDiagnostic::isError)
                 .map(ConfigDiagnostic::format).toList());
@@ -95,6 +96,14 @@ final class Reloader {
                     errors.stream().map(l -> l + "\n").reduce("", String::concat));
         }
         ConfigReload.Plan plan = ConfigReload.plan(running, loaded.config().get());
+        java.util.Set<String> known = new java.util.HashSet<>();
+        running.resourceGroups().forEach(g -> known.add(g.key()));
+        for (HostChecks.MissingScript m : missing) {
+            if (!known.contains(m.key())) {
+                LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups"
+                        + " run", m.key(), m.diagnostic().message(), m.diagnostic().file(), m.diagnostic().line());
+            }
+        }
         List<ConfigReload.Change> changes = new ArrayList<>(plan.changes());
         String newSync = readSync();
         if (!newSync.equals(syncText)) {

@@ -144,7 +144,7 @@ public final class ConfigReload {
                         + "' (the running definition is kept; or remove the line, reload, add it back, reload)");
                 groups.add(old);
             } else {
-                groups.add(g);
+                groups.add(old); // the same group: the running declaration (its line number may differ)
             }
         }
         for (ResourceGroupDecl g : running.resourceGroups()) {

@@ -41,6 +41,10 @@ class ConfigReloadTest {
         ConfigReload.Plan plan = ConfigReload.plan(config(TWO), config(TWO));
         assertThat(plan.changes()).isEmpty();
         assertThat(plan.applied().resourceGroups()).isEqualTo(config(TWO).resourceGroups());
+        // a comment line above moves every group down: the running declarations are kept as they are
+        ConfigReload.Plan shifted = ConfigReload.plan(config(TWO), config("# services\n" + TWO));
+        assertThat(shifted.changes()).isEmpty();
+        assertThat(shifted.applied().resourceGroups()).isEqualTo(config(TWO).resourceGroups());
     }
 
     @Test
