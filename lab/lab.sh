@@ -66,6 +66,11 @@ jheartbeat nodes have their own /srv and /var/lib/jheartbeat (bind mounts of
 <run>/nodeN/srv and <run>/nodeN/varlib-jhb in the node's mount namespace).
   srvumount NODE     (LAB_SYNC=web) unmount NODE's data partition from /srv/web
                      (an empty directory shows); srvmount NODE mounts it back
+  privdev NODE       give NODE its own /dev (a tmpfs of symlinks to the real
+                     devices, in NODE's mount namespace only), for /dev/log
+  syslogd NODE start|stop
+                     a test syslog receiver (socat) on NODE's own /dev/log,
+                     appending each datagram to <run>/nodeN/syslog.out
 
 Environment: LAB_ID (default lab, ^[a-z0-9]{1,8}\$), LAB_RUN (default
 lab/run/\$LAB_ID), HB_JAR (default <repo>/cli/target/hb.jar), LAB_SIM_JAR
@@ -420,6 +425,88 @@ jobs:
 EOF
 }
 
+# ---------------------------------------------------------------- syslog
+
+# cmd_privdev N: give jheartbeat node N its own /dev (idempotent until the next
+# power cycle), so that a test can bind the node's /dev/log without touching
+# the host's. In the node's mount namespace only (the holder's, propagation
+# private): a tmpfs is mounted on <node>/privdev, the real /dev rbind-mounted
+# on its .host, a symlink made for every entry of /dev (to /dev/.host/NAME;
+# /dev's own symlinks, e.g. fd -> /proc/self/fd, copied), and the tmpfs moved
+# onto /dev. Opening /dev/null, /dev/urandom or /dev/pts/N reaches the real
+# devices; a new file such as /dev/log lands in the tmpfs and dies with the
+# holder. Nothing of /dev stays reachable under the run dir.
+cmd_privdev() {
+    local n d
+    n=$(node_num "${1:-}")
+    require_up
+    is_real "$n" && die "node$n runs the real heartbeat: privdev is for jheartbeat nodes"
+    d=$(node_dir "$n")
+    node_enter "$n" /
+    if "${NODE_ENTER[@]}" test -d /dev/.host; then
+        return 0
+    fi
+    mkdir -p "$d/privdev"
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    "${NODE_ENTER[@]}" sh -c 'set -e
+        mount -t tmpfs -o mode=755,size=1m lab-dev "$1"
+        mkdir "$1/.host"
+        mount --rbind /dev "$1/.host"
+        for e in /dev/*; do
+            if [ -L "$e" ]; then cp -P "$e" "$1/"; else ln -s "/dev/.host/${e##*/}" "$1/${e##*/}"; fi
+        done
+        mount --move "$1" /dev' privdev "$d/privdev"
+    log "node$n: private /dev (a tmpfs; the real devices under /dev/.host, inside node$n only)"
+}
+
+# cmd_syslogd N start|stop: a test syslog receiver on node N's own /dev/log
+# (start implies privdev): socat bound on the unix datagram socket /dev/log
+# (mode 666, an old socket file replaced) appends every datagram received to
+# <node>/syslog.out as it came (records are not newline-terminated: each
+# starts with <PRI>); pid in <node>/syslogd.pid. stop kills it: the socket
+# file stays, so senders are refused, as after a syslog daemon crash.
+cmd_syslogd() {
+    local n d pid i
+    n=$(node_num "${1:-}")
+    d=$(node_dir "$n")
+    case ${2:-} in
+        start)
+            cmd_privdev "node$n"
+            if pid=$(pidfile_pid "$d/syslogd.pid" "$(node_ns "$n")"); then
+                log "node$n: syslog receiver already running (pid $pid)"
+                return 0
+            fi
+            node_enter "$n" /
+            rm -f "$d/syslogd.pid"
+            # shellcheck disable=SC2016  # expanded by the inner sh
+            (exec setsid "${NODE_ENTER[@]}" sh -c 'echo $$ >"$1"; exec socat -u \
+                UNIX-RECV:/dev/log,unlink-early,mode=666 "OPEN:$2,creat,append"' syslogd "$d/syslogd.pid" \
+                "$d/syslog.out" </dev/null >>"$d/syslogd.log" 2>&1) &
+            for ((i = 0; i < 100; i++)); do
+                if pidfile_pid "$d/syslogd.pid" "$(node_ns "$n")" >/dev/null \
+                    && "${NODE_ENTER[@]}" test -S /dev/log; then
+                    log "node$n: syslog receiver on /dev/log -> $d/syslog.out"
+                    return 0
+                fi
+                sleep 0.05
+            done
+            die "node$n: syslog receiver did not bind /dev/log (see $d/syslogd.log)"
+            ;;
+        stop)
+            if pid=$(pidfile_pid "$d/syslogd.pid" "$(node_ns "$n")"); then
+                kill -KILL "$pid"
+                for ((i = 0; i < 100; i++)); do
+                    alive "$pid" || break
+                    sleep 0.05
+                done
+                log "node$n: syslog receiver stopped (/dev/log refuses now)"
+            fi
+            rm -f "$d/syslogd.pid"
+            ;;
+        *) die "usage: syslogd NODE start|stop" ;;
+    esac
+}
+
 # cmd_srvmount N umount|mount: take node N's data partition off /srv/web (the
 # empty directory below shows) or put it back
 cmd_srvmount() {
@@ -496,7 +583,7 @@ start_holder() {
                 exec sleep infinity' holder "$pidf" "node$n" "$d" \
             </dev/null >>"$d/holder.out" 2>&1 &
     fi
-    for ((i = 0; i < 50; i++)); do
+    for ((i = 0; i < 400; i++)); do
         if hp=$(holder_pid "$n") && [[ $(nsenter -t "$hp" -u hostname 2>/dev/null) == "node$n" ]]; then
             return 0
         fi
@@ -515,7 +602,7 @@ admin_up() {
 settle() {
     local n=$1 ns i ifc ok
     ns=$(node_ns "$n")
-    for ((i = 0; i < 40; i++)); do
+    for ((i = 0; i < 400; i++)); do
         ok=1
         for ifc in eth0 eth1; do
             admin_up "$ns" "$ifc" || continue
@@ -661,7 +748,7 @@ sshd_start() {
     # shellcheck disable=SC2016  # expanded by the inner sh
     (exec setsid "${NODE_ENTER[@]}" sh -c 'echo $$ >"$1"; shift; exec "$@"' sshd "$d/sshd.pid" \
         "$SSHD" -D -e -f "$d/sshd/sshd_config" </dev/null >>"$d/sshd.log" 2>&1) &
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < 400; i++)); do
         sshd_listening "$n" && return 0
         if ((i > 4)) && ! sshd_pid "$n" >/dev/null; then
             break
@@ -841,7 +928,7 @@ cmd_start() {
     (LABWEB_STATE_DIR=$d/state exec setsid "${NODE_ENTER[@]}" \
         sh -c 'echo $$ >"$1"; shift; exec "$@"' daemon "$d/daemon.pid" "${HB[@]}" \
         </dev/null >>"$d/daemon.out" 2>&1) &
-    for ((i = 0; i < 40; i++)); do
+    for ((i = 0; i < 400; i++)); do
         [[ -s $d/daemon.pid ]] && break
         sleep 0.05
     done
@@ -1044,7 +1131,7 @@ serial_plug() {
     setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' serial "$SERIAL_PIDFILE" \
         socat -d -d "PTY,link=$(node_tty 1),rawer" "PTY,link=$(node_tty 2),rawer" \
         </dev/null >>"$RUN/serial.log" 2>&1 &
-    for ((i = 0; i < 60; i++)); do
+    for ((i = 0; i < 400; i++)); do
         if pid=$(serial_pid) && [[ -L $(node_tty 1) && -L $(node_tty 2) ]]; then
             log "serial cable plugged (socat pid $pid): $(node_tty 1) -> $(readlink "$(node_tty 1)"), $(node_tty 2) -> $(readlink "$(node_tty 2)")"
             return 0
@@ -1140,7 +1227,7 @@ ups_cable_plug() {
     setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' upscable "$RUN/upscable$n.pid" \
         socat -d "PTY,link=$(ups_tty "$n"),rawer" "PTY,link=$(ups_host_tty "$n"),rawer" \
         </dev/null >>"$RUN/upscable$n.log" 2>&1 &
-    for ((i = 0; i < 60; i++)); do
+    for ((i = 0; i < 400; i++)); do
         if ups_cable_pid "$n" >/dev/null && [[ -L $(ups_tty "$n") && -L $(ups_host_tty "$n") ]]; then
             return 0
         fi
@@ -1173,7 +1260,7 @@ ups_start() {
         org.jheartbeat.lab.sim.ApcSmartSimulator --tty "$(ups_tty "$n")" \
         --on-off-command "$LAB_DIR/lab.sh poweroff node$n" --on-on-command "$LAB_DIR/lab.sh poweron node$n" \
         --state-file "$RUN/ups$n.state" </dev/null >>"$RUN/ups$n.log" 2>&1 &
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < 400; i++)); do
         ups_pid "$n" >/dev/null && return 0
         sleep 0.05
     done
@@ -1249,7 +1336,7 @@ cmd_serialcut() {
         return 0
     fi
     kill -STOP "$pid"
-    for ((i = 0; i < 40; i++)); do
+    for ((i = 0; i < 400; i++)); do
         serial_is_cut "$pid" && break
         sleep 0.05
     done
@@ -1534,6 +1621,8 @@ case $cmd in
     ssh-cmd) cmd_ssh_cmd ;;
     srvumount) cmd_srvmount "${1:-}" umount ;;
     srvmount) cmd_srvmount "${1:-}" mount ;;
+    privdev) cmd_privdev "$@" ;;
+    syslogd) cmd_syslogd "$@" ;;
     -h | --help | help) usage ;;
     *)
         usage >&2

@@ -13,6 +13,8 @@ PACKAGES=(
   iptables                         # lab.sh loss/noloss: packet loss inside a node namespace
   openssh-server openssh-client rsync  # lab: sshd per node, hb config push, data replication
   e2fsprogs                        # mkfs.ext4 for lab disk images
+  asciidoctor                      # packaging: man pages (picocli's AsciiDoc to troff)
+  lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -26,6 +26,10 @@ public final class ExceptionMapper implements IExecutionExceptionHandler {
         } else if (ex instanceof AccessDeniedException a) {
             code = ExitCodes.PERMISSION;
             msg = "permission denied on " + a.getFile() + ": run as root or as a member of group haclient";
+        } else if (ex instanceof java.io.IOException && ex.getMessage() != null) {
+            // the control client's and the files' own words say what happened; the class name adds nothing
+            code = ExitCodes.FAILURE;
+            msg = ex.getMessage();
         } else {
             code = ExitCodes.FAILURE;
             msg = ex.getClass().getSimpleName() + ": " + ex.getMessage();

@@ -93,6 +93,37 @@ class ConfigCheckCommandTest {
     }
 
     @Test
+    void aMachineThatIsNotANodeIsWarnedWithoutNodeNameAndNotWithIt() throws Exception {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
+        String me = org.jheartbeat.cli.daemon.Daemon.unameN().toLowerCase(java.util.Locale.ROOT);
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        String warning = "ha.cf:0: warning: this machine's node name [" + me + "] ('uname -n') is not a node of this"
+                + " cluster, so the daemon would refuse to start here";
+        if (me.equals("node1") || me.equals("node2")) {
+            assertThat(r.out()).doesNotContain("is not a node of this cluster");
+        } else {
+            assertThat(r.out()).contains(warning);
+        }
+        HbRun named = hb("config", "check", "--config-dir", cfg.toString(), "--node-name", "node1");
+        assertThat(named.code()).as(named.err()).isZero();
+        assertThat(named.out()).doesNotContain("is not a node of this cluster");
+    }
+
+    @Test
+    void anInvalidJheartbeatYamlIsAnErrorWithFileAndLine() throws java.io.IOException {
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
+        java.nio.file.Files.writeString(cfg.resolve("jheartbeat.yaml"), "metrics:\n  listen:\n    node3: 198.18.0.3:9810\n");
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("jheartbeat.yaml") + ":3: metrics: listen: [node3] is not a node of"
+                + " ha.cf").doesNotContain("Exception");
+        java.nio.file.Files.writeString(cfg.resolve("jheartbeat.yaml"), "metrics:\n  listen:\n    node2: 198.18.0.2:9810\n");
+        HbRun ok = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(ok.code()).as(ok.err()).isZero();
+    }
+
+    @Test
     void validDirExitsZero() {
         Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());

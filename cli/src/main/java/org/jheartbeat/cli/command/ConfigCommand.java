@@ -97,6 +97,12 @@ public final class ConfigCommand implements Callable<Integer> {
                 NodeName me = node.orElseGet(ConfigCommand::thisNode);
                 // the device this node would use, contacted; or, on another machine, every node's, not contacted
                 List<NodeName> whom = c.nodes().contains(me) ? List.of(me) : c.nodes();
+                if (node.isEmpty() && !c.nodes().contains(me)) {
+                    all.add(ConfigDiagnostic.warning(c.configDir().resolve("ha.cf"), 0, "this machine's node name ["
+                            + me + "] ('uname -n') is not a node of this cluster, so the daemon would refuse to start"
+                            + " here; checked as a config for " + c.nodes() + ". Add 'node " + me + "' or set the host"
+                            + " name, or give --node-name to check as one of the nodes"));
+                }
                 java.util.Set<Integer> seen = new java.util.HashSet<>();
                 // a running daemon holds this node's device (a serial UPS line is locked): ask it instead
                 Optional<ControlResponse> daemon = whom.size() == 1 && c.stonithFor(me).isPresent()
@@ -124,6 +130,13 @@ public final class ConfigCommand implements Callable<Integer> {
                 err.println(e.getMessage());
                 n++;
             }
+            // jheartbeat.yaml (optional): jheartbeat-only settings, the metrics endpoint
+            try {
+                org.jheartbeat.cli.metrics.JheartbeatYaml.load(configDir.path(), r.config());
+            } catch (org.jheartbeat.cli.UserException e) {
+                err.println(e.getMessage());
+                n++;
+            }
             if (n > 0) {
                 err.println(n + " error(s) in " + configDir.path() + "; fix them before starting the daemon (it refuses"
                         + " every error but a missing resource script, which fails only that script's group).");
@@ -145,7 +158,7 @@ public final class ConfigCommand implements Callable<Integer> {
                     + " peer's, by the digests the daemons exchange; print same, DIFFERS or unknown per file.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:every file is the same on both nodes",
-                    "1:a file differs, or the peer sent no digest (not heard yet, or a Heartbeat 3.0.6 node)",
+                    "1:a file differs, or the peer sent no digest (not heard yet, not running, or a Heartbeat 3.0.6 node)",
                     "2:--config-dir holds an invalid configuration", "3:no daemon running",
                     "4:permission denied", "64:usage error"})
     public static final class Diff implements Callable<Integer> {
@@ -192,7 +205,7 @@ public final class ConfigCommand implements Callable<Integer> {
                 String verdict = switch (e.getValue()) {
                     case SAME -> "same";
                     case DIFFERS -> "DIFFERS";
-                    case UNKNOWN -> "unknown (" + peer + " sent no digest \u2014 not heard yet, or a Heartbeat 3.0.6 node?)";
+                    case UNKNOWN -> "unknown (" + peer + " sent no digest \u2014 not heard yet, not running, or a Heartbeat 3.0.6 node?)";
                 };
                 allSame &= e.getValue() == ConfigDigestReport.Verdict.SAME;
                 out.println(String.format("  %-26s %s", e.getKey().displayName(), verdict));

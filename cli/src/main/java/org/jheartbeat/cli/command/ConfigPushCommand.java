@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.metrics.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.ConfigPush;
 import org.jheartbeat.cli.runtime.SshTransport;
 import org.jheartbeat.core.config.AuthKeysParser;
@@ -32,14 +33,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hb config push}: copies this node's ha.cf, authkeys, haresources (and sync.yaml when present)
+ * {@code hb config push}: copies this node's ha.cf, authkeys, haresources (and sync.yaml, jheartbeat.yaml when present)
  * to the peer over ssh, as Heartbeat's {@code ha_propagate} did, but first shows what it will
  * overwrite (per file a unified diff against the peer's copy, fetched with ssh) and asks. Each file is
  * written atomically on the peer (temporary file, rename; the old one kept as {@code NAME.bak}), with
  * this node's mode. Only a configuration that loads without errors is pushed.
  */
 @Command(name = "push", mixinStandardHelpOptions = true,
-        description = {"Copy this node's ha.cf, authkeys, haresources (and sync.yaml if present) to the peer over"
+        description = {"Copy this node's ha.cf, authkeys, haresources (and sync.yaml, jheartbeat.yaml if present) to the peer over"
                 + " ssh, after showing a diff per file against the peer's copy and asking for confirmation.",
             "Each file is replaced atomically on the peer (old copy kept as NAME.bak) with this node's mode."
                 + " The peer's daemon reads the files when it restarts."},
@@ -71,7 +72,7 @@ public final class ConfigPushCommand implements Callable<Integer> {
     String ssh;
 
     @Option(names = "--file", paramLabel = "NAME",
-            description = "Push only this file (ha.cf, authkeys, haresources or sync.yaml); repeatable.")
+            description = "Push only this file (ha.cf, authkeys, haresources, sync.yaml or jheartbeat.yaml); repeatable.")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--node-name", paramLabel = "NAME",
@@ -122,6 +123,13 @@ public final class ConfigPushCommand implements Callable<Integer> {
         } catch (UserException e) {
             err.println(e.getMessage());
             throw new UserException(ExitCodes.CONFIG, "config push: " + dir.resolve(ConfigPush.SYNC_YAML)
+                    + " is not valid (see hb config check --syntax-only); nothing pushed");
+        }
+        try {
+            JheartbeatYaml.load(dir, Optional.of(config));
+        } catch (UserException e) {
+            err.println(e.getMessage());
+            throw new UserException(ExitCodes.CONFIG, "config push: " + dir.resolve(JheartbeatYaml.NAME)
                     + " is not valid (see hb config check --syntax-only); nothing pushed");
         }
         List<ConfigPush.FileCopy> local = readLocal(dir, files);
@@ -187,7 +195,10 @@ public final class ConfigPushCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** This node's files to push: the three config files and sync.yaml if present (or only those of --file). */
+    /**
+     * This node's files to push: the three config files, and sync.yaml and jheartbeat.yaml if present (or
+     * only those of --file).
+     */
     private static List<ConfigPush.FileCopy> readLocal(Path dir, Set<String> only) throws UserException {
         List<ConfigPush.FileCopy> local = new ArrayList<>();
         for (String name : ConfigPush.FILES) {
@@ -196,7 +207,7 @@ public final class ConfigPushCommand implements Callable<Integer> {
             }
             Path p = dir.resolve(name);
             if (!Files.exists(p)) {
-                if (name.equals(ConfigPush.SYNC_YAML) && only.isEmpty()) {
+                if ((name.equals(ConfigPush.SYNC_YAML) || name.equals(JheartbeatYaml.NAME)) && only.isEmpty()) {
                     continue;
                 }
                 throw new UserException(ExitCodes.CONFIG, "config push: " + p + " not found; nothing pushed");

@@ -12,6 +12,7 @@ import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.time.Sleeper;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -29,9 +30,8 @@ public final class StatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
-            description = "The daemon's state directory (default: ${DEFAULT-VALUE}).")
-    Path stateDir;
+    @Mixin
+    StateDirOption stateDir;
 
     @Option(names = "--json", description = "Print one JSON object (schema jheartbeat.status/1); with no daemon"
             + " running: {\"schema\":\"jheartbeat.status/1\",\"running\":false,\"error\":\"...\"} and exit 3.")
@@ -75,7 +75,7 @@ public final class StatusCommand implements Callable<Integer> {
             throw new UserException(ExitCodes.USAGE, "--interval must be 1..3600 s");
         }
         PrintWriter out = spec.commandLine().getOut();
-        Path socket = new StateDirectory(stateDir).controlSocket();
+        Path socket = new StateDirectory(stateDir.path()).controlSocket();
         for (int i = 1; ; i++) {
             ControlResponse r;
             try {

@@ -9,7 +9,6 @@
  * org.jheartbeat.cli.UserException}s with a documented exit code ({@code hb COMMAND --help} lists
  * them). {@code --config-dir} (default {@code /etc/ha.d}) and {@code --state-dir} (default {@code
  * /var/lib/jheartbeat}) come from the shared mixins {@link org.jheartbeat.cli.command.ConfigDirOption}
- * and {@link org.jheartbeat.cli.command.StateDirOption} (only {@code hb status} still declares its own
- * {@code --state-dir}).
+ * and {@link org.jheartbeat.cli.command.StateDirOption}.
  */
 package org.jheartbeat.cli.command;

@@ -19,6 +19,8 @@ import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.cli.logging.DaemonLog;
 import org.jheartbeat.cli.logging.LogSetup;
+import org.jheartbeat.cli.metrics.JheartbeatYaml;
+import org.jheartbeat.cli.metrics.MetricsEndpoint;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
@@ -56,9 +58,10 @@ import org.slf4j.LoggerFactory;
  * One cluster node, assembled and run in the foreground until SIGTERM/SIGINT, then its resource
  * groups released, the peer told ({@code shutdone}) and the node stopped. In order: refuse a second
  * daemon on the state directory, load and check the configuration (ha.cf, authkeys, haresources,
- * sync.yaml, host checks, the STONITH device), create the state directory, configure logging,
+ * sync.yaml, jheartbeat.yaml, host checks, the STONITH device), create the state directory, configure logging,
  * release groups found running here ({@link StartupProbe}), then engine, media, resource executor,
- * sync runtime, cluster loop, control socket ({@link ControlHandler}) and signal handlers. A missing
+ * sync runtime, cluster loop, control socket ({@link ControlHandler}), the optional metrics endpoint
+ * ({@link MetricsEndpoint}) and signal handlers. A missing
  * resource script fails only its group. Errors before the loop runs are {@link UserException}s with
  * the exit code {@code hb daemon} documents.
  */
@@ -137,6 +140,7 @@ public final class Daemon {
                     + "this node and its peer; add a 'node' line for the peer");
         }
         org.jheartbeat.sync.config.SyncConfig sync = SyncConfigFile.load(configDir, Optional.of(config));
+        JheartbeatYaml jheartbeatYaml = JheartbeatYaml.load(configDir, Optional.of(config));
         try {
             state.create();
         } catch (IOException e) {
@@ -150,7 +154,7 @@ public final class Daemon {
                 fencer = new org.jheartbeat.cli.stonith.SelfFencingFencer(fencer, options.selfFenceCommand().get(),
                         new org.jheartbeat.core.exec.OsProcessRunner());
             }
-            return run(config, sync, me, state, fencer, log, missingScripts);
+            return run(config, sync, me, state, fencer, log, missingScripts, jheartbeatYaml);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
@@ -160,11 +164,8 @@ public final class Daemon {
     }
 
     private int run(ClusterConfig config, org.jheartbeat.sync.config.SyncConfig sync, NodeName me,
-                    StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts)
-            throws UserException, IOException {
-        config.logging().logfacility().ifPresent(f ->
-                LOG.warn("logfacility {} is not wired to syslog yet; logging to files and stderr only", f));
-
+                    StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts,
+                    JheartbeatYaml jheartbeatYaml) throws UserException, IOException {
         MonotonicClock clock = MonotonicClock.system();
         WallClock wall = WallClock.system();
         long generation = state.bumpGeneration(wall.currentTimeMillis() / 1000);
@@ -219,13 +220,68 @@ public final class Daemon {
         controlRef.set(control);
         control.start();
         syncRuntime.start();
+        Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
 
         installSignalHandlers(loop, reloader);
         loop.exited().join();
+        metrics.ifPresent(MetricsEndpoint::close);
         syncRuntime.close();
         finish(loop, control, netty, state);
         return ExitCodes.OK;
+    }
+
+    /**
+     * The Prometheus endpoint when jheartbeat.yaml lists this node under {@code metrics: listen:}; an
+     * address that cannot be bound is logged as an error and the node runs without metrics (metrics
+     * never stop a cluster node).
+     */
+    private static Optional<MetricsEndpoint> startMetrics(JheartbeatYaml settings, NodeName me, ClusterLoop loop,
+                                                          SyncRuntime sync, DaemonLog log) {
+        Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
+        if (at.isEmpty()) {
+            return Optional.empty();
+        }
+        String where = at.get().getAddress().getHostAddress() + ":" + at.get().getPort();
+        try {
+            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new MetricsEndpoint.Sources() {
+                @Override
+                public java.util.concurrent.CompletableFuture<ClusterLoop.Observation> observe() {
+                    return loop.observe();
+                }
+
+                @Override
+                public List<org.jheartbeat.sync.replication.JobState> jobs() {
+                    return sync.replication().status();
+                }
+
+                @Override
+                public Optional<java.time.Duration> replicaAge(String job) {
+                    return sync.replication().replicaAge(job);
+                }
+
+                @Override
+                public List<org.jheartbeat.sync.backup.BackupState> backups() {
+                    return sync.backups().status();
+                }
+
+                @Override
+                public long logDropped() {
+                    return log.droppedLines();
+                }
+
+                @Override
+                public long syslogRecordsLost() {
+                    return log.syslogRecordsLost();
+                }
+            }, java.time.Clock.systemUTC());
+            LOG.info("Metrics endpoint: http://{}/metrics ({} metrics: listen)", where, JheartbeatYaml.NAME);
+            return Optional.of(m);
+        } catch (IOException e) {
+            LOG.error("Metrics endpoint cannot listen on {} ({} metrics: listen: {}): {}; running without metrics"
+                    + " (fix the address and restart the daemon)", where, JheartbeatYaml.NAME, me, e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /**

@@ -20,18 +20,28 @@ public final class DaemonLog implements AutoCloseable {
     private final LongAdder dropped;
     private final ScheduledExecutorService watcher;
     private final MonotonicClock clock;
+    private final java.util.function.LongSupplier syslogLost;
 
     DaemonLog(List<NonBlockingAppender> outputs, LongAdder dropped, ScheduledExecutorService watcher,
-              MonotonicClock clock) {
+              MonotonicClock clock, java.util.function.LongSupplier syslogLost) {
         this.outputs = List.copyOf(outputs);
         this.dropped = dropped;
         this.watcher = watcher;
         this.clock = clock;
+        this.syslogLost = syslogLost;
     }
 
     /** Log lines dropped since start because an output was too slow, summed over all outputs. */
     public long droppedLines() {
         return dropped.sum();
+    }
+
+    /**
+     * Syslog records lost since start because {@code /dev/log} did not take them ({@link SyslogStream});
+     * 0 without {@code logfacility}.
+     */
+    public long syslogRecordsLost() {
+        return syslogLost.getAsLong();
     }
 
     /**

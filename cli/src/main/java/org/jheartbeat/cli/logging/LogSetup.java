@@ -8,12 +8,15 @@ import ch.qos.logback.classic.filter.ThresholdFilter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,19 +28,36 @@ import org.slf4j.LoggerFactory;
 /**
  * Configures logging for {@code hb daemon} from ha.cf's {@code logfile} (info and above) and
  * {@code debugfile} (everything), plus standard error, in Heartbeat's line format:
- * {@code 2026/11/29_19:20:01.123 node1 hb[1234]: WARN: node node2: is dead}. {@code logfacility}
- * (syslog) is not wired yet; the daemon says so at start.
+ * {@code 2026/11/29_19:20:01.123 node1 hb[1234]: WARN: node node2: is dead}; and with ha.cf
+ * {@code logfacility FACILITY} (not {@code none}), info and above to the local syslog socket
+ * {@value #SYSLOG_SOCKET} with the ident {@value #SYSLOG_IDENT} ({@link SyslogEncoder},
+ * {@link SyslogStream}), as a Debian daemon: {@code journalctl -t jheartbeat}, or rsyslog's files.
+ *
+ * <p>The ident is {@code jheartbeat}, not Heartbeat's {@code heartbeat}: the two can run side by side
+ * (interop tests, a migration) and an admin must be able to tell their records apart; it is also the
+ * package and service name.
  *
  * <p>Logging never blocks the caller (issue 12): each output sits behind a {@link NonBlockingAppender}
  * of {@link #QUEUE_LINES} lines that drops and counts when full; a growing count is logged as a
  * warning at most once per {@link #DROP_WARNING_INTERVAL_S} s; a log file that cannot be written is
- * reported once (and once more when it can be written again), never fatal.
+ * reported once (and once more when it can be written again), never fatal; so is a syslog socket
+ * that is missing or does not take records (retried every {@value SyslogStream#RETRY_INTERVAL_S} s).
  */
 public final class LogSetup {
     /** Queue length of each output, in lines. */
     public static final int QUEUE_LINES = 1024;
     /** The least time between two "log lines dropped" warnings, in s. */
     public static final long DROP_WARNING_INTERVAL_S = 60;
+    /** The tag of the daemon's syslog records ({@code journalctl -t jheartbeat}). */
+    public static final String SYSLOG_IDENT = "jheartbeat";
+    /** The local syslog socket, as glibc's {@code _PATH_LOG}. */
+    public static final String SYSLOG_SOCKET = "/dev/log";
+
+    /** Opens the syslog socket ({@link UnixDatagramSender#open} in the daemon, a fake in tests). */
+    @FunctionalInterface
+    interface SyslogOpener {
+        SyslogStream.DatagramSender open(Path socket) throws IOException;
+    }
 
     private LogSetup() {
     }
@@ -54,12 +74,19 @@ public final class LogSetup {
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setTarget("System.err");
         return configure((LoggerContext) LoggerFactory.getILoggerFactory(), settings, nodeName, debug, console,
-                MonotonicClock.system());
+                MonotonicClock.system(), UnixDatagramSender::open);
     }
 
     /** {@link #configureDaemon} on a given context, with {@code stderr} as the standard-error output. */
     static DaemonLog configure(LoggerContext ctx, LogSettings settings, String nodeName, boolean debug,
                                OutputStreamAppender<ILoggingEvent> stderr, MonotonicClock clock) {
+        return configure(ctx, settings, nodeName, debug, stderr, clock, UnixDatagramSender::open);
+    }
+
+    /** {@link #configureDaemon} on a given context, with {@code stderr} and the syslog socket given. */
+    static DaemonLog configure(LoggerContext ctx, LogSettings settings, String nodeName, boolean debug,
+                               OutputStreamAppender<ILoggingEvent> stderr, MonotonicClock clock,
+                               SyslogOpener syslog) {
         ctx.reset();
         @SuppressWarnings("unchecked")
         Map<String, String> rules = (Map<String, String>) ctx.getObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY);
@@ -93,6 +120,23 @@ public final class LogSetup {
                 Level.INFO, dropped, clock)));
         settings.debugfile().ifPresent(p -> outputs.add(add(ctx, root, logFile(p, reporter), "debugfile", pattern,
                 Level.DEBUG, dropped, clock)));
+        Optional<SyslogFacility> facility = settings.logfacility().flatMap(SyslogFacility::fromHaCf);
+        String syslogProblem = null;
+        java.util.function.LongSupplier syslogLost = () -> 0;
+        if (facility.isPresent()) {
+            try {
+                OutputStreamAppender<ILoggingEvent> out = new OutputStreamAppender<>();
+                SyslogStream stream = new SyslogStream(syslog.open(Path.of(SYSLOG_SOCKET)), syslogReporter(heartbeat),
+                        clock);
+                syslogLost = stream::recordsLost;
+                out.setOutputStream(stream);
+                SyslogEncoder encoder = new SyslogEncoder(facility.get(), SYSLOG_IDENT, ProcessHandle.current().pid(),
+                        ZoneId.systemDefault());
+                outputs.add(add(ctx, root, out, "syslog", encoder, Level.INFO, dropped, clock));
+            } catch (IOException e) {
+                syslogProblem = e.getMessage();
+            }
+        }
         ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hb-log-watch");
             t.setDaemon(true);
@@ -101,7 +145,27 @@ public final class LogSetup {
         DropReportPolicy policy = new DropReportPolicy(TimeUnit.SECONDS.toNanos(DROP_WARNING_INTERVAL_S));
         watcher.scheduleWithFixedDelay(() -> policy.due(dropped.sum(), clock.nanoTime()).ifPresent(n ->
                 heartbeat.warn("{} log lines dropped (log output too slow)", n)), 1, 1, TimeUnit.SECONDS);
-        return new DaemonLog(outputs, dropped, watcher, clock);
+        if (syslogProblem != null) {
+            heartbeat.warn("logfacility {}: cannot log to syslog ({}); logging to files and stderr only",
+                    facility.get().haCfName(), syslogProblem);
+        }
+        return new DaemonLog(outputs, dropped, watcher, clock, syslogLost);
+    }
+
+    private static SyslogStream.Reporter syslogReporter(org.slf4j.Logger heartbeat) {
+        return new SyslogStream.Reporter() {
+            @Override
+            public void unavailable(String socket, String reason) {
+                heartbeat.warn("syslog socket {} does not take records ({}); they are dropped and counted until it"
+                        + " does (retrying every {} s); the log files and stderr still get every line", socket, reason,
+                        SyslogStream.RETRY_INTERVAL_S);
+            }
+
+            @Override
+            public void available(String socket, long recordsLost) {
+                heartbeat.info("syslog socket {} takes records again ({} records lost)", socket, recordsLost);
+            }
+        };
     }
 
     private static OutputStreamAppender<ILoggingEvent> logFile(Path file, LogFileStream.Reporter reporter) {
@@ -116,6 +180,13 @@ public final class LogSetup {
         PatternLayoutEncoder enc = new PatternLayoutEncoder();
         enc.setContext(ctx);
         enc.setPattern(pattern);
+        return add(ctx, root, a, name, enc, threshold, dropped, clock);
+    }
+
+    private static NonBlockingAppender add(LoggerContext ctx, Logger root, OutputStreamAppender<ILoggingEvent> a,
+                                           String name, Encoder<ILoggingEvent> enc, Level threshold, LongAdder dropped,
+                                           MonotonicClock clock) {
+        enc.setContext(ctx);
         enc.start();
         a.setContext(ctx);
         a.setName(name);

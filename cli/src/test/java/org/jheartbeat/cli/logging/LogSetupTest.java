@@ -104,4 +104,103 @@ class LogSetupTest {
         log.close();
         assertThat(err.text()).contains("info: line 0\n");
     }
+
+    @Test
+    void withLogfacilityInfoAndAboveGoToSyslogAsLocal0RecordsTaggedJheartbeat(@TempDir Path dir) throws IOException {
+        java.util.List<String> records = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.empty(), Optional.empty(),
+                Optional.of("local0")), "node1", false, stderr(err), MonotonicClock.system(), socket -> {
+                    assertThat(socket).isEqualTo(Path.of("/dev/log"));
+                    return new SyslogStream.DatagramSender() {
+                        @Override
+                        public void send(byte[] record) {
+                            records.add(new String(record, StandardCharsets.UTF_8));
+                        }
+
+                        @Override
+                        public String describe() {
+                            return socket.toString();
+                        }
+
+                        @Override
+                        public void close() {
+                        }
+                    };
+                });
+        Logger hb = ctx.getLogger("heartbeat");
+        hb.info("Link node2:eth1 up.");
+        hb.debug("a debug line");
+        hb.warn("node node2: is dead");
+        hb.error("Resource group web failed to start");
+        hb.error(MarkerFactory.getMarker("CRIT"), "STONITH of node2 failed.  Retrying...");
+        log.close();
+        String head = "[A-Z][a-z]{2} [ 1-3][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} jheartbeat\\[" + ProcessHandle.current().pid()
+                + "\\]: ";
+        assertThat(records).hasSize(4);
+        assertThat(records.get(0)).matches("<134>" + head + "info: Link node2:eth1 up\\.");
+        assertThat(records.get(1)).matches("<132>" + head + "WARN: node node2: is dead");
+        assertThat(records.get(2)).matches("<131>" + head + "ERROR: Resource group web failed to start");
+        assertThat(records.get(3)).matches("<130>" + head + "CRIT: STONITH of node2 failed\\.  Retrying\\.\\.\\.");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("info: Link node2:eth1 up.")
+                .doesNotContain("syslog");
+    }
+
+    @Test
+    void logfacilityNoneOrAnUnusableSocketLeavesTheOtherOutputsAndSaysWhy(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        DaemonLog none = LogSetup.configure(ctx, new LogSettings(Optional.empty(), Optional.empty(),
+                Optional.of("none")), "node1", false, stderr(err), MonotonicClock.system(), socket -> {
+                    throw new AssertionError("logfacility none opens no socket");
+                });
+        ctx.getLogger("heartbeat").info("one");
+        none.close();
+        ByteArrayOutputStream err2 = new ByteArrayOutputStream();
+        DaemonLog broken = LogSetup.configure(ctx, new LogSettings(Optional.empty(), Optional.empty(),
+                Optional.of("daemon")), "node1", false, stderr(err2), MonotonicClock.system(), socket -> {
+                    throw new IOException("Netty's native epoll transport is not available here: test");
+                });
+        ctx.getLogger("heartbeat").info("two");
+        broken.close();
+        assertThat(broken.syslogRecordsLost()).isZero();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("info: one").doesNotContain("syslog");
+        assertThat(err2.toString(StandardCharsets.UTF_8)).contains("WARN: logfacility daemon: cannot log to syslog"
+                + " (Netty's native epoll transport is not available here: test); logging to files and stderr only")
+                .contains("info: two");
+    }
+
+    @Test
+    void aSyslogSocketThatRefusesIsReportedOnceAndItsRecordsCounted(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path logfile = dir.resolve("ha-log");
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.of(logfile), Optional.empty(),
+                Optional.of("local0")), "node1", false, stderr(err), MonotonicClock.system(), socket ->
+                new SyslogStream.DatagramSender() {
+                    @Override
+                    public void send(byte[] record) throws IOException {
+                        throw new IOException("Connection refused");
+                    }
+
+                    @Override
+                    public String describe() {
+                        return socket.toString();
+                    }
+
+                    @Override
+                    public void close() {
+                    }
+                });
+        Logger hb = ctx.getLogger("heartbeat");
+        for (int i = 0; i < 20; i++) {
+            hb.info("line {}", i);
+        }
+        // the syslog output's own writer thread sends (and fails); the bound only catches a hang
+        await().atMost(Duration.ofSeconds(60)).until(() -> log.syslogRecordsLost() >= 20);
+        log.close();
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertThat(text.split("does not take records", -1)).as(text).hasSize(2);
+        assertThat(text).contains("WARN: syslog socket /dev/log does not take records (Connection refused); they are"
+                + " dropped and counted until it does (retrying every 10 s)").contains("info: line 19");
+        assertThat(Files.readString(logfile)).contains("info: line 19").contains("does not take records");
+    }
 }

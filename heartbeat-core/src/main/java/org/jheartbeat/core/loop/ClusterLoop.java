@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.control.ConfigDigestReport;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.media.Medium;
@@ -392,6 +393,24 @@ public final class ClusterLoop implements AutoCloseable {
         return f;
     }
 
+    /**
+     * A status snapshot with the event counts since start, taken together on the loop thread.
+     *
+     * @param status   as {@link #snapshot()} gives it
+     * @param counters as {@link NodeEngine#counters()} gives them
+     */
+    public record Observation(StatusSnapshot status, ClusterCounters counters) { }
+
+    /**
+     * A status snapshot and the event counts, taken on the loop thread (a short task queued behind
+     * whatever the loop is doing; the caller waits, the loop does not). For the metrics endpoint.
+     */
+    public CompletableFuture<Observation> observe() {
+        CompletableFuture<Observation> f = new CompletableFuture<>();
+        post(() -> f.complete(new Observation(takeSnapshot(), engine.counters())));
+        return f;
+    }
+
     private StatusSnapshot takeSnapshot() {
         List<StatusSnapshot.NodeView> nodes = new ArrayList<>();
         nodes.add(new StatusSnapshot.NodeView(engine.me().value(), engine.localStatus().wireName(), true, Map.of()));
@@ -403,7 +422,7 @@ public final class ClusterLoop implements AutoCloseable {
                 engine.detector().status(engine.peer()).wireName(), false, links));
         List<StatusSnapshot.GroupView> gv = new ArrayList<>();
         ResourceSet peerHolds = engine.machine().peerHoldings();
-        boolean peerAlive = engine.detector().status(engine.peer()).isAlive();
+        boolean peerAlive = engine.machine().peerPresence().alive();
         for (int i = 0; i < config.resourceGroups().size(); i++) {
             ResourceGroupDecl g = config.resourceGroups().get(i);
             GroupState here = engine.machine().groupState(i);

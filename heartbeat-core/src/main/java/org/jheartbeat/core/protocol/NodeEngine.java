@@ -17,6 +17,7 @@ import org.jheartbeat.core.membership.FailureDetector;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
+import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.Effect;
@@ -55,6 +56,7 @@ public final class NodeEngine {
     private final TakeoverMachine machine;
     private final SequenceTracker peerSeq = new SequenceTracker();
     private final BadPacketCounter badPackets = new BadPacketCounter();
+    private final EventCounters counters = new EventCounters();
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
     private final RscHold rscHold;
     /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
@@ -84,7 +86,6 @@ public final class NodeEngine {
     /** reqnodes/repnodes until communication is up. */
     private final CommUpHandshake handshake = new CommUpHandshake();
     private byte[] peerUuid;
-    private boolean peerDeclaredDead;
     /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
     private long leftGeneration = -1;
     private long exitAtNanos = Long.MAX_VALUE;
@@ -271,7 +272,6 @@ public final class NodeEngine {
                 return out;
             }
             case RESTART -> {
-                peerDeclaredDead = false;
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
@@ -319,6 +319,7 @@ public final class NodeEngine {
     public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos,
                                     long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        counters.groupDone(config.resourceGroups().get(group).key(), wasStart, ok);
         TakeoverEvent e = wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
                 : new TakeoverEvent.GroupStopped(group, ok, detail);
         apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
@@ -338,6 +339,7 @@ public final class NodeEngine {
     /** A fencing attempt ended ({@code fenced} = the device confirmed it). */
     public List<Effect> onFenceDone(boolean fenced, String detail, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        counters.fenceDone(fenced);
         apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -435,7 +437,6 @@ public final class NodeEngine {
                 for (MembershipEvent e : detector.nodeLeft(peer, now)) {
                     log(out, Level.INFO, e.logLine());
                 }
-                peerDeclaredDead = true;
                 out.add(new Effect.PeerLost(peer, "shut down"));
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
@@ -453,16 +454,16 @@ public final class NodeEngine {
             level = l.beyondDeadtime() ? Level.CRIT : Level.WARN;
         }
         log(out, level, e.logLine());
+        counters.membership(e);
         if (e instanceof MembershipEvent.NodeDead) {
-            peerDeclaredDead = true;
             if (handshake.onPeerDead()) {
                 commNowUp(out, now, wall);
             }
             out.add(new Effect.PeerLost(peer, "died"));
             feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
-                && peerDeclaredDead && !restarted) {
-            peerDeclaredDead = false;
+                && machine.peerPresence().departed() && !restarted) {
+            // the machine's PeerPresence is the one record of whether the peer was declared gone
             feed(new TakeoverEvent.PeerReturned(), out, now, wall);
         }
     }
@@ -829,6 +830,14 @@ public final class NodeEngine {
         return machine;
     }
 
+    /**
+     * Event counts since start (late heartbeats, deaths, link deaths, takeovers, hand-overs, group
+     * failures, fencing results), copied: call on the loop thread.
+     */
+    public ClusterCounters counters() {
+        return counters.snapshot(machine);
+    }
+
     /** Bad-packet counters. */
     public BadPacketCounter badPackets() {
         return badPackets;
@@ -841,7 +850,7 @@ public final class NodeEngine {
      * {@code all}. As Heartbeat 3.0.6 {@code hb_rsc_resource_state}.
      */
     public String rscStatus() {
-        boolean peerSettled = machine.peerStable() || !detector.status(peer).isAlive();
+        boolean peerSettled = machine.peerStable() || !machine.peerPresence().alive();
         return machine.state() == TakeoverState.STABLE && machine.settled() && peerSettled
                 ? rscHold.value().wireName() : "transition";
     }
@@ -858,6 +867,10 @@ public final class NodeEngine {
 
     /** The {@code Config:} line of {@code hb status}, e.g. {@code same as node2}. */
     public String configStatus() {
+        if (machine.peerPresence().departed()) {
+            // its digest was from a run that ended: its files may have changed since (issue 12 trial)
+            return "unknown (" + peer + " is not running; compare again once it is back)";
+        }
         return configCheck.statusLine(peerSeq.generation());
     }
 
@@ -876,6 +889,6 @@ public final class NodeEngine {
 
     /** The digest the peer's current generation sent, if any. */
     public Optional<ConfigDigest> peerConfigDigest() {
-        return configCheck.peerDigest(peerSeq.generation());
+        return machine.peerPresence().departed() ? Optional.empty() : configCheck.peerDigest(peerSeq.generation());
     }
 }

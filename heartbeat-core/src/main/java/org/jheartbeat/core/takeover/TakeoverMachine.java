@@ -112,18 +112,21 @@ public final class TakeoverMachine {
     /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
     private boolean[] disputed;
 
-    private boolean peerAlive;
-    private boolean peerStable;
+    /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
+    private PeerPresence peerPresence = PeerPresence.UNKNOWN;
     private ResourceSet peerHolds = ResourceSet.NONE;
-    private boolean peerGaveUp;
-    /** The peer sent {@code starting} and has not reported itself stable since: it (re)joined. */
-    private boolean peerJoining;
 
     private ResourceSet standbySet = ResourceSet.NONE;
     /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
     private StandbyStep standbyStep = StandbyStep.NONE;
     private long deadlineNanos = Long.MAX_VALUE;
     private Handover handover = Handover.NONE;
+    /** Whether the operator request {@link #handover} is about was a takeover (else a standby). */
+    private boolean handoverIsTakeover;
+    /** Finished operator requests of this node, by [takeover ? 1 : 0][outcome ordinal] (metrics). */
+    private final long[][] handoversFinished = new long[2][Handover.values().length];
+    /** Times this node took over the groups of a dead or departed peer (metrics). */
+    private long takeovers;
     private String handoverDetail = "";
     private long handoverSerial;
     private long handoverDeadlineNanos = Long.MAX_VALUE;
@@ -203,9 +206,7 @@ public final class TakeoverMachine {
                     + " fencing goes on (it may still hold resources)."));
         } else if (event instanceof TakeoverEvent.PeerReturned) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
-            peerAlive = true;
-            peerStable = true;
-            peerGaveUp = false;
+            peerPresence = PeerPresence.STABLE;
             if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
             }
@@ -238,7 +239,9 @@ public final class TakeoverMachine {
         if (state != TakeoverState.AWAITING_COMM) {
             return;
         }
-        peerAlive = true;
+        if (peerPresence == PeerPresence.UNKNOWN) {
+            peerPresence = PeerPresence.IN_FLUX; // comm is up: the peer is heard, or about to be declared dead
+        }
         state = TakeoverState.NEGOTIATING;
         deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
         announceFailures(out);
@@ -261,7 +264,7 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
                     + " and on " + peer + ": it stays stopped on both nodes until an operator clears it"
                     + " (hb cleanup " + key + ")"));
-        } else if (peerAlive) {
+        } else if (peerPresence.alive()) {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + me + why
                     + "; offering it to " + peer));
         } else {
@@ -399,7 +402,7 @@ public final class TakeoverMachine {
                 continue;
             }
             boolean had = failedHere[i] || peerFailed[i] || peerBlocked[i] || actual[i] == GroupState.BLOCKED;
-            if (failedHere[i] && peerFailed[i] && isLocal(i) && peerAlive) {
+            if (failedHere[i] && peerFailed[i] && isLocal(i) && peerPresence.alive()) {
                 desired[i] = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
             }
             failedHere[i] = false;
@@ -429,10 +432,8 @@ public final class TakeoverMachine {
      */
     private void onPeerRestarted(List<Effect> out) {
         out.add(new LogLine(Level.INFO, "Heartbeat restart on node " + peer));
-        peerAlive = true;
-        peerStable = false;
+        peerPresence = PeerPresence.IN_FLUX;
         peerHolds = ResourceSet.NONE;
-        peerGaveUp = false;
         Arrays.fill(peerFailed, false);
         if (peerSelfFencing) {
             peerSelfFencing = false;
@@ -460,10 +461,7 @@ public final class TakeoverMachine {
     }
 
     private void onPeerStarting(List<Effect> out) {
-        peerAlive = true;
-        peerStable = false;
-        peerJoining = true;
-        peerGaveUp = false;
+        peerPresence = PeerPresence.JOINING;
         if (state == TakeoverState.AWAITING_COMM) {
             return;
         }
@@ -472,16 +470,13 @@ public final class TakeoverMachine {
     }
 
     private void onPeerResources(PeerResources e, List<Effect> out, long now) {
-        boolean wasStable = peerStable;
-        peerAlive = true;
+        boolean wasStable = peerPresence == PeerPresence.STABLE;
+        boolean joined = e.stable() && peerPresence == PeerPresence.JOINING;
         peerHolds = e.full() || e.held() == ResourceSet.NONE ? e.held()
                 : ResourceSet.of(peerHolds.includesLocal() || e.held().includesLocal(),
                         peerHolds.includesForeign() || e.held().includesForeign());
-        peerStable = e.stable();
-        boolean joined = e.stable() && peerJoining;
-        if (e.stable()) {
-            peerJoining = false;
-        }
+        peerPresence = e.stable() ? PeerPresence.STABLE
+                : peerPresence == PeerPresence.JOINING ? PeerPresence.JOINING : PeerPresence.IN_FLUX;
         if (e.stable() && !wasStable) {
             out.add(new LogLine(Level.INFO, "remote resource transition completed."));
         }
@@ -502,7 +497,7 @@ public final class TakeoverMachine {
     /** NEGOTIATING: we know something of the peer's holdings; take our own groups unless it has them. */
     private void negotiate(List<Effect> out) {
         if (peerHolds.includesForeign()) {
-            if (peerStable) {
+            if (peerPresence == PeerPresence.STABLE) {
                 out.add(new LogLine(Level.INFO, "Local Resource acquisition completed. (none)"));
                 becomeStable("", out);
             }
@@ -617,14 +612,12 @@ public final class TakeoverMachine {
             peerSelfFencing = false;
             Arrays.fill(peerBlocked, false);
         }
-        if (!peerAlive && peerGaveUp || state == TakeoverState.FENCING) {
+        if (peerPresence == PeerPresence.GONE || state == TakeoverState.FENCING) {
             return;
         }
-        boolean gaveUp = clean || peerGaveUp || peerHolds == ResourceSet.NONE && peerStable;
-        peerAlive = false;
-        peerStable = false;
+        boolean gaveUp = clean || peerHolds == ResourceSet.NONE && peerPresence == PeerPresence.STABLE;
+        peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
-        peerGaveUp = gaveUp;
         if (handover == Handover.IN_PROGRESS) {
             finishHandover(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
         }
@@ -656,6 +649,7 @@ public final class TakeoverMachine {
     }
 
     private void takeOverFromDeadPeer(List<Effect> out) {
+        takeovers++;
         out.add(new LogLine(Level.INFO, "Resources being acquired from " + peer + "."));
         state = TakeoverState.STABLE;
         standbyStep = StandbyStep.NONE;
@@ -673,10 +667,8 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.INFO, "node " + peer + " now reset."));
             out.add(new Announce(new StonithReport(peer, "OK")));
             // fenced means down: its next silence is not a new death to fence again
-            peerAlive = false;
-            peerStable = false;
+            peerPresence = PeerPresence.GONE;
             peerHolds = ResourceSet.NONE;
-            peerGaveUp = true;
             // powered off: nothing of it runs any more, whatever it could not stop
             Arrays.fill(peerBlocked, false);
             Arrays.fill(peerFailed, false);
@@ -692,6 +684,7 @@ public final class TakeoverMachine {
     }
 
     private void requestStandby(ResourceSet set, List<Effect> out, long now) {
+        handoverIsTakeover = false;
         Optional<String> refusal = handoverRefusal();
         handoverSerial++;
         if (refusal.isPresent()) {
@@ -716,6 +709,7 @@ public final class TakeoverMachine {
      * set, and this node takes the groups in STANDBY_TAKING.
      */
     private void requestTakeover(ResourceSet set, List<Effect> out, long now) {
+        handoverIsTakeover = true;
         Optional<String> refusal = handoverRefusal();
         for (int i = 0; i < groups.size() && refusal.isEmpty(); i++) {
             if (failedHere[i] && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
@@ -738,7 +732,7 @@ public final class TakeoverMachine {
     }
 
     private Optional<String> handoverRefusal() {
-        if (!peerAlive) {
+        if (!peerPresence.alive()) {
             return Optional.of(peer + " is not alive");
         }
         if (state != TakeoverState.STABLE || !settled()) {
@@ -746,7 +740,7 @@ public final class TakeoverMachine {
                     ? "standby in progress" : "local resources in flux")
                     + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
         }
-        if (!peerStable) {
+        if (peerPresence != PeerPresence.STABLE) {
             return Optional.of(peer + "'s resources are in flux");
         }
         if (handover == Handover.IN_PROGRESS) {
@@ -765,6 +759,7 @@ public final class TakeoverMachine {
     }
 
     private void finishHandover(Handover result, String detail) {
+        handoversFinished[handoverIsTakeover ? 1 : 0][result.ordinal()]++;
         handover = result;
         handoverDetail = detail;
         handoverDeadlineNanos = Long.MAX_VALUE;
@@ -836,8 +831,8 @@ public final class TakeoverMachine {
             if (want(i) && actual[i] == GroupState.STOPPED) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
-                        : peerFailed[i] && peerAlive ? GroupOpReason.OFFER_ACCEPT
-                        : !peerAlive || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
+                        : peerFailed[i] && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
+                        : !peerPresence.alive() || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
             }
         }
     }
@@ -998,7 +993,12 @@ public final class TakeoverMachine {
 
     /** Whether the peer last reported its resources settled ({@code isstable=1}) and has not restarted since. */
     public boolean peerStable() {
-        return peerStable;
+        return peerPresence == PeerPresence.STABLE;
+    }
+
+    /** The peer as the cluster acts on it: the only record of its liveness that decisions read. */
+    public PeerPresence peerPresence() {
+        return peerPresence;
     }
 
     /** What the peer last said it holds, relative to the peer. */
@@ -1014,6 +1014,25 @@ public final class TakeoverMachine {
     /** One line about fencing for {@code hb status}: {@code none}, in progress with attempts, or done. */
     public String fenceStatus() {
         return fenceStatus;
+    }
+
+    /**
+     * Times this node took over the resource groups of a peer that died or left (after fencing it,
+     * when a STONITH device is configured), since start.
+     */
+    public long takeovers() {
+        return takeovers;
+    }
+
+    /**
+     * Standby or takeover requests of this node ({@code hb standby}, {@code hb takeover}, and the
+     * standby of auto_failback handing the peer its groups back) that ended with {@code outcome}
+     * (DONE, FAILED, CANCELLED or REFUSED), since start.
+     *
+     * @param takeover true for takeover requests, false for standby requests
+     */
+    public long handoversFinished(boolean takeover, Handover outcome) {
+        return handoversFinished[takeover ? 1 : 0][outcome.ordinal()];
     }
 
     /** Outcome of the latest standby/takeover request (operator or auto-failback). */

@@ -60,6 +60,23 @@ class ConfigDigestScenarioTest {
     }
 
     @Test
+    void aDeadPeersLastDigestIsNotReportedAsTheSame() {
+        h.start(N1);
+        h.start(N2);
+        h.run(3000);
+        assertThat(h.engine(N1).configStatus()).isEqualTo("same as node2");
+        h.powerOff(N2);
+        h.run(15_000);
+        assertThat(h.engine(N1).machine().peerPresence().departed()).isTrue();
+        // its files may change while it is down: "same" would be a claim about a run that ended
+        assertThat(h.engine(N1).configStatus()).isEqualTo("unknown (node2 is not running; compare again once it is back)");
+        assertThat(h.engine(N1).peerConfigDigest()).isEmpty();
+        h.start(N2);
+        h.run(5000);
+        assertThat(h.engine(N1).configStatus()).isEqualTo("same as node2");
+    }
+
+    @Test
     void differentHaresourcesIsWarnedOnBothNodesWithinOneKeepaliveOfCommUpAndOncePerGeneration() {
         h.configFor(N2, differentHaresources());
         h.start(N1);

@@ -1,0 +1,92 @@
+package org.jheartbeat.cli.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.testkit.TwoNodeHarness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JheartbeatYamlTest {
+    private static final Path FILE = Path.of("/etc/ha.d/jheartbeat.yaml");
+    private static final Optional<ClusterConfig> CLUSTER = Optional.of(
+            new TwoNodeHarness(TwoNodeHarness.activeActive(), org.jheartbeat.core.config.FailbackPolicy.ON, 200).config());
+
+    private static JheartbeatYaml parse(String text) throws UserException {
+        return JheartbeatYaml.parse(text, FILE, CLUSTER);
+    }
+
+    private static String error(String text) {
+        try {
+            parse(text);
+        } catch (UserException e) {
+            assertThat(e.exitCode()).isEqualTo(2);
+            return e.getMessage();
+        }
+        throw new AssertionError("no error for:\n" + text);
+    }
+
+    @Test
+    void perNodeListenAddressesAndOffWhereNotListed() throws Exception {
+        JheartbeatYaml y = parse("# jheartbeat only\nmetrics:\n  listen:\n    node1: 198.18.0.1:9810\n"
+                + "    node2: \"[::1]:9811\"\n");
+        assertThat(y.metricsListen(NodeName.of("node1"))).contains(new InetSocketAddress("198.18.0.1", 9810));
+        assertThat(y.metricsListen(NodeName.of("node2")).get().getPort()).isEqualTo(9811);
+        assertThat(y.metricsListen(NodeName.of("node2")).get().getAddress().isLoopbackAddress()).isTrue();
+        JheartbeatYaml one = parse("metrics:\n  listen:\n    node2: 198.18.0.2:9810\n");
+        assertThat(one.metricsListen(NodeName.of("node1"))).isEmpty();
+        assertThat(parse("").metricsListen(NodeName.of("node1"))).isEmpty();
+        assertThat(parse("# nothing yet\n").metricsListen(NodeName.of("node1"))).isEmpty();
+        assertThat(parse("metrics:\n").metricsListen(NodeName.of("node1"))).isEmpty();
+    }
+
+    @Test
+    void aMissingFileMeansNoMetrics(@TempDir Path dir) throws Exception {
+        assertThat(JheartbeatYaml.load(dir, CLUSTER).metricsListen(NodeName.of("node1"))).isEmpty();
+        Files.writeString(dir.resolve("jheartbeat.yaml"), "metrics:\n  listen:\n    node1: 127.0.0.1:9810\n");
+        assertThat(JheartbeatYaml.load(dir, CLUSTER).metricsListen(NodeName.of("node1"))).isPresent();
+    }
+
+    @Test
+    void eachMistakeIsOneMessageWithFileLineAndWhatToDo() {
+        assertThat(error("metrics:\n  listen:\n    node3: 198.18.0.3:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:3:"
+                + " metrics: listen: [node3] is not a node of ha.cf; did you mean 'node1'? use one of node1, node2");
+        assertThat(error("metrics:\n  listen:\n    node1: metrics.example:9810\n"))
+                .startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen: node1: [metrics.example:9810] is not"
+                        + " ADDRESS:PORT (an IP address, not a host name").contains("; write \"node1: ADDRESS:PORT\"");
+        assertThat(error("metrics:\n  listen:\n    node1: 198.18.0.1\n"))
+                .startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen: node1: [198.18.0.1] is not ADDRESS:PORT");
+        assertThat(error("metrics:\n  listen:\n    node1: 198.18.0.1:70000\n"))
+                .startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen: node1: port 70000 is out of range; use"
+                        + " 1..65535");
+        assertThat(error("metrics:\n  listen:\n    node1: 998.18.0.1:9810\n"))
+                .startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen: node1: [998.18.0.1] is not an IP address");
+        assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
+                + " node1: no address");
+        assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: the file unknown key"
+                + " [metric]; did you mean 'metrics'? known: metrics");
+        assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
+                + " metrics: unknown key [listne]; did you mean 'listen'? known: listen");
+        assertThat(error("metrics: 198.18.0.1:9810\n")).startsWith("/etc/ha.d/jheartbeat.yaml:1: metrics: must be a"
+                + " mapping");
+        assertThat(error("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n    node1: 198.18.0.1:9811\n"))
+                .isEqualTo("/etc/ha.d/jheartbeat.yaml:4: metrics: listen: node1 appears twice (first on line 3); keep one");
+        assertThat(error("metrics:\n  listen:\n   node1: [1\n")).startsWith("/etc/ha.d/jheartbeat.yaml:")
+                .contains("YAML syntax error");
+    }
+
+    @Test
+    void withoutTheClusterAnyNodeNameIsTaken() throws Exception {
+        assertThat(JheartbeatYaml.parse("metrics:\n  listen:\n    alpha: 10.0.0.1:9810\n", FILE, Optional.empty())
+                .metricsListen(NodeName.of("alpha"))).isPresent();
+        assertThatThrownBy(() -> JheartbeatYaml.parse("x: 1\n", null, Optional.empty()))
+                .hasMessageStartingWith("jheartbeat.yaml:1: ");
+    }
+}
