@@ -91,6 +91,7 @@ class ReloadIT {
                         .contains("Configuration matches node1 now.");
 
                 // 2. invalid authkeys: nothing applied, the node runs on its old keys
+                long badBefore = badPackets(lab.lab("status", "node2").output());
                 Path authkeys = lab.configDir("node1").resolve("authkeys");
                 String goodKeys = Files.readString(authkeys);
                 Files.writeString(authkeys, "auth 1\n1 sha1 a-new-key-nobody-else-has\n");
@@ -115,6 +116,9 @@ class ReloadIT {
                 Thread.sleep(6_000);
                 Lab.Result status2 = lab.lab("status", "node2");
                 assertThat(status2.output()).containsPattern("node1 +active");
+                // and, whatever the machine's load did to the beats' timing: node2 dropped no packet of
+                // node1's as badly signed (it would count every one signed with a key it does not know)
+                assertThat(badPackets(status2.output())).isEqualTo(badBefore);
                 assertThat(log(lab, "node2")).doesNotContain("node1: is dead").doesNotContain("Cluster node node1 returning");
                 String log1 = log(lab, "node1");
                 assertThat(log1).contains("ERROR: Reload: " + authkeys + ":0: ")
@@ -176,6 +180,13 @@ class ReloadIT {
         assertThat(pid).matches("[0-9]+");
         Lab.Result r = lab.run(List.of("kill", "-HUP", pid), 10);
         assertThat(r.code()).as(r.output()).isZero();
+    }
+
+    /** The {@code Bad packets: N} count of an {@code hb status} text. */
+    static long badPackets(String status) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^Bad packets: ([0-9]+)$").matcher(status);
+        assertThat(m.find()).as(status).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     static long starts(Lab lab, String node, String name) throws Exception {
