@@ -12,7 +12,8 @@ import org.jheartbeat.core.takeover.Effect.Level;
 /**
  * Compares this node's {@link ConfigDigest} with the one the peer sent in {@code jhb-config}
  * (issue 6 item 4) and decides what to log: a WARN naming the differing files once per peer
- * generation (a peer only changes its configuration by restarting, which starts a new generation),
+ * generation and set of differing files (a peer changes its configuration by restarting, which
+ * starts a new generation, or by a reload, which sends its digest again),
  * and an INFO when a peer that differed matches again. A plain match is not logged. Keeps the last
  * digest received, with the generation that sent it, for {@code hb status} and {@code hb config diff}.
  * Pure; not thread-safe (the engine's thread owns it).
@@ -62,7 +63,7 @@ public final class PeerConfigCheck {
         warnedGeneration = generation;
         warnedParts = diff;
         return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
-                + ". Make these files the same on both nodes and restart heartbeat, or compare with 'hb config diff'."));
+                + ". Make these files the same on both nodes and reload both (hb reload), or compare with 'hb config diff'."));
     }
 
     /**
@@ -92,8 +93,8 @@ public final class PeerConfigCheck {
         warnedGeneration = currentGeneration;
         warnedParts = diff;
         return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
-                + " (after reload). Make these files the same on both nodes and reload both, or compare with"
-                + " 'hb config diff'."));
+                + " (after reload). Make these files the same on both nodes and reload both (hb reload), or compare"
+                + " with 'hb config diff'."));
     }
 
     /** This node's digest. */
