@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * The daemon's configuration reload ({@code hb reload}, SIGHUP, {@code systemctl reload}; issue 13
  * item 3). Reads the config directory off the loop thread with the checks of {@code hb config check}
  * and of daemon start (ha.cf, authkeys with its owner and mode, haresources, host checks, sync.yaml);
+ * a changed sync.yaml or jheartbeat.yaml is reported as needing a restart;
  * on any ERROR nothing is applied, every message is logged with its {@code file:line}, and the node
  * goes on with the configuration it runs (its authkeys included: never a half-configured node).
  * Otherwise {@link ConfigReload#plan} decides what applies live and what needs a restart, the cluster
@@ -45,7 +46,8 @@ final class Reloader {
     private final NodeName me;
     private final ClusterLoop loop;
     private ClusterConfig running;
-    private String syncText;
+    /** sync.yaml and jheartbeat.yaml as the daemon read them at start ("" when absent): changes need a restart. */
+    private final java.util.Map<String, String> restartOnly = new java.util.LinkedHashMap<>();
 
     /**
      * @param running the configuration the daemon started with
@@ -55,7 +57,9 @@ final class Reloader {
         this.me = me;
         this.running = running;
         this.loop = loop;
-        this.syncText = readSync();
+        for (String name : List.of(SyncConfigFile.NAME, org.jheartbeat.cli.metrics.JheartbeatYaml.NAME)) {
+            restartOnly.put(name, read(name));
+        }
     }
 
     /**
@@ -105,10 +109,11 @@ final class Reloader {
             }
         }
         List<ConfigReload.Change> changes = new ArrayList<>(plan.changes());
-        String newSync = readSync();
-        if (!newSync.equals(syncText)) {
-            changes.add(new ConfigReload.Change(SyncConfigFile.NAME, "changed", ConfigReload.Effect.NEEDS_RESTART));
-        }
+        restartOnly.forEach((name, text) -> {
+            if (!read(name).equals(text)) {
+                changes.add(new ConfigReload.Change(name, "changed", ConfigReload.Effect.NEEDS_RESTART));
+            }
+        });
         if (changes.isEmpty()) {
             LOG.info("Reload: no changes.");
             return ControlResponse.ok("no changes\n");
@@ -144,8 +149,8 @@ final class Reloader {
         return ControlResponse.ok(body.toString());
     }
 
-    private String readSync() {
-        Path file = configDir.resolve(SyncConfigFile.NAME);
+    private String read(String name) {
+        Path file = configDir.resolve(name);
         try {
             return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
