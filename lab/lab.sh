@@ -87,7 +87,9 @@ LAB_STONITH (up: none|apcsmart, default none: a simulated APC UPS per node
 on ttyS1, see upsstop/upsstart/freeze/thaw),
 LAB_AUTH (up: sha1|md5|crc, default sha1), LAB_GROUPS (up: single|
 active-active, default single), LAB_VIP2 (default 198.18.0.101),
-LAB_SYNC (up: none|web, default none; web: <run>/nodeN/disk-web mounted on
+LAB_PRIVATE_RUN (0|1, default 0; 1: a jheartbeat node gets its own tmpfs
+/run, with /run/sshd, /run/lock and /run/resource-agents, so pid files of LSB
+services and OCF agents' state files are per node), LAB_SYNC (up: none|web, default none; web: <run>/nodeN/disk-web mounted on
 /srv/web in each node and a sync.yaml job "web" replicating it to the peer
 while labweb runs there), LAB_SYNC_SCHEDULE (default "*/5 * * * * *": every
 5 s, 6-field cron), LAB_SYNC_MAX_LOSS (default 0.5).
@@ -124,6 +126,7 @@ LAB_BAUD=${LAB_BAUD:-19200}
 # STONITH: none, or apcsmart (a simulated APC Smart-UPS per node on ttyS1)
 LAB_STONITH=${LAB_STONITH:-none}
 LAB_SYNC=${LAB_SYNC:-none}
+LAB_PRIVATE_RUN=${LAB_PRIVATE_RUN:-0}
 # Real Heartbeat 3.0.6 (Debian package "heartbeat")
 REALHB=${LAB_REALHB:-/usr/libexec/heartbeat/heartbeat}
 REALHB_SHARE=/usr/share/heartbeat
@@ -579,8 +582,13 @@ start_holder() {
                     mkdir -p /srv/web
                     mount --bind "$3/disk-web" /srv/web
                 fi
+                if [ "$4" = 1 ]; then
+                    mount -t tmpfs -o mode=755 lab-run /run
+                    mkdir -p /run/sshd /run/lock /run/resource-agents
+                    chmod 1777 /run/lock
+                fi
                 echo $$ >"$1"
-                exec sleep infinity' holder "$pidf" "node$n" "$d" \
+                exec sleep infinity' holder "$pidf" "node$n" "$d" "$LAB_PRIVATE_RUN" \
             </dev/null >>"$d/holder.out" 2>&1 &
     fi
     for ((i = 0; i < 400; i++)); do

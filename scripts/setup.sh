@@ -15,6 +15,8 @@ PACKAGES=(
   e2fsprogs                        # mkfs.ext4 for lab disk images
   asciidoctor                      # packaging: man pages (picocli's AsciiDoc to troff)
   lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
+  resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)
+  lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -1,5 +1,7 @@
 package org.jheartbeat.resources;
 
+import org.jheartbeat.core.config.ResourceClass;
+
 /**
  * One configured resource (one haresources token) that can be started, stopped and queried, as
  * Heartbeat 3.0.6 drives {@code <script> <args...> start|stop|status}. Every method blocks until
@@ -25,7 +27,9 @@ public interface ResourceAgent {
     AgentResult stop();
 
     /**
-     * Says whether the resource is held here.
+     * Says whether the resource is held here: the per-resource check a monitor calls on an
+     * interval (an OCF agent's {@code monitor}, an LSB script's {@code status}, {@code systemctl
+     * is-active}).
      *
      * @return {@link AgentOutcome#RUNNING}, {@link AgentOutcome#STOPPED}, or {@link
      *         AgentOutcome#FAILED} if the status could not be determined (treat as not running)
@@ -53,5 +57,30 @@ public interface ResourceAgent {
      */
     default boolean isScript() {
         return false;
+    }
+
+    /**
+     * The class this agent belongs to. After a stop that kept failing, the group runner reads a
+     * {@link AgentOutcome#FAILED} status as "not held" only for {@link ResourceClass#HEARTBEAT}
+     * (Heartbeat 3.0.6's text rules: no "running" means stopped); for every other class a failed
+     * status keeps the resource counted as not stopped (Pacemaker never assumes a failed stop
+     * stopped anything).
+     *
+     * @return {@link ResourceClass#HEARTBEAT} unless overridden
+     */
+    default ResourceClass resourceClass() {
+        return ResourceClass.HEARTBEAT;
+    }
+
+    /**
+     * Whether a {@link AgentOutcome#FAILED} status, asked after a stop that kept failing, may be
+     * read as "not held here". True for Heartbeat-class agents (Heartbeat 3.0.6's text rules),
+     * false for every other class and for the built-in drbddisk: the resource then counts as not
+     * stopped and its group stays blocked here.
+     *
+     * @return {@code resourceClass() == HEARTBEAT} unless overridden
+     */
+    default boolean failedStatusMeansStopped() {
+        return resourceClass() == ResourceClass.HEARTBEAT;
     }
 }

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "resources", description = "List, check and edit the resource groups of haresources.",
         mixinStandardHelpOptions = true,
         subcommands = {ResourcesCommand.ListGroups.class, ResourcesCommand.Show.class, ResourcesCommand.Check.class,
+            ResourcesCommand.Describe.class,
             ResourcesEditCommands.Add.class, ResourcesEditCommands.Remove.class, ResourcesEditCommands.Move.class,
             ResourcesEditCommands.AddResource.class, ResourcesEditCommands.RemoveResource.class})
 public final class ResourcesCommand implements Callable<Integer> {
@@ -118,11 +119,81 @@ public final class ResourcesCommand implements Callable<Integer> {
     }
 
     /**
+     * {@code hb resources describe AGENT}: an OCF agent's parameters from its meta-data (OCF
+     * resource-agent API 1.0): name, required, default, description, then the action timeouts.
+     * AGENT is {@code ocf:PROVIDER:TYPE}, or a bare TYPE meaning {@code ocf:heartbeat:TYPE}.
+     */
+    @Command(name = "describe", mixinStandardHelpOptions = true,
+            description = "Print an OCF agent's parameters (name, required, default, description) from its meta-data.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:printed", "2:unknown agent or unreadable meta-data", "64:usage error"})
+    public static final class Describe implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "AGENT",
+                description = "ocf:PROVIDER:TYPE, or TYPE for ocf:heartbeat:TYPE (e.g. IPaddr2, Filesystem).")
+        String agent;
+
+        @picocli.CommandLine.Option(names = "--ocf-root", paramLabel = "DIR", defaultValue = "/usr/lib/ocf",
+                description = "OCF_ROOT (default: ${DEFAULT-VALUE}).")
+        Path ocfRoot;
+
+        @Override
+        public Integer call() throws UserException {
+            String written = agent.contains(":") ? agent : "ocf:heartbeat:" + agent;
+            org.jheartbeat.core.config.AgentRef ref;
+            try {
+                ref = new org.jheartbeat.core.config.ResourceSpec(written, List.of(), written).agentRef();
+            } catch (IllegalArgumentException e) {
+                throw new UserException(ExitCodes.CONFIG, "resources describe: " + e.getMessage());
+            }
+            if (!(ref instanceof org.jheartbeat.core.config.AgentRef.Ocf ocf)) {
+                throw new UserException(ExitCodes.CONFIG, "resources describe: " + agent + " is not an OCF agent;"
+                        + " only OCF agents have meta-data: write ocf:PROVIDER:TYPE, e.g. ocf:heartbeat:IPaddr2");
+            }
+            org.jheartbeat.resources.ocf.OcfMetadata md;
+            try {
+                md = new org.jheartbeat.resources.ocf.OcfDirectory(ocfRoot, new org.jheartbeat.core.exec.OsProcessRunner())
+                        .metadata(ocf, written);
+            } catch (org.jheartbeat.resources.AgentNotFoundException e) {
+                // the check's message has the did-you-mean among the provider's agents
+                String why = new org.jheartbeat.resources.lookup.AgentCheck(
+                        new org.jheartbeat.resources.lookup.ScriptLocator(ocfRoot, ocfRoot),
+                        new org.jheartbeat.resources.ocf.OcfDirectory(ocfRoot, new org.jheartbeat.core.exec.OsProcessRunner()),
+                        List.of()).check(new org.jheartbeat.core.config.ResourceSpec(written, List.of(), written))
+                        .stream().map(org.jheartbeat.resources.lookup.AgentCheck.Problem::message).findFirst()
+                        .orElse(e.getMessage());
+                throw new UserException(ExitCodes.CONFIG, "resources describe: " + why);
+            } catch (org.jheartbeat.resources.ResourceAgentException e) {
+                throw new UserException(ExitCodes.CONFIG, "resources describe: " + e.getMessage()
+                        + "; list the agents with: ls " + ocfRoot.resolve("resource.d").resolve(ocf.provider()));
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(ocf.qualifiedName() + (md.shortdesc().isEmpty() ? "" : ": " + md.shortdesc()));
+            out.println();
+            out.println(String.format("%-24s %-8s %-20s %s", "PARAMETER", "REQUIRED", "DEFAULT", "DESCRIPTION"));
+            for (org.jheartbeat.resources.ocf.OcfMetadata.Parameter p : md.parameters()) {
+                out.println(String.format("%-24s %-8s %-20s %s", p.name(), p.required() ? "yes" : "no",
+                        p.defaultValue().map(d -> d.isEmpty() ? "\"\"" : d).orElse("-"), p.shortdesc()));
+            }
+            out.println();
+            out.println("timeouts: " + String.join(", ", md.actions().entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue().toSeconds() + "s").toList()));
+            out.println("haresources: " + ocf.qualifiedName() + md.parameters().stream().filter(
+                    org.jheartbeat.resources.ocf.OcfMetadata.Parameter::required).map(p -> "::" + p.name() + "=...")
+                    .reduce("", String::concat));
+            return ExitCodes.OK;
+        }
+    }
+
+    /**
      * {@code hb resources check}: haresources as the daemon reads it (parse against ha.cf's nodes), plus
      * the haresources part of {@code hb config check}'s machine checks (scripts, addresses, interfaces).
      */
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Check haresources: syntax, nodes, scripts, addresses; print file:line: message.",
+            description = "Check haresources: syntax, nodes, scripts, agent classes and OCF parameters, addresses;"
+                    + " print file:line: message.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:valid (warnings may be printed)", "2:at least one error", "64:usage error"})
     public static final class Check extends Base {

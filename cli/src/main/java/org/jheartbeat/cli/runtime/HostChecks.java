@@ -17,17 +17,17 @@ import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
-import org.jheartbeat.resources.AgentNotFoundException;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessSpec;
-import org.jheartbeat.resources.ResourceAgentException;
 import org.jheartbeat.resources.ip.IpAddrAgent;
 import org.jheartbeat.resources.ip.IpAddrSpec;
 import org.jheartbeat.resources.ip.IpAddrSpecException;
 import org.jheartbeat.resources.ip.IpCommands;
 import org.jheartbeat.resources.ip.RouteTable;
+import org.jheartbeat.resources.lookup.AgentCheck;
 import org.jheartbeat.resources.lookup.ScriptLocator;
+import org.jheartbeat.resources.ocf.OcfDirectory;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
 
 /**
@@ -37,6 +37,9 @@ import org.jheartbeat.resources.lookup.StandardResourceAgents;
  *   <li>ERROR: a resource script that is missing or not executable (looked up in the config dir's
  *       {@code resource.d/}, then {@code /etc/init.d/}, as Heartbeat 3.0.6's ResourceManager does);
  *       the daemon starts anyway and only that group fails ({@link #missingScripts});</li>
+ *   <li>ERROR: an {@code lsb:} script missing, an {@code ocf:} agent missing, an OCF parameter its
+ *       meta-data does not declare, a required one not written ({@link AgentCheck}); the daemon
+ *       refuses to start; WARNING: a {@code systemd:} unit file not found;</li>
  *   <li>ERROR: the same IP address in two groups, however written;</li>
  *   <li>WARNING: a {@code ucast} line naming this machine (Heartbeat's shared ha.cf: not used here);
  *       ERROR when that leaves no medium reaching the peer (ha.cf copied unchanged from the other
@@ -52,6 +55,7 @@ import org.jheartbeat.resources.lookup.StandardResourceAgents;
 public final class HostChecks {
     private final Path initDir;
     private final Supplier<Optional<RouteTable>> routes;
+    private final Path ocfRoot;
 
     /**
      * Checks against this machine; routes are read with {@code ip -4 -o route show}.
@@ -68,8 +72,18 @@ public final class HostChecks {
      *                skipped with a WARNING); asked at most once per check, only if an address needs it
      */
     public HostChecks(Path initDir, Supplier<Optional<RouteTable>> routes) {
+        this(initDir, routes, OcfDirectory.DEFAULT_ROOT);
+    }
+
+    /**
+     * @param initDir where init scripts live
+     * @param routes  this machine's IPv4 routes (see above)
+     * @param ocfRoot where OCF agents live ({@code OCF_ROOT}), normally {@code /usr/lib/ocf}
+     */
+    public HostChecks(Path initDir, Supplier<Optional<RouteTable>> routes, Path ocfRoot) {
         this.initDir = initDir;
         this.routes = routes;
+        this.ocfRoot = ocfRoot;
     }
 
     private static Optional<RouteTable> readRoutes() {
@@ -172,10 +186,18 @@ public final class HostChecks {
                         }
                     }
                 } else {
-                    try {
-                        locator.locate(r.agent(), r.token());
-                    } catch (ResourceAgentException e) {
-                        out.add(ConfigDiagnostic.error(haresources, g.line(), e.getMessage()));
+                    ocfAddress(r).ifPresent(address -> {
+                        ResourceGroupDecl other = ips.putIfAbsent(address, g);
+                        if (other != null && other != g) {
+                            out.add(ConfigDiagnostic.error(haresources, g.line(), "address " + address
+                                    + " is also in the group on line " + other.line()
+                                    + "; an address may belong to one group only"));
+                        }
+                    });
+                    for (AgentCheck.Problem p : agentCheck(configDir).check(r)) {
+                        out.add(p.kind() == AgentCheck.Kind.WARNING
+                                ? ConfigDiagnostic.warning(haresources, g.line(), p.message())
+                                : ConfigDiagnostic.error(haresources, g.line(), p.message()));
                     }
                 }
             }
@@ -205,25 +227,43 @@ public final class HostChecks {
     public List<MissingScript> missingScripts(Path configDir, List<ResourceGroupDecl> groups) {
         List<MissingScript> out = new ArrayList<>();
         Path haresources = configDir.resolve("haresources");
-        ScriptLocator locator = ScriptLocator.of(configDir, initDir);
+        AgentCheck agents = agentCheck(configDir);
         for (int i = 0; i < groups.size(); i++) {
             ResourceGroupDecl g = groups.get(i);
             for (ResourceSpec r : g.resources()) {
                 if (StandardResourceAgents.IP_AGENTS.contains(r.agent())) {
                     continue;
                 }
-                try {
-                    locator.locate(r.agent(), r.token());
-                } catch (ResourceAgentException e) {
-                    // only "not found"; a bad script name stays a plain error of check()
-                    if (e instanceof AgentNotFoundException) {
+                // only a Heartbeat-class script "not found"; a bad name, and every problem of the
+                // lsb/ocf/systemd classes, stays an error of check() that stops the daemon
+                for (AgentCheck.Problem p : agents.check(r)) {
+                    if (p.kind() == AgentCheck.Kind.MISSING_SCRIPT) {
                         out.add(new MissingScript(i, g.key(), ConfigDiagnostic.error(haresources, g.line(),
-                                e.getMessage())));
+                                p.message())));
                     }
                 }
             }
         }
         return out;
+    }
+
+    /** The {@code ip} parameter of an {@code ocf:heartbeat:IPaddr2} or {@code IPaddr} resource, if any. */
+    private static Optional<String> ocfAddress(ResourceSpec r) {
+        try {
+            if (r.agentRef() instanceof org.jheartbeat.core.config.AgentRef.Ocf o
+                    && StandardResourceAgents.IP_AGENTS.contains(o.type()) && o.params().containsKey("ip")) {
+                return Optional.of(o.params().get("ip"));
+            }
+        } catch (IllegalArgumentException e) {
+            // the parser reported it
+        }
+        return Optional.empty();
+    }
+
+    /** The class-aware agent check for {@code configDir}, on this machine's OCF root and unit directories. */
+    private AgentCheck agentCheck(Path configDir) {
+        return new AgentCheck(ScriptLocator.of(configDir, initDir), new OcfDirectory(ocfRoot, new OsProcessRunner()),
+                AgentCheck.UNIT_DIRS);
     }
 
     /**

@@ -25,6 +25,9 @@ import java.util.stream.Collectors;
  *       {@code *.*.*.*} is shorthand for {@code IPaddr::token};</li>
  *   <li>{@code IPaddr}/{@code IPaddr2} arguments are checked with {@link IpAddrArgument}, the parser the IP
  *       agent uses at takeover, so what passes here starts there;</li>
+ *   <li>a class prefix ({@code lsb:}, {@code ocf:P:T}, {@code systemd:}) and its {@code name=value}
+ *       arguments are read with {@link AgentRef#parse}: an unknown class, a malformed argument or a
+ *       timeout that does not parse is an error of its line;</li>
  *   <li>the group key (first resource) is unique, and no resource token is in two groups.</li>
  * </ul>
  * Never throws on bad input.
@@ -148,6 +151,9 @@ public final class HaresourcesParser {
             Optional<ResourceSpec> spec = resource(token);
             String problem = spec.isEmpty() ? "invalid resource [" + token + "]: expected script[::arg...]"
                     : ipProblem(spec.get());
+            if (problem == null) {
+                problem = classProblem(spec.get());
+            }
             if (problem != null) {
                 diagnostics.add(ConfigDiagnostic.error(file, line, problem));
                 ok = false;
@@ -198,6 +204,16 @@ public final class HaresourcesParser {
             String m = e.getMessage();
             int detail = m.startsWith("IPaddr [") ? m.indexOf("]: ") : -1;
             return "bad IP address [" + spec.token() + "]: " + (detail < 0 ? m : m.substring(detail + 3));
+        }
+    }
+
+    /** Why the token's class or arguments are bad ({@link AgentRef#parse}), or null if fine. */
+    private static String classProblem(ResourceSpec spec) {
+        try {
+            AgentRef.parse(spec);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
     }
 

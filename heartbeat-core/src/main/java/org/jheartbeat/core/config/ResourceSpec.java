@@ -22,6 +22,14 @@ public record ResourceSpec(String agent, List<String> args, String token) {
         args = List.copyOf(args);
     }
 
+    /**
+     * @return the token's class and typed arguments
+     * @throws IllegalArgumentException as {@link AgentRef#parse} (never for a token the parser accepted)
+     */
+    public AgentRef agentRef() {
+        return AgentRef.parse(this);
+    }
+
     @Override
     public String toString() {
         return token;

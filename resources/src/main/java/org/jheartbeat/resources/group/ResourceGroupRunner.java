@@ -9,6 +9,7 @@ import java.util.Objects;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.time.Sleeper;
+import org.jheartbeat.resources.AgentOutcome;
 import org.jheartbeat.resources.AgentResult;
 import org.jheartbeat.resources.ResourceAgent;
 import org.jheartbeat.resources.ResourceAgentException;
@@ -32,7 +33,9 @@ import org.slf4j.MarkerFactory;
  * retried, {@code stopRetryPause} after the previous attempt (1 s), logging INFO {@code Retrying
  * failed stop operation [<token>]}, until it succeeds or {@code maxStopRetries} retries
  * ({@code HA_STOPRETRYMAX}, 10: at most 11 attempts) have failed; nothing is asked between the
- * attempts. Only then is status asked once: still running → CRIT {@code Resource STOP failure},
+ * attempts. Only then is status asked once: still running (or, for a class other than Heartbeat's,
+ * a status that failed: {@link ResourceAgent#failedStatusMeansStopped()}) → CRIT {@code Resource
+ * STOP failure},
  * the resource counts as not stopped, and the runner stops there: the resources to its left, which
  * it depends on (its address, its file system), stay up, so the group stays whole on this node,
  * where the takeover machine keeps it blocked (Pacemaker's group ordering; Heartbeat carried on
@@ -191,9 +194,10 @@ public final class ResourceGroupRunner {
             return new ResourceOutcome(bound.spec(), ResourceStep.STOPPED, last, attempts);
         }
         AgentResult status = bound.agent().status();
-        if (status.isRunning()) {
-            LOG.error(CRIT, "Resource STOP failure: {} still running after {} stop attempts ({}). "
-                    + "Not rebooting: manual intervention required!", token, attempts, last);
+        if (status.isRunning() || status.outcome() == AgentOutcome.FAILED && !bound.agent().failedStatusMeansStopped()) {
+            LOG.error(CRIT, "Resource STOP failure: {} still {} after {} stop attempts ({}). "
+                    + "Not rebooting: manual intervention required!", token,
+                    status.isRunning() ? "running" : "in an unknown state (" + status + ")", attempts, last);
             return new ResourceOutcome(bound.spec(), ResourceStep.STOP_FAILED, last, attempts);
         }
         if (bound.agent().isScript()) {

@@ -17,17 +17,32 @@ import org.jheartbeat.resources.ip.IpAddrSpec;
 import org.jheartbeat.resources.ip.IpAddrSpecException;
 import org.jheartbeat.resources.ip.IpCommands;
 import org.jheartbeat.resources.script.ScriptAgent;
+import org.jheartbeat.core.config.AgentRef;
+import org.jheartbeat.core.time.Sleeper;
+import org.jheartbeat.resources.ResourceAgentException;
+import org.jheartbeat.resources.drbd.DrbdDiskAgent;
+import org.jheartbeat.resources.lsb.LsbAgent;
+import org.jheartbeat.resources.ocf.OcfAgent;
+import org.jheartbeat.resources.ocf.OcfDirectory;
+import org.jheartbeat.resources.ocf.OcfMetadata;
+import org.jheartbeat.resources.ocf.OcfMetadataException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.jheartbeat.resources.systemd.SystemdAgent;
 
 /**
- * The production {@link ResourceAgents}: {@code IPaddr} and {@code IPaddr2} (including bare IP
- * tokens, which the config reader turns into {@code IPaddr::token}) get the built-in {@link
- * IpAddrAgent}; every other agent name gets a {@link ScriptAgent} for the script found by {@link
- * ScriptLocator}. The lookup happens on every {@link #forSpec(ResourceSpec)} call, so scripts
+ * The production {@link ResourceAgents}, by the token's class ({@link AgentRef}): Heartbeat names
+ * {@code IPaddr} and {@code IPaddr2} (including bare IP tokens, which the config reader turns into
+ * {@code IPaddr::token}) get the built-in {@link IpAddrAgent}, {@code drbddisk} the built-in {@link
+ * DrbdDiskAgent}, every other Heartbeat name a {@link ScriptAgent} for the script found by {@link
+ * ScriptLocator}; {@code lsb:} an {@link LsbAgent} on the init directory's script, {@code ocf:} an
+ * {@link OcfAgent}, {@code systemd:} a {@link SystemdAgent}. The lookup happens on every {@link #forSpec(ResourceSpec)} call, so scripts
  * installed later are found.
  */
 public final class StandardResourceAgents implements ResourceAgents {
     /** Agent names served by the built-in IP agent. */
     public static final Set<String> IP_AGENTS = Set.of("IPaddr", "IPaddr2");
+    private static final Logger LOG = LoggerFactory.getLogger(StandardResourceAgents.class);
 
     private final ScriptLocator locator;
     private final ProcessRunner runner;
@@ -35,6 +50,10 @@ public final class StandardResourceAgents implements ResourceAgents {
     private final GratuitousArp arp;
     private final Executor background;
     private final ArpCampaigns campaigns = new ArpCampaigns();
+    private final OcfDirectory ocf;
+    private final String systemctl;
+    private final String drbdadm;
+    private final Sleeper sleeper;
 
     /**
      * @param locator    where scripts are looked up
@@ -45,11 +64,37 @@ public final class StandardResourceAgents implements ResourceAgents {
      */
     public StandardResourceAgents(ScriptLocator locator, ProcessRunner runner, IpCommands ip, GratuitousArp arp,
             Executor background) {
+        this(locator, runner, ip, arp, background, new OcfDirectory(OcfDirectory.DEFAULT_ROOT, runner), "systemctl",
+                "drbdadm", Sleeper.system());
+    }
+
+    /**
+     * @param locator    where Heartbeat and LSB scripts are looked up (LSB: its init directory only)
+     * @param runner     runs every agent program
+     * @param ip         argv builders for {@code ip}
+     * @param arp        gratuitous ARP policy
+     * @param background executor for background gratuitous ARP runs
+     * @param ocf        where OCF agents and their meta-data are found
+     * @param systemctl  the {@code systemctl} program (name on PATH or path)
+     * @param drbdadm    the {@code drbdadm} program
+     * @param sleeper    pauses of the drbddisk promotion retries
+     */
+    public StandardResourceAgents(ScriptLocator locator, ProcessRunner runner, IpCommands ip, GratuitousArp arp,
+            Executor background, OcfDirectory ocf, String systemctl, String drbdadm, Sleeper sleeper) {
         this.locator = Objects.requireNonNull(locator, "locator");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.ip = Objects.requireNonNull(ip, "ip");
         this.arp = Objects.requireNonNull(arp, "arp");
         this.background = Objects.requireNonNull(background, "background");
+        this.ocf = Objects.requireNonNull(ocf, "ocf");
+        this.systemctl = Objects.requireNonNull(systemctl, "systemctl");
+        this.drbdadm = Objects.requireNonNull(drbdadm, "drbdadm");
+        this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    }
+
+    /** @return where OCF agents are found (for {@code hb resources describe} and checks) */
+    public OcfDirectory ocf() {
+        return ocf;
     }
 
     /**
@@ -74,13 +119,57 @@ public final class StandardResourceAgents implements ResourceAgents {
     /**
      * @throws IpAddrSpecException if an IP resource's argument is
      *         missing, repeated or invalid
-     * @throws org.jheartbeat.resources.AgentNotFoundException if no script exists for the name
+     * @throws org.jheartbeat.resources.AgentNotFoundException if no script (Heartbeat or LSB class) or
+     *         OCF agent exists for the name
+     * @throws ResourceAgentException if the token's class or arguments are invalid (the config parser
+     *         refuses such tokens first); an OCF agent whose meta-data cannot be read is still made,
+     *         with the default timeouts (logged WARN)
      */
     @Override
     public ResourceAgent forSpec(ResourceSpec spec) {
-        if (IP_AGENTS.contains(spec.agent())) {
-            return new IpAddrAgent(IpAddrSpec.parse(spec.agent(), spec.args()), runner, ip, arp, background, campaigns);
+        AgentRef ref;
+        try {
+            ref = spec.agentRef();
+        } catch (IllegalArgumentException e) {
+            throw new ResourceAgentException(e.getMessage());
         }
-        return new ScriptAgent(locator.locate(spec.agent(), spec.token()), spec.args(), runner);
+        if (ref instanceof AgentRef.Heartbeat h) {
+            if (IP_AGENTS.contains(h.name())) {
+                return new IpAddrAgent(IpAddrSpec.parse(h.name(), h.args()), runner, ip, arp, background, campaigns);
+            }
+            if (h.name().equals(DrbdDiskAgent.NAME)) {
+                return new DrbdDiskAgent(h.args(), runner, sleeper, drbdadm);
+            }
+            return new ScriptAgent(locator.locate(h.name(), spec.token()), h.args(), runner);
+        }
+        if (ref instanceof AgentRef.Lsb l) {
+            return new LsbAgent(locateInit(l.script(), spec.token()), l, runner);
+        }
+        if (ref instanceof AgentRef.Systemd u) {
+            return new SystemdAgent(u, runner, systemctl);
+        }
+        AgentRef.Ocf o = (AgentRef.Ocf) ref;
+        java.nio.file.Path executable = ocf.locate(o, spec.token());
+        OcfMetadata metadata;
+        try {
+            metadata = ocf.metadata(o, spec.token());
+        } catch (OcfMetadataException e) {
+            // meta-data only gives default timeouts here: a slow or broken meta-data action must not
+            // fail a start or, worse, block a stop (hb config check reports it)
+            LOG.warn("{}; {} uses the default timeout of {} s", e.getMessage(), spec.token(),
+                    OcfAgent.DEFAULT_TIMEOUT.toSeconds());
+            metadata = OcfMetadata.EMPTY;
+        }
+        return new OcfAgent(o, spec.token(), executable, ocf.root(), metadata, runner);
+    }
+
+    /**
+     * @param script an LSB script name
+     * @param token  the haresources token, for the message
+     * @return its path in the init directory (not {@code resource.d}: an LSB resource is an init script)
+     * @throws org.jheartbeat.resources.AgentNotFoundException if it is not a regular executable file there
+     */
+    public java.nio.file.Path locateInit(String script, String token) {
+        return new ScriptLocator(locator.initDir(), locator.initDir()).locate(script, token);
     }
 }
