@@ -221,9 +221,10 @@ public final class Daemon {
         control.start();
         syncRuntime.start();
         Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log);
-        Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
-
+        // handlers first: the unit's ExecStartPost waits for the pid file, and a reload after it must not
+        // meet the JVM's default SIGHUP (which ends the process)
         installSignalHandlers(loop, reloader);
+        Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
         loop.exited().join();
         metrics.ifPresent(MetricsEndpoint::close);
         syncRuntime.close();
