@@ -33,15 +33,31 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     private final SyncRuntime sync;
     private final LongSupplier logDropped;
     private final Supplier<ControlServer.Stats> controlStats;
+    private final Reloader reloader;
     private final ResourceGroupExecutor groups;
 
     /**
      * @param logDropped   log lines dropped so far by the daemon's log outputs
      * @param controlStats the control server's counters of refused and dropped clients
-     * @param groups       the group executor: monitoring fail counts for status, cleared by cleanup
      */
     ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
-                   Supplier<ControlServer.Stats> controlStats, ResourceGroupExecutor groups) {
+                   Supplier<ControlServer.Stats> controlStats) {
+        this(loop, config, sync, logDropped, controlStats, null, null);
+    }
+
+    /** @param reloader answers {@code reload} (null: refused, the daemon cannot reload) */
+    ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
+                   Supplier<ControlServer.Stats> controlStats, Reloader reloader) {
+        this(loop, config, sync, logDropped, controlStats, reloader, null);
+    }
+
+    /**
+     * @param reloader answers {@code reload} (null: refused, the daemon cannot reload)
+     * @param groups   the group executor: monitoring fail counts for status, cleared by cleanup (null: none)
+     */
+    ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
+                   Supplier<ControlServer.Stats> controlStats, Reloader reloader, ResourceGroupExecutor groups) {
+        this.reloader = reloader;
         this.groups = groups;
         this.loop = loop;
         this.config = config;
@@ -58,6 +74,10 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         if (request instanceof ControlRequest.Cleanup c) {
             return cleanup(c);
+        }
+        if (request instanceof ControlRequest.Reload) {
+            return reloader == null ? ControlResponse.refused("this daemon cannot reload its configuration")
+                    : reloader.reload("hb reload");
         }
         if (request instanceof ControlRequest.StonithStatus) {
             try {
@@ -83,18 +103,18 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
             ControlServer.Stats c = controlStats.get();
             return ControlResponse.ok(st.json()
                     ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(),
-                            sync.statusJson()), MonitorStatus.json(groups.monitorStatus())),
+                            sync.statusJson()), MonitorStatus.json(monitorStatus())),
                             "\"running\":true,\"log_dropped\":" + logDropped.getAsLong()
                             + ",\"control_clients\":{\"bad_requests\":"
                             + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
                             + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
-                    : snap.render() + sync.renderStatus() + MonitorStatus.render(groups.monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                    : snap.render() + sync.renderStatus() + MonitorStatus.render(monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
                             + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
                             + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
                             + " did not read the answer\n");
         }
         if (request instanceof ControlRequest.ClStatus cl) {
-            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, config);
+            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, current());
             return ControlResponse.ok(a.exitCode() + "\n" + a.output());
         }
         if (request instanceof ControlRequest.GroupsRunning) {
@@ -112,7 +132,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         int index = -1;
         if (c.group().isPresent()) {
             String g = c.group().get();
-            var groups = config.resourceGroups();
+            var groups = current().resourceGroups();
             for (int i = 0; i < groups.size() && index < 0; i++) {
                 if (groups.get(i).key().equals(g) || g.equals(Integer.toString(i + 1))) {
                     index = i;
@@ -125,10 +145,12 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         try {
             loop.cleanup(index).get(5, TimeUnit.SECONDS);
-            groups.clearFailures(index);
+            if (groups != null) {
+                groups.clearFailures(index < 0 ? null : current().resourceGroups().get(index).key());
+            }
             return ControlResponse.ok("cleared " + c.group().map(g -> "resource group " + g).orElse("every resource group")
                     + " (failures and monitor fail counts)\n" + groupsOnly(loop.snapshot().get(5, TimeUnit.SECONDS).render())
-                    + MonitorStatus.render(groups.monitorStatus()));
+                    + MonitorStatus.render(monitorStatus()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ControlResponse.error("cleanup: the daemon is shutting down");
@@ -164,6 +186,12 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
     }
 
+    /** The configuration the daemon runs now: as a reload applied it, else the one it started with. */
+    private ClusterConfig current() {
+        ClusterConfig c = loop.config();
+        return c != null ? c : config;
+    }
+
     /** The "Resource groups:" block of a rendered status: what a hand-over changed. */
     static String groupsOnly(String rendered) {
         int from = rendered.indexOf("Resource groups:");
@@ -175,5 +203,10 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
             to = rendered.indexOf("\nFencing:", from);
         }
         return to < 0 ? rendered.substring(from) : rendered.substring(from, to + 1);
+    }
+
+    private java.util.Map<String, java.util.List<org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch>>
+            monitorStatus() {
+        return groups == null ? java.util.Map.of() : groups.monitorStatus();
     }
 }

@@ -2,8 +2,10 @@ package org.jheartbeat.cli.runtime;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,14 +26,14 @@ import org.jheartbeat.resources.group.ResourceGroupRunner;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
 import org.jheartbeat.resources.monitor.GroupMonitor;
 import org.jheartbeat.resources.monitor.MonitorSettings;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's {@link GroupExecutor}: runs group starts and stops with the resources module's
  * {@link ResourceGroupRunner}, on one worker thread per group ({@code hb-group-N}, N the haresources
- * index, created at the group's first operation, so at most one thread per haresources line).
+ * index when the worker was made, created at the group's first operation and kept by group key, so
+ * at most one thread per haresources group, also across reloads).
  * Operations of one group run in the order the takeover machine issued them; groups run
  * independently, so a takeover's starts never queue behind another group's stop and its hand-over
  * sync. Scripts are looked up in the config dir's {@code resource.d/}, then {@code /etc/init.d/}.
@@ -41,9 +43,10 @@ import org.slf4j.LoggerFactory;
  * more operation on the group's own queue, so a check never overlaps a start or stop of that group
  * and never runs on the cluster loop thread. A timer thread ({@code hb-monitor}) only enqueues the
  * checks. A failure is repaired in place while restarts are left; when it cannot be, the group stops
- * being watched and the {@link #onGroupFailure failure listener} is told, which hands the group to
- * the takeover machine ({@code ClusterLoop.groupFailedRunning}). A stop ends the watching before it
- * runs.
+ * being watched and the {@link #onGroupFailure failure listener} is told (by group key), which hands
+ * the group to the takeover machine ({@code ClusterLoop.groupFailedRunning}). A start or stop ends
+ * the watching before it runs; a successful start begins it. Watches are kept by group key, across
+ * reloads; a group whose definition a reload changed starts with fresh fail counts.
  */
 public final class ResourceGroupExecutor implements GroupExecutor {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
@@ -127,19 +130,32 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         /**
          * Called on the group's worker thread; must not block.
          *
-         * @param group  haresources index
-         * @param detail which resource failed and how
+         * @param groupKey the group's key (its first resource), stable across reloads
+         * @param detail   which resource failed and how
          */
-        void groupFailed(int group, String detail);
+        void groupFailed(String groupKey, String detail);
     }
 
-    private final List<ResourceGroupDecl> groups;
+    /** One group's monitor; {@link #generation} is touched on the group's worker thread only. */
+    private static final class Watch {
+        final ResourceGroupDecl decl;
+        final GroupMonitor monitor;
+        /** Bumped on every start and stop of the group: a check armed before is stale. */
+        long generation;
+
+        Watch(ResourceGroupDecl decl, GroupMonitor monitor) {
+            this.decl = decl;
+            this.monitor = monitor;
+        }
+    }
+
+    private volatile List<ResourceGroupDecl> groups;
+    private final ResourceAgents agents;
     private final ResourceGroupRunner runner;
     private final Lifecycle lifecycle;
-    private final ExecutorService[] workers;
-    private final GroupMonitor[] monitors;
-    /** Bumped on every start and stop of a group (worker thread only): a check enqueued before is stale. */
-    private final long[] generation;
+    private final java.util.Map<String, ExecutorService> workers = new java.util.HashMap<>();
+    private final Function<ResourceSpec, Optional<MonitorSettings>> watch;
+    private final Map<String, Watch> watches = new ConcurrentHashMap<>();
     private final MonitorTimer timer;
     private final MonotonicClock clock;
     private volatile FailureListener failureListener = (g, d) -> { };
@@ -191,15 +207,13 @@ public final class ResourceGroupExecutor implements GroupExecutor {
                           MonotonicClock clock, ResourceGroupRunner runner) {
         this.groups = List.copyOf(groups);
         this.lifecycle = java.util.Objects.requireNonNull(lifecycle, "lifecycle");
+        this.agents = agents;
         this.runner = runner;
-        this.workers = new ExecutorService[groups.size()];
-        this.monitors = new GroupMonitor[groups.size()];
-        this.generation = new long[groups.size()];
+        this.watch = watch;
         this.timer = timer;
         this.clock = clock;
-        for (int i = 0; watch != null && i < groups.size(); i++) {
-            GroupMonitor m = new GroupMonitor(groups.get(i), agents, runner, watch, clock);
-            monitors[i] = m.watchesAnything() ? m : null;
+        for (ResourceGroupDecl g : this.groups) {
+            watchFor(g);
         }
     }
 
@@ -213,12 +227,19 @@ public final class ResourceGroupExecutor implements GroupExecutor {
 
     @Override
     public CompletableFuture<Boolean> start(int group, GroupOpReason reason) {
-        return submit(group, () -> run(group, true, reason));
+        ResourceGroupDecl g = groups.get(group);
+        return submit(group, g, () -> run(g, true, reason));
     }
 
     @Override
     public CompletableFuture<Boolean> stop(int group, GroupOpReason reason) {
-        return submit(group, () -> run(group, false, reason));
+        ResourceGroupDecl g = groups.get(group);
+        return submit(group, g, () -> run(g, false, reason));
+    }
+
+    @Override
+    public void regroup(List<ResourceGroupDecl> newGroups) {
+        this.groups = List.copyOf(newGroups);
     }
 
     @Override
@@ -226,7 +247,7 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         lifecycle.peerLost(peer, how);
     }
 
-    private CompletableFuture<Boolean> submit(int group, java.util.function.Supplier<Boolean> op) {
+    private CompletableFuture<Boolean> submit(int group, ResourceGroupDecl g, java.util.function.Supplier<Boolean> op) {
         try {
             return CompletableFuture.supplyAsync(() -> {
                 try {
@@ -235,41 +256,37 @@ public final class ResourceGroupExecutor implements GroupExecutor {
                     // a cancellation aimed at this operation must not reach the group's next one
                     Thread.interrupted();
                 }
-            }, worker(group));
+            }, worker(group, g.key()));
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private synchronized ExecutorService worker(int group) {
+    private synchronized ExecutorService worker(int group, String key) {
         if (closed) {
             throw new RejectedExecutionException("group executor closed");
         }
-        if (workers[group] == null) {
-            workers[group] = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "hb-group-" + group);
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        return workers[group];
+        return workers.computeIfAbsent(key, k -> Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "hb-group-" + group);
+            t.setDaemon(true);
+            return t;
+        }));
     }
 
-    private boolean run(int index, boolean start, GroupOpReason reason) {
-        ResourceGroupDecl g = groups.get(index);
-        GroupMonitor monitor = monitors[index];
-        generation[index]++;
-        if (monitor != null) {
-            monitor.stopped();
+    private boolean run(ResourceGroupDecl g, boolean start, GroupOpReason reason) {
+        Watch w = watchFor(g);
+        if (w != null) {
+            w.generation++;
+            w.monitor.stopped();
         }
         try {
             if (start) {
                 lifecycle.beforeStart(g, reason);
             }
             GroupResult r = start ? runner.start(g) : runner.stop(g);
-            if (r.success() && start && monitor != null) {
-                monitor.startedAt(clock.nanoTime());
-                scheduleCheck(index, generation[index]);
+            if (r.success() && start && w != null) {
+                w.monitor.startedAt(clock.nanoTime());
+                scheduleCheck(w, w.generation);
             }
             if (!r.success()) {
                 LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
@@ -284,50 +301,74 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         }
     }
 
+    /**
+     * The watch of group {@code g}, made at its first use and kept by key; a group a reload redefined
+     * gets a new one. Null when monitoring is off or nothing in the group is watched.
+     */
+    private Watch watchFor(ResourceGroupDecl g) {
+        if (watch == null) {
+            return null;
+        }
+        return watches.compute(g.key(), (k, w) -> {
+            if (w != null && w.decl.equals(g)) {
+                return w;
+            }
+            GroupMonitor m = new GroupMonitor(g, agents, runner, watch, clock);
+            return m.watchesAnything() ? new Watch(g, m) : null;
+        });
+    }
+
     /** On the group's worker: arms the timer for the group's next due check. */
-    private void scheduleCheck(int index, long gen) {
-        long due = monitors[index].nextDueNanos();
+    private void scheduleCheck(Watch w, long gen) {
+        long due = w.monitor.nextDueNanos();
         if (due == Long.MAX_VALUE) {
             return;
         }
-        timer.schedule(due - clock.nanoTime(), () -> enqueueCheck(index, gen));
+        timer.schedule(due - clock.nanoTime(), () -> enqueueCheck(w, gen));
     }
 
     /**
-     * Puts a check of group {@code index} on its queue (timer thread). The check is skipped if a
-     * start or stop ran since it was armed.
-     *
-     * @return completes when the check ran or was skipped
+     * Puts a check of the watched group on its queue (timer thread). The check is skipped if a start
+     * or stop of the group ran since it was armed.
      */
-    CompletableFuture<Void> enqueueCheck(int index, long gen) {
+    private void enqueueCheck(Watch w, long gen) {
         try {
-            return CompletableFuture.runAsync(() -> check(index, gen), worker(index));
+            CompletableFuture.runAsync(() -> check(w, gen), worker(indexOf(w.decl.key()), w.decl.key()));
         } catch (RejectedExecutionException e) {
-            return CompletableFuture.completedFuture(null);
+            // closed: the daemon is going down
         }
+    }
+
+    private int indexOf(String key) {
+        List<ResourceGroupDecl> gs = groups;
+        for (int i = 0; i < gs.size(); i++) {
+            if (gs.get(i).key().equals(key)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Completes once every operation and check queued for group {@code index} so far has run (tests). */
     CompletableFuture<Void> drain(int index) {
-        return CompletableFuture.runAsync(() -> { }, worker(index));
+        return CompletableFuture.runAsync(() -> { }, worker(index, groups.get(index).key()));
     }
 
-    private void check(int index, long gen) {
-        GroupMonitor m = monitors[index];
-        if (gen != generation[index] || !m.watching()) {
+    private void check(Watch w, long gen) {
+        if (watches.get(w.decl.key()) != w || gen != w.generation || !w.monitor.watching()) {
             return;
         }
         GroupMonitor.Check c;
         try {
-            c = m.runDue();
+            c = w.monitor.runDue();
         } finally {
             Thread.interrupted();
         }
         if (c.result() == GroupMonitor.Result.GIVE_UP) {
-            generation[index]++;
-            failureListener.groupFailed(index, c.detail());
+            w.generation++;
+            failureListener.groupFailed(w.decl.key(), c.detail());
         } else {
-            scheduleCheck(index, gen);
+            scheduleCheck(w, gen);
         }
     }
 
@@ -335,28 +376,29 @@ public final class ResourceGroupExecutor implements GroupExecutor {
      * What {@code hb status} shows of monitoring: per group with watched resources, each resource's
      * interval, fail count, restart limit and window, and its latest failure. Any thread.
      *
-     * @return group key → watched resources, in file order; groups with nothing watched are left out
+     * @return group key → watched resources, in haresources order; groups with nothing watched are left out
      */
-    public java.util.Map<String, List<GroupMonitor.ResourceWatch>> monitorStatus() {
-        java.util.Map<String, List<GroupMonitor.ResourceWatch>> out = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < groups.size(); i++) {
-            if (monitors[i] != null) {
-                out.put(groups.get(i).key(), monitors[i].failures());
+    public Map<String, List<GroupMonitor.ResourceWatch>> monitorStatus() {
+        Map<String, List<GroupMonitor.ResourceWatch>> out = new java.util.LinkedHashMap<>();
+        for (ResourceGroupDecl g : groups) {
+            Watch w = watches.get(g.key());
+            if (w != null) {
+                out.put(g.key(), w.monitor.failures());
             }
         }
         return out;
     }
 
     /**
-     * Forgets the fail counts and latest failures of group {@code index}'s resources, or of every
-     * group ({@code -1}): part of {@code hb cleanup}. Any thread.
+     * Forgets the fail counts and latest failures of the resources of group {@code key}, or of every
+     * group ({@code null}): part of {@code hb cleanup}. Any thread.
      */
-    public void clearFailures(int index) {
-        for (int i = 0; i < groups.size(); i++) {
-            if ((index < 0 || index == i) && monitors[i] != null) {
-                monitors[i].clear();
+    public void clearFailures(String key) {
+        watches.forEach((k, w) -> {
+            if (key == null || key.equals(k)) {
+                w.monitor.clear();
             }
-        }
+        });
     }
 
     @Override
@@ -365,10 +407,8 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         if (timer != null) {
             timer.close();
         }
-        for (ExecutorService w : workers) {
-            if (w != null) {
-                w.shutdownNow();
-            }
+        for (ExecutorService w : workers.values()) {
+            w.shutdownNow();
         }
     }
 }

@@ -146,14 +146,14 @@ class GroupMonitoringTest {
 
         running.put("lsb:web::op_monitor_interval=2s::op_restart_limit=1", false); // killed again: limit used up
         advance(2 * S);
-        assertThat(failures).singleElement().asString().startsWith("0 resource lsb:web::op_monitor_interval=2s"
+        assertThat(failures).singleElement().asString().startsWith("198.18.0.100 resource lsb:web::op_monitor_interval=2s"
                 + "::op_restart_limit=1 not running (stopped), fail count 2, restart limit 1 within 10 min used up");
         int armedAfterGiveUp = armed.size();
         advance(60 * S);
         assertThat(failures).as("told once; no more checks").hasSize(1);
         assertThat(armed).hasSize(armedAfterGiveUp);
 
-        executor.clearFailures(0);
+        executor.clearFailures("198.18.0.100");
         assertThat(executor.monitorStatus().get("198.18.0.100").get(0).failCount()).isZero();
         assertThat(executor.monitorStatus().get("198.18.0.100").get(0).lastFailure()).isEmpty();
     }

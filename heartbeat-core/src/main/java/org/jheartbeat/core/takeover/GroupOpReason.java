@@ -34,6 +34,8 @@ public enum GroupOpReason {
     CLEANUP(false, "cleanup: stopping a blocked group again"),
     /** Stop: the peer's haresources defines the group differently; neither node runs it until they agree. */
     DISPUTED(false, "defined differently on %s"),
+    /** Stop: a configuration reload removed the group from haresources ({@code hb reload}, SIGHUP). */
+    REMOVED(false, "removed from haresources by a reload"),
     /**
      * Stop: the group failed while running here and restarts in place could not repair it (monitoring,
      * {@link TakeoverEvent.GroupFailedRunning}); once stopped it is FAILED here and offered to the peer.
