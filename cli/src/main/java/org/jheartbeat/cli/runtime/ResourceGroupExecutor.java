@@ -240,6 +240,11 @@ public final class ResourceGroupExecutor implements GroupExecutor {
     @Override
     public void regroup(List<ResourceGroupDecl> newGroups) {
         this.groups = List.copyOf(newGroups);
+        for (ResourceGroupDecl g : this.groups) {
+            if (!watches.containsKey(g.key())) {
+                watchFor(g); // a new group shows in status at once; a redefined one is renewed at its next start or stop
+            }
+        }
     }
 
     @Override

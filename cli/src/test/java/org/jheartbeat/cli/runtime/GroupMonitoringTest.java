@@ -184,4 +184,23 @@ class GroupMonitoringTest {
         executor.start(1, GroupOpReason.TAKEOVER).get(HANG_GUARD_S, TimeUnit.SECONDS);
         assertThat((long) armed.get(0)[0]).isEqualTo(now + 10 * S);
     }
+
+    @Test
+    void aReloadThatMovesTheGroupKeepsItsWatchAndTheFailureIsReportedByKey() throws Exception {
+        NodeName n1 = NodeName.of("node1");
+        ResourceGroupDecl web = group(n1, "lsb:web::op_restart_limit=0");
+        executor(List.of(web), MonitorSettings.DEFAULT);
+        executor.start(0, GroupOpReason.LOCAL_START).get(HANG_GUARD_S, TimeUnit.SECONDS);
+        executor.regroup(List.of(group(n1, "lsb:db"), web)); // a reload put a new group before it
+        assertThat(executor.monitorStatus()).containsOnlyKeys("lsb:db", "lsb:web::op_restart_limit=0");
+        running.put("lsb:web::op_restart_limit=0", false);
+        now += 10 * S;
+        List<Object[]> due = new ArrayList<>(armed);
+        armed.clear();
+        for (Object[] a : due) {
+            ((Runnable) a[1]).run();
+        }
+        executor.drain(1).get(HANG_GUARD_S, TimeUnit.SECONDS);
+        assertThat(failures).singleElement().asString().startsWith("lsb:web::op_restart_limit=0 resource lsb:web");
+    }
 }
