@@ -76,7 +76,10 @@ public final class ConfigLoader {
         boolean errors = diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
         Optional<ClusterConfig> config = errors ? Optional.empty() : Optional.of(new ClusterConfig(configDir,
                 checked.timing(), haCf.get().udpPort(), haCf.get().nodeNames(), haCf.get().media(),
-                checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups, haCf.get().stonith()));
+                checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups, haCf.get().stonith(),
+                new PingSettings(haCf.get().pingNodes(), haCf.get().deadpingMs()
+                        .map(d -> java.time.Duration.ofMillis(d.value())).orElse(checked.timing().deadtime()),
+                        haCf.get().ipfailLine().isPresent())));
         return new ConfigLoadResult(config, diagnostics, checked.defaults());
     }
 }
