@@ -1,8 +1,5 @@
 package org.jheartbeat.resources.ocf;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,16 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import org.jheartbeat.core.config.OperationTimeouts;
-import org.w3c.dom.Document;
+import org.jheartbeat.core.xml.AgentMetadataXml;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
-import org.xml.sax.SAXException;
 
 /**
  * An OCF agent's {@code meta-data} (OCF resource-agent API 1.0, {@code ra-api-1.dtd}): its
@@ -35,7 +27,7 @@ import org.xml.sax.SAXException;
  */
 public record OcfMetadata(String name, String shortdesc, List<Parameter> parameters, Map<String, Duration> actions) {
     /** Largest meta-data document accepted: 256 KiB (IPaddr2's is about 10 KiB). */
-    public static final int MAX_BYTES = 256 * 1024;
+    public static final int MAX_BYTES = AgentMetadataXml.MAX_BYTES;
     /** No parameters, no action timeouts: what an agent whose meta-data cannot be read runs with. */
     public static final OcfMetadata EMPTY = new OcfMetadata("", "", List.of(), Map.of());
 
@@ -88,29 +80,11 @@ public record OcfMetadata(String name, String shortdesc, List<Parameter> paramet
      *                              XML, has no {@code <resource-agent>} root, or a parameter has no name
      */
     public static OcfMetadata parse(String xml) {
-        byte[] bytes = xml.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length > MAX_BYTES) {
-            throw new OcfMetadataException("meta-data is " + bytes.length + " bytes, more than the " + MAX_BYTES
-                    + " accepted");
-        }
-        if (xml.contains("<!ENTITY")) {
-            // no agent declares entities (ra-api-1.dtd needs none): refusing them rules out entity
-            // expansion attacks and external entities whatever the JDK's parser settings
-            throw new OcfMetadataException("meta-data declares XML entities (<!ENTITY): refused");
-        }
-        Document doc;
+        Element root;
         try {
-            DocumentBuilder builder = factory().newDocumentBuilder();
-            builder.setErrorHandler(null);
-            builder.setEntityResolver((publicId, systemId) -> new org.xml.sax.InputSource(
-                    new java.io.StringReader("")));
-            doc = builder.parse(new ByteArrayInputStream(bytes));
-        } catch (ParserConfigurationException | SAXException | IOException e) {
-            throw new OcfMetadataException("meta-data is not well-formed XML: " + e.getMessage());
-        }
-        Element root = doc.getDocumentElement();
-        if (!root.getTagName().equals("resource-agent")) {
-            throw new OcfMetadataException("meta-data root is <" + root.getTagName() + ">, not <resource-agent>");
+            root = AgentMetadataXml.resourceAgent(xml);
+        } catch (IllegalArgumentException e) {
+            throw new OcfMetadataException(e.getMessage());
         }
         List<Parameter> parameters = new ArrayList<>();
         for (Element p : children(child(root, "parameters"), "parameter")) {
@@ -137,21 +111,6 @@ public record OcfMetadata(String name, String shortdesc, List<Parameter> paramet
             }
         }
         return new OcfMetadata(root.getAttribute("name"), text(child(root, "shortdesc")), parameters, actions);
-    }
-
-    private static DocumentBuilderFactory factory() throws ParserConfigurationException {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-        f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
-        f.setFeature("http://xml.org/sax/features/external-general-entities", false);
-        f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
-        f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-        f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-        f.setXIncludeAware(false);
-        f.setExpandEntityReferences(false);
-        f.setValidating(false);
-        f.setNamespaceAware(false);
-        return f;
     }
 
     private static Element child(Element parent, String tag) {

@@ -1,18 +1,11 @@
 package org.jheartbeat.stonith.device.fenceagent;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
-import org.w3c.dom.Document;
+import org.jheartbeat.core.xml.AgentMetadataXml;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import org.xml.sax.InputSource;
-import org.xml.sax.SAXException;
 
 /**
  * What a fence agent's {@code -o metadata} XML says (facts stonith-sync §3): its parameters in
@@ -52,27 +45,11 @@ public record FenceAgentMetadata(List<Parameter> parameters, List<String> action
      * @throws IOException when the text is not well-formed XML or not a {@code resource-agent}
      */
     public static FenceAgentMetadata parse(String xml) throws IOException {
-        Document doc;
+        Element root;
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            f.setFeature("http://xml.org/sax/features/external-general-entities", false);
-            f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
-            f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-            f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-            f.setXIncludeAware(false);
-            f.setExpandEntityReferences(false);
-            f.setNamespaceAware(false);
-            DocumentBuilder b = f.newDocumentBuilder();
-            b.setErrorHandler(null);
-            doc = b.parse(new InputSource(new StringReader(xml.strip())));
-        } catch (ParserConfigurationException | SAXException e) {
-            throw new IOException("fence agent metadata is not usable XML: " + e.getMessage(), e);
-        }
-        Element root = doc.getDocumentElement();
-        if (!"resource-agent".equals(root.getTagName())) {
-            throw new IOException("fence agent metadata root is <" + root.getTagName() + ">, not <resource-agent>");
+            root = AgentMetadataXml.resourceAgent(xml);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("fence agent " + e.getMessage());
         }
         List<Parameter> params = new ArrayList<>();
         NodeList ps = root.getElementsByTagName("parameter");
