@@ -55,10 +55,10 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
                      arriving on NODE's eth1 (or the IFs given: eth0 eth1);
                      iptables in NODE's netns
   noloss NODE        remove those rules (idempotent)
-  uplinkcut NODE     cut NODE's LAN uplink: iptables inside NODE's netns drops
-                     everything in and out of its eth0 (the crossover eth1
-                     stays), so the router 198.18.0.254 no longer answers it
-  uplinkrestore NODE remove those rules (idempotent)
+  uplinkcut NODE..   cut each NODE's LAN uplink: iptables inside NODE's netns
+                     drops everything in and out of its eth0 (the crossover
+                     eth1 stays), so the router 198.18.0.254 no longer answers it
+  uplinkrestore NODE..  remove those rules (idempotent)
   ps                 list the lab's processes per namespace
   env                print shell-sourceable variables (paths, pids, names)
   ssh-cmd            print the ssh command line for node-to-node ssh/rsync
@@ -1509,18 +1509,29 @@ cmd_noloss() {
 # uplinkcut NODE: everything in and out of NODE's eth0 (the LAN: router,
 # client, the eth0 medium) is dropped by iptables in NODE's netns; the
 # crossover eth1 stays. Like loss, the rules outlive power cycles.
+# Several nodes: the chains are made first and the jumps inserted last, one
+# node right after the other, so that the uplinks go down nearly together.
 cmd_uplinkcut() {
-    local n
-    n=$(node_num "${1:-}")
+    local n nodes=()
+    (($# > 0)) || die "usage: uplinkcut NODE [NODE]"
+    for n in "$@"; do
+        nodes+=("$(node_num "$n")")
+    done
     require_up
     command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
-    uplink_remove "$n"
-    ipt "$n" -N "$UPLINK_CHAIN"
-    ipt "$n" -A "$UPLINK_CHAIN" -i eth0 -j DROP
-    ipt "$n" -A "$UPLINK_CHAIN" -o eth0 -j DROP
-    ipt "$n" -I INPUT 1 -j "$UPLINK_CHAIN"
-    ipt "$n" -I OUTPUT 1 -j "$UPLINK_CHAIN"
-    log "node$n: LAN uplink cut (eth0 drops everything; eth1 untouched)"
+    for n in "${nodes[@]}"; do
+        uplink_remove "$n"
+        ipt "$n" -N "$UPLINK_CHAIN"
+        ipt "$n" -A "$UPLINK_CHAIN" -i eth0 -j DROP
+        ipt "$n" -A "$UPLINK_CHAIN" -o eth0 -j DROP
+    done
+    for n in "${nodes[@]}"; do
+        ipt "$n" -I INPUT 1 -j "$UPLINK_CHAIN"
+        ipt "$n" -I OUTPUT 1 -j "$UPLINK_CHAIN"
+    done
+    for n in "${nodes[@]}"; do
+        log "node$n: LAN uplink cut (eth0 drops everything; eth1 untouched)"
+    done
 }
 
 uplink_remove() {
@@ -1537,12 +1548,17 @@ uplink_remove() {
 }
 
 cmd_uplinkrestore() {
-    local n
-    n=$(node_num "${1:-}")
+    local n nodes=()
+    (($# > 0)) || die "usage: uplinkrestore NODE [NODE]"
+    for n in "$@"; do
+        nodes+=("$(node_num "$n")")
+    done
     require_up
     command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
-    uplink_remove "$n"
-    log "node$n: LAN uplink restored"
+    for n in "${nodes[@]}"; do
+        uplink_remove "$n"
+        log "node$n: LAN uplink restored"
+    done
 }
 
 # loss_of N: "PERCENT IF..." in force on node N ("" if none)
