@@ -112,6 +112,9 @@ public final class ConfigValidator {
         }
         checkNodes(haCf, localNode, out);
         checkPing(haCf, out);
+        if (!haCf.pingNodes().isEmpty() && haCf.deadpingMs().isEmpty()) {
+            defaults.add(new AppliedDefault("deadping", HaDurations.formatMillis(deadtime), "deadtime, as Heartbeat"));
+        }
         if (auth.authKeys().isEmpty() && !auth.hasErrors()) {
             out.add(ConfigDiagnostic.error(authFile, 0, "Authentication configuration error: no auth method"));
         }

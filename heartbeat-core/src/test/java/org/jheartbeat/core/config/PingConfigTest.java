@@ -62,6 +62,11 @@ class PingConfigTest {
         assertThat(p.nodes()).extracting(PingNodeDecl::name).containsExactly("198.18.0.254");
         assertThat(p.deadping()).isEqualTo(Duration.ofSeconds(4));
         assertThat(p.ipfail()).isTrue();
+        assertThat(r.defaultsApplied()).isEmpty();
+        ConfigLoadResult d = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("ping 198.18.0.254\n")
+                .writeTo(dir.resolve("d")), Optional.empty());
+        assertThat(d.defaultsApplied()).singleElement().satisfies(a -> assertThat(a.toString()).contains("deadping"));
+        assertThat(d.config().orElseThrow().ping().deadping()).isEqualTo(d.config().orElseThrow().timing().deadtime());
     }
 
     @Test
