@@ -68,6 +68,21 @@ class PingScenarioTest {
     }
 
     @Test
+    void bothLosingItAFewHundredMillisecondsApartMovesNothing() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, true);
+        int opsBefore = h.ops().size();
+        h.pingAnswers(N1, false);
+        h.run(700);
+        h.pingAnswers(N2, false);
+        h.run(20_000);
+        assertThat(h.engine(N1).pingNodes().upCount()).isZero();
+        assertThat(h.engine(N2).pingNodes().upCount()).isZero();
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(A), "node2", Set.of(B)));
+        assertThat(h.ops().subList(opsBefore, h.ops().size())).isEmpty();
+        assertThat(h.logs()).noneMatch(l -> l.contains("giving up"));
+    }
+
+    @Test
     void withAutoFailbackTheGroupComesBackOnceBothSeeTheSameCount() {
         TwoNodeHarness h = harness(FailbackPolicy.ON, true);
         h.pingAnswers(N1, false);
