@@ -100,6 +100,8 @@ public final class NodeEngine {
     private long pingSentToGeneration = -1;
     /** The peer's count from its last {@code jhb-ping}; -1 when unknown. */
     private int peerPingCount = -1;
+    /** When the peer's first {@code jhb-ping} is overdue (monotonic ns), if ipfail waits for one. */
+    private long peerPingDueNanos = Long.MAX_VALUE;
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -180,6 +182,7 @@ public final class NodeEngine {
             onPingChanges(pingChanges, out, nowNanos, wallMillis);
         }
         sendPingCountIfNew(out, wallMillis);
+        warnIfNoPeerPingCount(out, nowNanos);
         ipfailIfDue(out, nowNanos, wallMillis);
         return out;
     }
@@ -502,6 +505,7 @@ public final class NodeEngine {
             case STARTING -> {
                 sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
                 sendPingCountIfNew(out, wall);
+                expectPeerPingCount(now);
                 peerJoining = true;
                 failbackDue = false;
                 feed(new TakeoverEvent.PeerStarting(), out, now, wall);
@@ -599,6 +603,7 @@ public final class NodeEngine {
         sendStatus(out, now, wall);
         sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
         sendPingCountIfNew(out, wall);
+        expectPeerPingCount(now);
         configGraceEndNanos = now + configGraceNanos();
         apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
     }
@@ -849,8 +854,31 @@ public final class NodeEngine {
         }
     }
 
+    /**
+     * A jheartbeat peer with the same ping nodes reports its count once they have settled: within
+     * deadping of its start, plus a keepalive or two for the message.
+     */
+    private void expectPeerPingCount(long now) {
+        if (ipfail != null && peerPingCount < 0) {
+            peerPingDueNanos = now + config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos();
+        }
+    }
+
+    /** ipfail on, but the peer never reported a count: say once why nothing will move. */
+    private void warnIfNoPeerPingCount(List<Effect> out, long now) {
+        if (now < peerPingDueNanos) {
+            return;
+        }
+        peerPingDueNanos = Long.MAX_VALUE;
+        if (peerPingCount < 0 && detector.status(peer).isAlive()) {
+            log(out, Level.WARN, "ipfail: " + peer + " reports no ping node count (a Heartbeat 3.0.6 peer, or no"
+                    + " ping nodes in its ha.cf): ping nodes are only reported, nothing moves because of them");
+        }
+    }
+
     private void peerPingUnknown() {
         peerPingCount = -1;
+        peerPingDueNanos = Long.MAX_VALUE;
         pingSentToGeneration = -1; // tell it again once it is heard: it forgot ours too
         if (ipfail != null) {
             ipfail.peerUnknown();

@@ -44,6 +44,7 @@ class PingScenarioTest {
         TwoNodeHarness h = harness(FailbackPolicy.OFF, true);
         assertThat(h.engine(N1).pingNodes().statuses()).containsEntry("198.18.0.254", PingStatus.PING);
         assertThat(h.engine(N1).peerPingCount()).isEqualTo(1);
+        assertThat(h.logs()).noneMatch(l -> l.contains("reports no ping node count"));
 
         h.pingAnswers(N1, false);
         h.run(15_000);
@@ -120,5 +121,7 @@ class PingScenarioTest {
         h.run(15_000);
         assertThat(h.engine(N1).peerPingCount()).isEqualTo(-1);
         assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(A), "node2", Set.of(B)));
+        assertThat(h.logs().stream().filter(l -> l.contains("node1") && l.contains("ipfail: node2 reports no ping node"
+                + " count"))).as("said once").hasSize(1);
     }
 }
