@@ -82,7 +82,7 @@ lab/run/\$LAB_ID), HB_JAR (default <repo>/cli/target/hb.jar), LAB_SIM_JAR
 HB_CMD (replaces "java \$HB_JAVA_OPTS -jar \$HB_JAR" for start/status),
 LAB_KEEPALIVE LAB_DEADTIME LAB_WARNTIME LAB_INITDEAD LAB_AUTO_FAILBACK
 LAB_PING (ping node addresses for ha.cf, e.g. 198.18.0.254, the router),
-LAB_DEADPING, LAB_IPFAIL=1 (adds "respawn hacluster /usr/lib/heartbeat/ipfail")
+LAB_DEADPING, LAB_IPFAIL=1 (adds "respawn hacluster /usr/libexec/heartbeat/ipfail")
 LAB_HARESOURCES (used by up), LAB_VIP (default 198.18.0.100),
 LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15),
 LAB_MEDIA (up: ucast|serial|serial+ucast|all|mcast, default ucast; mcast:
@@ -390,7 +390,9 @@ write_node_config() {
         echo "auto_failback ${LAB_AUTO_FAILBACK:-on}"
         [[ -z ${LAB_PING:-} ]] || echo "ping $LAB_PING"
         [[ -z ${LAB_DEADPING:-} ]] || echo "deadping $LAB_DEADPING"
-        [[ ${LAB_IPFAIL:-0} != 1 ]] || echo "respawn hacluster /usr/lib/heartbeat/ipfail"
+        # Debian's path of Heartbeat's ipfail (a real node runs it; jheartbeat reads the line as
+        # "ipfail rule on", whatever the directory)
+        [[ ${LAB_IPFAIL:-0} != 1 ]] || echo "respawn hacluster /usr/libexec/heartbeat/ipfail"
         echo "node node1"
         echo "node node2"
         echo "crm no"

@@ -93,8 +93,14 @@ class ClStatusTest {
                         new StatusSnapshot.NodeView("198.18.0.254", "ping", false, Map.of(), "ping"),
                         new StatusSnapshot.NodeView("routers", "dead", false, Map.of(), "ping")),
                 List.of(), 0, Map.of(), Map.of(), "no STONITH device configured", "same as node2", List.of());
-        assertThat(ClStatus.answer(List.of("listnodes"), s, c).output())
+        assertThat(ClStatus.answer(List.of("listnodes"), s, c).output()).as("ping lines after the node lines")
                 .isEqualTo("routers\n198.18.0.254\nnode2\nnode1\n");
+        ClusterConfig pingFirst = ConfigLoader.load(ConfigDirBuilder.validTwoNode()
+                .haCfReplace("node node1", "ping 198.18.0.254\nnode node1").writeTo(dir.resolve("first")),
+                java.util.Optional.empty()).config().orElseThrow();
+        assertThat(ClStatus.answer(List.of("listnodes"), s, pingFirst).output())
+                .as("as a real Heartbeat 3.0.6 printed it in the lab (ping line first): node2 node1 198.18.0.254")
+                .isEqualTo("node2\nnode1\n198.18.0.254\n");
         assertThat(ClStatus.answer(List.of("nodetype", "198.18.0.254"), s, c)).isEqualTo(new ClStatus.Answer(0, "ping\n"));
         assertThat(ClStatus.answer(List.of("nodetype", "node2"), s, c).output()).isEqualTo("normal\n");
         assertThat(ClStatus.answer(List.of("nodestatus", "198.18.0.254"), s, c)).isEqualTo(new ClStatus.Answer(0, "ping\n"));

@@ -41,14 +41,15 @@ public final class ClStatus {
             case "hbstatus":
                 return new Answer(0, "Heartbeat is running on this machine.\n");
             case "listnodes": {
-                // Heartbeat lists its node table backwards; ping nodes are added after the cluster nodes
-                StringBuilder sb = new StringBuilder();
-                List<String> pings = config.ping().nodes().stream().map(p -> p.name()).toList();
-                for (int i = pings.size() - 1; i >= 0; i--) {
-                    sb.append(pings.get(i)).append('\n');
+                // Heartbeat lists its node table (node and ping lines in ha.cf order) backwards
+                List<String> table = new ArrayList<>(config.ping().nodeTable());
+                if (table.isEmpty()) {
+                    config.nodes().forEach(n -> table.add(n.value()));
+                    config.ping().nodes().forEach(p -> table.add(p.name()));
                 }
-                for (int i = config.nodes().size() - 1; i >= 0; i--) {
-                    sb.append(config.nodes().get(i)).append('\n');
+                StringBuilder sb = new StringBuilder();
+                for (int i = table.size() - 1; i >= 0; i--) {
+                    sb.append(table.get(i)).append('\n');
                 }
                 return new Answer(0, sb.toString());
             }

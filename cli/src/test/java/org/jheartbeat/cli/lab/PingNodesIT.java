@@ -40,7 +40,7 @@ class PingNodesIT {
         try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", "500ms", "LAB_DEADTIME", "3", "LAB_AUTO_FAILBACK", "on",
                 "LAB_GROUPS", "active-active", "LAB_PING", "198.18.0.254", "LAB_DEADPING", "4", "LAB_IPFAIL", "1"))) {
             assertThat(Files.readString(lab.configDir("node1").resolve("ha.cf")))
-                    .contains("ping 198.18.0.254").contains("respawn hacluster /usr/lib/heartbeat/ipfail");
+                    .contains("ping 198.18.0.254").contains("respawn hacluster /usr/libexec/heartbeat/ipfail");
             assertThat(lab.lab("start", "node1").code()).isZero();
             assertThat(lab.lab("start", "node2").code()).isZero();
             lab.waitUntil(() -> lab.holds("node1", VIP) && lab.holds("node2", VIP2)
@@ -80,6 +80,46 @@ class PingNodesIT {
             assertThat(lab.holds("node2", VIP)).isFalse();
             assertThat(giveUps(lab, "node1")).isEqualTo(giveUps1);
             assertThat(giveUps(lab, "node2")).isEqualTo(giveUps2);
+        }
+    }
+
+    /**
+     * With a real Heartbeat 3.0.6 peer (running its own ipfail): both report the router as a ping
+     * node, but the counts are not exchanged (our {@code jhb-ping} is dropped there, its ipfail's API
+     * messages are not read here), so cutting our node's uplink moves nothing and our node says why.
+     */
+    @Test
+    void withARealHeartbeatPeerPingNodesAreReportedAndNothingMoves() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        assumeTrue(Files.isExecutable(java.nio.file.Path.of("/usr/libexec/heartbeat/heartbeat")),
+                "Debian's heartbeat package is not installed");
+        try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_GROUPS", "active-active", "LAB_AUTO_FAILBACK",
+                "on", "LAB_PING", "198.18.0.254", "LAB_DEADPING", "4", "LAB_IPFAIL", "1"))) {
+            assertThat(lab.lab("start", "node1").code()).isZero();
+            assertThat(lab.lab("start", "node2").code()).isZero();
+            lab.waitUntil(() -> lab.holds("node1", VIP) && lab.holds("node2", VIP2)
+                    && PING_UP.matcher(status(lab, "node1")).find()
+                    && lab.lab("clstatus", "node2", "nodestatus", "198.18.0.254").output().trim().equals("ping"),
+                    Figures.HANG_MS, "node1 holds " + VIP + ", the real node2 " + VIP2 + ", both see the router");
+            Lab.Result type = lab.lab("clstatus", "node2", "nodetype", "198.18.0.254");
+            Lab.Result list = lab.lab("clstatus", "node2", "listnodes");
+            System.out.println("real cl_status nodetype 198.18.0.254: " + type.output().trim()
+                    + "; listnodes: " + list.output().trim().replace('\n', ' '));
+            assertThat(type.output().trim()).isEqualTo("ping");
+            assertThat(list.output()).as("the fact ClStatusTest's listnodes order rests on (ping line first in ha.cf)")
+                    .isEqualTo("node2\nnode1\n198.18.0.254\n");
+
+            assertThat(lab.lab("uplinkcut", "node1").code()).isZero();
+            lab.waitUntil(() -> PING_DEAD.matcher(status(lab, "node1")).find(), Figures.HANG_MS,
+                    "node1 to declare the router dead");
+            lab.waitUntil(() -> lab.runDir().resolve("node1").resolve("daemon.out").toFile().exists()
+                    && Files.readString(lab.runDir().resolve("node1").resolve("daemon.out"))
+                    .contains("reports no ping node count"), Figures.HANG_MS, "node1 to say the peer sends no count");
+            Thread.sleep(6_000);
+            assertThat(lab.holds("node1", VIP)).as("no count from a real peer: nothing moves\n%s",
+                    lab.daemonLog("node1", 30)).isTrue();
+            assertThat(lab.holds("node2", VIP2)).isTrue();
+            assertThat(giveUps(lab, "node1")).isZero();
         }
     }
 }
