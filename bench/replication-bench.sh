@@ -29,8 +29,8 @@ trap cleanup EXIT
 echo "== building (mvn -o -q -pl bench,cli -am package -DskipTests) =="
 cd "$ROOT"
 mvn -o -q -B -pl bench,cli -am package -DskipTests >/dev/null
-# the sync module and its libraries come from the shaded hb.jar (its logback.xml sends warnings to
-# stderr only, so stdout carries just the figures)
+# the sync module and its libraries come from the shaded hb.jar (its logging configuration,
+# ClientLogConfigurator, sends warnings to stderr only, so stdout carries just the figures)
 CP="$ROOT/bench/target/classes:$ROOT/cli/target/hb.jar"
 
 echo "== creating $FILES files in $WORK/src =="

@@ -6,8 +6,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import org.slf4j.Marker;
 
 /**
- * Logback conversion word {@code %hblevel}: prints the level as Heartbeat 3.0.6 does in its log
- * ({@code info}, {@code WARN}, {@code ERROR}, {@code CRIT}, {@code debug}), so existing log watchers
+ * The level word of a log line ({@link LineLayout}, {@link SyslogEncoder}): the level as Heartbeat
+ * 3.0.6 prints it in its log ({@code info}, {@code WARN}, {@code ERROR}, {@code CRIT}, {@code debug}), so existing log watchers
  * keep matching. CRIT is an ERROR event carrying the {@code CRIT} marker.
  */
 public final class HeartbeatLevelConverter extends ClassicConverter {

@@ -3,7 +3,6 @@ package org.jheartbeat.cli.logging;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.filter.ThresholdFilter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
@@ -13,9 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -88,15 +85,9 @@ public final class LogSetup {
                                OutputStreamAppender<ILoggingEvent> stderr, MonotonicClock clock,
                                SyslogOpener syslog) {
         ctx.reset();
-        @SuppressWarnings("unchecked")
-        Map<String, String> rules = (Map<String, String>) ctx.getObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY);
-        if (rules == null) {
-            rules = new HashMap<>();
-            ctx.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
-        }
-        rules.put("hblevel", HeartbeatLevelConverter.class.getName());
-        String pattern = "%d{yyyy/MM/dd_HH:mm:ss.SSS} " + nodeName + " hb[" + ProcessHandle.current().pid()
-                + "]: %hblevel: %msg%n";
+        // %d{yyyy/MM/dd_HH:mm:ss.SSS} NODE hb[PID]: %hblevel: %msg%n, without PatternLayout's start-up cost
+        java.util.function.Supplier<Encoder<ILoggingEvent>> pattern = () -> LineLayout.daemon(nodeName,
+                ProcessHandle.current().pid(), ZoneId.systemDefault()).encoder(ctx);
         Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.DEBUG);
         ctx.getLogger("io.netty").setLevel(Level.INFO);
@@ -175,12 +166,9 @@ public final class LogSetup {
     }
 
     private static NonBlockingAppender add(LoggerContext ctx, Logger root, OutputStreamAppender<ILoggingEvent> a,
-                                           String name, String pattern, Level threshold, LongAdder dropped,
-                                           MonotonicClock clock) {
-        PatternLayoutEncoder enc = new PatternLayoutEncoder();
-        enc.setContext(ctx);
-        enc.setPattern(pattern);
-        return add(ctx, root, a, name, enc, threshold, dropped, clock);
+                                           String name, java.util.function.Supplier<Encoder<ILoggingEvent>> pattern,
+                                           Level threshold, LongAdder dropped, MonotonicClock clock) {
+        return add(ctx, root, a, name, pattern.get(), threshold, dropped, clock);
     }
 
     private static NonBlockingAppender add(LoggerContext ctx, Logger root, OutputStreamAppender<ILoggingEvent> a,

@@ -1,7 +1,6 @@
 package org.jheartbeat.cli.metrics;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -20,12 +19,8 @@ import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.sync.config.YamlNodes;
 import org.jheartbeat.core.config.Suggestions;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -100,16 +95,9 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
     public static JheartbeatYaml parse(String text, Path source, Optional<ClusterConfig> cluster) throws UserException {
         Node root;
         try {
-            LoaderOptions opts = new LoaderOptions();
-            opts.setAllowDuplicateKeys(false);
-            root = new Yaml(opts).compose(new StringReader(text));
-        } catch (MarkedYAMLException e) {
-            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
-            throw error(source, m == null ? 0 : m.getLine() + 1, "YAML syntax error: " + oneLine(problem)
-                    + "; fix the indentation or quoting there");
-        } catch (YAMLException e) {
-            throw error(source, 0, "YAML error: " + oneLine(e.getMessage()) + "; fix the file");
+            root = YamlNodes.compose(text);
+        } catch (YamlNodes.SyntaxError e) {
+            throw error(source, e.line(), e.getMessage());
         }
         Map<String, InetSocketAddress> listen = new LinkedHashMap<>();
         if (root == null || root instanceof ScalarNode s && s.getValue().isEmpty()) {
@@ -199,10 +187,6 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
 
     private static int line(Node n) {
         return n == null ? 0 : n.getStartMark().getLine() + 1;
-    }
-
-    private static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s+", " ").trim();
     }
 
     private static UserException error(Path source, int line, String what) {

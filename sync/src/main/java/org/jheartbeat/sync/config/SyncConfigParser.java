@@ -1,7 +1,6 @@
 package org.jheartbeat.sync.config;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -25,11 +24,6 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.config.Suggestions;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -271,17 +265,9 @@ public final class SyncConfigParser {
         SyncConfig read(String text) throws SyncConfigException {
             Node root;
             try {
-                LoaderOptions opts = new LoaderOptions();
-                opts.setAllowDuplicateKeys(false);
-                root = new Yaml(opts).compose(new StringReader(text));
-            } catch (MarkedYAMLException e) {
-                Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-                String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
-                throw new SyncConfigException(source, m == null ? 0 : m.getLine() + 1,
-                        "YAML syntax error: " + oneLine(problem) + "; fix the indentation or quoting there");
-            } catch (YAMLException e) {
-                throw new SyncConfigException(source, 0, "YAML error: " + oneLine(e.getMessage())
-                        + "; fix the file");
+                root = YamlNodes.compose(text);
+            } catch (YamlNodes.SyntaxError e) {
+                throw new SyncConfigException(source, e.line(), e.getMessage());
             }
             Path stateDir = SyncConfig.DEFAULT_STATE_DIR;
             List<String> ssh = SyncConfig.DEFAULT_SSH;
@@ -405,7 +391,7 @@ public final class SyncConfigParser {
                     }
                     schedule = cs.expression();
                 } catch (IllegalArgumentException e) {
-                    throw err(sn, what + ": schedule [" + schedule + "] " + oneLine(e.getMessage())
+                    throw err(sn, what + ": schedule [" + schedule + "] " + YamlNodes.oneLine(e.getMessage())
                             + "; write a cron expression such as \"*/5 * * * *\"");
                 }
             }
@@ -653,10 +639,6 @@ public final class SyncConfigParser {
                 throw err(n, what + ": " + key + " is zero; give a positive duration such as 30s");
             }
             return d;
-        }
-
-        static String oneLine(String s) {
-            return s == null ? "" : s.replaceAll("\\s+", " ").trim();
         }
     }
 }

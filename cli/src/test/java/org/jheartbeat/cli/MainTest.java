@@ -1,0 +1,56 @@
+package org.jheartbeat.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class MainTest {
+    private static HbRun run(Supplier<CommandLine> commandLine, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = commandLine.get();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new HbRun(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void onlyADaemonStartWithoutHelpOrVersionTakesTheShortPath() {
+        assertThat(Main.isDaemonRun(new String[] {"daemon", "--config-dir", "/etc/ha.d"})).isTrue();
+        assertThat(Main.isDaemonRun(new String[] {"daemon"})).isTrue();
+        assertThat(Main.isDaemonRun(new String[] {})).isFalse();
+        assertThat(Main.isDaemonRun(new String[] {"status", "daemon"})).isFalse();
+        assertThat(Main.isDaemonRun(new String[] {"daemon", "--help"})).isFalse();
+        assertThat(Main.isDaemonRun(new String[] {"daemon", "-h"})).isFalse();
+        assertThat(Main.isDaemonRun(new String[] {"daemon", "-V"})).isFalse();
+        assertThat(Main.isDaemonRun(new String[] {"daemon", "--version"})).isFalse();
+    }
+
+    @Test
+    void theDaemonsShortPathAnswersAsTheFullCommandLine(@TempDir Path dir) throws Exception {
+        Path noConfig = dir.resolve("ha.d");
+        Path badConfig = Files.createDirectories(dir.resolve("bad"));
+        Files.writeString(badConfig.resolve("ha.cf"), "keepalive 1\nnonsense here\n");
+        String[][] cases = {
+            {"daemon", "--bogus"},
+            {"daemon", "extra"},
+            {"daemon", "--node-name"},
+            {"daemon", "--config-dir", noConfig.toString(), "--state-dir", dir.resolve("s1").toString()},
+            {"daemon", "--config-dir", badConfig.toString(), "--state-dir", dir.resolve("s2").toString()},
+        };
+        for (String[] args : cases) {
+            HbRun full = run(Main::newCommandLine, args);
+            HbRun quick = run(Main::newDaemonCommandLine, args);
+            assertThat(quick).as(String.join(" ", args)).isEqualTo(full);
+            assertThat(full.code()).as(String.join(" ", args)).isNotZero();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.jheartbeat.sync.config;
+
+import java.io.StringReader;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+/**
+ * Reads a YAML file of jheartbeat's ({@code sync.yaml}, {@code jheartbeat.yaml}) into snakeyaml's node
+ * tree, which keeps line numbers for the {@code FILE:LINE: what; what to do} messages. Duplicate keys
+ * are refused; a syntax error names its line.
+ */
+public final class YamlNodes {
+    private YamlNodes() {
+    }
+
+    /** The text is not YAML: where (1-based line, 0 when unknown) and what, with what to do. */
+    public static final class SyntaxError extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final int line;
+
+        SyntaxError(int line, String what) {
+            super(what);
+            this.line = line;
+        }
+
+        /** 1-based line of the problem, 0 when snakeyaml gives none. */
+        public int line() {
+            return line;
+        }
+    }
+
+    /**
+     * The document's root node, or {@code null} for an empty document.
+     *
+     * @throws SyntaxError if the text is not YAML or repeats a key
+     */
+    public static Node compose(String text) throws SyntaxError {
+        try {
+            LoaderOptions opts = new LoaderOptions();
+            opts.setAllowDuplicateKeys(false);
+            return new Yaml(opts).compose(new StringReader(text));
+        } catch (MarkedYAMLException e) {
+            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
+            throw new SyntaxError(m == null ? 0 : m.getLine() + 1,
+                    "YAML syntax error: " + oneLine(problem) + "; fix the indentation or quoting there");
+        } catch (YAMLException e) {
+            throw new SyntaxError(0, "YAML error: " + oneLine(e.getMessage()) + "; fix the file");
+        }
+    }
+
+    /** {@code s} with every run of white space (newlines included) made one space. */
+    public static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s+", " ").trim();
+    }
+}
