@@ -34,6 +34,8 @@ public final class IpfailRule {
     private OptionalInt peer = OptionalInt.empty();
     private Verdict pending;
     private long dueNanos = Long.MAX_VALUE;
+    /** The pending verdict is due but waits for stability: no deadline to wake up for. */
+    private boolean waitingForStability;
 
     /**
      * @param settleNanos  how long both counts must stay unchanged before a verdict is due
@@ -69,11 +71,13 @@ public final class IpfailRule {
     /** The peer died, left or restarted: its count is unknown until it reports again; nothing is pending. */
     public void peerUnknown() {
         peer = OptionalInt.empty();
+        waitingForStability = false;
         pending = null;
         dueNanos = Long.MAX_VALUE;
     }
 
     private void compare(long nowNanos) {
+        waitingForStability = false;
         pending = null;
         dueNanos = Long.MAX_VALUE;
         if (local.isEmpty() || peer.isEmpty()) {
@@ -98,18 +102,26 @@ public final class IpfailRule {
      * @param stable whether both nodes are stable (no negotiation, hand-over or group operation under way)
      */
     public Optional<Verdict> due(long nowNanos, boolean stable) {
-        if (pending == null || nowNanos < dueNanos || !stable) {
+        if (pending == null || nowNanos < dueNanos) {
             return Optional.empty();
         }
+        if (!stable) {
+            waitingForStability = true;
+            return Optional.empty();
+        }
+        waitingForStability = false;
         Verdict v = pending;
         pending = null;
         dueNanos = Long.MAX_VALUE;
         return Optional.of(v);
     }
 
-    /** When the pending verdict falls due; {@code Long.MAX_VALUE} when none is pending. */
+    /**
+     * When the pending verdict falls due; {@code Long.MAX_VALUE} when none is pending, or when it is due
+     * and waits for stability (the caller asks again on its next timer).
+     */
     public long nextDeadlineNanos() {
-        return dueNanos;
+        return waitingForStability ? Long.MAX_VALUE : dueNanos;
     }
 
     /** This node's count, if known. */

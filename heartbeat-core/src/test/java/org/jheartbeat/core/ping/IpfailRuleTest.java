@@ -45,6 +45,7 @@ class IpfailRuleTest {
         rule.peer(2, 0);
         assertThat(rule.due(5 * S, false)).isEmpty();
         assertThat(rule.pending()).contains(Verdict.GIVE_UP_ALL);
+        assertThat(rule.nextDeadlineNanos()).as("no past deadline to spin on").isEqualTo(Long.MAX_VALUE);
         assertThat(rule.due(6 * S, true)).contains(Verdict.GIVE_UP_ALL);
     }
 
