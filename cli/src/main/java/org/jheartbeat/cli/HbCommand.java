@@ -5,6 +5,7 @@ import org.jheartbeat.cli.command.ClStatusCommand;
 import org.jheartbeat.cli.command.CleanupCommand;
 import org.jheartbeat.cli.command.ConfigCommand;
 import org.jheartbeat.cli.command.FailbackCommand;
+import org.jheartbeat.cli.command.ReloadCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
 import org.jheartbeat.cli.command.ResourcesCommand;
 import org.jheartbeat.cli.command.StandbyCommand;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Command;
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
-            ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class},
+            ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
+            ReloadCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

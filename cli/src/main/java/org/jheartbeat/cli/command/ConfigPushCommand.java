@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
         description = {"Copy this node's ha.cf, authkeys, haresources (and sync.yaml, jheartbeat.yaml if present) to the peer over"
                 + " ssh, after showing a diff per file against the peer's copy and asking for confirmation.",
             "Each file is replaced atomically on the peer (old copy kept as NAME.bak) with this node's mode."
-                + " The peer's daemon reads the files when it restarts."},
+                + " The peer's daemon reads the files when it restarts, or on 'hb reload' there."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:pushed, nothing to push, or --dry-run", "1:ssh failed (unreachable, permission denied,"
                 + " remote directory missing), a write failed, or not confirmed",
@@ -190,8 +190,9 @@ public final class ConfigPushCommand implements Callable<Integer> {
             written.add(f.name());
         }
         out.println("Wrote " + String.join(", ", written) + " on " + where + " (old copies kept as NAME.bak).");
-        out.println("The daemon on " + host + " reads them when it restarts (e.g. systemctl restart jheartbeat there);"
-                + " then 'hb config diff' on either node compares the running configurations.");
+        out.println("The daemon on " + host + " reads them when it restarts, or applies what it can live on 'hb reload'"
+                + " there (e.g. systemctl reload jheartbeat); then 'hb config diff' on either node compares the running"
+                + " configurations.");
         return ExitCodes.OK;
     }
 

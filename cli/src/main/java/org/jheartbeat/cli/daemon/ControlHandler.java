@@ -30,6 +30,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     private final SyncRuntime sync;
     private final LongSupplier logDropped;
     private final Supplier<ControlServer.Stats> controlStats;
+    private final Reloader reloader;
 
     /**
      * @param logDropped   log lines dropped so far by the daemon's log outputs
@@ -37,6 +38,13 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
      */
     ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
                    Supplier<ControlServer.Stats> controlStats) {
+        this(loop, config, sync, logDropped, controlStats, null);
+    }
+
+    /** @param reloader answers {@code reload} (null: refused, the daemon cannot reload) */
+    ControlHandler(ClusterLoop loop, ClusterConfig config, SyncRuntime sync, LongSupplier logDropped,
+                   Supplier<ControlServer.Stats> controlStats, Reloader reloader) {
+        this.reloader = reloader;
         this.loop = loop;
         this.config = config;
         this.sync = sync;
@@ -52,6 +60,10 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         if (request instanceof ControlRequest.Cleanup c) {
             return cleanup(c);
+        }
+        if (request instanceof ControlRequest.Reload) {
+            return reloader == null ? ControlResponse.refused("this daemon cannot reload its configuration")
+                    : reloader.reload("hb reload");
         }
         if (request instanceof ControlRequest.StonithStatus) {
             try {
@@ -87,7 +99,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                             + " did not read the answer\n");
         }
         if (request instanceof ControlRequest.ClStatus cl) {
-            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, config);
+            var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, current());
             return ControlResponse.ok(a.exitCode() + "\n" + a.output());
         }
         if (request instanceof ControlRequest.GroupsRunning) {
@@ -105,7 +117,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         int index = -1;
         if (c.group().isPresent()) {
             String g = c.group().get();
-            var groups = config.resourceGroups();
+            var groups = current().resourceGroups();
             for (int i = 0; i < groups.size() && index < 0; i++) {
                 if (groups.get(i).key().equals(g) || g.equals(Integer.toString(i + 1))) {
                     index = i;
@@ -153,6 +165,12 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         } catch (Exception e) {
             return ControlResponse.error(what + " failed: " + e);
         }
+    }
+
+    /** The configuration the daemon runs now: as a reload applied it, else the one it started with. */
+    private ClusterConfig current() {
+        ClusterConfig c = loop.config();
+        return c != null ? c : config;
     }
 
     /** The "Resource groups:" block of a rendered status: what a hand-over changed. */

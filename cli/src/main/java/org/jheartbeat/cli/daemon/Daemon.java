@@ -214,8 +214,9 @@ public final class Daemon {
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
         }
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
+        Reloader reloader = new Reloader(config.configDir(), me, config, loop);
         ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
-                log::droppedLines, () -> controlRef.get().stats()));
+                log::droppedLines, () -> controlRef.get().stats(), reloader));
         controlRef.set(control);
         control.start();
         syncRuntime.start();
@@ -229,9 +230,10 @@ public final class Daemon {
             pinger.start();
         }
         Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log);
+        // handlers first: the unit's ExecStartPost waits for the pid file, and a reload after it must not
+        // meet the JVM's default SIGHUP (which ends the process)
+        installSignalHandlers(loop, reloader);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
-
-        installSignalHandlers(loop);
         loop.exited().join();
         pinger.close();
         metrics.ifPresent(MetricsEndpoint::close);
@@ -295,10 +297,12 @@ public final class Daemon {
 
     /**
      * SIGTERM and SIGINT start an orderly shutdown (release every group, {@code shutdone}, exit 0);
-     * SIGHUP is logged and ignored: it must never cause a failover. (Heartbeat 3.0.6 re-reads
-     * authkeys on SIGHUP; jheartbeat does not reload yet, so restart the daemon to apply changes.)
+     * SIGHUP reloads the configuration as {@code hb reload} does ({@link Reloader}; the unit's
+     * {@code ExecReload}, Heartbeat 3.0.6's {@code heartbeat -r}), on its own thread so the signal
+     * handler never waits, and the loop applies it between two events. A reload never causes a
+     * failover: an invalid configuration is logged and nothing is applied.
      */
-    private static void installSignalHandlers(ClusterLoop loop) {
+    private static void installSignalHandlers(ClusterLoop loop, Reloader reloader) {
         AtomicBoolean stopping = new AtomicBoolean();
         for (String name : List.of("TERM", "INT")) {
             sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
@@ -318,9 +322,18 @@ public final class Daemon {
                 t.start();
             });
         }
-        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> LOG.warn(
-                "Received SIGHUP: configuration reload is not implemented yet; ignored (restart the daemon to apply"
-                + " changes)"));
+        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
+            LOG.info("Received SIGHUP: reloading the configuration.");
+            Thread t = new Thread(() -> {
+                try {
+                    reloader.reload("SIGHUP");
+                } catch (RuntimeException e) {
+                    LOG.error("reload after SIGHUP failed: {}", e.toString());
+                }
+            }, "hb-reload");
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     private static void finish(ClusterLoop loop, ControlServer control, EventLoopGroup netty, StateDirectory state) {

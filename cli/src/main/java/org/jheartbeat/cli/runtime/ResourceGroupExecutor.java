@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The daemon's {@link GroupExecutor}: runs group starts and stops with the resources module's
  * {@link ResourceGroupRunner}, on one worker thread per group ({@code hb-group-N}, N the haresources
- * index, created at the group's first operation, so at most one thread per haresources line).
+ * index when the worker was made, created at the group's first operation and kept by group key, so
+ * at most one thread per haresources group, also across reloads).
  * Operations of one group run in the order the takeover machine issued them; groups run
  * independently, so a takeover's starts never queue behind another group's stop and its hand-over
  * sync. Scripts are looked up in the config dir's {@code resource.d/}, then {@code /etc/init.d/}.
@@ -66,10 +67,10 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         default void peerLost(NodeName peer, String how) { }
     }
 
-    private final List<ResourceGroupDecl> groups;
+    private volatile List<ResourceGroupDecl> groups;
     private final ResourceGroupRunner runner;
     private final Lifecycle lifecycle;
-    private final ExecutorService[] workers;
+    private final java.util.Map<String, ExecutorService> workers = new java.util.HashMap<>();
     private boolean closed;
 
     public ResourceGroupExecutor(ClusterConfig config) {
@@ -91,17 +92,23 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         this.groups = List.copyOf(groups);
         this.lifecycle = java.util.Objects.requireNonNull(lifecycle, "lifecycle");
         this.runner = new ResourceGroupRunner(agents);
-        this.workers = new ExecutorService[groups.size()];
     }
 
     @Override
     public CompletableFuture<Boolean> start(int group, GroupOpReason reason) {
-        return submit(group, () -> run(group, true, reason));
+        ResourceGroupDecl g = groups.get(group);
+        return submit(group, g, () -> run(g, true, reason));
     }
 
     @Override
     public CompletableFuture<Boolean> stop(int group, GroupOpReason reason) {
-        return submit(group, () -> run(group, false, reason));
+        ResourceGroupDecl g = groups.get(group);
+        return submit(group, g, () -> run(g, false, reason));
+    }
+
+    @Override
+    public void regroup(List<ResourceGroupDecl> newGroups) {
+        this.groups = List.copyOf(newGroups);
     }
 
     @Override
@@ -109,7 +116,7 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         lifecycle.peerLost(peer, how);
     }
 
-    private CompletableFuture<Boolean> submit(int group, java.util.function.Supplier<Boolean> op) {
+    private CompletableFuture<Boolean> submit(int group, ResourceGroupDecl g, java.util.function.Supplier<Boolean> op) {
         try {
             return CompletableFuture.supplyAsync(() -> {
                 try {
@@ -118,28 +125,24 @@ public final class ResourceGroupExecutor implements GroupExecutor {
                     // a cancellation aimed at this operation must not reach the group's next one
                     Thread.interrupted();
                 }
-            }, worker(group));
+            }, worker(group, g.key()));
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private synchronized ExecutorService worker(int group) {
+    private synchronized ExecutorService worker(int group, String key) {
         if (closed) {
             throw new RejectedExecutionException("group executor closed");
         }
-        if (workers[group] == null) {
-            workers[group] = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "hb-group-" + group);
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        return workers[group];
+        return workers.computeIfAbsent(key, k -> Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "hb-group-" + group);
+            t.setDaemon(true);
+            return t;
+        }));
     }
 
-    private boolean run(int index, boolean start, GroupOpReason reason) {
-        ResourceGroupDecl g = groups.get(index);
+    private boolean run(ResourceGroupDecl g, boolean start, GroupOpReason reason) {
         try {
             if (start) {
                 lifecycle.beforeStart(g, reason);
@@ -161,10 +164,8 @@ public final class ResourceGroupExecutor implements GroupExecutor {
     @Override
     public synchronized void close() {
         closed = true;
-        for (ExecutorService w : workers) {
-            if (w != null) {
-                w.shutdownNow();
-            }
+        for (ExecutorService w : workers.values()) {
+            w.shutdownNow();
         }
     }
 }

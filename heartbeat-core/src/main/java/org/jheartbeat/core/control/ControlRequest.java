@@ -18,13 +18,14 @@ import org.jheartbeat.core.takeover.ResourceSet;
  *  standby|takeover SET TIMEOUT_S             Handover(kind, set, timeoutSeconds)
  *  cleanup [GROUP]                            Cleanup(group)        (a group key or 1-based number)
  *  stonith-status                             StonithStatus
+ *  reload                                     Reload
  *                     SET = all|local|foreign|failback, TIMEOUT_S = 1..3600
  * </pre>
  */
 public sealed interface ControlRequest
         permits ControlRequest.Status, ControlRequest.ClStatus, ControlRequest.ConfigDigest,
                 ControlRequest.GroupsRunning, ControlRequest.Handover, ControlRequest.Cleanup,
-                ControlRequest.StonithStatus {
+                ControlRequest.StonithStatus, ControlRequest.Reload {
 
     /** Longest request line, in bytes, newline excluded. */
     int MAX_LENGTH = 512;
@@ -86,6 +87,18 @@ public sealed interface ControlRequest
         @Override
         public String toWire() {
             return "stonith-status";
+        }
+    }
+
+    /**
+     * {@code reload}: re-read the config directory and apply what can be applied live (issue 13
+     * item 3, {@link org.jheartbeat.core.config.ConfigReload}); the answer lists every change, one per
+     * line, or the config check's {@code file:line} messages when the files are invalid (nothing applied).
+     */
+    record Reload() implements ControlRequest {
+        @Override
+        public String toWire() {
+            return "reload";
         }
     }
 
@@ -188,7 +201,7 @@ public sealed interface ControlRequest
         String[] w = line.split(" ");
         String verb = w[0];
         switch (verb) {
-            case "status", "status-json", "config-digest", "groups-running", "stonith-status" -> {
+            case "status", "status-json", "config-digest", "groups-running", "stonith-status", "reload" -> {
                 if (w.length != 1) {
                     throw new MalformedRequestException(verb + " takes no arguments, got " + (w.length - 1));
                 }
@@ -197,6 +210,7 @@ public sealed interface ControlRequest
                     case "status-json" -> new Status(true);
                     case "config-digest" -> new ConfigDigest();
                     case "stonith-status" -> new StonithStatus();
+                    case "reload" -> new Reload();
                     default -> new GroupsRunning();
                 };
             }
@@ -230,7 +244,7 @@ public sealed interface ControlRequest
             }
             default -> throw new MalformedRequestException("unknown request '" + clip(verb) + "' (known: status,"
                     + " status-json, cl_status, config-digest, groups-running, standby, takeover, cleanup,"
-                    + " stonith-status)");
+                    + " stonith-status, reload)");
         }
     }
 

@@ -24,6 +24,7 @@ import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.membership.LinkStatus;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.protocol.NodeEngine;
+import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.Effect.Level;
@@ -50,7 +51,8 @@ public final class ClusterLoop implements AutoCloseable {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
             .withZone(ZoneId.systemDefault());
 
-    private final ClusterConfig config;
+    /** The configuration the node runs: the one it started with, then as each reload applied it. */
+    private volatile ClusterConfig config;
     private final NodeEngine engine;
     private final List<Medium> media;
     private final GroupExecutor groups;
@@ -320,6 +322,76 @@ public final class ClusterLoop implements AutoCloseable {
         } else if (!thread.isShutdown()) {
             thread.schedule(() -> watchHandover(serial, f), 100, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * A configuration reload ({@code hb reload}, SIGHUP): runs {@code applied} from now on
+     * ({@link org.jheartbeat.core.config.ConfigReload.Plan#applied()}, whose nodes and media are the
+     * running ones). When the group list changes and groups are starting or stopping (or a standby
+     * exchange or fencing is in progress), waits for them, checking every 100 ms, at most
+     * {@code waitNanos}. Groups removed from haresources that run here are stopped (logged; a failed
+     * stop is CRIT: the group may still run and nothing manages it any more); a removed group blocked
+     * here is only logged. Then the engine takes the new configuration ({@link NodeEngine#onReload}).
+     *
+     * @param waitNanos how long to wait for groups in flux, in ns
+     * @return completes once applied, or exceptionally with an {@link IllegalStateException} when the
+     *         groups stayed in flux ({@code waitNanos} passed; nothing applied)
+     */
+    public CompletableFuture<Void> reconfigure(ClusterConfig applied, long waitNanos) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        long deadline = clock.nanoTime() + waitNanos;
+        post(() -> reconfigure(applied, deadline, f));
+        return f;
+    }
+
+    private void reconfigure(ClusterConfig applied, long deadline, CompletableFuture<Void> f) {
+        List<ResourceGroupDecl> old = config.resourceGroups();
+        boolean regroup = !old.equals(applied.resourceGroups());
+        if (regroup && !engine.groupsQuiet()) {
+            if (clock.nanoTime() - deadline > 0 || thread.isShutdown()) {
+                f.completeExceptionally(new IllegalStateException("resource groups are still starting or stopping"
+                        + " (or a standby or fencing is in progress): nothing applied; try again"));
+            } else {
+                thread.schedule(() -> reconfigure(applied, deadline, f), 100, TimeUnit.MILLISECONDS);
+            }
+            return;
+        }
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        applied.resourceGroups().forEach(g -> kept.add(g.key()));
+        for (int i = 0; i < old.size(); i++) {
+            String key = old.get(i).key();
+            if (kept.contains(key)) {
+                continue;
+            }
+            GroupState here = engine.machine().groupState(i);
+            if (here == GroupState.RUNNING) {
+                log(Level.INFO, "Stopping resource group " + key + " (" + GroupOpReason.REMOVED.describe(engine.peer())
+                        + ")");
+                groups.stop(i, GroupOpReason.REMOVED).whenComplete((ok, err) -> post(() -> {
+                    if (err == null && ok) {
+                        log(Level.INFO, "Resource group " + key + " stopped; it is no longer in haresources.");
+                    } else {
+                        log(Level.CRIT, "Resource group " + key + " was removed from haresources but could not be"
+                                + " stopped on " + engine.me() + (failureDetail(err).isEmpty() ? "" : " ("
+                                + failureDetail(err) + ")") + ": it may still run"
+                                + " here and nothing manages it any more; stop it by hand.");
+                    }
+                }));
+            } else if (here == GroupState.BLOCKED) {
+                log(Level.CRIT, "Resource group " + key + " was removed from haresources while blocked on "
+                        + engine.me() + " (a stop failed): it may still run here and nothing manages it any more;"
+                        + " stop it by hand.");
+            }
+        }
+        groups.regroup(applied.resourceGroups());
+        config = applied;
+        run(e -> e.onReload(applied, clock.nanoTime(), wall.currentTimeMillis()));
+        f.complete(null);
+    }
+
+    /** The configuration the node runs now: the one it started with, then as each reload applied it. */
+    public ClusterConfig config() {
+        return config;
     }
 
     /** A status snapshot taken on the loop thread. */

@@ -42,6 +42,17 @@ public interface GroupExecutor extends AutoCloseable {
      */
     void peerLost(NodeName peer, String how);
 
+    /**
+     * A configuration reload changed the haresources groups: from now on indices refer to
+     * {@code groups}. Called on the loop thread while no operation is in flight, except stops of
+     * groups the reload removed, which were submitted before this call and keep the definition they
+     * were submitted with. Executors that keep nothing per group need not override this.
+     *
+     * @param groups the groups after the reload, in file order
+     */
+    default void regroup(java.util.List<org.jheartbeat.core.config.ResourceGroupDecl> groups) {
+    }
+
     @Override
     void close();
 }

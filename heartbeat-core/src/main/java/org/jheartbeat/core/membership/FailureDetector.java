@@ -32,7 +32,7 @@ import org.jheartbeat.core.membership.MembershipEvent.NodeStatusChanged;
  * Not thread-safe: owned by the cluster loop's single thread.
  */
 public final class FailureDetector {
-    private final Timing timing;
+    private Timing timing;
     private final long startNanos;
     private final Map<NodeName, Peer> peers = new LinkedHashMap<>();
 
@@ -185,6 +185,15 @@ public final class FailureDetector {
 
     private long interval(Peer p) {
         return p.heard ? p.deadIntervalNanos : timing.initdead().toNanos();
+    }
+
+    /**
+     * A configuration reload changed the timings: warntime, initdead and our own deadtime apply from
+     * now on. A peer already heard keeps the dead time it advertises ({@code dt}) until its next
+     * {@code status}; nothing already dead comes back, nothing alive dies by this call alone.
+     */
+    public void retime(Timing newTiming) {
+        this.timing = java.util.Objects.requireNonNull(newTiming, "newTiming");
     }
 
     /** Current status of {@code node}; {@link NodeStatus#INIT} until heard from. */

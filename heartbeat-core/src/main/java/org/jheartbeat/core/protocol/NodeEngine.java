@@ -49,10 +49,10 @@ public final class NodeEngine {
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
     private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
 
-    private final ClusterConfig config;
+    private ClusterConfig config;
     private final NodeName me;
     private final NodeName peer;
-    private final Timing timing;
+    private Timing timing;
     private final OutboundStamper stamper;
     private final FailureDetector detector;
     private final TakeoverMachine machine;
@@ -70,7 +70,9 @@ public final class NodeEngine {
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
     private long digestSentToGeneration = -1;
     /** Our {@code cfg_groups} value ({@link GroupDigest#encode}). */
-    private final String localGroupsWire;
+    private String localGroupsWire;
+    /** The peer's last {@code cfg_groups}, to compare a reloaded haresources with; null when none came. */
+    private GroupDigest.PeerGroups peerGroups;
     /** Local groups the peer's haresources defines differently → why (issue 11 point 8). */
     private java.util.SortedMap<Integer, String> disputes = new java.util.TreeMap<>();
     /** The peer generation whose {@code jhb-config} (good or bad) last arrived; -1 for none. */
@@ -519,6 +521,7 @@ public final class NodeEngine {
                 } else {
                     configCheck.received(peerSeq.generation(), d).ifPresent(out::add);
                     GroupDigest.PeerGroups groups = m.get(Field.CONFIG_GROUPS).map(GroupDigest::decode).orElse(null);
+                    peerGroups = groups;
                     if (groups instanceof GroupDigest.PeerGroups.Unreadable) {
                         log(out, Level.WARN, "unreadable " + Field.CONFIG_GROUPS.wireName() + " in "
                                 + type.wireName() + " message from " + peer);
@@ -883,6 +886,85 @@ public final class NodeEngine {
         if (ipfail != null) {
             ipfail.peerUnknown();
         }
+    }
+
+    /**
+     * Whether the resource groups may change now ({@link #onReload} with another group list): no
+     * group is starting or stopping, and the machine is awaiting comm, negotiating or stable (not
+     * in a standby exchange, fencing or shutting down).
+     */
+    public boolean groupsQuiet() {
+        TakeoverState s = machine.state();
+        if (s != TakeoverState.AWAITING_COMM && s != TakeoverState.NEGOTIATING && s != TakeoverState.STABLE) {
+            return false;
+        }
+        for (int i = 0; i < config.resourceGroups().size(); i++) {
+            var g = machine.groupState(i);
+            if (g == org.jheartbeat.core.takeover.GroupState.STARTING
+                    || g == org.jheartbeat.core.takeover.GroupState.STOPPING) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A configuration reload (issue 13 item 3): from now on this node runs {@code applied}
+     * ({@link org.jheartbeat.core.config.ConfigReload.Plan#applied()}). The timings go to the failure
+     * detector and the beat timer (the beat already scheduled stays, the following ones are one new
+     * keepalive apart; the deadtime we advertise changes with our next {@code status}); new authkeys sign and verify every
+     * packet from now on; a changed group list goes to the takeover machine, which keeps every
+     * group's state by key and starts a new group where this node holds that kind of group. The
+     * disputes are computed again against the peer's last group list, and our new {@code jhb-config}
+     * is sent at once when comm is up, so the peer compares again (once both nodes are reloaded a
+     * new group is agreed). A group removed from the list is the caller's to stop.
+     *
+     * @param applied the configuration to run; its nodes and media must be the running ones
+     * @throws IllegalStateException when the group list changes and {@link #groupsQuiet()} is false
+     *                               (nothing is changed then)
+     */
+    public List<Effect> onReload(ClusterConfig applied, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        List<org.jheartbeat.core.config.ResourceGroupDecl> oldGroups = config.resourceGroups();
+        boolean regroup = !oldGroups.equals(applied.resourceGroups());
+        if (regroup && !groupsQuiet()) {
+            throw new IllegalStateException("resource groups are in flux (" + machine.state() + ")");
+        }
+        config = applied;
+        timing = applied.timing();
+        detector.retime(timing);
+        stamper.rekey(new org.jheartbeat.core.auth.MessageAuthenticator(applied.authKeys()));
+        if (regroup) {
+            java.util.SortedMap<Integer, String> remapped = new java.util.TreeMap<>();
+            for (var e : disputes.entrySet()) {
+                int j = groupIndex(oldGroups.get(e.getKey()).key());
+                if (j >= 0) {
+                    remapped.put(j, e.getValue());
+                }
+            }
+            disputes = remapped;
+            rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
+                    applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
+            machine.regroup(applied.resourceGroups(), rscHold.value());
+        }
+        localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
+        ConfigDigest digest = ConfigDigest.of(applied);
+        configCheck.reloaded(digest, peerSeq.generation()).ifPresent(out::add);
+        Optional<ConfigDigest> theirs = configCheck.peerDigest(peerSeq.generation());
+        if (theirs.isPresent()) {
+            applyDisputes(GroupAgreement.disputed(me, applied.resourceGroups(), peer, peerGroups,
+                    !theirs.get().haresources().equals(digest.haresources())), out, nowNanos, wallMillis);
+        }
+        if (regroup) {
+            // reconciles: a new group wanted here starts now (unless disputed)
+            apply(machine.on(new TakeoverEvent.GroupsDisputed(disputes.keySet()), nowNanos), out, nowNanos,
+                    wallMillis);
+        }
+        if (localStatus == NodeStatus.ACTIVE) {
+            digestSentToGeneration = -1;
+            sendConfigDigestIfNew(out, wallMillis);
+        }
+        return out;
     }
 
     // --- views for status ---

@@ -30,7 +30,7 @@ public final class OutboundStamper {
     private final NodeName me;
     private final byte[] uuid;
     private final long generation;
-    private final MessageAuthenticator authenticator;
+    private MessageAuthenticator authenticator;
     private final Supplier<String> loadAverage;
     private final WirePacket[] history = new WirePacket[HISTORY];
     private final long[] historySeq = new long[HISTORY];
@@ -105,6 +105,14 @@ public final class OutboundStamper {
     /** The authenticator used to sign (and, for inbound packets, to verify). */
     public MessageAuthenticator authenticator() {
         return authenticator;
+    }
+
+    /**
+     * A reload read new authkeys: packets from now on are signed with, and inbound ones verified
+     * against, {@code next}. Packets kept for retransmission stay signed with the keys they were sent with.
+     */
+    public void rekey(MessageAuthenticator next) {
+        this.authenticator = java.util.Objects.requireNonNull(next, "next");
     }
 
     /** Our generation. */

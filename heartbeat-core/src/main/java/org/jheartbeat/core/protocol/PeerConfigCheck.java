@@ -12,14 +12,15 @@ import org.jheartbeat.core.takeover.Effect.Level;
 /**
  * Compares this node's {@link ConfigDigest} with the one the peer sent in {@code jhb-config}
  * (issue 6 item 4) and decides what to log: a WARN naming the differing files once per peer
- * generation (a peer only changes its configuration by restarting, which starts a new generation),
+ * generation and set of differing files (a peer changes its configuration by restarting, which
+ * starts a new generation, or by a reload, which sends its digest again),
  * and an INFO when a peer that differed matches again. A plain match is not logged. Keeps the last
  * digest received, with the generation that sent it, for {@code hb status} and {@code hb config diff}.
  * Pure; not thread-safe (the engine's thread owns it).
  */
 public final class PeerConfigCheck {
     private final NodeName peer;
-    private final ConfigDigest local;
+    private ConfigDigest local;
     private ConfigDigest peerDigest;
     private long peerDigestGeneration = -1;
     /** The peer generation last warned about, and the parts it differed in. */
@@ -62,7 +63,38 @@ public final class PeerConfigCheck {
         warnedGeneration = generation;
         warnedParts = diff;
         return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
-                + ". Make these files the same on both nodes and restart heartbeat, or compare with 'hb config diff'."));
+                + ". Make these files the same on both nodes and reload both (hb reload), or compare with 'hb config diff'."));
+    }
+
+    /**
+     * A reload changed this node's configuration: compares the new digest with the one the peer's
+     * current generation sent, if any.
+     *
+     * @param next              this node's new digest
+     * @param currentGeneration the peer's generation now
+     * @return INFO when it matches the peer now and did not before, a WARN naming the files when it
+     *         differs, else nothing
+     */
+    public Optional<Effect.LogLine> reloaded(ConfigDigest next, long currentGeneration) {
+        local = Objects.requireNonNull(next, "next");
+        Optional<ConfigDigest> theirs = peerDigest(currentGeneration);
+        if (theirs.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ConfigDigest.Part> diff = local.differences(theirs.get());
+        if (diff.isEmpty()) {
+            boolean wasDifferent = differed;
+            differed = false;
+            warnedParts = List.of();
+            return wasDifferent ? Optional.of(new Effect.LogLine(Level.INFO, "Configuration matches " + peer + " now."))
+                    : Optional.empty();
+        }
+        differed = true;
+        warnedGeneration = currentGeneration;
+        warnedParts = diff;
+        return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
+                + " (after reload). Make these files the same on both nodes and reload both (hb reload), or compare"
+                + " with 'hb config diff'."));
     }
 
     /** This node's digest. */

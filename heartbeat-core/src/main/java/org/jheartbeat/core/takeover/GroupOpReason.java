@@ -33,7 +33,9 @@ public enum GroupOpReason {
     /** Stop: an operator cleared a group blocked by a failed stop ({@code hb cleanup}); it is stopped once more. */
     CLEANUP(false, "cleanup: stopping a blocked group again"),
     /** Stop: the peer's haresources defines the group differently; neither node runs it until they agree. */
-    DISPUTED(false, "defined differently on %s");
+    DISPUTED(false, "defined differently on %s"),
+    /** Stop: a configuration reload removed the group from haresources ({@code hb reload}, SIGHUP). */
+    REMOVED(false, "removed from haresources by a reload");
 
     private final boolean start;
     private final String text;

@@ -26,8 +26,8 @@ import org.jheartbeat.core.takeover.Announcement.Resources;
  * Pure and not thread-safe: fed by the protocol engine with every announcement before it is sent.
  */
 public final class RscHold {
-    private final boolean haveLocalGroups;
-    private final boolean haveForeignGroups;
+    private boolean haveLocalGroups;
+    private boolean haveForeignGroups;
     private boolean local;
     private boolean foreign;
     /** The set of the standby exchange in progress and our side of it, from our own me/other. */
@@ -42,6 +42,15 @@ public final class RscHold {
     public RscHold(boolean haveLocalGroups, boolean haveForeignGroups) {
         this.haveLocalGroups = haveLocalGroups;
         this.haveForeignGroups = haveForeignGroups;
+    }
+
+    /**
+     * A reload changed the resource groups: which kinds exist now. The bits themselves follow the
+     * protocol and do not change.
+     */
+    public void groupsChanged(boolean haveLocal, boolean haveForeign) {
+        this.haveLocalGroups = haveLocal;
+        this.haveForeignGroups = haveForeign;
     }
 
     /** The bits now, relative to this node. */

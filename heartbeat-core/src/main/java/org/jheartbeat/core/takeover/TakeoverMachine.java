@@ -86,23 +86,23 @@ public final class TakeoverMachine {
 
     private final NodeName me;
     private final NodeName peer;
-    private final List<ResourceGroupDecl> groups;
+    private List<ResourceGroupDecl> groups;
     private final FailbackPolicy failback;
     private final boolean fencing;
     private int fenceAttempts;
     private String fenceStatus;
 
     private TakeoverState state = TakeoverState.AWAITING_COMM;
-    private final GroupState[] actual;
-    private final boolean[] desired;
+    private GroupState[] actual;
+    private boolean[] desired;
     /** A start failed here: not started here again until an operator clears it (actual FAILED). */
-    private final boolean[] failedHere;
+    private boolean[] failedHere;
     /** The peer reported a failed start: this node runs the group if it can (offered once). */
-    private final boolean[] peerFailed;
+    private boolean[] peerFailed;
     /** The peer reported a failed stop: it may run there, so this node never starts it (unless fenced). */
-    private final boolean[] peerBlocked;
+    private boolean[] peerBlocked;
     /** Why a group FAILED or is BLOCKED here, for logs and the operator. */
-    private final String[] failureDetail;
+    private String[] failureDetail;
     /** Reset this node on a stop failure (the admin asked for it) instead of leaving the group blocked. */
     private boolean selfFence;
     /** The peer said it resets itself after a stop failure: its blocked groups are free once it is gone. */
@@ -110,7 +110,7 @@ public final class TakeoverMachine {
     /** Groups of the current hand-over that did not end where they were meant to, one line each. */
     private final List<String> handoverProblems = new ArrayList<>();
     /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
-    private final boolean[] disputed;
+    private boolean[] disputed;
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -1048,5 +1048,76 @@ public final class TakeoverMachine {
     /** Increases with every standby/takeover request, so a caller can tell its own from a later one. */
     public long handoverSerial() {
         return handoverSerial;
+    }
+
+    /**
+     * A configuration reload changed the resource groups ({@code hb reload}, SIGHUP): from now on
+     * the machine works on {@code newGroups} (indices in effects and events refer to this list).
+     * What it knew of each group (run state, desired, failures here and on the peer, disputed) is
+     * carried over by group key; a group whose key is gone is forgotten (the caller stops it if it
+     * runs). A new group starts STOPPED and, in STABLE, is wanted here when this node holds that
+     * kind of group ({@code share}, Heartbeat's {@code rsc_hold} bits: {@code local} for groups
+     * preferred by this node, {@code foreign} for the peer's); before that the negotiation decides,
+     * as for every group. Nothing is started here: the next event reconciles (the engine feeds
+     * {@link TakeoverEvent.GroupsDisputed} right after, with the disputes of the new list). In STABLE
+     * the holdings are announced once the groups settle.
+     *
+     * @param newGroups the haresources groups after the reload, in file order
+     * @param share     what this node holds, relative to itself ({@code rsc_hold})
+     * @throws IllegalStateException when a group is starting or stopping (its result would come back
+     *                               under a stale index), or the machine is not AWAITING_COMM,
+     *                               NEGOTIATING or STABLE
+     */
+    public void regroup(List<ResourceGroupDecl> newGroups, ResourceSet share) {
+        for (GroupState a : actual) {
+            if (a == GroupState.STARTING || a == GroupState.STOPPING) {
+                throw new IllegalStateException("resource groups are starting or stopping");
+            }
+        }
+        if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.NEGOTIATING
+                && state != TakeoverState.STABLE) {
+            throw new IllegalStateException("resource groups cannot change in state " + state);
+        }
+        java.util.Map<String, Integer> old = new java.util.HashMap<>();
+        for (int i = 0; i < groups.size(); i++) {
+            old.putIfAbsent(groups.get(i).key(), i);
+        }
+        int n = newGroups.size();
+        GroupState[] actual2 = new GroupState[n];
+        boolean[] desired2 = new boolean[n];
+        boolean[] failedHere2 = new boolean[n];
+        boolean[] peerFailed2 = new boolean[n];
+        boolean[] peerBlocked2 = new boolean[n];
+        String[] failureDetail2 = new String[n];
+        boolean[] disputed2 = new boolean[n];
+        for (int j = 0; j < n; j++) {
+            ResourceGroupDecl g = newGroups.get(j);
+            Integer i = old.get(g.key());
+            if (i != null) {
+                actual2[j] = actual[i];
+                desired2[j] = desired[i];
+                failedHere2[j] = failedHere[i];
+                peerFailed2[j] = peerFailed[i];
+                peerBlocked2[j] = peerBlocked[i];
+                failureDetail2[j] = failureDetail[i];
+                disputed2[j] = disputed[i];
+            } else {
+                actual2[j] = GroupState.STOPPED;
+                failureDetail2[j] = "";
+                desired2[j] = state == TakeoverState.STABLE && (g.preferredNode().equals(me)
+                        ? share.includesLocal() : share.includesForeign());
+            }
+        }
+        groups = List.copyOf(newGroups);
+        actual = actual2;
+        desired = desired2;
+        failedHere = failedHere2;
+        peerFailed = peerFailed2;
+        peerBlocked = peerBlocked2;
+        failureDetail = failureDetail2;
+        disputed = disputed2;
+        if (state == TakeoverState.STABLE && settleInfo == null) {
+            settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
+        }
     }
 }

@@ -22,13 +22,15 @@ class ControlRequestTest {
                 new ControlRequest.Handover(HandoverKind.TAKEOVER, ResourceSet.FOREIGN, 3600),
                 new ControlRequest.Cleanup(java.util.Optional.empty()),
                 new ControlRequest.Cleanup(java.util.Optional.of("198.18.0.100/24/eth0")),
-                new ControlRequest.Cleanup(java.util.Optional.of("2")));
+                new ControlRequest.Cleanup(java.util.Optional.of("2")), new ControlRequest.Reload());
         for (ControlRequest r : all) {
             assertThat(ControlRequest.parse(r.toWire())).isEqualTo(r);
         }
         assertThat(ControlRequest.parse("standby failback 5"))
                 .isEqualTo(new ControlRequest.Handover(HandoverKind.STANDBY, ResourceSet.FOREIGN, 5));
         assertThat(new ControlRequest.Status(false).toWire()).isEqualTo("status");
+        assertThat(new ControlRequest.Reload().toWire()).isEqualTo("reload");
+        assertThat(reason("reload now")).isEqualTo("reload takes no arguments, got 1");
         assertThat(new ControlRequest.ConfigDigest().toWire()).isEqualTo(ConfigDigestReport.REQUEST);
     }
 

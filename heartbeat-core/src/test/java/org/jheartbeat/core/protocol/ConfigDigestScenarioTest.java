@@ -90,7 +90,7 @@ class ConfigDigestScenarioTest {
                     .isBetween(0.0, KEEPALIVE_MS / 1000.0);
         }
         assertThat(h.logs()).anyMatch(l -> l.endsWith("node1 WARN: Configuration differs from node2: haresources."
-                + " Make these files the same on both nodes and restart heartbeat, or compare with 'hb config diff'."));
+                + " Make these files the same on both nodes and reload both (hb reload), or compare with 'hb config diff'."));
         assertThat(h.engine(N1).configStatus()).isEqualTo("DIFFERS from node2 in haresources");
         assertThat(h.engine(N2).configStatus()).isEqualTo("DIFFERS from node1 in haresources");
 

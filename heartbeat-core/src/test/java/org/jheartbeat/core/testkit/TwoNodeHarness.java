@@ -390,6 +390,46 @@ public final class TwoNodeHarness {
         return String.format("%7.2f", (clock.nanoTime() - 1_000_000_000L) / 1e9);
     }
 
+    /**
+     * A configuration reload on {@code n} ({@code hb reload}), as the daemon's loop applies it: the
+     * plan of {@link org.jheartbeat.core.config.ConfigReload} from the node's running configuration to
+     * {@code next}; a removed group that runs is stopped at once (traced {@code stopped KEY
+     * (removed)}); the engine takes the applied configuration. Groups must not be starting or
+     * stopping on {@code n}.
+     *
+     * @return the plan's changes
+     */
+    public List<org.jheartbeat.core.config.ConfigReload.Change> reload(NodeName n, ClusterConfig next) {
+        Node node = node(n);
+        if (!node.pendingOps.isEmpty()) {
+            throw new IllegalStateException(n + " has group operations in flight");
+        }
+        var plan = org.jheartbeat.core.config.ConfigReload.plan(node.config, next);
+        ClusterConfig applied = plan.applied();
+        Set<Integer> running = new TreeSet<>();
+        for (int g : node.running) {
+            String k = key(node, g);
+            int j = -1;
+            for (int i = 0; i < applied.resourceGroups().size(); i++) {
+                if (applied.resourceGroups().get(i).key().equals(k)) {
+                    j = i;
+                }
+            }
+            if (j >= 0) {
+                running.add(j);
+            } else {
+                ops.add(n + " stop " + k + " REMOVED");
+                trace.add(at() + " " + n + " stopped " + k + " (removed)");
+            }
+        }
+        node.running.clear();
+        node.running.addAll(running);
+        node.config = applied;
+        trace.add(at() + " " + n + " reload");
+        handle(node, node.engine.onReload(applied, clock.nanoTime(), clock.currentTimeMillis()));
+        return plan.changes();
+    }
+
     /** Which groups (by key) run on {@code n} now. */
     public Set<String> runningOn(NodeName n) {
         Set<String> s = new TreeSet<>();

@@ -1,0 +1,160 @@
+package org.jheartbeat.cli.daemon;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.runtime.HostChecks;
+import org.jheartbeat.cli.runtime.SyncConfigFile;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.ConfigLoadResult;
+import org.jheartbeat.core.config.ConfigLoader;
+import org.jheartbeat.core.config.ConfigReload;
+import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.control.ControlResponse;
+import org.jheartbeat.core.loop.ClusterLoop;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's configuration reload ({@code hb reload}, SIGHUP, {@code systemctl reload}; issue 13
+ * item 3). Reads the config directory off the loop thread with the checks of {@code hb config check}
+ * and of daemon start (ha.cf, authkeys with its owner and mode, haresources, host checks, sync.yaml);
+ * a changed sync.yaml or jheartbeat.yaml is reported as needing a restart;
+ * on any ERROR nothing is applied, every message is logged with its {@code file:line}, and the node
+ * goes on with the configuration it runs (its authkeys included: never a half-configured node).
+ * Otherwise {@link ConfigReload#plan} decides what applies live and what needs a restart, the cluster
+ * loop applies the plan ({@link ClusterLoop#reconfigure}), and each change is logged, one line each
+ * ({@code Reload: ...}; WARN for those needing a restart). One reload at a time.
+ */
+final class Reloader {
+    private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
+    /** How long the loop waits for groups starting or stopping before a reload that changes groups, in s. */
+    static final long GROUPS_WAIT_S = 20;
+    /** Start of the {@code ERR} line for an invalid configuration ({@code hb reload} exits 2 on it). */
+    static final String CONFIG_ERRORS = "configuration errors in ";
+
+    private final Path configDir;
+    private final NodeName me;
+    private final ClusterLoop loop;
+    private ClusterConfig running;
+    /** sync.yaml and jheartbeat.yaml as the daemon read them at start ("" when absent): changes need a restart. */
+    private final java.util.Map<String, String> restartOnly = new java.util.LinkedHashMap<>();
+
+    /**
+     * @param running the configuration the daemon started with
+     */
+    Reloader(Path configDir, NodeName me, ClusterConfig running, ClusterLoop loop) {
+        this.configDir = configDir;
+        this.me = me;
+        this.running = running;
+        this.loop = loop;
+        for (String name : List.of(SyncConfigFile.NAME, org.jheartbeat.cli.metrics.JheartbeatYaml.NAME)) {
+            restartOnly.put(name, read(name));
+        }
+    }
+
+    /**
+     * Reloads.
+     *
+     * @param trigger what asked, for the log ({@code hb reload}, {@code SIGHUP})
+     * @return OK with one line per change ({@code no changes} when none); ERROR {@code configuration
+     *         errors in DIR; nothing applied} with the {@code file:line} messages as body; REFUSED when
+     *         groups stayed in flux; ERROR when the loop could not apply it
+     */
+    synchronized ControlResponse reload(String trigger) {
+        LOG.info("Reloading configuration from {} ({})", configDir, trigger);
+        ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
+        List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
+        List<HostChecks.MissingScript> missing = List.of();
+        if (loaded.config().isPresent()) {
+            HostChecks hosts = new HostChecks(Path.of("/etc/init.d"));
+            problems.addAll(hosts.check(loaded.config().get()));
+            // a missing resource script fails only its group, at reload as at start
+            missing = hosts.missingScripts(configDir, loaded.config().get().resourceGroups());
+            problems.removeAll(missing.stream().map(HostChecks.MissingScript::diagnostic).toList());
+        }
+        List<String> errors = new ArrayList<>(problems.stream().filter(ConfigDiagnostic::isError)
+                .map(ConfigDiagnostic::format).toList());
+        if (errors.isEmpty() && loaded.config().isPresent()) {
+            try {
+                SyncConfigFile.load(configDir, loaded.config());
+            } catch (UserException e) {
+                errors.add(e.getMessage());
+            }
+        }
+        if (!errors.isEmpty() || loaded.config().isEmpty()) {
+            errors.forEach(line -> LOG.error("Reload: {}", line));
+            String why = CONFIG_ERRORS + configDir + "; nothing applied, the node runs on as before"
+                    + " (authkeys included)";
+            LOG.error("Reload failed: {}", why);
+            return new ControlResponse(ControlResponse.Kind.ERROR, why,
+                    errors.stream().map(l -> l + "\n").reduce("", String::concat));
+        }
+        ConfigReload.Plan plan = ConfigReload.plan(running, loaded.config().get());
+        java.util.Set<String> known = new java.util.HashSet<>();
+        running.resourceGroups().forEach(g -> known.add(g.key()));
+        for (HostChecks.MissingScript m : missing) {
+            if (!known.contains(m.key())) {
+                LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups"
+                        + " run", m.key(), m.diagnostic().message(), m.diagnostic().file(), m.diagnostic().line());
+            }
+        }
+        List<ConfigReload.Change> changes = new ArrayList<>(plan.changes());
+        restartOnly.forEach((name, text) -> {
+            if (!read(name).equals(text)) {
+                changes.add(new ConfigReload.Change(name, "changed", ConfigReload.Effect.NEEDS_RESTART));
+            }
+        });
+        if (changes.isEmpty()) {
+            LOG.info("Reload: no changes.");
+            return ControlResponse.ok("no changes\n");
+        }
+        if (changes.stream().anyMatch(c -> c.effect() == ConfigReload.Effect.APPLIED)) {
+            try {
+                loop.reconfigure(plan.applied(), TimeUnit.SECONDS.toNanos(GROUPS_WAIT_S))
+                        .get(GROUPS_WAIT_S + 5, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                String why = e.getCause() != null ? e.getCause().getMessage() : e.toString();
+                LOG.warn("Reload not applied: {}", why);
+                return ControlResponse.refused(why);
+            } catch (TimeoutException e) {
+                LOG.error("Reload: the cluster loop did not apply the configuration within {} s", GROUPS_WAIT_S + 5);
+                return ControlResponse.error("the cluster loop did not apply the configuration in time; see the log");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ControlResponse.error("reload interrupted: the daemon is shutting down");
+            }
+            running = plan.applied();
+        }
+        StringBuilder body = new StringBuilder();
+        for (ConfigReload.Change c : changes) {
+            if (c.effect() == ConfigReload.Effect.APPLIED) {
+                LOG.info("Reload: {}", c.describe());
+            } else {
+                LOG.warn("Reload: {}", c.describe());
+            }
+            body.append(c.describe()).append('\n');
+        }
+        long restart = changes.stream().filter(c -> c.effect() == ConfigReload.Effect.NEEDS_RESTART).count();
+        LOG.info("Reload done: {} change(s) applied, {} need a restart.", changes.size() - restart, restart);
+        return ControlResponse.ok(body.toString());
+    }
+
+    private String read(String name) {
+        Path file = configDir.resolve(name);
+        try {
+            return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            return "unreadable: " + e.getMessage();
+        }
+    }
+}
