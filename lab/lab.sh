@@ -55,6 +55,10 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
                      arriving on NODE's eth1 (or the IFs given: eth0 eth1);
                      iptables in NODE's netns
   noloss NODE        remove those rules (idempotent)
+  uplinkcut NODE..   cut each NODE's LAN uplink: iptables inside NODE's netns
+                     drops everything in and out of its eth0 (the crossover
+                     eth1 stays), so the router 198.18.0.254 no longer answers it
+  uplinkrestore NODE..  remove those rules (idempotent)
   ps                 list the lab's processes per namespace
   env                print shell-sourceable variables (paths, pids, names)
   ssh-cmd            print the ssh command line for node-to-node ssh/rsync
@@ -77,6 +81,8 @@ lab/run/\$LAB_ID), HB_JAR (default <repo>/cli/target/hb.jar), LAB_SIM_JAR
 (default <repo>/lab/target/lab-sim.jar, the UPS simulator), HB_JAVA_OPTS,
 HB_CMD (replaces "java \$HB_JAVA_OPTS -jar \$HB_JAR" for start/status),
 LAB_KEEPALIVE LAB_DEADTIME LAB_WARNTIME LAB_INITDEAD LAB_AUTO_FAILBACK
+LAB_PING (ping node addresses for ha.cf, e.g. 198.18.0.254, the router),
+LAB_DEADPING, LAB_IPFAIL=1 (adds "respawn hacluster /usr/libexec/heartbeat/ipfail")
 LAB_HARESOURCES (used by up), LAB_VIP (default 198.18.0.100),
 LAB_HTTP_TIMEOUT (curl -m, default 1), LAB_STOP_TIMEOUT (default 15),
 LAB_MEDIA (up: ucast|serial|serial+ucast|all|mcast, default ucast; mcast:
@@ -134,6 +140,10 @@ SERIAL_PIDFILE=$RUN/serial.pid
 # packet loss on the crossover: an iptables chain of this name inside the
 # node's netns, jumped to from INPUT
 LOSS_CHAIN=LAB-LOSS
+# a cut LAN uplink: a chain of this name jumped to from INPUT and OUTPUT
+UPLINK_CHAIN=LAB-UPLINK
+# the "router" on the LAN (an address of the switch's bridge): the ping node
+ROUTER_IP=198.18.0.254
 
 NS_N1=$LAB_ID-n1
 NS_N2=$LAB_ID-n2
@@ -378,6 +388,11 @@ write_node_config() {
         [[ $LAB_STONITH != apcsmart ]] ||
             echo "stonith_host node$n apcsmart $(node_dir "$n")/ttyS1 node$(peer_of "$n")"
         echo "auto_failback ${LAB_AUTO_FAILBACK:-on}"
+        [[ -z ${LAB_PING:-} ]] || echo "ping $LAB_PING"
+        [[ -z ${LAB_DEADPING:-} ]] || echo "deadping $LAB_DEADPING"
+        # Debian's path of Heartbeat's ipfail (a real node runs it; jheartbeat reads the line as
+        # "ipfail rule on", whatever the directory)
+        [[ ${LAB_IPFAIL:-0} != 1 ]] || echo "respawn hacluster /usr/libexec/heartbeat/ipfail"
         echo "node node1"
         echo "node node2"
         echo "crm no"
@@ -828,6 +843,8 @@ cmd_up() {
     # switch: a bridge inside its own namespace
     ip -n "$NS_SW" link add br0 type bridge stp_state 0 forward_delay 0
     ip -n "$NS_SW" link set br0 up
+    # the switch answers on the LAN as the "router", a ping node for both nodes
+    ip -n "$NS_SW" addr add "$ROUTER_IP/24" dev br0
     # LAN cables: veth ends created directly in their target namespaces
     for n in 1 2; do
         ip -n "$NS_SW" link add "p$n" type veth peer name eth0 netns "$(node_ns "$n")"
@@ -1489,6 +1506,63 @@ cmd_noloss() {
     log "node$n: no packet loss"
 }
 
+# ---------------------------------------------------------------- uplink cut
+
+# uplinkcut NODE: everything in and out of NODE's eth0 (the LAN: router,
+# client, the eth0 medium) is dropped by iptables in NODE's netns; the
+# crossover eth1 stays. Like loss, the rules outlive power cycles.
+# Several nodes: the chains are made first and the jumps inserted last, one
+# node right after the other, so that the uplinks go down nearly together.
+cmd_uplinkcut() {
+    local n nodes=()
+    (($# > 0)) || die "usage: uplinkcut NODE [NODE]"
+    for n in "$@"; do
+        nodes+=("$(node_num "$n")")
+    done
+    require_up
+    command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
+    for n in "${nodes[@]}"; do
+        uplink_remove "$n"
+        ipt "$n" -N "$UPLINK_CHAIN"
+        ipt "$n" -A "$UPLINK_CHAIN" -i eth0 -j DROP
+        ipt "$n" -A "$UPLINK_CHAIN" -o eth0 -j DROP
+    done
+    for n in "${nodes[@]}"; do
+        ipt "$n" -I INPUT 1 -j "$UPLINK_CHAIN"
+        ipt "$n" -I OUTPUT 1 -j "$UPLINK_CHAIN"
+    done
+    for n in "${nodes[@]}"; do
+        log "node$n: LAN uplink cut (eth0 drops everything; eth1 untouched)"
+    done
+}
+
+uplink_remove() {
+    local n=$1 c
+    for c in INPUT OUTPUT; do
+        while ipt "$n" -C "$c" -j "$UPLINK_CHAIN" 2>/dev/null; do
+            ipt "$n" -D "$c" -j "$UPLINK_CHAIN"
+        done
+    done
+    if ipt "$n" -nL "$UPLINK_CHAIN" >/dev/null 2>&1; then
+        ipt "$n" -F "$UPLINK_CHAIN"
+        ipt "$n" -X "$UPLINK_CHAIN"
+    fi
+}
+
+cmd_uplinkrestore() {
+    local n nodes=()
+    (($# > 0)) || die "usage: uplinkrestore NODE [NODE]"
+    for n in "$@"; do
+        nodes+=("$(node_num "$n")")
+    done
+    require_up
+    command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
+    for n in "${nodes[@]}"; do
+        uplink_remove "$n"
+        log "node$n: LAN uplink restored"
+    done
+}
+
 # loss_of N: "PERCENT IF..." in force on node N ("" if none)
 loss_of() {
     local f
@@ -1613,6 +1687,8 @@ case $cmd in
     http2) cmd_http2 ;;
     loss) cmd_loss "$@" ;;
     noloss) cmd_noloss "$@" ;;
+    uplinkcut) cmd_uplinkcut "$@" ;;
+    uplinkrestore) cmd_uplinkrestore "$@" ;;
     holds) cmd_holds "$@" ;;
     status) cmd_status "$@" ;;
     clstatus) cmd_clstatus "$@" ;;

@@ -265,6 +265,17 @@ check_not "eth1 cut survives a power cycle" la exec node1 ping -c1 -W1 198.18.1.
 la linkup node2 eth1 2>/dev/null
 pingc "eth1 restored" la exec node1 198.18.1.2
 
+echo "# uplink cut (ping nodes: the router 198.18.0.254 on the switch)"
+pingc "node1->router" la exec node1 198.18.0.254
+pingc "node2->router" la exec node2 198.18.0.254
+la uplinkcut node1 2>/dev/null
+check_not "uplink cut: node1->router" la exec node1 ping -c1 -W1 198.18.0.254
+pingc "uplink cut: node2->router still" la exec node2 198.18.0.254
+pingc "uplink cut: eth1 still fine" la exec node1 198.18.1.2
+la uplinkrestore node1 2>/dev/null
+check_eq "uplink restored: no LAB-UPLINK chain" "" "$(ip netns exec "$NS_N1" iptables -S 2>/dev/null | grep LAB-UPLINK)"
+pingc "uplink restored: node1->router" la exec node1 198.18.0.254
+
 echo "# serial cable"
 eval "$(la env)"
 SEEN_PIDS[$SERIAL_PID]=$A

@@ -74,11 +74,39 @@ class ClStatusTest {
                 "none", "same as node2", List.of("a \"quoted\" line\\with\ttab"));
         assertThat(s.toJson()).startsWith("{\"schema\":\"jheartbeat.status/1\",\"node\":\"node1\",\"generation\":7,")
                 .contains("\"rsc_status\":\"local\"")
-                .contains("{\"name\":\"node2\",\"status\":\"active\",\"local\":false,\"links\":{\"eth1\":\"up\"}}")
+                .contains("{\"name\":\"node2\",\"status\":\"active\",\"local\":false,\"type\":\"normal\",\"links\":{\"eth1\":\"up\"}}")
                 .contains("\"running_on\":\"node1\"").contains("\"running_on\":null")
                 .contains("\"bad_packets_by_source\":{\"198.18.1.9 on eth1\":2}")
                 .contains("\"media\":{\"serial /dev/ttyS0\":{\"garbage bytes\":5}}")
                 .contains("\"config\":\"same as node2\"")
                 .endsWith("\"recent_events\":[\"a \\\"quoted\\\" line\\\\with\\ttab\"]}");
+    }
+
+    @Test
+    void pingNodesAreListedWithTypePingAndStatusPingOrDead() {
+        ClusterConfig c = ConfigLoader.load(ConfigDirBuilder.validTwoNode()
+                .haCfAppend("ping 198.18.0.254\nping_group routers 198.18.0.1 198.18.0.2\n").writeTo(dir),
+                java.util.Optional.empty()).config().orElseThrow();
+        StatusSnapshot s = new StatusSnapshot("node1", 7, "stable", "local",
+                List.of(new StatusSnapshot.NodeView("node1", "active", true, Map.of()),
+                        new StatusSnapshot.NodeView("node2", "active", false, Map.of("eth1", "up")),
+                        new StatusSnapshot.NodeView("198.18.0.254", "ping", false, Map.of(), "ping"),
+                        new StatusSnapshot.NodeView("routers", "dead", false, Map.of(), "ping")),
+                List.of(), 0, Map.of(), Map.of(), "no STONITH device configured", "same as node2", List.of());
+        assertThat(ClStatus.answer(List.of("listnodes"), s, c).output()).as("ping lines after the node lines")
+                .isEqualTo("routers\n198.18.0.254\nnode2\nnode1\n");
+        ClusterConfig pingFirst = ConfigLoader.load(ConfigDirBuilder.validTwoNode()
+                .haCfReplace("node node1", "ping 198.18.0.254\nnode node1").writeTo(dir.resolve("first")),
+                java.util.Optional.empty()).config().orElseThrow();
+        assertThat(ClStatus.answer(List.of("listnodes"), s, pingFirst).output())
+                .as("as a real Heartbeat 3.0.6 printed it in the lab (ping line first): node2 node1 198.18.0.254")
+                .isEqualTo("node2\nnode1\n198.18.0.254\n");
+        assertThat(ClStatus.answer(List.of("nodetype", "198.18.0.254"), s, c)).isEqualTo(new ClStatus.Answer(0, "ping\n"));
+        assertThat(ClStatus.answer(List.of("nodetype", "node2"), s, c).output()).isEqualTo("normal\n");
+        assertThat(ClStatus.answer(List.of("nodestatus", "198.18.0.254"), s, c)).isEqualTo(new ClStatus.Answer(0, "ping\n"));
+        assertThat(ClStatus.answer(List.of("-m", "nodestatus", "routers"), s, c))
+                .isEqualTo(new ClStatus.Answer(1, "The cluster node routers is dead\n"));
+        assertThat(s.render()).contains("198.18.0.254 ping    (ping node)");
+        assertThat(s.toJson()).contains("{\"name\":\"routers\",\"status\":\"dead\",\"local\":false,\"type\":\"ping\",");
     }
 }

@@ -222,12 +222,22 @@ public final class Daemon {
         controlRef.set(control);
         control.start();
         syncRuntime.start();
+        // ping nodes (ha.cf ping/ping_group): ICMP echo per keepalive on threads of their own
+        org.jheartbeat.core.ping.PingProber pinger = new org.jheartbeat.core.ping.PingProber(config.ping().nodes(),
+                config.timing().keepalive(), org.jheartbeat.core.ping.PingProber.ICMP, loop::pingAnswered);
+        if (!config.ping().nodes().isEmpty()) {
+            LOG.info("Ping nodes: {} (deadping {} ms){}", config.ping().nodes().stream()
+                    .map(org.jheartbeat.core.config.PingNodeDecl::name).toList(), config.ping().deadping().toMillis(),
+                    config.ping().ipfail() ? "; ipfail on: the node that sees fewer hands its groups over" : "");
+            pinger.start();
+        }
         Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log, groupExecutor);
         // handlers first: the unit's ExecStartPost waits for the pid file, and a reload after it must not
         // meet the JVM's default SIGHUP (which ends the process)
         installSignalHandlers(loop, reloader);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
         loop.exited().join();
+        pinger.close();
         metrics.ifPresent(MetricsEndpoint::close);
         syncRuntime.close();
         finish(loop, control, netty, state);

@@ -109,6 +109,9 @@ public final class ClusterMetrics {
         List<GaugeDataPointSnapshot> nodes = new ArrayList<>();
         List<GaugeDataPointSnapshot> links = new ArrayList<>();
         for (StatusSnapshot.NodeView n : s.nodes()) {
+            if (n.ping()) {
+                continue; // ping pseudo-nodes are not cluster nodes
+            }
             for (NodeStatus st : NodeStatus.values()) {
                 nodes.add(point(st.wireName().equals(n.status()) ? 1 : 0, "node", n.name(), "local",
                         Boolean.toString(n.local()), "status", st.wireName()));
@@ -135,7 +138,7 @@ public final class ClusterMetrics {
                 + " one", groups));
         List<GaugeDataPointSnapshot> where = new ArrayList<>();
         for (StatusSnapshot.GroupView g : s.groups()) {
-            for (StatusSnapshot.NodeView n : s.nodes()) {
+            for (StatusSnapshot.NodeView n : s.nodes().stream().filter(v -> !v.ping()).toList()) {
                 where.add(point(n.name().equals(g.runningOn()) ? 1 : 0, "group", g.key(), "node", n.name()));
             }
         }
@@ -146,7 +149,7 @@ public final class ClusterMetrics {
     }
 
     private static void counters(ClusterCounters c, StatusSnapshot s, List<MetricSnapshot> out) {
-        String peer = s.nodes().stream().filter(n -> !n.local()).findFirst().map(StatusSnapshot.NodeView::name)
+        String peer = s.nodes().stream().filter(n -> !n.local() && !n.ping()).findFirst().map(StatusSnapshot.NodeView::name)
                 .orElse("");
         out.add(counter("jheartbeat_late_heartbeats", "heartbeats of the peer that came later than warntime"
                 + " (Heartbeat's \"Late heartbeat\" warning)", List.of(counterPoint(c.lateHeartbeats(), "node", peer))));

@@ -41,9 +41,15 @@ public final class ClStatus {
             case "hbstatus":
                 return new Answer(0, "Heartbeat is running on this machine.\n");
             case "listnodes": {
+                // Heartbeat lists its node table (node and ping lines in ha.cf order) backwards
+                List<String> table = new ArrayList<>(config.ping().nodeTable());
+                if (table.isEmpty()) {
+                    config.nodes().forEach(n -> table.add(n.value()));
+                    config.ping().nodes().forEach(p -> table.add(p.name()));
+                }
                 StringBuilder sb = new StringBuilder();
-                for (int i = config.nodes().size() - 1; i >= 0; i--) {
-                    sb.append(config.nodes().get(i)).append('\n');
+                for (int i = table.size() - 1; i >= 0; i--) {
+                    sb.append(table.get(i)).append('\n');
                 }
                 return new Answer(0, sb.toString());
             }
@@ -67,12 +73,12 @@ public final class ClStatus {
         StatusSnapshot.NodeView n = node.get();
         switch (cmd) {
             case "nodestatus": {
-                boolean ok = n.status().equals("active") || n.status().equals("up");
+                boolean ok = n.status().equals("active") || n.status().equals("up") || n.status().equals("ping");
                 return new Answer(ok ? 0 : 1, human ? "The cluster node " + n.name() + " is " + n.status() + "\n"
                         : n.status() + "\n");
             }
             case "nodetype":
-                return new Answer(0, "normal\n");
+                return new Answer(0, n.type() + "\n");
             case "listhblinks": {
                 StringBuilder sb = new StringBuilder(human ? "\tthis node has the following heartbeat links:\n" : "");
                 n.links().keySet().stream().sorted().forEach(l -> sb.append('\t').append(l)
@@ -119,12 +125,17 @@ public final class ClStatus {
     }
 
     private static Optional<StatusSnapshot.NodeView> node(StatusSnapshot s, String name) {
+        Optional<StatusSnapshot.NodeView> ping = s.nodes().stream().filter(v -> v.ping() && v.name().equals(name))
+                .findFirst();
+        if (ping.isPresent()) {
+            return ping; // ping node names are compared as written (host names, addresses)
+        }
         String n;
         try {
             n = NodeName.of(name).value();
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-        return s.nodes().stream().filter(v -> v.name().equals(n)).findFirst();
+        return s.nodes().stream().filter(v -> !v.ping() && v.name().equals(n)).findFirst();
     }
 }

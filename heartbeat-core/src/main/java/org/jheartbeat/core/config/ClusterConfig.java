@@ -20,10 +20,12 @@ import org.jheartbeat.core.auth.AuthKeys;
  * @param authKeys       the authkeys contents
  * @param resourceGroups the haresources groups in file order
  * @param stonith        STONITH devices ({@code stonith}, {@code stonith_host}) in file order
+ * @param ping           ping nodes, deadping and whether the ipfail rule is on ({@link PingSettings#NONE}: none)
  */
 public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<NodeName> nodes,
                             List<MediumDecl> media, FailbackPolicy autoFailback, LogSettings logging,
-                            AuthKeys authKeys, List<ResourceGroupDecl> resourceGroups, List<StonithDecl> stonith) {
+                            AuthKeys authKeys, List<ResourceGroupDecl> resourceGroups, List<StonithDecl> stonith,
+                            PingSettings ping) {
     /** Heartbeat's default UDP port ({@code ha-cluster/udp}). */
     public static final int DEFAULT_UDP_PORT = 694;
 
@@ -37,6 +39,15 @@ public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<Nod
         media = List.copyOf(media);
         resourceGroups = List.copyOf(resourceGroups);
         stonith = List.copyOf(stonith);
+        Objects.requireNonNull(ping, "ping");
+    }
+
+    /** A configuration without ping nodes ({@link PingSettings#NONE}). */
+    public ClusterConfig(Path configDir, Timing timing, int udpPort, List<NodeName> nodes, List<MediumDecl> media,
+                         FailbackPolicy autoFailback, LogSettings logging, AuthKeys authKeys,
+                         List<ResourceGroupDecl> resourceGroups, List<StonithDecl> stonith) {
+        this(configDir, timing, udpPort, nodes, media, autoFailback, logging, authKeys, resourceGroups, stonith,
+                PingSettings.NONE);
     }
 
     /**

@@ -30,7 +30,9 @@ import org.jheartbeat.core.auth.AuthKeys;
  *       of a weak key).</li>
  *   <li><b>ha.cf</b> (cluster settings only): keepalive, deadtime, warntime, initdead (effective
  *       values in ms, after defaults), udpport, the node list (sorted), auto_failback and
- *       {@code crm} (always {@code off} here). Left out because they legitimately differ per node:
+ *       {@code crm} (always {@code off} here); when ping nodes or ipfail are configured, the ping
+ *       nodes (sorted, with their hosts), deadping and whether ipfail is on (a file without them
+ *       digests as before). Left out because they legitimately differ per node:
  *       logfile, debugfile, logfacility, media (ucast peer addresses, interfaces, serial devices,
  *       baud) and STONITH lines.</li>
  * </ul>
@@ -139,6 +141,14 @@ public record ConfigDigest(String haresources, String authkeys, String haCf) {
         c.nodes().stream().map(NodeName::value).sorted().forEach(n -> sb.append("node ").append(n).append('\n'));
         sb.append("auto_failback ").append(c.autoFailback().configName()).append('\n');
         sb.append("crm off\n"); // the only value jheartbeat accepts (DirectiveTable CRM)
+        if (!c.ping().nodes().isEmpty() || c.ping().ipfail()) {
+            // only when used, so that a configuration without ping nodes keeps its digest: the ipfail rule
+            // needs the same ping nodes on both nodes to compare like with like
+            c.ping().nodes().stream().map(p -> "ping " + p.name() + " " + String.join(",", p.hosts())).sorted()
+                    .forEach(l -> sb.append(l).append('\n'));
+            sb.append("deadping ").append(c.ping().deadping().toMillis()).append('\n');
+            sb.append("ipfail ").append(c.ping().ipfail() ? "on" : "off").append('\n');
+        }
         return sb.toString();
     }
 

@@ -76,7 +76,23 @@ public final class ConfigLoader {
         boolean errors = diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
         Optional<ClusterConfig> config = errors ? Optional.empty() : Optional.of(new ClusterConfig(configDir,
                 checked.timing(), haCf.get().udpPort(), haCf.get().nodeNames(), haCf.get().media(),
-                checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups, haCf.get().stonith()));
+                checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups, haCf.get().stonith(),
+                new PingSettings(haCf.get().pingNodes(), haCf.get().deadpingMs()
+                        .map(d -> java.time.Duration.ofMillis(d.value())).orElse(checked.timing().deadtime()),
+                        haCf.get().ipfailLine().isPresent(), nodeTable(haCf.get()))));
         return new ConfigLoadResult(config, diagnostics, checked.defaults());
+    }
+
+    /** Cluster and ping node names in ha.cf line order (stable within a line); empty without ping nodes. */
+    private static List<String> nodeTable(HaCf haCf) {
+        if (haCf.pingNodes().isEmpty()) {
+            return List.of();
+        }
+        record Entry(int line, String name) { }
+        List<Entry> all = new ArrayList<>();
+        haCf.nodes().forEach(n -> all.add(new Entry(n.line(), n.name().value())));
+        haCf.pingNodes().forEach(p -> all.add(new Entry(p.line(), p.name())));
+        all.sort(java.util.Comparator.comparingInt(Entry::line));
+        return all.stream().map(Entry::name).toList();
     }
 }

@@ -21,6 +21,7 @@ import java.util.Objects;
  * </ul>
  * Needing a restart, reported and not applied: node names, {@code udpport}, media lines, log
  * settings ({@code logfile}, {@code debugfile}, {@code logfacility}), STONITH lines,
+ * ping nodes ({@code ping}, {@code ping_group}, {@code deadping}, {@code respawn ... ipfail}),
  * {@code auto_failback}, and a group whose definition changed under the same key (its preferred
  * node or resources): the running definition is kept, so both nodes keep agreeing on what runs.
  * Heartbeat 3.0.6 re-reads its configuration on SIGHUP ({@code heartbeat -r}); jheartbeat applies
@@ -117,6 +118,9 @@ public final class ConfigReload {
         if (!withoutLines(running.stonith()).equals(withoutLines(next.stonith()))) {
             restart(changes, "ha.cf", "STONITH lines changed");
         }
+        if (!pingWithoutLines(running.ping()).equals(pingWithoutLines(next.ping()))) {
+            restart(changes, "ha.cf", "ping nodes, deadping or ipfail changed");
+        }
         if (running.autoFailback() != next.autoFailback()) {
             restart(changes, "ha.cf", "auto_failback " + running.autoFailback().configName() + " -> "
                     + next.autoFailback().configName());
@@ -154,7 +158,7 @@ public final class ConfigReload {
         }
         ClusterConfig applied = new ClusterConfig(running.configDir(), next.timing(), running.udpPort(),
                 running.nodes(), running.media(), running.autoFailback(), running.logging(), next.authKeys(),
-                groups, running.stonith());
+                groups, running.stonith(), running.ping());
         return new Plan(applied, changes);
     }
 
@@ -162,6 +166,12 @@ public final class ConfigReload {
         if (!a.equals(b)) {
             out.add(new Change("ha.cf", name + " " + a.toMillis() + " ms -> " + b.toMillis() + " ms", Effect.APPLIED));
         }
+    }
+
+    /** Ping nodes (name, hosts, group or not), deadping and ipfail, without the lines they are on. */
+    private static List<Object> pingWithoutLines(PingSettings p) {
+        return List.of(p.nodes().stream().map(n -> List.of(n.name(), n.hosts(), n.group())).toList(),
+                p.deadping(), p.ipfail());
     }
 
     private static void restart(List<Change> out, String file, String what) {

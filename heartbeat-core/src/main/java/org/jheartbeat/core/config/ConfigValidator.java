@@ -111,6 +111,10 @@ public final class ConfigValidator {
             out.add(ConfigDiagnostic.error(file, 0, "No heartbeat media defined: add a ucast, bcast or mcast line"));
         }
         checkNodes(haCf, localNode, out);
+        checkPing(haCf, out);
+        if (!haCf.pingNodes().isEmpty() && haCf.deadpingMs().isEmpty()) {
+            defaults.add(new AppliedDefault("deadping", HaDurations.formatMillis(deadtime), "deadtime, as Heartbeat"));
+        }
         if (auth.authKeys().isEmpty() && !auth.hasErrors()) {
             out.add(ConfigDiagnostic.error(authFile, 0, "Authentication configuration error: no auth method"));
         }
@@ -145,6 +149,25 @@ public final class ConfigValidator {
         if (localNode.isPresent() && !nodes.isEmpty() && !haCf.nodeNames().contains(localNode.get())) {
             out.add(ConfigDiagnostic.error(file, 0, "Current node [" + localNode.get()
                     + "] not in configuration! Add 'node " + localNode.get() + "' (the name 'uname -n' prints)"));
+        }
+    }
+
+    /**
+     * A ping node may not carry a cluster node's name (Heartbeat keeps one node table for both), and
+     * the ipfail rule without ping nodes has nothing to compare: WARNING.
+     */
+    private static void checkPing(HaCf haCf, List<ConfigDiagnostic> out) {
+        for (PingNodeDecl p : haCf.pingNodes()) {
+            if (haCf.nodeNames().stream().anyMatch(n -> n.value().equalsIgnoreCase(p.name()))) {
+                out.add(ConfigDiagnostic.error(haCf.file(), p.line(), "ping node [" + p.name() + "] has the name"
+                        + " of a cluster node: a ping node is an address of a router or switch both nodes can"
+                        + " reach, e.g. 'ping 198.18.0.1'"));
+            }
+        }
+        if (haCf.ipfailLine().isPresent() && haCf.pingNodes().isEmpty()) {
+            out.add(ConfigDiagnostic.warning(haCf.file(), haCf.ipfailLine().get(), "ipfail is enabled but no ping"
+                    + " or ping_group line declares a ping node: it has nothing to compare; add e.g."
+                    + " 'ping 198.18.0.1' (the router both nodes reach)"));
         }
     }
 

@@ -21,12 +21,15 @@ import java.util.Optional;
  * @param stonith      {@code stonith} and {@code stonith_host} lines in file order
  * @param autoFailback {@code auto_failback}, if set
  * @param logging      logfile, debugfile, logfacility
- * @param deadpingMs   {@code deadping} in ms, if set (dead time of ping nodes; checked, not used)
+ * @param deadpingMs   {@code deadping} in ms, if set (dead time of ping nodes)
+ * @param pingNodes    {@code ping} and {@code ping_group} pseudo-nodes in file order
+ * @param ipfailLine   the {@code respawn} line that names {@code ipfail}, if any (enables the ipfail rule)
  */
 public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Setting<Long>> deadtimeMs,
                    Optional<Setting<Long>> warntimeMs, Optional<Setting<Long>> initdeadMs, int udpPort,
                    List<NodeDecl> nodes, List<MediumDecl> media, Optional<Setting<FailbackPolicy>> autoFailback,
-                   LogSettings logging, List<StonithDecl> stonith, Optional<Setting<Long>> deadpingMs) {
+                   LogSettings logging, List<StonithDecl> stonith, Optional<Setting<Long>> deadpingMs,
+                   List<PingNodeDecl> pingNodes, Optional<Integer> ipfailLine) {
 
     /**
      * A value together with the 1-based ha.cf line that set it (the last line wins, as in Heartbeat).
@@ -48,6 +51,8 @@ public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Sett
         nodes = List.copyOf(nodes);
         media = List.copyOf(media);
         stonith = List.copyOf(stonith);
+        pingNodes = List.copyOf(pingNodes);
+        Objects.requireNonNull(ipfailLine, "ipfailLine");
     }
 
     /** The node names alone, in file order. */

@@ -46,6 +46,8 @@ final class HaCfState {
     private Path logfile;
     private Path debugfile;
     private String logfacility;
+    private final List<PingNodeDecl> pingNodes = new ArrayList<>();
+    private Integer ipfailLine;
 
     HaCfState(Path file, List<ConfigDiagnostic> diagnostics) {
         this.file = file;
@@ -57,7 +59,7 @@ final class HaCfState {
                 Optional.ofNullable(warntime), Optional.ofNullable(initdead), udpPort, nodes, media,
                 Optional.ofNullable(autoFailback), new LogSettings(Optional.ofNullable(logfile),
                 Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)), stonith,
-                Optional.ofNullable(deadping));
+                Optional.ofNullable(deadping), pingNodes, Optional.ofNullable(ipfailLine));
     }
 
     void error(int line, String message) {
@@ -205,6 +207,86 @@ final class HaCfState {
         } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return true;
         }
+    }
+
+    /**
+     * {@code ping HOST...}: one ping pseudo-node per host, named by the host (Heartbeat 3.0.6 ha.cf(5));
+     * applied once per host. A host must be an IPv4 address or a host name; a name used twice is an error.
+     */
+    void addPing(String host, int line) {
+        if (checkPingHost("ping", host, line) && checkPingName(host, line)) {
+            pingNodes.add(new PingNodeDecl(host, List.of(host), false, line));
+        }
+    }
+
+    /**
+     * {@code ping_group NAME HOST...}: one pseudo-node named NAME, up while any host answers
+     * (Heartbeat 3.0.6 ha.cf(5)).
+     */
+    void addPingGroup(String remainder, int line) {
+        String[] w = remainder.trim().split("[ \t]+");
+        if (w.length < 2 || w[0].isEmpty()) {
+            error(line, "ping_group needs a name and at least one host: ping_group NAME HOST [HOST...],"
+                    + " e.g. ping_group routers 198.18.0.1 198.18.0.2");
+            return;
+        }
+        if (!checkPingName(w[0], line)) {
+            return;
+        }
+        List<String> hosts = new ArrayList<>();
+        for (int i = 1; i < w.length; i++) {
+            if (!checkPingHost("ping_group " + w[0], w[i], line)) {
+                return;
+            }
+            if (!hosts.contains(w[i])) {
+                hosts.add(w[i]);
+            }
+        }
+        pingNodes.add(new PingNodeDecl(w[0], hosts, true, line));
+    }
+
+    private boolean checkPingHost(String directive, String host, int line) {
+        if (Ipv4.isLiteralOrHostName(host)) {
+            return true;
+        }
+        error(line, directive + ": [" + host + "] is neither an IPv4 address nor a host name");
+        return false;
+    }
+
+    private boolean checkPingName(String name, int line) {
+        for (PingNodeDecl p : pingNodes) {
+            if (p.name().equals(name)) {
+                error(line, "ping node [" + name + "] is already declared on line " + p.line()
+                        + "; each ping node or ping_group name may appear once");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code respawn USER /PATH [ARGS]}: Heartbeat starts and restarts the program. jheartbeat runs no
+     * child processes; a program whose file name is {@code ipfail} turns on the built-in ipfail rule
+     * (a node that sees fewer ping nodes than its peer hands its groups over), any other is a WARNING
+     * and the line is ignored.
+     */
+    void addRespawn(String remainder, int line) {
+        String[] w = remainder.trim().split("[ \t]+");
+        if (w.length < 2 || w[0].isEmpty()) {
+            error(line, "respawn needs a user and a program: respawn hacluster /usr/lib/heartbeat/ipfail");
+            return;
+        }
+        if (!w[1].startsWith("/")) {
+            error(line, "respawn program [" + w[1] + "] must be a full path, e.g. /usr/lib/heartbeat/ipfail");
+            return;
+        }
+        String base = w[1].substring(w[1].lastIndexOf('/') + 1);
+        if (base.equals("ipfail")) {
+            ipfailLine = line;
+            return;
+        }
+        warning(line, "respawn " + w[1] + ": jheartbeat does not run respawned programs (only ipfail is"
+                + " understood, as a built-in rule); line ignored: run the program as a service of its own");
     }
 
     /** {@code stonith TYPE CONFIGFILE} (Heartbeat 3.0.6 ha.cf(5)). */

@@ -38,13 +38,27 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * One node as seen from here.
      *
      * @param name   node name
-     * @param status {@code init}, {@code up}, {@code active} or {@code dead}
+     * @param status {@code init}, {@code up}, {@code active} or {@code dead}; for a ping node {@code init},
+     *               {@code ping} or {@code dead}, as Heartbeat 3.0.6's {@code cl_status nodestatus}
      * @param local  whether this is the node answering
-     * @param links  link name → {@code init}/{@code up}/{@code dead} (empty for the local node)
+     * @param links  link name → {@code init}/{@code up}/{@code dead} (empty for the local node and ping nodes)
+     * @param type   {@code normal} for a cluster node, {@code ping} for a ping pseudo-node
+     *               ({@code cl_status nodetype})
      */
-    public record NodeView(String name, String status, boolean local, Map<String, String> links) {
+    public record NodeView(String name, String status, boolean local, Map<String, String> links, String type) {
         public NodeView {
             links = Map.copyOf(links);
+            java.util.Objects.requireNonNull(type, "type");
+        }
+
+        /** A cluster node ({@code normal}). */
+        public NodeView(String name, String status, boolean local, Map<String, String> links) {
+            this(name, status, local, links, "normal");
+        }
+
+        /** Whether this is a ping pseudo-node. */
+        public boolean ping() {
+            return type.equals("ping");
         }
     }
 
@@ -73,7 +87,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * The machine-readable form printed by {@code hb status --json}, schema {@code jheartbeat.status/1}:
      * <pre>
      * {"schema":"jheartbeat.status/1","node":S,"generation":N,"takeover_state":S,"rsc_status":S,
-     *  "nodes":[{"name":S,"status":"init|up|active|dead","local":B,"links":{LINK:"init|up|dead"}}],
+     *  "nodes":[{"name":S,"status":"init|up|active|dead|ping","local":B,"type":"normal|ping",
+     *           "links":{LINK:"init|up|dead"}}],
      *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S,"problem":S|null,
      *             "disputed":S|null}],
      *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
@@ -94,6 +109,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             field(sb, "name").append(str(n.name())).append(',');
             field(sb, "status").append(str(n.status())).append(',');
             field(sb, "local").append(n.local()).append(',');
+            field(sb, "type").append(str(n.type())).append(',');
             field(sb, "links");
             object(sb, new java.util.TreeMap<>(n.links()), v -> str(v));
             sb.append('}');
@@ -185,7 +201,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
                 .append(takeoverState).append('\n');
         sb.append("Nodes:\n");
         for (NodeView n : nodes) {
-            sb.append(String.format("  %-12s %-7s%s%n", n.name(), n.status(), n.local() ? " (this node)" : ""));
+            sb.append(String.format("  %-12s %-7s%s%n", n.name(), n.status(), n.local() ? " (this node)"
+                    : n.ping() ? " (ping node)" : ""));
             n.links().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(l ->
                     sb.append(String.format("    link %-10s %s%n", l.getKey(), l.getValue())));
         }

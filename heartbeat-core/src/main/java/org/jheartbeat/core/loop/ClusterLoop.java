@@ -238,6 +238,14 @@ public final class ClusterLoop implements AutoCloseable {
                 + (level == Level.INFO ? "" : level + ": ") + text);
     }
 
+    /**
+     * The ICMP edge saw ping node {@code node} answer: handed to the engine on the loop thread. Safe to
+     * call from any thread.
+     */
+    public void pingAnswered(String node) {
+        post(() -> run(e -> e.onPingAnswered(node, clock.nanoTime(), wall.currentTimeMillis())));
+    }
+
     /** Asks for an orderly shutdown; the returned future completes when the engine says it may exit. */
     public CompletableFuture<Void> shutdown() {
         post(() -> run(e -> e.onShutdownRequested(clock.nanoTime(), wall.currentTimeMillis())));
@@ -445,6 +453,8 @@ public final class ClusterLoop implements AutoCloseable {
         }
         nodes.add(new StatusSnapshot.NodeView(engine.peer().value(),
                 engine.detector().status(engine.peer()).wireName(), false, links));
+        engine.pingNodes().statuses().forEach((name, st) ->
+                nodes.add(new StatusSnapshot.NodeView(name, st.wireName(), false, Map.of(), "ping")));
         List<StatusSnapshot.GroupView> gv = new ArrayList<>();
         ResourceSet peerHolds = engine.machine().peerHoldings();
         boolean peerAlive = engine.machine().peerPresence().alive();

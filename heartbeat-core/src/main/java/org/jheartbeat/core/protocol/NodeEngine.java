@@ -17,6 +17,8 @@ import org.jheartbeat.core.membership.FailureDetector;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
+import org.jheartbeat.core.ping.IpfailRule;
+import org.jheartbeat.core.ping.PingNodes;
 import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
@@ -91,6 +93,17 @@ public final class NodeEngine {
     private long exitAtNanos = Long.MAX_VALUE;
     /** When to (re)request the peer's missing packets ({@code NS_rexmit}). */
     private final RetransmitScheduler rexmit = new RetransmitScheduler();
+    /** The ping pseudo-nodes' statuses (ha.cf {@code ping}, {@code ping_group}). */
+    private final PingNodes pingNodes;
+    /** The ipfail rule, when ha.cf has {@code respawn ... ipfail}; null otherwise. */
+    private final IpfailRule ipfail;
+    /** The count our last {@code jhb-ping} carried and the peer generation it went to (-1: none). */
+    private int pingCountSent = -1;
+    private long pingSentToGeneration = -1;
+    /** The peer's count from its last {@code jhb-ping}; -1 when unknown. */
+    private int peerPingCount = -1;
+    /** When the peer's first {@code jhb-ping} is overdue (monotonic ns), if ipfail waits for one. */
+    private long peerPingDueNanos = Long.MAX_VALUE;
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -115,6 +128,19 @@ public final class NodeEngine {
         this.nextStatusNanos = startNanos;
         this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
         this.localGroupsWire = GroupDigest.encode(config.resourceGroups().stream().map(GroupDigest::of).toList());
+        this.pingNodes = new PingNodes(config.ping().nodes(), config.ping().deadping(), startNanos);
+        this.ipfail = config.ping().ipfail() && pingNodes.any()
+                ? new IpfailRule(ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF) : null;
+    }
+
+    /**
+     * How long both ping counts must stay unchanged before ipfail acts: twice keepalive, as Heartbeat's
+     * ipfail ({@code delay_giveup}), or half of deadping when that is longer, so that a ping node lost by
+     * both nodes (each declares it dead within about one probe interval of the other) is seen dead on
+     * both before anything moves.
+     */
+    public long ipfailSettleNanos() {
+        return Math.max(2 * timing.keepalive().toNanos(), config.ping().deadping().toNanos() / 2);
     }
 
     /**
@@ -153,7 +179,91 @@ public final class NodeEngine {
         }
         feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
         failBackIfDue(out, nowNanos, wallMillis);
+        List<PingNodes.Change> pingChanges = pingNodes.evaluate(nowNanos);
+        if (!pingChanges.isEmpty()) {
+            onPingChanges(pingChanges, out, nowNanos, wallMillis);
+        }
+        sendPingCountIfNew(out, wallMillis);
+        warnIfNoPeerPingCount(out, nowNanos);
+        ipfailIfDue(out, nowNanos, wallMillis);
         return out;
+    }
+
+    /**
+     * The ICMP edge reports that ping node {@code node} (for a {@code ping_group}: one of its hosts)
+     * answered an echo request. An unknown name is ignored.
+     *
+     * @param node the ping node's name as in ha.cf
+     */
+    public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        pingNodes.answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
+        return out;
+    }
+
+    private void onPingChanges(List<PingNodes.Change> changes, List<Effect> out, long now, long wall) {
+        for (PingNodes.Change c : changes) {
+            log(out, c.to() == org.jheartbeat.core.ping.PingStatus.DEAD ? Level.WARN : Level.INFO, c.logLine());
+        }
+        if (!pingNodes.settled()) {
+            return;
+        }
+        if (ipfail != null) {
+            ipfail.local(pingNodes.upCount(), now);
+        }
+        sendPingCountIfNew(out, wall);
+    }
+
+    /**
+     * Sends our {@code jhb-ping} when the count changed or this peer generation has not had it, once our
+     * ping nodes have settled and communication is up. A real Heartbeat peer ignores it.
+     */
+    private void sendPingCountIfNew(List<Effect> out, long wall) {
+        if (!pingNodes.any() || !pingNodes.settled() || localStatus != NodeStatus.ACTIVE
+                || !detector.status(peer).isAlive()) {
+            return;
+        }
+        int count = pingNodes.upCount();
+        if (count == pingCountSent && pingSentToGeneration == peerSeq.generation()) {
+            return;
+        }
+        pingCountSent = count;
+        pingSentToGeneration = peerSeq.generation();
+        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.PING_COUNT.wireName())
+                .add(Field.PING_COUNT, Integer.toString(count)).build(), wall);
+    }
+
+    /**
+     * Heartbeat's ipfail: when this node has seen fewer live ping nodes than the peer for the settle
+     * delay and both are stable, it goes standby for everything it holds; with auto_failback on and
+     * balanced counts, it hands the peer's own groups back ({@link IpfailRule}).
+     */
+    private void ipfailIfDue(List<Effect> out, long now, long wall) {
+        if (ipfail == null) {
+            return;
+        }
+        boolean stable = machine.state() == TakeoverState.STABLE && machine.settled() && machine.peerStable()
+                && detector.status(peer).isAlive() && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
+        Optional<IpfailRule.Verdict> v = ipfail.due(now, stable);
+        if (v.isEmpty()) {
+            return;
+        }
+        String counts = pingNodes.upCount() + " live ping node(s) here, " + ipfail.peerCount().orElse(-1)
+                + " on " + peer;
+        ResourceSet held = machine.holdings();
+        if (v.get() == IpfailRule.Verdict.GIVE_UP_ALL) {
+            if (held == ResourceSet.NONE) {
+                log(out, Level.INFO, "ipfail: " + counts + "; this node holds no group, nothing to hand over");
+                return;
+            }
+            log(out, Level.WARN, "ipfail: " + counts + ": giving up because we have less visible ping nodes;"
+                    + " handing [all] to " + peer);
+            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.ALL), now), out, now, wall);
+        } else if (held.includesForeign()) {
+            log(out, Level.INFO, "ipfail: " + counts + ", balanced: handing " + peer + " back its share [foreign]"
+                    + " (auto_failback)");
+            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now, wall);
+        }
     }
 
     /** The earliest monotonic instant at which {@link #onTimer} has something to do. */
@@ -162,6 +272,10 @@ public final class NodeEngine {
         t = Math.min(t, machine.nextDeadlineNanos());
         t = Math.min(t, handshake.nextDeadlineNanos());
         t = Math.min(t, rexmit.nextDeadlineNanos());
+        t = Math.min(t, pingNodes.nextDeadlineNanos());
+        if (ipfail != null) {
+            t = Math.min(t, ipfail.nextDeadlineNanos());
+        }
         return Math.min(t, exitAtNanos);
     }
 
@@ -272,6 +386,7 @@ public final class NodeEngine {
                 return out;
             }
             case RESTART -> {
+                peerPingUnknown();
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
@@ -403,6 +518,8 @@ public final class NodeEngine {
             }
             case STARTING -> {
                 sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
+                sendPingCountIfNew(out, wall);
+                expectPeerPingCount(now);
                 peerJoining = true;
                 failbackDue = false;
                 feed(new TakeoverEvent.PeerStarting(), out, now, wall);
@@ -450,7 +567,20 @@ public final class NodeEngine {
                     log(out, Level.INFO, e.logLine());
                 }
                 out.add(new Effect.PeerLost(peer, "shut down"));
+                peerPingUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
+            }
+            case PING_COUNT -> {
+                String n = m.get(Field.PING_COUNT).orElse("");
+                if (!n.matches("[0-9]{1,4}")) {
+                    bad(out, peer.value(), type.wireName() + " without a valid " + Field.PING_COUNT.wireName(), now);
+                    return;
+                }
+                if (ipfail != null) {
+                    ipfail.peer(Integer.parseInt(n), now);
+                }
+                peerPingCount = Integer.parseInt(n);
+                sendPingCountIfNew(out, wall);
             }
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
                     + ": " + m.get(Field.RESULT).orElse("?"));
@@ -472,6 +602,7 @@ public final class NodeEngine {
                 commNowUp(out, now, wall);
             }
             out.add(new Effect.PeerLost(peer, "died"));
+            peerPingUnknown();
             feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
                 && machine.peerPresence().departed() && !restarted) {
@@ -486,6 +617,8 @@ public final class NodeEngine {
         log(out, Level.INFO, "Local status now set to: 'active'");
         sendStatus(out, now, wall);
         sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
+        sendPingCountIfNew(out, wall);
+        expectPeerPingCount(now);
         configGraceEndNanos = now + configGraceNanos();
         apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
     }
@@ -737,6 +870,37 @@ public final class NodeEngine {
     }
 
     /**
+     * A jheartbeat peer with the same ping nodes reports its count once they have settled: within
+     * deadping of its start, plus a keepalive or two for the message.
+     */
+    private void expectPeerPingCount(long now) {
+        if (ipfail != null && peerPingCount < 0) {
+            peerPingDueNanos = now + config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos();
+        }
+    }
+
+    /** ipfail on, but the peer never reported a count: say once why nothing will move. */
+    private void warnIfNoPeerPingCount(List<Effect> out, long now) {
+        if (now < peerPingDueNanos) {
+            return;
+        }
+        peerPingDueNanos = Long.MAX_VALUE;
+        if (peerPingCount < 0 && detector.status(peer).isAlive()) {
+            log(out, Level.WARN, "ipfail: " + peer + " reports no ping node count (a Heartbeat 3.0.6 peer, or no"
+                    + " ping nodes in its ha.cf): ping nodes are only reported, nothing moves because of them");
+        }
+    }
+
+    private void peerPingUnknown() {
+        peerPingCount = -1;
+        peerPingDueNanos = Long.MAX_VALUE;
+        pingSentToGeneration = -1; // tell it again once it is heard: it forgot ours too
+        if (ipfail != null) {
+            ipfail.peerUnknown();
+        }
+    }
+
+    /**
      * Whether the resource groups may change now ({@link #onReload} with another group list): no
      * group is starting or stopping, and the machine is awaiting comm, negotiating or stable (not
      * in a standby exchange, fencing or shutting down).
@@ -816,6 +980,16 @@ public final class NodeEngine {
     }
 
     // --- views for status ---
+
+    /** The ping pseudo-nodes and their statuses (read-only use, on the loop thread). */
+    public PingNodes pingNodes() {
+        return pingNodes;
+    }
+
+    /** The peer's last reported count of live ping nodes ({@code jhb-ping}), or -1 when unknown. */
+    public int peerPingCount() {
+        return peerPingCount;
+    }
 
     /** This node's name. */
     public NodeName me() {

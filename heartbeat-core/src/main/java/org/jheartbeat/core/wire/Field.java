@@ -87,7 +87,9 @@ public enum Field {
      * {@code cfg_groups}: jheartbeat only, per resource group its key, preferred node, definition
      * hash and claimed resource identities ({@code GroupDigest.encode}), at most 16 KiB.
      */
-    CONFIG_GROUPS("cfg_groups");
+    CONFIG_GROUPS("cfg_groups"),
+    /** {@code num_ping}: jheartbeat only, the sender's count of live ping nodes (decimal) in {@code jhb-ping}. */
+    PING_COUNT("num_ping");
 
     private static final Map<String, Field> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(Field::wireName, Function.identity()));

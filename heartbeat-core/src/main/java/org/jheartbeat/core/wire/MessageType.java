@@ -71,7 +71,14 @@ public enum MessageType {
      * to start the group (docs/design/takeover.md, "Failures"). A real Heartbeat peer drops it as an
      * unknown type, like {@link #CONFIG_DIGEST}.
      */
-    GROUP_FAILURE("jhb-grpfail");
+    GROUP_FAILURE("jhb-grpfail"),
+    /**
+     * {@code jhb-ping}: jheartbeat only, not in Heartbeat 3.0.6. The sender's count of ping nodes that
+     * answer ({@link Field#PING_COUNT}), sent when it changes, after comm up and to a restarted peer, so
+     * that each node's ipfail rule can compare (Heartbeat's ipfail clients exchange {@code num_ping_nodes}
+     * through their daemons instead). A real Heartbeat peer drops it as an unknown type.
+     */
+    PING_COUNT("jhb-ping");
 
     private static final Map<String, MessageType> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(MessageType::wireName, Function.identity()));

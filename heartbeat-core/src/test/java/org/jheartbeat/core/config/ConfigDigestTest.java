@@ -101,6 +101,12 @@ class ConfigDigestTest {
                 .containsExactly(Part.HA_CF);
         assertThat(digestOf(base().haCfReplace("udpport 694", "udpport 695")).differences(a))
                 .containsExactly(Part.HA_CF);
+        ConfigDigest ping = digestOf(base().haCfAppend("ping 198.18.0.254\n"));
+        assertThat(ping.differences(a)).containsExactly(Part.HA_CF);
+        assertThat(digestOf(base().haCfAppend("ping 198.18.0.254\nrespawn hacluster /usr/lib/heartbeat/ipfail\n"))
+                .differences(ping)).containsExactly(Part.HA_CF);
+        assertThat(digestOf(base().haCfAppend("ping 198.18.0.254\ndeadping 5\n")).differences(ping))
+                .containsExactly(Part.HA_CF);
     }
 
     @Test

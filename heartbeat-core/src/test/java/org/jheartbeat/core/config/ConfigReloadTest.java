@@ -148,4 +148,25 @@ class ConfigReloadTest {
                 List.of(new MediumDecl.Ucast("eth1", "198.18.1.2", 694, 17)), "secret");
         assertThat(ConfigReload.plan(running, next).changes()).isEmpty();
     }
+
+    static ClusterConfig withPing(ClusterConfig c, PingSettings ping) {
+        return new ClusterConfig(c.configDir(), c.timing(), c.udpPort(), c.nodes(), c.media(), c.autoFailback(),
+                c.logging(), c.authKeys(), c.resourceGroups(), c.stonith(), ping);
+    }
+
+    @Test
+    void pingNodesNeedARestartKeepTheRunningOnesAndOnlyMovedLinesChangeNothing() {
+        PingSettings ping = new PingSettings(List.of(new PingNodeDecl("198.18.0.254", List.of("198.18.0.254"), false, 9)),
+                java.time.Duration.ofSeconds(4), true);
+        ClusterConfig running = withPing(config(TWO), ping);
+        ConfigReload.Plan same = ConfigReload.plan(running, withPing(config(TWO), new PingSettings(
+                List.of(new PingNodeDecl("198.18.0.254", List.of("198.18.0.254"), false, 12)),
+                java.time.Duration.ofSeconds(4), true)));
+        assertThat(same.changes()).isEmpty();
+        assertThat(same.applied().ping()).isEqualTo(ping);
+        ConfigReload.Plan off = ConfigReload.plan(running, withPing(config(TWO), new PingSettings(ping.nodes(),
+                ping.deadping(), false)));
+        assertThat(lines(off)).containsExactly("ha.cf: ping nodes, deadping or ipfail changed (needs a restart; not applied)");
+        assertThat(off.applied().ping()).isEqualTo(ping);
+    }
 }

@@ -40,7 +40,7 @@ class DirectiveTableTest {
                 .map(DirectiveTable::keyword).collect(Collectors.toSet()))
                 .containsExactlyInAnyOrder("keepalive", "deadtime", "warntime", "initdead", "udpport", "ucast",
                         "bcast", "udp", "node", "auto_failback", "logfile", "debugfile", "logfacility", "crm", "baud", "serial", "stonith", "stonith_host",
-                        "pacemaker", "mcast", "deadping", "nice_failback");
+                        "pacemaker", "mcast", "deadping", "nice_failback", "ping", "ping_group", "respawn");
     }
 
     @Test

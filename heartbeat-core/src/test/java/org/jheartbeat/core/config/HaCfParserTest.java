@@ -258,8 +258,8 @@ class HaCfParserTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mcast6 eth0 ff02::1 694 1 0", "ping 10.0.0.1",
-            "watchdog /dev/watchdog", "respawn hacluster /usr/lib/ipfail", "msgfmt netstring"})
+    @ValueSource(strings = {"mcast6 eth0 ff02::1 694 1 0", "ping6 fe80::1",
+            "watchdog /dev/watchdog", "msgfmt netstring"})
     void notImplementedDirectiveIsAWarningNamingItAndItsLine(String line) {
         String keyword = line.split(" ")[0];
         HaCfParser.Result r = parse("keepalive 1\n" + line + "\n");

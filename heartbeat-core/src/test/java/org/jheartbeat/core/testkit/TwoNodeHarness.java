@@ -65,6 +65,8 @@ public final class TwoNodeHarness {
         /** Group keys whose start fails here (rolled back: not running) / whose stop fails (keeps running). */
         final Set<String> failingStarts = new TreeSet<>();
         final Set<String> failingStops = new TreeSet<>();
+        /** Whether this node's ping nodes answer it (see {@link #pingAnswers}). */
+        boolean pingsAnswer = true;
         /** Non-null while {@link #capture} records what this node sends. */
         List<byte[]> captured;
 
@@ -301,6 +303,12 @@ public final class TwoNodeHarness {
                     handle(n, n.engine.onFrame("eth1", "198.18.1.9:694", n.inbox.removeFirst(), clock.nanoTime(),
                             clock.currentTimeMillis()));
                 }
+                if (n.engine != null && n.pingsAnswer && clock.nanoTime() % 500_000_000L == 0) {
+                    // the ICMP edge probes every keepalive (500 ms): each ping node answers
+                    for (var p : n.config.ping().nodes()) {
+                        handle(n, n.engine.onPingAnswered(p.name(), clock.nanoTime(), clock.currentTimeMillis()));
+                    }
+                }
                 if (n.engine != null) {
                     handle(n, n.engine.onTimer(clock.nanoTime(), clock.currentTimeMillis()));
                 }
@@ -471,6 +479,15 @@ public final class TwoNodeHarness {
     /** Clears the double-run record (after a deliberate split brain). */
     public void forgetDoubleRun() {
         doubleRun = null;
+    }
+
+    /**
+     * Whether {@code n}'s ping nodes (its {@code config.ping()}) answer its echo requests, every 500 ms;
+     * false models a cut LAN uplink. True at start.
+     */
+    public void pingAnswers(NodeName n, boolean answer) {
+        node(n).pingsAnswer = answer;
+        trace.add(at() + " " + n + (answer ? " ping nodes answer" : " ping nodes cut"));
     }
 
     /** The shared clock. */
