@@ -283,7 +283,9 @@ hb_cmd() {
         [[ -f $HB_JAR ]] || die "daemon jar not found: $HB_JAR (build it, or set HB_JAR / HB_CMD)"
         local -a jopts
         read -r -a jopts <<<"$HB_JAVA_OPTS"
-        HB=(java "${jopts[@]}" -jar "$HB_JAR")
+        # SIGHUP at its default: a caller started under nohup would leave it ignored, and the JVM
+        # then never installs the daemon's reload handler
+        HB=(env --default-signal=HUP java "${jopts[@]}" -jar "$HB_JAR")
     fi
 }
 

@@ -330,7 +330,7 @@ public final class Daemon {
                 t.start();
             });
         }
-        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
+        sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
             LOG.info("Received SIGHUP: reloading the configuration.");
             Thread t = new Thread(() -> {
                 try {
@@ -342,6 +342,13 @@ public final class Daemon {
             t.setDaemon(true);
             t.start();
         });
+        if (before == sun.misc.SignalHandler.SIG_IGN) {
+            // the JVM keeps a SIGHUP that was ignored when it started (nohup, some init scripts) ignored,
+            // whatever handler is asked for: say so, since 'systemctl reload' and kill -HUP then do nothing
+            LOG.warn("SIGHUP was ignored by whatever started this daemon (nohup?): a SIGHUP will not reload the"
+                    + " configuration; use 'hb reload', or start the daemon with SIGHUP at its default"
+                    + " (env --default-signal=HUP, as /usr/sbin/hb does)");
+        }
     }
 
     private static void finish(ClusterLoop loop, ControlServer control, EventLoopGroup netty, StateDirectory state) {
