@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 14 items 1 and 3, end to end on real programs: one haresources group of three agent
- * classes, {@code ocf:heartbeat:IPaddr2} and {@code ocf:heartbeat:Filesystem} from Debian's
- * resource-agents (an ext4 image on a loop device both nodes see, like a shared disk) and Debian's
+ * classes, {@code ocf:heartbeat:IPaddr2} and the built-in {@code Filesystem::DEVICE::DIR::FSTYPE} (run by
+ * {@code ocf:heartbeat:Filesystem}) from Debian's resource-agents (an ext4 image on a loop device both nodes see, like a shared disk) and Debian's
  * lighttpd as {@code lsb:lighttpd} (its /etc/init.d script; systemd is not PID 1 here, and each
  * node has its own /run: LAB_PRIVATE_RUN=1), fails over when node1's daemon stops and comes back
  * when it starts again (auto_failback on). Each time the client gets an HTTP answer from lighttpd on the address,
@@ -40,7 +40,8 @@ class AgentClassesIT {
             loop = hostOutput(List.of("losetup", "-f", "--show", image.toString())).trim();
             assertThat(loop).startsWith("/dev/loop");
             String group = "node1 ocf:heartbeat:IPaddr2::ip=" + VIP + "::cidr_netmask=24::nic=eth0"
-                    + " ocf:heartbeat:Filesystem::device=" + loop + "::directory=/srv/data::fstype=ext4::op_stop_timeout=30s"
+                    // the built-in Filesystem (Heartbeat's positional form), run by ocf:heartbeat:Filesystem
+                    + " Filesystem::" + loop + "::/srv/data::ext4"
                     + " lsb:lighttpd";
             try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", "500ms", "LAB_DEADTIME", "3", "LAB_AUTO_FAILBACK", "on",
                     "LAB_PRIVATE_RUN", "1", "LAB_HARESOURCES", group))) {

@@ -14,6 +14,7 @@ import org.jheartbeat.core.config.Suggestions;
 import org.jheartbeat.resources.AgentNotFoundException;
 import org.jheartbeat.resources.ResourceAgentException;
 import org.jheartbeat.resources.drbd.DrbdDiskAgent;
+import org.jheartbeat.resources.fs.BuiltinFilesystem;
 import org.jheartbeat.resources.ocf.OcfDirectory;
 import org.jheartbeat.resources.ocf.OcfMetadata;
 
@@ -87,6 +88,11 @@ public final class AgentCheck {
                         + h.args().size() + "; write drbddisk::RESOURCE (or drbddisk alone for all)"));
             }
             if (StandardResourceAgents.IP_AGENTS.contains(h.name()) || h.name().equals(DrbdDiskAgent.NAME)) {
+                return out;
+            }
+            if (h.name().equals(BuiltinFilesystem.NAME) && !locator.exists(h.name())) {
+                BuiltinFilesystem.asOcf(h.args()).ifPresentOrElse(o -> checkOcf(o, spec.token(), out),
+                        () -> out.add(new Problem(Kind.ERROR, BuiltinFilesystem.usage(spec.token()))));
                 return out;
             }
             try {

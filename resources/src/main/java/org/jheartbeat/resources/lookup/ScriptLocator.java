@@ -50,4 +50,16 @@ public record ScriptLocator(Path resourceDir, Path initDir) {
         }
         throw new AgentNotFoundException(resource, candidates);
     }
+
+    /**
+     * @param name a script name (no {@code /})
+     * @return whether {@link #locate} would find it: a regular executable file in either directory
+     */
+    public boolean exists(String name) {
+        if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
+            return false;
+        }
+        return List.of(resourceDir.resolve(name), initDir.resolve(name)).stream()
+                .anyMatch(p -> Files.isRegularFile(p) && Files.isExecutable(p));
+    }
 }

@@ -22,6 +22,7 @@ import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.resources.ResourceAgentException;
 import org.jheartbeat.resources.drbd.DrbdDiskAgent;
 import org.jheartbeat.resources.lsb.LsbAgent;
+import org.jheartbeat.resources.fs.BuiltinFilesystem;
 import org.jheartbeat.resources.ocf.OcfAgent;
 import org.jheartbeat.resources.ocf.OcfDirectory;
 import org.jheartbeat.resources.ocf.OcfMetadata;
@@ -140,6 +141,10 @@ public final class StandardResourceAgents implements ResourceAgents {
             if (h.name().equals(DrbdDiskAgent.NAME)) {
                 return new DrbdDiskAgent(h.args(), runner, sleeper, drbdadm);
             }
+            if (h.name().equals(BuiltinFilesystem.NAME) && !locator.exists(h.name())) {
+                return ocfAgent(BuiltinFilesystem.asOcf(h.args())
+                        .orElseThrow(() -> new ResourceAgentException(BuiltinFilesystem.usage(spec.token()))), spec);
+            }
             return new ScriptAgent(locator.locate(h.name(), spec.token()), h.args(), runner);
         }
         if (ref instanceof AgentRef.Lsb l) {
@@ -148,7 +153,10 @@ public final class StandardResourceAgents implements ResourceAgents {
         if (ref instanceof AgentRef.Systemd u) {
             return new SystemdAgent(u, runner, systemctl);
         }
-        AgentRef.Ocf o = (AgentRef.Ocf) ref;
+        return ocfAgent((AgentRef.Ocf) ref, spec);
+    }
+
+    private ResourceAgent ocfAgent(AgentRef.Ocf o, ResourceSpec spec) {
         java.nio.file.Path executable = ocf.locate(o, spec.token());
         OcfMetadata metadata;
         try {

@@ -61,6 +61,25 @@ class ClassDispatchTest {
     }
 
     @Test
+    void builtInFilesystemRunsTheOcfAgentWithHeartbeatsPositionalArguments() throws IOException {
+        executable(ocfRoot.resolve("resource.d/heartbeat/Filesystem"));
+        runner.on(List.of(ocfRoot.resolve("resource.d/heartbeat/Filesystem").toString(), "meta-data"),
+                ProcessResult.exited(0, "<resource-agent name=\"Filesystem\"/>"));
+        OcfAgent fs = (OcfAgent) agent("Filesystem::/dev/loop7::/srv/web::ext4::noatime");
+        assertThat(fs.resourceClass()).isEqualTo(ResourceClass.OCF);
+        var spec = fs.spec("start");
+        assertThat(spec.argv()).containsExactly(ocfRoot.resolve("resource.d/heartbeat/Filesystem").toString(), "start");
+        assertThat(spec.env()).containsEntry("OCF_RESKEY_device", "/dev/loop7")
+                .containsEntry("OCF_RESKEY_directory", "/srv/web").containsEntry("OCF_RESKEY_fstype", "ext4")
+                .containsEntry("OCF_RESKEY_options", "noatime").containsEntry("OCF_RESOURCE_TYPE", "Filesystem");
+        assertThatThrownBy(() -> agent("Filesystem::/dev/loop7")).isInstanceOf(ResourceAgentException.class)
+                .hasMessageContaining("Filesystem takes DEVICE::DIRECTORY");
+        // an admin's own resource.d/Filesystem keeps Heartbeat's rules
+        executable(tmp.resolve("ha.d/resource.d/Filesystem"));
+        assertThat(agent("Filesystem::/dev/loop7::/srv/web")).isInstanceOf(ScriptAgent.class);
+    }
+
+    @Test
     void eachClassGetsItsAgent() {
         runner.on(List.of(ocfRoot.resolve("resource.d/heartbeat/Dummy").toString(), "meta-data"), ProcessResult.exited(0,
                 "<resource-agent name=\"Dummy\"><actions><action name=\"start\" timeout=\"7s\"/></actions></resource-agent>"));
