@@ -102,7 +102,7 @@ class JheartbeatYamlTest {
 
     @Test
     void withoutTheClusterAnyNodeNameIsTaken() throws Exception {
-        assertThat(JheartbeatYaml.parse("metrics:\n  listen:\n    alpha: 10.0.0.1:9810\n", FILE, Optional.empty())
+        assertThat(JheartbeatYaml.parse("metrics:\n  listen:\n    alpha: 198.18.0.1:9810\n", FILE, Optional.empty())
                 .metricsListen(NodeName.of("alpha"))).isPresent();
         assertThatThrownBy(() -> JheartbeatYaml.parse("x: 1\n", null, Optional.empty()))
                 .hasMessageStartingWith("jheartbeat.yaml:1: ");
