@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class HttpCheckTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
-    private static final Duration SHORT = Duration.ofMillis(400);
+    private static final Duration SHORT = Duration.ofMillis(250);
 
 
     private static ScriptedServer http(String answer) throws Exception {
@@ -106,7 +106,7 @@ class HttpCheckTest {
         try (ScriptedServer s = new ScriptedServer((client, in, out) -> ScriptedServer.hang(in))) {
             CheckResult r = check("http").check(s.target(), SHORT);
             assertThat(r.up()).isFalse();
-            assertThat(r.reason()).contains("no answer within the check timeout of 400 ms");
+            assertThat(r.reason()).contains("no answer within the check timeout of 250 ms");
             assertThat(r.elapsedMillis()).isLessThan(5_000); // generous: only catches a hang
         }
     }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** smtp, pop, imap, nntp, ftp and simpletcp against scripted servers on loopback. */
 class TextProtocolChecksTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
-    private static final Duration SHORT = Duration.ofMillis(400);
+    private static final Duration SHORT = Duration.ofMillis(250);
 
     private static CheckResult negotiate(String service, CheckTarget target, Duration timeout) throws Exception {
         return Checks.forService("negotiate", service).check(target, timeout);
@@ -43,7 +43,7 @@ class TextProtocolChecksTest {
                 l -> l.startsWith("EHLO") ? "250-mx\r\n250 PIPELINING\r\n" : l.startsWith("QUIT") ? "221 bye\r\n" : "500\r\n")) {
             CheckResult r = negotiate("smtp", s.target(), TIMEOUT);
             assertThat(r.up()).as(r.reason()).isTrue();
-            assertThat(s.seen).contains("EHLO localhost.localdomain", "QUIT");
+            assertThat(s.seen).contains("EHLO localhost.localdomain"); // (QUIT may arrive after the check returned)
         }
         try (ScriptedServer s = lines("220 old\r\n",
                 l -> l.startsWith("EHLO") ? "502 no\r\n" : l.startsWith("HELO") ? "250 ok\r\n" : "221 bye\r\n")) {
@@ -64,7 +64,7 @@ class TextProtocolChecksTest {
             for (String service : new String[] {"smtp", "pop", "imap", "nntp", "ftp", "pops", "imaps"}) {
                 CheckResult r = negotiate(service, s.target(), SHORT);
                 assertThat(r.up()).as(service).isFalse();
-                assertThat(r.reason()).as(service).contains("no answer within the check timeout of 400 ms");
+                assertThat(r.reason()).as(service).contains("no answer within the check timeout of 250 ms");
                 assertThat(r.elapsedMillis()).as(service).isLessThan(5_000);
             }
         }
