@@ -9,27 +9,47 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One TCP (optionally TLS) connection of a check, every step bounded by the check's
  * {@link Deadline}: the connect, the TLS handshake, and each read (the socket timeout is reset
  * to the time left before every read, so a server that trickles bytes cannot stretch the check).
- * Lines and whole answers are bounded in size.
+ * Lines and whole answers are bounded in size. A watchdog also closes the socket at the deadline,
+ * so steps the socket timeout does not cover on its own (a TLS handshake made of many slow
+ * reads, a write the server never drains) end then too; they fail as a timeout.
  */
 final class Conversation implements AutoCloseable {
     /** Longest line accepted from a server, in bytes (protocol lines are far shorter). */
     static final int MAX_LINE = 8 * 1024;
 
+    /** Slack after the deadline before the watchdog closes the socket, in ms. */
+    private static final long WATCHDOG_SLACK_MS = 20;
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "check-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Socket socket;
     private final Deadline deadline;
     private final InputStream in;
     private final OutputStream out;
+    private final ScheduledFuture<?> watchdog;
+    private final AtomicBoolean cut;
 
-    private Conversation(Socket socket, Deadline deadline) throws IOException {
+    private Conversation(Socket socket, Deadline deadline, ScheduledFuture<?> watchdog, AtomicBoolean cut)
+            throws IOException {
         this.socket = socket;
         this.deadline = deadline;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
+        this.watchdog = watchdog;
+        this.cut = cut;
     }
 
     /**
@@ -41,19 +61,41 @@ final class Conversation implements AutoCloseable {
     static Conversation open(InetSocketAddress server, Deadline deadline, boolean tls, String sniHost)
             throws IOException {
         Socket plain = new Socket();
+        AtomicBoolean cut = new AtomicBoolean();
+        ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
+            cut.set(true);
+            closeQuietly(plain);
+        }, deadline.remainingMillis() + WATCHDOG_SLACK_MS, TimeUnit.MILLISECONDS);
         try {
             plain.connect(server, deadline.socketTimeout());
             plain.setSoTimeout(deadline.socketTimeout());
             plain.setTcpNoDelay(true);
             Socket used = tls ? Tls.handshake(plain, sniHost) : plain;
-            return new Conversation(used, deadline);
-        } catch (SocketTimeoutException e) {
-            plain.close();
-            throw new SocketTimeoutException(deadline.expiredMessage());
+            return new Conversation(used, deadline, watchdog, cut);
         } catch (IOException | RuntimeException e) {
-            plain.close();
+            watchdog.cancel(false);
+            closeQuietly(plain);
+            if (e instanceof SocketTimeoutException || cut.get()) {
+                throw new SocketTimeoutException(deadline.expiredMessage());
+            }
             throw e;
         }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing a check's socket: nothing to report
+        }
+    }
+
+    /** An I/O failure caused by the watchdog's close is the deadline passing. */
+    private IOException translate(IOException e) {
+        if (e instanceof SocketTimeoutException || cut.get()) {
+            return new SocketTimeoutException(deadline.expiredMessage());
+        }
+        return e;
     }
 
     Socket socket() {
@@ -70,9 +112,13 @@ final class Conversation implements AutoCloseable {
     }
 
     void send(byte[] bytes) throws IOException {
-        socket.setSoTimeout(deadline.socketTimeout());
-        out.write(bytes);
-        out.flush();
+        try {
+            socket.setSoTimeout(deadline.socketTimeout());
+            out.write(bytes);
+            out.flush();
+        } catch (IOException e) {
+            throw translate(e);
+        }
     }
 
     /**
@@ -117,7 +163,6 @@ final class Conversation implements AutoCloseable {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         byte[] buffer = new byte[8192];
         while (all.size() < max) {
-            socket.setSoTimeout(deadline.socketTimeout());
             int n = readChunk(buffer, Math.min(buffer.length, max - all.size()));
             if (n < 0) {
                 break;
@@ -132,7 +177,6 @@ final class Conversation implements AutoCloseable {
         byte[] data = new byte[n];
         int done = 0;
         while (done < n) {
-            socket.setSoTimeout(deadline.socketTimeout());
             int got = readChunk(data, done, n - done);
             if (got < 0) {
                 throw new EOFException("the server closed the connection after " + done + " of " + n + " bytes");
@@ -145,7 +189,6 @@ final class Conversation implements AutoCloseable {
     /** Up to {@code max} bytes of whatever arrives next (at least one), or an empty array at EOF. */
     byte[] readSome(int max) throws IOException {
         byte[] data = new byte[max];
-        socket.setSoTimeout(deadline.socketTimeout());
         int got = readChunk(data, 0, max);
         if (got < 0) {
             return new byte[0];
@@ -156,11 +199,11 @@ final class Conversation implements AutoCloseable {
     }
 
     private int read() throws IOException {
-        socket.setSoTimeout(deadline.socketTimeout());
         try {
+            socket.setSoTimeout(deadline.socketTimeout());
             return in.read();
-        } catch (SocketTimeoutException e) {
-            throw new SocketTimeoutException(deadline.expiredMessage());
+        } catch (IOException e) {
+            throw translate(e);
         }
     }
 
@@ -170,9 +213,10 @@ final class Conversation implements AutoCloseable {
 
     private int readChunk(byte[] buffer, int offset, int length) throws IOException {
         try {
+            socket.setSoTimeout(deadline.socketTimeout());
             return in.read(buffer, offset, length);
-        } catch (SocketTimeoutException e) {
-            throw new SocketTimeoutException(deadline.expiredMessage());
+        } catch (IOException e) {
+            throw translate(e);
         }
     }
 
@@ -185,10 +229,7 @@ final class Conversation implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            socket.close();
-        } catch (IOException e) {
-            // closing a check's socket: nothing to report
-        }
+        watchdog.cancel(false);
+        closeQuietly(socket);
     }
 }

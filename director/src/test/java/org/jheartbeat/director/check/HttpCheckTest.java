@@ -138,6 +138,26 @@ class HttpCheckTest {
     }
 
     @Test
+    void anHttpsServerThatTricklesItsHandshakeIsCutAtTheTimeout() throws Exception {
+        // a TLS handshake record announcing 16 KiB, then one byte every 20 ms: each read succeeds
+        // well within the socket timeout, only the whole-check deadline can end it
+        try (ScriptedServer s = new ScriptedServer((client, in, out) -> {
+            out.write(new byte[] {0x16, 0x03, 0x03, 0x40, 0x00});
+            out.flush();
+            while (true) {
+                out.write(0x02);
+                out.flush();
+                Thread.sleep(20);
+            }
+        })) {
+            CheckResult r = check("https").check(s.target(), SHORT);
+            assertThat(r.up()).isFalse();
+            assertThat(r.reason()).contains("no answer within the check timeout of 250 ms");
+            assertThat(r.elapsedMillis()).isLessThan(5_000);
+        }
+    }
+
+    @Test
     void garbageInsteadOfHttpIsDownWithTheReason() throws Exception {
         try (ScriptedServer s = http("SSH-2.0-OpenSSH_9.2\r\n")) {
             CheckResult r = check("http").check(s.target(), TIMEOUT);
