@@ -17,6 +17,8 @@ PACKAGES=(
   lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
   resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)
   lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
+  lighttpd-mod-openssl openssl     # HealthChecksIT: https real server, its throw-away certificate
+  exim4-daemon-light dovecot-imapd dovecot-pop3d dnsmasq-base  # HealthChecksIT: smtp, imap(s)/pop, dns real servers
 )
 
 if [ "$(id -u)" -ne 0 ]; then
