@@ -127,6 +127,50 @@ class HostnameTakeoverIT {
         }
     }
 
+    /**
+     * Drill (-Djhb.drills=true, ~30 s): the run-time rule. node1 serves its group alone; on node2 an operator
+     * starts a daemon explicitly named node1 (its own state directory, so its own node UUID). Each hears
+     * the other beat with its own name: both log the CRIT, and the impostor, whose peer node2 is silent,
+     * takes nothing over in the 15 s it runs (past initdead), so node1's address is never on node2.
+     */
+    @Test
+    void aLiveNodeWithOurNameIsRefused() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        assumeTrue(Boolean.getBoolean("jhb.drills"), "a drill: ./test.sh -Djhb.drills=true (README: longer drills)");
+        try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", "500ms", "LAB_DEADTIME", "3", "LAB_INITDEAD", "4"))) {
+            assertThat(lab.lab("start", "node1").code()).isZero();
+            lab.waitUntil(() -> lab.holds("node1", VIP1) && "node1".equals(lab.http()), Figures.HANG_MS, "node1 serving");
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger both = new java.util.concurrent.atomic.AtomicInteger();
+            Thread sampler = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        if (lab.holds("node2", VIP1)) {
+                            both.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        both.incrementAndGet();
+                    }
+                }
+            }, "vip-sampler");
+            sampler.start();
+            Lab.Result impostor;
+            try {
+                impostor = lab.lab("exec", "node2", "timeout", "15", "java", "-jar", JAR, "daemon", "--config-dir",
+                        lab.configDir("node2").toString(), "--state-dir", lab.runDir().resolve("node2/impostor").toString(),
+                        "--node-name", "node1");
+            } finally {
+                stop.set(true);
+                sampler.join(10_000);
+            }
+            assertThat(impostor.output()).contains("Another live node uses this node's name node1")
+                    .contains("node node2: is dead").doesNotContain("Running ip -4 addr add");
+            assertThat(lab.daemonLog("node1", 400)).contains("CRIT: Another live node uses this node's name node1");
+            assertThat(both.get()).as("samples with node1's address on node2").isZero();
+            assertThat(lab.holds("node1", VIP1)).isTrue();
+        }
+    }
+
     /** Waits until NODE1 (NetBIOS, broadcast) is answered at VIP1 held by {@code node} and DNS names {@code dnsAddress}. */
     private static void awaitNames(Lab lab, String node, String dnsAddress) throws Exception {
         lab.waitUntil(() -> lab.holds(node, VIP1) && netbios(lab, "NODE1").equals(List.of(VIP1))
