@@ -19,6 +19,8 @@ PACKAGES=(
   lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
   lighttpd-mod-openssl openssl     # HealthChecksIT: https real server, its throw-away certificate
   exim4-daemon-light dovecot-imapd dovecot-pop3d dnsmasq-base  # HealthChecksIT: smtp, imap(s)/pop, dns real servers
+  samba samba-common-bin           # nmbd (bookworm ships it in samba) and nmblookup: Hostname's NetBIOS takeover
+  bind9 bind9-dnsutils             # named (a dynamic zone in the lab) and nsupdate/dig: Hostname's DNS takeover
 )
 
 if [ "$(id -u)" -ne 0 ]; then
