@@ -199,9 +199,25 @@ public final class IpvsadmBackend implements TableBackend {
         }
     }
 
-    /** Runs a program with ProcessBuilder, feeding stdin, killing it at the timeout. */
+    /**
+     * A runner that starts real processes with these extra environment variables (tests point a
+     * recording ipvsadm at its table file this way).
+     */
+    public static Runner processes(java.util.Map<String, String> env) {
+        java.util.Map<String, String> copy = java.util.Map.copyOf(env);
+        return (argv, stdin, timeout) -> runProcess(argv, stdin, timeout, copy);
+    }
+
     static Result runProcess(List<String> argv, String stdin, Duration timeout) throws IOException {
-        Process p = new ProcessBuilder(argv).start();
+        return runProcess(argv, stdin, timeout, java.util.Map.of());
+    }
+
+    /** Runs a program with ProcessBuilder, feeding stdin, killing it at the timeout. */
+    static Result runProcess(List<String> argv, String stdin, Duration timeout, java.util.Map<String, String> env)
+            throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(argv);
+        pb.environment().putAll(env);
+        Process p = pb.start();
         try (OutputStream in = p.getOutputStream()) {
             in.write(stdin.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
