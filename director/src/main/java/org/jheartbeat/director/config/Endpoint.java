@@ -33,7 +33,45 @@ public record Endpoint(InetAddress address, int port) implements Comparable<Endp
         if (pct >= 0) {
             a = a.substring(0, pct);
         }
-        return isIpv6() ? "[" + a + "]" : a;
+        return isIpv6() ? "[" + compress(address.getAddress()) + "]" : a;
+    }
+
+    /** An IPv6 address in its shortest form (RFC 5952: the longest run of zero groups as ::). */
+    private static String compress(byte[] b) {
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) {
+            g[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
+        }
+        int bestStart = -1;
+        int bestLen = 1;
+        for (int i = 0; i < 8; ) {
+            if (g[i] != 0) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestStart = i;
+                bestLen = j - i;
+            }
+            i = j;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                sb.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(g[i]));
+        }
+        return sb.toString();
     }
 
     /** As a socket address, for checks. */

@@ -282,6 +282,7 @@ public final class LdirectordParser {
                     }
                 });
             }
+            diags.sort(java.util.Comparator.comparingInt(ConfigDiagnostic::line));
             if (diags.stream().anyMatch(ConfigDiagnostic::isError)) {
                 return new Result(Optional.empty(), diags);
             }
@@ -336,10 +337,55 @@ public final class LdirectordParser {
                         g.checkInterval = d;
                         g.inherited.put(key, r);
                     });
-                    default -> g.inherited.put(key, r);
+                    default -> {
+                        g.inherited.put(key, r);
+                        validateGlobal(key, r);
+                    }
                 }
             }
             return g;
+        }
+
+        /** Checks a global default once, at its own line (blocks that inherit it stay quiet). */
+        private void validateGlobal(String key, Raw r) {
+            switch (key) {
+                case "checktimeout", "negotiatetimeout" -> seconds(key, r);
+                case "checkcount", "failurecount" -> integer(key, r, 1, 1_000_000);
+                case "emailalertfreq" -> integer(key, r, 0, Integer.MAX_VALUE);
+                case "quiescent", "cleanstop" -> yesNo(key, r);
+                case "emailalertstatus" -> {
+                    if (!validStatus(unquote(r.value()))) {
+                        error(r.line(), "emailalertstatus must be a comma list of all, none, starting, running,"
+                                + " stopping, reloading; not '" + abbreviate(r.value()) + "'");
+                    }
+                }
+                default -> {
+                    return;
+                }
+            }
+            reportedGlobals.add(key);
+        }
+
+        private boolean validStatus(String v) {
+            Set<String> words = Set.of("all", "none", "starting", "running", "stopping", "reloading");
+            String s = v.replace(" ", "");
+            return !s.isEmpty() && java.util.Arrays.stream(s.split(",")).allMatch(words::contains);
+        }
+
+        /** A number set in the block (errors reported) or inherited (already checked, quiet). */
+        private Optional<Integer> blockInt(String key, Map<String, Raw> own, GlobalDefaults g, int min, int max) {
+            if (own.containsKey(key)) {
+                return integer(key, own.get(key), min, max);
+            }
+            Raw r = g.inherited.get(key);
+            if (r == null) {
+                return Optional.empty();
+            }
+            String v = unquote(r.value());
+            if (!DIGITS.matcher(v).matches() || v.length() > 9 || Integer.parseInt(v) < min || Integer.parseInt(v) > max) {
+                return Optional.empty();
+            }
+            return Optional.of(Integer.parseInt(v));
         }
 
         private Optional<VirtualService> readBlock(Block b, GlobalDefaults g) {
@@ -525,18 +571,10 @@ public final class LdirectordParser {
                     }
                 }
             }
-            int checkCount = 1;
-            if (eff.containsKey("checkcount")) {
-                Optional<Integer> c = integer("checkcount", eff.get("checkcount"), 1, 1000);
-                ok &= c.isPresent() || !d.containsKey("checkcount");
-                checkCount = c.orElse(1);
-            }
-            int failureCount = 1;
-            if (eff.containsKey("failurecount")) {
-                Optional<Integer> c = integer("failurecount", eff.get("failurecount"), 1, 1_000_000);
-                ok &= c.isPresent() || !d.containsKey("failurecount");
-                failureCount = c.orElse(1);
-            }
+            int checkCount = blockInt("checkcount", d, g, 1, 1_000_000).orElse(1);
+            ok &= !d.containsKey("checkcount") || blockInt("checkcount", d, g, 1, 1_000_000).isPresent();
+            int failureCount = blockInt("failurecount", d, g, 1, 1_000_000).orElse(1);
+            ok &= !d.containsKey("failurecount") || blockInt("failurecount", d, g, 1, 1_000_000).isPresent();
             boolean quiescent = eff.containsKey("quiescent") && yesNoQuiet(eff.get("quiescent"), d, "quiescent")
                     .orElse(false);
             boolean cleanStop = !eff.containsKey("cleanstop") || yesNoQuiet(eff.get("cleanstop"), d, "cleanstop")
@@ -550,27 +588,20 @@ public final class LdirectordParser {
                 ok &= fallback.isPresent() || !d.containsKey(fbKey);
             }
             Optional<String> emailAlert = Optional.ofNullable(eff.get("emailalert")).map(r -> unquote(r.value()));
-            int emailAlertFreq = 0;
-            if (eff.containsKey("emailalertfreq")) {
-                Optional<Integer> f = integer("emailalertfreq", eff.get("emailalertfreq"), 0, Integer.MAX_VALUE);
-                ok &= f.isPresent() || !d.containsKey("emailalertfreq");
-                emailAlertFreq = f.orElse(0);
-            }
+            int emailAlertFreq = blockInt("emailalertfreq", d, g, 0, Integer.MAX_VALUE).orElse(0);
             String emailAlertStatus = "all";
-            if (eff.containsKey("emailalertstatus")) {
-                Raw r = eff.get("emailalertstatus");
-                String v = unquote(r.value()).replace(" ", "");
-                Set<String> words = Set.of("all", "none", "starting", "running", "stopping", "reloading");
-                boolean valid = !v.isEmpty() && java.util.Arrays.stream(v.split(",")).allMatch(words::contains);
-                if (!valid) {
-                    if (d.containsKey("emailalertstatus") || r.line() == eff.get("emailalertstatus").line()) {
-                        error(r.line(), "emailalertstatus must be a comma list of all, none, starting, running,"
-                                + " stopping, reloading; not '" + abbreviate(v) + "'");
-                    }
+            if (d.containsKey("emailalertstatus")) {
+                Raw r = d.get("emailalertstatus");
+                if (!validStatus(unquote(r.value()))) {
+                    error(r.line(), "emailalertstatus must be a comma list of all, none, starting, running,"
+                            + " stopping, reloading; not '" + abbreviate(r.value()) + "'");
                     ok = false;
                 } else {
-                    emailAlertStatus = v;
+                    emailAlertStatus = unquote(r.value()).replace(" ", "");
                 }
+            } else if (g.inherited.containsKey("emailalertstatus")
+                    && validStatus(unquote(g.inherited.get("emailalertstatus").value()))) {
+                emailAlertStatus = unquote(g.inherited.get("emailalertstatus").value()).replace(" ", "");
             }
             Optional<String> smtp = Optional.ofNullable(eff.get("smtp")).map(r -> unquote(r.value()));
             Optional<String> monitorFile = Optional.ofNullable(d.get("monitorfile")).map(r -> unquote(r.value()));
