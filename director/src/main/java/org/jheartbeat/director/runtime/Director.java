@@ -340,11 +340,7 @@ public final class Director implements AutoCloseable {
                         e.getMessage());
                 listener.accept(new DirectorAction.Log(DirectorAction.Level.ERROR, "backend failed: "
                         + e.getMessage()));
-                try {
-                    kernel.resync(backend.read());
-                } catch (BackendException again) {
-                    LOG.error("Cannot read the table back after the failure: {}", again.getMessage());
-                }
+                scheduleRepair();
             }
         }
         for (DirectorAction a : after) {
@@ -358,6 +354,41 @@ public final class Director implements AutoCloseable {
                 startProgram(run.argv());
             }
             listener.accept(a);
+        }
+    }
+
+    private boolean repairScheduled;
+    private long repairDelayMillis = 500;
+
+    /**
+     * After a failure, re-reads the table and applies what the owned services lack, first after
+     * 0.5 s, then backing off to 30 s between attempts while it keeps failing (decision thread).
+     */
+    private void scheduleRepair() {
+        if (repairScheduled || stopped) {
+            return;
+        }
+        repairScheduled = true;
+        long delay = repairDelayMillis;
+        repairDelayMillis = Math.min(30_000, repairDelayMillis * 2);
+        try {
+            timer.schedule(() -> submit(() -> {
+                repairScheduled = false;
+                long failuresBefore = backendFailures.get();
+                try {
+                    carryOut(kernel.repair(backend.read()));
+                } catch (BackendException e) {
+                    backendFailures.incrementAndGet();
+                    LOG.error("Cannot read the table back after a failure: {}", e.getMessage());
+                    scheduleRepair();
+                    return;
+                }
+                if (backendFailures.get() == failuresBefore) {
+                    repairDelayMillis = 500;
+                }
+            }), delay, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            repairScheduled = false;
         }
     }
 

@@ -186,9 +186,23 @@ public final class DirectorKernel {
         return take();
     }
 
-    /** Replaces the kernel's view of the table with what the backend holds (after a failure). */
-    public void resync(TableSnapshot actual) {
-        table = IpvsTable.of(actual);
+    /**
+     * After a backend failure: the commands that bring the services this director owns from what
+     * the table actually holds to what the kernel wants (services it does not own are left alone).
+     *
+     * @param actual the table as read back
+     * @return the repair commands with one log line, or nothing if the table already is as wanted
+     */
+    public List<DirectorAction> repair(TableSnapshot actual) {
+        out = new ArrayList<>();
+        IpvsTable have = IpvsTable.of(actual);
+        List<TableCommand> diff = org.jheartbeat.director.table.TableDiff.between(have, table, ownedServices());
+        table = have;
+        if (!diff.isEmpty()) {
+            log(Level.WARN, "Repairing the table after a failed change: " + diff.size() + " command(s)");
+            diff.forEach(this::apply);
+        }
+        return take();
     }
 
     // ---- the start/reload sequence ----

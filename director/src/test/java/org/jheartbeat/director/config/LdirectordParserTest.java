@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class LdirectordParserTest {
+public class LdirectordParserTest {
     private static final Path FILE = Path.of("/etc/ha.d/ldirectord.cf");
     /** Names resolve only through this table: the tests never ask DNS. */
     private final LdirectordParser parser = new LdirectordParser(name -> Optional.ofNullable(Map.of(

@@ -34,6 +34,14 @@ class IpvsadmTextTest {
         return new Endpoint(InetAddress.getByName(host), port);
     }
 
+    static Endpoint epQuiet(String host, int port) {
+        try {
+            return ep(host, port);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static TableSnapshot example() throws Exception {
         ServiceKey tcp = ServiceKey.of(Protocol.TCP, ep("198.18.6.240", 80));
         ServiceKey udp = ServiceKey.of(Protocol.UDP, ep("198.18.6.53", 53));
