@@ -56,6 +56,26 @@ class LvsCommandTest {
     }
 
     @Test
+    void aSeventyServiceConfigIsCheckedQuickly() throws Exception {
+        StringBuilder sb = new StringBuilder("checktimeout=5\ncheckinterval=10\nautoreload=yes\nquiescent=no\n");
+        for (int i = 0; i < 70; i++) {
+            sb.append("virtual=198.18.2.").append(i + 1).append(":80\n");
+            for (int j = 0; j < 4; j++) {
+                sb.append("\treal=198.18.3.").append(10 + j).append(":80 gate\n");
+            }
+            sb.append("\tservice=http\n\tscheduler=wlc\n\tpersistent=90\n\tchecktype=connect\n");
+        }
+        Path f = Files.writeString(dir.resolve("big.cf"), sb.toString());
+        long t0 = System.nanoTime();
+        HbRun r = HbRun.hb("lvs", "check", f.toString());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r.code()).as(r.err()).isZero();
+        System.out.printf("hb lvs check of 70 virtual services / 280 reals: %d ms in-process (%s)%n", ms,
+                r.out().strip());
+        assertThat(r.out()).contains("70 virtual service(s), 280 real server(s)");
+    }
+
+    @Test
     void aMissingFileIsOneLine() {
         HbRun r = HbRun.hb("lvs", "check", dir.resolve("nope.cf").toString());
         assertThat(r.code()).isEqualTo(2);

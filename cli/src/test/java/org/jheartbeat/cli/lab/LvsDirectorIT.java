@@ -82,6 +82,8 @@ class LvsDirectorIT {
             Result status = run(List.of("sh", wrapper, cfg.toString(), "status"), env);
             assertThat(status.code).isZero();
             assertThat(status.out).contains("running with pid");
+            // as the haresources resource ldirectord::ldirectord.cf, Heartbeat reads this output: running
+            assertThat(org.jheartbeat.resources.script.StatusText.saysRunning(status.out)).isTrue();
 
             // ldirectord's start over an empty table, then one pass of checks bringing all three up
             List<String> expected = new ArrayList<>(List.of("ipvsadm -A -t " + VIP + " -s lc -p 90",
@@ -127,10 +129,23 @@ class LvsDirectorIT {
             assertThat(recorded(dir)).isEqualTo(expected);
             Result reload = run(List.of("sh", wrapper, cfg.toString(), "reload"), env);
             assertThat(reload.code).as(reload.out).isZero();
+            // a broken file is refused at file:line (exit 2) and the running config is kept
+            Files.writeString(cfg, config(dir, " heavy"));
+            Result refused = run(List.of("sh", wrapper, cfg.toString(), "reload"), env);
+            assertThat(refused.code).as(refused.out).isEqualTo(2);
+            assertThat(refused.out).contains(cfg + ":9: real: unexpected 'heavy'");
+            Files.writeString(cfg, config(dir, " 2"));
+            Result stats = run(List.of("java", "-jar", jar.toString(), "lvs", "status", "--stats", "--socket",
+                    socket.toString()), env);
+            assertThat(stats.out).isEqualTo(run(List.of(bin.resolve("ipvsadm").toString(), "-L", "-n", "--stats"),
+                    env).out);
+            assertThat(recorded(dir)).isEqualTo(expected);
 
             // stop: cleanstop deletes the reals it brought up, then the service
             Result stop = run(List.of("sh", wrapper, cfg.toString(), "stop"), env);
             assertThat(stop.code).as(stop.out).isZero();
+            assertThat(org.jheartbeat.resources.script.StatusText.saysRunning(run(List.of("sh", wrapper,
+                    cfg.toString(), "status"), env).out)).isFalse();
             expected.addAll(List.of(del("198.18.0.21"), del("198.18.0.22"), del("198.18.0.23"),
                     "ipvsadm -D -t " + VIP));
             assertThat(recorded(dir)).isEqualTo(expected);

@@ -129,14 +129,36 @@ public final class ControlSocket implements AutoCloseable {
         }
     }
 
-    private static void reply(SocketChannel c, String answer) {
+    /**
+     * Writes the answer, then reads and drops what the client still sends (at most 64 KiB, at most
+     * {@link #READ_TIMEOUT_MS}) before closing, so that an over-long request gets its error instead
+     * of a connection reset.
+     */
+    private void reply(SocketChannel c, String answer) {
+        var timeout = reaper.schedule(() -> {
+            try {
+                c.close();
+            } catch (IOException e) {
+                // closing
+            }
+        }, READ_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         try (c) {
             ByteBuffer b = ByteBuffer.wrap(answer.getBytes(StandardCharsets.UTF_8));
             while (b.hasRemaining()) {
                 c.write(b);
             }
+            c.shutdownOutput();
+            ByteBuffer sink = ByteBuffer.allocate(4096);
+            int drained = 0;
+            int n;
+            while (drained < 65536 && (n = c.read(sink)) >= 0) {
+                drained += n;
+                sink.clear();
+            }
         } catch (IOException e) {
             // the client went away
+        } finally {
+            timeout.cancel(false);
         }
     }
 
