@@ -215,6 +215,7 @@ public final class DirectorKernel {
         for (VirtualService vs : cfg.virtuals()) {
             ServiceKey k = vs.key();
             VirtualState v = virtuals.get(k);
+            boolean known = v != null;
             if (v == null) {
                 v = new VirtualState(vs);
             }
@@ -269,7 +270,11 @@ public final class DirectorKernel {
                     log(Level.INFO, "Purged real server: " + id(v, r.endpoint()));
                 }
             }
-            v.fallbackOn = fb.isPresent() && table.real(k, fb.get()).isPresent();
+            if (!known || !before.fallback().equals(vs.fallback())) {
+                // a new service (or a new fallback): the fallback is on if the table holds it
+                v.fallbackOn = fb.isPresent() && table.real(k, fb.get()).isPresent()
+                        || known && v.fallbackOn && vs.fallback().isEmpty();
+            }
             queuedDown.put(v, down);
         }
         virtuals.clear();

@@ -226,6 +226,15 @@ class DirectorKernelTest {
     }
 
     @Test
+    void aReloadDoesNotRerunFallbackcommandWhileAllRealsStayDown() {
+        DirectorKernel k = new DirectorKernel();
+        String cfg = SEED.replace("quiescent=no", "quiescent=no\nfallbackcommand=/usr/local/bin/sorry");
+        k.start(config(cfg), TableSnapshot.empty());
+        assertThat(runs(k.reload(config(cfg + "virtual=198.18.0.101:25\n\treal=198.18.0.31:25 gate\n"))))
+                .noneMatch(r -> r.contains("198.18.0.100:80"));
+    }
+
+    @Test
     void stopDeletesWhatItBroughtUpUnlessCleanstopIsNo() {
         DirectorKernel k = new DirectorKernel();
         k.start(config(SEED), TableSnapshot.empty());
