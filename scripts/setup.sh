@@ -17,6 +17,7 @@ PACKAGES=(
   lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
   resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)
   lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
+  python3                          # director tests: the recording ipvsadm, LvsDirectorIT's real HTTP servers (fence-agents already pulls it in)
 )
 
 if [ "$(id -u)" -ne 0 ]; then
