@@ -1,6 +1,8 @@
 package org.jheartbeat.director.runtime;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -221,15 +223,17 @@ public final class Director implements AutoCloseable {
         }
         long gen = generation.merge(v.key(), 1L, Long::sum);
         long planned = clock.nanoTime() + delayMillis * 1_000_000L;
+        Optional<Path> maintenance = kernel.config() == null ? Optional.empty()
+                : kernel.config().globals().maintenanceDir().map(Path::of);
         try {
-            timer.schedule(() -> runPass(v, gen, planned), delayMillis, TimeUnit.MILLISECONDS);
+            timer.schedule(() -> runPass(v, gen, planned, maintenance), delayMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // stopping
         }
     }
 
     /** One pass over a service's reals (timer thread): start every check, cut those that hang. */
-    private void runPass(VirtualService v, long gen, long plannedNanos) {
+    private void runPass(VirtualService v, long gen, long plannedNanos, Optional<Path> maintenance) {
         long start = clock.nanoTime();
         maxLag.accumulateAndGet((start - plannedNanos) / 1_000_000L, Math::max);
         passes.incrementAndGet();
@@ -244,6 +248,11 @@ public final class Director implements AutoCloseable {
                 check = checks.create(v);
             } catch (IllegalArgumentException e) {
                 report(v, gen, r, CheckResult.down(e.getMessage(), 0), reported, done);
+                continue;
+            }
+            Optional<Path> flag = maintenance.flatMap(dir -> inMaintenance(dir, r));
+            if (flag.isPresent()) {
+                report(v, gen, r, CheckResult.down("in maintenance (" + flag.get() + " exists)", 0), reported, done);
                 continue;
             }
             CheckTarget target = target(v, r);
@@ -295,10 +304,42 @@ public final class Director implements AutoCloseable {
         }
         submit(() -> {
             if (generation.getOrDefault(v.key(), -1L) == gen) {
+                v.monitorFile().ifPresent(f -> monitor(Path.of(f), r, res));
                 carryOut(kernel.checked(v.key(), r.endpoint(), res.up(), res.reason()));
             }
             done.complete(null);
         });
+    }
+
+    /**
+     * {@code maintenancedir}: a file named {@code RIP:PORT} or {@code RIP} there forces the real down,
+     * as ldirectord 4.x (its host-name forms are not looked up here).
+     */
+    static Optional<Path> inMaintenance(Path dir, RealServer r) {
+        String ip = r.endpoint().host();
+        for (String name : List.of(ip + ":" + r.endpoint().port(), ip)) {
+            Path p = dir.resolve(name);
+            if (Files.exists(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static final java.time.format.DateTimeFormatter MONITOR_TIME =
+            java.time.format.DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ROOT);
+
+    /** {@code monitorfile}: one line per check, {@code [time] [pid] RIP PORT up|down message}. */
+    private static void monitor(Path file, RealServer r, CheckResult res) {
+        String line = "[" + MONITOR_TIME.format(java.time.ZonedDateTime.now()) + "] [" + ProcessHandle.current().pid()
+                + "] " + r.endpoint().host() + " " + r.endpoint().port() + " " + (res.up() ? "up" : "down")
+                + (res.up() ? "" : " " + res.reason()) + "\n";
+        try {
+            Files.writeString(file, line, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            LOG.warn("cannot append to monitorfile {}: {}", file, e.getMessage());
+        }
     }
 
     private void submit(Runnable r) {

@@ -65,6 +65,28 @@ class DirectorTest {
     }
 
     @Test
+    void aMaintenanceFileForcesARealDownAndMonitorfileRecordsEveryCheck(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        FakeBackend backend = new FakeBackend();
+        java.nio.file.Path maint = java.nio.file.Files.createDirectories(dir.resolve("maintenance"));
+        java.nio.file.Path mon = dir.resolve("monitor.log");
+        String cfg = QUICK.replace("quiescent=no", "quiescent=no\nmaintenancedir=" + maint)
+                .replace("\tchecktype=connect\n", "\tchecktype=connect\n\tmonitorfile=" + mon + "\n");
+        try (Director d = new Director(backend, v -> (t, to) -> CheckResult.up(0), MonotonicClock.system(),
+                a -> { })) {
+            d.start(DirectorKernelTest.config(cfg));
+            await().atMost(Duration.ofSeconds(20)).until(() -> backend.commands().size() == 7);
+            java.nio.file.Files.writeString(maint.resolve("198.18.0.22:80"), "");
+            await().atMost(Duration.ofSeconds(20)).until(() -> backend.commands().contains(
+                    "ipvsadm -d -t 198.18.0.100:80 -r 198.18.0.22:80") && backend.commands().size() == 8);
+        }
+        List<String> lines = java.nio.file.Files.readAllLines(mon);
+        assertThat(lines).anyMatch(l -> l.matches("\\[.*\\] \\[\\d+\\] 198\\.18\\.0\\.21 80 up"));
+        assertThat(lines).anyMatch(l -> l.endsWith("198.18.0.22 80 down in maintenance (" + maint.resolve(
+                "198.18.0.22:80") + " exists)"));
+    }
+
+    @Test
     void aBackendFailureIsReportedAndTheKernelResyncs() throws Exception {
         FakeBackend backend = new FakeBackend();
         List<DirectorAction.Log> logs = new CopyOnWriteArrayList<>();
