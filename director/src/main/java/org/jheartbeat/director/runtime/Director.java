@@ -72,6 +72,8 @@ public final class Director implements AutoCloseable {
     private final ScheduledExecutorService timer = new ScheduledThreadPoolExecutor(1, named("lvs-timer", true));
     private final ExecutorService pool = Executors.newCachedThreadPool(named("lvs-check", true));
     private final Map<ServiceKey, Long> generation = new HashMap<>();
+    /** One check instance per real, kept across passes (a combined check counts its passes). */
+    private final Map<ServiceKey, Map<Endpoint, Optional<HealthCheck>>> instances = new HashMap<>();
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong checksRun = new AtomicLong();
     private final AtomicLong cut = new AtomicLong();
@@ -140,12 +142,14 @@ public final class Director implements AutoCloseable {
             for (VirtualService v : config.virtuals()) {
                 Optional<VirtualService> before = old.virtual(v.key());
                 if (before.isEmpty() || !before.get().equals(v)) {
+                    instances.remove(v.key());
                     schedule(v, 0);
                 }
             }
             for (VirtualService v : old.virtuals()) {
                 if (config.virtual(v.key()).isEmpty()) {
                     generation.remove(v.key());
+                    instances.remove(v.key());
                 }
             }
             return null;
@@ -225,15 +229,31 @@ public final class Director implements AutoCloseable {
         long planned = clock.nanoTime() + delayMillis * 1_000_000L;
         Optional<Path> maintenance = kernel.config() == null ? Optional.empty()
                 : kernel.config().globals().maintenanceDir().map(Path::of);
+        Map<Endpoint, Optional<HealthCheck>> checksOfV = instances.computeIfAbsent(v.key(), k -> {
+            Map<Endpoint, Optional<HealthCheck>> m = new HashMap<>();
+            for (RealServer r : v.reals()) {
+                Optional<HealthCheck> c;
+                try {
+                    c = Optional.of(checks.create(v));
+                } catch (IllegalArgumentException e) {
+                    LOG.error("No check for virtual {}: {}", v.key().address(), e.getMessage());
+                    c = Optional.empty();
+                }
+                m.put(r.endpoint(), c);
+            }
+            return Map.copyOf(m);
+        });
         try {
-            timer.schedule(() -> runPass(v, gen, planned, maintenance), delayMillis, TimeUnit.MILLISECONDS);
+            timer.schedule(() -> runPass(v, gen, planned, maintenance, checksOfV), delayMillis,
+                    TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // stopping
         }
     }
 
     /** One pass over a service's reals (timer thread): start every check, cut those that hang. */
-    private void runPass(VirtualService v, long gen, long plannedNanos, Optional<Path> maintenance) {
+    private void runPass(VirtualService v, long gen, long plannedNanos, Optional<Path> maintenance,
+            Map<Endpoint, Optional<HealthCheck>> instancesOfV) {
         long start = clock.nanoTime();
         maxLag.accumulateAndGet((start - plannedNanos) / 1_000_000L, Math::max);
         passes.incrementAndGet();
@@ -243,13 +263,13 @@ public final class Director implements AutoCloseable {
             CompletableFuture<Void> done = new CompletableFuture<>();
             all.add(done);
             AtomicBoolean reported = new AtomicBoolean();
-            HealthCheck check;
-            try {
-                check = checks.create(v);
-            } catch (IllegalArgumentException e) {
-                report(v, gen, r, CheckResult.down(e.getMessage(), 0), reported, done);
+            Optional<HealthCheck> made = instancesOfV.getOrDefault(r.endpoint(), Optional.empty());
+            if (made.isEmpty()) {
+                report(v, gen, r, CheckResult.down("no check for checktype " + v.checkType() + " with service "
+                        + v.service(), 0), reported, done);
                 continue;
             }
+            HealthCheck check = made.get();
             Optional<Path> flag = maintenance.flatMap(dir -> inMaintenance(dir, r));
             if (flag.isPresent()) {
                 report(v, gen, r, CheckResult.down("in maintenance (" + flag.get() + " exists)", 0), reported, done);
