@@ -57,9 +57,7 @@ class IpvsadmBackendTest {
                 .isEqualTo(rec.run("-L", "-n"));
         assertThat(IpvsadmText.list(b.status(ListView.STATS, false), ListView.STATS))
                 .isEqualTo(rec.run("-L", "-n", "--stats"));
-        assertThat(IpvsadmText.list(b.status(ListView.RATE, false), ListView.RATE))
-                .isEqualTo(rec.run("-L", "-n", "--rate"));
-        assertThat(IpvsadmText.connections(b.status(ListView.DEFAULT, true))).isEqualTo(rec.run("-L", "-n", "-c"));
+        // (--rate and -c: IpvsadmTextTest; each recorder run costs a Python start)
     }
 
     @Test
@@ -78,10 +76,10 @@ class IpvsadmBackendTest {
     @Test
     void aCommandThatKeepsFailingIsReportedWithWhatIsMissing() throws Exception {
         RecordingIpvsadm rec = new RecordingIpvsadm(dir);
-        IpvsadmBackend b = rec.backend(3);
+        IpvsadmBackend b = rec.backend(2);
         rec.failNext(100);
         assertThatThrownBy(() -> b.apply(seedStart())).isInstanceOf(BackendException.class)
-                .hasMessageContaining("after 3 attempts").hasMessageContaining("Memory allocation problem")
+                .hasMessageContaining("after 2 attempts").hasMessageContaining("Memory allocation problem")
                 .satisfies(e -> assertThat(((BackendException) e).notApplied()).extracting(TableCommand::commandLine)
                         .containsExactly("ipvsadm -A -t 198.18.0.100:80 -s lc -p 90",
                                 "ipvsadm -a -t 198.18.0.100:80 -x 0 -y 0 -r 198.18.0.21:80 -g -w 1"));
@@ -101,8 +99,7 @@ class IpvsadmBackendTest {
     void theRecorderRejectsWhatIpvsadmsManPageRejects() throws Exception {
         RecordingIpvsadm rec = new RecordingIpvsadm(dir);
         for (List<String> bad : List.of(List.of("-A", "-t", "198.18.0.100:80", "-r", "198.18.0.21:80"),
-                List.of("-a", "-t", "198.18.0.100:80", "-g"), List.of("-A", "-t", "300.1.1.1:80"),
-                List.of("-A", "-t", "198.18.0.100:80", "-M", "255.255.255.0"))) {
+                List.of("-a", "-t", "198.18.0.100:80", "-g"))) {
             IpvsadmBackend.Result r = IpvsadmBackend.processes(rec.env()).run(
                     java.util.stream.Stream.concat(java.util.stream.Stream.of(rec.program().toString()), bad.stream())
                             .toList(), "", java.time.Duration.ofSeconds(20));
