@@ -134,7 +134,12 @@ public final class DirectorDaemon implements AutoCloseable {
                     return sb.toString();
                 }
                 case "status": {
-                    ListView view = w.length > 1 ? ListView.valueOf(w[1]) : ListView.DEFAULT;
+                    ListView view = w.length < 2 ? ListView.DEFAULT : switch (w[1]) {
+                        case "DEFAULT" -> ListView.DEFAULT;
+                        case "STATS" -> ListView.STATS;
+                        case "RATE" -> ListView.RATE;
+                        default -> throw new IllegalArgumentException("unknown view '" + w[1] + "'");
+                    };
                     boolean conn = w.length > 2 && w[2].equals("1");
                     boolean json = w.length > 3 && w[3].equals("json");
                     TableSnapshot t = director.status(view, conn);
