@@ -42,6 +42,7 @@ public final class DirectorDaemon implements AutoCloseable {
         return t;
     });
     private volatile String digest;
+    private volatile boolean started;
 
     /**
      * Starts everything.
@@ -60,8 +61,16 @@ public final class DirectorDaemon implements AutoCloseable {
         this.parser = new LdirectordParser();
         this.digest = md5(configFile);
         this.director = new Director(backend, checks, MonotonicClock.system(), listener);
-        director.start(config);
+        // the socket first: if it cannot be bound, nothing has touched the table yet
         this.control = new ControlSocket(socket, this::handle);
+        try {
+            director.start(config);
+        } catch (BackendException | InterruptedException | RuntimeException e) {
+            control.close();
+            director.close();
+            throw e;
+        }
+        started = true;
         if (config.globals().autoReload()) {
             long every = Math.max(1, config.globals().checkInterval().toMillis());
             watcher.scheduleWithFixedDelay(this::autoReload, every, every, TimeUnit.MILLISECONDS);
@@ -121,6 +130,9 @@ public final class DirectorDaemon implements AutoCloseable {
 
     /** Answers one control request. */
     private String handle(String line) {
+        if (!started) {
+            return "ERR the director is starting, try again";
+        }
         String[] w = line.split("\\s+");
         try {
             switch (w[0]) {
