@@ -21,6 +21,7 @@ PACKAGES=(
   exim4-daemon-light dovecot-imapd dovecot-pop3d dnsmasq-base  # HealthChecksIT: smtp, imap(s)/pop, dns real servers
   samba samba-common-bin           # nmbd (bookworm ships it in samba) and nmblookup: Hostname's NetBIOS takeover
   bind9 bind9-dnsutils             # named (a dynamic zone in the lab) and nsupdate/dig: Hostname's DNS takeover
+  python3                          # director tests: the recording ipvsadm, LvsDirectorIT's real HTTP servers (fence-agents already pulls it in)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

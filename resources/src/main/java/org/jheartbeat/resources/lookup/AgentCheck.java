@@ -103,6 +103,10 @@ public final class AgentCheck {
                         () -> out.add(new Problem(Kind.ERROR, BuiltinFilesystem.usage(spec.token()))));
                 return out;
             }
+            if (h.name().equals(org.jheartbeat.resources.script.BuiltinLdirectord.NAME) && !locator.exists(h.name())
+                    && org.jheartbeat.resources.script.BuiltinLdirectord.locate().isPresent()) {
+                return out;
+            }
             try {
                 locator.locate(h.name(), spec.token());
             } catch (AgentNotFoundException e) {

@@ -156,6 +156,12 @@ public final class StandardResourceAgents implements ResourceAgents {
                 return ocfAgent(BuiltinFilesystem.asOcf(h.args())
                         .orElseThrow(() -> new ResourceAgentException(BuiltinFilesystem.usage(spec.token()))), spec);
             }
+            if (h.name().equals(org.jheartbeat.resources.script.BuiltinLdirectord.NAME) && !locator.exists(h.name())) {
+                java.util.Optional<java.nio.file.Path> wrapper = org.jheartbeat.resources.script.BuiltinLdirectord.locate();
+                if (wrapper.isPresent()) {
+                    return new ScriptAgent(wrapper.get(), h.args(), runner);
+                }
+            }
             return new ScriptAgent(locator.locate(h.name(), spec.token()), h.args(), runner);
         }
         if (ref instanceof AgentRef.Lsb l) {

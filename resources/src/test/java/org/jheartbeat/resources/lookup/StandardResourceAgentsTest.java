@@ -59,6 +59,27 @@ class StandardResourceAgentsTest {
     }
 
     @Test
+    void ldirectordIsBuiltInUnlessResourceDHasItsOwn() throws IOException {
+        Path wrapper = executable(tmp.resolve("ldirectord-wrapper"));
+        String before = System.getProperty("jheartbeat.ldirectord");
+        System.setProperty("jheartbeat.ldirectord", wrapper.toString());
+        try {
+            var builtin = (ScriptAgent) agents.forSpec(spec("ldirectord", "ldirectord.cf"));
+            assertThat(builtin.argv("start")).containsExactly(wrapper.toString(), "ldirectord.cf", "start");
+            assertThat(new AgentCheck(ScriptLocator.of(configDir, initDir), new org.jheartbeat.resources.ocf.OcfDirectory(tmp.resolve("ocf"), new RecordingProcessRunner()), List.of())
+                    .check(spec("ldirectord", "ldirectord.cf"))).isEmpty();
+            Path own = executable(configDir.resolve("resource.d/ldirectord"));
+            assertThat(((ScriptAgent) agents.forSpec(spec("ldirectord", "ldirectord.cf"))).script()).isEqualTo(own);
+        } finally {
+            if (before == null) {
+                System.clearProperty("jheartbeat.ldirectord");
+            } else {
+                System.setProperty("jheartbeat.ldirectord", before);
+            }
+        }
+    }
+
+    @Test
     void initDirIsTheFallback() throws IOException {
         Path inInit = executable(initDir.resolve("apache2"));
         assertThat(((ScriptAgent) agents.forSpec(spec("apache2"))).script()).isEqualTo(inInit);

@@ -1,0 +1,117 @@
+package org.jheartbeat.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hb lvs check} and {@code hb lvs status} without a running director. */
+class LvsCommandTest {
+    @TempDir
+    Path dir;
+
+    static final String SEED = "checktimeout=20\ncheckinterval=10\nautoreload=yes\nquiescent=no\n"
+            + "virtual=198.18.0.100:80\n\treal=198.18.0.21:80 gate\n\treal=198.18.0.22:80 gate\n\tservice=http\n"
+            + "\tscheduler=lc\n\tpersistent=90\n\tprotocol=tcp\n\tchecktype=connect\n";
+
+    @Test
+    void checkAcceptsTheSeedConfig() throws Exception {
+        Path f = Files.writeString(dir.resolve("ldirectord.cf"), SEED);
+        HbRun r = HbRun.hb("lvs", "check", f.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).startsWith(f + ": configuration OK (1 virtual service(s), 2 real server(s), read in ");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void checkNamesEveryProblemAtFileLineAndExitsTwo() throws Exception {
+        Path f = Files.writeString(dir.resolve("bad.cf"), "checktimeout=0\nvirtual=198.18.0.100:80\n"
+                + "    real=198.18.0.21:80\n    shceduler=lc\n  checktype=connect\n");
+        HbRun r = HbRun.hb("lvs", "check", f.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().lines()).containsExactly(
+                f + ":1: checktimeout must be a whole number of seconds greater than 0, not '0'",
+                f + ":3: real = 198.18.0.21:80: expected 'address[:port] gate|masq|ipip [weight]'; the forwarding"
+                        + " method is required",
+                f + ":4: unknown directive 'shceduler'; did you mean 'scheduler'?",
+                f + ":5: indented by 2 spaces: lines of a virtual= block need at least 4 spaces or a tab, global lines"
+                        + " none; fix the indentation",
+                "4 error(s) in " + f + "; fix them before starting the director.");
+        assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void checkReportsACheckThisBuildLacksAtTheVirtualsLine() throws Exception {
+        Path f = Files.writeString(dir.resolve("neg.cf"), "virtual=198.18.0.100:80\n    real=198.18.0.21:80 gate\n"
+                + "    checktype=external-perl\n");
+        HbRun r = HbRun.hb("lvs", "check", f.toString());
+        // whether the build has it or not, the answer is definite: OK, or an error at line 1
+        if (r.code() != 0) {
+            assertThat(r.code()).isEqualTo(2);
+            assertThat(r.err()).startsWith(f + ":1: virtual 198.18.0.100:80: ");
+        }
+    }
+
+    @Test
+    void aSeventyServiceConfigIsCheckedQuickly() throws Exception {
+        StringBuilder sb = new StringBuilder("checktimeout=5\ncheckinterval=10\nautoreload=yes\nquiescent=no\n");
+        for (int i = 0; i < 70; i++) {
+            sb.append("virtual=198.18.2.").append(i + 1).append(":80\n");
+            for (int j = 0; j < 4; j++) {
+                sb.append("\treal=198.18.3.").append(10 + j).append(":80 gate\n");
+            }
+            sb.append("\tservice=http\n\tscheduler=wlc\n\tpersistent=90\n\tchecktype=connect\n");
+        }
+        Path f = Files.writeString(dir.resolve("big.cf"), sb.toString());
+        long t0 = System.nanoTime();
+        HbRun r = HbRun.hb("lvs", "check", f.toString());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r.code()).as(r.err()).isZero();
+        System.out.printf("hb lvs check of 70 virtual services / 280 reals: %d ms in-process (%s)%n", ms,
+                r.out().strip());
+        assertThat(r.out()).contains("70 virtual service(s), 280 real server(s)");
+    }
+
+    @Test
+    void aMissingFileIsOneLine() {
+        HbRun r = HbRun.hb("lvs", "check", dir.resolve("nope.cf").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith(dir.resolve("nope.cf") + ":0: cannot read the file");
+    }
+
+    /** This kernel has no IPVS: status reads a recording ipvsadm (director test resources). */
+    @Test
+    void statusWithoutADirectorReadsTheTableAndPrintsIpvsadmsLayout() throws Exception {
+        Path rec = dir.resolve("ipvsadm");
+        Path src = Path.of(System.getProperty("project.root", ".."))
+                .resolve("director/src/test/resources/org/jheartbeat/director/ipvsadm-recorder");
+        if (!Files.exists(src)) {
+            src = Path.of("../director/src/test/resources/org/jheartbeat/director/ipvsadm-recorder");
+        }
+        Files.copy(src, rec);
+        Files.setPosixFilePermissions(rec, PosixFilePermissions.fromString("rwxr-xr-x"));
+        // the recorder's table lives next to it when IPVSADM_STATE is unset
+        ProcessBuilder pb = new ProcessBuilder(rec.toString(), "-A", "-t", "198.18.0.100:80", "-s", "lc", "-p", "90");
+        assertThat(pb.start().waitFor()).isZero();
+        assertThat(new ProcessBuilder(rec.toString(), "-a", "-t", "198.18.0.100:80", "-r", "198.18.0.21:80", "-g",
+                "-w", "1").start().waitFor()).isZero();
+        HbRun r = HbRun.hb("lvs", "status", "--socket", dir.resolve("none.sock").toString(), "--ipvsadm",
+                rec.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("IP Virtual Server version 1.2.1 (size=4096)\n"
+                + "Prot LocalAddress:Port Scheduler Flags\n"
+                + "  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn\n"
+                + "TCP  198.18.0.100:80 lc persistent 90\n"
+                + "  -> 198.18.0.21:80               Route   1      0          0         \n");
+        HbRun json = HbRun.hb("lvs", "status", "--socket", dir.resolve("none.sock").toString(), "--ipvsadm",
+                rec.toString(), "--json");
+        assertThat(json.out()).startsWith("{\"services\":[{\"protocol\":\"tcp\",\"address\":\"198.18.0.100\"");
+        HbRun missing = HbRun.hb("lvs", "status", "--socket", dir.resolve("none.sock").toString(), "--ipvsadm",
+                dir.resolve("no-ipvsadm").toString());
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.err()).startsWith("hb: cannot read the table: ");
+    }
+}

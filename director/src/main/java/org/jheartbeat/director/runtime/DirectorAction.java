@@ -1,0 +1,37 @@
+package org.jheartbeat.director.runtime;
+
+import java.util.List;
+import java.util.Objects;
+import org.jheartbeat.director.table.TableCommand;
+
+/** What the {@link DirectorKernel} asks its shell to do. */
+public sealed interface DirectorAction {
+
+    /** Apply one change to the table (consecutive ones are batched by the shell). */
+    record Apply(TableCommand command) implements DirectorAction {
+        public Apply {
+            Objects.requireNonNull(command, "command");
+        }
+    }
+
+    /** Log one line, in ldirectord's words. */
+    record Log(Level level, String message) implements DirectorAction {
+        public Log {
+            Objects.requireNonNull(level, "level");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /**
+     * Run a program without waiting for it ({@code fallbackcommand start|stop VIP:PORT PROTO},
+     * {@code callback CONFIG}).
+     */
+    record Run(List<String> argv) implements DirectorAction {
+        public Run {
+            argv = List.copyOf(argv);
+        }
+    }
+
+    /** Log levels the kernel uses. */
+    enum Level { INFO, WARN, ERROR }
+}

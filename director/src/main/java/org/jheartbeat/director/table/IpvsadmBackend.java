@@ -1,0 +1,277 @@
+package org.jheartbeat.director.table;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.jheartbeat.director.config.ServiceKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The kernel's IPVS table, driven through the {@code ipvsadm} program (1.31 syntax). Several
+ * commands go in one {@code ipvsadm -R} run; one command runs as {@code ipvsadm ARGS}, as
+ * ldirectord runs it. When a run fails, the table is read back ({@code ipvsadm -S -n}) and only
+ * the difference between it and the wanted table is applied again, for the services the commands
+ * touched (never {@code -C}, never another service), up to {@code attempts} times; what still
+ * differs is thrown as a {@link BackendException}.
+ */
+public final class IpvsadmBackend implements TableBackend {
+    private static final Logger LOG = LoggerFactory.getLogger(IpvsadmBackend.class);
+
+    /** Runs a program with some stdin and returns what it did. */
+    @FunctionalInterface
+    public interface Runner {
+        /**
+         * @throws IOException if it cannot be started or is killed at its timeout
+         */
+        Result run(List<String> argv, String stdin, Duration timeout) throws IOException;
+    }
+
+    /** An exit code with output. */
+    public record Result(int exitCode, String stdout, String stderr) {
+    }
+
+    private final String program;
+    private final Runner runner;
+    private final int attempts;
+    private final Duration retryDelay;
+    private final Duration timeout;
+
+    /** ipvsadm from PATH, 3 attempts 200 ms apart, 10 s per run. */
+    public IpvsadmBackend() {
+        this("ipvsadm", IpvsadmBackend::runProcess, 3, Duration.ofMillis(200), Duration.ofSeconds(10));
+    }
+
+    /**
+     * @param program    the ipvsadm program (a path, or a name on PATH)
+     * @param runner     how programs are run
+     * @param attempts   how many times a failing apply is tried in all (at least 1)
+     * @param retryDelay the pause between attempts
+     * @param timeout    the bound of one ipvsadm run
+     */
+    public IpvsadmBackend(String program, Runner runner, int attempts, Duration retryDelay, Duration timeout) {
+        if (attempts < 1) {
+            throw new IllegalArgumentException("attempts < 1");
+        }
+        this.program = program;
+        this.runner = runner;
+        this.attempts = attempts;
+        this.retryDelay = retryDelay;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public String name() {
+        return "ipvs";
+    }
+
+    @Override
+    public TableSnapshot read() throws BackendException {
+        Result r = run(List.of("-S", "-n"), "");
+        try {
+            return IpvsadmText.readSave(r.stdout());
+        } catch (IpvsadmText.FormatException e) {
+            throw new BackendException(e.getMessage(), List.of());
+        }
+    }
+
+    @Override
+    public TableSnapshot status(ListView view, boolean connections) throws BackendException {
+        try {
+            TableSnapshot t = IpvsadmText.readList(run(List.of("-L", "-n"), "").stdout());
+            if (view != ListView.DEFAULT) {
+                String option = view == ListView.STATS ? "--stats" : "--rate";
+                t = IpvsadmText.withFigures(t, run(List.of("-L", "-n", option), "").stdout(), view);
+            }
+            if (connections) {
+                t = new TableSnapshot(t.services(),
+                        IpvsadmText.readConnections(run(List.of("-L", "-n", "-c"), "").stdout()));
+            }
+            return t;
+        } catch (IpvsadmText.FormatException e) {
+            throw new BackendException(e.getMessage(), List.of());
+        }
+    }
+
+    private Result run(List<String> args, String stdin) throws BackendException {
+        List<String> argv = new ArrayList<>();
+        argv.add(program);
+        argv.addAll(args);
+        Result r;
+        try {
+            r = runner.run(argv, stdin, timeout);
+        } catch (IOException e) {
+            throw new BackendException(program + " " + String.join(" ", args) + ": " + e.getMessage(), List.of());
+        }
+        if (r.exitCode() != 0) {
+            throw new BackendException(program + " " + String.join(" ", args) + " failed (exit " + r.exitCode()
+                    + "): " + r.stderr().strip(), List.of());
+        }
+        return r;
+    }
+
+    @Override
+    public void apply(List<TableCommand> commands) throws BackendException {
+        if (commands.isEmpty()) {
+            return;
+        }
+        String failure;
+        try {
+            runBatch(commands);
+            return;
+        } catch (BackendException e) {
+            failure = e.getMessage();
+        }
+        // the wanted table: what was there before this batch with the batch applied
+        Set<ServiceKey> scope = new LinkedHashSet<>();
+        commands.forEach(c -> scope.add(c.service()));
+        List<TableCommand> remaining = commands;
+        IpvsTable wanted = null;
+        for (int attempt = 2; attempt <= attempts + 1; attempt++) {
+            IpvsTable current;
+            try {
+                current = IpvsTable.of(read());
+            } catch (BackendException e) {
+                failure = failure + "; reading the table back: " + e.getMessage();
+                sleep();
+                continue;
+            }
+            if (wanted == null) {
+                wanted = wantedFrom(current, commands);
+            }
+            remaining = TableDiff.between(current, wanted, scope);
+            if (remaining.isEmpty()) {
+                return;
+            }
+            if (attempt > attempts) {
+                break;
+            }
+            LOG.warn("ipvsadm failed ({}); retrying {} command(s), attempt {} of {}", failure, remaining.size(),
+                    attempt, attempts);
+            sleep();
+            try {
+                runBatch(remaining);
+            } catch (BackendException e) {
+                failure = e.getMessage();
+            }
+        }
+        throw new BackendException("after " + attempts + " attempts the table still lacks " + remaining.size()
+                + " change(s) (" + failure + "): " + remaining.stream().map(TableCommand::commandLine).toList(),
+                remaining);
+    }
+
+    /**
+     * The table the batch means: the commands applied in order to the current table, skipping
+     * those already in effect (a batch interrupted half-way has applied its first part).
+     */
+    private static IpvsTable wantedFrom(IpvsTable current, List<TableCommand> commands) {
+        IpvsTable w = IpvsTable.of(current.snapshot());
+        for (TableCommand c : commands) {
+            w.apply(c);
+        }
+        return w;
+    }
+
+    private void runBatch(List<TableCommand> commands) throws BackendException {
+        if (commands.size() == 1) {
+            run(commands.get(0).args(), "");
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (TableCommand c : commands) {
+            sb.append(String.join(" ", c.args())).append('\n');
+        }
+        run(List.of("-R"), sb.toString());
+    }
+
+    private void sleep() {
+        try {
+            Thread.sleep(retryDelay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A runner that starts real processes with these extra environment variables (tests point a
+     * recording ipvsadm at its table file this way).
+     */
+    public static Runner processes(java.util.Map<String, String> env) {
+        java.util.Map<String, String> copy = java.util.Map.copyOf(env);
+        return (argv, stdin, timeout) -> runProcess(argv, stdin, timeout, copy);
+    }
+
+    static Result runProcess(List<String> argv, String stdin, Duration timeout) throws IOException {
+        return runProcess(argv, stdin, timeout, java.util.Map.of());
+    }
+
+    /** Runs a program with ProcessBuilder, feeding stdin, killing it at the timeout. */
+    static Result runProcess(List<String> argv, String stdin, Duration timeout, java.util.Map<String, String> env)
+            throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(argv);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // the program may exit without reading stdin
+        }
+        StreamReader out = new StreamReader(p.getInputStream());
+        StreamReader err = new StreamReader(p.getErrorStream());
+        out.start();
+        err.start();
+        try {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new IOException(argv.get(0) + " did not finish within " + timeout.toMillis() + " ms");
+            }
+            out.join(timeout.toMillis());
+            err.join(timeout.toMillis());
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while running " + argv.get(0));
+        }
+        return new Result(p.exitValue(), out.text(), err.text());
+    }
+
+    /** Collects a stream, bounded to 4 MiB. */
+    private static final class StreamReader extends Thread {
+        private final InputStream in;
+        private final java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+
+        StreamReader(InputStream in) {
+            this.in = in;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            byte[] b = new byte[8192];
+            try {
+                int n;
+                while ((n = in.read(b)) > 0) {
+                    if (buf.size() < (4 << 20)) {
+                        buf.write(b, 0, n);
+                    }
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+        }
+
+        String text() {
+            synchronized (buf) {
+                return buf.toString(StandardCharsets.UTF_8);
+            }
+        }
+    }
+}

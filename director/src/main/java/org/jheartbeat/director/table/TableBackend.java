@@ -1,0 +1,39 @@
+package org.jheartbeat.director.table;
+
+import java.util.List;
+
+/**
+ * Where the virtual-service table lives: the kernel's IPVS driven through ipvsadm
+ * ({@link IpvsadmBackend}) or, later, a user-space director. The director only ever calls these
+ * methods from its one decision thread.
+ */
+public interface TableBackend {
+
+    /** A short name for logs ({@code ipvs}). */
+    String name();
+
+    /**
+     * Reads the table's structure (services and real servers, no figures), to resync after a
+     * restart or a failed apply.
+     *
+     * @throws BackendException if it cannot be read
+     */
+    TableSnapshot read() throws BackendException;
+
+    /**
+     * Reads the table with the figures a status view needs.
+     *
+     * @param view        which figures
+     * @param connections also read the connection entries
+     * @throws BackendException if it cannot be read
+     */
+    TableSnapshot status(ListView view, boolean connections) throws BackendException;
+
+    /**
+     * Applies commands in order. On failure the backend retries what is not yet in effect; if it
+     * still fails it throws, naming the commands not applied (the others are in effect).
+     *
+     * @throws BackendException after the retries
+     */
+    void apply(List<TableCommand> commands) throws BackendException;
+}
