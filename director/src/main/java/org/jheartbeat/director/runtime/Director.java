@@ -376,9 +376,16 @@ public final class Director implements AutoCloseable {
         if (port == 0) {
             port = v.key().port();
         }
+        org.jheartbeat.director.config.ServiceKey key = v.key();
+        // an external check's arguments, as ldirectord passes them: vip (or the mark) vport rip rport
+        String virtualService = key.endpoint().map(org.jheartbeat.director.config.Endpoint::host)
+                .orElse(Long.toString(key.fwmark()));
+        int virtualPort = key.endpoint().map(org.jheartbeat.director.config.Endpoint::port).orElse(0);
+        String protocol = key.protocol() == org.jheartbeat.director.config.Protocol.UDP ? "udp" : "tcp";
         return new CheckTarget(r.endpoint().withPort(port).socketAddress(), r.request().or(v::request),
                 r.receive().or(v::receive), v.virtualHost(), v.login(), v.passwd(), v.database(), v.secret(),
-                v.httpMethod());
+                v.httpMethod(), protocol, virtualService, virtualPort, r.endpoint().port(),
+                Optional.of(v.checkCommand()), Math.max(1, v.checkCount()));
     }
 
     // ---- carrying out the kernel's actions (decision thread) ----

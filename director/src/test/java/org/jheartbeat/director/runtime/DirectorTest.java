@@ -133,4 +133,30 @@ class DirectorTest {
         }
         assertThat(backend.read().services()).isEmpty(); // cleanstop
     }
+
+    @Test
+    void anExternalChecksTargetCarriesLdirectordsArgumentsAndTheServicesProtocol() {
+        LdirectordConfig cfg = DirectorKernelTest.config("""
+                checktimeout=3
+                virtual=198.18.0.50:80
+                \treal=198.18.0.61:8080 gate
+                \tchecktype=external
+                \tcheckcommand=/usr/local/bin/check-web
+                \tcheckcount=3
+                virtual=198.18.0.50:53
+                \treal=198.18.0.62:53 masq
+                \tprotocol=udp
+                \tchecktype=connect
+                """);
+        var web = cfg.virtuals().get(0);
+        org.jheartbeat.director.check.CheckTarget t = Director.target(web, web.reals().get(0));
+        assertThat(t.virtualService()).isEqualTo("198.18.0.50");
+        assertThat(t.virtualPort()).isEqualTo(80);
+        assertThat(t.realPort()).isEqualTo(8080);
+        assertThat(t.checkCommand()).contains("/usr/local/bin/check-web");
+        assertThat(t.checkCount()).isEqualTo(3);
+        assertThat(t.protocol()).isEqualTo("tcp");
+        var dns = cfg.virtuals().get(1);
+        assertThat(Director.target(dns, dns.reals().get(0)).protocol()).isEqualTo("udp");
+    }
 }
