@@ -29,6 +29,7 @@ import org.jheartbeat.cli.export.CibXml;
 import org.jheartbeat.cli.export.CommandScripts;
 import org.jheartbeat.cli.export.ExportException;
 import org.jheartbeat.cli.export.ExportInput;
+import org.jheartbeat.cli.export.ExportSources;
 import org.jheartbeat.cli.export.ExportResult;
 import org.jheartbeat.cli.export.PacemakerCheck;
 import org.jheartbeat.cli.export.PacemakerExporter;
@@ -134,15 +135,8 @@ public final class ExportCommand implements Callable<Integer> {
             if (!clusterName.matches("[A-Za-z0-9_.-]{1,32}")) {
                 throw new UserException(ExitCodes.USAGE, "--cluster-name: 1 to 32 letters, digits, '_', '.' or '-'");
             }
-            var sync = SyncConfigFile.load(dir, loaded.config());
-            JheartbeatYaml yaml = JheartbeatYaml.load(dir, loaded.config());
-            ExportInput input = new ExportInput(config, read(dir.resolve("ha.cf")), read(dir.resolve("haresources")),
-                    read(dir.resolve("authkeys")), Files.exists(dir.resolve(SyncConfigFile.NAME)) ? Optional.of(sync)
-                    : Optional.empty(), yaml.monitorDefaults(),
-                    Files.exists(dir.resolve(JheartbeatYaml.NAME)) ? Optional.of(read(dir.resolve(JheartbeatYaml.NAME)))
-                            : Optional.empty(),
-                    resourceD(dir), Pacemaker::stonithParams, addresses, localNode(config), localAddresses(),
-                    clusterName);
+            ExportInput input = ExportSources.read(config, addresses, localNode(config),
+                    ExportSources.localAddresses(), clusterName);
             ExportResult r;
             try {
                 r = PacemakerExporter.export(input);
@@ -215,65 +209,6 @@ public final class ExportCommand implements Callable<Integer> {
             }
             String me = ConfigCommand.thisNode().value();
             return config.nodes().stream().anyMatch(n -> n.value().equals(me)) ? Optional.of(me) : Optional.empty();
-        }
-
-        private static Map<String, String> localAddresses() {
-            Map<String, String> m = new LinkedHashMap<>();
-            try {
-                for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                    for (InetAddress a : Collections.list(ni.getInetAddresses())) {
-                        if (a instanceof Inet4Address) {
-                            m.putIfAbsent(ni.getName(), a.getHostAddress());
-                        }
-                    }
-                }
-            } catch (SocketException e) {
-                // no interfaces readable: addresses must come from ha.cf or --node-address
-            }
-            return m;
-        }
-
-        private static Set<String> resourceD(Path dir) throws IOException {
-            Path rd = dir.resolve("resource.d");
-            Set<String> names = new TreeSet<>();
-            if (Files.isDirectory(rd)) {
-                try (Stream<Path> s = Files.list(rd)) {
-                    s.filter(Files::isRegularFile).forEach(p -> names.add(p.getFileName().toString()));
-                }
-            }
-            return names;
-        }
-
-        /** The STONITH line's parameters by name, as the daemon would configure the device. */
-        private static Map<String, String> stonithParams(StonithDecl d) {
-            try {
-                List<String> words = d.params();
-                if (d.configFile().isPresent()) {
-                    words = paramFile(d.configFile().get());
-                }
-                StonithDevice device = StonithDevices.create(d.type());
-                try {
-                    return StonithDevices.positional(device, words);
-                } finally {
-                    device.close();
-                }
-            } catch (StonithConfigException | IOException ex) {
-                throw new IllegalArgumentException(ex.getMessage());
-            }
-        }
-
-        private static List<String> paramFile(Path file) throws IOException {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                String t = line.strip();
-                if (!t.isEmpty() && !t.startsWith("#")) {
-                    return Arrays.asList(t.split("[ \\t]+"));
-                }
-            }
-            throw new IOException("STONITH parameter file " + file + " has no parameter line");
-        }
-
-        private static String read(Path p) throws IOException {
-            return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
         }
 
         private static void write(Path target, String text, boolean executable) throws IOException {

@@ -172,8 +172,8 @@ public final class PacemakerExporter {
         StringBuilder b = new StringBuilder();
         b.append("# corosync.conf (Corosync 3, knet) exported by 'hb export pacemaker' from ")
                 .append(config.configDir().resolve("ha.cf")).append('\n');
-        b.append("# token + consensus = ha.cf deadtime (").append(deadMs).append(" ms): token = deadtime / 2.2,"
-                + " consensus = the rest (>= 1.2 x token)\n");
+        b.append("# token + consensus ~ ha.cf deadtime (").append(deadMs).append(" ms): token = deadtime / 2.2,"
+                + " consensus = the rest, at least 1.2 x token (the Corosync default ratio)\n");
         b.append("totem {\n    version: 2\n    cluster_name: ").append(in.clusterName()).append('\n');
         b.append("    transport: knet\n");
         b.append("    token: ").append(token).append('\n');
@@ -220,7 +220,7 @@ public final class PacemakerExporter {
         }
         config.media().stream().filter(m -> m instanceof MediumDecl.Ucast || m instanceof MediumDecl.Bcast)
                 .findFirst().ifPresent(m -> { });
-        haCfNotes.put(-1, "token " + token + " ms, consensus " + consensus + " ms (token + consensus = deadtime "
+        haCfNotes.put(-1, "token " + token + " ms, consensus " + consensus + " ms (token + consensus ~ deadtime "
                 + deadMs + " ms: Corosync declares a node lost after the token timeout and forms the new membership"
                 + " after consensus)");
         haCfNotes.put(-2, "knet_ping_interval " + pingInterval + " ms (keepalive " + keepMs + " ms, at most half the"
