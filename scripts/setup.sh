@@ -17,6 +17,8 @@ PACKAGES=(
   lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
   resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)
   lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
+  pacemaker-cli-utils              # crm_verify, crm_simulate (PacemakerExportIT, hb export pacemaker); pulls in
+                                   # corosync + pacemaker (corosync -t); their services are kept from starting
 )
 
 if [ "$(id -u)" -ne 0 ]; then
