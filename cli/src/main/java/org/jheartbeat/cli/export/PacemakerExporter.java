@@ -501,7 +501,8 @@ public final class PacemakerExporter {
                             + " stopped), not by its text: check the script answers that way)", Duration.ofSeconds(60));
         }
         wrapperUsed = true;
-        String script = inResourceD ? "/etc/ha.d/resource.d/" + name : "/etc/init.d/" + name;
+        String script = inResourceD ? config.configDir().resolve("resource.d").resolve(name).toString()
+                : "/etc/init.d/" + name;
         List<Nv> p = new ArrayList<>();
         p.add(new Nv("script", script));
         if (!args.isEmpty()) {

@@ -75,7 +75,7 @@ class PacemakerExporterTest {
         ExportResult r = field();
         Primitive s = group(r.cib(), 4).members().get(1);
         assertThat(s.agent()).isEqualTo("ocf:jheartbeat:hb-script");
-        assertThat(params(s)).containsExactly(Map.entry("script", "/etc/ha.d/resource.d/labweb"),
+        assertThat(params(s)).containsExactly(Map.entry("script", dir.resolve("resource.d/labweb").toString()),
                 Map.entry("args", "8080 fast"));
         assertThat(r.extraFiles()).containsKey(PacemakerExporter.WRAPPER_PATH);
         assertThat(r.extraFiles().get(PacemakerExporter.WRAPPER_PATH)).contains("meta-data").contains("Rr]unning");
