@@ -31,7 +31,8 @@ cp "$OUT/corosync.conf" /etc/corosync/corosync.conf
 install -m 400 "$P/authkey" /etc/corosync/authkey
 mkdir -p /var/lib/pacemaker/cib /var/lib/pacemaker/pengine /var/lib/pacemaker/blackbox \
     /var/lib/pacemaker/cores /run/crm /run/lock /run/resource-agents
-install -m 600 -o hacluster -g haclient "$OUT/cib.xml" /var/lib/pacemaker/cib/cib.xml
+# without cib.xml the cluster starts empty (to try loading it live with cibadmin)
+[ ! -f "$OUT/cib.xml" ] || install -m 600 -o hacluster -g haclient "$OUT/cib.xml" /var/lib/pacemaker/cib/cib.xml
 chown -R hacluster:haclient /var/lib/pacemaker /var/log/pacemaker /run/crm
 mount --bind "$P/ocf" /usr/lib/ocf/resource.d
 mkdir -p "$RUN/node1/state" "$RUN/node$n/state"
