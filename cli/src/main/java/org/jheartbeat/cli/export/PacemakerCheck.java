@@ -29,14 +29,25 @@ public final class PacemakerCheck {
 
     private final ProcessRunner runner;
     private final Path workDir;
+    private final List<Path> dirs;
 
     /**
      * @param runner  runs the tools
      * @param workDir an existing empty directory for the scenario files (the caller removes it)
      */
     public PacemakerCheck(ProcessRunner runner, Path workDir) {
+        this(runner, workDir, DIRS);
+    }
+
+    /** As above, looking for the tools in {@code dirs} (tests). */
+    PacemakerCheck(ProcessRunner runner, Path workDir, List<Path> dirs) {
         this.runner = runner;
         this.workDir = workDir;
+        this.dirs = List.copyOf(dirs);
+    }
+
+    private Optional<Path> locate(String tool) {
+        return dirs.stream().map(d -> d.resolve(tool)).filter(Files::isExecutable).findFirst();
     }
 
     /**
@@ -64,8 +75,8 @@ public final class PacemakerCheck {
     public Outcome check(Cib cib, String corosyncConf) throws IOException {
         List<String> log = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        Optional<Path> verify = find("crm_verify");
-        Optional<Path> simulate = find("crm_simulate");
+        Optional<Path> verify = locate("crm_verify");
+        Optional<Path> simulate = locate("crm_simulate");
         if (verify.isEmpty() || simulate.isEmpty()) {
             problems.add((verify.isEmpty() ? "crm_verify" : "crm_simulate") + " is not installed, so the export cannot"
                     + " be checked: install Debian's pacemaker-cli-utils (apt-get install --no-install-recommends"
@@ -110,9 +121,9 @@ public final class PacemakerCheck {
     }
 
     private void corosync(Cib cib, String conf, List<String> log, List<String> problems) throws IOException {
-        Optional<Path> corosync = find("corosync");
-        Optional<Path> keygen = find("corosync-keygen");
-        Optional<Path> unshare = find("unshare");
+        Optional<Path> corosync = locate("corosync");
+        Optional<Path> keygen = locate("corosync-keygen");
+        Optional<Path> unshare = locate("unshare");
         boolean root = "root".equals(System.getProperty("user.name"));
         if (corosync.isEmpty() || keygen.isEmpty() || unshare.isEmpty() || !root) {
             log.add("corosync -t: skipped (" + (root ? "corosync, corosync-keygen or unshare not installed"

@@ -218,8 +218,6 @@ public final class PacemakerExporter {
                 haCfNotes.put(m.line(), "corosync.conf knet link " + i + " (" + l.iface() + "): " + who + extra);
             }
         }
-        config.media().stream().filter(m -> m instanceof MediumDecl.Ucast || m instanceof MediumDecl.Bcast)
-                .findFirst().ifPresent(m -> { });
         haCfNotes.put(-1, "token " + token + " ms, consensus " + consensus + " ms (token + consensus ~ deadtime "
                 + deadMs + " ms: Corosync declares a node lost after the token timeout and forms the new membership"
                 + " after consensus)");

@@ -93,7 +93,10 @@ class PacemakerExportIT {
         int code = cl.execute(args.toArray(String[]::new));
         assertThat(code).as("stdout:%n%s%nstderr:%n%s", o, e).isZero();
         assertThat(o.toString()).contains("check: crm_simulate --simulate (both nodes online)",
-                "check: crm_simulate --simulate (node1 offline)", "check: corosync -t (as node1): corosync.conf parsed");
+                "check: crm_simulate --simulate (node1 offline)", "check: crm_simulate --simulate (node2 offline)");
+        // corosync -t needs a private UTS namespace: as root (CI), it must parse the file
+        assertThat(o.toString()).contains("root".equals(System.getProperty("user.name"))
+                ? "check: corosync -t (as node1): corosync.conf parsed" : "check: corosync -t: skipped");
         assertThat(out.resolve("corosync.conf")).exists();
         assertThat(out.resolve("cib.xml")).exists();
         assertThat(out.resolve("pcs.sh")).isExecutable();
