@@ -19,6 +19,7 @@ import org.jheartbeat.sync.config.SyncConfig;
  * @param haresourcesText haresources as written
  * @param authkeysText    authkeys as written
  * @param sync            sync.yaml, if the file exists
+ * @param syncYaml        sync.yaml as written, if it exists
  * @param monitorDefaults the {@code monitor:} section of jheartbeat.yaml ({@link OperationTimeouts#NONE} if none)
  * @param jheartbeatYaml  jheartbeat.yaml as written, if it exists
  * @param resourceDScripts the names of the files in the config directory's {@code resource.d}
@@ -31,7 +32,7 @@ import org.jheartbeat.sync.config.SyncConfig;
  * @param clusterName     corosync {@code cluster_name}
  */
 public record ExportInput(ClusterConfig config, String haCfText, String haresourcesText, String authkeysText,
-                          Optional<SyncConfig> sync, OperationTimeouts monitorDefaults,
+                          Optional<SyncConfig> sync, Optional<String> syncYaml, OperationTimeouts monitorDefaults,
                           Optional<String> jheartbeatYaml, Set<String> resourceDScripts, StonithParams stonithParams,
                           Map<String, List<String>> nodeAddresses, Optional<String> localNode,
                           Map<String, String> localAddresses, String clusterName) {
@@ -41,6 +42,7 @@ public record ExportInput(ClusterConfig config, String haCfText, String haresour
         Objects.requireNonNull(haresourcesText, "haresourcesText");
         Objects.requireNonNull(authkeysText, "authkeysText");
         Objects.requireNonNull(sync, "sync");
+        Objects.requireNonNull(syncYaml, "syncYaml");
         Objects.requireNonNull(monitorDefaults, "monitorDefaults");
         Objects.requireNonNull(jheartbeatYaml, "jheartbeatYaml");
         resourceDScripts = Set.copyOf(resourceDScripts);

@@ -54,6 +54,8 @@ public final class ExportSources {
         return new ExportInput(config, read(dir.resolve("ha.cf")), read(dir.resolve("haresources")),
                 read(dir.resolve("authkeys")),
                 Files.exists(dir.resolve(SyncConfigFile.NAME)) ? Optional.of(sync) : Optional.empty(),
+                Files.exists(dir.resolve(SyncConfigFile.NAME)) ? Optional.of(read(dir.resolve(SyncConfigFile.NAME)))
+                        : Optional.empty(),
                 yaml.monitorDefaults(),
                 Files.exists(dir.resolve(JheartbeatYaml.NAME)) ? Optional.of(read(dir.resolve(JheartbeatYaml.NAME)))
                         : Optional.empty(),

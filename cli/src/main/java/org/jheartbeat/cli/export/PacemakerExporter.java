@@ -759,24 +759,52 @@ public final class PacemakerExporter {
         if (in.sync().isEmpty()) {
             return;
         }
+        List<ReportLine> mine = new ArrayList<>();
+        Map<Integer, String> items = new LinkedHashMap<>();
+        in.sync().get().jobs().forEach(j -> items.put(j.line(), "job " + j.name()));
+        in.sync().get().backups().forEach(b -> items.put(b.line(), "backup " + b.name()));
+        String[] lines = in.syncYaml().orElse("").split("\n", -1);
+        String section = "";
+        String item = null;
+        for (int i = 0; i < lines.length; i++) {
+            String raw = lines[i];
+            String t = raw.strip();
+            if (t.isEmpty() || t.startsWith("#") || items.containsKey(i + 1)) {
+                if (items.containsKey(i + 1)) {
+                    item = items.get(i + 1);
+                }
+                continue;
+            }
+            if (!Character.isWhitespace(raw.charAt(0))) {
+                section = t.split(":")[0];
+                item = null;
+            }
+            String became = (section.equals("jobs") || section.equals("backups")) && item != null
+                    ? "part of " + item + " (see its line): not carried over"
+                    : "not carried over: a setting of jheartbeat's replication and backups, which Pacemaker does not"
+                    + " run";
+            mine.add(new ReportLine("sync.yaml", i + 1, t, became));
+        }
         for (ReplicationJobSpec j : in.sync().get().jobs()) {
             String msg = "not carried over: Pacemaker has no file replication. Either put the data on DRBD"
                     + " (ocf:linbit:drbd promotable clone + ocf:heartbeat:Filesystem in the group, the block device"
                     + " replicated continuously), or keep rsync: a systemd timer on both nodes running 'hb sync run "
                     + j.name() + " --force' (schedule " + j.schedule() + ") with ExecCondition='crm_resource --locate"
                     + " -r <group>' matching this node, so only the node running the group pushes";
-            report.add(new ReportLine("sync.yaml", j.line(), "job " + j.name() + " (group " + j.group() + ", paths "
+            mine.add(new ReportLine("sync.yaml", j.line(), "job " + j.name() + " (group " + j.group() + ", paths "
                     + j.paths() + ")", msg));
             warnings.add("sync.yaml:" + j.line() + ": replication job " + j.name() + " is not carried over (see the"
                     + " report for DRBD or a systemd timer running 'hb sync run')");
         }
         for (BackupSpec bk : in.sync().get().backups()) {
-            report.add(new ReportLine("sync.yaml", bk.line(), "backup " + bk.name() + " (" + bk.diskToken() + ", paths "
+            mine.add(new ReportLine("sync.yaml", bk.line(), "backup " + bk.name() + " (" + bk.diskToken() + ", paths "
                     + bk.paths() + ")", "not carried over: Pacemaker has no backups; run 'hb backup run " + bk.name()
                     + "' from a systemd timer (or a udev rule for the disk) on the node running the data's group"));
             warnings.add("sync.yaml:" + bk.line() + ": backup " + bk.name() + " is not carried over (systemd timer"
                     + " running 'hb backup run')");
         }
+        mine.sort(java.util.Comparator.comparingInt(ReportLine::line));
+        report.addAll(mine);
     }
 
     private void reportJheartbeatYaml(List<ReportLine> report) {

@@ -240,6 +240,16 @@ class PacemakerExporterTest {
                 && l.became().contains("not carried over") && l.became().contains("DRBD")
                 && l.became().contains("hb sync run web"));
         assertThat(r.warnings()).anyMatch(w -> w.contains("replication job web"));
+        String[] yaml = java.nio.file.Files.readString(dir.resolve("sync.yaml")).split("\n");
+        for (int i = 0; i < yaml.length; i++) {
+            int line = i + 1;
+            if (!yaml[i].isBlank() && !yaml[i].strip().startsWith("#")) {
+                assertThat(r.report()).as("sync.yaml:%d %s", line, yaml[i])
+                        .anyMatch(l -> l.file().equals("sync.yaml") && l.line() == line);
+            }
+        }
+        assertThat(r.report()).anyMatch(l -> l.file().equals("sync.yaml") && l.source().equals("paths: [/srv/web]")
+                && l.became().startsWith("part of job web"));
     }
 
     @Test
