@@ -5,7 +5,7 @@
 #
 # Parameters: script (absolute path), args (blank-separated arguments, the haresources '::' ones).
 # Status follows Heartbeat 3.0.6's rule: the output of 'status' decides, not its exit code:
-# "not running" (any case, blanks allowed between) = stopped; else "running"/"Running" or "OK" =
+# "not", a blank, then "running" (any case; anything between) = stopped; else "running"/"Running" or "OK" =
 # running; anything else = stopped.
 
 : "${OCF_ROOT:=/usr/lib/ocf}"
@@ -66,7 +66,7 @@ status() {
     # shellcheck disable=SC2086  # args are blank-separated on purpose
     out=$("$script" $args status 2>/dev/null)
     case "$out" in
-        *[Nn][Oo][Tt]*[Rr]unning*) return $OCF_NOT_RUNNING ;;
+        *[Nn][Oo][Tt]\ *[Rr]unning*) return $OCF_NOT_RUNNING ;;
         *running* | *Running* | *OK*) return $OCF_SUCCESS ;;
         *) return $OCF_NOT_RUNNING ;;
     esac
