@@ -205,6 +205,24 @@ class PacemakerExporterTest {
     }
 
     @Test
+    void stonithWithAParameterFileAndAFenceAgentRunAnywhere() throws Exception {
+        Fixture f = ExportFixtures.of("stonith file", ExportFixtures.LAB_HA_CF.replace("auto_failback on",
+                "stonith ssh @DIR@/stonith-ssh.cfg\nstonith_host * fence_dummy node1 node2\nauto_failback on"),
+                "node1 198.18.0.100/24/eth0 labweb\n", "resource.d/labweb", ExportFixtures.LABWEB,
+                "stonith-ssh.cfg", "# hosts\nnode1 node2\n");
+        ExportResult r = f.export(dir);
+        assertThat(r.cib().fencing()).extracting(Primitive::agent).containsExactly("stonith:ssh", "stonith:fence_dummy");
+        assertThat(params(r.cib().fencing().get(0))).containsExactly(Map.entry("hostlist", "node1 node2"),
+                Map.entry("pcmk_host_list", "node1 node2"));
+        // jheartbeat's hostlist is Pacemaker's pcmk_host_list for a fence agent
+        assertThat(params(r.cib().fencing().get(1))).containsExactly(Map.entry("pcmk_host_list", "node1 node2"));
+        assertThat(r.cib().constraints()).noneMatch(c -> c instanceof Location l && l.score().equals("-INFINITY"));
+        assertThat(r.warnings()).noneMatch(w -> w.contains("cannot fence"));
+        assertThat(r.report()).anyMatch(l -> l.source().startsWith("stonith ssh")
+                && l.became().contains("parameters read from"));
+    }
+
+    @Test
     void pingAndIpfailBecomeAPingCloneAndAConnectivityRulePerGroup() throws Exception {
         Fixture f = ExportFixtures.of("ping", ExportFixtures.LAB_HA_CF.replace("auto_failback on", "auto_failback off\n"
                         + "ping 198.18.0.254\nping_group routers 198.18.0.252 198.18.0.253\ndeadping 5\n"
