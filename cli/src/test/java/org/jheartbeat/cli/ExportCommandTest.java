@@ -46,6 +46,16 @@ class ExportCommandTest {
     }
 
     @Test
+    void anInvalidSyncYamlIsRefusedWithItsLine() throws Exception {
+        Path cfg = config(HA_CF, "node1 198.18.0.100/24/eth0\n");
+        Files.writeString(cfg.resolve("sync.yaml"), "jobs:\n  web:\n    group: nosuchgroup\n    paths: [/srv/web]\n");
+        HbRun r = HbRun.hb("export", "pacemaker", "--config-dir", cfg.toString(), "--out", dir.resolve("o").toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains("sync.yaml:");
+        assertThat(dir.resolve("o")).doesNotExist();
+    }
+
+    @Test
     void aMissingNodeAddressIsAUsageErrorNamingTheOption() throws Exception {
         Path cfg = config(HA_CF, "node1 198.18.0.100/24/eth0\n");
         HbRun r = HbRun.hb("export", "pacemaker", "--config-dir", cfg.toString(), "--out", dir.resolve("o").toString(),
