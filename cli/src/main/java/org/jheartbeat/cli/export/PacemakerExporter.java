@@ -366,8 +366,8 @@ public final class PacemakerExporter {
             Mapped m = map(r, g);
             m.primitive().ifPresent(members::add);
             m.dependency().ifPresent(needs::add);
-            if (base == null) {
-                base = m.primitive().map(Primitive::id).orElse(m.dependency().map(Clone::id).orElse("group"));
+            if (base == null && m.primitive().isPresent()) {
+                base = m.primitive().get().id();
             }
             note(g.line(), r.token() + " -> " + m.note());
         }
@@ -509,7 +509,7 @@ public final class PacemakerExporter {
         warnings.add("haresources:" + g.line() + ": " + r.token() + " is a Heartbeat " + (inResourceD ? "resource.d" : "")
                 + " script; Pacemaker 2 has no heartbeat class, so it runs through the OCF wrapper "
                 + WRAPPER_PROVIDER + ":" + WRAPPER_TYPE + " (written to " + WRAPPER_PATH + "): install it on both nodes"
-                + " as /usr/lib/ocf/" + WRAPPER_PATH + " and copy " + script + " there too");
+                + " as /usr/lib/ocf/" + WRAPPER_PATH + ", and " + script + " must exist on both nodes");
         return member(r, ids.unique(name + (args.isEmpty() ? "" : "-" + args.get(0))), "ocf",
                 Optional.of(WRAPPER_PROVIDER), WRAPPER_TYPE, p, OperationTimeouts.NONE,
                 "ocf:" + WRAPPER_PROVIDER + ":" + WRAPPER_TYPE + " " + describe(p) + " (the wrapper calls '" + script
@@ -548,8 +548,8 @@ public final class PacemakerExporter {
         if (mon.isPresent()) {
             MonitorSettings m = mon.get();
             if (r.agentRef().resourceClass() == ResourceClass.HEARTBEAT) {
-                n.append(" (jheartbeat, like Heartbeat, did not watch this Heartbeat-class resource; Pacemaker"
-                        + " monitors it with the node's monitor defaults)");
+                n.append(" (a Heartbeat-class token, which Heartbeat never watched: Pacemaker monitors it with the"
+                        + " node's monitor defaults)");
             }
             ops.add(new Op("monitor", seconds(m.interval()), seconds(m.timeout())));
             meta.add(new Nv("migration-threshold", "" + (m.maxRestarts() + 1)));
