@@ -56,6 +56,16 @@ class ExportCommandTest {
     }
 
     @Test
+    void anOutThatIsAFileIsAUsageError() throws Exception {
+        Path cfg = config(HA_CF, "node1 198.18.0.100/24/eth0\n");
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        HbRun r = HbRun.hb("export", "pacemaker", "--config-dir", cfg.toString(), "--out", file.toString(),
+                "--no-verify", "--node-address", "node1=198.18.1.1", "--node-address", "node2=198.18.1.2");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--out " + file + " exists and is not a directory");
+    }
+
+    @Test
     void aMissingNodeAddressIsAUsageErrorNamingTheOption() throws Exception {
         Path cfg = config(HA_CF, "node1 198.18.0.100/24/eth0\n");
         HbRun r = HbRun.hb("export", "pacemaker", "--config-dir", cfg.toString(), "--out", dir.resolve("o").toString(),

@@ -117,6 +117,10 @@ public final class ExportCommand implements Callable<Integer> {
                 return ExitCodes.CONFIG;
             }
             ClusterConfig config = loaded.config().get();
+            if (Files.exists(out) && !Files.isDirectory(out)) {
+                throw new UserException(ExitCodes.USAGE, "--out " + out + " exists and is not a directory; give a"
+                        + " directory (created if missing)");
+            }
             Map<String, List<String>> addresses = parseAddresses();
             if (!clusterName.matches("[A-Za-z0-9_.-]{1,32}")) {
                 throw new UserException(ExitCodes.USAGE, "--cluster-name: 1 to 32 letters, digits, '_', '.' or '-'");
@@ -154,10 +158,16 @@ public final class ExportCommand implements Callable<Integer> {
                     deleteTree(work);
                 }
             }
-            Files.createDirectories(out);
-            for (Map.Entry<String, String> f : files.entrySet()) {
-                write(out.resolve(f.getKey()), f.getValue(), f.getKey().startsWith("resource.d/")
-                        || f.getKey().endsWith(".sh"));
+            Path current = out;
+            try {
+                Files.createDirectories(out);
+                for (Map.Entry<String, String> f : files.entrySet()) {
+                    current = out.resolve(f.getKey());
+                    write(current, f.getValue(), f.getKey().startsWith("resource.d/") || f.getKey().endsWith(".sh"));
+                }
+            } catch (IOException ex) {
+                throw new UserException(ExitCodes.FAILURE, "cannot write " + current + " (" + ex.getClass().getSimpleName()
+                        + (ex.getMessage() == null ? "" : ": " + ex.getMessage()) + "); give --out a writable directory");
             }
             o.println("Exported " + config.resourceGroups().size() + " resource group(s) of " + dir + " to " + out + ": "
                     + String.join(", ", files.keySet()) + (noVerify ? " (NOT checked: --no-verify)" : ""));
