@@ -22,6 +22,8 @@ PACKAGES=(
   samba samba-common-bin           # nmbd (bookworm ships it in samba) and nmblookup: Hostname's NetBIOS takeover
   bind9 bind9-dnsutils             # named (a dynamic zone in the lab) and nsupdate/dig: Hostname's DNS takeover
   python3                          # director tests: the recording ipvsadm, LvsDirectorIT's real HTTP servers (fence-agents already pulls it in)
+  pacemaker-cli-utils              # crm_verify, crm_simulate (PacemakerExportIT, hb export pacemaker); pulls in
+                                   # corosync + pacemaker (corosync -t); their services are kept from starting
 )
 
 if [ "$(id -u)" -ne 0 ]; then

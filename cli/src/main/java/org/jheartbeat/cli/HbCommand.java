@@ -8,6 +8,7 @@ import org.jheartbeat.cli.command.FailbackCommand;
 import org.jheartbeat.cli.command.LvsCommand;
 import org.jheartbeat.cli.command.ReloadCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
+import org.jheartbeat.cli.command.ExportCommand;
 import org.jheartbeat.cli.command.ResourcesCommand;
 import org.jheartbeat.cli.command.StandbyCommand;
 import org.jheartbeat.cli.command.StatusCommand;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Command;
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
-            ReloadCommand.class, LvsCommand.class},
+            ReloadCommand.class, LvsCommand.class, ExportCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

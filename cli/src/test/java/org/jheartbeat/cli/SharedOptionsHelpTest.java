@@ -28,6 +28,8 @@ class SharedOptionsHelpTest {
         "cleanup|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
         "cl-status|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
         "standby|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
+        "export pacemaker|--config-dir=DIR Configuration directory to export: ha.cf, haresources, authkeys, and"
+            + " sync.yaml, jheartbeat.yaml, resource.d if present (default: /etc/ha.d).",
     })
     void eachCommandKeepsItsWording(String command, String expected) {
         String[] words = command.split(" ");

@@ -1,0 +1,226 @@
+package org.jheartbeat.cli.command;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.export.CibXml;
+import org.jheartbeat.cli.export.CommandScripts;
+import org.jheartbeat.cli.export.ExportException;
+import org.jheartbeat.cli.export.ExportInput;
+import org.jheartbeat.cli.export.ExportSources;
+import org.jheartbeat.cli.export.ExportResult;
+import org.jheartbeat.cli.export.PacemakerCheck;
+import org.jheartbeat.cli.export.PacemakerExporter;
+import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.config.ConfigLoadResult;
+import org.jheartbeat.core.config.ConfigLoader;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code hb export ...}: the configuration in another cluster manager's terms. */
+@Command(name = "export", description = "Export the cluster configuration for another cluster manager.",
+        mixinStandardHelpOptions = true, subcommands = {ExportCommand.Pacemaker.class})
+public final class ExportCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    /** {@code hb export} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
+    @Override
+    public Integer call() {
+        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+    }
+
+    /** What {@code --format} writes besides corosync.conf, cib.xml and the report. */
+    public enum Format { cib, pcs, crmsh }
+
+    /**
+     * {@code hb export pacemaker}: writes corosync.conf (Corosync 3, knet), the CIB (or a pcs / crm
+     * script besides it), and export-report.txt saying what every source line became, after checking
+     * the CIB with crm_verify and crm_simulate (docs/design/export.md). Nothing is written when the
+     * configuration does not load (exit 2) or a check fails (exit 1).
+     */
+    @Command(name = "pacemaker", mixinStandardHelpOptions = true,
+            description = {"Convert ha.cf, haresources, authkeys (and sync.yaml, jheartbeat.yaml) into a Corosync 3"
+                    + " corosync.conf and a Pacemaker 2 CIB, checked with crm_verify and crm_simulate before anything"
+                    + " is written.",
+                "Writes corosync.conf, cib.xml, export-report.txt (every source line and what it became),"
+                    + " pcs.sh or crm.txt with --format, and resource.d/jheartbeat/hb-script when a Heartbeat script"
+                    + " needs the wrapper."},
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:exported and checked (warnings are in the report)",
+                "1:a check failed, a checking tool is missing (see --no-verify), or a file could not be written",
+                "2:the configuration does not load (file:line messages as hb config check)",
+                "64:usage error, or a node address corosync.conf needs is missing (see --node-address)"})
+    public static final class Pacemaker implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        ConfigDirOption configDir;
+
+        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "cib",
+                description = "cib (cib.xml only), pcs (also pcs.sh) or crmsh (also crm.txt); default: ${DEFAULT-VALUE}.")
+        Format format;
+
+        @Option(names = "--out", paramLabel = "DIR", defaultValue = "pacemaker-export",
+                description = "Directory to write to, created if missing (default: ${DEFAULT-VALUE}).")
+        Path out;
+
+        @Option(names = "--no-verify", description = "Write without running crm_verify / crm_simulate (e.g. on a"
+                + " machine without pacemaker-cli-utils).")
+        boolean noVerify;
+
+        @Option(names = "--node-address", paramLabel = "NODE=IP[,IP...]",
+                description = "A node's address on each UDP link, in link order (the interfaces of the ucast/bcast/mcast"
+                        + " lines, first seen first); needed where ha.cf does not give it (bcast, mcast, or exporting"
+                        + " on another machine). Repeat per node.")
+        List<String> nodeAddress = new ArrayList<>();
+
+        @Option(names = "--node-name", paramLabel = "NAME",
+                description = "The node this machine is (default: uname -n when it is a node): its ucast lines name"
+                        + " the peer's addresses, its interfaces give its own.")
+        String nodeName;
+
+        @Option(names = "--cluster-name", paramLabel = "NAME", defaultValue = "jheartbeat",
+                description = "corosync cluster_name (default: ${DEFAULT-VALUE}).")
+        String clusterName;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter e = spec.commandLine().getErr();
+            Path dir = configDir.path();
+            ConfigLoadResult loaded = ConfigLoader.load(dir, Optional.empty());
+            if (loaded.config().isEmpty() || loaded.hasErrors()) {
+                loaded.diagnostics().forEach(d -> (d.isError() ? e : o).println(d.format()));
+                e.println("hb: " + dir + " does not load (" + loaded.errors().size() + " error(s)); nothing exported,"
+                        + " nothing written. Fix it (hb config check) and export again.");
+                return ExitCodes.CONFIG;
+            }
+            ClusterConfig config = loaded.config().get();
+            if (Files.exists(out) && !Files.isDirectory(out)) {
+                throw new UserException(ExitCodes.USAGE, "--out " + out + " exists and is not a directory; give a"
+                        + " directory (created if missing)");
+            }
+            Map<String, List<String>> addresses = parseAddresses();
+            if (!clusterName.matches("[A-Za-z0-9_.-]{1,32}")) {
+                throw new UserException(ExitCodes.USAGE, "--cluster-name: 1 to 32 letters, digits, '_', '.' or '-'");
+            }
+            ExportInput input = ExportSources.read(config, addresses, localNode(config),
+                    ExportSources.localAddresses(), clusterName);
+            ExportResult r;
+            try {
+                r = PacemakerExporter.export(input);
+            } catch (ExportException ex) {
+                throw new UserException(ExitCodes.USAGE, ex.getMessage());
+            }
+            Map<String, String> files = new LinkedHashMap<>();
+            files.put("corosync.conf", r.corosyncConf());
+            files.put("cib.xml", CibXml.render(r.cib()));
+            if (format == Format.pcs) {
+                files.put("pcs.sh", CommandScripts.pcs(r.cib()));
+            } else if (format == Format.crmsh) {
+                files.put("crm.txt", CommandScripts.crmsh(r.cib()));
+            }
+            files.put("export-report.txt", r.reportText());
+            files.putAll(r.extraFiles());
+            if (!noVerify) {
+                Path work = Files.createTempDirectory("hb-export-");
+                try {
+                    PacemakerCheck.Outcome c = new PacemakerCheck(new OsProcessRunner(), work).check(r.cib(),
+                            r.corosyncConf());
+                    c.log().forEach(l -> o.println("check: " + l));
+                    if (!c.ok()) {
+                        c.problems().forEach(p -> e.println("hb: " + p));
+                        e.println("hb: the export did not pass its checks; nothing written");
+                        return ExitCodes.FAILURE;
+                    }
+                } finally {
+                    deleteTree(work);
+                }
+            }
+            Path current = out;
+            try {
+                Files.createDirectories(out);
+                for (Map.Entry<String, String> f : files.entrySet()) {
+                    current = out.resolve(f.getKey());
+                    write(current, f.getValue(), f.getKey().startsWith("resource.d/") || f.getKey().endsWith(".sh"));
+                }
+            } catch (IOException ex) {
+                throw new UserException(ExitCodes.FAILURE, "cannot write " + current + " (" + ex.getClass().getSimpleName()
+                        + (ex.getMessage() == null ? "" : ": " + ex.getMessage()) + "); give --out a writable directory");
+            }
+            o.println("Exported " + config.resourceGroups().size() + " resource group(s) of " + dir + " to " + out + ": "
+                    + String.join(", ", files.keySet()) + (noVerify ? " (NOT checked: --no-verify)" : ""));
+            if (!r.warnings().isEmpty()) {
+                o.println(r.warnings().size() + " warning(s), also in export-report.txt:");
+                r.warnings().forEach(w -> o.println("  * " + w));
+            }
+            o.println("Next: README \"Outgrowing two nodes\" (corosync-keygen, copy corosync.conf, start, load cib.xml).");
+            return ExitCodes.OK;
+        }
+
+        private Map<String, List<String>> parseAddresses() throws UserException {
+            Map<String, List<String>> m = new LinkedHashMap<>();
+            for (String a : nodeAddress) {
+                int eq = a.indexOf('=');
+                if (eq <= 0 || eq == a.length() - 1) {
+                    throw new UserException(ExitCodes.USAGE, "--node-address [" + a + "]: write NODE=IP[,IP...],"
+                            + " e.g. node1=198.18.1.1,198.18.0.1");
+                }
+                List<String> ips = Arrays.asList(a.substring(eq + 1).split(","));
+                for (String ip : ips) {
+                    if (!ip.matches("[0-9A-Fa-f:.]+")) {
+                        throw new UserException(ExitCodes.USAGE, "--node-address [" + a + "]: [" + ip
+                                + "] is not an IP address");
+                    }
+                }
+                m.put(a.substring(0, eq).toLowerCase(java.util.Locale.ROOT), ips);
+            }
+            return m;
+        }
+
+        private Optional<String> localNode(ClusterConfig config) {
+            if (nodeName != null) {
+                return Optional.of(nodeName.toLowerCase(java.util.Locale.ROOT));
+            }
+            String me = ConfigCommand.thisNode().value();
+            return config.nodes().stream().anyMatch(n -> n.value().equals(me)) ? Optional.of(me) : Optional.empty();
+        }
+
+        private static void write(Path target, String text, boolean executable) throws IOException {
+            Files.createDirectories(target.getParent());
+            Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString(executable ? "rwxr-xr-x" : "rw-r--r--"));
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+
+        private static void deleteTree(Path dir) throws IOException {
+            try (Stream<Path> s = Files.walk(dir)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+}
