@@ -39,16 +39,20 @@ import org.slf4j.LoggerFactory;
  *     it also excludes an {@code hb sync run} in another process); when it is held the call returns
  *     at once with result {@link JobResult#RUNNING} and {@code job web is already running (pid N)};</li>
  * <li>records RUNNING in the state file;</li>
- * <li>measures every source ({@link PathFacts#probe}) and asks {@link ReplicationGuard};</li>
  * <li>runs the job's {@code pre:} hook, if any ({@code /bin/sh -c}); when it fails nothing is
- *     copied and the run ends FAILED_FATAL with the hook's last line of output;</li>
+ *     copied and the run ends FAILED_FATAL with the hook's last line of output. It runs before the
+ *     guards so that it can prepare the source (mount the data partition that the group's stop
+ *     unmounted before a hand-over run, write a database dump), and the guards judge what the copy
+ *     would really read;</li>
+ * <li>measures every source ({@link PathFacts#probe}) and asks {@link ReplicationGuard};</li>
  * <li>runs one rsync per source path ({@link RsyncCommand}); a {@link RsyncExit#TRANSIENT} failure
  *     is retried up to {@code retries} times, {@code retry_delay} apart; a fatal one stops the job;</li>
  * <li>on success writes the replica stamp (peer: copied to the peer's
  *     {@code <stateDir>/replica/<job>.stamp} with a second small rsync; path target: next to the
  *     target and in the local state dir);</li>
- * <li>runs the {@code post:} hook, if any, whatever happened once the guards let the run go on
- *     (its failure is logged and added to the message, the result stands);</li>
+ * <li>runs the {@code post:} hook, if any, whatever happened once the lock was taken (also after
+ *     a failed {@code pre:} or a guard's refusal; its failure is logged and added to the message,
+ *     the result stands);</li>
  * <li>records the outcome (start, end, result, bytes, files) and logs one line on logger {@code sync}.</li>
  * </ol>
  */
@@ -186,6 +190,16 @@ public final class ReplicationRunner {
         String name = job.name();
         String dest = job.toPeer() ? String.valueOf(peerNode) : job.targetPath().orElseThrow().toString();
 
+        PostHook post = job.post().map(cmd -> new PostHook(job, trigger, cmd, progress)).orElse(null);
+        if (job.pre().isPresent()) {
+            HookResult h = runHook(job, trigger, "pre", job.pre().get(), Map.of(), progress);
+            if (!h.ok()) {
+                return finish(post, job, trigger, before, start, h.interrupted() ? JobResult.FAILED_TRANSIENT
+                        : JobResult.FAILED_FATAL, "pre hook failed, nothing copied: " + h.why(), RsyncStats.ZERO,
+                        0, 0, Map.of());
+            }
+        }
+
         List<PathFacts> facts = new ArrayList<>();
         List<MountTable.Entry> mounts;
         try {
@@ -194,31 +208,22 @@ public final class ReplicationRunner {
                 facts.add(PathFacts.probe(p, mounts));
             }
         } catch (IOException e) {
-            return finish(null, job, trigger, before, start, JobResult.FAILED_FATAL,
+            return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL,
                     "cannot inspect the sources: " + e.getMessage(), RsyncStats.ZERO, 0, 0, Map.of());
         }
         long total = facts.stream().mapToLong(PathFacts::fileCount).sum();
         ReplicationGuard.Decision d = ReplicationGuard.check(job, facts, before.successCounts(),
                 trigger == RunTrigger.MANUAL_ACCEPT_LOSS);
         if (!d.allowed()) {
-            return finish(null, job, trigger, before, start, JobResult.REFUSED, d.reason(), RsyncStats.ZERO, total, 0,
+            return finish(post, job, trigger, before, start, JobResult.REFUSED, d.reason(), RsyncStats.ZERO, total, 0,
                     Map.of());
         }
         String peerAddress = null;
         if (job.toPeer()) {
             peerAddress = peerNode == null ? null : cfg.nodes().get(peerNode);
             if (peerAddress == null) {
-                return finish(null, job, trigger, before, start, JobResult.FAILED_FATAL, "no address for peer node "
+                return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "no address for peer node "
                         + peerNode + " under nodes: in sync.yaml", RsyncStats.ZERO, total, 0, Map.of());
-            }
-        }
-        PostHook post = job.post().map(cmd -> new PostHook(job, trigger, cmd, progress)).orElse(null);
-        if (job.pre().isPresent()) {
-            HookResult h = runHook(job, trigger, "pre", job.pre().get(), Map.of(), progress);
-            if (!h.ok()) {
-                return finish(post, job, trigger, before, start, h.interrupted() ? JobResult.FAILED_TRANSIENT
-                        : JobResult.FAILED_FATAL, "pre hook failed, nothing copied: " + h.why(), RsyncStats.ZERO,
-                        total, 0, Map.of());
             }
         }
         RsyncStats stats = RsyncStats.ZERO;

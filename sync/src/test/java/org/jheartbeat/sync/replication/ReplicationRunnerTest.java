@@ -309,7 +309,7 @@ class ReplicationRunnerTest {
         ReplicationJobSpec job = withHooks(Jobs.simple("web", src, target), "sleep 30", null, Duration.ofMillis(300));
         RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
         assertThat(o.result()).isEqualTo(JobResult.FAILED_FATAL);
-        assertThat(o.message()).isEqualTo("pre hook failed, nothing copied: timed out after 0.3 s");
+        assertThat(o.message()).startsWith("pre hook failed, nothing copied: timed out after 0.3 s");
         assertThat(replicaOf(src)).doesNotExist();
     }
 
@@ -333,12 +333,19 @@ class ReplicationRunnerTest {
     }
 
     @Test
-    void noHookRunsWhenTheGuardsRefuse() throws Exception {
+    void thePreHookRunsBeforeTheGuardsSoItCanPrepareTheSourceAndPostRunsAfterARefusal() throws Exception {
         Path log = tmp.resolve("hooks.log");
         Path empty = Files.createDirectories(tmp.resolve("empty"));
-        ReplicationJobSpec job = withHooks(Jobs.simple("web", empty, target), "echo pre >>" + log,
-                "echo post >>" + log, Duration.ofSeconds(30));
-        assertThat(runner.run(job, null, RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.REFUSED);
-        assertThat(log).doesNotExist();
+        ReplicationJobSpec fills = withHooks(Jobs.simple("web", empty, target), "echo pre >>" + log
+                + " && echo data >" + empty.resolve("restored"), "echo post $JHB_SYNC_RESULT >>" + log,
+                Duration.ofSeconds(30));
+        assertThat(runner.run(fills, null, RunTrigger.HANDOVER, null).result()).isEqualTo(JobResult.OK);
+        assertThat(replicaOf(empty).resolve("restored")).hasContent("data");
+
+        Path bare = Files.createDirectories(tmp.resolve("bare"));
+        ReplicationJobSpec refused = withHooks(Jobs.simple("mail", bare, target), "echo pre >>" + log,
+                "echo post $JHB_SYNC_RESULT >>" + log, Duration.ofSeconds(30));
+        assertThat(runner.run(refused, null, RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.REFUSED);
+        assertThat(Files.readAllLines(log)).containsExactly("pre", "post OK", "pre", "post REFUSED");
     }
 }
