@@ -17,6 +17,10 @@ PACKAGES=(
   lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
   resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)
   lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
+  # the town hall (TownhallIT, ./demo.sh townhall; lab/townhall): node1's web group, node2's mail group
+  # (exim4 is Debian's default MTA; postfix would conflict with exim4-daemon-light, which CI needs anyway)
+  mariadb-server apache2 libapache2-mod-php php-mysql   # ~330 MB, ~30 s on a fresh install
+  exim4-daemon-light dovecot-imapd                      # ~18 MB
 )
 
 if [ "$(id -u)" -ne 0 ]; then
