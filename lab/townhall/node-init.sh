@@ -12,6 +12,10 @@
 #   - the services' configuration: Apache+PHP on 198.18.0.100:80 (DocumentRoot /srv/web/www),
 #     MariaDB on a socket only (started by resource.d/townhall-db), Exim (Debian's default MTA) on
 #     198.18.0.101:25 and Dovecot IMAP on 198.18.0.101:143, mail in /srv/mail/alice/Maildir.
+#     With the demo's extra packages (./demo.sh townhall installs them): ProFTPD on 198.18.0.100:21
+#     (user clerk, home /srv/web/ftp), Tomcat 10 on 198.18.0.100:8080 (/townhall from
+#     /srv/web/tomcat; resource.d/townhall-tomcat), Samba smbd on 198.18.0.101:445 (share
+#     "public" = /srv/mail/public), SpamAssassin spamd on 198.18.0.101:783.
 #     Nothing listens on an address outside 198.18.0.0/15 or loopback.
 set -eu
 n=$1
@@ -30,6 +34,11 @@ chown Debian-exim:Debian-exim /run/exim4 2>/dev/null || true
 
 # the mail user (same uid on both nodes, so replicated files keep their owner)
 grep -q '^alice:' /etc/passwd || useradd -u 5001 -M -d /srv/mail/alice -s /usr/sbin/nologin alice
+# the FTP user (the town clerk's uploads)
+if ! grep -q '^clerk:' /etc/passwd; then
+    useradd -u 5002 -M -d /srv/web/ftp -s /bin/sh clerk
+    echo 'clerk:townhall' | chpasswd
+fi
 
 # the data partitions: ext4 images, each made once with its top directories
 mkimage() { # NAME DIR: /var/lib/townhall/NAME.img, 256 MiB (sparse), its tree for DIR
@@ -40,12 +49,16 @@ mkimage() { # NAME DIR: /var/lib/townhall/NAME.img, 256 MiB (sparse), its tree f
     mnt=$(mktemp -d)
     mount -o loop "$img.new" "$mnt"
     if [ "$1" = web ]; then
-        mkdir -p "$mnt/www" "$mnt/dump"
+        mkdir -p "$mnt/www" "$mnt/dump" "$mnt/ftp" "$mnt/tomcat"
         cp "$(dirname "$0")/index.php" "$mnt/www/index.php"
+        cp "$(dirname "$0")/index.jsp" "$mnt/tomcat/index.jsp"
+        echo "minutes of the council meeting" >"$mnt/ftp/minutes.txt"
+        chown -R clerk:clerk "$mnt/ftp"
     else
-        mkdir -p "$mnt/alice/Maildir/cur" "$mnt/alice/Maildir/new" "$mnt/alice/Maildir/tmp"
+        mkdir -p "$mnt/alice/Maildir/cur" "$mnt/alice/Maildir/new" "$mnt/alice/Maildir/tmp" "$mnt/public"
         chown -R alice:alice "$mnt/alice"
         chmod -R go-rwx "$mnt/alice"
+        echo "opening hours: Monday to Friday, 8 to 12" >"$mnt/public/opening-hours.txt"
     fi
     umount "$mnt"
     rmdir "$mnt"
@@ -55,6 +68,8 @@ mkimage web
 mkimage mail
 
 echo "townhall-n$n" >/etc/mailname
+# the lab's machines by name (MariaDB, ProFTPD and Exim look their own host name up)
+grep -q ' node1$' /etc/hosts || printf '198.18.0.1 node1\n198.18.0.2 node2\n198.18.0.10 client\n' >>/etc/hosts
 
 # Apache + PHP: only the web address; the site is on the data partition
 cat >/etc/apache2/ports.conf <<'CONF'
@@ -115,3 +130,46 @@ CONF
 echo 'alice:{PLAIN}townhall:5001:5001::/srv/mail/alice' >/etc/dovecot/townhall.passwd
 chmod 640 /etc/dovecot/townhall.passwd
 chgrp dovecot /etc/dovecot/townhall.passwd
+
+# ---- the demo's extra services (configured when their packages are installed)
+if [ -d /etc/proftpd ]; then
+    cat >/etc/proftpd/conf.d/townhall.conf <<'CONF'
+DefaultAddress 198.18.0.100
+SocketBindTight on
+UseReverseDNS off
+DefaultRoot ~
+CONF
+    sed -i 's/^UseIPv6.*/UseIPv6 off/' /etc/proftpd/proftpd.conf
+fi
+if [ -d /etc/tomcat10 ]; then
+    sed -i 's|<Connector port="8080" protocol="HTTP/1.1"|<Connector port="8080" address="198.18.0.100" protocol="HTTP/1.1"|' \
+        /etc/tomcat10/server.xml
+    mkdir -p /etc/tomcat10/Catalina/localhost
+    echo '<Context docBase="/srv/web/tomcat"/>' >/etc/tomcat10/Catalina/localhost/townhall.xml
+    mkdir -p /var/log/tomcat10 /var/cache/tomcat10
+    chown tomcat:tomcat /var/log/tomcat10 /var/cache/tomcat10
+fi
+if [ -d /etc/samba ]; then
+    mkdir -p /run/samba
+    cat >/etc/samba/smb.conf <<'CONF'
+[global]
+   server role = standalone server
+   interfaces = 198.18.0.101/24
+   bind interfaces only = yes
+   smb ports = 445
+   disable netbios = yes
+   map to guest = bad user
+   load printers = no
+   printcap name = /dev/null
+   disable spoolss = yes
+   log file = /var/log/samba/log.%m
+[public]
+   path = /srv/mail/public
+   guest ok = yes
+   read only = yes
+CONF
+fi
+if [ -f /etc/default/spamd ]; then
+    sed -i 's|^OPTIONS=.*|OPTIONS="-s /var/log/spamd.log --create-prefs --max-children 2 --helper-home-dir --listen=198.18.0.101 --allowed-ips=198.18.0.0/24"|' \
+        /etc/default/spamd
+fi
