@@ -148,6 +148,7 @@ class TownhallIT {
             lab.waitUntil(() -> status(lab, "node1").contains("stays stopped on both nodes"), Figures.HANG_MS,
                     "the group given up on both nodes");
             String st = status(lab, "node1");
+            st.lines().filter(l -> l.contains("failed to start here")).forEach(l -> System.out.println("townhall: " + l.trim()));
             assertThat(st).contains("resource Filesystem::/var/lib/townhall/missing.img::/srv/web::ext4::loop failed"
                     + " to start");
             assertThat(lab.daemonLog("node1", 400)).contains("Giving up resources due to failure of"
