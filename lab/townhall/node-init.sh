@@ -21,9 +21,13 @@ set -eu
 n=$1
 d=$2
 root=$d/root
-mkdir -p "$root/etc/u" "$root/etc/w" "$root/var/u" "$root/var/w" "$d/disks"
+mkdir -p "$root/etc/u" "$root/etc/w" "$root/var/u" "$root/var/w" "$root/home/u" "$root/home/w" "$d/disks"
 mount -t overlay "townhall-etc$n" -o "lowerdir=/etc,upperdir=$root/etc/u,workdir=$root/etc/w" /etc
 mount -t overlay "townhall-var$n" -o "lowerdir=/var,upperdir=$root/var/u,workdir=$root/var/w" /var
+# root's home too, with a plain .bashrc: the sync's ssh commands run root's shell, and the host's
+# dotfiles (e.g. a pyenv rehash waiting 60 s on a lock a powered-off node left) are not this machine's
+mount -t overlay "townhall-root$n" -o "lowerdir=/root,upperdir=$root/home/u,workdir=$root/home/w" /root
+printf '# root of town hall node%s (lab/townhall/node-init.sh)\n' "$n" >/root/.bashrc
 # the overlay hid the node's own /var/lib/jheartbeat (lab.sh bound it before us)
 mount --bind "$d/varlib-jhb" /var/lib/jheartbeat
 mkdir -p /var/lib/townhall
