@@ -92,40 +92,53 @@ node_of() {
     esac
 }
 
-# wait_all WHERE WATCH_NODE SERVICES...: probes until each service answers from WHERE (node1|node2
-# |home: each from its home node); meanwhile probes the services at home on WATCH_NODE (if not "-")
-# and counts their failures in WATCH_FAIL. Prints one line per service. Fails after TIMEOUT s.
+# wait_all WHERE WATCH_NODE SERVICES...: probes (all at once, one round after the other) until each
+# service answers from WHERE (node1|node2|home: each from its home node); meanwhile probes the
+# services at home on WATCH_NODE (if not "-") and counts their failures in WATCH_FAIL. Prints one
+# line per service, timed when its probe answered. Fails after TIMEOUT s.
 WATCH_FAIL=0 WATCH_N=0
 wait_all() {
-    local where=$1 watch=$2 s want t deadline
+    local where=$1 watch=$2 s want deadline got t
     shift 2
-    local -a pending=("$@") still
+    local -a pending=("$@") still watched=()
+    if [[ $watch != - ]]; then
+        for s in "${SERVICES[@]}"; do [[ ${HOME_NODE[$s]} != "$watch" ]] || watched+=("$s"); done
+    fi
+    local dir
+    dir=$(mktemp -d)
     deadline=$(($(now_ms) + TIMEOUT * 1000))
     while ((${#pending[@]} > 0)); do
-        (($(now_ms) < deadline)) || die "after ${TIMEOUT} s: ${pending[*]} not answering from $where"
+        (($(now_ms) < deadline)) || { rm -rf "$dir"; die "after ${TIMEOUT} s: ${pending[*]} not answering from $where"; }
+        rm -f "$dir"/*
+        for s in "${pending[@]}"; do
+            (probe "$s" && echo "$(node_of "${ADDR[$s]}") $(now_ms)" >"$dir/$s") &
+        done
+        for s in "${watched[@]}"; do
+            (probe "$s" && echo ok >"$dir/watch-$s") &
+        done
+        wait
         still=()
         for s in "${pending[@]}"; do
             want=$where
             [[ $want != home ]] || want=${HOME_NODE[$s]}
-            if probe "$s" && [[ $(node_of "${ADDR[$s]}") == "$want" ]]; then
-                t=$(now_ms)
+            read -r got t 2>/dev/null <"$dir/$s" || got=''
+            if [[ $got == "$want" ]]; then
                 line "$t" "  $s (${WHAT[$s]}) answers from $want$( ((T0 > 0)) && echo " after $((t - T0)) ms")"
             else
                 still+=("$s")
             fi
         done
         pending=("${still[@]}")
-        if [[ $watch != - ]]; then
-            for s in "${SERVICES[@]}"; do
-                [[ ${HOME_NODE[$s]} == "$watch" ]] || continue
-                WATCH_N=$((WATCH_N + 1))
-                if ! probe "$s"; then
-                    WATCH_FAIL=$((WATCH_FAIL + 1))
-                    line "$(now_ms)" "  ! $s on $watch did not answer"
-                fi
-            done
-        fi
+        for s in "${watched[@]}"; do
+            WATCH_N=$((WATCH_N + 1))
+            if [[ ! -e $dir/watch-$s ]]; then
+                WATCH_FAIL=$((WATCH_FAIL + 1))
+                line "$(now_ms)" "  ! $s on $watch did not answer"
+            fi
+        done
+        sleep 0.2
     done
+    rm -rf "$dir"
 }
 
 # the data written before a power-off must be on the survivor: a row through PHP, a mail through SMTP
