@@ -17,10 +17,13 @@ PACKAGES=(
   lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
   resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)
   lighttpd                         # a real Debian LSB service (AgentClassesIT: lsb:lighttpd inside the nodes)
-  # the town hall (TownhallIT, ./demo.sh townhall; lab/townhall): node1's web group, node2's mail group
-  # (exim4 is Debian's default MTA; postfix would conflict with exim4-daemon-light, which CI needs anyway)
+  lighttpd-mod-openssl openssl     # HealthChecksIT: https real server, its throw-away certificate
+  exim4-daemon-light dovecot-imapd dovecot-pop3d dnsmasq-base  # HealthChecksIT: smtp, imap(s)/pop, dns real servers
+  samba samba-common-bin           # nmbd (bookworm ships it in samba) and nmblookup: Hostname's NetBIOS takeover
+  bind9 bind9-dnsutils             # named (a dynamic zone in the lab) and nsupdate/dig: Hostname's DNS takeover
+  # the town hall (TownhallIT, ./demo.sh townhall; lab/townhall): node1's web group (MariaDB, Apache
+  # with PHP), node2's mail group (Exim and Dovecot, above; Exim, not Postfix: they conflict)
   mariadb-server apache2 libapache2-mod-php php-mysql   # ~330 MB, ~30 s on a fresh install
-  exim4-daemon-light dovecot-imapd                      # ~18 MB
 )
 
 if [ "$(id -u)" -ne 0 ]; then

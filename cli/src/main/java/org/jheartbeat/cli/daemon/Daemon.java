@@ -97,7 +97,8 @@ public final class Daemon {
      * Checks, assembles and runs the node; returns when it has stopped.
      *
      * @return {@link ExitCodes#OK} after an orderly shutdown
-     * @throws UserException {@link ExitCodes#CONFIG} for an invalid configuration, {@link ExitCodes#FAILURE}
+     * @throws UserException {@link ExitCodes#CONFIG} for an invalid configuration or a {@code uname -n} taken
+     *                       over from the peer ({@link NodeIdentity}), {@link ExitCodes#FAILURE}
      *                       when a daemon already runs on the state directory or the state directory or a
      *                       medium cannot be used, {@link ExitCodes#PERMISSION} when the control socket
      *                       cannot be checked
@@ -110,7 +111,10 @@ public final class Daemon {
         // first of all: a second daemon on this state directory must not touch the config, the
         // STONITH device (its lock), the media or the state files of the running one
         refuseIfRunning(state);
-        NodeName me = NodeName.of(options.nodeName().isPresent() ? options.nodeName().get() : unameN());
+        // decided once, never re-read: a Hostname resource may change uname -n later (issue 15)
+        NodeName me = NodeIdentity.decide(options.nodeName(), options.nodeName().isPresent() ? "" : unameN(),
+                new org.jheartbeat.resources.names.TakenHostNames(
+                        org.jheartbeat.resources.names.TakenHostNames.DEFAULT_DIR));
         ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
         List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());
         loaded.config().ifPresent(c -> problems.addAll(new HostChecks(Path.of("/etc/init.d")).check(c)));

@@ -70,7 +70,7 @@ class HandoverCancelIT {
                 }
             });
             lab.waitUntil(() -> lab.daemonLog("node1", 200).contains("syncing group " + GROUP + " to node2 before handing"
-                    + " it over") && countFiles(n2) > 0, 60_000, "the hand-over sync transferring to node2");
+                    + " it over") && countFiles(n2) > 0, 120_000, "the hand-over sync transferring to node2"); // a hang guard: ssh + rsync on a machine at load 20 took over 60 s to write a first byte
 
             // node2 loses power: as with a real power loss its cables go silent at once (lab.sh poweroff
             // alone kills the processes first, and their TCP FIN would end node1's rsync by itself)

@@ -90,6 +90,18 @@ public final class Lab implements AutoCloseable {
         return r.output().contains(" " + ip + "/");
     }
 
+    /**
+     * Whether both nodes held {@code ip} at one same instant, probed without the race of two
+     * sequential reads: node1, then node2, then node1 again. A single move between two probes (in
+     * either direction, release before acquire) can never make all three true, while an overlap that
+     * lasts the three probes does. Two plain {@code holds} calls in a row report a false double when
+     * the address moves from node1 to node2 between them, which on a loaded machine (a fork of
+     * {@code ip} each, hundreds of ms apart) happens.
+     */
+    public boolean heldByBoth(String ip) throws IOException, InterruptedException {
+        return holds("node1", ip) && holds("node2", ip) && holds("node1", ip);
+    }
+
     /** The network namespace of {@code node1} or {@code node2}. */
     public String namespace(String node) {
         return id + "-" + (node.endsWith("1") ? "n1" : "n2");

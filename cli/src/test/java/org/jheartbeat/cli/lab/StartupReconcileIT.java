@@ -182,7 +182,7 @@ class StartupReconcileIT {
                 while (sampling.get()) {
                     try {
                         for (String vip : List.of(VIP1, VIP2)) {
-                            if (lab.holds("node1", vip) && lab.holds("node2", vip)) {
+                            if (lab.heldByBoth(vip)) {
                                 overlaps.add(System.currentTimeMillis() + " both hold " + vip);
                             }
                         }

@@ -100,6 +100,8 @@ public final class NodeEngine {
     /** The count our last {@code jhb-ping} carried and the peer generation it went to (-1: none). */
     private int pingCountSent = -1;
     private long pingSentToGeneration = -1;
+    /** Until when another node using our name counts as live (monotonic ns); MIN_VALUE: none heard. */
+    private long impostorUntilNanos = Long.MIN_VALUE;
     /** The peer's count from its last {@code jhb-ping}; -1 when unknown. */
     private int peerPingCount = -1;
     /** When the peer's first {@code jhb-ping} is overdue (monotonic ns), if ipfail waits for one. */
@@ -176,6 +178,12 @@ public final class NodeEngine {
         if (!heldBack.isEmpty() && nowNanos >= configGraceEndNanos) {
             log(out, Level.INFO, "No configuration digest from " + peer + " within " + configGraceNanos() / 1_000_000
                     + " ms of comm up (a Heartbeat 3.0.6 peer?); negotiating resources without comparing haresources.");
+        }
+        if (impostorUntilNanos != Long.MIN_VALUE && nowNanos >= impostorUntilNanos) {
+            impostorUntilNanos = Long.MIN_VALUE;
+            log(out, Level.WARN, "The other node using this node's name " + me + " has been silent for deadtime;"
+                    + " this node acts on its groups again.");
+            feed(new TakeoverEvent.IdentityConflict(false), out, nowNanos, wallMillis);
         }
         feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
         failBackIfDue(out, nowNanos, wallMillis);
@@ -320,6 +328,11 @@ public final class NodeEngine {
             return out;
         }
         if (from.equals(me)) {
+            Optional<String> other = otherInstance(message);
+            if (other.isPresent()) {
+                onImpostor(other.get(), source, link, out, nowNanos, wallMillis);
+                return out;
+            }
             // our own frames echoed back, or left in a line by our previous run: never about the peer
             stale(out, StaleFrameCounter.Reason.OWN_FRAME, from + " " + type.get() + " on " + link, nowNanos);
             return out;
@@ -818,6 +831,42 @@ public final class NodeEngine {
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether a frame that carries our name comes from another instance: a node UUID other than ours,
+     * or (without a UUID) a generation newer than ours. Our own echoes carry our UUID and generation; a
+     * previous run's frames our UUID and an older generation (Heartbeat's generation only grows).
+     *
+     * @return what tells it apart, for the log; empty for our own frames
+     */
+    private Optional<String> otherInstance(HaMessage message) {
+        Optional<byte[]> uuid = message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16);
+        long hg = parseHex(message.get(Field.GENERATION).orElse("0"), -1);
+        if (uuid.isPresent() && !java.util.Arrays.equals(uuid.get(), stamper.uuid())) {
+            return Optional.of("node UUID " + java.util.HexFormat.of().formatHex(uuid.get()) + ", generation " + hg);
+        }
+        if (uuid.isEmpty() && hg > stamper.generation()) {
+            return Optional.of("generation " + hg + ", ours is " + stamper.generation());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A live node sends with our name: CRIT (once per conflict), and the machine starts nothing until
+     * that node has been silent for deadtime. Its frames refresh nothing about the peer.
+     */
+    private void onImpostor(String what, String source, String link, List<Effect> out, long now, long wall) {
+        boolean fresh = impostorUntilNanos == Long.MIN_VALUE;
+        impostorUntilNanos = now + timing.deadtime().toNanos();
+        if (!fresh) {
+            return;
+        }
+        log(out, Level.CRIT, "Another live node uses this node's name " + me + " (" + what + ", from " + source
+                + " on " + link + "): this node starts no resource group and takes nothing over until it has"
+                + " been silent for deadtime. Stop the daemon that started as " + me + " on that machine (was its"
+                + " host name taken over by a Hostname resource? start it with --node-name).");
+        feed(new TakeoverEvent.IdentityConflict(true), out, now, wall);
     }
 
     private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {

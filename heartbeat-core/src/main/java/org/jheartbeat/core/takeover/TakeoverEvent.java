@@ -128,6 +128,16 @@ public sealed interface TakeoverEvent {
         }
     }
 
+    /**
+     * Another live node sends with this node's own name (its frames carry another node UUID or a newer
+     * generation than ours: a machine that started as us, e.g. with a host name taken over by a Hostname
+     * resource), or it has been silent for deadtime again. While on, the machine starts no group: no
+     * takeover, no failback (jheartbeat only, issue 15). Groups already running stay; fencing goes on.
+     *
+     * @param on whether the conflict is live
+     */
+    record IdentityConflict(boolean on) implements TakeoverEvent { }
+
     /** Time passed: lets the machine check its own timers (standby reply, negotiation). */
     record Tick() implements TakeoverEvent { }
 }

@@ -67,6 +67,8 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  * </pre>
  * {@code GroupsDisputed} (any state but STOPPED) marks groups the peer's haresources defines
  * differently: they never run here, whatever is desired (jheartbeat only; docs/design/takeover.md).
+ * {@code IdentityConflict(on)} (another live node uses our name) holds every start back until
+ * {@code IdentityConflict(off)}; nothing running is stopped for it (jheartbeat only, issue 15).
  * Not thread-safe: owned by the cluster loop's thread.
  */
 public final class TakeoverMachine {
@@ -115,6 +117,8 @@ public final class TakeoverMachine {
     private boolean peerSelfFencing;
     /** Groups of the current hand-over that did not end where they were meant to, one line each. */
     private final List<String> handoverProblems = new ArrayList<>();
+    /** Another live node uses our name: no group is started until it is gone (issue 15). */
+    private boolean identityConflict;
     /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
     private boolean[] disputed;
 
@@ -231,6 +235,8 @@ public final class TakeoverMachine {
             onShutdown(out);
         } else if (event instanceof Tick) {
             onTick(out, nowNanos);
+        } else if (event instanceof TakeoverEvent.IdentityConflict e) {
+            identityConflict = e.on();
         } else if (event instanceof TakeoverEvent.GroupsDisputed e) {
             boolean changed = false;
             for (int i = 0; i < groups.size(); i++) {
@@ -581,7 +587,7 @@ public final class TakeoverMachine {
      */
     private void reannounceLocal(List<Effect> out) {
         for (int i = 0; i < groups.size(); i++) {
-            if (isLocal(i) && actual[i] == GroupState.RUNNING) {
+            if (isLocal(i) && actual[i] == GroupState.RUNNING && !identityConflict) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }
@@ -873,7 +879,7 @@ public final class TakeoverMachine {
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            if (want(i) && actual[i] == GroupState.STOPPED) {
+            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
                         : peerFailed[i] && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
@@ -1029,6 +1035,11 @@ public final class TakeoverMachine {
      */
     public void selfFenceOnStopFailure(boolean on) {
         this.selfFence = on;
+    }
+
+    /** Whether another live node uses this node's name ({@link TakeoverEvent.IdentityConflict}): nothing is started. */
+    public boolean identityConflict() {
+        return identityConflict;
     }
 
     /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */

@@ -90,6 +90,14 @@ public final class AgentCheck {
             if (StandardResourceAgents.IP_AGENTS.contains(h.name()) || h.name().equals(DrbdDiskAgent.NAME)) {
                 return out;
             }
+            if (h.name().equals(org.jheartbeat.resources.names.HostnameSpec.AGENT) && !locator.exists(h.name())) {
+                try {
+                    org.jheartbeat.resources.names.HostnameSpec.parse(h.args(), spec.token());
+                } catch (ResourceAgentException e) {
+                    out.add(new Problem(Kind.ERROR, e.getMessage()));
+                }
+                return out;
+            }
             if (h.name().equals(BuiltinFilesystem.NAME) && !locator.exists(h.name())) {
                 BuiltinFilesystem.asOcf(h.args()).ifPresentOrElse(o -> checkOcf(o, spec.token(), out),
                         () -> out.add(new Problem(Kind.ERROR, BuiltinFilesystem.usage(spec.token()))));

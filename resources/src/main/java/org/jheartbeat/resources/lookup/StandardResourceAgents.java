@@ -30,6 +30,10 @@ import org.jheartbeat.resources.ocf.OcfMetadataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.jheartbeat.resources.systemd.SystemdAgent;
+import org.jheartbeat.resources.names.HostnameAgent;
+import org.jheartbeat.resources.names.HostnameSpec;
+import org.jheartbeat.resources.names.NameCommands;
+import org.jheartbeat.resources.names.TakenHostNames;
 
 /**
  * The production {@link ResourceAgents}, by the token's class ({@link AgentRef}): Heartbeat names
@@ -37,7 +41,8 @@ import org.jheartbeat.resources.systemd.SystemdAgent;
  * {@code IPaddr::token}) get the built-in {@link IpAddrAgent}, {@code drbddisk} the built-in {@link
  * DrbdDiskAgent}, every other Heartbeat name a {@link ScriptAgent} for the script found by {@link
  * ScriptLocator}; {@code lsb:} an {@link LsbAgent} on the init directory's script, {@code ocf:} an
- * {@link OcfAgent}, {@code systemd:} a {@link SystemdAgent}. The lookup happens on every {@link #forSpec(ResourceSpec)} call, so scripts
+ * {@link OcfAgent}, {@code systemd:} a {@link SystemdAgent}; {@code Hostname} the built-in {@link HostnameAgent}
+ * (unless {@code resource.d/Hostname} exists). The lookup happens on every {@link #forSpec(ResourceSpec)} call, so scripts
  * installed later are found.
  */
 public final class StandardResourceAgents implements ResourceAgents {
@@ -122,7 +127,8 @@ public final class StandardResourceAgents implements ResourceAgents {
      *         missing, repeated or invalid
      * @throws org.jheartbeat.resources.AgentNotFoundException if no script (Heartbeat or LSB class) or
      *         OCF agent exists for the name
-     * @throws ResourceAgentException if the token's class or arguments are invalid (the config parser
+     * @throws ResourceAgentException if the token's class or arguments are invalid ({@code Hostname}'s
+     *         options: {@link HostnameSpec#parse}; the config parser
      *         refuses such tokens first); an OCF agent whose meta-data cannot be read is still made,
      *         with the default timeouts (logged WARN)
      */
@@ -140,6 +146,11 @@ public final class StandardResourceAgents implements ResourceAgents {
             }
             if (h.name().equals(DrbdDiskAgent.NAME)) {
                 return new DrbdDiskAgent(h.args(), runner, sleeper, drbdadm);
+            }
+            if (h.name().equals(HostnameSpec.AGENT) && !locator.exists(h.name())) {
+                return new HostnameAgent(HostnameSpec.parse(h.args(), spec.token()), spec.token(), runner,
+                        NameCommands.DEFAULT, HostnameAgent.DEFAULT_RUN_DIR,
+                        new TakenHostNames(TakenHostNames.DEFAULT_DIR), sleeper);
             }
             if (h.name().equals(BuiltinFilesystem.NAME) && !locator.exists(h.name())) {
                 return ocfAgent(BuiltinFilesystem.asOcf(h.args())

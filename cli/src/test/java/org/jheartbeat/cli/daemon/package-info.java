@@ -1,0 +1,2 @@
+/** Tests of the daemon assembly: node identity. */
+package org.jheartbeat.cli.daemon;
