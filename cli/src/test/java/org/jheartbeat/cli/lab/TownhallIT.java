@@ -121,7 +121,7 @@ class TownhallIT {
                 th.join(30_000);
             }
             Figures.print("townhall_samples", sampler.samples, "samples",
-                    "ARP from the client for both addresses and node2's SMTP banner, through power-off and failback");
+                    "both addresses on both nodes, ARP from the client, node2's SMTP banner, through power-off and failback");
             System.out.println("townhall: MACs that answered ARP from the client: " + sampler.macs);
             assertThat(sampler.samples).isPositive();
             assertThat(sampler.doubleAnswers).as("two MACs answering one address: %s", sampler.doubleAnswers).isEmpty();
@@ -162,7 +162,10 @@ class TownhallIT {
         }
     }
 
-    /** Samples, from the client, ARP answers for both addresses and node2's SMTP banner. */
+    /**
+     * Samples both service addresses on both nodes ({@link Lab#heldByBoth}), the ARP answers the
+     * client gets for them, and node2's SMTP banner.
+     */
     private static final class Sampler implements Runnable {
         final Lab lab;
         final AtomicBoolean stop = new AtomicBoolean();
@@ -182,6 +185,13 @@ class TownhallIT {
                     + "; wait; cat /tmp/$$.w; rm -f /tmp/$$.w; exec 3<>/dev/tcp/" + MAIL + "/25 && head -c 3 <&3 && echo";
             while (!stop.get()) {
                 try {
+                    for (String ip : List.of(WEB, MAIL)) {
+                        if (lab.heldByBoth(ip)) {
+                            synchronized (this) {
+                                doubleAnswers.add(Instant.now() + " " + ip + " held by both nodes");
+                            }
+                        }
+                    }
                     Lab.Result r = lab.lab("client", "timeout", "10", "bash", "-c", script);
                     Map<String, Set<String>> seen = new HashMap<>();
                     Matcher m = MAC.matcher(r.output());
