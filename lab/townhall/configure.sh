@@ -3,7 +3,8 @@
 # LAB_PRIVATE_RUN=1, LAB_HARESOURCES from lab/townhall/haresources): installs the town hall's
 # haresources, sync.yaml and resource.d/townhall-db into both nodes' config dirs.
 # Environment: as lab.sh (LAB_ID, LAB_RUN); TOWNHALL_SYNC_SCHEDULE (default every 5 s, 6-field cron);
-# TOWNHALL_HARESOURCES (default haresources, the CI subset; haresources.full: every service).
+# TOWNHALL_HARESOURCES (default haresources, the CI subset; haresources.full: every service and the
+# host names, whose DNS key is <run>/named/ddns.key: see start-named.sh).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LAB=$HERE/../lab.sh
@@ -13,7 +14,8 @@ run=$(eval "$("$LAB" env)"; echo "$LAB_RUN")
 for n in 1 2; do
     cfg=$run/node$n/ha.d
     install -m 755 "$HERE/resource.d/townhall-db" "$HERE/resource.d/townhall-tomcat" "$cfg/resource.d/"
-    grep -v '^#' "$HERE/${TOWNHALL_HARESOURCES:-haresources}" | grep . >"$cfg/haresources"
+    grep -v '^#' "$HERE/${TOWNHALL_HARESOURCES:-haresources}" | grep . | sed "s|@KEY@|$run/named/ddns.key|g" \
+        >"$cfg/haresources"
     sed -e "s|@SSH@|$ssh_cmd|" -e "s|@CONFIG@|$cfg|" -e "s|@SCHEDULE@|${TOWNHALL_SYNC_SCHEDULE:-*/5 * * * * *}|" \
         "$HERE/sync.yaml" >"$cfg/sync.yaml"
 done

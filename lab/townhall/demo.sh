@@ -2,11 +2,12 @@
 # demo.sh — the town hall demo (./demo.sh townhall; README "The town hall"): the seed's two servers
 # with real Debian services in the namespace lab. node1 runs the web group (Apache+PHP on MariaDB,
 # ProFTPD, Tomcat 10) on 198.18.0.100, node2 the mail group (Exim SMTP, Dovecot IMAP, Samba,
-# SpamAssassin) on 198.18.0.101; each group's data partition is replicated to the peer every 5 s.
+# SpamAssassin) on 198.18.0.101, each group with its node's names (Hostname: NetBIOS and DNS, the
+# LAN's DNS server being named in the client namespace); each group's data partition is replicated to the peer every 5 s.
 # From the client it makes one real request per service on its own protocol, then powers node1
 # off, shows when each of node1's services answers from node2 (and that node2's own never stopped),
 # powers node1 back on, shows each service back on node1; then the same for node2. Which node
-# answered is the MAC address the client's ARP cache holds for the service address.
+# answered is the MAC address that answers the client's ARP request for the address that served.
 #
 # The first run installs the demo's extra packages (proftpd-core tomcat10 spamd spamc smbclient
 # samba, --no-install-recommends, no service started on the host); scripts/setup.sh has the rest.
@@ -24,11 +25,14 @@ export LAB_KEEPALIVE=${LAB_KEEPALIVE:-500ms} LAB_DEADTIME=${LAB_DEADTIME:-3} LAB
 TIMEOUT=${TOWNHALL_TIMEOUT:-120}
 WEB=198.18.0.100
 MAIL=198.18.0.101
-SERVICES=(web ftp tomcat smtp imap smb spamd)
+SERVICES=(name1 web ftp tomcat name2 smtp imap smb spamd)
 declare -A ADDR=([web]=$WEB [ftp]=$WEB [tomcat]=$WEB [smtp]=$MAIL [imap]=$MAIL [smb]=$MAIL [spamd]=$MAIL)
-declare -A HOME_NODE=([web]=node1 [ftp]=node1 [tomcat]=node1 [smtp]=node2 [imap]=node2 [smb]=node2 [spamd]=node2)
-declare -A WHAT=([web]="HTTP page by PHP from MariaDB" [ftp]="FTP login and listing" [tomcat]="Tomcat page"
-    [smtp]="SMTP" [imap]="IMAP login and search" [smb]="SMB share listing" [spamd]="spamc check")
+declare -A HOME_NODE=([name1]=node1 [web]=node1 [ftp]=node1 [tomcat]=node1 [name2]=node2 [smtp]=node2 [imap]=node2
+    [smb]=node2 [spamd]=node2)
+declare -A WHAT=([name1]="DNS node1.townhall.lan and NetBIOS NODE1" [web]="HTTP page by PHP from MariaDB"
+    [ftp]="FTP login and listing" [tomcat]="Tomcat page" [name2]="DNS node2.townhall.lan and NetBIOS NODE2"
+    [smtp]="SMTP" [imap]="IMAP login and search" [smb]="SMB share listing of NODE2 by NetBIOS name"
+    [spamd]="spamc check")
 EXTRA_PACKAGES=(proftpd-core tomcat10 spamd spamc smbclient samba)
 
 die() {
@@ -65,27 +69,37 @@ cleanup() {
     "$L" down >/dev/null 2>&1 || "$L" down || true
 }
 
-# probe NAME: one real request of the service's protocol from the client; exit 0 if it answered
+# probe NAME: one real request of the service's protocol from the client; exit 0 if it answered,
+# printing the address that answered (a host name: where its DNS and NetBIOS names point, when both
+# point at the same node)
 probe() {
-    local a=${ADDR[$1]}
+    local a=${ADDR[$1]:-} n d b
     case $1 in
-        web) "$L" client curl -s -f -m 2 "http://$a/" 2>/dev/null | grep -q '^row 1 welcome' ;;
-        ftp) "$L" client curl -s -m 3 --user clerk:townhall "ftp://$a/" 2>/dev/null | grep -q minutes.txt ;;
-        tomcat) "$L" client curl -s -f -m 3 "http://$a:8080/townhall/" 2>/dev/null | grep -q '^Tomcat' ;;
-        smtp) "$L" client curl -s -m 3 "smtp://$a/" >/dev/null 2>&1 ;;
-        imap) "$L" client curl -s -m 3 -u alice:townhall "imap://$a/INBOX?ALL" 2>/dev/null | grep -q '^\* SEARCH' ;;
-        smb) "$L" client smbclient -N -t 3 -L "//$a" 2>/dev/null | grep -q 'public *Disk' ;;
+        name1 | name2)
+            n=${1#name}
+            d=$("$L" client dig +short +norecurse +time=2 +tries=1 @198.18.0.10 "node$n.townhall.lan" A 2>/dev/null)
+            b=$("$L" client nmblookup -B 198.18.0.255 "NODE$n" 2>/dev/null | awk -v nb="NODE$n<00>" '$2 == nb { print $1; exit }')
+            [[ -n $d && -n $b && $(node_of "$d") == "$(node_of "$b")" ]] || return 1
+            a=$b ;;
+        web) "$L" client curl -s -f -m 2 "http://$a/" 2>/dev/null | grep -q '^row 1 welcome' || return 1 ;;
+        ftp) "$L" client curl -s -m 3 --user clerk:townhall "ftp://$a/" 2>/dev/null | grep -q minutes.txt || return 1 ;;
+        tomcat) "$L" client curl -s -f -m 3 "http://$a:8080/townhall/" 2>/dev/null | grep -q '^Tomcat' || return 1 ;;
+        smtp) "$L" client curl -s -m 3 "smtp://$a/" >/dev/null 2>&1 || return 1 ;;
+        imap) "$L" client curl -s -m 3 -u alice:townhall "imap://$a/INBOX?ALL" 2>/dev/null | grep -q '^\* SEARCH' ||
+            return 1 ;;
+        smb) "$L" client smbclient -N -R bcast -t 3 -L NODE2 2>/dev/null | grep -q 'public *Disk' || return 1 ;;
         spamd) printf 'Subject: council\n\nmeeting at 8\n' |
             "$L" client timeout 5 spamc -x -t 3 -d "$a" -c >/dev/null 2>&1
-            (($? <= 1)) ;;
+            (($? <= 1)) || return 1 ;;
     esac
+    echo "$a"
 }
 
-# node_of ADDR: the node whose MAC the client's ARP cache holds for ADDR
+# node_of ADDR: the node whose MAC answers the client's ARP request for ADDR
 node_of() {
     local mac
-    mac=$("$L" client ip neigh show "$1" 2>/dev/null | awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i + 1) }')
-    case $mac in
+    mac=$("$L" client arping -c 1 -w 1 -I eth0 "$1" 2>/dev/null | sed -n 's/.*\[\([0-9A-Fa-f:]*\)\].*/\1/p' | head -n 1)
+    case ${mac,,} in
         02:00:c6:12:00:01) echo node1 ;;
         02:00:c6:12:00:02) echo node2 ;;
         *) echo "?" ;;
@@ -111,10 +125,10 @@ wait_all() {
         (($(now_ms) < deadline)) || { rm -rf "$dir"; die "after ${TIMEOUT} s: ${pending[*]} not answering from $where"; }
         rm -f "$dir"/*
         for s in "${pending[@]}"; do
-            (probe "$s" && echo "$(node_of "${ADDR[$s]}") $(now_ms)" >"$dir/$s") &
+            (a=$(probe "$s") && echo "$(node_of "$a") $(now_ms)" >"$dir/$s") &
         done
         for s in "${watched[@]}"; do
-            (probe "$s" && echo ok >"$dir/watch-$s") &
+            (probe "$s" >/dev/null && echo ok >"$dir/watch-$s") &
         done
         wait
         still=()
@@ -210,6 +224,7 @@ echo "townhall: lab '$LAB_ID'; web group on node1 ($WEB), mail group on node2 ($
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+"$HERE/start-named.sh" || die "the LAN's DNS server (start-named.sh)"
 "$HERE/configure.sh" >/dev/null || die "configure.sh"
 T0=$(now_ms)
 "$L" start node1 >/dev/null 2>&1 || die "start node1"
