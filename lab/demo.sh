@@ -2,6 +2,7 @@
 # demo.sh — failover demo: VIP 198.18.0.100 + labweb on node1, node1 loses
 # power, node2 takes over, node1 comes back and (auto_failback on) takes the
 # service back. Prints a timeline in ms relative to the power-off.
+# "demo.sh townhall" runs the town hall demo instead (lab/townhall/demo.sh).
 #
 # Builds nothing: expects cli/target/hb.jar (or HB_JAR / HB_CMD, see lab.sh).
 # Env: LAB_ID (default demo), DEMO_START_TIMEOUT (s, default 90),
@@ -11,6 +12,11 @@
 set -euo pipefail
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# demo.sh townhall: the town hall with real services (lab/townhall/demo.sh, README "The town hall")
+if [[ ${1:-} == townhall ]]; then
+    shift
+    exec "$LAB_DIR/townhall/demo.sh" "$@"
+fi
 L=$LAB_DIR/lab.sh
 export LAB_ID=${LAB_ID:-demo}
 export LAB_HTTP_TIMEOUT=${LAB_HTTP_TIMEOUT:-0.5}

@@ -93,7 +93,9 @@ LAB_STONITH (up: none|apcsmart, default none: a simulated APC UPS per node
 on ttyS1, see upsstop/upsstart/freeze/thaw),
 LAB_AUTH (up: sha1|md5|crc, default sha1), LAB_GROUPS (up: single|
 active-active, default single), LAB_VIP2 (default 198.18.0.101),
-LAB_PRIVATE_RUN (0|1, default 0; 1: a jheartbeat node gets its own tmpfs
+LAB_NODE_INIT (up: absolute path of a script each jheartbeat node's holder runs as root in
+the node's mount namespace at every power-on, args: node number, node run dir; see
+lab/townhall/node-init.sh), LAB_PRIVATE_RUN (0|1, default 0; 1: a jheartbeat node gets its own tmpfs
 /run, with /run/sshd, /run/lock and /run/resource-agents, so pid files of LSB
 services and OCF agents' state files are per node), LAB_SYNC (up: none|web, default none; web: <run>/nodeN/disk-web mounted on
 /srv/web in each node and a sync.yaml job "web" replicating it to the peer
@@ -556,6 +558,12 @@ cmd_srvmount() {
 
 # ---------------------------------------------------------------- power
 
+# node_init: the LAB_NODE_INIT script recorded at up ("" if none). The holder of a jheartbeat node
+# runs it as root inside the node's fresh mount namespace, with the node's number and its run dir,
+# before the node counts as powered on (e.g. lab/townhall/node-init.sh: per-node /etc and /var);
+# its failure fails the power-on.
+node_init() { cat "$RUN/node-init" 2>/dev/null || true; }
+
 start_holder() {
     local n=$1 ns pidf i hp d
     ns=$(node_ns "$n")
@@ -604,8 +612,11 @@ start_holder() {
                     mkdir -p /run/sshd /run/lock /run/resource-agents
                     chmod 1777 /run/lock
                 fi
+                if [ -n "$5" ]; then
+                    "$5" "${2#node}" "$3"
+                fi
                 echo $$ >"$1"
-                exec sleep infinity' holder "$pidf" "node$n" "$d" "$LAB_PRIVATE_RUN" \
+                exec sleep infinity' holder "$pidf" "node$n" "$d" "$LAB_PRIVATE_RUN" "$(node_init)" \
             </dev/null >>"$d/holder.out" 2>&1 &
     fi
     for ((i = 0; i < 400; i++)); do
@@ -831,6 +842,10 @@ cmd_up() {
     fi
     mkdir -p "$RUN"
     touch "$RUN/$MARKER"
+    if [[ -n ${LAB_NODE_INIT:-} ]]; then
+        [[ -x $LAB_NODE_INIT && $LAB_NODE_INIT == /* ]] || die "LAB_NODE_INIT must be an executable absolute path (got '$LAB_NODE_INIT')"
+        echo "$LAB_NODE_INIT" >"$RUN/node-init"
+    fi
     UP_DONE=0
     trap '[[ $UP_DONE == 1 ]] || { log "up failed; tearing down"; cmd_down >/dev/null 2>&1 || true; }' EXIT
 

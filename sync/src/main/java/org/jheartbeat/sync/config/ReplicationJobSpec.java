@@ -27,12 +27,22 @@ import java.util.Optional;
  * @param retries       how many times a transient failure is retried
  * @param retryDelay    wait between retries
  * @param timeout       limit of one rsync run
+ * @param pre           {@code pre:} shell command run on this (the source) node before the copy,
+ *                      after the guards allowed it, e.g. a consistent database dump into the data
+ *                      partition; a failure (exit not 0, or {@code hookTimeout}) aborts the run with
+ *                      the hook's last line of output (jheartbeat's extension; Heartbeat had no
+ *                      replication)
+ * @param post          {@code post:} shell command run after the copy whenever {@code pre} was
+ *                      started or the copy ran, whatever the outcome (e.g. to release a lock taken
+ *                      by {@code pre}); its failure is logged and noted in the message only
+ * @param hookTimeout   limit of each hook run
  * @param line          1-based line of sync.yaml where the job starts (0 when built in code)
  */
 public record ReplicationJobSpec(String name, String group, List<Path> paths, Optional<Path> targetPath,
                                  String schedule, boolean delete, List<String> rsyncOptions,
                                  boolean requireMount, double maxLoss, int retries, Duration retryDelay,
-                                 Duration timeout, int line) {
+                                 Duration timeout, Optional<String> pre, Optional<String> post,
+                                 Duration hookTimeout, int line) {
 
     /** Default {@code schedule}: every five minutes. */
     public static final String DEFAULT_SCHEDULE = "*/5 * * * *";
@@ -44,6 +54,8 @@ public record ReplicationJobSpec(String name, String group, List<Path> paths, Op
     public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(30);
     /** Default {@code timeout}. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofHours(1);
+    /** Default {@code hook_timeout}. */
+    public static final Duration DEFAULT_HOOK_TIMEOUT = Duration.ofMinutes(5);
 
     public ReplicationJobSpec {
         Objects.requireNonNull(name, "name");
@@ -54,6 +66,26 @@ public record ReplicationJobSpec(String name, String group, List<Path> paths, Op
         rsyncOptions = List.copyOf(rsyncOptions);
         Objects.requireNonNull(retryDelay, "retryDelay");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(pre, "pre");
+        Objects.requireNonNull(post, "post");
+        Objects.requireNonNull(hookTimeout, "hookTimeout");
+    }
+
+    /** A job without hooks (the form before {@code pre:}/{@code post:} existed). */
+    public ReplicationJobSpec(String name, String group, List<Path> paths, Optional<Path> targetPath,
+                              String schedule, boolean delete, List<String> rsyncOptions, boolean requireMount,
+                              double maxLoss, int retries, Duration retryDelay, Duration timeout, int line) {
+        this(name, group, paths, targetPath, schedule, delete, rsyncOptions, requireMount, maxLoss, retries,
+                retryDelay, timeout, Optional.empty(), Optional.empty(), DEFAULT_HOOK_TIMEOUT, line);
+    }
+
+    /**
+     * @param key the canonical group key
+     * @return this job following {@code key}
+     */
+    public ReplicationJobSpec withGroup(String key) {
+        return new ReplicationJobSpec(name, key, paths, targetPath, schedule, delete, rsyncOptions, requireMount,
+                maxLoss, retries, retryDelay, timeout, pre, post, hookTimeout, line);
     }
 
     /** True when the destination is the peer node over ssh. */

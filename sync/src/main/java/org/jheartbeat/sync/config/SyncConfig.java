@@ -28,6 +28,9 @@ import java.util.Optional;
  *     retries: 3                          # transient failures retried (default 3)
  *     retry_delay: 30s                    # between retries (default 30s)
  *     timeout: 1h                         # one rsync run (default 1h)
+ *     pre: /usr/local/sbin/db-dump        # sh -c on the source before the copy; failure aborts it
+ *     post: rm -f /srv/web/.dumping       # sh -c after the copy, whatever happened (once pre ran)
+ *     hook_timeout: 5m                    # limit of each hook (default 5m)
  * backups:
  *   drawer:
  *     label: JHB-BACKUP                   # filesystem label, or uuid: ...

@@ -48,7 +48,8 @@ public final class SyncConfigParser {
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final List<String> TOP_KEYS = List.of("state_dir", "ssh", "nodes", "jobs", "backups");
     private static final List<String> JOB_KEYS = List.of("group", "paths", "target", "schedule", "delete",
-            "rsync_options", "require_mount", "max_loss", "retries", "retry_delay", "timeout");
+            "rsync_options", "require_mount", "max_loss", "retries", "retry_delay", "timeout", "pre", "post",
+            "hook_timeout");
     private static final List<String> BACKUP_KEYS = List.of("label", "uuid", "device", "mount_point", "paths",
             "keep", "poll", "fsck", "rsync_options");
 
@@ -132,9 +133,7 @@ public final class SyncConfigParser {
                 }
                 key = owners.get(0);
             }
-            jobs.add(new ReplicationJobSpec(j.name(), key, j.paths(), j.targetPath(), j.schedule(), j.delete(),
-                    j.rsyncOptions(), j.requireMount(), j.maxLoss(), j.retries(), j.retryDelay(), j.timeout(),
-                    j.line()));
+            jobs.add(j.withGroup(key));
         }
         Set<String> haNodes = new TreeSet<>();
         cluster.nodes().forEach(n -> haNodes.add(n.value()));
@@ -414,6 +413,9 @@ public final class SyncConfigParser {
             int retries = intValue(m, "retries", ReplicationJobSpec.DEFAULT_RETRIES, 0, what);
             Duration retryDelay = duration(m, "retry_delay", ReplicationJobSpec.DEFAULT_RETRY_DELAY, true, what);
             Duration timeout = duration(m, "timeout", ReplicationJobSpec.DEFAULT_TIMEOUT, false, what);
+            Optional<String> pre = hook(m, "pre", what);
+            Optional<String> post = hook(m, "post", what);
+            Duration hookTimeout = duration(m, "hook_timeout", ReplicationJobSpec.DEFAULT_HOOK_TIMEOUT, false, what);
             if (target.isEmpty() && nodeCount < 2) {
                 throw err(keyNode, what + " replicates to the peer but nodes: lists " + nodeCount
                         + " node(s); list both nodes' crossover addresses under nodes:");
@@ -435,7 +437,28 @@ public final class SyncConfigParser {
                 }
             }
             return new ReplicationJobSpec(name, group, paths, target, schedule, delete, opts, requireMount,
-                    maxLoss, retries, retryDelay, timeout, line(keyNode));
+                    maxLoss, retries, retryDelay, timeout, pre, post, hookTimeout, line(keyNode));
+        }
+
+        /** A {@code pre:}/{@code post:} hook: one line of shell, run by {@code /bin/sh -c}. */
+        Optional<String> hook(Map<String, NodeTuple> m, String key, String what) throws SyncConfigException {
+            if (!m.containsKey(key)) {
+                return Optional.empty();
+            }
+            Node n = m.get(key).getValueNode();
+            if (!(n instanceof ScalarNode) || isNull(n)) {
+                throw err(n, what + ": " + key + " must be one shell command on the same line, e.g. \"" + key
+                        + ": /usr/local/sbin/db-dump\"; join several with &&");
+            }
+            String cmd = ((ScalarNode) n).getValue().trim();
+            if (cmd.isEmpty()) {
+                throw err(n, what + ": " + key + " is empty; give a shell command or remove the line");
+            }
+            if (cmd.contains("\n")) {
+                throw err(n, what + ": " + key + " spans several lines; write one command (join with &&) or"
+                        + " put the commands in a script and name it");
+            }
+            return Optional.of(cmd);
         }
 
         BackupSpec backup(NodeTuple entry) throws SyncConfigException {

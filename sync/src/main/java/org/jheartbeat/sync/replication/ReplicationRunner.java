@@ -39,12 +39,20 @@ import org.slf4j.LoggerFactory;
  *     it also excludes an {@code hb sync run} in another process); when it is held the call returns
  *     at once with result {@link JobResult#RUNNING} and {@code job web is already running (pid N)};</li>
  * <li>records RUNNING in the state file;</li>
+ * <li>runs the job's {@code pre:} hook, if any ({@code /bin/sh -c}); when it fails nothing is
+ *     copied and the run ends FAILED_FATAL with the hook's last line of output. It runs before the
+ *     guards so that it can prepare the source (mount the data partition that the group's stop
+ *     unmounted before a hand-over run, write a database dump), and the guards judge what the copy
+ *     would really read;</li>
  * <li>measures every source ({@link PathFacts#probe}) and asks {@link ReplicationGuard};</li>
  * <li>runs one rsync per source path ({@link RsyncCommand}); a {@link RsyncExit#TRANSIENT} failure
  *     is retried up to {@code retries} times, {@code retry_delay} apart; a fatal one stops the job;</li>
  * <li>on success writes the replica stamp (peer: copied to the peer's
  *     {@code <stateDir>/replica/<job>.stamp} with a second small rsync; path target: next to the
  *     target and in the local state dir);</li>
+ * <li>runs the {@code post:} hook, if any, whatever happened once the lock was taken (also after
+ *     a failed {@code pre:} or a guard's refusal; its failure is logged and added to the message,
+ *     the result stands);</li>
  * <li>records the outcome (start, end, result, bytes, files) and logs one line on logger {@code sync}.</li>
  * </ol>
  */
@@ -182,6 +190,16 @@ public final class ReplicationRunner {
         String name = job.name();
         String dest = job.toPeer() ? String.valueOf(peerNode) : job.targetPath().orElseThrow().toString();
 
+        PostHook post = job.post().map(cmd -> new PostHook(job, trigger, cmd, progress)).orElse(null);
+        if (job.pre().isPresent()) {
+            HookResult h = runHook(job, trigger, "pre", job.pre().get(), Map.of(), progress);
+            if (!h.ok()) {
+                return finish(post, job, trigger, before, start, h.interrupted() ? JobResult.FAILED_TRANSIENT
+                        : JobResult.FAILED_FATAL, "pre hook failed, nothing copied: " + h.why(), RsyncStats.ZERO,
+                        0, 0, Map.of());
+            }
+        }
+
         List<PathFacts> facts = new ArrayList<>();
         List<MountTable.Entry> mounts;
         try {
@@ -190,21 +208,21 @@ public final class ReplicationRunner {
                 facts.add(PathFacts.probe(p, mounts));
             }
         } catch (IOException e) {
-            return finish(job, trigger, before, start, JobResult.FAILED_FATAL,
+            return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL,
                     "cannot inspect the sources: " + e.getMessage(), RsyncStats.ZERO, 0, 0, Map.of());
         }
         long total = facts.stream().mapToLong(PathFacts::fileCount).sum();
         ReplicationGuard.Decision d = ReplicationGuard.check(job, facts, before.successCounts(),
                 trigger == RunTrigger.MANUAL_ACCEPT_LOSS);
         if (!d.allowed()) {
-            return finish(job, trigger, before, start, JobResult.REFUSED, d.reason(), RsyncStats.ZERO, total, 0,
+            return finish(post, job, trigger, before, start, JobResult.REFUSED, d.reason(), RsyncStats.ZERO, total, 0,
                     Map.of());
         }
         String peerAddress = null;
         if (job.toPeer()) {
             peerAddress = peerNode == null ? null : cfg.nodes().get(peerNode);
             if (peerAddress == null) {
-                return finish(job, trigger, before, start, JobResult.FAILED_FATAL, "no address for peer node "
+                return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "no address for peer node "
                         + peerNode + " under nodes: in sync.yaml", RsyncStats.ZERO, total, 0, Map.of());
             }
         }
@@ -218,7 +236,7 @@ public final class ReplicationRunner {
                 try {
                     Files.createDirectories(RsyncCommand.localDestination(job, src));
                 } catch (IOException e) {
-                    return finish(job, trigger, before, start, JobResult.FAILED_FATAL, "cannot create "
+                    return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "cannot create "
                             + RsyncCommand.localDestination(job, src) + ": " + e.getMessage(), stats, total, attempts,
                             Map.of());
                 }
@@ -234,10 +252,10 @@ public final class ReplicationRunner {
                 try {
                     r = RsyncProcess.run(argv, job.timeout(), progress);
                 } catch (InterruptedIOException e) {
-                    return finish(job, trigger, before, start, JobResult.FAILED_TRANSIENT, "interrupted", stats,
+                    return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, "interrupted", stats,
                             total, attempts, Map.of());
                 } catch (IOException e) {
-                    return finish(job, trigger, before, start, JobResult.FAILED_FATAL, "cannot start " + rsync + ": "
+                    return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "cannot start " + rsync + ": "
                             + e.getMessage(), stats, total, attempts, Map.of());
                 }
                 RsyncExit cls = RsyncExit.classify(r.exitCode(), r.timedOut());
@@ -256,13 +274,13 @@ public final class ReplicationRunner {
                         sleeper.pause(job.retryDelay());
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
-                        return finish(job, trigger, before, start, JobResult.FAILED_TRANSIENT, why + "; interrupted",
+                        return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, why + "; interrupted",
                                 stats, total, attempts, Map.of());
                     }
                     continue;
                 }
                 JobResult res = cls == RsyncExit.TRANSIENT ? JobResult.FAILED_TRANSIENT : JobResult.FAILED_FATAL;
-                return finish(job, trigger, before, start, res, why, stats, total, attempts, Map.of());
+                return finish(post, job, trigger, before, start, res, why, stats, total, attempts, Map.of());
             }
         }
         Map<String, Long> counts = new HashMap<>();
@@ -273,7 +291,7 @@ public final class ReplicationRunner {
                 + " in " + human(Duration.between(start, clock.instant()))
                 + (vanished ? "; some source files vanished during the run" : "") + stampNote
                 + displaced.map(dir -> "; what it replaced or deleted there is kept in " + dir).orElse("");
-        return finish(job, trigger, before, start, vanished ? JobResult.PARTIAL : JobResult.OK, msg, stats, total,
+        return finish(post, job, trigger, before, start, vanished ? JobResult.PARTIAL : JobResult.OK, msg, stats, total,
                 attempts, counts);
     }
 
@@ -317,9 +335,69 @@ public final class ReplicationRunner {
         }
     }
 
-    private RunOutcome finish(ReplicationJobSpec job, RunTrigger trigger, JobState before, Instant start,
-                              JobResult result, String message, RsyncStats stats, long total, int attempts,
-                              Map<String, Long> successCounts) {
+    /** The {@code post:} hook still to run before the outcome is recorded. */
+    private record PostHook(ReplicationJobSpec job, RunTrigger trigger, String command, OutputStream progress) {
+    }
+
+    /**
+     * How a hook ended.
+     *
+     * @param ok          exit 0 within the timeout
+     * @param interrupted the thread was interrupted (the hook was killed)
+     * @param why         for a failure: exit code or timeout and the hook's last line of output
+     */
+    private record HookResult(boolean ok, boolean interrupted, String why) {
+    }
+
+    /**
+     * Runs a hook with {@code /bin/sh -c COMMAND} on this node, stdin {@code /dev/null}, within
+     * {@code hook_timeout} (its process tree is killed when it runs over). Environment:
+     * {@code JHB_SYNC_JOB}, {@code JHB_SYNC_GROUP}, {@code JHB_SYNC_TRIGGER} (lower case),
+     * {@code JHB_SYNC_PATHS} (space separated), plus {@code extra}.
+     */
+    private HookResult runHook(ReplicationJobSpec job, RunTrigger trigger, String which, String command,
+                               Map<String, String> extra, OutputStream progress) {
+        Map<String, String> env = new HashMap<>(extra);
+        env.put("JHB_SYNC_JOB", job.name());
+        env.put("JHB_SYNC_GROUP", job.group());
+        env.put("JHB_SYNC_TRIGGER", trigger.name().toLowerCase(Locale.ROOT));
+        env.put("JHB_SYNC_PATHS", String.join(" ", job.paths().stream().map(Path::toString).toList()));
+        header(progress, "sync job " + job.name() + ": " + which + " hook: " + command);
+        LOG.debug("sync job {}: {} hook: {}", job.name(), which, command);
+        ProcessResult r;
+        try {
+            r = RsyncProcess.run(List.of("/bin/sh", "-c", command), env, job.hookTimeout(), progress);
+        } catch (InterruptedIOException e) {
+            return new HookResult(false, true, "interrupted");
+        } catch (IOException e) {
+            return new HookResult(false, false, "cannot start /bin/sh: " + e.getMessage());
+        }
+        if (r.succeeded() && !r.timedOut()) {
+            return new HookResult(true, false, "");
+        }
+        String words = lastLine(r.stderr());
+        if (words.isEmpty()) {
+            words = lastLine(r.stdout());
+        }
+        return new HookResult(false, false, (r.timedOut() ? "timed out after " + human(job.hookTimeout())
+                : "exit " + r.exitCode()) + words);
+    }
+
+    private RunOutcome finish(PostHook post, ReplicationJobSpec job, RunTrigger trigger, JobState before,
+                              Instant start, JobResult result, String message, RsyncStats stats, long total,
+                              int attempts, Map<String, Long> successCounts) {
+        if (post != null) {
+            boolean interrupted = Thread.interrupted(); // the post hook runs even after an interrupt
+            HookResult h = runHook(job, trigger, "post", post.command(),
+                    Map.of("JHB_SYNC_RESULT", result.name()), post.progress());
+            if (!h.ok()) {
+                LOG.warn("sync job {}: post hook failed: {}", job.name(), h.why());
+                message = message + "; post hook failed: " + h.why();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         Instant end = clock.instant();
         boolean ok = result.success();
         store.write(new JobState(job.name(), java.util.Optional.of(start), java.util.Optional.of(end), result, message,

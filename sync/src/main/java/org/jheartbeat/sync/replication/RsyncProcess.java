@@ -39,9 +39,27 @@ final class RsyncProcess {
      * @throws InterruptedIOException if the thread is interrupted (the tree is killed first)
      */
     static ProcessResult run(List<String> argv, Duration timeout, OutputStream progress) throws IOException {
+        return run(argv, Map.of(), timeout, progress);
+    }
+
+    /**
+     * The same with extra environment variables (the sync hooks' {@code JHB_SYNC_*}).
+     *
+     * @param argv     the command
+     * @param env      variables added to the inherited environment and {@code LC_ALL=C}
+     * @param timeout  limit, positive
+     * @param progress stream that receives stdout and stderr bytes as they arrive, or {@code null}
+     * @return exit code (or {@link ProcessResult#NO_EXIT_CODE} with timedOut), stdout tail, stderr head
+     * @throws IOException if the program cannot be started
+     * @throws InterruptedIOException if the thread is interrupted (the tree is killed first)
+     */
+    static ProcessResult run(List<String> argv, Map<String, String> env, Duration timeout, OutputStream progress)
+            throws IOException {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("LC_ALL", "C");
         Keep out = new Keep(STDOUT_KEEP, true, progress);
         Keep err = new Keep(STDERR_KEEP, false, progress);
-        ProcessExit exit = RUNNER.stream(new ProcessSpec(argv, Map.of("LC_ALL", "C"), timeout), null, out, err);
+        ProcessExit exit = RUNNER.stream(new ProcessSpec(argv, all, timeout), null, out, err);
         return new ProcessResult(exit.exitCode(), out.text(), err.text(), exit.timedOut());
     }
 

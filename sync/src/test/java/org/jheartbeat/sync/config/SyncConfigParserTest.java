@@ -83,6 +83,42 @@ class SyncConfigParserTest {
     }
 
     @Test
+    void hooksAreOneShellLineEachWithTheirTimeout() throws Exception {
+        SyncConfig c = SyncConfigParser.parse("""
+                jobs:
+                  db:
+                    group: g
+                    paths: [/srv/db]
+                    target: /mnt/r
+                    pre: mariadb-dump --single-transaction --all-databases >/srv/db/dump.sql.new && mv /srv/db/dump.sql.new /srv/db/dump.sql
+                    post: rm -f /srv/db/dump.sql.new
+                    hook_timeout: 90s
+                  plain:
+                    group: g
+                    paths: [/srv/www]
+                    target: /mnt/r
+                """, SRC);
+        ReplicationJobSpec db = c.job("db").orElseThrow();
+        assertThat(db.pre()).contains("mariadb-dump --single-transaction --all-databases >/srv/db/dump.sql.new"
+                + " && mv /srv/db/dump.sql.new /srv/db/dump.sql");
+        assertThat(db.post()).contains("rm -f /srv/db/dump.sql.new");
+        assertThat(db.hookTimeout()).isEqualTo(Duration.ofSeconds(90));
+        ReplicationJobSpec plain = c.job("plain").orElseThrow();
+        assertThat(plain.pre()).isEmpty();
+        assertThat(plain.post()).isEmpty();
+        assertThat(plain.hookTimeout()).isEqualTo(ReplicationJobSpec.DEFAULT_HOOK_TIMEOUT);
+    }
+
+    @Test
+    void aHookOfSeveralLinesIsRefusedWithItsLine() {
+        String yaml = "jobs:\n  web:\n    group: g\n    paths: [/a]\n    target: /r\n    pre: |\n      a\n      b\n";
+        assertThatThrownBy(() -> SyncConfigParser.parse(yaml, SRC))
+                .isInstanceOf(SyncConfigException.class)
+                .hasMessage("sync.yaml:6: job web: pre spans several lines; write one command (join with &&) or put"
+                        + " the commands in a script and name it");
+    }
+
+    @Test
     void emptyFileMeansDefaultsAndNoJobs() throws Exception {
         SyncConfig c = SyncConfigParser.parse("# nothing yet\n", SRC);
         assertThat(c.stateDir()).isEqualTo(SyncConfig.DEFAULT_STATE_DIR);
@@ -137,6 +173,10 @@ class SyncConfigParserTest {
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '0 0 31 2 *'\\n | 5 | job web: schedule [0 0 31 2 *] never fires (no such date); write a cron expression such as "*/5 * * * *"
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '@hourly'\\n | 5 | job web: schedule [@hourly]: cron macros like @hourly are not supported; write the fields, e.g. "0 * * * *" for hourly
             nodes:\\n  node1: not an ip!\\n | 2 | nodes: node1: [not an ip!] is not an address or host name; write the node's crossover-link IP address
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n    pre: ''\\n | 6 | job web: pre is empty; give a shell command or remove the line
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n    post: [a, b]\\n | 6 | job web: post must be one shell command on the same line, e.g. "post: /usr/local/sbin/db-dump"; join several with &&
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n    hook_timeout: 0s\\n | 6 | job web: hook_timeout is zero; give a positive duration such as 30s
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n    pree: x\\n | 6 | unknown key [pree] in job web; did you mean pre?
             jobs:\\n  web:\\n    group: g\\n    paths: [/a\\n | 5 | YAML syntax error: expected ',' or ']', but got <stream end>; fix the indentation or quoting there
             """)
     void eachErrorHasItsLineAndOneMessage(String text, int line, String message) {

@@ -265,4 +265,87 @@ class ReplicationRunnerTest {
         assertThat(first.get(10, java.util.concurrent.TimeUnit.SECONDS).result()).isEqualTo(JobResult.OK);
         assertThat(OtherProcessLock.probe(tmp, stateDir.resolve("web.lock"))).isEqualTo("free");
     }
+
+    private static ReplicationJobSpec withHooks(ReplicationJobSpec j, String pre, String post, Duration hookTimeout) {
+        return new ReplicationJobSpec(j.name(), j.group(), j.paths(), j.targetPath(), j.schedule(), j.delete(),
+                j.rsyncOptions(), j.requireMount(), j.maxLoss(), j.retries(), j.retryDelay(), j.timeout(),
+                Optional.ofNullable(pre), Optional.ofNullable(post), hookTimeout, j.line());
+    }
+
+    @Test
+    void thePreHookRunsBeforeTheCopyAndWhatItWritesIsCopiedThenPostRuns() throws Exception {
+        Path log = tmp.resolve("hooks.log");
+        ReplicationJobSpec job = withHooks(Jobs.simple("web", src, target),
+                "echo \"pre $JHB_SYNC_JOB $JHB_SYNC_GROUP $JHB_SYNC_TRIGGER $JHB_SYNC_PATHS\" >>" + log
+                        + " && echo dumped >" + src.resolve("dump.sql"),
+                "echo \"post $JHB_SYNC_RESULT\" >>" + log, Duration.ofSeconds(30));
+        RunOutcome o = runner.run(job, null, RunTrigger.HANDOVER, null);
+        assertThat(o.result()).isEqualTo(JobResult.OK);
+        assertThat(replicaOf(src).resolve("dump.sql")).hasContent("dumped");
+        assertThat(Files.readAllLines(log)).containsExactly("pre web g handover " + src, "post OK");
+    }
+
+    @Test
+    void aFailingPreHookAbortsTheCopyWithItsWordsAndPostStillRuns() throws Exception {
+        Path log = tmp.resolve("hooks.log");
+        ReplicationJobSpec job = withHooks(Jobs.simple("web", src, target),
+                "echo starting; echo 'mariadb-dump: Got error: 2002: cannot connect' >&2; exit 2",
+                "echo \"post $JHB_SYNC_RESULT\" >>" + log, Duration.ofSeconds(30));
+        RunOutcome o;
+        try (LogCapture lc = new LogCapture()) {
+            o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+            assertThat(lc.lines()).contains("ERROR sync job web: FAILED: pre hook failed, nothing copied: exit 2:"
+                    + " mariadb-dump: Got error: 2002: cannot connect");
+        }
+        assertThat(o.result()).isEqualTo(JobResult.FAILED_FATAL);
+        assertThat(o.attempts()).isZero();
+        assertThat(replicaOf(src)).doesNotExist();
+        assertThat(Files.readAllLines(log)).containsExactly("post FAILED_FATAL");
+        assertThat(runner.store().read("web").lastSuccess()).isEmpty();
+    }
+
+    @Test
+    void aPreHookThatRunsOverItsTimeoutIsKilledAndAbortsTheCopy() {
+        ReplicationJobSpec job = withHooks(Jobs.simple("web", src, target), "sleep 30", null, Duration.ofMillis(300));
+        RunOutcome o = runner.run(job, null, RunTrigger.SCHEDULE, null);
+        assertThat(o.result()).isEqualTo(JobResult.FAILED_FATAL);
+        assertThat(o.message()).startsWith("pre hook failed, nothing copied: timed out after 0.3 s");
+        assertThat(replicaOf(src)).doesNotExist();
+    }
+
+    @Test
+    void postRunsAfterAFailedCopyAndItsOwnFailureIsNotedWithoutChangingTheResult() throws Exception {
+        Path log = tmp.resolve("hooks.log");
+        ReplicationJobSpec ok = withHooks(Jobs.simple("web", src, target), null, "echo 'unlock failed' >&2; exit 1",
+                Duration.ofSeconds(30));
+        RunOutcome o;
+        try (LogCapture lc = new LogCapture()) {
+            o = runner.run(ok, null, RunTrigger.SCHEDULE, null);
+            assertThat(lc.lines()).contains("WARN sync job web: post hook failed: exit 1: unlock failed");
+        }
+        assertThat(o.result()).isEqualTo(JobResult.OK);
+        assertThat(o.message()).endsWith("; post hook failed: exit 1: unlock failed");
+
+        ReplicationJobSpec bad = withHooks(Jobs.pathJob("web", "g", List.of(src), target, true, false, 0.5, 0,
+                List.of("--no-such-option")), null, "echo \"post $JHB_SYNC_RESULT\" >>" + log, Duration.ofSeconds(30));
+        assertThat(runner.run(bad, null, RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.FAILED_FATAL);
+        assertThat(Files.readAllLines(log)).containsExactly("post FAILED_FATAL");
+    }
+
+    @Test
+    void thePreHookRunsBeforeTheGuardsSoItCanPrepareTheSourceAndPostRunsAfterARefusal() throws Exception {
+        Path log = tmp.resolve("hooks.log");
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        ReplicationJobSpec fills = withHooks(Jobs.simple("web", empty, target), "echo pre >>" + log
+                + " && echo data >" + empty.resolve("restored"), "echo post $JHB_SYNC_RESULT >>" + log,
+                Duration.ofSeconds(30));
+        assertThat(runner.run(fills, null, RunTrigger.HANDOVER, null).result()).isEqualTo(JobResult.OK);
+        assertThat(replicaOf(empty).resolve("restored")).hasContent("data");
+
+        Path bare = Files.createDirectories(tmp.resolve("bare"));
+        ReplicationJobSpec refused = withHooks(Jobs.simple("mail", bare, target), "echo pre >>" + log,
+                "echo post $JHB_SYNC_RESULT >>" + log, Duration.ofSeconds(30));
+        assertThat(runner.run(refused, null, RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.REFUSED);
+        assertThat(Files.readAllLines(log)).containsExactly("pre", "post OK", "pre", "post REFUSED");
+    }
 }
