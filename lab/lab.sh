@@ -750,7 +750,11 @@ StrictModes no
 PrintMotd no
 UseDNS no
 Subsystem sftp internal-sftp
+# a private, empty HOME: bash run by sshd reads ~/.bashrc, and root's (pyenv's shims here) can
+# wait 60 s on a lock that a powered-off node's session left behind
+SetEnv HOME=$d/sshd-home
 EOF
+        mkdir -p "$d/sshd-home"
     done
 }
 
