@@ -237,6 +237,37 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         return submit(group, g, () -> run(g, false, reason));
     }
 
+    /** Status of every resource of the group, on its queue; stops nothing, starts nothing (maintenance). */
+    @Override
+    public CompletableFuture<Boolean> probe(int group) {
+        ResourceGroupDecl g = groups.get(group);
+        return submit(group, g, () -> {
+            org.jheartbeat.resources.group.GroupStatus st = runner.status(g);
+            LOG.info("Probe of resource group {}: {} here ({})", g.key(),
+                    st.summary().name().toLowerCase(java.util.Locale.ROOT), st.running());
+            return st.summary() != org.jheartbeat.resources.group.GroupStatus.GroupState.STOPPED;
+        });
+    }
+
+    /** Starts or ends the watching of a group without starting or stopping it, on its queue (maintenance). */
+    @Override
+    public void watch(int group, boolean on) {
+        ResourceGroupDecl g = groups.get(group);
+        Watch w = watchFor(g);
+        if (w == null) {
+            return;
+        }
+        submit(group, g, () -> {
+            w.generation++;
+            w.monitor.stopped();
+            if (on) {
+                w.monitor.startedAt(clock.nanoTime());
+                scheduleCheck(w, w.generation);
+            }
+            return true;
+        });
+    }
+
     @Override
     public void regroup(List<ResourceGroupDecl> newGroups) {
         this.groups = List.copyOf(newGroups);
