@@ -217,12 +217,13 @@ public final class ClusterLoop implements AutoCloseable {
             for (int i = 0; i < config.resourceGroups().size(); i++) {
                 all.add(i);
             }
-            probe(all).whenComplete((runs, err) -> post(() -> {
+            probe(all).whenComplete((found, err) -> post(() -> {
                 if (err != null) {
                     log(Level.ERROR, "Maintenance: cannot probe the resource groups for " + engine.peer() + ": "
                             + failureDetail(err) + "; not answering (its request fails)");
                 } else {
-                    run(e -> e.onProbedForPeer(pp.request(), runs, wall.currentTimeMillis()));
+                    run(e -> e.onProbedForPeer(pp.request(), with(found, GroupExecutor.Probe.RUNNING),
+                            with(found, GroupExecutor.Probe.PARTIAL), wall.currentTimeMillis()));
                 }
             }));
         } else if (ef instanceof Effect.PeerProbed pp) {
@@ -231,33 +232,40 @@ public final class ClusterLoop implements AutoCloseable {
                 f.complete(pp.runs());
             }
         } else if (ef instanceof Effect.ProbeThenApply pa) {
-            probe(pa.leaving()).whenComplete((runs, err) -> post(() -> {
+            probe(pa.leaving()).whenComplete((found, err) -> post(() -> {
                 if (err != null) {
                     log(Level.CRIT, "Maintenance: cannot probe " + keys(pa.leaving()) + " (" + failureDetail(err)
                             + "); they stay in maintenance here");
                     return;
                 }
-                run(e -> e.onMaintenanceApplied(pa.setting(), pa.leaving(), runs, pa.peerRuns(), false,
-                        clock.nanoTime(), wall.currentTimeMillis()));
+                run(e -> e.onMaintenanceApplied(pa.setting(), pa.leaving(), with(found, GroupExecutor.Probe.RUNNING),
+                        with(found, GroupExecutor.Probe.PARTIAL), pa.peerRuns(), false, clock.nanoTime(),
+                        wall.currentTimeMillis()));
             }));
         }
     }
 
-    /** Probes {@code which} groups (off the loop thread); completes with those that run here. */
-    private CompletableFuture<java.util.Set<Integer>> probe(java.util.Set<Integer> which) {
-        Map<Integer, CompletableFuture<Boolean>> fs = new LinkedHashMap<>();
+    /** Probes {@code which} groups (off the loop thread); completes with what runs of each here. */
+    private CompletableFuture<Map<Integer, GroupExecutor.Probe>> probe(java.util.Set<Integer> which) {
+        Map<Integer, CompletableFuture<GroupExecutor.Probe>> fs = new LinkedHashMap<>();
         for (int i : which) {
             fs.put(i, groups.probe(i));
         }
         return CompletableFuture.allOf(fs.values().toArray(CompletableFuture[]::new)).thenApply(v -> {
-            java.util.Set<Integer> runs = new java.util.TreeSet<>();
-            fs.forEach((i, f) -> {
-                if (f.join()) {
-                    runs.add(i);
-                }
-            });
-            return runs;
+            Map<Integer, GroupExecutor.Probe> found = new java.util.TreeMap<>();
+            fs.forEach((i, f) -> found.put(i, f.join()));
+            return found;
         });
+    }
+
+    private static java.util.Set<Integer> with(Map<Integer, GroupExecutor.Probe> found, GroupExecutor.Probe p) {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        found.forEach((i, v) -> {
+            if (v == p) {
+                out.add(i);
+            }
+        });
+        return out;
     }
 
     private String keys(java.util.Collection<Integer> which) {
@@ -304,8 +312,8 @@ public final class ClusterLoop implements AutoCloseable {
             String away = peerAlive ? "" : "; " + engine.peer() + " is not reachable: applied on " + engine.me()
                     + " only, and sent to " + engine.peer() + " when it returns";
             if (leaving.isEmpty()) {
-                run(e -> e.onMaintenanceApplied(next, java.util.Set.of(), java.util.Set.of(), e.peerMaintenanceRuns(),
-                        true, clock.nanoTime(), wall.currentTimeMillis()));
+                run(e -> e.onMaintenanceApplied(next, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(),
+                        e.peerMaintenanceRuns(), true, clock.nanoTime(), wall.currentTimeMillis()));
                 f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " " + (on ? "on" : "off")
                         + " (now: " + next.describe() + ")" + away));
                 return;
@@ -332,7 +340,9 @@ public final class ClusterLoop implements AutoCloseable {
                             return;
                         }
                         @SuppressWarnings("unchecked")
-                        java.util.Set<Integer> here = (java.util.Set<Integer>) both[0];
+                        Map<Integer, GroupExecutor.Probe> found = (Map<Integer, GroupExecutor.Probe>) both[0];
+                        java.util.Set<Integer> here = with(found, GroupExecutor.Probe.RUNNING);
+                        java.util.Set<Integer> partly = with(found, GroupExecutor.Probe.PARTIAL);
                         @SuppressWarnings("unchecked")
                         java.util.Set<String> thereKeys = (java.util.Set<String>) both[1];
                         java.util.Set<Integer> there = new java.util.TreeSet<>();
@@ -343,7 +353,7 @@ public final class ClusterLoop implements AutoCloseable {
                         }
                         List<String> twice = new ArrayList<>();
                         for (int i : leaving) {
-                            if (here.contains(i) && there.contains(i)) {
+                            if ((here.contains(i) || partly.contains(i)) && there.contains(i)) {
                                 twice.add(key(i) + " (preferred node " + config.resourceGroups().get(i).preferredNode()
                                         + ")");
                             }
@@ -357,11 +367,12 @@ public final class ClusterLoop implements AutoCloseable {
                         }
                         var now = engine.machine().maintenance();
                         var apply = now.version() >= next.version() ? now.with(scope, false, now.version() + 1) : next;
-                        run(e -> e.onMaintenanceApplied(apply, leaving, here, there, true, clock.nanoTime(),
+                        run(e -> e.onMaintenanceApplied(apply, leaving, here, partly, there, true, clock.nanoTime(),
                                 wall.currentTimeMillis()));
                         List<String> where = new ArrayList<>();
                         for (int i : leaving) {
                             where.add(key(i) + ": " + (here.contains(i) ? "runs on " + engine.me() + ", adopted"
+                                    : partly.contains(i) ? "runs partly on " + engine.me() + ", the rest started"
                                     : there.contains(i) ? "runs on " + engine.peer() + ", left there"
                                     : "ran nowhere, started where it belongs"));
                         }

@@ -72,6 +72,8 @@ public final class NodeEngine {
     private long maintenanceSentToGeneration = -1;
     /** Groups the peer last said run on it ({@code jhb-maint}), by index; for status during maintenance. */
     private java.util.Set<Integer> peerMaintenanceRuns = java.util.Set.of();
+    /** Our last probe answered to the peer: [groups running fully here, partly]; null before any. */
+    private List<java.util.Set<Integer>> lastProbeForPeer;
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
     private long digestSentToGeneration = -1;
     /** Our {@code cfg_groups} value ({@link GroupDigest#encode}). */
@@ -849,11 +851,15 @@ public final class NodeEngine {
                     + win.version() + ")");
             java.util.Set<Integer> leaving = machine.leavingMaintenance(win);
             if (leaving.isEmpty()) {
-                applyMaintenance(win, java.util.Set.of(), java.util.Set.of(), peerRuns, false, out, now, wall);
-            } else if (set.yours().isPresent()) {
-                java.util.Set<Integer> here = new java.util.TreeSet<>(indices(set.yours().get()));
+                applyMaintenance(win, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), peerRuns, false, out,
+                        now, wall);
+            } else if (set.yours().isPresent() && lastProbeForPeer != null) {
+                // the peer decided from the probe we just answered: use it (it tells partly from fully)
+                java.util.Set<Integer> here = new java.util.TreeSet<>(lastProbeForPeer.get(0));
                 here.retainAll(leaving);
-                applyMaintenance(win, leaving, here, peerRuns, false, out, now, wall);
+                java.util.Set<Integer> partly = new java.util.TreeSet<>(lastProbeForPeer.get(1));
+                partly.retainAll(leaving);
+                applyMaintenance(win, leaving, here, partly, peerRuns, false, out, now, wall);
             } else {
                 out.add(new Effect.ProbeThenApply(win, leaving, peerRuns));
             }
@@ -867,22 +873,24 @@ public final class NodeEngine {
      *
      * @param next     the new setting
      * @param probed   groups leaving maintenance, probed here just now
-     * @param runsHere of those, the ones running here
+     * @param runsHere of those, the ones running here (every resource)
+     * @param partly   of those, the ones running partly here
      * @param runsPeer groups running on the peer (its probe or its last report)
      * @param announce send {@code jhb-maint set} to the peer (an operator's change here)
      */
     public List<Effect> onMaintenanceApplied(Maintenance next, java.util.Set<Integer> probed,
-                                             java.util.Set<Integer> runsHere, java.util.Set<Integer> runsPeer,
-                                             boolean announce, long now, long wall) {
+                                             java.util.Set<Integer> runsHere, java.util.Set<Integer> partly,
+                                             java.util.Set<Integer> runsPeer, boolean announce, long now, long wall) {
         List<Effect> out = new ArrayList<>();
-        applyMaintenance(next, probed, runsHere, runsPeer, announce, out, now, wall);
+        applyMaintenance(next, probed, runsHere, partly, runsPeer, announce, out, now, wall);
         return out;
     }
 
     private void applyMaintenance(Maintenance next, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
-                                  java.util.Set<Integer> runsPeer, boolean announce, List<Effect> out, long now,
-                                  long wall) {
-        apply(machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, runsPeer), now), out, now, wall);
+                                  java.util.Set<Integer> partly, java.util.Set<Integer> runsPeer, boolean announce,
+                                  List<Effect> out, long now, long wall) {
+        apply(machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out, now,
+                wall);
         out.add(new Effect.PersistMaintenance(next));
         if (announce && detector.status(peer).isAlive()) {
             java.util.List<String> yours = new java.util.ArrayList<>();
@@ -900,9 +908,16 @@ public final class NodeEngine {
         return out;
     }
 
-    /** Our probe for the peer's request {@code request} ended: {@code runs} are the groups running here. */
-    public List<Effect> onProbedForPeer(long request, java.util.Set<Integer> runs, long wall) {
+    /**
+     * Our probe for the peer's request {@code request} ended: {@code fully} and {@code partly} are the
+     * groups running here (every resource, some). Kept: the peer's {@code set} that follows decides from it.
+     */
+    public List<Effect> onProbedForPeer(long request, java.util.Set<Integer> fully, java.util.Set<Integer> partly,
+                                        long wall) {
         List<Effect> out = new ArrayList<>();
+        lastProbeForPeer = List.of(java.util.Set.copyOf(fully), java.util.Set.copyOf(partly));
+        java.util.Set<Integer> runs = new java.util.TreeSet<>(fully);
+        runs.addAll(partly);
         java.util.List<String> keys = new java.util.ArrayList<>();
         runs.forEach(i -> keys.add(config.resourceGroups().get(i).key()));
         transmit(out, MaintenanceMessages.runs(request, keys), wall);

@@ -139,15 +139,24 @@ public sealed interface TakeoverEvent {
      *
      * @param setting    the new setting
      * @param probed     groups probed here just now (those leaving maintenance); others keep their state
-     * @param runsHere   of {@code probed}, those with a resource running here
-     * @param runsOnPeer groups the peer's latest probe found running there
+     * @param runsHere   of {@code probed}, those with every resource running here (adopted)
+     * @param partlyHere of {@code probed}, those with some but not all resources running here (started
+     *                   here, which completes them, unless they run on the peer)
+     * @param runsOnPeer groups the peer's latest probe found (fully or partly) running there
      */
     record MaintenanceSet(Maintenance setting, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
-                          java.util.Set<Integer> runsOnPeer) implements TakeoverEvent {
+                          java.util.Set<Integer> partlyHere, java.util.Set<Integer> runsOnPeer)
+            implements TakeoverEvent {
         public MaintenanceSet {
             probed = java.util.Set.copyOf(probed);
             runsHere = java.util.Set.copyOf(runsHere);
+            partlyHere = java.util.Set.copyOf(partlyHere);
             runsOnPeer = java.util.Set.copyOf(runsOnPeer);
+        }
+
+        /** A setting that no group leaves (nothing probed). */
+        public MaintenanceSet(Maintenance setting) {
+            this(setting, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), java.util.Set.of());
         }
     }
 }

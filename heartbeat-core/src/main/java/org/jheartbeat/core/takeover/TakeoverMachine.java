@@ -1156,9 +1156,10 @@ public final class TakeoverMachine {
             String key = groups.get(i).key();
             if (e.probed().contains(i) && !maintenance.covers(me, key)) {
                 boolean here = e.runsHere().contains(i);
+                boolean partly = e.partlyHere().contains(i);
                 boolean there = e.runsOnPeer().contains(i);
                 unmanaged[i] = false;
-                if (here && there) {
+                if ((here || partly) && there) {
                     unmanaged[i] = true;
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " runs on both " + me + " and " + peer
                             + ": left alone here; stop it on the node it should not run on, then run"
@@ -1174,6 +1175,11 @@ public final class TakeoverMachine {
                     desired[i] = true;
                     out.add(new LogLine(Level.INFO, "Resource group " + key + " runs on " + me + ": adopted as it is"));
                     out.add(new Effect.WatchGroup(i, true));
+                } else if (partly) {
+                    actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
+                    desired[i] |= state != TakeoverState.AWAITING_COMM && state != TakeoverState.NEGOTIATING;
+                    out.add(new LogLine(Level.INFO, "Resource group " + key + " runs partly on " + me
+                            + ": starting the rest of it here"));
                 } else {
                     actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
                     if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.NEGOTIATING) {
