@@ -1159,6 +1159,11 @@ public final class TakeoverMachine {
                 boolean partly = e.partlyHere().contains(i);
                 boolean there = e.runsOnPeer().contains(i);
                 unmanaged[i] = false;
+                if (actual[i] == GroupState.STARTING || actual[i] == GroupState.STOPPING) {
+                    out.add(new LogLine(Level.INFO, "Resource group " + key + " is " + actual[i].displayName()
+                            + ": the operation issued before its maintenance decides where it ends"));
+                    continue;
+                }
                 if ((here || partly) && there) {
                     unmanaged[i] = true;
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " runs on both " + me + " and " + peer
@@ -1172,19 +1177,20 @@ public final class TakeoverMachine {
                 }
                 if (here) {
                     actual[i] = GroupState.RUNNING;
-                    desired[i] = true;
+                    desired[i] = state != TakeoverState.SHUTTING_DOWN; // shutting down: adopted, then stopped
                     out.add(new LogLine(Level.INFO, "Resource group " + key + " runs on " + me + ": adopted as it is"));
                     out.add(new Effect.WatchGroup(i, true));
                 } else if (partly) {
                     actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
-                    desired[i] |= state != TakeoverState.AWAITING_COMM && state != TakeoverState.NEGOTIATING;
+                    desired[i] |= state == TakeoverState.STABLE;
                     out.add(new LogLine(Level.INFO, "Resource group " + key + " runs partly on " + me
                             + ": starting the rest of it here"));
                 } else {
                     actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
-                    if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.NEGOTIATING) {
-                        // before the negotiation, it decides; while fencing, the takeover after it does
-                        desired[i] = !there && (peerPresence.alive() ? isLocal(i) : state != TakeoverState.FENCING);
+                    if (state == TakeoverState.STABLE) {
+                        // in any other state the protocol decides: the negotiation, the takeover after a fence,
+                        // the standby exchange in progress, the shutdown
+                        desired[i] = !there && (!peerPresence.alive() || isLocal(i));
                     }
                     out.add(new LogLine(Level.INFO, "Resource group " + key + (there ? " runs on " + peer
                             + ": left there" : " runs nowhere: " + (desired[i] ? "starting it on " + me
