@@ -319,7 +319,11 @@ public final class ClusterLoop implements AutoCloseable {
                 return;
             }
             CompletableFuture<java.util.Set<String>> peerRuns = new CompletableFuture<>();
-            if (peerAlive) {
+            // a peer that never sent jhb-config (a real Heartbeat 3.0.6 node) drops jhb-maint: not asked
+            boolean peerSpeaksJhb = engine.peerConfigDigest().isPresent();
+            String notAsked = peerAlive && !peerSpeaksJhb ? "; " + engine.peer() + " does not speak jhb-maint"
+                    + " (not jheartbeat?): only " + engine.me() + " was probed" : "";
+            if (peerAlive && peerSpeaksJhb) {
                 long req = ++probeRequests;
                 peerProbes.put(req, peerRuns);
                 run(e -> e.onPeerProbeRequested(req, wall.currentTimeMillis()));
@@ -377,7 +381,7 @@ public final class ClusterLoop implements AutoCloseable {
                                     : "ran nowhere, started where it belongs"));
                         }
                         f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " off (now: "
-                                + apply.describe() + ")" + away + "\n" + String.join("\n", where)));
+                                + apply.describe() + ")" + away + notAsked + "\n" + String.join("\n", where)));
                     }));
         });
         return f;
