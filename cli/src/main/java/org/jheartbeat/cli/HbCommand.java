@@ -6,6 +6,7 @@ import org.jheartbeat.cli.command.CleanupCommand;
 import org.jheartbeat.cli.command.ConfigCommand;
 import org.jheartbeat.cli.command.FailbackCommand;
 import org.jheartbeat.cli.command.LvsCommand;
+import org.jheartbeat.cli.command.MaintenanceCommand;
 import org.jheartbeat.cli.command.ReloadCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
 import org.jheartbeat.cli.command.ExportCommand;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Command;
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
-            ReloadCommand.class, LvsCommand.class, ExportCommand.class},
+            ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

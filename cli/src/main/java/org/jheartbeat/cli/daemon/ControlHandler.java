@@ -75,6 +75,9 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         if (request instanceof ControlRequest.Cleanup c) {
             return cleanup(c);
         }
+        if (request instanceof ControlRequest.Maintenance m) {
+            return maintenance(m);
+        }
         if (request instanceof ControlRequest.Reload) {
             return reloader == null ? ControlResponse.refused("this daemon cannot reload its configuration")
                     : reloader.reload("hb reload");
@@ -101,14 +104,21 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         if (request instanceof ControlRequest.Status st) {
             ControlServer.Stats c = controlStats.get();
+            ClusterLoop.MaintenanceView mv;
+            try {
+                mv = loop.maintenanceView().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                return ControlResponse.error("status not available: " + e);
+            }
             return ControlResponse.ok(st.json()
-                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(SyncRuntime.appendMembers(snap.toJson(),
+                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(SyncRuntime.appendMembers(
+                            SyncRuntime.appendMembers(snap.toJson(), mv.json()),
                             sync.statusJson()), MonitorStatus.json(monitorStatus())),
                             "\"running\":true,\"log_dropped\":" + logDropped.getAsLong()
                             + ",\"control_clients\":{\"bad_requests\":"
                             + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
                             + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
-                    : snap.render() + sync.renderStatus() + MonitorStatus.render(monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                    : snap.render() + mv.render() + sync.renderStatus() + MonitorStatus.render(monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
                             + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
                             + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
                             + " did not read the answer\n");
@@ -156,6 +166,64 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
             return ControlResponse.error("cleanup: the daemon is shutting down");
         } catch (Exception e) {
             return ControlResponse.error("cleanup failed: " + e);
+        }
+    }
+
+    /**
+     * {@code hb maintenance on|off|status [--node N | --group G]} (issue 20): an unknown node or group is
+     * refused with the nearest name; on/off answer once applied (off: after both nodes' probes), or are
+     * refused with what to fix; status answers {@code on (why)} or {@code off} on its first line, then the
+     * maintenance block of {@code hb status}.
+     */
+    private ControlResponse maintenance(ControlRequest.Maintenance m) {
+        org.jheartbeat.core.takeover.Maintenance.Scope scope = m.scope();
+        ClusterConfig c = current();
+        switch (scope.kind()) {
+            case NODE -> {
+                java.util.List<String> names = c.nodes().stream().map(n -> n.value()).toList();
+                if (!names.contains(scope.name())) {
+                    return ControlResponse.refused("no node " + scope.name() + " in ha.cf" + org.jheartbeat.core.config
+                            .Suggestions.closest(scope.name(), names).map(s -> " (did you mean " + s + "?)").orElse("")
+                            + "; nodes: " + String.join(", ", names));
+                }
+            }
+            case GROUP -> {
+                java.util.List<String> keys = c.resourceGroups().stream().map(g -> g.key()).toList();
+                String key = scope.name();
+                if (key.matches("[0-9]{1,4}") && Integer.parseInt(key) >= 1 && Integer.parseInt(key) <= keys.size()) {
+                    key = keys.get(Integer.parseInt(key) - 1);
+                }
+                if (!keys.contains(key)) {
+                    return ControlResponse.refused("no resource group " + scope.name() + " in haresources"
+                            + org.jheartbeat.core.config.Suggestions.closest(scope.name(), keys)
+                                    .map(s -> " (did you mean " + s + "?)").orElse("")
+                            + "; name it by its key (the first resource of its line) or its number (hb resources list)");
+                }
+                scope = new org.jheartbeat.core.takeover.Maintenance.Scope(scope.kind(), key);
+            }
+            default -> { }
+        }
+        try {
+            if (m.action() == ControlRequest.MaintenanceAction.STATUS) {
+                ClusterLoop.MaintenanceView v = loop.maintenanceView().get(5, TimeUnit.SECONDS);
+                String line = v.setting().has(scope) ? "on (" + scope.describe() + ")"
+                        : scope.kind() == org.jheartbeat.core.takeover.Maintenance.Kind.CLUSTER && v.setting().any()
+                        ? "off cluster-wide; on for " + v.setting().describe()
+                        : scope.kind() == org.jheartbeat.core.takeover.Maintenance.Kind.GROUP && v.groups().containsKey(scope.name())
+                        ? "on (" + v.groups().get(scope.name()) + ")" : "off";
+                return ControlResponse.ok(line + "\n" + v.render());
+            }
+            ClusterLoop.MaintenanceResult r = loop.maintenance(scope, m.action() == ControlRequest.MaintenanceAction.ON)
+                    .get(ClusterLoop.PEER_PROBE_TIMEOUT_S + 120, TimeUnit.SECONDS);
+            if (!r.ok()) {
+                return ControlResponse.refused(r.detail());
+            }
+            return ControlResponse.ok(r.detail() + "\n" + loop.maintenanceView().get(5, TimeUnit.SECONDS).render());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ControlResponse.error("maintenance: the daemon is shutting down");
+        } catch (Exception e) {
+            return ControlResponse.error("maintenance " + m.action().wireName() + " failed: " + e);
         }
     }
 

@@ -200,7 +200,10 @@ public final class Daemon {
         engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
         ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
                 jheartbeatYaml.monitorDefaults());
+        org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
+        engine.machine().maintenanceAtStartup(maintenance);
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, clock, wall);
+        loop.onMaintenanceChange(persistMaintenance(state));
         groupExecutor.onGroupFailure(loop::groupFailedRunning); // monitoring gave up on a group: the machine moves it
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
@@ -210,11 +213,10 @@ public final class Daemon {
             // once the media are bound (a second daemon on this node fails there, touching nothing) and
             // before the first heartbeat: join holding nothing (issue 11 point 7; docs/design/resources.md);
             // a group that could not be released stays BLOCKED here, and the peer is told at comm up
-            loop.start(() -> new StartupProbe(new ResourceGroupRunner(StandardResourceAgents.forHost(
-                    config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner())))
-                    .releaseRunningGroups(config.resourceGroups()).unreleased()
-                    .forEach(i -> engine.machine().blockedAtStartup(i,
-                            "found running at start-up and could not be stopped")));
+            // in maintenance (issue 20) the groups it covers are only probed, and what runs is kept as it is
+            loop.start(() -> org.jheartbeat.cli.runtime.MaintenanceStartup.probeOrRelease(config, me,
+                    engine.machine(), new ResourceGroupRunner(StandardResourceAgents.forHost(
+                    config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner()))));
         } catch (IOException e) {
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
@@ -246,6 +248,46 @@ public final class Daemon {
         syncRuntime.close();
         finish(loop, control, netty, state);
         return ExitCodes.OK;
+    }
+
+    /**
+     * The maintenance setting kept in the state directory (issue 20). A file that cannot be read is
+     * taken as cluster-wide maintenance, CRIT: leaving the groups alone is the safe reading of a
+     * setting that may have been on (a lost maintenance flag after a restart moves or stops services).
+     */
+    private static org.jheartbeat.core.takeover.Maintenance readMaintenance(StateDirectory state) {
+        try {
+            org.jheartbeat.core.takeover.Maintenance m = state.readMaintenance();
+            if (m.any()) {
+                LOG.warn("Maintenance mode is on ({}; {}): resource groups in it are probed, not started or stopped;"
+                        + " end it with 'hb maintenance off'", m.describe(), state.maintenanceFile());
+            }
+            return m;
+        } catch (IOException e) {
+            LOG.error(ClusterLoop.CRIT, "{}: cannot read the maintenance setting ({}); starting in cluster-wide"
+                    + " maintenance to be safe: fix or remove the file, or run 'hb maintenance off'",
+                    state.maintenanceFile(), e.getMessage());
+            return org.jheartbeat.core.takeover.Maintenance.NONE.with(
+                    org.jheartbeat.core.takeover.Maintenance.Scope.CLUSTER, true, 1);
+        }
+    }
+
+    /** Writes each new maintenance setting to the state directory, in order, on a thread of its own. */
+    private static java.util.function.Consumer<org.jheartbeat.core.takeover.Maintenance> persistMaintenance(
+            StateDirectory state) {
+        java.util.concurrent.ExecutorService writer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "hb-state-write");
+            t.setDaemon(true);
+            return t;
+        });
+        return m -> writer.execute(() -> {
+            try {
+                state.writeMaintenance(m);
+            } catch (IOException e) {
+                LOG.error(ClusterLoop.CRIT, "cannot keep the maintenance setting in {}: {}; it is lost if this"
+                        + " daemon restarts", state.maintenanceFile(), e.getMessage());
+            }
+        });
     }
 
     /**

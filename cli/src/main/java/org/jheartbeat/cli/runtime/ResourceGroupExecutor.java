@@ -17,6 +17,7 @@ import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.loop.GroupExecutor;
+import org.jheartbeat.core.loop.GroupExecutor.Probe;
 import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.resources.ResourceAgentException;
@@ -235,6 +236,47 @@ public final class ResourceGroupExecutor implements GroupExecutor {
     public CompletableFuture<Boolean> stop(int group, GroupOpReason reason) {
         ResourceGroupDecl g = groups.get(group);
         return submit(group, g, () -> run(g, false, reason));
+    }
+
+    /** Status of every resource of the group, on its queue; stops nothing, starts nothing (maintenance). */
+    @Override
+    public CompletableFuture<Probe> probe(int group) {
+        ResourceGroupDecl g = groups.get(group);
+        java.util.concurrent.Executor queue;
+        try {
+            queue = worker(group, g.key());
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            org.jheartbeat.resources.group.GroupStatus st = runner.status(g);
+            LOG.info("Probe of resource group {}: {} here ({})", g.key(),
+                    st.summary().name().toLowerCase(java.util.Locale.ROOT), st.running());
+            return switch (st.summary()) {
+                case RUNNING -> Probe.RUNNING;
+                case PARTIAL -> Probe.PARTIAL;
+                case STOPPED -> Probe.STOPPED;
+            };
+        }, queue);
+    }
+
+    /** Starts or ends the watching of a group without starting or stopping it, on its queue (maintenance). */
+    @Override
+    public void watch(int group, boolean on) {
+        ResourceGroupDecl g = groups.get(group);
+        Watch w = watchFor(g);
+        if (w == null) {
+            return;
+        }
+        submit(group, g, () -> {
+            w.generation++;
+            w.monitor.stopped();
+            if (on) {
+                w.monitor.startedAt(clock.nanoTime());
+                scheduleCheck(w, w.generation);
+            }
+            return true;
+        });
     }
 
     @Override

@@ -19,13 +19,14 @@ import org.jheartbeat.core.takeover.ResourceSet;
  *  cleanup [GROUP]                            Cleanup(group)        (a group key or 1-based number)
  *  stonith-status                             StonithStatus
  *  reload                                     Reload
+ *  maintenance on|off|status [node N|group G] Maintenance(action, scope)  (issue 20)
  *                     SET = all|local|foreign|failback, TIMEOUT_S = 1..3600
  * </pre>
  */
 public sealed interface ControlRequest
         permits ControlRequest.Status, ControlRequest.ClStatus, ControlRequest.ConfigDigest,
                 ControlRequest.GroupsRunning, ControlRequest.Handover, ControlRequest.Cleanup,
-                ControlRequest.StonithStatus, ControlRequest.Reload {
+                ControlRequest.StonithStatus, ControlRequest.Reload, ControlRequest.Maintenance {
 
     /** Longest request line, in bytes, newline excluded. */
     int MAX_LENGTH = 512;
@@ -169,6 +170,41 @@ public sealed interface ControlRequest
         }
     }
 
+    /** What {@code hb maintenance} asks: turn a scope on or off, or show it. */
+    enum MaintenanceAction {
+        ON, OFF, STATUS;
+
+        /** The request word: {@code on}, {@code off} or {@code status}. */
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * {@code maintenance on|off|status [node NODE|group KEY]} (issue 20): cluster-wide when no scope is given.
+     *
+     * @param action on, off or status
+     * @param scope  cluster-wide, a node or a group key (one printable ASCII word)
+     * @throws IllegalArgumentException when the scope's name is not one printable ASCII word
+     */
+    record Maintenance(MaintenanceAction action, org.jheartbeat.core.takeover.Maintenance.Scope scope)
+            implements ControlRequest {
+        public Maintenance {
+            java.util.Objects.requireNonNull(action, "action");
+            java.util.Objects.requireNonNull(scope, "scope");
+            if (scope.kind() != org.jheartbeat.core.takeover.Maintenance.Kind.CLUSTER
+                    && (scope.name().isEmpty() || !isPrintableAscii(scope.name()))) {
+                throw new IllegalArgumentException("a maintenance node or group is one printable ASCII word");
+            }
+        }
+
+        @Override
+        public String toWire() {
+            return "maintenance " + action.wireName() + (scope.kind() == org.jheartbeat.core.takeover.Maintenance.Kind.CLUSTER
+                    ? "" : " " + scope.kind().name().toLowerCase(Locale.ROOT) + " " + scope.name());
+        }
+    }
+
     /**
      * Reads one request line (without its newline). Never throws anything but
      * {@link MalformedRequestException}, whatever the input.
@@ -242,9 +278,32 @@ public sealed interface ControlRequest
                 }
                 return new Cleanup(w.length == 2 ? java.util.Optional.of(w[1]) : java.util.Optional.empty());
             }
+            case "maintenance" -> {
+                if (w.length != 2 && w.length != 4) {
+                    throw new MalformedRequestException("maintenance takes on|off|status and optionally node NAME or"
+                            + " group KEY, got " + (w.length - 1) + " words");
+                }
+                MaintenanceAction a = switch (w[1]) {
+                    case "on" -> MaintenanceAction.ON;
+                    case "off" -> MaintenanceAction.OFF;
+                    case "status" -> MaintenanceAction.STATUS;
+                    default -> throw new MalformedRequestException("maintenance: '" + clip(w[1])
+                            + "' is not on, off or status");
+                };
+                if (w.length == 2) {
+                    return new Maintenance(a, org.jheartbeat.core.takeover.Maintenance.Scope.CLUSTER);
+                }
+                var kind = switch (w[2]) {
+                    case "node" -> org.jheartbeat.core.takeover.Maintenance.Kind.NODE;
+                    case "group" -> org.jheartbeat.core.takeover.Maintenance.Kind.GROUP;
+                    default -> throw new MalformedRequestException("maintenance: scope '" + clip(w[2])
+                            + "' is not node or group");
+                };
+                return new Maintenance(a, new org.jheartbeat.core.takeover.Maintenance.Scope(kind, w[3]));
+            }
             default -> throw new MalformedRequestException("unknown request '" + clip(verb) + "' (known: status,"
                     + " status-json, cl_status, config-digest, groups-running, standby, takeover, cleanup,"
-                    + " stonith-status, reload)");
+                    + " stonith-status, reload, maintenance)");
         }
     }
 

@@ -53,6 +53,11 @@ public final class ClusterLoop implements AutoCloseable {
 
     /** The configuration the node runs: the one it started with, then as each reload applied it. */
     private volatile ClusterConfig config;
+    /** Keeps the maintenance setting (the daemon: the state directory); nothing by default. */
+    private java.util.function.Consumer<org.jheartbeat.core.takeover.Maintenance> maintenanceStore = m -> { };
+    /** Our {@code jhb-maint probe} requests waiting for the peer's answer, by number (loop thread only). */
+    private final Map<Long, CompletableFuture<java.util.Set<String>>> peerProbes = new java.util.HashMap<>();
+    private long probeRequests;
     private final NodeEngine engine;
     private final List<Medium> media;
     private final GroupExecutor groups;
@@ -203,6 +208,231 @@ public final class ClusterLoop implements AutoCloseable {
                     clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.Exit) {
             exited.complete(null);
+        } else if (ef instanceof Effect.WatchGroup w) {
+            groups.watch(w.group(), w.on());
+        } else if (ef instanceof Effect.PersistMaintenance pm) {
+            maintenanceStore.accept(pm.setting());
+        } else if (ef instanceof Effect.ProbeForPeer pp) {
+            java.util.Set<Integer> all = new java.util.TreeSet<>();
+            for (int i = 0; i < config.resourceGroups().size(); i++) {
+                all.add(i);
+            }
+            probe(all).whenComplete((found, err) -> post(() -> {
+                if (err != null) {
+                    log(Level.ERROR, "Maintenance: cannot probe the resource groups for " + engine.peer() + ": "
+                            + failureDetail(err) + "; not answering (its request fails)");
+                } else {
+                    run(e -> e.onProbedForPeer(pp.request(), with(found, GroupExecutor.Probe.RUNNING),
+                            with(found, GroupExecutor.Probe.PARTIAL), wall.currentTimeMillis()));
+                }
+            }));
+        } else if (ef instanceof Effect.PeerProbed pp) {
+            CompletableFuture<java.util.Set<String>> f = peerProbes.remove(pp.request());
+            if (f != null) {
+                f.complete(pp.runs());
+            }
+        } else if (ef instanceof Effect.ProbeThenApply pa) {
+            probe(pa.leaving()).whenComplete((found, err) -> post(() -> {
+                if (err != null) {
+                    log(Level.CRIT, "Maintenance: cannot probe " + keys(pa.leaving()) + " (" + failureDetail(err)
+                            + "); they stay in maintenance here");
+                    return;
+                }
+                run(e -> e.onMaintenanceApplied(pa.setting(), pa.leaving(), with(found, GroupExecutor.Probe.RUNNING),
+                        with(found, GroupExecutor.Probe.PARTIAL), pa.peerRuns(), false, clock.nanoTime(),
+                        wall.currentTimeMillis()));
+            }));
+        }
+    }
+
+    /** Probes {@code which} groups (off the loop thread); completes with what runs of each here. */
+    private CompletableFuture<Map<Integer, GroupExecutor.Probe>> probe(java.util.Set<Integer> which) {
+        Map<Integer, CompletableFuture<GroupExecutor.Probe>> fs = new LinkedHashMap<>();
+        for (int i : which) {
+            fs.put(i, groups.probe(i));
+        }
+        return CompletableFuture.allOf(fs.values().toArray(CompletableFuture[]::new)).thenApply(v -> {
+            Map<Integer, GroupExecutor.Probe> found = new java.util.TreeMap<>();
+            fs.forEach((i, f) -> found.put(i, f.join()));
+            return found;
+        });
+    }
+
+    private static java.util.Set<Integer> with(Map<Integer, GroupExecutor.Probe> found, GroupExecutor.Probe p) {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        found.forEach((i, v) -> {
+            if (v == p) {
+                out.add(i);
+            }
+        });
+        return out;
+    }
+
+    private String keys(java.util.Collection<Integer> which) {
+        List<String> out = new ArrayList<>();
+        which.forEach(i -> out.add(key(i)));
+        return String.join(", ", out);
+    }
+
+    /**
+     * Where the state directory keeps the maintenance setting ({@code hb maintenance}); called on the
+     * loop thread, must not block (the daemon writes on a thread of its own). Set before {@link #start}.
+     */
+    public void onMaintenanceChange(java.util.function.Consumer<org.jheartbeat.core.takeover.Maintenance> store) {
+        this.maintenanceStore = java.util.Objects.requireNonNull(store, "store");
+    }
+
+    /** How {@code hb maintenance} ended: applied ({@code ok}) or refused with what to fix, and a one-line account. */
+    public record MaintenanceResult(boolean ok, String detail) { }
+
+    /** How long {@code hb maintenance off} waits for the peer's probe, in s. */
+    public static final long PEER_PROBE_TIMEOUT_S = 10;
+
+    /**
+     * {@code hb maintenance on|off} for {@code scope} (issue 20; docs/design/takeover.md, "Maintenance").
+     * On: applied here, kept in the state directory, sent to the peer (now, or when it returns).
+     * Off: the groups that leave maintenance are probed here and on the peer first; if one runs on both
+     * nodes the request is refused and nothing changes; else what runs is adopted where it runs and
+     * what runs nowhere is started on the node it belongs to. Any thread; completes when applied or refused.
+     */
+    public CompletableFuture<MaintenanceResult> maintenance(org.jheartbeat.core.takeover.Maintenance.Scope scope,
+                                                            boolean on) {
+        CompletableFuture<MaintenanceResult> f = new CompletableFuture<>();
+        post(() -> {
+            var m = engine.machine();
+            var cur = m.maintenance();
+            var next = cur.with(scope, on, cur.version() + 1);
+            java.util.Set<Integer> leaving = on ? java.util.Set.of() : m.leavingMaintenance(next);
+            if (cur.has(scope) == on && leaving.isEmpty()) {
+                f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " is already "
+                        + (on ? "on" : "off") + " (now: " + cur.describe() + ")"));
+                return;
+            }
+            boolean peerAlive = m.peerPresence().alive();
+            String away = peerAlive ? "" : "; " + engine.peer() + " is not reachable: applied on " + engine.me()
+                    + " only, and sent to " + engine.peer() + " when it returns";
+            if (leaving.isEmpty()) {
+                run(e -> e.onMaintenanceApplied(next, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(),
+                        e.peerMaintenanceRuns(), true, clock.nanoTime(), wall.currentTimeMillis()));
+                f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " " + (on ? "on" : "off")
+                        + " (now: " + next.describe() + ")" + away));
+                return;
+            }
+            CompletableFuture<java.util.Set<String>> peerRuns = new CompletableFuture<>();
+            // a peer that never sent jhb-config (a real Heartbeat 3.0.6 node) drops jhb-maint: not asked
+            boolean peerSpeaksJhb = engine.peerConfigDigest().isPresent();
+            String notAsked = peerAlive && !peerSpeaksJhb ? "; " + engine.peer() + " does not speak jhb-maint"
+                    + " (not jheartbeat?): only " + engine.me() + " was probed" : "";
+            if (peerAlive && peerSpeaksJhb) {
+                long req = ++probeRequests;
+                peerProbes.put(req, peerRuns);
+                run(e -> e.onPeerProbeRequested(req, wall.currentTimeMillis()));
+                thread.schedule(() -> {
+                    if (peerProbes.remove(req) != null) {
+                        peerRuns.completeExceptionally(new java.util.concurrent.TimeoutException(engine.peer()
+                                + " did not answer the probe within " + PEER_PROBE_TIMEOUT_S + " s"));
+                    }
+                }, PEER_PROBE_TIMEOUT_S, TimeUnit.SECONDS);
+            } else {
+                peerRuns.complete(java.util.Set.of());
+            }
+            probe(leaving).thenCombine(peerRuns, (here, there) -> new Object[] {here, there})
+                    .whenComplete((both, err) -> post(() -> {
+                        if (err != null) {
+                            f.complete(new MaintenanceResult(false, "cannot learn what runs (" + failureDetail(err)
+                                    + "); nothing changed"));
+                            return;
+                        }
+                        @SuppressWarnings("unchecked")
+                        Map<Integer, GroupExecutor.Probe> found = (Map<Integer, GroupExecutor.Probe>) both[0];
+                        java.util.Set<Integer> here = with(found, GroupExecutor.Probe.RUNNING);
+                        java.util.Set<Integer> partly = with(found, GroupExecutor.Probe.PARTIAL);
+                        @SuppressWarnings("unchecked")
+                        java.util.Set<String> thereKeys = (java.util.Set<String>) both[1];
+                        java.util.Set<Integer> there = new java.util.TreeSet<>();
+                        for (int i = 0; i < config.resourceGroups().size(); i++) {
+                            if (thereKeys.contains(key(i))) {
+                                there.add(i);
+                            }
+                        }
+                        List<String> twice = new ArrayList<>();
+                        for (int i : leaving) {
+                            if ((here.contains(i) || partly.contains(i)) && there.contains(i)) {
+                                twice.add(key(i) + " (preferred node " + config.resourceGroups().get(i).preferredNode()
+                                        + ")");
+                            }
+                        }
+                        if (!twice.isEmpty()) {
+                            f.complete(new MaintenanceResult(false, "resource group(s) " + String.join(", ", twice)
+                                    + " run on both " + engine.me() + " and " + engine.peer() + "; stop each on the node"
+                                    + " it should not run on (by hand, e.g. its init script's stop), then run 'hb"
+                                    + " maintenance off' again; nothing changed, maintenance stays on"));
+                            return;
+                        }
+                        var now = engine.machine().maintenance();
+                        var apply = now.version() >= next.version() ? now.with(scope, false, now.version() + 1) : next;
+                        run(e -> e.onMaintenanceApplied(apply, leaving, here, partly, there, true, clock.nanoTime(),
+                                wall.currentTimeMillis()));
+                        List<String> where = new ArrayList<>();
+                        for (int i : leaving) {
+                            where.add(key(i) + ": " + (here.contains(i) ? "runs on " + engine.me() + ", adopted"
+                                    : partly.contains(i) ? "runs partly on " + engine.me() + ", the rest started"
+                                    : there.contains(i) ? "runs on " + engine.peer() + ", left there"
+                                    : "ran nowhere, started where it belongs"));
+                        }
+                        f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " off (now: "
+                                + apply.describe() + ")" + away + notAsked + "\n" + String.join("\n", where)));
+                    }));
+        });
+        return f;
+    }
+
+    /**
+     * The maintenance setting and, per group in maintenance here, why and where it runs as last seen
+     * (here: the machine's state; the peer: its last {@code jhb-maint}). Taken on the loop thread.
+     */
+    public CompletableFuture<MaintenanceView> maintenanceView() {
+        CompletableFuture<MaintenanceView> f = new CompletableFuture<>();
+        post(() -> {
+            var m = engine.machine();
+            Map<String, String> groupsIn = new LinkedHashMap<>();
+            for (int i = 0; i < config.resourceGroups().size(); i++) {
+                if (m.inMaintenance(i)) {
+                    groupsIn.put(key(i), m.maintenanceReason(i) + "; here " + m.groupState(i).displayName()
+                            + (engine.peerMaintenanceRuns().contains(i) ? "; runs on " + engine.peer() : ""));
+                }
+            }
+            f.complete(new MaintenanceView(m.maintenance(), groupsIn));
+        });
+        return f;
+    }
+
+    /**
+     * What {@code hb maintenance status} and {@code hb status} show.
+     *
+     * @param setting the cluster's maintenance setting as this node has it
+     * @param groups  group key → why it is in maintenance here and where it runs, for the groups in it
+     */
+    public record MaintenanceView(org.jheartbeat.core.takeover.Maintenance setting, Map<String, String> groups) {
+        /** The text block of {@code hb status}: {@code Maintenance: off}, or the setting and one line per group. */
+        public String render() {
+            StringBuilder sb = new StringBuilder("Maintenance: ").append(setting.describe()).append('\n');
+            groups.forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
+            return sb.toString();
+        }
+
+        /** The JSON member of {@code hb status --json}: {@code "maintenance":{"setting":S,"version":N,"groups":{KEY:S}}}. */
+        public String json() {
+            StringBuilder sb = new StringBuilder("\"maintenance\":{\"setting\":")
+                    .append(StatusSnapshot.jsonString(setting.describe())).append(",\"version\":")
+                    .append(setting.version()).append(",\"cluster\":").append(setting.cluster())
+                    .append(",\"groups\":{");
+            int n = 0;
+            for (Map.Entry<String, String> e : groups.entrySet()) {
+                sb.append(n++ == 0 ? "" : ",").append(StatusSnapshot.jsonString(e.getKey())).append(':')
+                        .append(StatusSnapshot.jsonString(e.getValue()));
+            }
+            return sb.append("}}").toString();
         }
     }
 

@@ -53,6 +53,35 @@ public interface GroupExecutor extends AutoCloseable {
     default void regroup(java.util.List<org.jheartbeat.core.config.ResourceGroupDecl> groups) {
     }
 
+    /** What a probe found of one group here: every resource running, some, or none. */
+    enum Probe {
+        RUNNING, PARTIAL, STOPPED;
+
+        /** Whether any resource runs. */
+        public boolean any() {
+            return this != STOPPED;
+        }
+    }
+
+    /**
+     * Asks every resource of group {@code group} for its status (issue 20, maintenance), after the
+     * group's queued operations; starts and stops nothing.
+     *
+     * @return completes with what runs here, exceptionally when the status could not be learnt (the
+     *         caller then decides nothing from it)
+     */
+    default CompletableFuture<Probe> probe(int group) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("this executor cannot probe"));
+    }
+
+    /**
+     * Watches (monitors) group {@code group} from now on, as after a start ({@code on}: it was adopted
+     * running when its maintenance ended), or stops watching it ({@code false}: it entered
+     * maintenance). Starts and stops nothing. Called on the loop thread: must not block.
+     */
+    default void watch(int group, boolean on) {
+    }
+
     @Override
     void close();
 }

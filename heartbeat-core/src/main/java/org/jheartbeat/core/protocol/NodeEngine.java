@@ -25,6 +25,7 @@ import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
+import org.jheartbeat.core.takeover.Maintenance;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
@@ -67,6 +68,12 @@ public final class NodeEngine {
     private boolean failbackDue;
     private final int ackTrigger;
     private final PeerConfigCheck configCheck;
+    /** The peer generation our maintenance setting ({@code jhb-maint set}) was last sent to; -1: none. */
+    private long maintenanceSentToGeneration = -1;
+    /** Groups the peer last said run on it ({@code jhb-maint}), by index; for status during maintenance. */
+    private java.util.Set<Integer> peerMaintenanceRuns = java.util.Set.of();
+    /** Our last probe answered to the peer: [groups running fully here, partly]; null before any. */
+    private List<java.util.Set<Integer>> lastProbeForPeer;
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
     private long digestSentToGeneration = -1;
     /** Our {@code cfg_groups} value ({@link GroupDigest#encode}). */
@@ -531,6 +538,7 @@ public final class NodeEngine {
             }
             case STARTING -> {
                 sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
+                sendMaintenanceIfNew(out, wall);
                 sendPingCountIfNew(out, wall);
                 expectPeerPingCount(now);
                 peerJoining = true;
@@ -595,6 +603,7 @@ public final class NodeEngine {
                 peerPingCount = Integer.parseInt(n);
                 sendPingCountIfNew(out, wall);
             }
+            case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
                     + ": " + m.get(Field.RESULT).orElse("?"));
             default -> { }
@@ -630,6 +639,7 @@ public final class NodeEngine {
         log(out, Level.INFO, "Local status now set to: 'active'");
         sendStatus(out, now, wall);
         sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
+        sendMaintenanceIfNew(out, wall);
         sendPingCountIfNew(out, wall);
         expectPeerPingCount(now);
         configGraceEndNanos = now + configGraceNanos();
@@ -822,6 +832,145 @@ public final class NodeEngine {
             return java.util.Arrays.equals(destUuid.get(), stamper.uuid());
         }
         return m.get(Field.DESTINATION).map(d -> d.equalsIgnoreCase(me.value())).orElse(true);
+    }
+
+    /** {@code jhb-maint} from the peer: a probe request, its answer, or its setting (the newer one wins). */
+    private void onMaintenanceMessage(HaMessage m, List<Effect> out, long now, long wall) {
+        MaintenanceMessages.Decoded d = MaintenanceMessages.decode(m);
+        if (d instanceof MaintenanceMessages.Decoded.Malformed bad) {
+            bad(out, peer.value(), bad.reason(), now);
+        } else if (d instanceof MaintenanceMessages.Decoded.Probe p) {
+            out.add(new Effect.ProbeForPeer(p.request()));
+        } else if (d instanceof MaintenanceMessages.Decoded.Runs r) {
+            out.add(new Effect.PeerProbed(r.request(), r.runs()));
+        } else if (d instanceof MaintenanceMessages.Decoded.Set set) {
+            java.util.Set<Integer> peerRuns = indices(set.runs());
+            peerMaintenanceRuns = peerRuns;
+            Maintenance cur = machine.maintenance();
+            Maintenance win = Maintenance.newer(cur, set.setting());
+            if (win.equals(cur)) {
+                if (!cur.equals(set.setting())) {
+                    log(out, Level.INFO, peer + " has an older maintenance setting (" + set.setting().describe()
+                            + ", version " + set.setting().version() + "); sending ours (" + cur.describe() + ")");
+                    maintenanceSentToGeneration = -1;
+                    sendMaintenanceIfNew(out, wall);
+                }
+                if (cur.any() && !set.runs().isEmpty()) {
+                    log(out, Level.INFO, "Maintenance: " + peer + " runs " + String.join(", ", set.runs()));
+                }
+                return;
+            }
+            log(out, Level.INFO, "Maintenance setting from " + peer + ": " + win.describe() + " (version "
+                    + win.version() + ")");
+            java.util.Set<Integer> leaving = machine.leavingMaintenance(win);
+            if (leaving.isEmpty()) {
+                applyMaintenance(win, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), peerRuns, false, out,
+                        now, wall);
+            } else if (set.yours().isPresent() && lastProbeForPeer != null) {
+                // the peer decided from the probe we just answered: use it (it tells partly from fully)
+                java.util.Set<Integer> here = new java.util.TreeSet<>(lastProbeForPeer.get(0));
+                here.retainAll(leaving);
+                java.util.Set<Integer> partly = new java.util.TreeSet<>(lastProbeForPeer.get(1));
+                partly.retainAll(leaving);
+                applyMaintenance(win, leaving, here, partly, peerRuns, false, out, now, wall);
+            } else {
+                out.add(new Effect.ProbeThenApply(win, leaving, peerRuns));
+            }
+        }
+    }
+
+    /**
+     * Applies a maintenance setting (issue 20): to the machine (groups in {@code probed} take what runs
+     * as their state), to the state directory, and, when {@code announce}, to the peer (with what runs
+     * here and, for a probe exchange, what its probe found there).
+     *
+     * @param next     the new setting
+     * @param probed   groups leaving maintenance, probed here just now
+     * @param runsHere of those, the ones running here (every resource)
+     * @param partly   of those, the ones running partly here
+     * @param runsPeer groups running on the peer (its probe or its last report)
+     * @param announce send {@code jhb-maint set} to the peer (an operator's change here)
+     */
+    public List<Effect> onMaintenanceApplied(Maintenance next, java.util.Set<Integer> probed,
+                                             java.util.Set<Integer> runsHere, java.util.Set<Integer> partly,
+                                             java.util.Set<Integer> runsPeer, boolean announce, long now, long wall) {
+        List<Effect> out = new ArrayList<>();
+        applyMaintenance(next, probed, runsHere, partly, runsPeer, announce, out, now, wall);
+        return out;
+    }
+
+    private void applyMaintenance(Maintenance next, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
+                                  java.util.Set<Integer> partly, java.util.Set<Integer> runsPeer, boolean announce,
+                                  List<Effect> out, long now, long wall) {
+        apply(machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out, now,
+                wall);
+        out.add(new Effect.PersistMaintenance(next));
+        if (announce && detector.status(peer).isAlive()) {
+            java.util.List<String> yours = new java.util.ArrayList<>();
+            runsPeer.forEach(i -> yours.add(config.resourceGroups().get(i).key()));
+            transmit(out, MaintenanceMessages.set(next, runningKeys(),
+                    probed.isEmpty() ? Optional.empty() : Optional.of(yours)), wall);
+            maintenanceSentToGeneration = peerSeq.generation();
+        }
+    }
+
+    /** Asks the peer to probe its groups and answer with {@code jhb-maint runs} and {@code request}. */
+    public List<Effect> onPeerProbeRequested(long request, long wall) {
+        List<Effect> out = new ArrayList<>();
+        transmit(out, MaintenanceMessages.probe(request), wall);
+        return out;
+    }
+
+    /**
+     * Our probe for the peer's request {@code request} ended: {@code fully} and {@code partly} are the
+     * groups running here (every resource, some). Kept: the peer's {@code set} that follows decides from it.
+     */
+    public List<Effect> onProbedForPeer(long request, java.util.Set<Integer> fully, java.util.Set<Integer> partly,
+                                        long wall) {
+        List<Effect> out = new ArrayList<>();
+        lastProbeForPeer = List.of(java.util.Set.copyOf(fully), java.util.Set.copyOf(partly));
+        java.util.Set<Integer> runs = new java.util.TreeSet<>(fully);
+        runs.addAll(partly);
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        runs.forEach(i -> keys.add(config.resourceGroups().get(i).key()));
+        transmit(out, MaintenanceMessages.runs(request, keys), wall);
+        return out;
+    }
+
+    /** Groups the peer last reported running on it in a {@code jhb-maint} (status during maintenance). */
+    public java.util.Set<Integer> peerMaintenanceRuns() {
+        return peerMaintenanceRuns;
+    }
+
+    /** Sends our maintenance setting to a peer generation that has not had it (comm up, a restarted peer). */
+    private void sendMaintenanceIfNew(List<Effect> out, long wall) {
+        Maintenance cur = machine.maintenance();
+        if (cur.version() == 0 || maintenanceSentToGeneration == peerSeq.generation()) {
+            return;
+        }
+        maintenanceSentToGeneration = peerSeq.generation();
+        transmit(out, MaintenanceMessages.set(cur, runningKeys(), Optional.empty()), wall);
+    }
+
+    private java.util.List<String> runningKeys() {
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        for (int i = 0; i < config.resourceGroups().size(); i++) {
+            if (machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+                keys.add(config.resourceGroups().get(i).key());
+            }
+        }
+        return keys;
+    }
+
+    private java.util.Set<Integer> indices(java.util.Collection<String> keys) {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        for (String k : keys) {
+            int i = groupIndex(k);
+            if (i >= 0) {
+                out.add(i);
+            }
+        }
+        return out;
     }
 
     private int groupIndex(String key) {

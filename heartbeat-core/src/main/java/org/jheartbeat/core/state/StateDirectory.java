@@ -19,6 +19,8 @@ import java.util.Locale;
  *       writes {@code /var/lib/heartbeat/hb_generation}; bumped and fsync'd at every start.</li>
  *   <li>{@code hb_uuid}: this node's 16 raw UUID bytes ({@code srcuuid}), random at first start.</li>
  *   <li>{@code control.sock}: the local control socket; {@code hb.pid}: the daemon's pid.</li>
+ *   <li>{@code maintenance}: the cluster's maintenance setting ({@code hb maintenance}, issue 20), written
+ *       and fsync'd at every change, read at start (absent: no maintenance).</li>
  * </ul>
  */
 public final class StateDirectory {
@@ -103,5 +105,49 @@ public final class StateDirectory {
         b[8] = (byte) ((b[8] & 0x3f) | 0x80);
         Files.write(f, b);
         return b;
+    }
+
+    /** The maintenance setting's file. */
+    public Path maintenanceFile() {
+        return dir.resolve("maintenance");
+    }
+
+    /**
+     * The maintenance setting kept here, or {@link org.jheartbeat.core.takeover.Maintenance#NONE} when the
+     * file is missing.
+     *
+     * @throws IOException when the file cannot be read, or does not hold a setting (the message names the
+     *                     file and line)
+     */
+    public org.jheartbeat.core.takeover.Maintenance readMaintenance() throws IOException {
+        Path f = maintenanceFile();
+        if (!Files.exists(f)) {
+            return org.jheartbeat.core.takeover.Maintenance.NONE;
+        }
+        if (Files.size(f) > org.jheartbeat.core.takeover.Maintenance.MAX_ENCODED) {
+            throw new IOException(f + ":0: longer than " + org.jheartbeat.core.takeover.Maintenance.MAX_ENCODED
+                    + " bytes");
+        }
+        try {
+            return org.jheartbeat.core.takeover.Maintenance.parse(Files.readString(f, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
+            throw new IOException(f + ":" + e.getMessage().replaceFirst("^line ", "").replaceFirst(": ", ": "));
+        }
+    }
+
+    /**
+     * Writes the maintenance setting atomically (a temporary file fsync'd, then renamed).
+     *
+     * @throws IOException when it cannot be written
+     */
+    public void writeMaintenance(org.jheartbeat.core.takeover.Maintenance setting) throws IOException {
+        Path tmp = dir.resolve("maintenance.tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(ByteBuffer.wrap(setting.encode().getBytes(StandardCharsets.UTF_8)));
+            ch.force(true);
+        }
+        Files.move(tmp, maintenanceFile(), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -55,4 +55,27 @@ public sealed interface Effect {
 
     /** Log levels as Heartbeat prints them; {@code DEBUG} lines go to the debug log only. */
     enum Level { DEBUG, INFO, WARN, ERROR, CRIT }
+
+    /**
+     * Watch (monitor) group {@code group} from now on ({@code on}: maintenance ended and it runs
+     * here, adopted), or stop watching it ({@code false}: it entered maintenance). Nothing is started
+     * or stopped (issue 20).
+     */
+    record WatchGroup(int group, boolean on) implements Effect { }
+
+    /** Keep the maintenance setting in the state directory (it changed; issue 20). */
+    record PersistMaintenance(Maintenance setting) implements Effect { }
+
+    /** The peer asks which groups run here: probe every group, answer with {@code jhb-maint runs}. */
+    record ProbeForPeer(long request) implements Effect { }
+
+    /** The peer answered our probe request {@code request}: these group keys run on it. */
+    record PeerProbed(long request, java.util.Set<String> runs) implements Effect { }
+
+    /**
+     * The peer's newer setting ends the maintenance of {@code leaving} here: probe them, then apply
+     * {@code setting} with what runs ({@code peerRuns}: groups the peer says run on it).
+     */
+    record ProbeThenApply(Maintenance setting, java.util.Set<Integer> leaving, java.util.Set<Integer> peerRuns)
+            implements Effect { }
 }

@@ -17,7 +17,9 @@ enum Settlement {
     /** Groups stopped or started after the haresources comparison with the peer (disputed groups). */
     CONFIG("config", "Resource groups settled after the haresources comparison."),
     /** This node's own groups taken back from a peer that restarted and holds nothing. */
-    RESTART("restart", "Initial resource acquisition complete (restart)");
+    RESTART("restart", "Initial resource acquisition complete (restart)"),
+    /** Groups adopted or started when their maintenance ended (issue 20). */
+    MAINTENANCE("maintenance", "Resource groups settled after maintenance.");
 
     private final String wireInfo;
     private final String logLine;

@@ -140,4 +140,33 @@ public sealed interface TakeoverEvent {
 
     /** Time passed: lets the machine check its own timers (standby reply, negotiation). */
     record Tick() implements TakeoverEvent { }
+
+    /**
+     * The maintenance setting changed (an operator's {@code hb maintenance}, the peer's {@code jhb-maint},
+     * or the state file at start-up). Groups that leave maintenance are reconciled from what runs: the
+     * caller probed them here ({@code probed}, their indices; {@code runsHere} those with any resource
+     * running here) and knows from the peer's probe which run there ({@code runsOnPeer}); issue 20.
+     *
+     * @param setting    the new setting
+     * @param probed     groups probed here just now (those leaving maintenance); others keep their state
+     * @param runsHere   of {@code probed}, those with every resource running here (adopted)
+     * @param partlyHere of {@code probed}, those with some but not all resources running here (started
+     *                   here, which completes them, unless they run on the peer)
+     * @param runsOnPeer groups the peer's latest probe found (fully or partly) running there
+     */
+    record MaintenanceSet(Maintenance setting, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
+                          java.util.Set<Integer> partlyHere, java.util.Set<Integer> runsOnPeer)
+            implements TakeoverEvent {
+        public MaintenanceSet {
+            probed = java.util.Set.copyOf(probed);
+            runsHere = java.util.Set.copyOf(runsHere);
+            partlyHere = java.util.Set.copyOf(partlyHere);
+            runsOnPeer = java.util.Set.copyOf(runsOnPeer);
+        }
+
+        /** A setting that no group leaves (nothing probed). */
+        public MaintenanceSet(Maintenance setting) {
+            this(setting, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), java.util.Set.of());
+        }
+    }
 }

@@ -69,6 +69,11 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  * differently: they never run here, whatever is desired (jheartbeat only; docs/design/takeover.md).
  * {@code IdentityConflict(on)} (another live node uses our name) holds every start back until
  * {@code IdentityConflict(off)}; nothing running is stopped for it (jheartbeat only, issue 15).
+ * {@code MaintenanceSet} (any state but STOPPED; issue 20, docs/design/takeover.md "Maintenance"): a
+ * group in maintenance is never started, stopped or watched, whatever the state and event (the
+ * protocol still runs, fencing included: a dead peer is fenced, and what would have been taken over
+ * is logged); leaving maintenance adopts what the probes found running and starts a group that runs
+ * nowhere on the node it belongs to.
  * Not thread-safe: owned by the cluster loop's thread.
  */
 public final class TakeoverMachine {
@@ -121,6 +126,13 @@ public final class TakeoverMachine {
     private boolean identityConflict;
     /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
     private boolean[] disputed;
+    /** The cluster's maintenance setting (issue 20): groups it covers are left as they are. */
+    private Maintenance maintenance = Maintenance.NONE;
+    /**
+     * Found running on both nodes when their maintenance ended: left alone here (as in maintenance)
+     * until the operator stops one copy and runs {@code hb maintenance off} again.
+     */
+    private boolean[] unmanaged;
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -175,6 +187,7 @@ public final class TakeoverMachine {
         this.failedWhat = new String[groups.size()];
         Arrays.fill(failedWhat, STARTING_FAILED);
         this.disputed = new boolean[groups.size()];
+        this.unmanaged = new boolean[groups.size()];
         Arrays.fill(actual, GroupState.STOPPED);
         Arrays.fill(failureDetail, "");
     }
@@ -246,6 +259,8 @@ public final class TakeoverMachine {
             if (changed && state == TakeoverState.STABLE && settleInfo == null) {
                 settleInfo = Settlement.CONFIG; // announce what we hold once the starts and stops end
             }
+        } else if (event instanceof TakeoverEvent.MaintenanceSet e) {
+            onMaintenanceSet(e, out);
         }
         reconcile(out);
         settleIfDone(out);
@@ -309,6 +324,11 @@ public final class TakeoverMachine {
     private void onGroupFailedRunning(TakeoverEvent.GroupFailedRunning e, List<Effect> out) {
         int i = e.group();
         String key = groups.get(i).key();
+        if (inMaintenance(i)) {
+            out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
+                    + "), but it is in maintenance (" + maintenanceReason(i) + "); nothing is done"));
+            return;
+        }
         if (actual[i] != GroupState.RUNNING) {
             out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
                     + "), but it is " + actual[i] + " here now; nothing more is done for that failure"));
@@ -462,6 +482,10 @@ public final class TakeoverMachine {
             failureDetail[i] = "";
             if (actual[i] == GroupState.FAILED) {
                 actual[i] = GroupState.STOPPED;
+            } else if (actual[i] == GroupState.BLOCKED && inMaintenance(i)) {
+                out.add(new LogLine(Level.WARN, "Resource group " + groups.get(i).key() + " stays blocked: it is in"
+                        + " maintenance (" + maintenanceReason(i) + "), nothing stops it; run 'hb cleanup' again after"
+                        + " 'hb maintenance off'"));
             } else if (actual[i] == GroupState.BLOCKED) {
                 actual[i] = GroupState.STOPPING;
                 out.add(new StopGroup(i, GroupOpReason.CLEANUP));
@@ -587,7 +611,7 @@ public final class TakeoverMachine {
      */
     private void reannounceLocal(List<Effect> out) {
         for (int i = 0; i < groups.size(); i++) {
-            if (isLocal(i) && actual[i] == GroupState.RUNNING && !identityConflict) {
+            if (isLocal(i) && actual[i] == GroupState.RUNNING && !identityConflict && !inMaintenance(i)) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }
@@ -601,6 +625,12 @@ public final class TakeoverMachine {
                 if (state != TakeoverState.STABLE || !settled()) {
                     out.add(new LogLine(Level.INFO, "standby message [me] from " + peer
                             + " ignored.  local resources in flux."));
+                    return;
+                }
+                Optional<String> inMaint = maintenanceIn(e.set().mirrored());
+                if (inMaint.isPresent()) {
+                    out.add(new LogLine(Level.INFO, "standby message [me] from " + peer + " ignored: "
+                            + inMaint.get()));
                     return;
                 }
                 state = TakeoverState.STANDBY_TAKING;
@@ -701,6 +731,13 @@ public final class TakeoverMachine {
 
     private void takeOverFromDeadPeer(List<Effect> out) {
         takeovers++;
+        for (int i = 0; i < groups.size(); i++) {
+            if (inMaintenance(i) && actual[i] != GroupState.RUNNING && !failedHere[i] && !disputed[i]) {
+                out.add(new LogLine(Level.WARN, "Maintenance (" + maintenanceReason(i) + "): resource group "
+                        + groups.get(i).key() + " would be taken over from " + peer + " now; it is left as it is"
+                        + " ('hb maintenance off' decides from what runs)"));
+            }
+        }
         out.add(new LogLine(Level.INFO, "Resources being acquired from " + peer + "."));
         state = TakeoverState.STABLE;
         standbyStep = StandbyStep.NONE;
@@ -736,7 +773,7 @@ public final class TakeoverMachine {
 
     private void requestStandby(ResourceSet set, List<Effect> out, long now) {
         handoverIsTakeover = false;
-        Optional<String> refusal = handoverRefusal();
+        Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
         handoverSerial++;
         if (refusal.isPresent()) {
             out.add(new LogLine(Level.WARN, "Standby [" + set + "] refused: " + refusal.get()));
@@ -761,7 +798,7 @@ public final class TakeoverMachine {
      */
     private void requestTakeover(ResourceSet set, List<Effect> out, long now) {
         handoverIsTakeover = true;
-        Optional<String> refusal = handoverRefusal();
+        Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
         for (int i = 0; i < groups.size() && refusal.isEmpty(); i++) {
             if (failedHere[i] && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
                 refusal = Optional.of("resource group " + groups.get(i).key() + " failed to start on " + me
@@ -863,6 +900,17 @@ public final class TakeoverMachine {
      * the peer (it may run there), or is disputed (the peer's haresources defines it differently).
      * FAILED and BLOCKED groups are left alone.
      */
+    /** The first group of {@code set} (relative to this node) in maintenance, as a refusal; empty if none. */
+    private Optional<String> maintenanceIn(ResourceSet set) {
+        for (int i = 0; i < groups.size(); i++) {
+            if ((isLocal(i) ? set.includesLocal() : set.includesForeign()) && inMaintenance(i)) {
+                return Optional.of("resource group " + groups.get(i).key() + " is in maintenance ("
+                        + maintenanceReason(i) + "); end it first with 'hb maintenance off'");
+            }
+        }
+        return Optional.empty();
+    }
+
     private boolean want(int i) {
         return desired[i] && !failedHere[i] && !peerBlocked[i] && !disputed[i];
     }
@@ -870,7 +918,7 @@ public final class TakeoverMachine {
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
     private void reconcile(List<Effect> out) {
         for (int i = groups.size() - 1; i >= 0; i--) {
-            if (!want(i) && actual[i] == GroupState.RUNNING) {
+            if (!want(i) && actual[i] == GroupState.RUNNING && !inMaintenance(i)) {
                 actual[i] = GroupState.STOPPING;
                 out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? GroupOpReason.SHUTDOWN
                         : disputed[i] ? GroupOpReason.DISPUTED
@@ -879,7 +927,7 @@ public final class TakeoverMachine {
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict) {
+            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !inMaintenance(i)) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
                         : peerFailed[i] && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
@@ -973,6 +1021,9 @@ public final class TakeoverMachine {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 return false;
             }
+            if (inMaintenance(i)) {
+                continue; // left as it is: whatever runs is where it should be
+            }
             if (want(i) ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
                 return false;
             }
@@ -1040,6 +1091,149 @@ public final class TakeoverMachine {
     /** Whether another live node uses this node's name ({@link TakeoverEvent.IdentityConflict}): nothing is started. */
     public boolean identityConflict() {
         return identityConflict;
+    }
+
+    /**
+     * Whether group {@code i} is in maintenance here: the setting covers it as this node sees it
+     * (cluster-wide, this node, the group), or the peer is in node maintenance and the group does not
+     * run here (it may run there: the peer's groups are left alone), or it was found running on both
+     * nodes when its maintenance ended.
+     */
+    public boolean inMaintenance(int i) {
+        return inMaintenance(i, maintenance);
+    }
+
+    private boolean inMaintenance(int i, Maintenance m) {
+        if (unmanaged[i] || m.covers(me, groups.get(i).key())) {
+            return true;
+        }
+        return m.nodes().contains(peer.value()) && actual[i] != GroupState.RUNNING && actual[i] != GroupState.STARTING
+                && actual[i] != GroupState.STOPPING && actual[i] != GroupState.BLOCKED;
+    }
+
+    /** Why group {@code i} is in maintenance here, for logs and {@code hb status}; empty when it is not. */
+    public String maintenanceReason(int i) {
+        String r = maintenance.reason(me, groups.get(i).key());
+        if (!r.isEmpty()) {
+            return r;
+        }
+        if (unmanaged[i]) {
+            return "found running on both " + me + " and " + peer + " when maintenance ended: stop it on one node,"
+                    + " then run 'hb maintenance off' again";
+        }
+        return inMaintenance(i) ? "node " + peer : "";
+    }
+
+    /** The maintenance setting this machine works with. */
+    public Maintenance maintenance() {
+        return maintenance;
+    }
+
+    /**
+     * The groups that are in maintenance here now and would not be under {@code next}: those to probe
+     * before feeding {@link TakeoverEvent.MaintenanceSet} with {@code next}.
+     */
+    public java.util.Set<Integer> leavingMaintenance(Maintenance next) {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        for (int i = 0; i < groups.size(); i++) {
+            if (inMaintenance(i) && !next.covers(me, groups.get(i).key())
+                    && !(next.nodes().contains(peer.value()) && actual[i] != GroupState.RUNNING)) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The new setting: groups that enter maintenance are no longer watched (their state here is
+     * kept as it was); probed groups that leave it take what runs as their state: running here is
+     * adopted (never restarted), running on the peer is left there, running nowhere is started by
+     * the node it belongs to (its preferred node, or this one when the peer is not alive), running on
+     * both is refused: left alone here, CRIT.
+     */
+    private void onMaintenanceSet(TakeoverEvent.MaintenanceSet e, List<Effect> out) {
+        boolean[] was = new boolean[groups.size()];
+        for (int i = 0; i < groups.size(); i++) {
+            was[i] = inMaintenance(i);
+        }
+        Maintenance before = maintenance;
+        maintenance = e.setting();
+        if (!before.describe().equals(maintenance.describe())) {
+            out.add(new LogLine(Level.INFO, "Maintenance mode: " + maintenance.describe() + " (was " + before.describe()
+                    + ")"));
+        }
+        boolean changed = false;
+        for (int i = 0; i < groups.size(); i++) {
+            String key = groups.get(i).key();
+            if (e.probed().contains(i) && !maintenance.covers(me, key)) {
+                boolean here = e.runsHere().contains(i);
+                boolean partly = e.partlyHere().contains(i);
+                boolean there = e.runsOnPeer().contains(i);
+                unmanaged[i] = false;
+                if (actual[i] == GroupState.STARTING || actual[i] == GroupState.STOPPING) {
+                    out.add(new LogLine(Level.INFO, "Resource group " + key + " is " + actual[i].displayName()
+                            + ": the operation issued before its maintenance decides where it ends"));
+                    continue;
+                }
+                if ((here || partly) && there) {
+                    unmanaged[i] = true;
+                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " runs on both " + me + " and " + peer
+                            + ": left alone here; stop it on the node it should not run on, then run"
+                            + " 'hb maintenance off' again"));
+                    continue;
+                }
+                changed = true;
+                if (actual[i] == GroupState.BLOCKED) {
+                    continue; // may run here, unknown: only hb cleanup frees it
+                }
+                if (here) {
+                    actual[i] = GroupState.RUNNING;
+                    desired[i] = state != TakeoverState.SHUTTING_DOWN; // shutting down: adopted, then stopped
+                    out.add(new LogLine(Level.INFO, "Resource group " + key + " runs on " + me + ": adopted as it is"));
+                    out.add(new Effect.WatchGroup(i, true));
+                } else if (partly) {
+                    actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
+                    desired[i] |= state == TakeoverState.STABLE;
+                    out.add(new LogLine(Level.INFO, "Resource group " + key + " runs partly on " + me
+                            + ": starting the rest of it here"));
+                } else {
+                    actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
+                    if (state == TakeoverState.STABLE) {
+                        // in any other state the protocol decides: the negotiation, the takeover after a fence,
+                        // the standby exchange in progress, the shutdown
+                        desired[i] = !there && (!peerPresence.alive() || isLocal(i));
+                    }
+                    out.add(new LogLine(Level.INFO, "Resource group " + key + (there ? " runs on " + peer
+                            + ": left there" : " runs nowhere: " + (desired[i] ? "starting it on " + me
+                            : "it belongs to " + peer))));
+                }
+            } else if (!was[i] && inMaintenance(i)) {
+                out.add(new LogLine(Level.INFO, "Resource group " + key + " is in maintenance ("
+                        + maintenanceReason(i) + "): left " + (actual[i] == GroupState.RUNNING ? "running" : "as it is")
+                        + " here, not watched, not moved"));
+                out.add(new Effect.WatchGroup(i, false));
+            }
+        }
+        if (changed && state == TakeoverState.STABLE && settleInfo == null) {
+            settleInfo = Settlement.MAINTENANCE; // announce what we hold once any start ends
+        }
+    }
+
+    /**
+     * Marks group {@code i} as running here before the machine runs: a daemon that starts in
+     * maintenance found it running and leaves it so (issue 20).
+     */
+    public void runningAtStartup(int i) {
+        actual[i] = GroupState.RUNNING;
+        desired[i] = true;
+    }
+
+    /**
+     * Sets the maintenance setting before the machine runs (the state file at start-up); events after
+     * that go through {@link TakeoverEvent.MaintenanceSet}.
+     */
+    public void maintenanceAtStartup(Maintenance setting) {
+        this.maintenance = setting;
     }
 
     /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */
@@ -1147,6 +1341,7 @@ public final class TakeoverMachine {
         String[] failureDetail2 = new String[n];
         String[] failedWhat2 = new String[n];
         boolean[] disputed2 = new boolean[n];
+        boolean[] unmanaged2 = new boolean[n];
         for (int j = 0; j < n; j++) {
             ResourceGroupDecl g = newGroups.get(j);
             Integer i = old.get(g.key());
@@ -1159,6 +1354,7 @@ public final class TakeoverMachine {
                 failureDetail2[j] = failureDetail[i];
                 failedWhat2[j] = failedWhat[i];
                 disputed2[j] = disputed[i];
+                unmanaged2[j] = unmanaged[i];
             } else {
                 actual2[j] = GroupState.STOPPED;
                 failureDetail2[j] = "";
@@ -1177,6 +1373,7 @@ public final class TakeoverMachine {
         failedWhat = failedWhat2;
         failingRunning = new boolean[n]; // only set while a group is STOPPING, which a regroup refuses
         disputed = disputed2;
+        unmanaged = unmanaged2;
         if (state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
         }

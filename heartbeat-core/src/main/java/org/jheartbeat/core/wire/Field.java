@@ -83,6 +83,22 @@ public enum Field {
     GROUP_KEY("grp_key"),
     /** {@code grp_fail}: jheartbeat only, {@code start}, {@code stop} or {@code clear} in {@code jhb-grpfail}. */
     GROUP_FAILURE("grp_fail"),
+    /** {@code maint_op}: jheartbeat only, {@code set}, {@code probe} or {@code runs} in {@code jhb-maint}. */
+    MAINT_OP("maint_op"),
+    /** {@code maint_ver}: jheartbeat only, the maintenance setting's version (decimal) in {@code jhb-maint}. */
+    MAINT_VERSION("maint_ver"),
+    /** {@code maint_cl}: jheartbeat only, cluster-wide maintenance {@code on} or {@code off} in {@code jhb-maint}. */
+    MAINT_CLUSTER("maint_cl"),
+    /** {@code maint_nodes}: jheartbeat only, nodes in maintenance (comma-separated, %-escaped). */
+    MAINT_NODES("maint_nodes"),
+    /** {@code maint_grps}: jheartbeat only, group keys in maintenance (comma-separated, %-escaped). */
+    MAINT_GROUPS("maint_grps"),
+    /** {@code maint_req}: jheartbeat only, the number of a probe request and of its answer (decimal). */
+    MAINT_REQUEST("maint_req"),
+    /** {@code maint_runs}: jheartbeat only, keys of the groups the sender found running on itself. */
+    MAINT_RUNS("maint_runs"),
+    /** {@code maint_yours}: jheartbeat only, keys of the groups the receiver's probe found running on it. */
+    MAINT_YOURS("maint_yours"),
     /**
      * {@code cfg_groups}: jheartbeat only, per resource group its key, preferred node, definition
      * hash and claimed resource identities ({@code GroupDigest.encode}), at most 16 KiB.

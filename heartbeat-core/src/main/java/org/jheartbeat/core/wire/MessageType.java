@@ -73,6 +73,13 @@ public enum MessageType {
      */
     GROUP_FAILURE("jhb-grpfail"),
     /**
+     * {@code jhb-maint}: jheartbeat only, not in Heartbeat 3.0.6. The maintenance setting (issue 20;
+     * {@link Field#MAINT_OP} {@code set}, with {@link Field#MAINT_VERSION} and the scopes), a request to
+     * probe groups ({@code probe}) and its answer ({@code runs}), see docs/design/takeover.md,
+     * "Maintenance". Sequenced; a real Heartbeat peer drops it as an unknown type, like {@link #CONFIG_DIGEST}.
+     */
+    MAINTENANCE("jhb-maint"),
+    /**
      * {@code jhb-ping}: jheartbeat only, not in Heartbeat 3.0.6. The sender's count of ping nodes that
      * answer ({@link Field#PING_COUNT}), sent when it changes, after comm up and to a restarted peer, so
      * that each node's ipfail rule can compare (Heartbeat's ipfail clients exchange {@code num_ping_nodes}

@@ -32,6 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>The machine under test is node1 with two groups, {@code g1} preferred by node1 and {@code g2}
  * preferred by node2, no STONITH device except in FENCING (which cannot be reached without one).
  * Each state is reached from a new machine by the shortest real sequence of events.
+ *
+ * <p>A second table ("State × event table in maintenance") has the same cells for a machine that was
+ * put in cluster-wide maintenance ({@link TakeoverEvent.MaintenanceSet}) once in the state (issue 20).
  */
 class TakeoverTableTest {
     static final NodeName N1 = NodeName.of("node1");
@@ -40,6 +43,9 @@ class TakeoverTableTest {
             new ResourceGroupDecl(N1, List.of(new ResourceSpec("g1", List.of(), "g1")), 1),
             new ResourceGroupDecl(N2, List.of(new ResourceSpec("g2", List.of(), "g2")), 2));
     static final long T0 = 1_000_000_000L;
+
+    static final Maintenance CLUSTER_ON = Maintenance.NONE.with(Maintenance.Scope.CLUSTER, true, 1);
+    static final Maintenance CLUSTER_OFF = CLUSTER_ON.with(Maintenance.Scope.CLUSTER, false, 2);
 
     /** The events of the table, in its row order. */
     static final Map<String, Supplier<TakeoverEvent>> EVENTS = new LinkedHashMap<>();
@@ -72,7 +78,15 @@ class TakeoverTableTest {
         EVENTS.put("FenceOutcome ok", () -> new TakeoverEvent.FenceOutcome(true, "OK"));
         EVENTS.put("FenceOutcome failed", () -> new TakeoverEvent.FenceOutcome(false, "RESETFAIL"));
         EVENTS.put("Tick 60 s later", TakeoverEvent.Tick::new);
+        EVENTS.put("MaintenanceSet cluster on", () -> new TakeoverEvent.MaintenanceSet(CLUSTER_ON));
+        EVENTS.put("MaintenanceSet off, g1 runs here", () -> new TakeoverEvent.MaintenanceSet(CLUSTER_OFF,
+                java.util.Set.of(0, 1), java.util.Set.of(0), java.util.Set.of(), java.util.Set.of()));
+        EVENTS.put("MaintenanceSet off, g1 runs nowhere", () -> new TakeoverEvent.MaintenanceSet(CLUSTER_OFF,
+                java.util.Set.of(0, 1), java.util.Set.of(), java.util.Set.of(), java.util.Set.of()));
     }
+
+    static final String TABLE = "## State × event table";
+    static final String MAINTENANCE_TABLE = "## State × event table in maintenance";
 
     /** A machine in {@code state}, reached by real events. */
     static TakeoverMachine in(TakeoverState state) {
@@ -105,7 +119,15 @@ class TakeoverTableTest {
 
     /** The cell for one event fed to a machine in {@code state}. */
     static String cell(TakeoverState state, String event) {
+        return cell(state, event, false);
+    }
+
+    /** The cell for one event fed to a machine in {@code state}, put in cluster-wide maintenance first if asked. */
+    static String cell(TakeoverState state, String event, boolean maintenance) {
         TakeoverMachine m = in(state);
+        if (maintenance) {
+            m.on(new TakeoverEvent.MaintenanceSet(CLUSTER_ON), T0);
+        }
         List<Effect> actions = m.on(EVENTS.get(event).get(), event.startsWith("Tick") ? T0 + 60_000_000_000L : T0);
         TreeSet<String> kinds = new TreeSet<>();
         for (Effect a : actions) {
@@ -131,10 +153,15 @@ class TakeoverTableTest {
 
     /** The table as docs/design/takeover.md writes it: event → state → cell. */
     static Map<String, Map<String, String>> documented() throws IOException {
+        return documented(TABLE);
+    }
+
+    /** The table under heading {@code section} of docs/design/takeover.md: event → state → cell. */
+    static Map<String, Map<String, String>> documented(String section) throws IOException {
         Path doc = Path.of(System.getProperty("project.root", "..")).resolve("docs/design/takeover.md");
         List<String> lines = Files.readAllLines(doc, StandardCharsets.UTF_8);
-        int start = lines.indexOf("## State × event table");
-        assertThat(start).as("docs/design/takeover.md has a '## State × event table' section").isNotNegative();
+        int start = lines.indexOf(section);
+        assertThat(start).as("docs/design/takeover.md has a '%s' section", section).isNotNegative();
         Map<String, Map<String, String>> table = new LinkedHashMap<>();
         List<String> header = null;
         for (String line : lines.subList(start + 1, lines.size())) {
@@ -180,8 +207,19 @@ class TakeoverTableTest {
         assertThat(cell(state, event)).as("%s × %s", name(state), event).isEqualTo(doc.get(event).get(name(state)));
     }
 
+    @ParameterizedTest(name = "maintenance: {0} × {1}")
+    @MethodSource("cells")
+    void everyCellInMaintenanceIsAsDocumented(TakeoverState state, String event) throws IOException {
+        Map<String, Map<String, String>> doc = documented(MAINTENANCE_TABLE);
+        assertThat(doc).as("a row for event %s", event).containsKey(event);
+        assertThat(doc.get(event)).as("a column for state %s", name(state)).containsKey(name(state));
+        assertThat(cell(state, event, true)).as("maintenance: %s × %s", name(state), event)
+                .isEqualTo(doc.get(event).get(name(state)));
+    }
+
     /** Prints the table as the code has it (markdown), to write or review the document. */
     public static void main(String[] args) {
+        boolean maintenance = args.length > 0 && args[0].equals("maintenance");
         StringBuilder sb = new StringBuilder("| event \\ state |");
         for (TakeoverState s : TakeoverState.values()) {
             sb.append(' ').append(name(s)).append(" |");
@@ -194,7 +232,7 @@ class TakeoverTableTest {
         for (String e : EVENTS.keySet()) {
             sb.append("| ").append(e).append(" |");
             for (TakeoverState s : TakeoverState.values()) {
-                sb.append(" `").append(cell(s, e)).append("` |");
+                sb.append(" `").append(cell(s, e, maintenance)).append("` |");
             }
             sb.append('\n');
         }

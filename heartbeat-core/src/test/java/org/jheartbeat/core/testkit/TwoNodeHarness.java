@@ -375,8 +375,92 @@ public final class TwoNodeHarness {
             } else if (e instanceof Effect.Exit) {
                 trace.add(at() + " " + n.name + " exit");
                 n.engine = null;
+            } else if (e instanceof Effect.PersistMaintenance pm) {
+                persistedMaintenance.put(n.name, pm.setting());
+            } else if (e instanceof Effect.ProbeForPeer pp) {
+                trace.add(at() + " " + n.name + " probes for its peer");
+                handle(n, n.engine.onProbedForPeer(pp.request(), runningIndices(n), Set.of(),
+                        clock.currentTimeMillis()));
+            } else if (e instanceof Effect.PeerProbed pp) {
+                peerProbes.put(n.name + " " + pp.request(), Set.copyOf(pp.runs()));
+            } else if (e instanceof Effect.ProbeThenApply pa) {
+                Set<Integer> here = new java.util.TreeSet<>(runningIndices(n));
+                here.retainAll(pa.leaving());
+                handle(n, n.engine.onMaintenanceApplied(pa.setting(), pa.leaving(), here, Set.of(), pa.peerRuns(),
+                        false, clock.nanoTime(), clock.currentTimeMillis()));
             }
         }
+    }
+
+    private final Map<NodeName, org.jheartbeat.core.takeover.Maintenance> persistedMaintenance = new java.util.HashMap<>();
+    private final Map<String, Set<String>> peerProbes = new java.util.HashMap<>();
+
+    private Set<Integer> runningIndices(Node n) {
+        return new java.util.TreeSet<>(n.running);
+    }
+
+    /**
+     * Applies maintenance setting {@code next} on {@code n} as an operator's {@code hb maintenance} does
+     * once it knows what runs: {@code probed} groups leave maintenance with what runs on each node as
+     * the harness sees it (the peer's part as its answer to {@link #probePeer} said, if asked).
+     */
+    public void maintenance(NodeName n, org.jheartbeat.core.takeover.Maintenance next, Set<Integer> probed,
+                            Set<String> peerRuns) {
+        Node node = node(n);
+        Set<Integer> here = new java.util.TreeSet<>(runningIndices(node));
+        here.retainAll(probed);
+        Set<Integer> there = new java.util.TreeSet<>();
+        for (int i = 0; i < node.config.resourceGroups().size(); i++) {
+            if (peerRuns.contains(key(node, i))) {
+                there.add(i);
+            }
+        }
+        trace.add(at() + " " + n + " maintenance " + next.describe());
+        handle(node, node.engine.onMaintenanceApplied(next, probed, here, Set.of(), there, true, clock.nanoTime(),
+                clock.currentTimeMillis()));
+    }
+
+    /** {@code n} asks its peer to probe (jhb-maint probe {@code request}); the answer shows in {@link #peerProbe}. */
+    public void probePeer(NodeName n, long request) {
+        Node node = node(n);
+        handle(node, node.engine.onPeerProbeRequested(request, clock.currentTimeMillis()));
+    }
+
+    /** The peer's answer to {@code n}'s probe {@code request}, or null before it came. */
+    public Set<String> peerProbe(NodeName n, long request) {
+        return peerProbes.get(n + " " + request);
+    }
+
+    /** The maintenance setting {@code n} last asked to keep in its state directory, or null. */
+    public org.jheartbeat.core.takeover.Maintenance persistedMaintenance(NodeName n) {
+        return persistedMaintenance.get(n);
+    }
+
+    /**
+     * Starts {@code n}'s daemon as a restart in maintenance does: the setting it kept, and the groups
+     * still running on it (what the start-up probe finds) marked running.
+     */
+    public void startWithState(NodeName n) {
+        start(n);
+        Node node = node(n);
+        org.jheartbeat.core.takeover.Maintenance m = persistedMaintenance.get(n);
+        if (m != null) {
+            node.engine.machine().maintenanceAtStartup(m);
+            for (int i : runningIndices(node)) {
+                if (m.covers(n, key(node, i))) {
+                    node.engine.machine().runningAtStartup(i);
+                }
+            }
+        }
+    }
+
+    /** Stops {@code n}'s daemon without stopping what it runs (the services run on, as in maintenance). */
+    public void killDaemonKeepServices(NodeName n) {
+        Node node = node(n);
+        node.engine = null;
+        node.pendingOps.clear();
+        node.inbox.clear();
+        trace.add(at() + " " + n + " daemon gone, services left running");
     }
 
     private long lastDue(Node n) {

@@ -1,0 +1,83 @@
+package org.jheartbeat.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.jheartbeat.cli.HbRun.hb;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.jheartbeat.core.control.ControlRequest;
+import org.jheartbeat.core.control.ControlResponse;
+import org.jheartbeat.core.control.ControlServer;
+import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.takeover.Maintenance;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hb maintenance} against a stand-in daemon: the request it sends for each scope, done and
+ * refused told apart by the exit code, argument errors as usage errors, no daemon as 3.
+ */
+class MaintenanceCommandTest {
+    @TempDir
+    Path dir;
+
+    final List<ControlRequest> asked = new ArrayList<>();
+
+    HbRun against(Function<ControlRequest, ControlResponse> daemon, String... args) throws Exception {
+        Path state = dir.resolve("state");
+        Files.createDirectories(state);
+        try (ControlServer s = new ControlServer(new StateDirectory(state).controlSocket(), r -> {
+            synchronized (asked) {
+                asked.add(r);
+            }
+            return daemon.apply(r);
+        })) {
+            s.start();
+            String[] all = new String[args.length + 1];
+            System.arraycopy(args, 0, all, 0, args.length);
+            all[args.length] = "--state-dir=" + state;
+            return hb(all);
+        }
+    }
+
+    @Test
+    void eachScopeIsOneRequest() throws Exception {
+        HbRun on = against(r -> ControlResponse.ok("maintenance cluster-wide on\nMaintenance: cluster-wide\n"),
+                "maintenance", "on");
+        assertThat(on.code()).as(on.err()).isZero();
+        assertThat(on.out()).isEqualTo("maintenance cluster-wide on\nMaintenance: cluster-wide\n");
+        against(r -> ControlResponse.ok("x\n"), "maintenance", "off", "--node", "node2");
+        against(r -> ControlResponse.ok("off\n"), "maintenance", "status", "--group", "198.18.0.100/24/eth0");
+        assertThat(asked).containsExactly(
+                new ControlRequest.Maintenance(ControlRequest.MaintenanceAction.ON, Maintenance.Scope.CLUSTER),
+                new ControlRequest.Maintenance(ControlRequest.MaintenanceAction.OFF,
+                        new Maintenance.Scope(Maintenance.Kind.NODE, "node2")),
+                new ControlRequest.Maintenance(ControlRequest.MaintenanceAction.STATUS,
+                        new Maintenance.Scope(Maintenance.Kind.GROUP, "198.18.0.100/24/eth0")));
+        assertThat(asked.get(2).toWire()).isEqualTo("maintenance status group 198.18.0.100/24/eth0");
+    }
+
+    @Test
+    void refusalsAreExit75WithTheDaemonsReason() throws Exception {
+        HbRun r = against(q -> ControlResponse.refused("no node nod2 in ha.cf (did you mean node2?); nodes: node1, node2"),
+                "maintenance", "on", "--node", "nod2");
+        assertThat(r.code()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(r.err()).isEqualTo("hb: maintenance on refused: no node nod2 in ha.cf (did you mean node2?); nodes:"
+                + " node1, node2\n");
+    }
+
+    @Test
+    void badArgumentsAreUsageErrorsAndNoDaemonIsThree() throws Exception {
+        HbRun bad = against(q -> ControlResponse.ok(""), "maintenance", "maybe");
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("'maybe' is not on, off or status");
+        HbRun both = against(q -> ControlResponse.ok(""), "maintenance", "on", "--node", "node1", "--group", "g");
+        assertThat(both.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(asked).isEmpty();
+        HbRun none = hb("maintenance", "on", "--state-dir=" + dir.resolve("nowhere"));
+        assertThat(none.code()).isEqualTo(3);
+    }
+}
