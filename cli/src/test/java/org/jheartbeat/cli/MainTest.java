@@ -53,4 +53,37 @@ class MainTest {
             assertThat(full.code()).as(String.join(" ", args)).isNotZero();
         }
     }
+
+    @Test
+    void statusAndClStatusTakeTheShortPathUnlessHelpOrVersionIsAsked() {
+        assertThat(Main.isShortPath(new String[] {"status", "--state-dir", "/var/lib/jheartbeat"})).isTrue();
+        assertThat(Main.isShortPath(new String[] {"cl-status", "--state-dir", "/s", "--", "hbstatus"})).isTrue();
+        assertThat(Main.isShortPath(new String[] {"cl-status", "--", "-h"})).as("cl_status's own -h").isTrue();
+        assertThat(Main.isShortPath(new String[] {"status", "--help"})).isFalse();
+        assertThat(Main.isShortPath(new String[] {"cl-status", "-V", "--", "hbstatus"})).isFalse();
+        assertThat(Main.isShortPath(new String[] {"standby"})).isFalse();
+        assertThat(Main.isShortPath(new String[] {})).isFalse();
+    }
+
+    @Test
+    void theShortPathsOfStatusAndClStatusAnswerAsTheFullCommandLine(@TempDir Path dir) {
+        String noDaemon = dir.resolve("state").toString();
+        String[][] cases = {
+            {"status", "--bogus"},
+            {"status", "--state-dir", noDaemon},
+            {"status", "--state-dir", noDaemon, "--json"},
+            {"status", "--interval", "x"},
+            {"cl-status", "--state-dir", noDaemon, "--", "hbstatus"},
+            {"cl-status", "--state-dir", noDaemon, "--", "nodestatus", "node2"},
+            {"cl-status", "--state-dir", noDaemon, "--", "bogus"},
+            {"cl-status", "--state-dir", noDaemon},
+            {"cl-status", "--state-dir"},
+        };
+        for (String[] args : cases) {
+            HbRun full = run(Main::newCommandLine, args);
+            HbRun quick = run(() -> Main.newShortCommandLine(args[0]), args);
+            assertThat(quick).as(String.join(" ", args)).isEqualTo(full);
+            assertThat(full.code()).as(String.join(" ", args)).isNotZero();
+        }
+    }
 }
