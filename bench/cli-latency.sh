@@ -11,8 +11,7 @@
 # printed, never asserted. Not run by CI.
 #
 #   bench/cli-latency.sh [--runs N]       # default 10; needs cli/target/hb.jar
-# Env: LAB_ID (default cl<pid mod 1000>), HB_JAR (the jar the launchers run), HB_CLIENT_JAVA_OPTS (passed on
-# to the launcher: its client-command flags).
+# Env: LAB_ID (default cl<pid mod 1000>), HB_JAR (the jar the launchers run; e.g. an older build for a before/after).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAB=$ROOT/lab/lab.sh
