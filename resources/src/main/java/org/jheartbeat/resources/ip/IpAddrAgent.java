@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *       failures are logged.</li>
  *   <li>start after a status that said stopped ({@link #startKnownStopped()}, the group runner's
  *       takeover path): the same without listing the addresses again; an {@code ip addr add} that
- *       finds the address there already ({@code File exists}) counts as already running.</li>
+ *       finds the address there already ({@code Address already assigned}) counts as already
+ *       running.</li>
  *   <li>status: RUNNING if {@code ip -o -4 addr show dev IFACE} lists the address (any prefix),
  *       else STOPPED; FAILED if that cannot be determined.</li>
  *   <li>stop: cancel any gratuitous-ARP run still going for the address, then {@code ip -4 addr
@@ -133,7 +134,7 @@ public final class IpAddrAgent implements ResourceAgent {
 
     /**
      * Adds the address that {@link #status()} just found absent, without listing the addresses
-     * again. If it is there after all ({@code ip addr add} fails with {@code File exists}), it is
+     * again. If it is there after all ({@code ip addr add} fails: {@link #alreadyAssigned}), it is
      * announced again and counts as already running, as {@link #start()} would have found.
      */
     @Override
@@ -154,7 +155,7 @@ public final class IpAddrAgent implements ResourceAgent {
             return AgentResult.failed("IPaddr add " + addr + " failed: " + e.getMessage(), AgentResult.NO_EXIT_CODE);
         }
         if (!result.succeeded()) {
-            if (result.stderr().contains("File exists")) {
+            if (alreadyAssigned(result.stderr())) {
                 LOG.info("IPaddr {} already present on {}; announcing it again", addr.address(), addr.iface());
                 announce(addr);
                 return AgentResult.ok("already running");
@@ -164,6 +165,16 @@ public final class IpAddrAgent implements ResourceAgent {
         }
         announce(addr);
         return AgentResult.ok("added " + addr);
+    }
+
+    /**
+     * @param stderr what {@code ip addr add} said
+     * @return whether it refused because the address is on the interface already: iproute2 with the
+     *         kernel's extended ack (Debian 12) says {@code Error: ipv4: Address already assigned.},
+     *         older ones {@code RTNETLINK answers: File exists}
+     */
+    static boolean alreadyAssigned(String stderr) {
+        return stderr.contains("Address already assigned") || stderr.contains("File exists");
     }
 
     /** Announces the (already present) address again with gratuitous ARP. */

@@ -127,6 +127,13 @@ class IpAddrAgentTest {
     }
 
     @Test
+    void iproute2SaysAlreadyAssignedInEitherOfItsWordings() {
+        assertThat(IpAddrAgent.alreadyAssigned("Error: ipv4: Address already assigned.\n")).isTrue();
+        assertThat(IpAddrAgent.alreadyAssigned("RTNETLINK answers: File exists\n")).isTrue();
+        assertThat(IpAddrAgent.alreadyAssigned("Error: Nexthop device is not up.\n")).isFalse();
+    }
+
+    @Test
     void knownStoppedStartThatCannotAddFails() {
         runner.on(List.of("ip", "-4", "addr", "add"),
                 new ProcessResult(2, "", "RTNETLINK answers: Operation not permitted\n", false));
