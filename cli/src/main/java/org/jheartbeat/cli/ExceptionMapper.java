@@ -15,6 +15,14 @@ import picocli.CommandLine.ParseResult;
 public final class ExceptionMapper implements IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parseResult) {
+        return map(ex, cl.getErr());
+    }
+
+    /**
+     * Prints {@code hb: MESSAGE} for {@code ex} on {@code err} and returns its exit code (also used by
+     * {@code Main}'s direct path, which runs without picocli).
+     */
+    static int map(Exception ex, java.io.PrintWriter err) {
         int code;
         String msg;
         if (ex instanceof UserException u) {
@@ -34,7 +42,8 @@ public final class ExceptionMapper implements IExecutionExceptionHandler {
             code = ExitCodes.FAILURE;
             msg = ex.getClass().getSimpleName() + ": " + ex.getMessage();
         }
-        cl.getErr().println("hb: " + msg);
+        err.println("hb: " + msg);
+        err.flush();
         return code;
     }
 }

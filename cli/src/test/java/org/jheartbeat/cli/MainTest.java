@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,79 @@ class MainTest {
             HbRun full = run(Main::newCommandLine, args);
             HbRun quick = run(Main::newDaemonCommandLine, args);
             assertThat(quick).as(String.join(" ", args)).isEqualTo(full);
+            assertThat(full.code()).as(String.join(" ", args)).isNotZero();
+        }
+    }
+
+    @Test
+    void statusAndClStatusTakeTheShortPathUnlessHelpOrVersionIsAsked() {
+        assertThat(Main.isShortPath(new String[] {"status", "--state-dir", "/var/lib/jheartbeat"})).isTrue();
+        assertThat(Main.isShortPath(new String[] {"cl-status", "--state-dir", "/s", "--", "hbstatus"})).isTrue();
+        assertThat(Main.isShortPath(new String[] {"cl-status", "--", "-h"})).as("cl_status's own -h").isTrue();
+        assertThat(Main.isShortPath(new String[] {"status", "--help"})).isFalse();
+        assertThat(Main.isShortPath(new String[] {"cl-status", "-V", "--", "hbstatus"})).isFalse();
+        assertThat(Main.isShortPath(new String[] {"standby"})).isFalse();
+        assertThat(Main.isShortPath(new String[] {})).isFalse();
+    }
+
+    @Test
+    void theShortPathsOfStatusAndClStatusAnswerAsTheFullCommandLine(@TempDir Path dir) {
+        String noDaemon = dir.resolve("state").toString();
+        String[][] cases = {
+            {"status", "--bogus"},
+            {"status", "--state-dir", noDaemon},
+            {"status", "--state-dir", noDaemon, "--json"},
+            {"status", "--interval", "x"},
+            {"cl-status", "--state-dir", noDaemon, "--", "hbstatus"},
+            {"cl-status", "--state-dir", noDaemon, "--", "nodestatus", "node2"},
+            {"cl-status", "--state-dir", noDaemon, "--", "bogus"},
+            {"cl-status", "--state-dir", noDaemon},
+            {"cl-status", "--state-dir"},
+        };
+        for (String[] args : cases) {
+            HbRun full = run(Main::newCommandLine, args);
+            HbRun quick = run(() -> Main.newShortCommandLine(args[0]), args);
+            assertThat(quick).as(String.join(" ", args)).isEqualTo(full);
+            assertThat(full.code()).as(String.join(" ", args)).isNotZero();
+        }
+    }
+
+    @Test
+    void onlyWellFormedStatusAndClStatusCallsTakeTheDirectPath() {
+        assertThat(Main.parseDirect(new String[] {"status"}))
+                .isEqualTo(new Main.DirectCall("status", Path.of("/var/lib/jheartbeat"), false, List.of()));
+        assertThat(Main.parseDirect(new String[] {"status", "--json", "--state-dir", "/s"}))
+                .isEqualTo(new Main.DirectCall("status", Path.of("/s"), true, List.of()));
+        assertThat(Main.parseDirect(new String[] {"cl-status", "--state-dir=/s", "--", "-m", "nodestatus", "n2"}))
+                .isEqualTo(new Main.DirectCall("cl-status", Path.of("/s"), false, List.of("-m", "nodestatus", "n2")));
+        String[][] others = {
+            {}, {"standby"}, {"status", "--watch"}, {"status", "--help"}, {"status", "--json", "--json"},
+            {"status", "--state-dir"}, {"status", "--state-dir", "/a", "--state-dir", "/b"}, {"status", "x"},
+            {"cl-status", "hbstatus"}, {"cl-status", "--state-dir", "/s"}, {"cl-status", "--json", "--", "hbstatus"},
+            {"status", "--state-dir", "@opts"}, {"cl-status", "--", "@opts"},
+        };
+        for (String[] args : others) {
+            assertThat(Main.parseDirect(args)).as(String.join(" ", args)).isNull();
+        }
+    }
+
+    @Test
+    void theDirectPathAnswersAsTheFullCommandLine(@TempDir Path dir) {
+        String noDaemon = dir.resolve("state").toString();
+        String[][] cases = {
+            {"status", "--state-dir", noDaemon},
+            {"status", "--state-dir=" + noDaemon, "--json"},
+            {"cl-status", "--state-dir", noDaemon, "--", "hbstatus"},
+            {"cl-status", "--state-dir", noDaemon, "--", "nodestatus", "node2"},
+            {"cl-status", "--state-dir", noDaemon, "--", "bogus"},
+            {"cl-status", "--state-dir", noDaemon, "--"},
+        };
+        for (String[] args : cases) {
+            HbRun full = run(Main::newCommandLine, args);
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            Integer code = Main.direct(args, new PrintWriter(out, true), new PrintWriter(err, true));
+            assertThat(new HbRun(code, out.toString(), err.toString())).as(String.join(" ", args)).isEqualTo(full);
             assertThat(full.code()).as(String.join(" ", args)).isNotZero();
         }
     }

@@ -42,38 +42,56 @@ public final class ClStatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        return run(stateDir.path(), args, spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    /**
+     * The command itself, also run without picocli by {@code Main}'s direct path for the wrapper's
+     * {@code cl-status --state-dir DIR -- ARGS}.
+     *
+     * @param stateDir the daemon's state directory
+     * @param args     cl_status's arguments
+     * @param out      standard output
+     * @param err      standard error
+     * @return cl_status's exit code (0, 1, 11, 13)
+     */
+    public static int run(Path stateDir, List<String> args, java.io.PrintWriter out, java.io.PrintWriter err) {
         ControlRequest.ClStatus request;
         try {
             request = new ControlRequest.ClStatus(args);
         } catch (IllegalArgumentException e) {
-            spec.commandLine().getErr().print(ClStatus.USAGE);
-            spec.commandLine().getErr().flush();
+            err.print(ClStatus.USAGE);
+            err.flush();
             return ClStatus.PARAMETER_ERROR;
         }
         ControlResponse r;
         try {
-            r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(), request);
+            r = ControlClient.request(new StateDirectory(stateDir).controlSocket(), request);
         } catch (ControlClient.NotRunningException e) {
             if (args.contains("hbstatus")) {
-                spec.commandLine().getOut().println("Heartbeat is stopped on this machine.");
+                out.println("Heartbeat is stopped on this machine.");
+                out.flush();
             } else {
-                spec.commandLine().getErr().println("Error: heartbeat is not running on this machine");
+                err.println("Error: heartbeat is not running on this machine");
+                err.flush();
             }
             return 1;
         } catch (java.io.IOException e) {
-            spec.commandLine().getErr().println("Error: " + e.getMessage());
+            err.println("Error: " + e.getMessage());
+            err.flush();
             return 13;
         }
         if (!r.ok()) {
-            spec.commandLine().getErr().println("Error: " + r.error());
+            err.println("Error: " + r.error());
+            err.flush();
             return 13;
         }
         String body = r.body();
         int nl = body.indexOf('\n');
         int code = Integer.parseInt(body.substring(0, nl));
-        (code == 0 || code == 1 ? spec.commandLine().getOut() : spec.commandLine().getErr()).print(body.substring(nl + 1));
-        spec.commandLine().getOut().flush();
-        spec.commandLine().getErr().flush();
+        (code == 0 || code == 1 ? out : err).print(body.substring(nl + 1));
+        out.flush();
+        err.flush();
         return code;
     }
 }

@@ -77,29 +77,47 @@ public final class StatusCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path socket = new StateDirectory(stateDir.path()).controlSocket();
         for (int i = 1; ; i++) {
-            ControlResponse r;
-            try {
-                r = ControlClient.request(socket, new ControlRequest.Status(json));
-            } catch (ControlClient.NotRunningException e) {
-                if (json) {
-                    // a script reading --json gets an object in every case, still with exit 3
-                    out.println(notRunningJson(e.getMessage()));
-                    out.flush();
-                }
-                throw e;
-            }
-            if (!r.ok()) {
-                throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
-            }
+            String body = fetch(socket, json, out);
             if (watch && !json && System.console() != null) {
                 out.print("\033[H\033[2J");
             }
-            out.print(r.body());
+            out.print(body);
             out.flush();
             if (!watch || count > 0 && i >= count) {
                 return ExitCodes.OK;
             }
             sleeper.pause(Duration.ofSeconds(interval));
         }
+    }
+
+    /**
+     * One status request: the command's core, also run without picocli by {@code Main}'s direct path
+     * for {@code hb status [--state-dir DIR] [--json]}.
+     *
+     * @param socket the daemon's control socket
+     * @param json   ask for the {@code jheartbeat.status/1} object
+     * @param out    standard output, for the not-running object of {@code json}
+     * @return the answer to print
+     * @throws ControlClient.NotRunningException if no daemon listens (with {@code json}, the
+     *         not-running object was printed first)
+     * @throws UserException if the daemon refused (exit {@link ExitCodes#FAILURE})
+     * @throws java.io.IOException if the socket cannot be used
+     */
+    public static String fetch(Path socket, boolean json, PrintWriter out) throws java.io.IOException, UserException {
+        ControlResponse r;
+        try {
+            r = ControlClient.request(socket, new ControlRequest.Status(json));
+        } catch (ControlClient.NotRunningException e) {
+            if (json) {
+                // a script reading --json gets an object in every case, still with exit 3
+                out.println(notRunningJson(e.getMessage()));
+                out.flush();
+            }
+            throw e;
+        }
+        if (!r.ok()) {
+            throw new UserException(ExitCodes.FAILURE, "daemon refused: " + r.error());
+        }
+        return r.body();
     }
 }

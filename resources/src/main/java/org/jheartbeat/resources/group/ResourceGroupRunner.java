@@ -23,7 +23,8 @@ import org.slf4j.MarkerFactory;
  * Starts and stops a haresources group, as Heartbeat 3.0.6 ResourceManager does (facts E.1, E.4).
  *
  * <p><b>start</b>: left to right; for each resource ask status first and skip it if running;
- * otherwise start it. On the first failure log CRIT {@code Giving up resources due to failure of
+ * otherwise start it ({@link ResourceAgent#startKnownStopped()}: that one status is the only one asked
+ * before the start, so a takeover does not pay for a second). On the first failure log CRIT {@code Giving up resources due to failure of
  * <token>}, then stop, right to left, the failed resource and those this call started (resources
  * found already running are left alone; Heartbeat stops the whole group here, and does not tell
  * itself about the failure; its 30 s delayed {@code hb_standby} is the caller's business).
@@ -109,7 +110,7 @@ public final class ResourceGroupRunner {
                 outcomes.add(new ResourceOutcome(spec, ResourceStep.ALREADY_RUNNING, status, 0));
                 continue;
             }
-            AgentResult started = agent.start();
+            AgentResult started = agent.startKnownStopped();
             if (started.isOk()) {
                 outcomes.add(new ResourceOutcome(spec, ResourceStep.STARTED, started, 1));
                 startedHere.add(new Bound(spec, agent));

@@ -24,8 +24,15 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>start: resolve missing prefix/interface from {@code ip -4 -o route show}; if the address
  *       is already on the interface, announce it again and succeed; else {@code ip -4 addr add IP/prefix brd
- *       + dev IFACE}, then gratuitous ARP per {@link GratuitousArp} (by default entirely on the
- *       {@code background} executor, whose completion is not awaited; failures are logged).</li>
+ *       + dev IFACE}, then gratuitous ARP per {@link GratuitousArp}: with {@link
+ *       GratuitousArp#synchronousFirst()} and an {@link ArpLauncher}, start returns once the first
+ *       ARP is on the wire (logged INFO {@code Gratuitous ARP for IP on IFACE sent}) and the rest of
+ *       the announcement runs on the {@code background} executor, whose completion is not awaited;
+ *       failures are logged.</li>
+ *   <li>start after a status that said stopped ({@link #startKnownStopped()}, the group runner's
+ *       takeover path): the same without listing the addresses again; an {@code ip addr add} that
+ *       finds the address there already ({@code Address already assigned}) counts as already
+ *       running.</li>
  *   <li>status: RUNNING if {@code ip -o -4 addr show dev IFACE} lists the address (any prefix),
  *       else STOPPED; FAILED if that cannot be determined.</li>
  *   <li>stop: cancel any gratuitous-ARP run still going for the address, then {@code ip -4 addr
@@ -45,6 +52,7 @@ public final class IpAddrAgent implements ResourceAgent {
     private final GratuitousArp arp;
     private final Executor background;
     private final ArpCampaigns campaigns;
+    private final ArpLauncher launcher;
 
     /**
      * @param spec       the parsed resource argument
@@ -63,6 +71,17 @@ public final class IpAddrAgent implements ResourceAgent {
      */
     public IpAddrAgent(IpAddrSpec spec, ProcessRunner runner, IpCommands ip, GratuitousArp arp, Executor background,
                        ArpCampaigns campaigns) {
+        this(spec, runner, ip, arp, background, campaigns, null);
+    }
+
+    /**
+     * @param launcher starts the first ARP of an announcement and confirms it is out ({@link
+     *                 ProcArpLauncher}); {@code null}: a synchronous first ARP is a whole
+     *                 {@code arping -c 1} run through {@code runner} (about 1 s)
+     */
+    public IpAddrAgent(IpAddrSpec spec, ProcessRunner runner, IpCommands ip, GratuitousArp arp, Executor background,
+                       ArpCampaigns campaigns, ArpLauncher launcher) {
+        this.launcher = launcher;
         this.campaigns = Objects.requireNonNull(campaigns, "campaigns");
         this.spec = Objects.requireNonNull(spec, "spec");
         this.runner = Objects.requireNonNull(runner, "runner");
@@ -111,6 +130,51 @@ public final class IpAddrAgent implements ResourceAgent {
         }
         announce(addr);
         return AgentResult.ok("added " + addr);
+    }
+
+    /**
+     * Adds the address that {@link #status()} just found absent, without listing the addresses
+     * again. If it is there after all ({@code ip addr add} fails: {@link #alreadyAssigned}), it is
+     * announced again and counts as already running, as {@link #start()} would have found.
+     */
+    @Override
+    public AgentResult startKnownStopped() {
+        ResolvedIpAddr addr;
+        try {
+            addr = resolve();
+        } catch (IOException | IpAddrSpecException e) {
+            return cannotLocate(e);
+        }
+        List<String> argv = ip.add(addr);
+        ProcessSpec add = ProcessSpec.of(IP_TIMEOUT, argv);
+        LOG.info("Running {}", add.commandLine());
+        ProcessResult result;
+        try {
+            result = runner.run(add);
+        } catch (IOException e) {
+            return AgentResult.failed("IPaddr add " + addr + " failed: " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+        }
+        if (!result.succeeded()) {
+            if (alreadyAssigned(result.stderr())) {
+                LOG.info("IPaddr {} already present on {}; announcing it again", addr.address(), addr.iface());
+                announce(addr);
+                return AgentResult.ok("already running");
+            }
+            LOG.error("Return code {} from {}", result.exitCode(), argv.get(0));
+            return AgentResult.failed("IPaddr add " + addr + " failed: " + result.stderr().strip(), result.exitCode());
+        }
+        announce(addr);
+        return AgentResult.ok("added " + addr);
+    }
+
+    /**
+     * @param stderr what {@code ip addr add} said
+     * @return whether it refused because the address is on the interface already: iproute2 with the
+     *         kernel's extended ack (Debian 12) says {@code Error: ipv4: Address already assigned.},
+     *         older ones {@code RTNETLINK answers: File exists}
+     */
+    static boolean alreadyAssigned(String stderr) {
+        return stderr.contains("Address already assigned") || stderr.contains("File exists");
     }
 
     /** Announces the (already present) address again with gratuitous ARP. */
@@ -192,23 +256,85 @@ public final class IpAddrAgent implements ResourceAgent {
     }
 
     private void announce(ResolvedIpAddr addr) {
-        if (arp.synchronousCount() > 0) {
-            sendArp(addr, arp.synchronousCount());
+        int rest = arp.count();
+        if (rest == 0) {
+            return;
         }
-        int rest = arp.backgroundCount();
-        if (rest > 0) {
-            AtomicBoolean cancelled = campaigns.begin(addr.iface(), addr.address());
-            try {
-                background.execute(() -> {
-                    // one ARP per arping run (~1 s each), so a stop cancels the rest at once
-                    for (int i = 0; i < rest && !cancelled.get(); i++) {
-                        sendArp(addr, 1);
-                    }
-                    campaigns.finished(addr.iface(), addr.address(), cancelled);
-                });
-            } catch (RejectedExecutionException e) {
-                LOG.warn("Gratuitous ARP for {} not sent: background executor refused it", addr);
+        ArpLauncher.Launched first = null;
+        if (arp.synchronousCount() > 0 && launcher != null) {
+            first = launchFirst(addr);
+            rest--;
+        } else if (arp.synchronousCount() > 0) {
+            sendArp(addr, 1);
+            rest--;
+        }
+        if (rest == 0 && first == null) {
+            return;
+        }
+        AtomicBoolean cancelled = campaigns.begin(addr.iface(), addr.address());
+        ArpLauncher.Launched lingering = first;
+        int left = rest;
+        try {
+            background.execute(() -> {
+                if (lingering != null) {
+                    awaitFirst(addr, lingering, cancelled);
+                }
+                // one ARP per arping run (~1 s each), so a stop cancels the rest at once
+                for (int i = 0; i < left && !cancelled.get(); i++) {
+                    sendArp(addr, 1);
+                }
+                campaigns.finished(addr.iface(), addr.address(), cancelled);
+            });
+        } catch (RejectedExecutionException e) {
+            if (first != null) {
+                first.kill();
             }
+            LOG.warn("Gratuitous ARP for {} not sent: background executor refused it", addr);
+        }
+    }
+
+    /** Longest wait for the first ARP to be confirmed out: then start returns anyway. */
+    static final Duration FIRST_ARP_WAIT = Duration.ofMillis(200);
+
+    /** Starts the first arping and returns once its ARP is out (or it could not be confirmed); null if it cannot run. */
+    private ArpLauncher.Launched launchFirst(ResolvedIpAddr addr) {
+        List<String> argv = arp.argv(addr.iface(), addr.address(), 1);
+        try {
+            ArpLauncher.Launched l = launcher.launch(argv, FIRST_ARP_WAIT);
+            if (l.confirmed()) {
+                LOG.info("Gratuitous ARP for {} on {} sent", addr.address(), addr.iface());
+            } else {
+                LOG.warn("Gratuitous ARP for {} on {}: {} not confirmed sent within {} ms; going on", addr.address(),
+                        addr.iface(), String.join(" ", argv), FIRST_ARP_WAIT.toMillis());
+            }
+            return l;
+        } catch (IOException e) {
+            LOG.warn("Gratuitous ARP failed: cannot run {}: {}", String.join(" ", argv), e.getMessage());
+            return null;
+        }
+    }
+
+    /** On the background executor: lets the first arping finish its linger (killed at once on a stop). */
+    private void awaitFirst(ResolvedIpAddr addr, ArpLauncher.Launched first, AtomicBoolean cancelled) {
+        long deadline = System.nanoTime() + GratuitousArp.timeoutFor(1).toNanos();
+        try {
+            while (true) {
+                if (cancelled.get() || System.nanoTime() - deadline >= 0) {
+                    first.kill();
+                    return;
+                }
+                int rc = first.awaitExit(Duration.ofMillis(50));
+                if (rc != -1) {
+                    if (rc != 0) {
+                        LOG.warn("Gratuitous ARP failed: {} on {} returned {} {}", addr.address(), addr.iface(), rc,
+                                first.stderr());
+                    }
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            first.kill();
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -11,7 +11,9 @@ import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.resources.ResourceAgent;
 import org.jheartbeat.resources.ResourceAgents;
 import org.jheartbeat.resources.ip.ArpCampaigns;
+import org.jheartbeat.resources.ip.ArpLauncher;
 import org.jheartbeat.resources.ip.GratuitousArp;
+import org.jheartbeat.resources.ip.ProcArpLauncher;
 import org.jheartbeat.resources.ip.IpAddrAgent;
 import org.jheartbeat.resources.ip.IpAddrSpec;
 import org.jheartbeat.resources.ip.IpAddrSpecException;
@@ -60,6 +62,7 @@ public final class StandardResourceAgents implements ResourceAgents {
     private final String systemctl;
     private final String drbdadm;
     private final Sleeper sleeper;
+    private final ArpLauncher arpLauncher;
 
     /**
      * @param locator    where scripts are looked up
@@ -87,6 +90,19 @@ public final class StandardResourceAgents implements ResourceAgents {
      */
     public StandardResourceAgents(ScriptLocator locator, ProcessRunner runner, IpCommands ip, GratuitousArp arp,
             Executor background, OcfDirectory ocf, String systemctl, String drbdadm, Sleeper sleeper) {
+        this(locator, runner, ip, arp, background, ocf, systemctl, drbdadm, sleeper, null);
+    }
+
+    /**
+     * As the constructor above, plus:
+     *
+     * @param arpLauncher starts an address's first ARP and confirms it is out ({@code null}: a
+     *                    synchronous first ARP is a whole {@code arping} run)
+     */
+    public StandardResourceAgents(ScriptLocator locator, ProcessRunner runner, IpCommands ip, GratuitousArp arp,
+            Executor background, OcfDirectory ocf, String systemctl, String drbdadm, Sleeper sleeper,
+            ArpLauncher arpLauncher) {
+        this.arpLauncher = arpLauncher;
         this.locator = Objects.requireNonNull(locator, "locator");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.ip = Objects.requireNonNull(ip, "ip");
@@ -105,7 +121,8 @@ public final class StandardResourceAgents implements ResourceAgents {
 
     /**
      * Agents for a real host: scripts in {@code configDir/resource.d} then {@code initDir}, {@code
-     * ip} and {@code arping} from {@code PATH}, 5 background ARPs on a daemon thread pool.
+     * ip} and {@code arping} from {@code PATH}, 5 ARPs: the first confirmed out before an address
+     * start returns ({@link ProcArpLauncher}), the rest on a daemon thread pool.
      *
      * @param configDir normally {@code /etc/ha.d}
      * @param initDir   normally {@code /etc/init.d}
@@ -119,7 +136,8 @@ public final class StandardResourceAgents implements ResourceAgents {
             return thread;
         });
         return new StandardResourceAgents(ScriptLocator.of(configDir, initDir), runner, IpCommands.DEFAULT,
-                GratuitousArp.DEFAULT, arpPool);
+                GratuitousArp.FIRST_CONFIRMED, arpPool, new OcfDirectory(OcfDirectory.DEFAULT_ROOT, runner), "systemctl",
+                "drbdadm", Sleeper.system(), new ProcArpLauncher());
     }
 
     /**
@@ -142,7 +160,8 @@ public final class StandardResourceAgents implements ResourceAgents {
         }
         if (ref instanceof AgentRef.Heartbeat h) {
             if (IP_AGENTS.contains(h.name())) {
-                return new IpAddrAgent(IpAddrSpec.parse(h.name(), h.args()), runner, ip, arp, background, campaigns);
+                return new IpAddrAgent(IpAddrSpec.parse(h.name(), h.args()), runner, ip, arp, background, campaigns,
+                        arpLauncher);
             }
             if (h.name().equals(DrbdDiskAgent.NAME)) {
                 return new DrbdDiskAgent(h.args(), runner, sleeper, drbdadm);

@@ -100,6 +100,12 @@ public final class ScriptAgent implements ResourceAgent {
         return doscript("start");
     }
 
+    /** Runs {@code <script> start} at once: the caller's status just said not running. */
+    @Override
+    public AgentResult startKnownStopped() {
+        return doscript("start");
+    }
+
     @Override
     public AgentResult stop() {
         return doscript("stop");

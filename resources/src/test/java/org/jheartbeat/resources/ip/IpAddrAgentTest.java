@@ -70,6 +70,125 @@ class IpAddrAgentTest {
         assertThat(runner.argvsStartingWith(List.of("arping"))).hasSize(3);
     }
 
+    private static final List<String> ADD = List.of("ip", "-4", "addr", "add", "198.18.0.100/24", "brd", "+", "dev",
+            "eth0");
+    private static final List<String> ARP1 = List.of("arping", "-U", "-c", "1", "-I", "eth0", "198.18.0.100");
+
+    /** A launcher that records what it started and what was done to it. */
+    private static final class FakeLauncher implements ArpLauncher {
+        final List<String> events = new ArrayList<>();
+        boolean confirm = true;
+        int exitAfterWaits = 1;
+
+        @Override
+        public Launched launch(List<String> argv, java.time.Duration maxWait) {
+            events.add("launch " + String.join(" ", argv));
+            return new Launched() {
+                int waits;
+
+                @Override
+                public boolean confirmed() {
+                    return confirm;
+                }
+
+                @Override
+                public int awaitExit(java.time.Duration timeout) {
+                    events.add("await");
+                    return ++waits >= exitAfterWaits ? 0 : -1;
+                }
+
+                @Override
+                public String stderr() {
+                    return "";
+                }
+
+                @Override
+                public void kill() {
+                    events.add("kill");
+                }
+            };
+        }
+    }
+
+    @Test
+    void knownStoppedStartAddsWithoutListingTheAddressesAgain() {
+        assertThat(agent("198.18.0.100/24/eth0").startKnownStopped().isOk()).isTrue();
+        assertThat(runner.argvs()).as("no ip addr show before the add").containsExactly(ADD);
+        assertThat(background).hasSize(1);
+    }
+
+    @Test
+    void knownStoppedStartOfAnAddressThatAppearedMeanwhileCountsAsRunning() {
+        runner.on(List.of("ip", "-4", "addr", "add"), new ProcessResult(2, "", "RTNETLINK answers: File exists\n", false));
+        var result = agent("198.18.0.100/24/eth0").startKnownStopped();
+        assertThat(result.isOk()).isTrue();
+        assertThat(result.message()).isEqualTo("already running");
+        assertThat(background).as("announced again").hasSize(1);
+    }
+
+    @Test
+    void iproute2SaysAlreadyAssignedInEitherOfItsWordings() {
+        assertThat(IpAddrAgent.alreadyAssigned("Error: ipv4: Address already assigned.\n")).isTrue();
+        assertThat(IpAddrAgent.alreadyAssigned("RTNETLINK answers: File exists\n")).isTrue();
+        assertThat(IpAddrAgent.alreadyAssigned("Error: Nexthop device is not up.\n")).isFalse();
+    }
+
+    @Test
+    void knownStoppedStartThatCannotAddFails() {
+        runner.on(List.of("ip", "-4", "addr", "add"),
+                new ProcessResult(2, "", "RTNETLINK answers: Operation not permitted\n", false));
+        var result = agent("198.18.0.100/24/eth0").startKnownStopped();
+        assertThat(result.outcome()).isEqualTo(AgentOutcome.FAILED);
+        assertThat(result.message()).contains("Operation not permitted");
+        assertThat(background).isEmpty();
+    }
+
+    @Test
+    void firstArpIsConfirmedOutBeforeStartReturnsAndTheRestFollowInTheBackground() {
+        FakeLauncher launcher = new FakeLauncher();
+        launcher.exitAfterWaits = 3;
+        var agent = new IpAddrAgent(IpAddrSpec.parse("198.18.0.100/24/eth0"), runner, IpCommands.DEFAULT,
+                GratuitousArp.FIRST_CONFIRMED, background::add, new ArpCampaigns(), launcher);
+        try (var logs = new org.jheartbeat.resources.fakes.LogCapture(IpAddrAgent.class)) {
+            assertThat(agent.startKnownStopped().isOk()).isTrue();
+            assertThat(logs.lines()).contains("INFO Gratuitous ARP for 198.18.0.100 on eth0 sent");
+        }
+        assertThat(launcher.events).as("launched before start returned, not waited for")
+                .containsExactly("launch " + String.join(" ", ARP1));
+        assertThat(runner.argvsStartingWith(List.of("arping"))).isEmpty();
+        background.forEach(Runnable::run);
+        assertThat(launcher.events).containsExactly("launch " + String.join(" ", ARP1), "await", "await", "await");
+        assertThat(runner.argvsStartingWith(List.of("arping"))).as("the other four, one run each").hasSize(4)
+                .containsOnly(ARP1);
+    }
+
+    @Test
+    void aStopKillsTheLingeringFirstArpingAndSendsNoMore() {
+        FakeLauncher launcher = new FakeLauncher();
+        launcher.exitAfterWaits = Integer.MAX_VALUE;
+        ArpCampaigns campaigns = new ArpCampaigns();
+        var agent = new IpAddrAgent(IpAddrSpec.parse("198.18.0.100/24/eth0"), runner, IpCommands.DEFAULT,
+                GratuitousArp.FIRST_CONFIRMED, background::add, campaigns, launcher);
+        agent.startKnownStopped();
+        runner.on(SHOW, PRESENT);
+        agent.stop();
+        background.forEach(Runnable::run);
+        assertThat(launcher.events).last().isEqualTo("kill");
+        assertThat(runner.argvsStartingWith(List.of("arping"))).isEmpty();
+    }
+
+    @Test
+    void anUnconfirmedFirstArpIsWarnedAboutAndStartStillSucceeds() {
+        FakeLauncher launcher = new FakeLauncher();
+        launcher.confirm = false;
+        var agent = new IpAddrAgent(IpAddrSpec.parse("198.18.0.100/24/eth0"), runner, IpCommands.DEFAULT,
+                GratuitousArp.FIRST_CONFIRMED, background::add, new ArpCampaigns(), launcher);
+        try (var logs = new org.jheartbeat.resources.fakes.LogCapture(IpAddrAgent.class)) {
+            assertThat(agent.startKnownStopped().isOk()).isTrue();
+            assertThat(logs.lines()).anyMatch(m -> m.contains("not confirmed sent within 200 ms"));
+        }
+    }
+
     @Test
     void startOfAPresentAddressOnlyAnnouncesItAgain() {
         runner.on(SHOW, PRESENT);

@@ -68,6 +68,13 @@ class ScriptAgentTest {
     }
 
     @Test
+    void knownStoppedStartRunsStartWithoutAskingStatus() throws IOException {
+        ScriptAgent agent = textStatusAgent("running\n", 0);
+        assertThat(agent.startKnownStopped()).isEqualTo(new AgentResult(AgentOutcome.OK, "", 0));
+        assertThat(Files.readString(dir.resolve("status.txt.log"))).isEqualTo("start\n");
+    }
+
+    @Test
     void argsComeBeforeTheOperation() throws IOException {
         Path script = script("echoargs", "echo \"$@\" > " + dir.resolve("argv.txt"));
         new ScriptAgent(script, List.of("one", "two"), runner).stop();
