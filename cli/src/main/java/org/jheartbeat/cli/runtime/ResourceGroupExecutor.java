@@ -69,6 +69,17 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         default void beforeStart(ResourceGroupDecl group, GroupOpReason reason) { }
 
         /**
+         * Called once during a stop, when the group's data is at rest: after every resource listed
+         * after its last file system resource stopped, while that file system is still mounted
+         * ({@link ResourceGroupRunner#stop(ResourceGroupDecl, Runnable)}); for a group without a file
+         * system resource, after the whole group stopped. Not called when a stop before that point
+         * failed. Must not throw. Work towards the peer must end soon after {@link #peerLost}.
+         *
+         * @param reason why the group stops
+         */
+        default void dataAtRest(ResourceGroupDecl group, GroupOpReason reason) { }
+
+        /**
          * Called after the group stopped completely (not after a failed stop). Must not throw.
          * Work towards the peer must end soon after {@link #peerLost} (the group's restart here
          * waits for this call to return).
@@ -78,7 +89,7 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         default void afterStop(ResourceGroupDecl group, GroupOpReason reason) { }
 
         /**
-         * The peer left the cluster: cancel work towards it in flight in {@link #afterStop}. Called
+         * The peer left the cluster: cancel work towards it in flight in {@link #dataAtRest}. Called
          * on the cluster loop thread: must not block, must not throw.
          *
          * @param peer the node that left
@@ -330,7 +341,11 @@ public final class ResourceGroupExecutor implements GroupExecutor {
             if (start) {
                 lifecycle.beforeStart(g, reason);
             }
-            GroupResult r = start ? runner.start(g) : runner.stop(g);
+            boolean[] atRest = {false};
+            GroupResult r = start ? runner.start(g) : runner.stop(g, () -> {
+                atRest[0] = true;
+                lifecycle.dataAtRest(g, reason);
+            });
             if (r.success() && start && w != null) {
                 w.monitor.startedAt(clock.nanoTime());
                 scheduleCheck(w, w.generation);
@@ -339,6 +354,9 @@ public final class ResourceGroupExecutor implements GroupExecutor {
                 LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
                 throw new java.util.concurrent.CompletionException(r.message(), null);
             } else if (!start) {
+                if (!atRest[0]) {
+                    lifecycle.dataAtRest(g, reason);
+                }
                 lifecycle.afterStop(g, reason);
             }
             return true;

@@ -178,14 +178,15 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     }
 
     /**
-     * After the group stopped here: when this is a hand-over to a live peer (see
+     * When the group's data is at rest here (its services stopped, its file system still mounted, or
+     * the whole group stopped when it has no file system resource): when this is a hand-over to a live peer (see
      * {@link #finalSyncRefusal}), push the group's data to it once more, so it starts on what this
      * node last had. When the peer is dead nothing can be sent and nobody takes the group over from
      * this copy. A sync in flight when the peer is lost is cancelled ({@link #peerLost}): its rsync
      * is killed and this returns, so the takeover can start the group here again.
      */
     @Override
-    public void afterStop(ResourceGroupDecl group, GroupOpReason reason) {
+    public void dataAtRest(ResourceGroupDecl group, GroupOpReason reason) {
         if (!hasJobs(group)) {
             return;
         }

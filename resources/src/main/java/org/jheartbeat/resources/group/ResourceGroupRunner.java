@@ -147,12 +147,33 @@ public final class ResourceGroupRunner {
      *         could not be stopped ({@code Resource STOP failure: [...]})
      */
     public GroupResult stop(ResourceGroupDecl group) {
+        return stop(group, () -> { });
+    }
+
+    /**
+     * As {@link #stop(ResourceGroupDecl)}, and runs {@code beforeStorageStop} once, just before the
+     * group's first file system resource (right to left: the last one listed, built-in
+     * {@code Filesystem::} or {@code ocf:heartbeat:Filesystem}) is stopped, when every resource
+     * listed after it has stopped: the data on it is at rest and still mounted (jheartbeat's
+     * hand-over sync runs there; Heartbeat had no such point). Not run when the group has no file
+     * system resource or a stop before it failed.
+     *
+     * @param group             the group to stop
+     * @param beforeStorageStop run on this thread; must not throw
+     * @return as {@link #stop(ResourceGroupDecl)}
+     */
+    public GroupResult stop(ResourceGroupDecl group, Runnable beforeStorageStop) {
         LOG.info("Releasing resource group: {}", group);
         List<ResourceOutcome> outcomes = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         List<ResourceSpec> resources = group.resources();
+        boolean storageReached = false;
         for (int i = resources.size() - 1; i >= 0; i--) {
             ResourceSpec spec = resources.get(i);
+            if (!storageReached && isFileSystem(spec)) {
+                storageReached = true;
+                beforeStorageStop.run();
+            }
             ResourceOutcome outcome;
             try {
                 outcome = stopWithRetries(new Bound(spec, agents.forSpec(spec)));
@@ -209,6 +230,18 @@ public final class ResourceGroupRunner {
                     + " counted as stopped", token, attempts, last, status);
         }
         return new ResourceOutcome(bound.spec(), ResourceStep.STOPPED, last, attempts);
+    }
+
+    /**
+     * Whether {@code spec} mounts a file system: the built-in {@code Filesystem::DEVICE::DIR…} (or a
+     * {@code resource.d/Filesystem} script taking the same arguments) or {@code ocf:heartbeat:Filesystem}.
+     */
+    public static boolean isFileSystem(ResourceSpec spec) {
+        org.jheartbeat.core.config.AgentRef ref = spec.agentRef();
+        if (ref instanceof org.jheartbeat.core.config.AgentRef.Ocf o) {
+            return o.provider().equals("heartbeat") && o.type().equals("Filesystem");
+        }
+        return ref instanceof org.jheartbeat.core.config.AgentRef.Heartbeat h && h.name().equals("Filesystem");
     }
 
     /** @return false if interrupted (flag restored) */

@@ -71,6 +71,40 @@ class ResourceGroupRunnerTest {
     }
 
     @Test
+    void theDataAtRestHookRunsOnceBeforeTheLastFileSystemListedIsUnmounted() {
+        ResourceSpec ip = new ResourceSpec("IPaddr", List.of("198.18.0.100"), "198.18.0.100");
+        ResourceSpec fs1 = new ResourceSpec("Filesystem", List.of("/dev/loop1", "/srv/a"), "Filesystem::/dev/loop1::/srv/a");
+        ResourceSpec fs2 = new ResourceSpec("ocf:heartbeat:Filesystem",
+                List.of("device=/dev/loop2", "directory=/srv/b", "fstype=ext4"),
+                "ocf:heartbeat:Filesystem::device=/dev/loop2::directory=/srv/b::fstype=ext4");
+        ResourceSpec db = new ResourceSpec("db", List.of(), "db");
+        ResourceSpec web = new ResourceSpec("web", List.of(), "web");
+        ResourceGroupDecl g = new ResourceGroupDecl(NodeName.of("rnode1"), List.of(ip, fs1, db, fs2, web), 1);
+        assertThat(ResourceGroupRunner.isFileSystem(fs1)).isTrue();
+        assertThat(ResourceGroupRunner.isFileSystem(fs2)).isTrue();
+        assertThat(ResourceGroupRunner.isFileSystem(web)).isFalse();
+        runner.start(g);
+        agents.journal().clear();
+        GroupResult result = runner.stop(g, () -> agents.journal().add("data at rest"));
+        assertThat(result.success()).isTrue();
+        assertThat(agents.journal()).containsExactly("stop web", "data at rest", "stop " + fs2.token(), "stop db",
+                "stop " + fs1.token(), "stop 198.18.0.100");
+
+        // no file system: never called (the executor then calls its hook after the whole stop)
+        runner.start(group("a", "b"));
+        agents.journal().clear();
+        runner.stop(group("a", "b"), () -> agents.journal().add("data at rest"));
+        assertThat(agents.journal()).containsExactly("stop b", "stop a");
+
+        // a stop before the file system fails: not called
+        runner.start(g);
+        agents.agent("web").failStops(100, true);
+        agents.journal().clear();
+        assertThat(runner.stop(g, () -> agents.journal().add("data at rest")).success()).isFalse();
+        assertThat(agents.journal()).doesNotContain("data at rest");
+    }
+
+    @Test
     void stopsRightToLeft() {
         runner.start(group("a", "b", "c"));
         agents.journal().clear();
