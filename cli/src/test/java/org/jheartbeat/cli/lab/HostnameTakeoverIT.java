@@ -65,6 +65,29 @@ class HostnameTakeoverIT {
             Figures.print("hostname_boot_ms", ms(t0), "ms", "node1's names answer from node1 after both daemons started");
             assertThat(netbios(lab, "NODE2")).containsExactly("198.18.0.2");
 
+            // from here to the end: never two nodes answering for node1's NetBIOS name or its address
+            List<String> doubles = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean sampling = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread sampler = new Thread(() -> {
+                while (sampling.get()) {
+                    try {
+                        List<String> answers = netbios(lab, "NODE1");
+                        if (answers.size() > 1) {
+                            doubles.add(java.time.LocalTime.now() + " NODE1 answered by " + answers);
+                        }
+                        if (lab.heldByBoth(VIP1)) {
+                            doubles.add(java.time.LocalTime.now() + " " + VIP1 + " on both nodes");
+                        }
+                        samples.incrementAndGet();
+                    } catch (Exception e) {
+                        return;
+                    }
+                }
+            }, "names-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
+
             t0 = System.nanoTime();
             assertThat(lab.lab("poweroff", "node1").code()).isZero();
             // labweb answers with uname -n read at its start: on node2 that is node1 now, as any service reading it sees
@@ -96,6 +119,12 @@ class HostnameTakeoverIT {
             assertThat(exec(lab, "node2", "hostname")).isEqualTo("node2");
             assertThat(lab.holds("node2", VIP1)).isFalse();
             assertThat(netbios(lab, "NODE2")).containsExactly("198.18.0.2");
+            sampling.set(false);
+            sampler.join(10_000);
+            System.out.println("HostnameTakeoverIT: " + samples.get() + " samples of NODE1's NetBIOS answers and "
+                    + VIP1 + "'s holders");
+            assertThat(samples.get()).as("samples taken").isGreaterThan(3);
+            assertThat(doubles).as("two nodes answering for node1's name or address").isEmpty();
         }
     }
 
