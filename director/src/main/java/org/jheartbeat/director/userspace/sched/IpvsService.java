@@ -549,6 +549,11 @@ public final class IpvsService implements ServiceScheduling {
         return i < 0 ? -1 : dests.get(i).persistConns;
     }
 
+    /** The connection entries kept (templates not included), for tests. */
+    int entryCount() {
+        return entries.size();
+    }
+
     /** Whether a listed destination has the overload flag, for tests. */
     boolean overloaded(InetSocketAddress real) {
         int i = find(real);
