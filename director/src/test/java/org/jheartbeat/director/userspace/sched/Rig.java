@@ -84,6 +84,11 @@ final class Rig {
         return pick(client(clientNo));
     }
 
+    /** Opens a connection from an explicit client address and port. */
+    String pick(String clientAddress, int port) {
+        return pick(new InetSocketAddress(addr(clientAddress), port));
+    }
+
     String pick(InetSocketAddress client) {
         Optional<Connection> c = svc.open(client);
         c.ifPresent(open::add);
