@@ -123,6 +123,15 @@ final class Rig {
 
     private int nextClient;
 
+    /** As {@link #connectAll(int)}, for long sequences (clients numbered on from 5000). */
+    String connectAllNames(int count) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            sb.append(connect(5000 + nextClient++)).append(i + 1 < count ? " " : "");
+        }
+        return sb.toString();
+    }
+
     void advance(long seconds) {
         now += seconds * S;
         svc.expire();
