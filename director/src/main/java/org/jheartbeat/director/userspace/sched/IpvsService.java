@@ -452,11 +452,19 @@ public final class IpvsService implements ServiceScheduling {
         }
     }
 
-    /** Frees a connection entry: unbinds it from its destination and its template. */
+    /** Frees a connection entry: unbinds it from its destination and its template, forgets it. */
     private void drop(Entry e) {
         if (!e.live) {
             return;
         }
+        unbind(e);
+        if (entries.get(e.client) == e) {
+            entries.remove(e.client);
+        }
+    }
+
+    /** {@code ip_vs_unbind_dest} and the template's control count. */
+    private void unbind(Entry e) {
         e.live = false;
         if (e.inactive) {
             e.dest.inactConns--;
@@ -467,9 +475,6 @@ public final class IpvsService implements ServiceScheduling {
         if (e.control != null) {
             e.control.controlled--;
         }
-        if (entries.get(e.client) == e) {
-            entries.remove(e.client);
-        }
     }
 
     @Override
@@ -477,9 +482,11 @@ public final class IpvsService implements ServiceScheduling {
         long now = clock.getAsLong();
         estimate(now);
         scheduler.tick(now);
-        for (Entry e : new ArrayList<>(entries.values())) {
+        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
             if (now - e.expiresAt >= 0) {
-                drop(e);
+                unbind(e);
+                it.remove();
             }
         }
         for (Iterator<Template> it = templates.iterator(); it.hasNext(); ) {
