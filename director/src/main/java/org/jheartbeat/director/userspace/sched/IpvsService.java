@@ -1,0 +1,665 @@
+package org.jheartbeat.director.userspace.sched;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import org.jheartbeat.director.config.Endpoint;
+import org.jheartbeat.director.config.Protocol;
+import org.jheartbeat.director.table.ConnectionEntry;
+import org.jheartbeat.director.table.RealSpec;
+import org.jheartbeat.director.table.ServiceSpec;
+import org.jheartbeat.director.table.TableReal;
+import org.jheartbeat.director.table.TableService;
+import org.jheartbeat.director.userspace.ServiceScheduling;
+
+/**
+ * One virtual service decided as Linux IPVS decides it (facts {@code lvs.md} §1–§2; kernel
+ * {@code net/netfilter/ipvs}, read for facts only):
+ * <ul>
+ * <li>destinations in the kernel's list order (a new one goes to the head), the scheduler of
+ * {@link ServiceSpec#scheduler()} with its flags ({@code sh-fallback}/{@code mh-fallback} =
+ * {@code flag-1}, {@code sh-port}/{@code mh-port} = {@code flag-2});</li>
+ * <li>connection entries: created inactive and counted at bind; TCP states SYN_RECV (60 s),
+ * ESTABLISHED (900 s, active), FIN_WAIT (120 s), TIME_WAIT (120 s), CLOSE (10 s); UDP always
+ * inactive (300 s); every packet re-arms the entry's timer; a new connection from a client
+ * address and port whose entry is still there reuses it (TCP in TIME_WAIT is expired and
+ * scheduled afresh, {@code conn_reuse_mode} 1); one-packet UDP services free the entry at once;</li>
+ * <li>thresholds: the overload flag is set at bind when active + inactive &ge; upper, cleared at
+ * unbind below the lower threshold, or below ¾ of the upper when no lower is set, or outright
+ * with no threshold; an edit clears it when the upper threshold is 0 or raised;</li>
+ * <li>persistence: a template per client address under the netmask, timeout {@code -p}; a new
+ * connection re-arms it; when it expires while it still controls connections it is kept another
+ * 60 s (and its timeout becomes 60 s); a template whose destination is deleted (or has weight 0
+ * with {@code expire_quiescent_template}) is invalidated and the client scheduled again;</li>
+ * <li>a deleted destination leaves the list but keeps its connections counted (the kernel's
+ * trash) and comes back with its counters if re-added while it is still there (120 s after its
+ * last connection);</li>
+ * <li>{@code --stats} and {@code --rate} as {@link Traffic} computes them, every 2 s.</li>
+ * </ul>
+ * Not thread-safe; time from the clock given at creation (nanoseconds, monotonic).
+ */
+public final class IpvsService implements ServiceScheduling {
+    static final long SECOND = 1_000_000_000L;
+    /** {@code IP_VS_DEST_TRASH_PERIOD}. */
+    static final long TRASH_PERIOD_NANOS = 120 * SECOND;
+    /** The kernel's "expire later": a template that still controls connections lives 60 s more. */
+    static final long EXPIRE_LATER_NANOS = 60 * SECOND;
+
+    /** Connection states as {@code ipvsadm -L -n -c} names them. */
+    enum State {
+        NONE, SYN_RECV, ESTABLISHED, FIN_WAIT, TIME_WAIT, CLOSE, UDP
+    }
+
+    /** Creation order of entries and templates, for the {@code -c} listing. */
+    private long sequence;
+
+    private final class Entry {
+        final long seq = sequence++;
+        final InetSocketAddress client;
+        final Dest dest;
+        final boolean udp;
+        State state;
+        boolean inactive = true;
+        long expiresAt;
+        Template control;
+        int generation;
+        boolean live = true;
+
+        Entry(InetSocketAddress client, Dest dest, boolean udp) {
+            this.client = client;
+            this.dest = dest;
+            this.udp = udp;
+        }
+    }
+
+    private final class Template {
+        final long seq = sequence++;
+        final InetAddress key;
+        final Dest dest;
+        long timeoutNanos;
+        long expiresAt;
+        int controlled;
+        boolean invalid;
+        boolean assured;
+
+        Template(InetAddress key, Dest dest, long timeoutNanos) {
+            this.key = key;
+            this.dest = dest;
+            this.timeoutNanos = timeoutNanos;
+        }
+    }
+
+    private final LongSupplier clock;
+    private final Tunables tunables;
+    private ServiceSpec spec;
+    private final List<Dest> dests = new ArrayList<>();
+    private final List<Dest> trash = new ArrayList<>();
+    private Scheduler scheduler;
+    private final Traffic traffic = new Traffic();
+    private long nextEstimate;
+    private final Map<InetSocketAddress, Entry> entries = new LinkedHashMap<>();
+    private final List<Template> templates = new ArrayList<>();
+    private final Map<InetAddress, Template> validTemplates = new HashMap<>();
+    private final InetAddress virtualAddress;
+
+    /**
+     * A service with no real server yet.
+     *
+     * @param spec     the service ({@code ipvsadm -A})
+     * @param clock    monotonic nanoseconds
+     * @param tunables kernel settings
+     * @throws IllegalArgumentException for an unknown scheduler or flag (the kernel's "Scheduler
+     *                                  or persistence engine not found")
+     */
+    public IpvsService(ServiceSpec spec, LongSupplier clock, Tunables tunables) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.tunables = Objects.requireNonNull(tunables, "tunables");
+        this.virtualAddress = virtualAddress(spec);
+        this.scheduler = newScheduler(spec);
+        long now = clock.getAsLong();
+        this.nextEstimate = now + Traffic.PERIOD_NANOS;
+        scheduler.tick(now);
+    }
+
+    private static InetAddress virtualAddress(ServiceSpec s) {
+        if (s.key().endpoint().isPresent()) {
+            return s.key().endpoint().get().address();
+        }
+        long m = s.key().fwmark();
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) (m >>> 24), (byte) (m >>> 16), (byte) (m >>> 8),
+                (byte) m});
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Scheduler newScheduler(ServiceSpec s) {
+        boolean flag1 = false;
+        boolean flag2 = false;
+        if (s.schedFlags().isPresent()) {
+            for (String f : s.schedFlags().get().split(",")) {
+                switch (f.trim().toLowerCase(Locale.ROOT)) {
+                    case "flag-1", "sh-fallback", "mh-fallback" -> flag1 = true;
+                    case "flag-2", "sh-port", "mh-port" -> flag2 = true;
+                    case "flag-3", "" -> {
+                    }
+                    default -> throw new IllegalArgumentException("unknown scheduler flag '" + f
+                            + "' (ipvsadm -b takes sh-fallback, sh-port, mh-fallback, mh-port, flag-1..3)");
+                }
+            }
+        }
+        return switch (s.scheduler()) {
+            case "rr" -> new RoundRobin(dests);
+            case "wrr" -> new WeightedRoundRobin(dests);
+            case "lc" -> new LeastConnection(dests, LeastConnection.Rule.LC);
+            case "wlc" -> new LeastConnection(dests, LeastConnection.Rule.WLC);
+            case "sed" -> new LeastConnection(dests, LeastConnection.Rule.SED);
+            case "nq" -> new LeastConnection(dests, LeastConnection.Rule.NQ);
+            case "fo" -> new LeastConnection(dests, LeastConnection.Rule.FO);
+            case "ovf" -> new LeastConnection(dests, LeastConnection.Rule.OVF);
+            case "lblc" -> new Locality(dests, false, tunables.lblcExpirationSeconds() * SECOND);
+            case "lblcr" -> new Locality(dests, true, tunables.lblcrExpirationSeconds() * SECOND);
+            case "dh" -> new Hashing(dests, Hashing.Kind.DH, false, false);
+            case "sh" -> new Hashing(dests, Hashing.Kind.SH, flag1, flag2);
+            case "mh" -> new Hashing(dests, Hashing.Kind.MH, flag1, flag2);
+            default -> throw new IllegalArgumentException("Scheduler or persistence engine not found: '"
+                    + s.scheduler() + "' (one of rr wrr lc wlc sed nq lblc lblcr dh sh mh fo ovf)");
+        };
+    }
+
+    /** The scheduler object (for tests in this package). */
+    Scheduler scheduler() {
+        return scheduler;
+    }
+
+    @Override
+    public void update(ServiceSpec service) {
+        Objects.requireNonNull(service, "service");
+        if (!service.key().equals(spec.key())) {
+            throw new IllegalArgumentException("cannot change a service's address: " + spec.key() + " → "
+                    + service.key());
+        }
+        boolean newSched = !service.scheduler().equals(spec.scheduler())
+                || !service.schedFlags().equals(spec.schedFlags());
+        Scheduler next = newSched ? newScheduler(service) : scheduler;
+        spec = service;
+        if (newSched) {
+            scheduler = next;
+            scheduler.tick(clock.getAsLong());
+        }
+    }
+
+    @Override
+    public void addReal(RealSpec real) {
+        Objects.requireNonNull(real, "real");
+        InetSocketAddress a = real.endpoint().socketAddress();
+        if (find(a) >= 0) {
+            throw new IllegalArgumentException("Destination already exists: " + real.endpoint());
+        }
+        Dest d = null;
+        for (Iterator<Dest> it = trash.iterator(); it.hasNext(); ) {
+            Dest t = it.next();
+            if (t.address.equals(a)) {
+                it.remove();
+                d = t;
+            }
+        }
+        if (d == null) {
+            d = new Dest(real);
+        } else {
+            apply(d, real, true);
+            d.available = true;
+            d.idleSince = -1;
+        }
+        dests.add(0, d);
+        scheduler.added(d);
+    }
+
+    /** {@code __ip_vs_update_dest}: weight, last weight, thresholds and the overload flag. */
+    private static void apply(Dest d, RealSpec real, boolean add) {
+        if (add || real.weight() != 0) {
+            d.lastWeight = real.weight();
+        }
+        d.weight = real.weight();
+        if (real.upperThreshold() == 0 || real.upperThreshold() > d.upperThreshold) {
+            d.overloaded = false;
+        }
+        d.upperThreshold = real.upperThreshold();
+        d.lowerThreshold = real.lowerThreshold();
+        d.spec = real;
+    }
+
+    @Override
+    public void editReal(RealSpec real) {
+        Objects.requireNonNull(real, "real");
+        int i = find(real.endpoint().socketAddress());
+        if (i < 0) {
+            throw new IllegalArgumentException("No such destination: " + real.endpoint());
+        }
+        Dest d = dests.get(i);
+        apply(d, real, false);
+        scheduler.updated(d);
+    }
+
+    @Override
+    public void removeReal(InetSocketAddress real) {
+        int i = find(Objects.requireNonNull(real, "real"));
+        if (i < 0) {
+            throw new IllegalArgumentException("No such destination: " + real);
+        }
+        Dest d = dests.remove(i);
+        d.available = false;
+        scheduler.removed(d, i);
+        trash.add(d);
+    }
+
+    private int find(InetSocketAddress a) {
+        for (int i = 0; i < dests.size(); i++) {
+            if (dests.get(i).address.equals(a)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private boolean udp() {
+        return spec.key().protocol() == Protocol.UDP;
+    }
+
+    @Override
+    public Optional<Connection> open(InetSocketAddress client) {
+        Objects.requireNonNull(client, "client");
+        long now = clock.getAsLong();
+        estimate(now);
+        boolean udp = udp();
+        Entry old = entries.get(client);
+        if (old != null) {
+            if (udp) {
+                old.expiresAt = now + timeout(State.UDP);
+                return Optional.of(new Handle(old, old.dest));
+            }
+            if (old.state != State.TIME_WAIT) {
+                old.generation++;
+                setState(old, old.state == State.ESTABLISHED ? State.ESTABLISHED : State.SYN_RECV, now);
+                return Optional.of(new Handle(old, old.dest));
+            }
+            drop(old);
+        }
+        Scheduler.Request request = new Scheduler.Request(client.getAddress(), client.getPort(), virtualAddress);
+        Template ct = null;
+        Dest dest;
+        if (spec.persistent().isPresent()) {
+            InetAddress key = masked(client.getAddress());
+            ct = validTemplates.get(key);
+            if (ct != null && !templateValid(ct)) {
+                ct.invalid = true;
+                validTemplates.remove(key);
+                ct = null;
+            }
+            if (ct == null) {
+                dest = scheduler.schedule(request, now);
+                if (dest == null) {
+                    return Optional.empty();
+                }
+                ct = new Template(key, dest, spec.persistent().get() * SECOND);
+                dest.persistConns++;
+                dest.idleSince = -1;
+                checkUpper(dest);
+                templates.add(ct);
+                validTemplates.put(key, ct);
+            } else {
+                dest = ct.dest;
+            }
+        } else {
+            dest = scheduler.schedule(request, now);
+            if (dest == null) {
+                return Optional.empty();
+            }
+        }
+        Entry e = new Entry(client, dest, udp);
+        dest.inactConns++;
+        dest.idleSince = -1;
+        checkUpper(dest);
+        setState(e, udp ? State.UDP : State.SYN_RECV, now);
+        if (ct != null) {
+            e.control = ct;
+            ct.controlled++;
+            ct.expiresAt = now + ct.timeoutNanos;
+        }
+        dest.traffic.conns++;
+        traffic.conns++;
+        if (udp && spec.ops()) {
+            drop(e);
+        } else {
+            entries.put(client, e);
+        }
+        return Optional.of(new Handle(e, dest));
+    }
+
+    private boolean templateValid(Template ct) {
+        return ct.dest.available && !(tunables.expireQuiescentTemplate() && ct.dest.weight == 0);
+    }
+
+    private InetAddress masked(InetAddress a) {
+        if (spec.netmask().isEmpty()) {
+            return a;
+        }
+        byte[] b = a.getAddress();
+        byte[] m = mask(spec.netmask().get(), b.length);
+        if (m == null) {
+            return a;
+        }
+        for (int i = 0; i < b.length; i++) {
+            b[i] &= m[i];
+        }
+        try {
+            return InetAddress.getByAddress(b);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The netmask as bytes for an address of {@code length} bytes, or null if of the other family. */
+    static byte[] mask(String netmask, int length) {
+        if (netmask.contains(".")) {
+            if (length != 4) {
+                return null;
+            }
+            String[] p = netmask.split("\\.");
+            byte[] m = new byte[4];
+            for (int i = 0; i < 4; i++) {
+                m[i] = (byte) Integer.parseInt(p[i]);
+            }
+            return m;
+        }
+        if (length != 16) {
+            return null;
+        }
+        int prefix = Integer.parseInt(netmask.startsWith("/") ? netmask.substring(1) : netmask);
+        byte[] m = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            int bits = Math.max(0, Math.min(8, prefix - 8 * i));
+            m[i] = (byte) (0xff << (8 - bits));
+        }
+        return m;
+    }
+
+    private long timeout(State s) {
+        return SECOND * switch (s) {
+            case NONE -> 2;
+            case SYN_RECV -> 60;
+            case ESTABLISHED -> tunables.tcpTimeoutSeconds();
+            case FIN_WAIT -> tunables.tcpFinTimeoutSeconds();
+            case TIME_WAIT -> 120;
+            case CLOSE -> 10;
+            case UDP -> tunables.udpTimeoutSeconds();
+        };
+    }
+
+    private boolean active(State s) {
+        return s == State.ESTABLISHED || (s == State.SYN_RECV && tunables.activeBeforeEstablished());
+    }
+
+    /** {@code set_tcp_state}: moves the counters when the entry crosses active/inactive, re-arms the timer. */
+    private void setState(Entry e, State s, long now) {
+        boolean act = active(s);
+        if (e.inactive && act) {
+            e.dest.inactConns--;
+            e.dest.activeConns++;
+            e.inactive = false;
+        } else if (!e.inactive && !act) {
+            e.dest.activeConns--;
+            e.dest.inactConns++;
+            e.inactive = true;
+        }
+        e.state = s;
+        e.expiresAt = now + timeout(s);
+        if (s == State.ESTABLISHED && e.control != null) {
+            e.control.assured = true;
+        }
+    }
+
+    private static void checkUpper(Dest d) {
+        if (d.upperThreshold != 0 && d.totalConns() >= d.upperThreshold) {
+            d.overloaded = true;
+        }
+    }
+
+    private static void checkLower(Dest d) {
+        if (d.lowerThreshold != 0) {
+            if (d.totalConns() < d.lowerThreshold) {
+                d.overloaded = false;
+            }
+        } else if (d.upperThreshold != 0) {
+            if (d.totalConns() * 4 < d.upperThreshold * 3L) {
+                d.overloaded = false;
+            }
+        } else {
+            d.overloaded = false;
+        }
+    }
+
+    /** Frees a connection entry: unbinds it from its destination and its template, forgets it. */
+    private void drop(Entry e) {
+        if (!e.live) {
+            return;
+        }
+        unbind(e);
+        if (entries.get(e.client) == e) {
+            entries.remove(e.client);
+        }
+    }
+
+    /** {@code ip_vs_unbind_dest} and the template's control count. */
+    private void unbind(Entry e) {
+        e.live = false;
+        if (e.inactive) {
+            e.dest.inactConns--;
+        } else {
+            e.dest.activeConns--;
+        }
+        checkLower(e.dest);
+        if (e.control != null) {
+            e.control.controlled--;
+        }
+    }
+
+    @Override
+    public void expire() {
+        long now = clock.getAsLong();
+        estimate(now);
+        scheduler.tick(now);
+        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (now - e.expiresAt >= 0) {
+                unbind(e);
+                it.remove();
+            }
+        }
+        for (Iterator<Template> it = templates.iterator(); it.hasNext(); ) {
+            Template ct = it.next();
+            if (now - ct.expiresAt < 0) {
+                continue;
+            }
+            if (ct.controlled > 0) {
+                ct.timeoutNanos = EXPIRE_LATER_NANOS;
+                ct.expiresAt = now + EXPIRE_LATER_NANOS;
+                continue;
+            }
+            it.remove();
+            if (validTemplates.get(ct.key) == ct) {
+                validTemplates.remove(ct.key);
+            }
+            ct.dest.persistConns--;
+            checkLower(ct.dest);
+        }
+        for (Iterator<Dest> it = trash.iterator(); it.hasNext(); ) {
+            Dest d = it.next();
+            if (d.totalConns() + d.persistConns > 0) {
+                d.idleSince = -1;
+            } else if (d.idleSince < 0) {
+                d.idleSince = now;
+            } else if (now - d.idleSince >= TRASH_PERIOD_NANOS) {
+                it.remove();
+            }
+        }
+    }
+
+    /** Runs the 2-second estimator for every period that has passed (at most 64 at once). */
+    private void estimate(long now) {
+        int runs = 0;
+        while (now - nextEstimate >= 0) {
+            if (runs++ == 64) {
+                nextEstimate = now + Traffic.PERIOD_NANOS;
+                break;
+            }
+            traffic.estimate();
+            for (Dest d : dests) {
+                d.traffic.estimate();
+            }
+            nextEstimate += Traffic.PERIOD_NANOS;
+        }
+    }
+
+    @Override
+    public TableService snapshot() {
+        estimate(clock.getAsLong());
+        List<TableReal> reals = new ArrayList<>();
+        for (Dest d : dests) {
+            reals.add(new TableReal(d.spec, d.activeConns, d.inactConns, d.traffic.totals(), d.traffic.rates()));
+        }
+        reals.sort(Comparator.comparing(r -> r.spec().endpoint()));
+        return new TableService(spec, reals, traffic.totals(), traffic.rates());
+    }
+
+    /** The destinations in the kernel's list order (scheduling and tie-break order), for tests. */
+    List<InetSocketAddress> listOrder() {
+        return dests.stream().map(d -> d.address).toList();
+    }
+
+    /** PersistConn of a listed destination, for tests; -1 if not listed. */
+    long persistConns(InetSocketAddress real) {
+        int i = find(real);
+        return i < 0 ? -1 : dests.get(i).persistConns;
+    }
+
+    /** The connection entries kept (templates not included), for tests. */
+    int entryCount() {
+        return entries.size();
+    }
+
+    /** Whether a listed destination has the overload flag, for tests. */
+    boolean overloaded(InetSocketAddress real) {
+        int i = find(real);
+        return i >= 0 && dests.get(i).overloaded;
+    }
+
+    @Override
+    public List<ConnectionEntry> connections() {
+        long now = clock.getAsLong();
+        String proto = spec.key().protocol() == Protocol.UDP ? "UDP" : "TCP";
+        String vip = new Endpoint(virtualAddress, spec.key().port()).toString();
+        List<Object[]> rows = new ArrayList<>();
+        for (Entry e : entries.values()) {
+            rows.add(new Object[] {e.seq, new ConnectionEntry(proto, seconds(e.expiresAt - now), e.state.name(),
+                    new Endpoint(e.client.getAddress(), e.client.getPort()).toString(), vip,
+                    e.dest.spec.endpoint().toString())});
+        }
+        String tproto = spec.key().protocol() == Protocol.FWM ? "IP" : proto;
+        for (Template ct : templates) {
+            int vport = ct.invalid ? 65535 : spec.key().port();
+            int dport = ct.invalid ? 65535 : ct.dest.address.getPort();
+            rows.add(new Object[] {ct.seq, new ConnectionEntry(tproto, seconds(ct.expiresAt - now),
+                    ct.assured ? "ASSURED" : "NONE", new Endpoint(ct.key, 0).toString(),
+                    new Endpoint(virtualAddress, vport).toString(),
+                    new Endpoint(ct.dest.address.getAddress(), dport).toString())});
+        }
+        rows.sort(Comparator.comparingLong(r -> (Long) r[0]));
+        return rows.stream().map(r -> (ConnectionEntry) r[1]).toList();
+    }
+
+    private static long seconds(long nanos) {
+        return Math.max(0, nanos / SECOND);
+    }
+
+    /** The data path's handle on one entry; calls after the entry expired or was reused are ignored. */
+    private final class Handle implements Connection {
+        private final Entry entry;
+        private final Dest dest;
+        private final int generation;
+
+        Handle(Entry entry, Dest dest) {
+            this.entry = entry;
+            this.dest = dest;
+            this.generation = entry.generation;
+        }
+
+        private boolean current() {
+            return entry.live && entry.generation == generation && !entry.udp;
+        }
+
+        @Override
+        public InetSocketAddress real() {
+            return dest.address;
+        }
+
+        @Override
+        public void established() {
+            if (current() && entry.state == State.SYN_RECV) {
+                setState(entry, State.ESTABLISHED, clock.getAsLong());
+            }
+        }
+
+        @Override
+        public void closing() {
+            if (current() && (entry.state == State.SYN_RECV || entry.state == State.ESTABLISHED)) {
+                setState(entry, State.FIN_WAIT, clock.getAsLong());
+            }
+        }
+
+        @Override
+        public void closed() {
+            if (!current()) {
+                return;
+            }
+            if (entry.state == State.SYN_RECV) {
+                setState(entry, State.CLOSE, clock.getAsLong());
+            } else if (entry.state == State.ESTABLISHED || entry.state == State.FIN_WAIT) {
+                setState(entry, State.TIME_WAIT, clock.getAsLong());
+            }
+        }
+
+        @Override
+        public void transferred(long inPackets, long outPackets, long inBytes, long outBytes) {
+            long now = clock.getAsLong();
+            estimate(now);
+            for (Traffic t : new Traffic[] {dest.traffic, traffic}) {
+                t.inPkts += inPackets;
+                t.outPkts += outPackets;
+                t.inBytes += inBytes;
+                t.outBytes += outBytes;
+            }
+            if (entry.live && entry.generation == generation && inPackets + outPackets > 0) {
+                entry.expiresAt = now + timeout(entry.state);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return entry.client + " -> " + dest;
+        }
+    }
+}
