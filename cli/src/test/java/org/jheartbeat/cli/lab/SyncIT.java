@@ -107,7 +107,8 @@ class SyncIT {
             }
             start(lab);
             lab.waitUntil(() -> countFiles(n2) == 100, Figures.HANG_MS, "first replication");
-            int cycles = 20;
+            // 12 cycles (3 by power-off) in CI, 20 as a drill (-Djhb.drills=true): about 10 s each
+            int cycles = Boolean.getBoolean("jhb.drills") ? 20 : 12;
             int lost = 0;
             List<String> lostFiles = new ArrayList<>();
             int lateKeptAside = 0;
