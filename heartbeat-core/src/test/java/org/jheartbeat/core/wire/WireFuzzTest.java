@@ -40,17 +40,27 @@ class WireFuzzTest {
     static final List<Signed> DATAGRAMS = datagrams();
     static final List<byte[]> DATAGRAM_BYTES = DATAGRAMS.stream().map(Signed::bytes).toList();
     static final List<byte[]> CLASSIC_FRAMES = classicFrames();
-    /** Every message a captured datagram or frame carries: what a splice of whole packets may replay. */
+    /**
+     * Every message a captured datagram or frame carries, without its {@code auth} field: what a splice
+     * of whole packets may replay, or a re-encoding may repeat (the inner {@code auth} line may move:
+     * it is not covered by its own digest, as in Heartbeat).
+     */
     static final java.util.Set<HaMessage> GENUINE = genuine();
+
+    /** Whether {@code m} carries one {@code auth} field at most and otherwise the fields of a captured message. */
+    static boolean isGenuine(HaMessage m) {
+        long auths = m.fields().stream().filter(f -> f.name().equals(Field.AUTH.wireName())).count();
+        return auths <= 1 && GENUINE.contains(m.without(Field.AUTH));
+    }
 
     private static java.util.Set<HaMessage> genuine() {
         java.util.Set<HaMessage> out = new java.util.HashSet<>();
         try {
             for (Signed s : DATAGRAMS) {
-                out.add(WireCodec.decode(s.bytes(), HeartbeatVectors.authenticatorFor(s.folder())));
+                out.add(WireCodec.decode(s.bytes(), HeartbeatVectors.authenticatorFor(s.folder())).without(Field.AUTH));
             }
             for (byte[] f : CLASSIC_FRAMES) {
-                out.add(WireCodec.decode(f, HeartbeatVectors.authenticatorFor("sha1")));
+                out.add(WireCodec.decode(f, HeartbeatVectors.authenticatorFor("sha1")).without(Field.AUTH));
             }
         } catch (WireFormatException e) {
             throw new AssertionError("a captured packet does not verify: " + e.getMessage(), e);
@@ -123,7 +133,7 @@ class WireFuzzTest {
         } catch (WireFormatException refused) {
             return;
         }
-        assertThat(GENUINE).as("accepted a changed datagram: %s", m).contains(got);
+        assertThat(isGenuine(got)).as("accepted a changed datagram: %s as %s", m, got).isTrue();
     }
 
     /** The same for serial frames: the inner {@code auth=} field (sha1 testsecret) catches every change. */
@@ -137,7 +147,7 @@ class WireFuzzTest {
         } catch (WireFormatException refused) {
             return;
         }
-        assertThat(GENUINE).as("accepted a changed frame: %s", m).contains(got);
+        assertThat(isGenuine(got)).as("accepted a changed frame: %s as %s", m, got).isTrue();
     }
 
     /** Local authkeys holding some key other than the capture's, at any index and method. */
