@@ -192,6 +192,40 @@ class WireFuzzTest {
                 .as("frame %d verified under %s", i, k).isInstanceOf(AuthenticationException.class);
     }
 
+    /** The trailers ({@code "1 <hex>"}) of the captured datagrams, as bytes. */
+    static final List<byte[]> TRAILERS = DATAGRAMS.stream().map(s -> {
+        try {
+            return NetstringCodec.decode(s.bytes()).trailer().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        } catch (WireFormatException e) {
+            throw new AssertionError(e);
+        }
+    }).toList();
+
+    @Provide
+    Arbitrary<Mutant> trailerMutants() {
+        return Mutations.of(TRAILERS);
+    }
+
+    /**
+     * {@link MessageAuthenticator#verify} never throws, whatever the auth string, and accepts a changed
+     * string only if it names the same index (e.g. {@code 01}) and carries the same digest.
+     */
+    @Property
+    void verifyNeverThrowsAndAcceptsOnlyTheSigningDigest(@ForAll("trailerMutants") Mutant m) throws Exception {
+        Assume.that(m.seedIndex() >= 0);
+        Signed seed = DATAGRAMS.get(m.seedIndex());
+        DecodedNetstring d = NetstringCodec.decode(seed.bytes());
+        String auth = m.text();
+        boolean ok = HeartbeatVectors.authenticatorFor(seed.folder()).verify(auth, d.signedRegion());
+        if (ok) {
+            String[] got = auth.split(" ", -1);
+            String[] signed = d.trailer().split(" ", -1);
+            assertThat(got).as("%s", m).hasSize(2);
+            assertThat(Integer.parseInt(got[0])).as("%s", m).isEqualTo(Integer.parseInt(signed[0]));
+            assertThat(got[1]).as("%s", m).isEqualTo(signed[1]);
+        }
+    }
+
     @Provide
     Arbitrary<Integer> packetIndexes() {
         return Arbitraries.integers().between(0, Math.max(DATAGRAMS.size(), CLASSIC_FRAMES.size()) - 1);
