@@ -50,9 +50,9 @@ import org.jheartbeat.core.wire.WireFormatException;
  * <p>Properties: a frame that does not verify (mutated after signing, signed with another key) is
  * counted as a bad packet, changes nothing and causes nothing but a log line; a genuine frame replayed
  * (older sequence number or generation, our own frame) is counted as stale, or dropped as a duplicate,
- * and changes nothing — except the two replays Heartbeat 3.0.6 also takes (docs/fuzzing.md, "Known
- * limits"): a copy of the peer's newest sequenced frame, and an unsequenced {@code NS_} frame of its
- * current generation, both of which refresh the link they arrive on; a well-signed frame with hostile
+ * and changes nothing — except the two replays the engine takes by design (docs/fuzzing.md, "Known
+ * limits"): a copy of the peer's newest sequenced frame (redundant media), and an unsequenced {@code
+ * NS_} frame of its current generation, both of which refresh the link they arrive on and nothing else; a well-signed frame with hostile
  * field values never makes the engine throw. Cases per property: {@code -Djhb.fuzz.tries}.
  */
 class ReceivePathFuzzTest {
@@ -151,7 +151,7 @@ class ReceivePathFuzzTest {
             settled = null; // the next try starts from a fresh engine
         }
         if (kind.equals("newest copy") || kind.equals("NS_ of current generation")) {
-            // Heartbeat's rules: a copy of the newest frame (redundant media) and an NS_ frame refresh a link
+            // the engine's rules: a copy of the newest frame (redundant media) and an NS_ frame refresh a link
             assertThat(after.withDeadlines(before)).as("%s (%s)", what, kind).isEqualTo(before);
             return;
         }
