@@ -6,6 +6,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.reader.ReaderException;
 
@@ -55,8 +56,26 @@ public final class YamlNodes {
             throw new SyntaxError(lineOf(text, e.getPosition()), String.format(
                     "character U+%04X is not allowed in YAML; remove it (a binary or corrupted file?)", e.getCodePoint()));
         } catch (YAMLException e) {
-            throw new SyntaxError(0, "YAML error: " + oneLine(e.getMessage()) + "; fix the file");
+            // some scanner errors carry no mark (found by SyncConfigFuzzTest): name the line where the
+            // last well-formed YAML event ended, the error being there or just after
+            throw new SyntaxError(lastGoodLine(text), "YAML error: " + oneLine(e.getMessage())
+                    + " (here or on the next lines); fix the indentation or quoting there");
         }
+    }
+
+    /** The 1-based line where the last YAML event that parses ends (1 if none does). */
+    private static int lastGoodLine(String text) {
+        int line = 1;
+        try {
+            for (Event event : new Yaml().parse(new StringReader(text))) {
+                if (event.getEndMark() != null) {
+                    line = event.getEndMark().getLine() + 1;
+                }
+            }
+        } catch (YAMLException e) {
+            // expected: the same error, after the last good event
+        }
+        return line;
     }
 
     /** The 1-based line of the {@code position}-th code point of {@code text}. */

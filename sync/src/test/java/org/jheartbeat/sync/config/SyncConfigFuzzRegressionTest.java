@@ -22,4 +22,21 @@ class SyncConfigFuzzRegressionTest {
         assertThatThrownBy(() -> SyncConfigParser.parse("\u0000", SRC))
                 .hasMessage("sync.yaml:1: character U+0000 is not allowed in YAML; remove it (a binary or corrupted file?)");
     }
+
+    /**
+     * Found by the long run (10^6 cases; shrunk: a quoted schedule of the parser tests' file cut by a
+     * newline and followed by {@code *}): snakeyaml's scanner throws an error without a mark, so the
+     * message named no line ({@code sync.yaml: YAML error: A simple key is required only if it is the
+     * first token in the current line; fix the file}).
+     */
+    @Test
+    void aScannerErrorWithoutAMarkIsReportedWithALine() {
+        String text = "jobs:\n  web:\n    group: g\n    paths: [/a]\n    target: /mnt/r\n  db:\n    group: h\n"
+                + "    paths: [/b, /a/sub]\n    target: /mnt/r\n    schedule: '\ufffd\n\ufffd'* * * *'\n";
+        assertThatThrownBy(() -> SyncConfigParser.parse(text, SRC))
+                .isInstanceOf(SyncConfigException.class)
+                .hasMessageStartingWith("sync.yaml:11: YAML error: A simple key is required only if it is the first"
+                        + " token in the current line (here or on the next lines)")
+                .extracting(e -> ((SyncConfigException) e).line()).isEqualTo(11);
+    }
 }
