@@ -39,4 +39,18 @@ class SyncConfigFuzzRegressionTest {
                         + " token in the current line (here or on the next lines)")
                 .extracting(e -> ((SyncConfigException) e).line()).isEqualTo(11);
     }
+
+    /**
+     * Found by the long run (shrunk: a CR and newline inside the packaged example's flow mapping): the
+     * value YAML folded over two lines was quoted in the message with its newline, which broke the
+     * message over two lines.
+     */
+    @Test
+    void aValueWithANewlineIsQuotedOnOneLine() {
+        String text = "nodes: {node1: 1\r\n\n98.18.1.1, node2: 198.18.1.2}\n";
+        assertThatThrownBy(() -> SyncConfigParser.parse(text, SRC))
+                .isInstanceOf(SyncConfigException.class)
+                .hasMessage("sync.yaml:1: nodes: node1: [1\\x0a98.18.1.1] is not an address or host name;"
+                        + " write the node's crossover-link IP address");
+    }
 }
