@@ -127,11 +127,19 @@ public final class ClassicCodec {
      * Parses a classic frame and checks its inner {@code auth=} field against {@link
      * #renderForAuth(HaMessage)} of the decoded message, as Heartbeat {@code isauthentic}.
      *
-     * @throws AuthenticationException if there is no {@code auth} field or it does not verify
+     * <p>A frame with more than one {@code auth} field is refused: the digest covers no {@code auth}
+     * line, so extra ones could be added to a signed frame unnoticed (found by WireFuzzTest); no
+     * Heartbeat node sends two.
+     *
+     * @throws AuthenticationException if there is no {@code auth} field, more than one, or it does not verify
      * @throws WireFormatException     as {@link #decode(byte[])}
      */
     public static HaMessage decodeAndVerify(byte[] frame, MessageAuthenticator a) throws WireFormatException {
         HaMessage m = decode(frame);
+        long auths = m.fields().stream().filter(f -> f.name().equals(Field.AUTH.wireName())).count();
+        if (auths > 1) {
+            throw new AuthenticationException("classic message has " + auths + " auth fields; a signed message has one");
+        }
         String auth = m.get(Field.AUTH)
                 .orElseThrow(() -> new AuthenticationException("classic message has no auth field"));
         if (!a.verify(auth, renderForAuth(m))) {

@@ -189,4 +189,9 @@ public final class CaptureReplay {
     public NodeEngine engine() {
         return engine;
     }
+
+    /** The fake clock (monotonic and wall), to hand frames to {@link #engine()} directly at the current time. */
+    public FakeClock clock() {
+        return clock;
+    }
 }

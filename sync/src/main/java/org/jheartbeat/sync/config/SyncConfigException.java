@@ -27,7 +27,26 @@ public final class SyncConfigException extends Exception {
 
     private static String format(Path file, int line, String what) {
         String name = file == null ? "sync.yaml" : file.toString();
-        return line > 0 ? name + ":" + line + ": " + what : name + ": " + what;
+        String text = printable(what);
+        return line > 0 ? name + ":" + line + ": " + text : name + ": " + text;
+    }
+
+    /**
+     * {@code s} with control characters (a newline inside a value quoted from the file, a CR, a tab)
+     * shown as {@code \xNN}, so the message stays one line (found by SyncConfigFuzzTest: a YAML scalar
+     * folded over two lines was echoed with its newline).
+     */
+    private static String printable(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+                sb.append(String.format("\\x%02x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 
     /** @return the file as given to the parser, or {@code null} for a config built in code */

@@ -6,7 +6,9 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.reader.ReaderException;
 
 /**
  * Reads a YAML file of jheartbeat's ({@code sync.yaml}, {@code jheartbeat.yaml}) into snakeyaml's node
@@ -48,9 +50,44 @@ public final class YamlNodes {
             String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
             throw new SyntaxError(m == null ? 0 : m.getLine() + 1,
                     "YAML syntax error: " + oneLine(problem) + "; fix the indentation or quoting there");
+        } catch (ReaderException e) {
+            // a character YAML does not allow (NUL, most control characters): snakeyaml gives its
+            // position, not its line (found by SyncConfigFuzzTest)
+            throw new SyntaxError(lineOf(text, e.getPosition()), String.format(
+                    "character U+%04X is not allowed in YAML; remove it (a binary or corrupted file?)", e.getCodePoint()));
         } catch (YAMLException e) {
-            throw new SyntaxError(0, "YAML error: " + oneLine(e.getMessage()) + "; fix the file");
+            // some scanner errors carry no mark (found by SyncConfigFuzzTest): name the line where the
+            // last well-formed YAML event ended, the error being there or just after
+            throw new SyntaxError(lastGoodLine(text), "YAML error: " + oneLine(e.getMessage())
+                    + " (here or on the next lines); fix the indentation or quoting there");
         }
+    }
+
+    /** The 1-based line where the last YAML event that parses ends (1 if none does). */
+    private static int lastGoodLine(String text) {
+        int line = 1;
+        try {
+            for (Event event : new Yaml().parse(new StringReader(text))) {
+                if (event.getEndMark() != null) {
+                    line = event.getEndMark().getLine() + 1;
+                }
+            }
+        } catch (YAMLException e) {
+            // expected: the same error, after the last good event
+        }
+        return line;
+    }
+
+    /** The 1-based line of the {@code position}-th code point of {@code text}. */
+    private static int lineOf(String text, int position) {
+        int line = 1;
+        int[] codePoints = text.codePoints().limit(Math.max(0, position)).toArray();
+        for (int c : codePoints) {
+            if (c == '\n') {
+                line++;
+            }
+        }
+        return line;
     }
 
     /** {@code s} with every run of white space (newlines included) made one space. */
