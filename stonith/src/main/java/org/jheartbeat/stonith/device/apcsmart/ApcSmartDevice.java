@@ -175,7 +175,7 @@ public final class ApcSmartDevice implements StonithDevice {
             ApcSmartDialogue dialogue = new ApcSmartDialogue(op, initMode, operationTimeout.toNanos());
             StonithResult result = drive(dialogue, line);
             log.info("apcsmart: {} on {}: {}", op, ttydev, result);
-            log.debug("apcsmart: {} dialogue: {}", op, String.join(" ", dialogue.transcript()));
+            log.debug("apcsmart: {} dialogue: {}", op, String.join(" ", dialogue.timedTranscript()));
             return result;
         } catch (IOException e) {
             log.error("apcsmart: {} failed: {}", op, e.getMessage());

@@ -50,6 +50,7 @@ public final class ApcSmartDialogue {
     private final ApcSmartExchange link = new ApcSmartExchange();
     private long deadline;
     private boolean started;
+    private long startNanos;
     private boolean portInitialised;
     private String shutdownDelay = "0";
     private String oldShutdownDelay;
@@ -72,6 +73,7 @@ public final class ApcSmartDialogue {
             throw new IllegalStateException("dialogue already started");
         }
         started = true;
+        startNanos = nowNanos;
         link.at(nowNanos);
         deadline = nowNanos + maxDurationNanos;
         init(rc -> {
@@ -129,6 +131,11 @@ public final class ApcSmartDialogue {
     /** Commands and replies so far ({@code < Y}, {@code > SM}), for debug logs. */
     public List<String> transcript() {
         return link.transcript();
+    }
+
+    /** As {@link #transcript()} with each entry's time, ms after {@link #start} ({@code +1234 < Y}). */
+    public List<String> timedTranscript() {
+        return link.timedTranscript(startNanos);
     }
 
     // ---- sequences (cluster-glue apcsmart.c, facts §1.4) ----
