@@ -2,7 +2,6 @@ package org.jheartbeat.cli.stonith;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,19 +37,6 @@ public final class DeviceFencer implements Fencer {
     });
     /** Power-ons due after a confirmed off, by node; only touched on the worker thread. */
     private final Map<NodeName, ScheduledFuture<?>> powerOns = new HashMap<>();
-
-    /** @param device this node's STONITH device; Heartbeat's reset, durations measured on the system clock */
-    public DeviceFencer(StonithDevice device) {
-        this(device, new FencingPolicy(FencingPolicy.Action.RESET, Optional.empty()), MonotonicClock.system());
-    }
-
-    /**
-     * @param device this node's STONITH device
-     * @param clock  measures how long a reset took, for the result line
-     */
-    public DeviceFencer(StonithDevice device, MonotonicClock clock) {
-        this(device, new FencingPolicy(FencingPolicy.Action.RESET, Optional.empty()), clock);
-    }
 
     /**
      * @param device this node's STONITH device
