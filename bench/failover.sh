@@ -21,8 +21,10 @@
 #
 # With --stonith (issue 16 part 4, fenced failover), each node has a simulated APC Smart-UPS (LAB_STONITH=apcsmart,
 # lab/target/lab-sim.jar): node2 must fence node1 through node1's UPS before it takes over, so failover =
-# power-off -> deadtime -> the UPS's reset (Heartbeat 3.0.6's apcsmart plugin and ours both reset through the
-# UPS's grace delay) -> served; the breakdown then shows "fence" (reset asked) and "fenced" (reset done).
+# power-off -> deadtime -> the fence -> served. Heartbeat 3.0.6's apcsmart plugin resets through the UPS's grace
+# delay; jheartbeat switches the outlet off and waits for the UPS to confirm it (jheartbeat.yaml stonith: action
+# auto; set LAB_FENCE_ACTION=reset to measure its reset instead); the breakdown then shows "fence" (asked) and
+# "fenced" (confirmed).
 #
 #   bench/failover.sh [--runs N] [--settings "1:5 100ms:500ms"] [--systems "heartbeat jheartbeat"] [--stonith]
 #     --runs N       runs per system and setting (default 5)
@@ -95,6 +97,9 @@ up_lab() { # SYSTEM KEEPALIVE DEADTIME
     eval "$("$LAB" env)"
     for n in 1 2; do # eth1 only
         sed -i '/^ucast eth0 /d' "$(eval echo "\$N${n}_HA_CF")"
+        if [[ $sys == jheartbeat && -n ${LAB_FENCE_ACTION:-} ]]; then
+            printf 'stonith:\n  action: %s\n' "$LAB_FENCE_ACTION" >"$(dirname "$(eval echo "\$N${n}_HA_CF")")/jheartbeat.yaml"
+        fi
     done
     "$LAB" start node1 >/dev/null 2>&1
     "$LAB" start node2 >/dev/null 2>&1
@@ -171,7 +176,7 @@ breakdown() { # HA_LOG T_OFF ZERO T_VIP T_SRV STEPSFILE: our steps after deadtim
 
 echo "failover.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  ${RUNS} runs per system and setting, interleaved; eth1 only; client polls every 20 ms; systems: $SYSTEMS;" \
-    "STONITH: ${LAB_STONITH:-none}"
+    "STONITH: ${LAB_STONITH:-none}${LAB_FENCE_ACTION:+ (jheartbeat action $LAB_FENCE_ACTION)}"
 for setting in $SETTINGS; do
     ka=${setting%%:*}
     dt=${setting#*:}

@@ -37,6 +37,16 @@ public interface StonithDevice extends AutoCloseable {
      */
     StonithResult reset(ResetRequest request, String node);
 
+    /**
+     * Whether {@link ResetRequest#POWER_OFF} switches the node off without waiting for a device-side delay and
+     * returns {@link StonithResult#OK} only once the device confirmed the node is off: then fencing for a
+     * takeover may power the node off instead of resetting it (docs/design/stonith.md, "Fencing action").
+     * Default: no (cluster-glue's devices differ in what {@code off} means; a reset is what Heartbeat asks).
+     */
+    default boolean confirmsPowerOff() {
+        return false;
+    }
+
     @Override
     default void close() {
     }

@@ -153,7 +153,8 @@ public final class Daemon {
         }
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), options.debug());
         try {
-            Fencer fencer = stonith.device().<Fencer>map(DeviceFencer::new).orElse(Fencer.NONE);
+            Fencer fencer = stonith.device().<Fencer>map(d -> new DeviceFencer(d, jheartbeatYaml.fencing(),
+                    MonotonicClock.system())).orElse(Fencer.NONE);
             if (options.selfFenceCommand().isPresent()) {
                 fencer = new org.jheartbeat.cli.stonith.SelfFencingFencer(fencer, options.selfFenceCommand().get(),
                         new org.jheartbeat.core.exec.OsProcessRunner());
@@ -207,7 +208,9 @@ public final class Daemon {
         groupExecutor.onGroupFailure(loop::groupFailedRunning); // monitoring gave up on a group: the machine moves it
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
-                d -> LOG.info("STONITH device: {} (ha.cf line {})", d.type(), d.line()),
+                d -> LOG.info("STONITH device: {} (ha.cf line {}); fencing action {}, power-on after an off: {}",
+                        d.type(), d.line(), jheartbeatYaml.fencing().action().word(), jheartbeatYaml.fencing()
+                        .powerOnAfter().map(t -> t.toMillis() + " ms").orElse("never")),
                 () -> LOG.warn("No STONITH device configured: a peer that only looks dead is not fenced"));
         try {
             // once the media are bound (a second daemon on this node fails there, touching nothing) and

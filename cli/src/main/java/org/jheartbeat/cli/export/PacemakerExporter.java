@@ -827,6 +827,9 @@ public final class PacemakerExporter {
                         + " failure-timeout (restart_window) of every exported primitive without its own op_ options";
                 case "metrics" -> "not carried over: Pacemaker has no metrics endpoint; use crm_mon (--output-as=xml)"
                         + " or a Prometheus exporter for Pacemaker";
+                case "stonith" -> "not carried over: Pacemaker fences with its reboot action (off, then on); for"
+                        + " jheartbeat's off-then-take-over set pcmk_reboot_action=off on the fencing primitive"
+                        + " (the node then stays off: power_on has no Pacemaker equivalent)";
                 default -> "not carried over: unknown to the export";
             };
             report.add(new ReportLine("jheartbeat.yaml", i + 1, t, became));

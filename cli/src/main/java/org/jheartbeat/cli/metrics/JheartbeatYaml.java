@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jheartbeat.cli.ExitCodes;
 import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.stonith.FencingPolicy;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.OperationTimeouts;
@@ -44,6 +45,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   interval: 10s              # 0 or off: resources are watched only where haresources asks
  *   restart_limit: 3           # in-place restarts within the window, then the group moves
  *   restart_window: 10min      # how long a failure counts
+ * stonith:                     # how this node fences its peer before a takeover (docs/design/stonith.md)
+ *   action: auto               # auto: off where the device confirms it (apcsmart), else reset; off; reset
+ *   power_on: 10s              # after a confirmed off, switch the peer on again this much later; never
  * </pre>
  * Every user error is one {@link UserException} (exit 2) reading {@code FILE:LINE: what is wrong;
  * what to do}, as for sync.yaml; unknown keys are errors, with "did you mean".
@@ -53,9 +57,10 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * @param monitorDefaults the {@code monitor:} settings as haresources options ({@code op_monitor_interval},
  *                        {@code op_restart_limit}, {@code op_restart_window}); {@link OperationTimeouts#NONE}
  *                        when absent (built-in defaults: every 10 s, 3 restarts within 10 min)
+ * @param fencing         the {@code stonith:} settings; {@link FencingPolicy#DEFAULT} for what is absent
  */
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
-                             OperationTimeouts monitorDefaults) {
+                             OperationTimeouts monitorDefaults, FencingPolicy fencing) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
@@ -67,6 +72,12 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
     public JheartbeatYaml {
         metricsListen = Map.copyOf(metricsListen);
         java.util.Objects.requireNonNull(monitorDefaults, "monitorDefaults");
+        java.util.Objects.requireNonNull(fencing, "fencing");
+    }
+
+    /** Settings with the default fencing policy. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults) {
+        this(source, metricsListen, monitorDefaults, FencingPolicy.DEFAULT);
     }
 
     /** Settings without monitor defaults. */
@@ -125,8 +136,9 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         if (root == null || root instanceof ScalarNode s && s.getValue().isEmpty()) {
             return new JheartbeatYaml(source, listen);
         }
-        Map<String, NodeTuple> top = mapping(source, root, "the file", List.of("metrics", "monitor"));
+        Map<String, NodeTuple> top = mapping(source, root, "the file", List.of("metrics", "monitor", "stonith"));
         OperationTimeouts monitor = monitor(source, top.get("monitor"));
+        FencingPolicy fencing = fencing(source, top.get("stonith"));
         NodeTuple metrics = top.get("metrics");
         if (metrics != null && !isNull(metrics.getValueNode())) {
             Map<String, NodeTuple> m = mapping(source, metrics.getValueNode(), "metrics:", List.of("listen"));
@@ -144,7 +156,29 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 }
             }
         }
-        return new JheartbeatYaml(source, listen, monitor);
+        return new JheartbeatYaml(source, listen, monitor, fencing);
+    }
+
+    /** The {@code stonith:} section: {@code action} and {@code power_on}, each defaulting as {@link FencingPolicy#DEFAULT}. */
+    private static FencingPolicy fencing(Path source, NodeTuple section) throws UserException {
+        FencingPolicy p = FencingPolicy.DEFAULT;
+        if (section == null || isNull(section.getValueNode())) {
+            return p;
+        }
+        for (NodeTuple e : mapping(source, section.getValueNode(), "stonith:", List.of("action", "power_on")).values()) {
+            String key = ((ScalarNode) e.getKeyNode()).getValue();
+            if (!(e.getValueNode() instanceof ScalarNode v) || v.getValue().isBlank()) {
+                throw error(source, line(e.getValueNode()), "stonith: " + key + ": no value; write e.g. "
+                        + (key.equals("action") ? "auto" : "10s or never"));
+            }
+            try {
+                p = key.equals("action") ? new FencingPolicy(FencingPolicy.parseAction(v.getValue()), p.powerOnAfter())
+                        : new FencingPolicy(p.action(), FencingPolicy.parsePowerOn(v.getValue()));
+            } catch (IllegalArgumentException ex) {
+                throw error(source, line(v), "stonith: " + key + ": " + ex.getMessage());
+            }
+        }
+        return p;
     }
 
     /** The {@code monitor:} section as haresources options, each checked with their rules. */

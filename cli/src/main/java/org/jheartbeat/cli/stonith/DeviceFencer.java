@@ -1,8 +1,12 @@
 package org.jheartbeat.cli.stonith;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.loop.Fencer;
 import org.jheartbeat.core.time.MonotonicClock;
@@ -13,50 +17,84 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's {@link Fencer}: resets the peer with this node's STONITH device on a worker thread
+ * The daemon's {@link Fencer}: fences the peer with this node's STONITH device on a worker thread
  * ({@code hb-stonith}), since a device may take many seconds. Logs Heartbeat's phrases
- * ({@code Resetting node X with [TYPE]}).
+ * ({@code Resetting node X with [TYPE]}). What it asks the device is the {@link FencingPolicy}'s (jheartbeat.yaml
+ * {@code stonith:}): a power-off confirmed by the device where it supports one, else Heartbeat's reset; after a
+ * confirmed off it switches the node back on after the policy's delay, on the same worker, unless the node is
+ * being fenced again by then (docs/design/stonith.md, "Fencing action").
  */
 public final class DeviceFencer implements Fencer {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
 
     private final StonithDevice device;
+    private final FencingPolicy policy;
     private final MonotonicClock clock;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "hb-stonith");
         t.setDaemon(true);
         return t;
     });
-
-    /** @param device this node's STONITH device; durations measured on the system clock */
-    public DeviceFencer(StonithDevice device) {
-        this(device, MonotonicClock.system());
-    }
+    /** Power-ons due after a confirmed off, by node; only touched on the worker thread. */
+    private final Map<NodeName, ScheduledFuture<?>> powerOns = new HashMap<>();
 
     /**
      * @param device this node's STONITH device
-     * @param clock  measures how long a reset took, for the result line
+     * @param policy off or reset, and when a node powered off comes back
+     * @param clock  measures how long a fence took, for the result line
      */
-    public DeviceFencer(StonithDevice device, MonotonicClock clock) {
+    public DeviceFencer(StonithDevice device, FencingPolicy policy, MonotonicClock clock) {
         this.device = device;
+        this.policy = policy;
         this.clock = clock;
     }
 
     @Override
     public CompletableFuture<Result> fence(NodeName node) {
         return CompletableFuture.supplyAsync(() -> {
-            LOG.info("Resetting node {} with [{}]", node, device.type());
-            long t0 = clock.nanoTime();
-            StonithResult r;
-            try {
-                r = device.reset(ResetRequest.GENERIC_RESET, node.value());
-            } catch (RuntimeException e) {
-                LOG.error("STONITH device {} failed: {}", device.type(), e.toString());
-                r = StonithResult.OOPS;
+            ScheduledFuture<?> pending = powerOns.remove(node);
+            if (pending != null && pending.cancel(false)) {
+                LOG.warn("Power-on of node {} cancelled: it is being fenced again", node);
             }
+            ResetRequest request = policy.requestFor(device);
+            LOG.info("Resetting node {} with [{}]{}", node, device.type(), request == ResetRequest.POWER_OFF
+                    ? " (power off, confirmed by the device; jheartbeat.yaml stonith: action " + policy.action().word()
+                    + ")" : "");
+            long t0 = clock.nanoTime();
+            StonithResult r = call(request, node);
             long ms = (clock.nanoTime() - t0) / 1_000_000;
-            return new Result(r.ok(), device.type() + " reset " + node + ": " + r + explain(r) + " after " + ms + " ms");
+            if (r.ok() && request == ResetRequest.POWER_OFF) {
+                policy.powerOnAfter().ifPresentOrElse(after -> powerOns.put(node, worker.schedule(() -> powerOn(node),
+                        after.toMillis(), TimeUnit.MILLISECONDS)), () -> LOG.warn("Node {} stays powered off"
+                        + " (jheartbeat.yaml stonith: power_on never); switch it on by hand to bring it back", node));
+            }
+            return new Result(r.ok(), device.type() + " " + request.word() + " " + node + ": " + r + explain(r)
+                    + " after " + ms + " ms" + (r.ok() && request == ResetRequest.POWER_OFF
+                    ? policy.powerOnAfter().map(d -> "; power-on in " + d.toMillis() + " ms").orElse("; stays off")
+                    : ""));
         }, worker);
+    }
+
+    private StonithResult call(ResetRequest request, NodeName node) {
+        try {
+            return device.reset(request, node.value());
+        } catch (RuntimeException e) {
+            LOG.error("STONITH device {} failed: {}", device.type(), e.toString());
+            return StonithResult.OOPS;
+        }
+    }
+
+    /** The policy's power-on after a confirmed off (worker thread). */
+    private void powerOn(NodeName node) {
+        powerOns.remove(node);
+        LOG.info("Powering node {} back on with [{}] (jheartbeat.yaml stonith: power_on)", node, device.type());
+        StonithResult r = call(ResetRequest.POWER_ON, node);
+        if (r.ok()) {
+            LOG.info("node {} powered on.", node);
+        } else {
+            LOG.error(org.jheartbeat.core.loop.ClusterLoop.CRIT, "Power-on of node {} failed: {}{}; it stays off:"
+                    + " switch it on by hand", node, r, explain(r));
+        }
     }
 
     /** Asks the device for its status on the same worker as the resets, so they never overlap on its line. */
@@ -89,6 +127,15 @@ public final class DeviceFencer implements Fencer {
 
     @Override
     public void close() {
+        if (worker.isShutdown()) {
+            return;
+        }
+        CompletableFuture.runAsync(() -> powerOns.forEach((node, f) -> {
+            if (f.cancel(false)) {
+                LOG.warn("Node {} stays powered off: this daemon stops before its power-on was due; switch it on"
+                        + " by hand", node);
+            }
+        }), worker).orTimeout(1, TimeUnit.SECONDS).exceptionally(e -> null).join();
         worker.shutdownNow();
         device.close();
     }

@@ -34,6 +34,23 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void stonithSectionSetsTheFencingPolicyAndDefaultsWhatIsAbsent() throws Exception {
+        assertThat(parse("").fencing()).isEqualTo(org.jheartbeat.cli.stonith.FencingPolicy.DEFAULT);
+        JheartbeatYaml y = parse("stonith:\n  action: reset\n  power_on: never\n");
+        assertThat(y.fencing().action()).isEqualTo(org.jheartbeat.cli.stonith.FencingPolicy.Action.RESET);
+        assertThat(y.fencing().powerOnAfter()).isEmpty();
+        assertThat(parse("stonith:\n  power_on: 1min\n").fencing()).isEqualTo(new org.jheartbeat.cli.stonith
+                .FencingPolicy(org.jheartbeat.cli.stonith.FencingPolicy.Action.AUTO,
+                Optional.of(java.time.Duration.ofMinutes(1))));
+        assertThat(error("stonith:\n  action: poweroff\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith:"
+                + " action: [poweroff] is not an action; write auto");
+        assertThat(error("stonith:\n  power_off: never\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith:"
+                + " unknown key [power_off]; did you mean 'power_on'?");
+        assertThat(error("stonith:\n  power_on:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith: power_on:"
+                + " no value");
+    }
+
+    @Test
     void perNodeListenAddressesAndOffWhereNotListed() throws Exception {
         JheartbeatYaml y = parse("# jheartbeat only\nmetrics:\n  listen:\n    node1: 198.18.0.1:9810\n"
                 + "    node2: \"[::1]:9811\"\n");
@@ -89,7 +106,7 @@ class JheartbeatYamlTest {
         assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
                 + " node1: no address");
         assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: the file unknown key"
-                + " [metric]; did you mean 'metrics'? known: metrics, monitor");
+                + " [metric]; did you mean 'metrics'? known: metrics, monitor, stonith");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
                 + " metrics: unknown key [listne]; did you mean 'listen'? known: listen");
         assertThat(error("metrics: 198.18.0.1:9810\n")).startsWith("/etc/ha.d/jheartbeat.yaml:1: metrics: must be a"

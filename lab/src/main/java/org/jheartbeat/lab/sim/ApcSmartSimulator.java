@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * enough that cluster-glue's {@code stonith -t apcsmart} accepts it (facts stonith-sync §1.8). The protocol is
  * {@link ApcSmartUps}; this class only reads and writes the line (jSerialComm, 2400 baud 8N1, no flow
  * control, facts §1.1) and runs the lab's power commands ({@code sh -c CMD}, one at a time, in order, each
- * logged with its exit code) when the outlet goes off or on. Optionally writes {@code on}/{@code off} to a
+ * logged with its exit code) when the outlet goes off or on; the UPS reports the new output state once its
+ * command has ended (the node really is off then). Optionally writes {@code on}/{@code off} to a
  * state file on every change.
  *
  * <p>Usage: {@code java ... org.jheartbeat.lab.sim.ApcSmartSimulator --tty PATH --on-off-command CMD
@@ -111,7 +112,13 @@ public final class ApcSmartSimulator implements AutoCloseable {
                 writeState();
                 String cmd = on ? onCommand : offCommand;
                 if (cmd != null && !cmd.isBlank()) {
-                    commands.execute(() -> run(cmd));
+                    // the registers say "off" once the node has really lost power (ApcSmartUps.settled)
+                    commands.execute(() -> {
+                        run(cmd);
+                        ups.settled(e);
+                    });
+                } else {
+                    ups.settled(e);
                 }
             }
         }

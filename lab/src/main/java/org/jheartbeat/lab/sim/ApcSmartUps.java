@@ -14,7 +14,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code Y}→{@code SM}; {@code Q}→{@code 08} (on line) / {@code 00} (output off); {@code ~}→{@code 80} /
  *       {@code C0} (bit 0x40: off); {@code '}→{@code 00}; {@code 8}→{@code 08} while asleep after {@code @},
- *       else {@code 00}.</li>
+ *       else {@code 00}. The output state these report changes once the caller has {@link #settled} the outlet
+ *       event (carried out the power change).</li>
  *   <li>{@code p}/{@code r}: grace {@code 020 180 300 600} (starts at 180) and wake-up {@code 000 060 180 300}
  *       (starts at 180) seconds; {@code -} steps the variable queried just before to the previous value
  *       (wrapping) and answers {@code OK}, otherwise {@code NO}.</li>
@@ -45,6 +46,8 @@ public final class ApcSmartUps {
 
     private final double fast;
     private boolean outletOn = true;
+    /** Whether the load really has power: what the registers report (see {@link #settled}). */
+    private boolean powered = true;
     private boolean sleeping;
     private int grace = 1;
     private int wakeup = 2;
@@ -94,10 +97,10 @@ public final class ApcSmartUps {
         }
         switch (c) {
             case 'Y': return line("SM");
-            case 'Q': return line(outletOn ? "08" : "00");
-            case '~': return line(outletOn ? "80" : "C0");
+            case 'Q': return line(powered ? "08" : "00");
+            case '~': return line(powered ? "80" : "C0");
             case '\'': return line("00");
-            case '8': return line(sleeping ? "08" : "00");
+            case '8': return line(sleeping && !powered ? "08" : "00");
             case 'p': lastVar = 'p'; return line(GRACE[grace]);
             case 'r': lastVar = 'r'; return line(WAKEUP[wakeup]);
             case '-': return step(queried);
@@ -173,7 +176,19 @@ public final class ApcSmartUps {
         return Math.min(shutdownAt, wakeAt);
     }
 
-    /** Takes the outlet changes since the last call, oldest first. */
+    /**
+     * The caller has carried out {@code e} (the lab's power command for it has ended): from now on the registers
+     * report it. A real UPS's Register 1 changes when its relay opens, which is the moment the load loses power;
+     * in the lab the node loses power when the power command has run, so the registers follow that, not the
+     * command ({@code ~}, {@code Q}, and the sleep bit of {@code 8}, which needs the output off). Otherwise a
+     * client that reads the register at once after {@code Z Z} would take over while the "powered-off" node
+     * still holds its addresses.
+     */
+    public synchronized void settled(Event e) {
+        powered = e == Event.OUTLET_ON;
+    }
+
+    /** Takes the outlet changes since the last call, oldest first; each must be {@link #settled} once carried out. */
     public synchronized List<Event> drainEvents() {
         List<Event> out = List.copyOf(events);
         events.clear();

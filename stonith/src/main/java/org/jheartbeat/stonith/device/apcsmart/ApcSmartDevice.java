@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * (config names {@code ttydev}, {@code hostlist}, as cluster-glue; facts §1.6). Every host triggers the same
  * UPS-wide action. Each operation takes the uucp lock (cluster-glue's name, {@link #lockName}), opens the
  * port, runs one {@link ApcSmartDialogue}, closes the port and releases the lock — unlike cluster-glue it does
- * not hold the port between operations (facts §1.7.6). Operations are serialised and bounded by the
+ * not hold the port between operations (facts §1.7.6). An off or on is confirmed by polling Register 1
+ * ({@link ApcSmartDialogue.Confirm#POLL}) instead of the plugin's single read after 1 s. Operations are serialised and bounded by the
  * operation timeout (default {@link #DEFAULT_OPERATION_TIMEOUT}).
  *
  * <p>Results: lock or open failure {@code OOPS} (as the plugin's failed init); node not in hostlist
@@ -136,6 +137,16 @@ public final class ApcSmartDevice implements StonithDevice {
         return "LCK.." + tail.replaceAll("[^A-Za-z0-9]", "");
     }
 
+    /**
+     * Yes: {@code off} switches the outlet off at once ({@code Z} twice, 2 s apart) and succeeds only once
+     * Register 1 says the output is off (facts §1.4; confirmation polled, {@link ApcSmartDialogue.Confirm#POLL}),
+     * about 2–3 s, where a reset waits out the UPS's grace delay (20 s or more, facts §1.7.2).
+     */
+    @Override
+    public boolean confirmsPowerOff() {
+        return true;
+    }
+
     @Override
     public synchronized List<String> hostList() {
         return hosts;
@@ -172,10 +183,11 @@ public final class ApcSmartDevice implements StonithDevice {
             return StonithResult.OOPS;
         }
         try (ApcSmartLine line = ApcSmartLine.open(device.toRealPath())) {
-            ApcSmartDialogue dialogue = new ApcSmartDialogue(op, initMode, operationTimeout.toNanos());
+            ApcSmartDialogue dialogue = new ApcSmartDialogue(op, initMode, operationTimeout.toNanos(),
+                    ApcSmartDialogue.Confirm.POLL);
             StonithResult result = drive(dialogue, line);
             log.info("apcsmart: {} on {}: {}", op, ttydev, result);
-            log.debug("apcsmart: {} dialogue: {}", op, String.join(" ", dialogue.transcript()));
+            log.debug("apcsmart: {} dialogue: {}", op, String.join(" ", dialogue.timedTranscript()));
             return result;
         } catch (IOException e) {
             log.error("apcsmart: {} failed: {}", op, e.getMessage());
@@ -195,8 +207,9 @@ public final class ApcSmartDevice implements StonithDevice {
                 dialogue.writeFailed(clock.nanoTime());
                 break;
             }
-            if (dialogue.nextDeadlineNanos() - clock.nanoTime() > 0) {
-                int n = line.read(buf);
+            long wait = dialogue.nextDeadlineNanos() - clock.nanoTime();
+            if (wait > 0) {
+                int n = line.read(buf, Math.min(ApcSmartLine.READ_TIMEOUT_MS, Math.max(1, wait / 1_000_000L)));
                 if (n > 0) {
                     dialogue.received(buf, n, clock.nanoTime());
                 } else if (n < 0) {

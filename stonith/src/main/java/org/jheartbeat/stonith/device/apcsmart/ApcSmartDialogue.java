@@ -18,7 +18,7 @@ import org.jheartbeat.stonith.StonithResult;
  * starting value returns, then step each to its smallest, remembering the old values; after the operation
  * ({@link #result()} is already decided) the old values are stepped back. <b>status</b>: init, {@code Q}→any
  * line. <b>off/on</b>: init, {@code Y}, {@code Z} (or {@code ^N}), 2 s, again, 1 s, {@code Y ~}: bit 0x40 set
- * ⇒ off. <b>reset</b>: init, {@code Y}, {@code S}; unless {@code *}/{@code OK}, {@code @000}; unless
+ * ⇒ off (with {@link Confirm#POLL}: {@code Y ~} at once and every 200 ms until confirmed, at most 5 s). <b>reset</b>: init, {@code Y}, {@code S}; unless {@code *}/{@code OK}, {@code @000}; unless
  * {@code *}/{@code OK}: on {@code NA} with Register 1 bit 0x40 set run the power-on sequence, else RESETFAIL;
  * once accepted poll {@code Y 8} every 1 s, at most smallest-grace + 10 times, for bit 0x08.
  *
@@ -40,16 +40,36 @@ public final class ApcSmartDialogue {
         MINIMAL
     }
 
+    /** How an off or on is confirmed after the second {@code Z} / {@code ^N}. */
+    public enum Confirm {
+        /** As the plugin: one Register 1 read ({@code Y ~}) 1 s after the second byte. */
+        PLUGIN,
+        /**
+         * Register 1 read at once after the second byte, then every {@value #CONFIRM_POLL_MS} ms until the bit
+         * says the outlet is as asked, for at most {@value #CONFIRM_WINDOW_MS} ms; a read that fails or times
+         * out only means "not yet" inside that window. Faster on a UPS that switches at once (the lab's
+         * simulator, facts §1.8), more tolerant of one that takes longer than the plugin's 1 s.
+         */
+        POLL
+    }
+
+    /** {@link Confirm#POLL}: pause between Register 1 reads, ms. */
+    static final long CONFIRM_POLL_MS = 200;
+    /** {@link Confirm#POLL}: how long after the second byte the outlet may take to switch, ms. */
+    static final long CONFIRM_WINDOW_MS = 5000;
+
     /** Longest delay cycle followed, steps. */
     static final int MAX_CYCLE = 32;
     private static final long MS = 1_000_000L;
 
     private final Operation operation;
+    private final Confirm confirm;
     private final boolean stepDelays;
     private final long maxDurationNanos;
     private final ApcSmartExchange link = new ApcSmartExchange();
     private long deadline;
     private boolean started;
+    private long startNanos;
     private boolean portInitialised;
     private String shutdownDelay = "0";
     private String oldShutdownDelay;
@@ -61,7 +81,16 @@ public final class ApcSmartDialogue {
      * @param maxDurationNanos bound on the whole operation, ns (restore of the delays included)
      */
     public ApcSmartDialogue(Operation operation, InitMode mode, long maxDurationNanos) {
+        this(operation, mode, maxDurationNanos, Confirm.PLUGIN);
+    }
+
+    /**
+     * @param maxDurationNanos bound on the whole operation, ns (restore of the delays included)
+     * @param confirm          how an off or on is confirmed
+     */
+    public ApcSmartDialogue(Operation operation, InitMode mode, long maxDurationNanos, Confirm confirm) {
         this.operation = operation;
+        this.confirm = confirm;
         this.stepDelays = mode == InitMode.CLUSTER_GLUE || operation == Operation.RESET;
         this.maxDurationNanos = maxDurationNanos;
     }
@@ -72,6 +101,7 @@ public final class ApcSmartDialogue {
             throw new IllegalStateException("dialogue already started");
         }
         started = true;
+        startNanos = nowNanos;
         link.at(nowNanos);
         deadline = nowNanos + maxDurationNanos;
         init(rc -> {
@@ -129,6 +159,11 @@ public final class ApcSmartDialogue {
     /** Commands and replies so far ({@code < Y}, {@code > SM}), for debug logs. */
     public List<String> transcript() {
         return link.transcript();
+    }
+
+    /** As {@link #transcript()} with each entry's time, ms after {@link #start} ({@code +1234 < Y}). */
+    public List<String> timedTranscript() {
+        return link.timedTranscript(startNanos);
     }
 
     // ---- sequences (cluster-glue apcsmart.c, facts §1.4) ----
@@ -252,11 +287,28 @@ public final class ApcSmartDialogue {
     /** {@code apcsmart_ReqOnOff}. */
     private void onOff(Operation op, Consumer<StonithResult> then) {
         String cmd = op == Operation.POWER_OFF ? "Z" : "\u000e";
-        smartMode(rc -> ifOk(rc, then, () -> link.sendOnly(cmd, () -> link.pause(2000, () -> link.sendOnly(cmd,
-                () -> link.pause(1000, () -> registerBits("~", 0x40, (off, err) -> {
+        Runnable confirmed = confirm == Confirm.POLL
+                ? () -> confirmPolling(op, link.now() + CONFIRM_WINDOW_MS * MS, then)
+                : () -> link.pause(1000, () -> registerBits("~", 0x40, (off, err) -> {
                     boolean wanted = op == Operation.POWER_OFF ? off : !off;
                     then.accept(!err && wanted ? StonithResult.OK : StonithResult.RESETFAIL);
-                })))))));
+                }));
+        smartMode(rc -> ifOk(rc, then, () -> link.sendOnly(cmd, () -> link.pause(2000, () -> link.sendOnly(cmd,
+                confirmed)))));
+    }
+
+    /** {@link Confirm#POLL}: {@code Y ~} until Register 1 bit 0x40 says {@code op} happened, or {@code until} passed. */
+    private void confirmPolling(Operation op, long until, Consumer<StonithResult> then) {
+        registerBits("~", 0x40, (off, err) -> {
+            boolean wanted = op == Operation.POWER_OFF ? off : !off;
+            if (!err && wanted) {
+                then.accept(StonithResult.OK);
+            } else if (link.now() + CONFIRM_POLL_MS * MS - until > 0) {
+                then.accept(StonithResult.RESETFAIL);
+            } else {
+                link.pause(CONFIRM_POLL_MS, () -> confirmPolling(op, until, then));
+            }
+        });
     }
 
     /** {@code apcsmart_ReqGenericReset}. */

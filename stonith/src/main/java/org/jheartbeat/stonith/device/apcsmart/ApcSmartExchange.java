@@ -33,6 +33,7 @@ final class ApcSmartExchange {
     private int bufLen;
     private long now;
     private final List<String> transcript = new ArrayList<>();
+    private final List<Long> transcriptTimes = new ArrayList<>();
 
     /** Sends {@code cmd} and hands its reply (or timeout) to {@code then}. */
     void exchange(String cmd, Consumer<ApcSmartReply> then) {
@@ -69,7 +70,7 @@ final class ApcSmartExchange {
         sent = 0;
         nextAt = now;
         bufLen = 0; // tcflush(TCIFLUSH)
-        transcript.add("< " + printable(cmd));
+        note("< " + printable(cmd));
     }
 
     /** Sets the current time; callers do this at every entry point before anything else. */
@@ -114,7 +115,7 @@ final class ApcSmartExchange {
                     return new byte[0];
                 }
                 ApcSmartReply r = reply.orElseGet(() -> ApcSmartReply.timedOut(buf, bufLen));
-                transcript.add(r.ok() ? "> " + printable(r.text()) : "> (" + r.code() + ") " + printable(r.text()));
+                note(r.ok() ? "> " + printable(r.text()) : "> (" + r.code() + ") " + printable(r.text()));
                 Consumer<ApcSmartReply> then = onReply;
                 activity = Activity.IDLE;
                 onReply = null;
@@ -143,6 +144,24 @@ final class ApcSmartExchange {
     /** Commands sent ({@code < Y}) and replies read ({@code > SM}), for logs and tests. */
     List<String> transcript() {
         return List.copyOf(transcript);
+    }
+
+    /**
+     * As {@link #transcript()}, each entry prefixed with its time in ms after {@code startNanos}
+     * ({@code +1234 < Y}): when a command began and when its reply was complete (or timed out), so a debug
+     * log shows where an operation's time goes.
+     */
+    List<String> timedTranscript(long startNanos) {
+        List<String> out = new ArrayList<>(transcript.size());
+        for (int i = 0; i < transcript.size(); i++) {
+            out.add("+" + (transcriptTimes.get(i) - startNanos) / MS + " " + transcript.get(i));
+        }
+        return out;
+    }
+
+    private void note(String entry) {
+        transcript.add(entry);
+        transcriptTimes.add(now);
     }
 
     static String printable(String s) {

@@ -70,7 +70,12 @@ class ApcSmartDialogueTest {
     record Outcome(StonithResult result, String sent, long elapsedMs, int unusedSteps) {}
 
     private static Outcome run(Operation op, ApcSmartDialogue.InitMode mode, long bound, Script script) {
-        ApcSmartDialogue d = new ApcSmartDialogue(op, mode, bound);
+        return run(op, mode, bound, ApcSmartDialogue.Confirm.PLUGIN, script);
+    }
+
+    private static Outcome run(Operation op, ApcSmartDialogue.InitMode mode, long bound,
+                               ApcSmartDialogue.Confirm confirm, Script script) {
+        ApcSmartDialogue d = new ApcSmartDialogue(op, mode, bound, confirm);
         long now = 1_000 * MS;
         long start = now;
         d.start(now);
@@ -206,6 +211,43 @@ class ApcSmartDialogueTest {
         Outcome o = run(Operation.POWER_ON, MINIMAL, BOUND, s);
         assertTrace(o, s, StonithResult.OK);
         assertThat(o.elapsedMs()).isBetween(3_000L, 3_500L); // 2 s + 1 s sleeps plus 50 ms per byte
+    }
+
+    @Test
+    void offPolledConfirmReadsRegisterOneAtOnceAfterTheSecondZ() {
+        Script s = new Script().y().y().x("Z", null).x("Z", null).y().x("~", "C0");
+        Outcome o = run(Operation.POWER_OFF, MINIMAL, BOUND, ApcSmartDialogue.Confirm.POLL, s);
+        assertTrace(o, s, StonithResult.OK);
+        // Y Y Z, 2 s, Z, Y ~: 2 s plus 50 ms per byte (the plugin's trace takes a second more)
+        assertThat(o.elapsedMs()).isBetween(2_000L, 2_500L);
+    }
+
+    @Test
+    void offPolledConfirmWaitsForASlowUpsAndToleratesAMissedReply() {
+        Script s = new Script().y().y().x("Z", null).x("Z", null).y().x("~", "80").x("Y", null)
+                .y().x("~", "80").y().x("~", "C0");
+        Outcome o = run(Operation.POWER_OFF, MINIMAL, BOUND, ApcSmartDialogue.Confirm.POLL, s);
+        assertTrace(o, s, StonithResult.OK);
+    }
+
+    @Test
+    void offPolledConfirmGivesUpAfterItsWindow() {
+        Script s = new Script().y().y().x("Z", null).x("Z", null);
+        for (int i = 0; i < 100; i++) {
+            s.y().x("~", "80");
+        }
+        Outcome o = run(Operation.POWER_OFF, MINIMAL, BOUND, ApcSmartDialogue.Confirm.POLL, s);
+        assertThat(o.result()).isEqualTo(StonithResult.RESETFAIL);
+        assertThat(o.sent()).startsWith("YYZZY~Y~");
+        // second Z at ~2.1 s, then at most the 5 s window and one last read
+        assertThat(o.elapsedMs()).isBetween(2_000L + ApcSmartDialogue.CONFIRM_WINDOW_MS,
+                2_500L + ApcSmartDialogue.CONFIRM_WINDOW_MS);
+    }
+
+    @Test
+    void onPolledConfirm() {
+        Script s = new Script().y().y().x(CTRL_N, null).x(CTRL_N, null).y().x("~", "C0").y().x("~", "80");
+        assertTrace(run(Operation.POWER_ON, MINIMAL, BOUND, ApcSmartDialogue.Confirm.POLL, s), s, StonithResult.OK);
     }
 
     @Test
