@@ -543,7 +543,8 @@ final class FaultMatrix {
             // two more ARP probes, so the client's view of the final state is in the history and the check
             int n = watch.arpSamples() + 2;
             await().atMost(Duration.ofSeconds(15)).until(() -> watch.arpSamples() >= n);
-            observed = observed.replaceFirst("ARP .*$", java.util.regex.Matcher.quoteReplacement("ARP " + watch.arpHistory()));
+            observed = observed.replaceFirst("ARP .*$",
+                    java.util.regex.Matcher.quoteReplacement("ARP " + watch.arpHistory()));
         } catch (Exception | AssertionError e) {
             observed = "FAILED: " + firstLine(e) + "; ARP " + watch.arpHistory();
             ok = false;
