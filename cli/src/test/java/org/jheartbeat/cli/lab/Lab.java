@@ -107,6 +107,11 @@ public final class Lab implements AutoCloseable {
         return id + "-" + (node.endsWith("1") ? "n1" : "n2");
     }
 
+    /** The client's network namespace (the host on the LAN that uses the VIP). */
+    public String clientNamespace() {
+        return id + "-cl";
+    }
+
     /** The lab's run directory (config dirs, state dirs, daemon output). */
     public Path runDir() {
         return runDir;

@@ -152,13 +152,18 @@ class StartupReconcileIT {
 
     /** SIGKILL of the daemon only (its resources stay up, unmanaged), then {@code lab.sh start} at once. */
     private static void sigkillAndRestart(Lab lab, String node) throws Exception {
+        sigkill(lab, node);
+        assertThat(lab.lab("start", node).code()).as(lab.daemonLog(node, 30)).isZero();
+    }
+
+    /** SIGKILL of {@code node}'s daemon only; returns once it is gone, its address ({@link #VIP1}) still up. */
+    static void sigkill(Lab lab, String node) throws Exception {
         String pid = Files.readString(lab.runDir().resolve(node).resolve("daemon.pid")).trim();
         assertThat(pid).matches("[0-9]+");
         assertThat(lab.run(List.of("kill", "-KILL", pid), 10).code()).isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(Long.parseLong(pid))
                 .map(p -> !p.isAlive()).orElse(true));
         assertThat(lab.holds(node, VIP1)).as("the killed daemon's address stays up").isTrue();
-        assertThat(lab.lab("start", node).code()).as(lab.daemonLog(node, 30)).isZero();
     }
 
     /** {@code java -jar hb.jar ARGS} inside {@code node}. */

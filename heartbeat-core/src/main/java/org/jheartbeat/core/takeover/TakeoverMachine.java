@@ -696,7 +696,7 @@ public final class TakeoverMachine {
         if (peerPresence == PeerPresence.GONE || state == TakeoverState.FENCING) {
             return;
         }
-        boolean gaveUp = clean || peerHolds == ResourceSet.NONE && peerPresence == PeerPresence.STABLE;
+        boolean gaveUp = clean || !peerMayHoldAGroup() && peerPresence == PeerPresence.STABLE;
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
         if (handover == Handover.IN_PROGRESS) {
@@ -998,6 +998,25 @@ public final class TakeoverMachine {
                 desired[i] = run;
             }
         }
+    }
+
+    /**
+     * Whether the peer's last report says it holds a kind of group that exists here. Its bits are
+     * Heartbeat's {@code rsc_hold}, relative to the peer, and set for a kind after its acquisition
+     * even when haresources has no group of that kind (Heartbeat 3.0.6 announces {@code local} from a
+     * node that prefers none): such a bit holds nothing, so a peer dead with only such bits gave up
+     * nothing and is not fenced. Without this rule an idle node and the node running every group
+     * both fenced each other when every link was cut, and the UPSs powered both off (fault matrix,
+     * docs/benchmarks.md).
+     */
+    private boolean peerMayHoldAGroup() {
+        boolean peerLocalGroups = false;
+        boolean peerForeignGroups = false;
+        for (int i = 0; i < groups.size(); i++) {
+            peerLocalGroups |= !isLocal(i);
+            peerForeignGroups |= isLocal(i);
+        }
+        return peerHolds.includesLocal() && peerLocalGroups || peerHolds.includesForeign() && peerForeignGroups;
     }
 
     private boolean isLocal(int i) {
