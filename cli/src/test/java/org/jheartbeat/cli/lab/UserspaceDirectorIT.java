@@ -184,7 +184,8 @@ class UserspaceDirectorIT {
         env.put("LAB_HARESOURCES", "node1 198.18.0.100/24/eth0 ldirectord::" + cfg);
         env.put("HB_JAVA_OPTS", "-Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djheartbeat.ldirectord="
                 + root.resolve("packaging/src/bin/ldirectord"));
-        env.put("HB", hb.toString());
+        // lab.sh uses HB for itself: the wrapper finds this hb on PATH instead
+        env.put("PATH", dir + ":" + System.getenv("PATH"));
         env.put("HB_LVS_BACKEND", "userspace");
         env.put("LDIRECTORD_PID_DIR", "/var/lib/jheartbeat");
         env.put("LDIRECTORD_SOCKET_DIR", "/var/lib/jheartbeat");
