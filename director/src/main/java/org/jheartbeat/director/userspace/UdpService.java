@@ -130,8 +130,8 @@ final class UdpService extends VirtualProxy {
         Flow flow = f;
         f.connect.addListener((ChannelFutureListener) done -> {
             if (done.isSuccess() && done.channel().isWritable()) {
-                done.channel().writeAndFlush(data, done.channel().voidPromise());
                 transferred(flow.conn, 1, 0, n, 0);
+                done.channel().writeAndFlush(data, done.channel().voidPromise());
             } else {
                 data.release();
                 dropped.incrementAndGet();
@@ -165,8 +165,8 @@ final class UdpService extends VirtualProxy {
             }
             last = System.nanoTime();
             int n = content.readableBytes();
+            transferred(conn, 0, 1, 0, n); // counted before the client can see it
             listenerChannel.writeAndFlush(new DatagramPacket(content, client), listenerChannel.voidPromise());
-            transferred(conn, 0, 1, 0, n);
         }
 
         void end() {

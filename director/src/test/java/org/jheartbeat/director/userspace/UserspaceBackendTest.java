@@ -377,8 +377,8 @@ class UserspaceBackendTest {
         Real hang = new Real("hang", true);
         int goodPort = freePort();
         int hangPort = freePort();
-        UserspaceBackend be = backend(quick().withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(10),
-                Duration.ofSeconds(10), Duration.ofSeconds(10)));
+        UserspaceBackend be = backend(quick().withTimeouts(Duration.ofSeconds(2), Duration.ofSeconds(6),
+                Duration.ofSeconds(6), Duration.ofSeconds(6)));
         be.apply(setUp(service(tcp(goodPort), Optional.empty()), List.of(good)));
         be.apply(setUp(service(tcp(hangPort), Optional.empty()), List.of(hang)));
         int threadsBefore = directorThreads();
@@ -415,7 +415,7 @@ class UserspaceBackendTest {
             assertThat(threadsWith - threadsBefore).as("no thread per connection").isLessThan(20);
             long closing = System.nanoTime();
             await().atMost(Duration.ofSeconds(60)).until(() -> be.figures().openTcp() == 0);
-            System.out.printf("bad input: all %d closed by their idle/fin timeouts (10 s) after %d ms%n", n,
+            System.out.printf("bad input: all %d closed by their idle/fin timeouts (6 s) after %d ms%n", n,
                     (System.nanoTime() - closing) / 1_000_000);
         } finally {
             for (Socket s : idle) {
