@@ -114,4 +114,21 @@ class LvsCommandTest {
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.err()).startsWith("hb: cannot read the table: ");
     }
+
+    @Test
+    void anUnknownBackendIsAUsageError() throws Exception {
+        Path f = Files.writeString(dir.resolve("ldirectord.cf"), SEED);
+        HbRun r = HbRun.hb("lvs", "daemon", "--backend", "kernel", "--socket", dir.resolve("s.sock").toString(),
+                f.toString());
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).contains("--backend kernel: unknown; use auto, ipvs or userspace")
+                .doesNotContain("Exception");
+    }
+
+    @Test
+    void realserverWantsANumericIpv4Vip() throws Exception {
+        HbRun r = HbRun.hb("lvs", "realserver", "www.example.org", "--state-dir", dir.toString());
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).contains("VIP 'www.example.org' is not a numeric IPv4 address").doesNotContain("Exception");
+    }
 }

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "lvs", mixinStandardHelpOptions = true,
         description = "The load-balancing director: ldirectord.cf, health checks and the IPVS table.",
         subcommands = {LvsCommand.Check.class, LvsCommand.Daemon.class, LvsCommand.Status.class,
-            LvsCommand.Reload.class})
+            LvsCommand.Reload.class, LvsCommand.RealServer.class})
 public final class LvsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -165,6 +165,54 @@ public final class LvsCommand implements Callable<Integer> {
         @Option(names = {"-d", "--debug"}, description = "Also print debug lines.")
         boolean debug;
 
+        @Option(names = "--backend", paramLabel = "auto|ipvs|userspace", defaultValue = "${env:HB_LVS_BACKEND:-auto}",
+                description = "Where the virtual-service table lives: the kernel's IPVS (through ipvsadm), the"
+                        + " user-space director (a TCP/UDP proxy), or auto: IPVS when this kernel has it, else user"
+                        + " space (default: $HB_LVS_BACKEND, else ${DEFAULT-VALUE}).")
+        String backend;
+
+        @Option(names = "--proxy-protocol", paramLabel = "RIP:PORT",
+                description = "User space: send this real server a PROXY protocol v1 header so it sees the client's"
+                        + " address (repeatable).")
+        List<String> proxyProtocol = new ArrayList<>();
+
+        /** The backend asked for, or chosen by the kernel's features. */
+        org.jheartbeat.director.table.TableBackend backend() throws UserException {
+            String b = backend == null ? "auto" : backend.strip();
+            if (b.equals("auto")) {
+                b = org.jheartbeat.director.userspace.KernelIpvs.present() ? "ipvs" : "userspace";
+            }
+            switch (b) {
+                case "ipvs":
+                    return new IpvsadmBackend(ipvsadm, IpvsadmBackendRunner.OS, 3, java.time.Duration.ofMillis(200),
+                            java.time.Duration.ofSeconds(10));
+                case "userspace": {
+                    java.util.Set<java.net.InetSocketAddress> pp = new java.util.HashSet<>();
+                    for (String rp : proxyProtocol) {
+                        int colon = rp.lastIndexOf(':');
+                        try {
+                            pp.add(new java.net.InetSocketAddress(numeric(
+                                    rp.substring(0, colon).replace("[", "").replace("]", "")),
+                                    Integer.parseInt(rp.substring(colon + 1))));
+                        } catch (RuntimeException e) {
+                            throw new UserException(ExitCodes.USAGE, "--proxy-protocol " + rp + ": not a numeric"
+                                    + " RIP:PORT; give the real server as ldirectord.cf's real= line names it");
+                        }
+                    }
+                    org.jheartbeat.director.userspace.SchedulingFactory f =
+                            org.jheartbeat.director.userspace.SchedulingFactory.installed().orElseThrow(() ->
+                                    new UserException(ExitCodes.FAILURE, "this build has no user-space scheduler"
+                                            + " (org.jheartbeat.director.userspace.SchedulingFactory); use --backend"
+                                            + " ipvs on a kernel with IPVS"));
+                    return new org.jheartbeat.director.userspace.UserspaceBackend(f,
+                            org.jheartbeat.director.userspace.UserspaceOptions.defaults().withProxyProtocol(pp));
+                }
+                default:
+                    throw new UserException(ExitCodes.USAGE, "--backend " + b + ": unknown; use auto, ipvs or"
+                            + " userspace");
+            }
+        }
+
         @Override
         public Integer call() throws Exception {
             Path path = resolveConfig(file);
@@ -193,12 +241,16 @@ public final class LvsCommand implements Callable<Integer> {
                 Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
             }
             DirectorDaemon d;
+            org.jheartbeat.director.table.TableBackend table = backend();
             try {
-                d = new DirectorDaemon(cfg, new IpvsadmBackend(ipvsadm, IpvsadmBackendRunner.OS, 3,
-                        java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(10)), CheckFactory.standard(),
-                        sock, a -> { });
+                d = new DirectorDaemon(cfg, table, CheckFactory.standard(), sock, a -> { });
             } catch (BackendException e) {
-                throw new UserException(ExitCodes.FAILURE, "cannot read the IPVS table: " + e.getMessage());
+                closeBackend(table);
+                throw new UserException(ExitCodes.FAILURE, "cannot read the " + table.name() + " table: "
+                        + e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                closeBackend(table);
+                throw e;
             }
             CountDownLatch stopped = new CountDownLatch(1);
             CountDownLatch closed = new CountDownLatch(1);
@@ -224,6 +276,7 @@ public final class LvsCommand implements Callable<Integer> {
             stopped.await();
             try {
                 d.close();
+                closeBackend(table);
             } finally {
                 if (pidFile != null) {
                     Files.deleteIfExists(pidFile);
@@ -231,6 +284,169 @@ public final class LvsCommand implements Callable<Integer> {
                 closed.countDown();
             }
             return ExitCodes.OK;
+        }
+    }
+
+    /** {@code hb lvs realserver VIP [--undo] [--dnat]}. */
+    @Command(name = "realserver", mixinStandardHelpOptions = true,
+            description = "Make this host an LVS-DR real server for VIP: VIP/32 on lo with arp_ignore=1 and"
+                    + " arp_announce=2 (the kernel uses the larger of conf/all and conf/IFACE), or with --dnat an"
+                    + " iptables nat REDIRECT rule for VIP instead. Idempotent; prints what it changed.",
+            exitCodeListHeading = "%nExit codes:%n",
+            exitCodeList = {"0:in place (or undone)", "1:a change failed", "64:usage error"})
+    public static final class RealServer implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "VIP", description = "The virtual IPv4 address.")
+        String vip;
+
+        @Option(names = "--undo", description = "Remove the VIP from lo (or the rule) and restore the ARP"
+                + " sysctls this command changed.")
+        boolean undo;
+
+        @Option(names = "--dnat", description = "An iptables nat PREROUTING -d VIP/32 -j REDIRECT rule instead of"
+                + " the VIP on lo.")
+        boolean dnat;
+
+        @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
+                description = "Where the replaced sysctl values are kept for --undo (default: ${DEFAULT-VALUE}).")
+        Path stateDir;
+
+        @Override
+        public Integer call() throws Exception {
+            java.net.InetAddress a;
+            try {
+                a = numeric(vip);
+            } catch (IllegalArgumentException e) {
+                a = null;
+            }
+            if (!(a instanceof java.net.Inet4Address)) {
+                throw new UserException(ExitCodes.USAGE, "VIP '" + vip + "' is not a numeric IPv4 address;"
+                        + " give the virtual address of ldirectord.cf's virtual= line");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            Path state = stateDir.resolve("lvs-realserver-" + vip + ".state");
+            java.util.Map<String, Integer> recorded = new java.util.LinkedHashMap<>();
+            if (Files.exists(state)) {
+                for (String l : Files.readAllLines(state)) {
+                    int eq = l.indexOf('=');
+                    if (eq > 0) {
+                        recorded.put(l.substring(0, eq), Integer.parseInt(l.substring(eq + 1).strip()));
+                    }
+                }
+            }
+            List<String> changes;
+            try {
+                if (undo) {
+                    changes = org.jheartbeat.director.realserver.RealServerSetup.undo(OS_HOST, vip, dnat, recorded);
+                    Files.deleteIfExists(state);
+                } else {
+                    org.jheartbeat.director.realserver.RealServerSetup.Outcome o =
+                            org.jheartbeat.director.realserver.RealServerSetup.setUp(OS_HOST, vip, dnat);
+                    changes = o.changes();
+                    o.replaced().forEach(recorded::putIfAbsent);
+                    if (!recorded.isEmpty()) {
+                        Files.createDirectories(stateDir);
+                        StringBuilder sb = new StringBuilder();
+                        recorded.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+                        Files.writeString(state, sb.toString());
+                    }
+                    o.notes().forEach(n -> out.println("  " + n));
+                }
+            } catch (IOException e) {
+                throw new UserException(ExitCodes.FAILURE, "realserver " + vip + ": " + e.getMessage());
+            }
+            if (changes.isEmpty()) {
+                out.println(undo ? "nothing to undo for " + vip : "already in place for " + vip + ": nothing changed");
+            }
+            changes.forEach(c -> out.println("changed: " + c));
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    /** The real host: /proc/sys and the ip/iptables programs. */
+    static final org.jheartbeat.director.realserver.RealServerSetup.Host OS_HOST =
+            new org.jheartbeat.director.realserver.RealServerSetup.Host() {
+                private final Path conf = Path.of("/proc/sys/net/ipv4/conf");
+
+                @Override
+                public List<String> interfaces() throws IOException {
+                    try (java.util.stream.Stream<Path> s = Files.list(conf)) {
+                        return s.map(p -> p.getFileName().toString())
+                                .filter(n -> !n.equals("all") && !n.equals("default")).sorted().toList();
+                    }
+                }
+
+                @Override
+                public int sysctl(String iface, String name) throws IOException {
+                    return Integer.parseInt(Files.readString(conf.resolve(iface).resolve(name)).strip());
+                }
+
+                @Override
+                public void setSysctl(String iface, String name, int value) throws IOException {
+                    Files.writeString(conf.resolve(iface).resolve(name), value + "\n");
+                }
+
+                @Override
+                public boolean loopbackHas(String vip) throws IOException {
+                    return exec(List.of("ip", "-4", "-o", "addr", "show", "dev", "lo")).out()
+                            .contains(" " + vip + "/32 ");
+                }
+
+                @Override
+                public void run(List<String> argv) throws IOException {
+                    Exec r = exec(argv);
+                    if (r.code() != 0) {
+                        throw new IOException(String.join(" ", argv) + " failed (exit " + r.code() + "): "
+                                + r.out().strip());
+                    }
+                }
+
+                @Override
+                public boolean succeeds(List<String> argv) throws IOException {
+                    return exec(argv).code() == 0;
+                }
+
+                private Exec exec(List<String> argv) throws IOException {
+                    Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+                    byte[] out = p.getInputStream().readAllBytes();
+                    try {
+                        if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                            p.destroyForcibly();
+                            throw new IOException(argv.get(0) + " did not finish within 30 s");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted");
+                    }
+                    return new Exec(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
+                }
+            };
+
+    private record Exec(int code, String out) {
+    }
+
+    /** A numeric address literal (IPv4 dotted quad or IPv6), never looked up in DNS. */
+    static java.net.InetAddress numeric(String s) {
+        if (!s.matches("\\d{1,3}(\\.\\d{1,3}){3}") && !s.matches("[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
+            throw new IllegalArgumentException("not a numeric address: " + s);
+        }
+        try {
+            return java.net.InetAddress.getByName(s);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("not a numeric address: " + s);
+        }
+    }
+
+    private static void closeBackend(org.jheartbeat.director.table.TableBackend b) {
+        if (b instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // stopping anyway
+            }
         }
     }
 

@@ -69,6 +69,7 @@ class LvsDirectorIT {
             env.put("IPVSADM_STATE", dir.resolve("ipvs.json").toString());
             env.put("IPVSADM_LOG", dir.resolve("ipvsadm.log").toString());
             env.put("HB", root.resolve("packaging/src/bin/hb").toString());
+            env.put("HB_LVS_BACKEND", "ipvs"); // the recording ipvsadm: this kernel has no IPVS, auto would choose user space
             env.put("HB_JAR", jar.toString());
             env.put("LDIRECTORD_PID_DIR", dir.toString());
             env.put("LDIRECTORD_SOCKET_DIR", dir.toString());

@@ -1,0 +1,317 @@
+package org.jheartbeat.director.userspace;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A TCP virtual service: a listener on the virtual address; each accepted client is scheduled and
+ * proxied to its real server over a second connection made on the same event loop (no thread per
+ * connection). Backpressure: a side stops reading while the other side's write buffer is above
+ * its high-water mark (64 KiB), so a connection holds at most about 128 KiB per direction.
+ * Half-close: a FIN from one side is passed on as a shutdown of the other side's output; the
+ * connection ends when both sides have closed, when either resets, after {@code idleTimeout}
+ * without traffic, or {@code finTimeout} after the first FIN.
+ */
+final class TcpService extends VirtualProxy {
+    private static final Logger LOG = LoggerFactory.getLogger(TcpService.class);
+    static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
+
+    private final EventLoopGroup group;
+    private final Transport transport;
+    private final UserspaceOptions options;
+    private final AtomicInteger openAll;
+    private final AtomicLong refused;
+    private final Set<Pair> pairs = ConcurrentHashMap.newKeySet();
+
+    TcpService(ServiceScheduling scheduling, EventLoopGroup group, Transport transport, UserspaceOptions options,
+            AtomicInteger openAll, AtomicLong refused) {
+        super(scheduling);
+        this.group = group;
+        this.transport = transport;
+        this.options = options;
+        this.openAll = openAll;
+        this.refused = refused;
+    }
+
+    @Override
+    void bind(InetSocketAddress address) throws Exception {
+        ServerBootstrap b = new ServerBootstrap().group(group).channel(transport.server())
+                .option(ChannelOption.SO_BACKLOG, 4096)
+                .childOption(ChannelOption.AUTO_READ, false)
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        accept(ch);
+                    }
+                });
+        transport.listenerOptions(b);
+        listener = b.bind(address).sync().channel();
+    }
+
+    @Override
+    void close() {
+        Channel l = listener;
+        if (l != null) {
+            l.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+        for (Pair p : pairs) {
+            p.client.eventLoop().execute(() -> p.close(false));
+        }
+    }
+
+    @Override
+    int open() {
+        return pairs.size();
+    }
+
+    private void accept(SocketChannel client) {
+        if (openAll.incrementAndGet() > options.maxConnections()) {
+            openAll.decrementAndGet();
+            refused.incrementAndGet();
+            client.close();
+            return;
+        }
+        Optional<ServiceScheduling.Connection> c;
+        try {
+            c = schedule(client.remoteAddress());
+        } catch (RuntimeException e) {
+            LOG.warn("scheduling a connection from {} failed: {}", client.remoteAddress(), e.toString());
+            c = Optional.empty();
+        }
+        if (c.isEmpty()) {
+            openAll.decrementAndGet();
+            refused.incrementAndGet();
+            client.close();
+            return;
+        }
+        ServiceScheduling.Connection conn = c.get();
+        Pair p = new Pair(client, conn);
+        pairs.add(p);
+        long idle = options.idleTimeout().toMillis();
+        client.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS), new Relay(p, true));
+        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(transport.socket())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
+                        options.connectTimeout().toMillis()))
+                .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS),
+                                new Relay(p, false));
+                    }
+                });
+        ChannelFuture f = b.connect(conn.real());
+        p.real = f.channel();
+        f.addListener((ChannelFutureListener) done -> {
+            if (!done.isSuccess()) {
+                LOG.debug("connect to {} failed: {}", conn.real(), String.valueOf(done.cause()));
+                p.close(false);
+            } else {
+                p.up();
+            }
+        });
+    }
+
+    /** A client's connection and its real server's; all on the client's event loop. */
+    private final class Pair {
+        final SocketChannel client;
+        final ServiceScheduling.Connection conn;
+        Channel real;
+        boolean up;
+        boolean clientFin;
+        boolean realFin;
+        boolean closed;
+        long inPackets;
+        long outPackets;
+        long inBytes;
+        long outBytes;
+
+        Pair(SocketChannel client, ServiceScheduling.Connection conn) {
+            this.client = client;
+            this.conn = conn;
+        }
+
+        Channel other(boolean fromClient) {
+            return fromClient ? real : client;
+        }
+
+        void up() {
+            if (closed) {
+                return;
+            }
+            if (!client.isActive()) {
+                close(false);
+                return;
+            }
+            up = true;
+            established(conn);
+            if (options.proxyProtocol().contains(conn.real())) {
+                real.writeAndFlush(Unpooled.wrappedBuffer(ProxyHeader.v1(client.remoteAddress(),
+                        client.localAddress())));
+            }
+            client.config().setAutoRead(true);
+            real.config().setAutoRead(true);
+        }
+
+        void fin(boolean fromClient) {
+            boolean first = !clientFin && !realFin;
+            if (fromClient) {
+                clientFin = true;
+            } else {
+                realFin = true;
+            }
+            if (first) {
+                closing(conn);
+                client.eventLoop().schedule(() -> close(false), options.finTimeout().toMillis(),
+                        TimeUnit.MILLISECONDS);
+            }
+            Channel o = other(fromClient);
+            if (o != null && o.isActive()) {
+                o.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
+                    if (o instanceof SocketChannel s && s.isActive()) {
+                        s.shutdownOutput();
+                    }
+                });
+            }
+            if (clientFin && realFin) {
+                close(true);
+            }
+        }
+
+        void report() {
+            if (inPackets + outPackets > 0) {
+                transferred(conn, inPackets, outPackets, inBytes, outBytes);
+                inPackets = 0;
+                outPackets = 0;
+                inBytes = 0;
+                outBytes = 0;
+            }
+        }
+
+        /** Ends both connections; graceful: what is queued is written first. */
+        void close(boolean graceful) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            report();
+            for (Channel ch : new Channel[] {client, real}) {
+                if (ch == null) {
+                    continue;
+                }
+                if (graceful && ch.isActive()) {
+                    ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                } else {
+                    ch.close();
+                }
+            }
+            closed(conn);
+            openAll.decrementAndGet();
+            pairs.remove(this);
+        }
+    }
+
+    /** One side of a pair: relays what it reads to the other side. */
+    private static final class Relay extends ChannelInboundHandlerAdapter {
+        private final Pair p;
+        private final boolean clientSide;
+
+        Relay(Pair p, boolean clientSide) {
+            this.p = p;
+            this.clientSide = clientSide;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Channel other = p.other(clientSide);
+            if (!p.up || p.closed || other == null || !(msg instanceof ByteBuf buf)) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            int n = buf.readableBytes();
+            if (clientSide) {
+                p.inPackets++;
+                p.inBytes += n;
+            } else {
+                p.outPackets++;
+                p.outBytes += n;
+            }
+            other.write(buf, other.voidPromise());
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            Channel other = p.other(clientSide);
+            if (other == null || p.closed) {
+                return;
+            }
+            other.flush();
+            p.report();
+            if (!other.isWritable()) {
+                ctx.channel().config().setAutoRead(false);
+            }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            Channel other = p.other(clientSide);
+            if (ctx.channel().isWritable() && other != null && p.up && !p.closed) {
+                other.config().setAutoRead(true);
+            }
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent) {
+                p.fin(clientSide);
+            } else if (evt instanceof IdleStateEvent) {
+                p.close(false);
+            } else {
+                ctx.fireUserEventTriggered(evt);
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            p.close(true);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.debug("connection error: {}", cause.toString());
+            p.close(false);
+        }
+    }
+}

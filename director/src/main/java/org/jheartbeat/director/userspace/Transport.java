@@ -1,0 +1,62 @@
+package org.jheartbeat.director.userspace;
+
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.bootstrap.AbstractBootstrap;
+
+/**
+ * Netty's native epoll transport where its library loads (Linux), Java NIO otherwise. With epoll
+ * the listeners set {@code IP_FREEBIND}, so a virtual address can be bound before the HA resource
+ * that carries it is up (as IPVS takes services for addresses it does not have).
+ */
+final class Transport {
+    final boolean epoll;
+
+    Transport(boolean forceNio) {
+        this.epoll = !forceNio && Epoll.isAvailable();
+    }
+
+    String name() {
+        return epoll ? "epoll" : "nio";
+    }
+
+    EventLoopGroup group(int threads) {
+        IoHandlerFactory f = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        return new MultiThreadIoEventLoopGroup(threads, f);
+    }
+
+    Class<? extends ServerSocketChannel> server() {
+        return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    Class<? extends SocketChannel> socket() {
+        return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    Class<? extends DatagramChannel> datagram() {
+        return epoll ? EpollDatagramChannel.class : NioDatagramChannel.class;
+    }
+
+    /** Listener options: address reuse and, with epoll, IP_FREEBIND. */
+    void listenerOptions(AbstractBootstrap<?, ?> b) {
+        b.option(ChannelOption.SO_REUSEADDR, true);
+        if (epoll) {
+            b.option(EpollChannelOption.IP_FREEBIND, true);
+        }
+    }
+}

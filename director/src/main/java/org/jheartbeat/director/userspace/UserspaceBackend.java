@@ -1,0 +1,228 @@
+package org.jheartbeat.director.userspace;
+
+import io.netty.channel.EventLoopGroup;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.jheartbeat.director.config.Protocol;
+import org.jheartbeat.director.config.ServiceKey;
+import org.jheartbeat.director.table.BackendException;
+import org.jheartbeat.director.table.ConnectionEntry;
+import org.jheartbeat.director.table.IpvsTable;
+import org.jheartbeat.director.table.ListView;
+import org.jheartbeat.director.table.RealSpec;
+import org.jheartbeat.director.table.ServiceSpec;
+import org.jheartbeat.director.table.TableBackend;
+import org.jheartbeat.director.table.TableCommand;
+import org.jheartbeat.director.table.TableService;
+import org.jheartbeat.director.table.TableSnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The virtual-service table in user space (issue 18), for hosts without IPVS: each TCP or UDP
+ * service is a listener on its virtual address that proxies both directions to the real server its
+ * {@link ServiceScheduling} chooses (LVS-NAT style whatever the configured forwarding method: the
+ * real servers see the director's address, or the client's through a PROXY protocol v1 header for
+ * the reals listed in {@link UserspaceOptions#proxyProtocol()}). The structure is kept as the
+ * kernel keeps it ({@link IpvsTable}: the same errors, "Service already exists" and so on); the
+ * figures ({@code ActiveConn}, {@code InActConn}, {@code --stats}, {@code --rate}) and the
+ * connection entries come from each service's {@link ServiceScheduling}, told by the data path
+ * when a connection is established, closing, closed and what it transferred (a "packet" here is
+ * one read from a socket, not an IP packet).
+ *
+ * <p>Firewall-mark services need the kernel and are refused. Deleting a service ends its open
+ * connections. Threads: Netty event loops (epoll where available, else NIO); the decision
+ * model's expiry runs once a second.
+ */
+public final class UserspaceBackend implements TableBackend, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(UserspaceBackend.class);
+
+    /** Figures of the data path. */
+    public record Figures(String transport, int openTcp, int udpFlows, long refused, long dropped) {
+    }
+
+    private final Function<ServiceSpec, ServiceScheduling> schedulers;
+    private final UserspaceOptions options;
+    private final Transport transport;
+    private final EventLoopGroup group;
+    private final IpvsTable table = new IpvsTable();
+    private final Map<ServiceKey, VirtualProxy> services = new HashMap<>();
+    private final AtomicInteger openAll = new AtomicInteger();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final ScheduledFuture<?> ticker;
+
+    /**
+     * Starts the event loops (no listener yet).
+     *
+     * @param schedulers makes each service's decision model from its spec (the scheduler, persistence)
+     * @param options    timeouts, bounds and transport
+     */
+    public UserspaceBackend(Function<ServiceSpec, ServiceScheduling> schedulers, UserspaceOptions options) {
+        this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
+        this.options = Objects.requireNonNull(options, "options");
+        this.transport = new Transport(options.nio());
+        this.group = transport.group(options.ioThreads());
+        this.ticker = group.next().scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+        LOG.info("User-space director backend on Netty {} ({} I/O threads)", transport.name(),
+                options.ioThreads() == 0 ? "default" : options.ioThreads());
+    }
+
+    @Override
+    public String name() {
+        return "userspace";
+    }
+
+    /** The Netty transport in use: {@code epoll} or {@code nio}. */
+    public String transport() {
+        return transport.name();
+    }
+
+    /** Open TCP connections, UDP flows, clients refused (bound reached, no real) and datagrams dropped. */
+    public Figures figures() {
+        int udp;
+        synchronized (this) {
+            udp = services.values().stream().filter(v -> v instanceof UdpService).mapToInt(VirtualProxy::open).sum();
+        }
+        return new Figures(transport.name(), openAll.get(), udp, refused.get(), dropped.get());
+    }
+
+    private void tick() {
+        List<VirtualProxy> all;
+        synchronized (this) {
+            all = List.copyOf(services.values());
+        }
+        for (VirtualProxy v : all) {
+            try {
+                v.expire();
+                v.sweep();
+            } catch (RuntimeException e) {
+                LOG.warn("expiry failed: {}", e.toString());
+            }
+        }
+    }
+
+    @Override
+    public synchronized TableSnapshot read() {
+        return table.snapshot();
+    }
+
+    @Override
+    public synchronized TableSnapshot status(ListView view, boolean connections) {
+        List<TableService> out = new ArrayList<>();
+        List<ConnectionEntry> conns = new ArrayList<>();
+        for (ServiceKey k : table.serviceKeys()) {
+            VirtualProxy v = services.get(k);
+            out.add(v.snapshot());
+            if (connections) {
+                conns.addAll(v.connections());
+            }
+        }
+        return new TableSnapshot(out, conns);
+    }
+
+    @Override
+    public synchronized void apply(List<TableCommand> commands) throws BackendException {
+        List<TableCommand> failed = new ArrayList<>();
+        List<String> why = new ArrayList<>();
+        for (TableCommand c : commands) {
+            Optional<String> err = applyOne(c);
+            if (err.isPresent()) {
+                failed.add(c);
+                why.add(c.commandLine() + ": " + err.get());
+            }
+        }
+        if (!failed.isEmpty()) {
+            throw new BackendException("the user-space table refused " + failed.size() + " change(s): "
+                    + String.join("; ", why), failed);
+        }
+    }
+
+    private Optional<String> applyOne(TableCommand c) {
+        if (c instanceof TableCommand.AddService a && a.service().protocol() == Protocol.FWM) {
+            return Optional.of("firewall-mark services need the kernel's IPVS; the user-space backend serves"
+                    + " TCP and UDP addresses");
+        }
+        Optional<String> err = table.apply(c);
+        if (err.isPresent()) {
+            return err;
+        }
+        try {
+            if (c instanceof TableCommand.AddService a) {
+                Optional<String> e = start(a.spec());
+                if (e.isPresent()) {
+                    table.apply(new TableCommand.DeleteService(a.service()));
+                }
+                return e;
+            } else if (c instanceof TableCommand.EditService e) {
+                services.get(e.service()).update(e.spec());
+            } else if (c instanceof TableCommand.DeleteService d) {
+                VirtualProxy v = services.remove(d.service());
+                v.close();
+            } else if (c instanceof TableCommand.SetReal s) {
+                RealSpec r = table.real(s.service(), s.real().endpoint()).orElseThrow();
+                if (s.edit()) {
+                    services.get(s.service()).editReal(r);
+                } else {
+                    services.get(s.service()).addReal(r);
+                }
+            } else if (c instanceof TableCommand.DeleteReal d) {
+                services.get(d.service()).removeReal(d.real().socketAddress());
+            }
+        } catch (RuntimeException e) {
+            LOG.error("the decision model failed on {}: {}", c.commandLine(), e.toString());
+            return Optional.of(e.toString());
+        }
+        return Optional.empty();
+    }
+
+    /** Makes the decision model and binds the listener (three attempts 200 ms apart). */
+    private Optional<String> start(ServiceSpec spec) {
+        ServiceScheduling s = schedulers.apply(spec);
+        VirtualProxy v = spec.key().protocol() == Protocol.UDP
+                ? new UdpService(s, group, transport, options, dropped)
+                : new TcpService(s, group, transport, options, openAll, refused);
+        InetSocketAddress at = spec.key().endpoint().orElseThrow().socketAddress();
+        Exception last = null;
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            try {
+                v.bind(at);
+                services.put(spec.key(), v);
+                LOG.info("Listening on {} {} ({})", spec.key().protocol().configName(), at, spec.scheduler());
+                return Optional.empty();
+            } catch (Exception e) {
+                last = e;
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        return Optional.of("cannot listen on " + at + ": " + (last == null ? "interrupted" : last.getMessage()));
+    }
+
+    /** Closes every listener and connection and stops the event loops. */
+    @Override
+    public void close() {
+        ticker.cancel(false);
+        List<VirtualProxy> all;
+        synchronized (this) {
+            all = List.copyOf(services.values());
+            services.clear();
+        }
+        all.forEach(VirtualProxy::close);
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+}
