@@ -11,8 +11,7 @@
 # Figures: new connections/s (ab -n N -c C, one request per connection, 100-byte answers), bulk
 # throughput (one 1 GiB download), latency p50/p99 of sequential new-connection requests and the
 # latency added over (a); ratios of (c) to (b). Options: --conns N (20000) --concurrency C (32)
-# --latency N (3000) --bulk BYTES (1073741824). Until the kernel-exact scheduler (issue 18, sched) is
-# in hb.jar, the director's test class path supplies a round-robin model (director/target/test-classes).
+# --latency N (3000) --bulk BYTES (1073741824). The director runs hb.jar's kernel-exact scheduling model.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAB=$ROOT/lab/lab.sh
@@ -115,7 +114,7 @@ virtual=198.18.0.100:80
 	protocol=tcp
 	checktype=connect
 CFG
-ip netns exec "$N1" java ${HB_BENCH_JAVA_OPTS:--XX:+UseParallelGC -Xmx512m} -cp "$JAR:$ROOT/director/target/test-classes" \
+ip netns exec "$N1" java ${HB_BENCH_JAVA_OPTS:--XX:+UseParallelGC -Xmx512m} -cp "$JAR" \
     org.jheartbeat.cli.Main lvs daemon --backend userspace --socket "$OUT/lvs.sock" "$OUT/ldirectord.cf" \
     >"$OUT/director.log" 2>&1 &
 PIDS+=($!)

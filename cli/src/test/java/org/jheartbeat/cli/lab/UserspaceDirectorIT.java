@@ -48,8 +48,7 @@ class UserspaceDirectorIT {
             Path dir = lab.runDir().resolve("uslvs");
             Path bin = Files.createDirectories(dir.resolve("bin"));
             Path hb = bin.resolve("hb");
-            Files.writeString(hb, "#!/bin/sh\nexec java -XX:TieredStopAtLevel=1 -cp " + jar + ":"
-                    + root.resolve("director/target/test-classes") + " org.jheartbeat.cli.Main \"$@\"\n");
+            Files.writeString(hb, "#!/bin/sh\nexec java -XX:TieredStopAtLevel=1 -cp " + jar + " org.jheartbeat.cli.Main \"$@\"\n");
             Files.setPosixFilePermissions(hb, PosixFilePermissions.fromString("rwxr-xr-x"));
             for (int i = 1; i <= 3; i++) {
                 run(List.of("ip", "netns", "exec", client, "ip", "addr", "add", "198.18.0.2" + i + "/24", "dev",
@@ -171,8 +170,7 @@ class UserspaceDirectorIT {
         Path jar = Path.of(System.getProperty("hb.jar", root.resolve("cli/target/hb.jar").toString()));
         Path dir = Files.createDirectories(root.resolve("cli/target/uslvs-ha").resolve("r" + System.nanoTime()));
         Path hb = dir.resolve("hb");
-        Files.writeString(hb, "#!/bin/sh\nexec java -XX:TieredStopAtLevel=1 -cp " + jar + ":"
-                + root.resolve("director/target/test-classes") + " org.jheartbeat.cli.Main \"$@\"\n");
+        Files.writeString(hb, "#!/bin/sh\nexec java -XX:TieredStopAtLevel=1 -cp " + jar + " org.jheartbeat.cli.Main \"$@\"\n");
         Files.setPosixFilePermissions(hb, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path cfg = dir.resolve("ldirectord.cf");
         Files.writeString(cfg, "checktimeout=2\ncheckinterval=1\nquiescent=no\nlogfile=\"" + dir.resolve("ld.log")
