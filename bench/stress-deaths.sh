@@ -5,19 +5,20 @@
 # (VIP 198.18.0.100 + labweb; Heartbeat: IPaddr2). jheartbeat runs through the packaged launcher
 # (packaging/src/bin/hb and its JVM flags), once per VARIANT (a set of scheduling/JVM knobs, each in its own lab,
 # all at once, so every variant sees the same load):
-#   plain     the launcher as is, nice 0 (what a plain `hb daemon` from a shell gets)
-#   nice      nice -n -10, ionice best-effort 0 (what jheartbeat.service's Nice=/IOScheduling* gave before)
-#   rr        chrt --rr 1 (SCHED_RR priority 1 for the whole JVM, as Heartbeat runs realtime)
-#   rrpt      chrt --rr 1 and -XX:+AlwaysPreTouch (heap pages faulted in at start)
-#   unit      what jheartbeat.service now sets (see packaging/README.md): CPUSchedulingPolicy=rr, priority 1,
-#             Nice=-10, IOSchedulingClass=best-effort priority 0
+#   plain     the launcher as is, nice 0, the daemon's real-time threads off (-Djheartbeat.realtime=off)
+#   nice      as plain, with nice -n -10 and ionice best-effort 0 (what jheartbeat.service gave before issue 16)
+#   rr        chrt --rr 1: SCHED_RR priority 1 for the whole JVM (every thread, and every child it forks), as
+#             Heartbeat runs realtime; the daemon's own real-time threads off
+#   rrpt      rr, and -XX:+AlwaysPreTouch (the heap's pages faulted in at start)
+#   threads   the daemon's real-time threads (its default: hb-loop, hb-media, VM Thread on SCHED_RR 1), nice 0
+#   unit      threads, with nice -n -10 and ionice best-effort 0: what jheartbeat.service now gives
 # Extra JVM flags of a variant go through JAVA_TOOL_OPTIONS, so the launcher's own flags stay as they are.
 # Counted per lab after it settled (node1 serving, node2 up), from both nodes' ha-log: late heartbeats
 # ("Late heartbeat" lines, warntime exceeded) with the largest interval, deaths ("node nodeN: is dead"),
 # takeovers; and VIP moves from the holder of the VIP sampled every 0.5 s (`ip -n NS addr`), with the
 # samples where both nodes held it ("both": must be 0).
 #
-#   bench/stress-deaths.sh [--minutes M] [--systems "heartbeat jheartbeat"] [--variants "plain nice rr unit"]
+#   bench/stress-deaths.sh [--minutes M] [--systems "heartbeat jheartbeat"] [--variants "plain nice rr threads unit"]
 #                          [--cpu N] [--vm M] [--vm-bytes SIZE] [--io K] [--no-stress]
 #     --minutes M   stress duration (default 10)
 #     --cpu N       stress-ng CPU hogs (default nproc), --vm M memory hogs (default max(1, nproc/2)) of
@@ -33,7 +34,7 @@ LAUNCHER=$ROOT/packaging/src/bin/hb
 MINUTES=10
 SYSTEMS="heartbeat jheartbeat"
 [[ -x /usr/libexec/heartbeat/heartbeat ]] || SYSTEMS=jheartbeat
-VARIANTS="plain nice rr unit"
+VARIANTS="plain nice rr threads unit"
 CPU=$(nproc)
 VM=$(($(nproc) / 2))
 ((VM >= 1)) || VM=1
@@ -55,7 +56,7 @@ while (($#)); do
 done
 [[ $MINUTES =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "stress-deaths.sh: --minutes must be a number, not '$MINUTES'" >&2; exit 2; }
 for v in $VARIANTS; do
-    case $v in plain | nice | rr | rrpt | unit) ;; *) echo "stress-deaths.sh: unknown variant '$v' (plain nice rr rrpt unit)" >&2; exit 2 ;; esac
+    case $v in plain | nice | rr | rrpt | threads | unit) ;; *) echo "stress-deaths.sh: unknown variant '$v' (plain nice rr rrpt threads unit)" >&2; exit 2 ;; esac
 done
 [[ -f ${HB_JAR:-$ROOT/cli/target/hb.jar} ]] || { echo "stress-deaths.sh: build first: mvn -o -q -B package -DskipTests -pl cli -am" >&2; exit 1; }
 export HB_JAR=${HB_JAR:-$ROOT/cli/target/hb.jar}
@@ -79,11 +80,12 @@ trap cleanup EXIT
 # variant_cmd VARIANT: the HB_CMD (lab.sh start: replaces "java $HB_JAVA_OPTS -jar $HB_JAR") and the extra JVM flags
 variant_cmd() {
     case $1 in
-        plain) echo "$LAUNCHER|" ;;
-        nice) echo "nice -n -10 ionice -c 2 -n 0 $LAUNCHER|" ;;
-        rr) echo "chrt --rr 1 $LAUNCHER|" ;;
-        rrpt) echo "chrt --rr 1 $LAUNCHER|-XX:+AlwaysPreTouch" ;;
-        unit) echo "chrt --rr 1 nice -n -10 ionice -c 2 -n 0 $LAUNCHER|" ;;
+        plain) echo "$LAUNCHER|-Djheartbeat.realtime=off" ;;
+        nice) echo "nice -n -10 ionice -c 2 -n 0 $LAUNCHER|-Djheartbeat.realtime=off" ;;
+        rr) echo "chrt --rr 1 $LAUNCHER|-Djheartbeat.realtime=off" ;;
+        rrpt) echo "chrt --rr 1 $LAUNCHER|-Djheartbeat.realtime=off -XX:+AlwaysPreTouch" ;;
+        threads) echo "$LAUNCHER|" ;;
+        unit) echo "nice -n -10 ionice -c 2 -n 0 $LAUNCHER|" ;;
     esac
 }
 
