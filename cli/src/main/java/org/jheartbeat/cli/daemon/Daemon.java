@@ -183,9 +183,10 @@ public final class Daemon {
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), Daemon::loadAverage);
         NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime());
-        // named, so RealtimeThreads finds it: the UDP media's reads and writes run on this thread
-        EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1,
-                new io.netty.util.concurrent.DefaultThreadFactory("hb-media", true), NioIoHandler.newFactory());
+        // named, so RealtimeThreads finds it (otherwise as Netty's default factory: not a daemon thread, max
+        // priority): the UDP media's reads and writes run on this thread
+        EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, new io.netty.util.concurrent.DefaultThreadFactory(
+                "hb-media", false, Thread.MAX_PRIORITY), NioIoHandler.newFactory());
         List<Medium> media = new ArrayList<>();
         for (MediumDecl d : config.media()) {
             if (HostChecks.pointsAtThisMachine(d)) {
