@@ -10,9 +10,9 @@
 #     (longer than deadtime: the link dies, the node must not, the other medium carries the beats);
 #   - `hb status` against each node every 10 s (the control socket: one connection each, a leak would show);
 #   - every 30 s, per daemon: RSS (VmRSS), threads (/proc/PID/status), open fds (/proc/PID/fd).
-# Prints the samples as they come, then a summary: per node the first/min/max/last of each, the fd and thread
-# counts' spread after the first 2 minutes (stable = spread <= 2; a leak grows with the flaps and status
-# calls), the false deaths ("node nodeN: is dead": none expected, one medium is always up), late beats, the
+# Prints the samples as they come, an ASCII curve of RSS, then a summary: per node the first/min/max/last of each,
+# and after the first 2 minutes the largest RSS, thread and fd counts of the first half and of the second half
+# (stable: fds no higher, threads at most 2 more; a leak grows with the flaps and status calls), the false deaths ("node nodeN: is dead": none expected, one medium is always up), late beats, the
 # "Link ... dead." lines (the flaps: expected), and the VIP's holder changes (sampled every 2 s; none expected).
 #
 #   bench/soak.sh [--minutes M] [--flap-every S] [--no-load]
@@ -176,16 +176,19 @@ for n in 1 2; do
                   else printf " %-22s", f "/" lo "/" hi "/" l }' "$OUT/samples"
     done
     echo
-    # stability: spread of threads and fds after the first 2 minutes
-    for m in 1 2; do
+    # stability after the first 2 minutes: a leak grows, so compare the second half's largest count with the
+    # first half's (pools that start and end threads make the count go up and down without growing)
+    for m in 0 1 2; do
         col=$((c + m))
-        spread=$(awk -v c="$col" '$1 >= 120 { if (!s++ || $c < lo) lo = $c; if ($c > hi) hi = $c } END { print (s ? hi - lo : 0) }' "$OUT/samples")
-        what=$([[ $m == 1 ]] && echo threads || echo fds)
-        echo "      $what spread after 2 min: $spread"
-        ((spread <= 2)) || stable=no
+        read -r h1 h2 < <(awk -v c="$col" '$1 >= 120 { v[++n] = $c } END { for (i = 1; i <= n; i++) { if (i <= n / 2) { if (v[i] > a) a = v[i] } else if (v[i] > b) b = v[i] } print a + 0, b + 0 }' "$OUT/samples")
+        case $m in
+            0) echo "      RSS: largest $(echo "scale=1; $h1/1024" | bc) MB in the first half after 2 min, $(echo "scale=1; $h2/1024" | bc) MB in the second" ;;
+            1) echo "      threads: largest $h1 in the first half after 2 min, $h2 in the second"; ((h2 - h1 <= 2)) || stable=no ;;
+            2) echo "      fds: largest $h1 in the first half after 2 min, $h2 in the second"; ((h2 <= h1)) || stable=no ;;
+        esac
     done
 done
-echo "    thread and fd counts stable (spread <= 2 after the first 2 minutes): $stable"
+echo "    thread and fd counts stable (second half after 2 min: fds no higher, threads at most 2 more): $stable"
 echo "    link flaps: $(cat "$OUT/flaps" 2>/dev/null | wc -l); 'Link ... dead.' lines: node1 $(count "$log1" "Link node2:eth[01] dead")," \
     "node2 $(count "$log2" "Link node1:eth[01] dead")"
 echo "    false deaths ('is dead'): node1 $(count "$log1" "node node2: is dead"), node2 $(count "$log2" "node node1: is dead");" \
