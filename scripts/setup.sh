@@ -21,6 +21,8 @@ PACKAGES=(
   exim4-daemon-light dovecot-imapd dovecot-pop3d dnsmasq-base  # HealthChecksIT: smtp, imap(s)/pop, dns real servers
   samba samba-common-bin           # nmbd (bookworm ships it in samba) and nmblookup: Hostname's NetBIOS takeover
   bind9 bind9-dnsutils             # named (a dynamic zone in the lab) and nsupdate/dig: Hostname's DNS takeover
+  stress-ng                        # StressDeathsIT, bench/stress-deaths.sh, bench/soak.sh: CPU, memory and sync() load
+                                   # (~25 MB with libipsec-mb1 and a few small mesa/xcb libraries, a few seconds)
   python3                          # director tests: the recording ipvsadm, LvsDirectorIT's real HTTP servers (fence-agents already pulls it in)
   pacemaker-cli-utils              # crm_verify, crm_simulate (PacemakerExportIT, hb export pacemaker); pulls in
                                    # corosync + pacemaker (corosync -t); their services are kept from starting

@@ -137,6 +137,7 @@ class SystemdUnitIT {
         assertThat(check.code()).as("hb config check of the valid config\n%s", check.output() + check.stderr()).isZero();
         c.sh("systemctl reset-failed " + UNIT + " 2>/dev/null; true");
 
+        String startCursor = cursor(c);
         long t0 = System.nanoTime();
         IsolatedRoot.Result start = c.run(List.of("systemctl", "start", UNIT), HANG_MS / 1000);
         System.out.printf("FIGURE systemctl_start_ms %d ms (returns once the daemon wrote its pid file)%n",
@@ -148,6 +149,10 @@ class SystemdUnitIT {
         String mainPid = s.get("MainPID");
         assertThat(c.sh("cat /var/lib/jheartbeat/hb.pid").output().trim()).as("the daemon's pid file").isEqualTo(mainPid);
         assertThat(c.run(List.of("ps", "-o", "ni=", "-p", mainPid), 10).output().trim()).as("Nice=").isEqualTo("-10");
+        // the daemon's own real-time beat threads: the unit has no RestrictRealtime=, which would refuse them
+        waitForJournal(c, startCursor, "Real-time scheduling (SCHED_RR 1) for threads");
+        assertThat(c.sh("ps -L -o cls=,comm= -p " + mainPid + " | grep hb-loop").output().trim()).as("hb-loop's policy")
+                .startsWith("RR");
         System.out.println("oom_score_adj of the daemon (OOMScoreAdjust=-900; systemd ignores a refusal in a container): "
                 + c.sh("cat /proc/" + mainPid + "/oom_score_adj").output().trim());
 

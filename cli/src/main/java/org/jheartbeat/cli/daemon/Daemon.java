@@ -184,7 +184,10 @@ public final class Daemon {
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), Daemon::loadAverage);
         NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime());
-        EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        // named, so RealtimeThreads finds it (otherwise as Netty's default factory: not a daemon thread, max
+        // priority): the UDP media's reads and writes run on this thread
+        EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, new io.netty.util.concurrent.DefaultThreadFactory(
+                "hb-media", false, Thread.MAX_PRIORITY), NioIoHandler.newFactory());
         List<Medium> media = new ArrayList<>();
         for (MediumDecl d : config.media()) {
             if (HostChecks.pointsAtThisMachine(d)) {
@@ -224,6 +227,7 @@ public final class Daemon {
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new UserException(ExitCodes.FAILURE, "cannot start heartbeat media: " + e.getMessage());
         }
+        realtime();
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
         Reloader reloader = new Reloader(config.configDir(), me, config, loop);
         ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
@@ -251,6 +255,26 @@ public final class Daemon {
         syncRuntime.close();
         finish(loop, control, netty, state);
         return ExitCodes.OK;
+    }
+
+    /**
+     * Once the loop and the media threads run: SCHED_RR for them ({@link RealtimeThreads}), as Heartbeat
+     * 3.0.6's default {@code realtime on}; {@code -Djheartbeat.realtime=off} (in HB_JAVA_OPTS) leaves
+     * every thread at normal scheduling. A failure is one WARN line, and the daemon runs on.
+     */
+    private static void realtime() {
+        if ("off".equals(System.getProperty("jheartbeat.realtime"))) {
+            LOG.info("Real-time scheduling off (-Djheartbeat.realtime=off)");
+            return;
+        }
+        String[] failure = new String[1];
+        List<String> threads = RealtimeThreads.apply(failure);
+        if (failure[0] != null) {
+            LOG.warn("Unable to set real-time scheduling (SCHED_RR {}): {}; beats may be late on a busy machine",
+                    RealtimeThreads.PRIORITY, failure[0]);
+        } else {
+            LOG.info("Real-time scheduling (SCHED_RR {}) for threads {}", RealtimeThreads.PRIORITY, threads);
+        }
     }
 
     /**
