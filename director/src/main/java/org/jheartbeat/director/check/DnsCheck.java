@@ -1,9 +1,7 @@
 package org.jheartbeat.director.check;
 
 import java.io.IOException;
-import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.SocketTimeoutException;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -78,33 +76,12 @@ final class DnsCheck extends SocketCheck {
             throws IOException {
         try (DatagramSocket socket = new DatagramSocket()) {
             socket.connect(target.server());
-            byte[] buffer = new byte[4096];
-            long nextSend = 0;
-            while (true) {
-                long now = System.nanoTime();
-                if (now >= nextSend) {
-                    socket.send(new DatagramPacket(query, query.length));
-                    nextSend = now + RESEND_MS * 1_000_000L;
-                }
-                long waitMs = Math.min(deadline.socketTimeout(), Math.max(1, (nextSend - System.nanoTime()) / 1_000_000L));
-                socket.setSoTimeout((int) waitMs);
-                DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
-                try {
-                    socket.receive(packet);
-                } catch (SocketTimeoutException e) {
-                    deadline.socketTimeout(); // throws when the whole check is out of time
-                    continue;
-                }
-                byte[] message = java.util.Arrays.copyOf(packet.getData(), packet.getLength());
-                DnsWire.Response response;
-                try {
-                    response = DnsWire.decode(message);
-                } catch (IllegalArgumentException e) {
-                    throw new IOException("malformed DNS answer: " + e.getMessage());
-                }
-                if (response.id() == id) {
-                    return response;
-                }
+            byte[] message = UdpExchange.exchange(socket, query, 4096, RESEND_MS, deadline,
+                    m -> m.length >= 2 && (((m[0] & 0xff) << 8) | (m[1] & 0xff)) == id);
+            try {
+                return DnsWire.decode(message);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("malformed DNS answer: " + e.getMessage());
             }
         }
     }

@@ -2,9 +2,7 @@ package org.jheartbeat.director.check;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -39,42 +37,22 @@ final class RadiusCheck extends SocketCheck {
                 target.password().orElse(""), secret);
         try (DatagramSocket socket = new DatagramSocket()) {
             socket.connect(target.server());
-            byte[] buffer = new byte[4096];
-            long nextSend = 0;
-            while (true) {
-                long now = System.nanoTime();
-                if (now >= nextSend) {
-                    socket.send(new DatagramPacket(request, request.length));
-                    nextSend = now + RESEND_MS * 1_000_000L;
-                }
-                long waitMs = Math.min(deadline.socketTimeout(), Math.max(1, (nextSend - System.nanoTime()) / 1_000_000L));
-                socket.setSoTimeout((int) waitMs);
-                DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
-                try {
-                    socket.receive(packet);
-                } catch (SocketTimeoutException e) {
-                    deadline.socketTimeout();
-                    continue;
-                }
-                byte[] answer = Arrays.copyOf(packet.getData(), packet.getLength());
-                if (answer.length < 20 || (answer[1] & 0xff) != id) {
-                    continue; // not an answer to this request
-                }
-                int length = ((answer[2] & 0xff) << 8) | (answer[3] & 0xff);
-                if (length < 20 || length > answer.length) {
-                    throw new CheckFailure("malformed RADIUS answer (length " + length + ")");
-                }
-                answer = Arrays.copyOf(answer, length);
-                if (!validResponse(answer, authenticator, secret)) {
-                    throw new CheckFailure("RADIUS answer with a wrong authenticator (is secret right?)");
-                }
-                int code = answer[0] & 0xff;
-                if (code == ACCESS_ACCEPT) {
-                    return;
-                }
-                throw new CheckFailure(code == ACCESS_REJECT ? "RADIUS Access-Reject for " + target.login().orElse("")
-                        : "RADIUS answer code " + code + ", not Access-Accept");
+            byte[] answer = UdpExchange.exchange(socket, request, 4096, RESEND_MS, deadline,
+                    m -> m.length >= 20 && (m[1] & 0xff) == id); // others answer another request
+            int length = ((answer[2] & 0xff) << 8) | (answer[3] & 0xff);
+            if (length < 20 || length > answer.length) {
+                throw new CheckFailure("malformed RADIUS answer (length " + length + ")");
             }
+            answer = Arrays.copyOf(answer, length);
+            if (!validResponse(answer, authenticator, secret)) {
+                throw new CheckFailure("RADIUS answer with a wrong authenticator (is secret right?)");
+            }
+            int code = answer[0] & 0xff;
+            if (code == ACCESS_ACCEPT) {
+                return;
+            }
+            throw new CheckFailure(code == ACCESS_REJECT ? "RADIUS Access-Reject for " + target.login().orElse("")
+                    : "RADIUS answer code " + code + ", not Access-Accept");
         }
     }
 

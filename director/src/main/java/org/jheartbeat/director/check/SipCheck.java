@@ -1,10 +1,8 @@
 package org.jheartbeat.director.check;
 
 import java.io.IOException;
-import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
@@ -43,28 +41,11 @@ final class SipCheck extends SocketCheck {
             socket.connect(target.server());
             InetSocketAddress local = (InetSocketAddress) socket.getLocalSocketAddress();
             byte[] message = request(login, "UDP", local).getBytes(StandardCharsets.UTF_8);
-            byte[] buffer = new byte[8192];
-            long nextSend = 0;
-            while (true) {
-                long now = System.nanoTime();
-                if (now >= nextSend) {
-                    socket.send(new DatagramPacket(message, message.length));
-                    nextSend = now + RESEND_MS * 1_000_000L;
-                }
-                long waitMs = Math.min(deadline.socketTimeout(), Math.max(1, (nextSend - System.nanoTime()) / 1_000_000L));
-                socket.setSoTimeout((int) waitMs);
-                DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
-                try {
-                    socket.receive(packet);
-                } catch (SocketTimeoutException e) {
-                    deadline.socketTimeout();
-                    continue;
-                }
-                String text = new String(packet.getData(), 0, packet.getLength(), StandardCharsets.UTF_8);
-                int end = text.indexOf('\n');
-                String first = end >= 0 ? text.substring(0, end) : text;
-                return first.endsWith("\r") ? first.substring(0, first.length() - 1) : first;
-            }
+            byte[] answer = UdpExchange.exchange(socket, message, 8192, RESEND_MS, deadline, m -> true);
+            String text = new String(answer, StandardCharsets.UTF_8);
+            int end = text.indexOf('\n');
+            String first = end >= 0 ? text.substring(0, end) : text;
+            return first.endsWith("\r") ? first.substring(0, first.length() - 1) : first;
         }
     }
 
