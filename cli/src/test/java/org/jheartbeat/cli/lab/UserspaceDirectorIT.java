@@ -1,6 +1,8 @@
 package org.jheartbeat.cli.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.jheartbeat.cli.lab.LvsDirectorIT.ms;
+import static org.jheartbeat.cli.lab.LvsDirectorIT.run;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -74,9 +76,9 @@ class UserspaceDirectorIT {
             List<String> status = List.of(hb.toString(), "lvs", "status", "--socket", socket.toString());
 
             long t0 = System.nanoTime();
-            Ran start = run(List.of("ip", "netns", "exec", node1, "sh", wrapper, cfg.toString(), "start"), env);
-            assertThat(start.code).as(start.out).isZero();
-            lab.waitUntil(() -> count(run(status, env).out, "  -> ") == 6, 30_000, "all six reals up");
+            LvsDirectorIT.Result start = run(List.of("ip", "netns", "exec", node1, "sh", wrapper, cfg.toString(), "start"), env);
+            assertThat(start.code()).as(start.out()).isZero();
+            lab.waitUntil(() -> count(run(status, env).out(), "  -> ") == 6, 30_000, "all six reals up");
             System.out.printf("user-space director started, all reals up after %d ms%n", ms(t0));
 
             // round robin: 30 new connections, 10 per real
@@ -87,7 +89,7 @@ class UserspaceDirectorIT {
             assertThat(sticky.perReal()).hasSize(1);
             String stickyReal = sticky.perReal().keySet().iterator().next();
 
-            String listing = run(status, env).out;
+            String listing = run(status, env).out();
             System.out.print(listing);
             assertThat(listing).startsWith("IP Virtual Server version 1.2.1 (size=4096)\n"
                     + "Prot LocalAddress:Port Scheduler Flags\n"
@@ -96,7 +98,7 @@ class UserspaceDirectorIT {
             assertThat(listing).contains("TCP  198.18.0.101:80 rr\n");
             assertThat(listing).containsPattern("(?m)^  -> 198\\.18\\.0\\.21:80 {15}Route   1      \\d+ +\\d+ +$");
             String stats = run(List.of(hb.toString(), "lvs", "status", "--stats", "--socket", socket.toString()),
-                    env).out;
+                    env).out();
             System.out.print(stats);
             long[] svc = statsRow(stats, "TCP  198.18.0.101:80");
             assertThat(svc[0]).as("Conns").isEqualTo(30);
@@ -107,7 +109,7 @@ class UserspaceDirectorIT {
             int victim = stickyReal.equals("real2") ? 3 : 2;
             long down = System.nanoTime();
             servers.remove(victim).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            lab.waitUntil(() -> count(run(status, env).out, "  -> ") == 4, 30_000, "the dead real to be removed");
+            lab.waitUntil(() -> count(run(status, env).out(), "  -> ") == 4, 30_000, "the dead real to be removed");
             System.out.printf("real %d killed -> out of both services after %d ms (checkinterval 1 s + checktimeout"
                     + " 2 s)%n", victim, ms(down));
             Load after = load(client, dir, "198.18.0.101", 20);
@@ -115,8 +117,8 @@ class UserspaceDirectorIT {
                     .allSatisfy((k, v) -> assertThat(v).isEqualTo(10));
             assertThat(load(client, dir, "198.18.0.100", 4).perReal()).containsOnlyKeys(stickyReal);
 
-            Ran stop = run(List.of("sh", wrapper, cfg.toString(), "stop"), env);
-            assertThat(stop.code).as(stop.out).isZero();
+            LvsDirectorIT.Result stop = run(List.of("sh", wrapper, cfg.toString(), "stop"), env);
+            assertThat(stop.code()).as(stop.out()).isZero();
 
             // LVS-DR real server: node2 for 198.18.0.150
             String vip = "198.18.0.150";
@@ -136,7 +138,7 @@ class UserspaceDirectorIT {
             // packets for the VIP, routed through node2 as a director would send them, are accepted there
             Process listener = new ProcessBuilder("ip", "netns", "exec", lab.namespace("node2"), "python3",
                     "-m", "http.server", "8081", "--bind", vip, "--directory", dir.resolve("www1").toString())
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("dr.out").toFile()).start();
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("dr.out()").toFile()).start();
             try {
                 lab.lab("client", "ip", "route", "add", vip + "/32", "via", "198.18.0.2");
                 lab.waitUntil(() -> lab.lab("client", "curl", "-s", "-m", "2", "http://" + vip + ":8081/who")
@@ -201,11 +203,11 @@ class UserspaceDirectorIT {
             assertThat(lab.lab("start", "node2").code()).isZero();
             List<String> get = List.of("ip", "netns", "exec", client, "curl", "-s", "-m", "1",
                     "http://198.18.0.100/who");
-            lab.waitUntil(() -> run(get, Map.of()).out.startsWith("real"), 60_000, "the director on node1");
+            lab.waitUntil(() -> run(get, Map.of()).out().startsWith("real"), 60_000, "the director on node1");
             assertThat(lab.holds("node1", "198.18.0.100")).isTrue();
             long off = System.nanoTime();
             assertThat(lab.lab("poweroff", "node1").code()).isZero();
-            lab.waitUntil(() -> run(get, Map.of()).out.startsWith("real"), 60_000, "the director on node2");
+            lab.waitUntil(() -> run(get, Map.of()).out().startsWith("real"), 60_000, "the director on node2");
             long took = ms(off);
             assertThat(lab.holds("node2", "198.18.0.100")).isTrue();
             System.out.printf("director failover: node1 powered off -> new connection through node2's user-space"
@@ -249,16 +251,16 @@ class UserspaceDirectorIT {
     }
 
     static Load load(String clientNs, Path dir, String vip, int n) throws IOException, InterruptedException {
-        Ran r = run(List.of("ip", "netns", "exec", clientNs, "python3", dir.resolve("client.py").toString(), vip,
+        LvsDirectorIT.Result r = run(List.of("ip", "netns", "exec", clientNs, "python3", dir.resolve("client.py").toString(), vip,
                 Integer.toString(n)), Map.of());
-        assertThat(r.code).as(r.out).isZero();
+        assertThat(r.code()).as(r.out()).isZero();
         Map<String, Integer> per = new HashMap<>();
-        Matcher m = Pattern.compile("\"(real\\d)\"").matcher(r.out);
+        Matcher m = Pattern.compile("\"(real\\d)\"").matcher(r.out());
         while (m.find()) {
             per.merge(m.group(1), 1, Integer::sum);
         }
-        Matcher s = Pattern.compile("\"sent\": (\\d+), \"recv\": (\\d+)").matcher(r.out);
-        assertThat(s.find()).as(r.out).isTrue();
+        Matcher s = Pattern.compile("\"sent\": (\\d+), \"recv\": (\\d+)").matcher(r.out());
+        assertThat(s.find()).as(r.out()).isTrue();
         return new Load(per, Long.parseLong(s.group(1)), Long.parseLong(s.group(2)));
     }
 
@@ -288,25 +290,6 @@ class UserspaceDirectorIT {
     static Process httpServer(String ns, int i, Path www, Path dir) throws IOException {
         return new ProcessBuilder("ip", "netns", "exec", ns, "python3", "-m", "http.server", "80", "--bind",
                 "198.18.0.2" + i, "--directory", www.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("http" + i + ".out").toFile()).start();
-    }
-
-    static long ms(long t0) {
-        return (System.nanoTime() - t0) / 1_000_000;
-    }
-
-    record Ran(int code, String out) {
-    }
-
-    static Ran run(List<String> argv, Map<String, String> env) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException(argv + " did not finish within 120 s");
-        }
-        return new Ran(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
+                .redirectOutput(dir.resolve("http" + i + ".out()").toFile()).start();
     }
 }
