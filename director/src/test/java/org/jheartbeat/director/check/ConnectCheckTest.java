@@ -13,16 +13,15 @@ class ConnectCheckTest {
     @Test
     void aListeningServerIsUpAndAClosedPortIsDownWithTheReason() throws Exception {
         InetAddress lo = InetAddress.getLoopbackAddress();
-        int closedPort;
         try (ServerSocket server = new ServerSocket(0, 1, lo)) {
             CheckResult up = Checks.forService("connect", "none")
                     .check(CheckTarget.of(new InetSocketAddress(lo, server.getLocalPort())), Duration.ofSeconds(5));
             assertThat(up.up()).isTrue();
-            closedPort = server.getLocalPort();
         }
-        CheckResult down = new ConnectCheck()
-                .check(CheckTarget.of(new InetSocketAddress(lo, closedPort)), Duration.ofSeconds(5));
-        assertThat(down.up()).isFalse();
-        assertThat(down.reason()).containsIgnoringCase("refused");
+        try (ClosedPort closed = new ClosedPort()) {
+            CheckResult down = new ConnectCheck().check(CheckTarget.of(closed.address()), Duration.ofSeconds(5));
+            assertThat(down.up()).isFalse();
+            assertThat(down.reason()).containsIgnoringCase("refused");
+        }
     }
 }

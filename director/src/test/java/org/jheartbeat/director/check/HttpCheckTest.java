@@ -178,12 +178,10 @@ class HttpCheckTest {
 
     @Test
     void aClosedPortIsDownWithTheReason() throws Exception {
-        CheckTarget gone;
-        try (ScriptedServer s = http("")) {
-            gone = s.target();
+        try (ClosedPort gone = new ClosedPort()) {
+            CheckResult r = check("http").check(CheckTarget.of(gone.address()), TIMEOUT);
+            assertThat(r.up()).isFalse();
+            assertThat(r.reason()).containsIgnoringCase("refused");
         }
-        CheckResult r = check("http").check(gone, TIMEOUT);
-        assertThat(r.up()).isFalse();
-        assertThat(r.reason()).containsIgnoringCase("refused");
     }
 }
