@@ -90,7 +90,7 @@ class HostnameAgentTest {
             + "::dns_server=198.18.0.10::dns_home=198.18.0.1::hostname=yes";
 
     @Test
-    void takesEveryNameOverAndGivesItBack() throws IOException {
+    void takesEveryNameOverAndGivesItBack() throws IOException, InterruptedException {
         HostnameAgent a = agent(ALL);
         assertThat(a.status().outcome()).isEqualTo(AgentOutcome.STOPPED);
         AgentResult started = a.start();
