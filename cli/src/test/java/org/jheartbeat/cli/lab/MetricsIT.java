@@ -11,13 +11,16 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 13 item 5 in the lab: both nodes' jheartbeat.yaml turn the Prometheus endpoint on at their LAN
  * address; {@code curl} inside node1 shows the peer active, then dead after node2 loses power, with
- * the death counted (one more than before: a loaded machine may already have counted one).
+ * the death counted (one more than before: a loaded machine may already have counted one) and its
+ * eth1 link dead.
  */
 @Tag("root")
 class MetricsIT {
     private static final String YAML = "metrics:\n  listen:\n    node1: 198.18.0.1:9810\n    node2: 198.18.0.2:9810\n";
     private static final String PEER_ACTIVE = "jheartbeat_node_status{local=\"false\",node=\"node2\",status=\"active\"} 1.0";
     private static final String PEER_DEAD = "jheartbeat_node_status{local=\"false\",node=\"node2\",status=\"dead\"} 1.0";
+
+    private static final String ETH1_DEAD = "jheartbeat_link_status{link=\"eth1\",node=\"node2\",status=\"dead\"} 1.0";
 
     /** The endpoint's page as curl inside node1 gets it, or "" when it does not answer. */
     private static String scrape(Lab lab) throws Exception {
@@ -49,11 +52,17 @@ class MetricsIT {
             assertThat(lab.daemonLog("node1", 100)).contains("Metrics endpoint: http://198.18.0.1:9810/metrics");
 
             assertThat(lab.lab("poweroff", "node2").code()).isZero();
-            lab.waitUntil(() -> scrape(lab).contains(PEER_DEAD), Figures.HANG_MS, "node1's metrics showing node2 dead");
+            // The node dies deadtime after its last status packet, each link deadtime after its last
+            // packet of any kind: a link whose last packet came after the last status (an ack, a
+            // retransmission) goes dead a few milliseconds after the node, so wait for both.
+            lab.waitUntil(() -> {
+                String page = scrape(lab);
+                return page.contains(PEER_DEAD) && page.contains(ETH1_DEAD);
+            }, Figures.HANG_MS, "node1's metrics showing node2 and its eth1 link dead");
             String after = scrape(lab);
             assertThat(deaths(after)).as(after).isEqualTo(deathsBefore + 1);
             assertThat(after).doesNotContain(PEER_ACTIVE)
-                    .contains("jheartbeat_link_status{link=\"eth1\",node=\"node2\",status=\"dead\"} 1.0")
+                    .contains(ETH1_DEAD)
                     .contains("jheartbeat_group_state{group=\"198.18.0.100/24/eth0\",preferred_node=\"node1\","
                             + "state=\"running\"} 1.0");
         }
