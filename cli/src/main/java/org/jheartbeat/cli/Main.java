@@ -6,29 +6,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Supplier;
 import org.jheartbeat.cli.command.ClStatusCommand;
-import org.jheartbeat.cli.command.DaemonCommand;
 import org.jheartbeat.cli.command.StatusCommand;
 import org.jheartbeat.core.state.StateDirectory;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
 
-/** Entry point of {@code hb} ({@code java -jar hb.jar}). */
+/**
+ * Entry point of {@code hb} ({@code java -jar hb.jar}): the direct path of {@code hb status} and
+ * {@code cl_status} first, else picocli ({@link CommandLines}). This class refers to no picocli type, uses
+ * no lambda and no stream, so that a direct call loads and links none of them (issue 16: {@code hb status}
+ * and {@code cl_status} against a live daemon within 300 ms; each costs JVM start time).
+ */
 public final class Main {
-    /** Arguments that print help or the version: never on the daemon's short path (their text needs the full model). */
-    private static final Set<String> HELP_OPTIONS = Set.of("-h", "--help", "-V", "--version");
-    /**
-     * Commands run on a short path (one command's model): the daemon's start, and the commands admins run in
-     * loops against a live daemon (issue 16: {@code hb status}, {@code cl_status} within 300 ms).
-     */
-    private static final Map<String, Supplier<Object>> SHORT_PATHS = Map.of(
-            "daemon", DaemonCommand::new,
-            "status", StatusCommand::new,
-            "cl-status", ClStatusCommand::new);
-
     private Main() {
     }
 
@@ -39,74 +27,7 @@ public final class Main {
         if (direct != null) {
             System.exit(direct);
         }
-        System.exit((isShortPath(args) ? newShortCommandLine(args[0]) : newCommandLine()).execute(args));
-    }
-
-    /** The configured command line: exit-code mapping and parameter-error handling included. */
-    public static CommandLine newCommandLine() {
-        return configure(new CommandLine(new HbCommand()));
-    }
-
-    /**
-     * Whether {@code args} start the daemon ({@code hb daemon ...}) without asking for help or the version: then
-     * {@link #newDaemonCommandLine} parses and runs them as {@link #newCommandLine} would.
-     */
-    static boolean isDaemonRun(String[] args) {
-        return args.length > 0 && args[0].equals("daemon") && isShortPath(args);
-    }
-
-    /**
-     * Whether {@code args} run one of the {@link #SHORT_PATHS} commands without asking for help or the version:
-     * then {@link #newShortCommandLine} parses and runs them as {@link #newCommandLine} would. For {@code
-     * cl-status}, whose own arguments follow {@code --} and may be anything, only the arguments before {@code
-     * --} are looked at.
-     */
-    static boolean isShortPath(String[] args) {
-        if (args.length == 0 || !SHORT_PATHS.containsKey(args[0])) {
-            return false;
-        }
-        int end = Arrays.asList(args).indexOf("--");
-        return Arrays.stream(args, 0, end < 0 ? args.length : end).noneMatch(HELP_OPTIONS::contains);
-    }
-
-    /**
-     * {@code hb} with only the subcommand {@code name} (one of {@link #SHORT_PATHS}): picocli then builds the
-     * model of one command instead of every command's (issue 13: the daemon's footprint; issue 16: {@code hb
-     * status} and {@code cl_status} start in about half the CPU time). Parsing, execution, exit codes and error
-     * messages are those of {@link #newCommandLine}; help and version texts are not offered here.
-     *
-     * @param name {@code daemon}, {@code status} or {@code cl-status}
-     * @throws IllegalArgumentException for any other name
-     */
-    static CommandLine newShortCommandLine(String name) {
-        Supplier<Object> command = SHORT_PATHS.get(name);
-        if (command == null) {
-            throw new IllegalArgumentException("no short path for " + name);
-        }
-        CommandLine hb = new CommandLine(CommandSpec.create().name("hb"));
-        hb.addSubcommand(name, command.get());
-        return configure(hb);
-    }
-
-    /**
-     * {@code hb} with only its {@code daemon} subcommand, for a daemon's start (issue 13: footprint): picocli then
-     * builds the model of one command instead of every command's, which saves classes (memory) and start time.
-     * Parsing, execution, exit codes and error messages ({@code hb daemon: ...}, {@code Try 'hb daemon --help'})
-     * are those of {@link #newCommandLine}; help and version texts are not offered here ({@link #isDaemonRun}).
-     */
-    static CommandLine newDaemonCommandLine() {
-        return newShortCommandLine("daemon");
-    }
-
-    private static CommandLine configure(CommandLine cl) {
-        cl.setExecutionExceptionHandler(new ExceptionMapper());
-        cl.setParameterExceptionHandler((ex, args) -> {
-            CommandLine c = ex.getCommandLine();
-            c.getErr().println("hb: " + ex.getMessage());
-            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
-            return ExitCodes.USAGE;
-        });
-        return cl;
+        System.exit(CommandLines.execute(args));
     }
 
     /** {@code status} and {@code cl-status} as {@link #direct} understands them. */
@@ -119,7 +40,7 @@ public final class Main {
      * [--state-dir DIR] -- ARGS...} (the {@code cl_status} wrapper's form), each option at most once, are
      * run without building any picocli model, which costs about as much CPU as the rest of the call.
      * Anything else (help, other options, errors) returns null and goes to picocli, which then gives
-     * its usual answer; for these shapes the output and exit code are those of {@link #newCommandLine}.
+     * its usual answer; for these shapes the output and exit code are those of {@link CommandLines#newCommandLine}.
      *
      * @return the exit code, or null if {@code args} are not of a direct shape (nothing was run)
      */
@@ -142,9 +63,13 @@ public final class Main {
 
     /** @return the call, or null if {@code args} are not exactly one of the direct shapes */
     static DirectCall parseDirect(String[] args) {
-        if (args.length == 0 || !args[0].equals("status") && !args[0].equals("cl-status")
-                || Arrays.stream(args).anyMatch(a -> a.startsWith("@"))) {
-            return null; // @-files: picocli expands them
+        if (args.length == 0 || !args[0].equals("status") && !args[0].equals("cl-status")) {
+            return null;
+        }
+        for (String a : args) {
+            if (a.startsWith("@")) {
+                return null; // @-files: picocli expands them
+            }
         }
         boolean cl = args[0].equals("cl-status");
         String dir = null;

@@ -18,7 +18,7 @@ record HbRun(int code, String out, String err) {
     static HbRun hb(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Main.newCommandLine();
+        CommandLine cl = CommandLines.newCommandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);

@@ -25,14 +25,14 @@ class MainTest {
 
     @Test
     void onlyADaemonStartWithoutHelpOrVersionTakesTheShortPath() {
-        assertThat(Main.isDaemonRun(new String[] {"daemon", "--config-dir", "/etc/ha.d"})).isTrue();
-        assertThat(Main.isDaemonRun(new String[] {"daemon"})).isTrue();
-        assertThat(Main.isDaemonRun(new String[] {})).isFalse();
-        assertThat(Main.isDaemonRun(new String[] {"status", "daemon"})).isFalse();
-        assertThat(Main.isDaemonRun(new String[] {"daemon", "--help"})).isFalse();
-        assertThat(Main.isDaemonRun(new String[] {"daemon", "-h"})).isFalse();
-        assertThat(Main.isDaemonRun(new String[] {"daemon", "-V"})).isFalse();
-        assertThat(Main.isDaemonRun(new String[] {"daemon", "--version"})).isFalse();
+        assertThat(CommandLines.isDaemonRun(new String[] {"daemon", "--config-dir", "/etc/ha.d"})).isTrue();
+        assertThat(CommandLines.isDaemonRun(new String[] {"daemon"})).isTrue();
+        assertThat(CommandLines.isDaemonRun(new String[] {})).isFalse();
+        assertThat(CommandLines.isDaemonRun(new String[] {"status", "daemon"})).isFalse();
+        assertThat(CommandLines.isDaemonRun(new String[] {"daemon", "--help"})).isFalse();
+        assertThat(CommandLines.isDaemonRun(new String[] {"daemon", "-h"})).isFalse();
+        assertThat(CommandLines.isDaemonRun(new String[] {"daemon", "-V"})).isFalse();
+        assertThat(CommandLines.isDaemonRun(new String[] {"daemon", "--version"})).isFalse();
     }
 
     @Test
@@ -48,8 +48,8 @@ class MainTest {
             {"daemon", "--config-dir", badConfig.toString(), "--state-dir", dir.resolve("s2").toString()},
         };
         for (String[] args : cases) {
-            HbRun full = run(Main::newCommandLine, args);
-            HbRun quick = run(Main::newDaemonCommandLine, args);
+            HbRun full = run(CommandLines::newCommandLine, args);
+            HbRun quick = run(CommandLines::newDaemonCommandLine, args);
             assertThat(quick).as(String.join(" ", args)).isEqualTo(full);
             assertThat(full.code()).as(String.join(" ", args)).isNotZero();
         }
@@ -57,13 +57,13 @@ class MainTest {
 
     @Test
     void statusAndClStatusTakeTheShortPathUnlessHelpOrVersionIsAsked() {
-        assertThat(Main.isShortPath(new String[] {"status", "--state-dir", "/var/lib/jheartbeat"})).isTrue();
-        assertThat(Main.isShortPath(new String[] {"cl-status", "--state-dir", "/s", "--", "hbstatus"})).isTrue();
-        assertThat(Main.isShortPath(new String[] {"cl-status", "--", "-h"})).as("cl_status's own -h").isTrue();
-        assertThat(Main.isShortPath(new String[] {"status", "--help"})).isFalse();
-        assertThat(Main.isShortPath(new String[] {"cl-status", "-V", "--", "hbstatus"})).isFalse();
-        assertThat(Main.isShortPath(new String[] {"standby"})).isFalse();
-        assertThat(Main.isShortPath(new String[] {})).isFalse();
+        assertThat(CommandLines.isShortPath(new String[] {"status", "--state-dir", "/var/lib/jheartbeat"})).isTrue();
+        assertThat(CommandLines.isShortPath(new String[] {"cl-status", "--state-dir", "/s", "--", "hbstatus"})).isTrue();
+        assertThat(CommandLines.isShortPath(new String[] {"cl-status", "--", "-h"})).as("cl_status's own -h").isTrue();
+        assertThat(CommandLines.isShortPath(new String[] {"status", "--help"})).isFalse();
+        assertThat(CommandLines.isShortPath(new String[] {"cl-status", "-V", "--", "hbstatus"})).isFalse();
+        assertThat(CommandLines.isShortPath(new String[] {"standby"})).isFalse();
+        assertThat(CommandLines.isShortPath(new String[] {})).isFalse();
     }
 
     @Test
@@ -81,8 +81,8 @@ class MainTest {
             {"cl-status", "--state-dir"},
         };
         for (String[] args : cases) {
-            HbRun full = run(Main::newCommandLine, args);
-            HbRun quick = run(() -> Main.newShortCommandLine(args[0]), args);
+            HbRun full = run(CommandLines::newCommandLine, args);
+            HbRun quick = run(() -> CommandLines.newShortCommandLine(args[0]), args);
             assertThat(quick).as(String.join(" ", args)).isEqualTo(full);
             assertThat(full.code()).as(String.join(" ", args)).isNotZero();
         }
@@ -119,12 +119,57 @@ class MainTest {
             {"cl-status", "--state-dir", noDaemon, "--"},
         };
         for (String[] args : cases) {
-            HbRun full = run(Main::newCommandLine, args);
+            HbRun full = run(CommandLines::newCommandLine, args);
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             Integer code = Main.direct(args, new PrintWriter(out, true), new PrintWriter(err, true));
             assertThat(new HbRun(code, out.toString(), err.toString())).as(String.join(" ", args)).isEqualTo(full);
             assertThat(full.code()).as(String.join(" ", args)).isNotZero();
+        }
+    }
+
+    /**
+     * A direct call against a live control socket, in a JVM of its own as {@code cl_status} runs it: the answer
+     * is printed and no picocli class, no lambda of ours is loaded (the class-load log of the JVM; issue 16: the
+     * start time of {@code hb status} and {@code cl_status}). The socket is served here by a thread that reads
+     * the request line and answers as the daemon does.
+     */
+    @Test
+    void aDirectCallLoadsNoPicocliClass(@TempDir Path dir) throws Exception {
+        Path state = Files.createDirectories(dir.resolve("state"));
+        Path socket = new org.jheartbeat.core.state.StateDirectory(state).controlSocket();
+        java.util.concurrent.atomic.AtomicReference<String> asked = new java.util.concurrent.atomic.AtomicReference<>();
+        try (java.nio.channels.ServerSocketChannel server =
+                     java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            Thread daemon = new Thread(() -> {
+                try (java.nio.channels.SocketChannel c = server.accept()) {
+                    java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                            java.nio.channels.Channels.newInputStream(c), java.nio.charset.StandardCharsets.US_ASCII));
+                    asked.set(in.readLine());
+                    c.write(java.nio.ByteBuffer.wrap("OK\n0\nHeartbeat is running on this machine.\n"
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+                } catch (java.io.IOException e) {
+                    asked.set("server failed: " + e);
+                }
+            });
+            daemon.start();
+            Path log = dir.resolve("classes.log");
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xlog:class+load=info:file=" + log, "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName(), "cl-status", "--state-dir", state.toString(), "--", "hbstatus")
+                    .redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            daemon.join(10_000);
+            assertThat(p.exitValue()).as(output).isZero();
+            assertThat(output).isEqualTo("Heartbeat is running on this machine.\n");
+            assertThat(asked.get()).isEqualTo("cl_status hbstatus");
+            List<String> loaded = Files.readAllLines(log);
+            assertThat(loaded).as("the JVM's class-load log").anyMatch(l -> l.contains(" org.jheartbeat.cli.Main "));
+            assertThat(loaded).noneMatch(l -> l.contains(" picocli."))
+                    .noneMatch(l -> l.contains(" org.jheartbeat.cli.CommandLines "))
+                    .noneMatch(l -> l.contains(" org.jheartbeat.cli.Main$$Lambda"));
         }
     }
 }

@@ -87,7 +87,7 @@ class PacemakerExportIT {
         f.addresses().forEach((n, a) -> args.add("--node-address=" + n + "=" + String.join(",", a)));
         java.io.StringWriter o = new java.io.StringWriter();
         java.io.StringWriter e = new java.io.StringWriter();
-        picocli.CommandLine cl = org.jheartbeat.cli.Main.newCommandLine();
+        picocli.CommandLine cl = org.jheartbeat.cli.CommandLines.newCommandLine();
         cl.setOut(new java.io.PrintWriter(o, true));
         cl.setErr(new java.io.PrintWriter(e, true));
         int code = cl.execute(args.toArray(String[]::new));

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.jheartbeat.cli.Main;
+import org.jheartbeat.cli.CommandLines;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -42,7 +42,7 @@ class PacemakerClusterDrillIT {
             Path out = lab.runDir().resolve("pcmk-export");
             StringWriter o = new StringWriter();
             StringWriter e = new StringWriter();
-            CommandLine cl = Main.newCommandLine();
+            CommandLine cl = CommandLines.newCommandLine();
             cl.setOut(new PrintWriter(o, true));
             cl.setErr(new PrintWriter(e, true));
             int code = cl.execute("export", "pacemaker", "--config-dir", lab.configDir("node1").toString(),

@@ -1,0 +1,109 @@
+package org.jheartbeat.cli;
+
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jheartbeat.cli.command.ClStatusCommand;
+import org.jheartbeat.cli.command.DaemonCommand;
+import org.jheartbeat.cli.command.StatusCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * The picocli command lines of {@code hb}: every command's ({@link #newCommandLine}) or one command's
+ * ({@link #newShortCommandLine}). Kept out of {@link Main} so that the direct path of {@code hb status}
+ * and {@code cl_status} loads and verifies no picocli class (issue 16: their start time).
+ */
+public final class CommandLines {
+    /** Arguments that print help or the version: never on the daemon's short path (their text needs the full model). */
+    private static final Set<String> HELP_OPTIONS = Set.of("-h", "--help", "-V", "--version");
+    /**
+     * Commands run on a short path (one command's model): the daemon's start, and the commands admins run in
+     * loops against a live daemon (issue 16: {@code hb status}, {@code cl_status} within 300 ms).
+     */
+    private static final Map<String, Supplier<Object>> SHORT_PATHS = Map.of(
+            "daemon", DaemonCommand::new,
+            "status", StatusCommand::new,
+            "cl-status", ClStatusCommand::new);
+
+    private CommandLines() {
+    }
+
+    /**
+     * Parses and runs {@code args} with picocli: the short path's model when {@link #isShortPath} allows it,
+     * else every command's.
+     *
+     * @return the exit code ({@link ExitCodes})
+     */
+    static int execute(String[] args) {
+        return (isShortPath(args) ? newShortCommandLine(args[0]) : newCommandLine()).execute(args);
+    }
+
+    /** The configured command line: exit-code mapping and parameter-error handling included. */
+    public static CommandLine newCommandLine() {
+        return configure(new CommandLine(new HbCommand()));
+    }
+
+    /**
+     * Whether {@code args} start the daemon ({@code hb daemon ...}) without asking for help or the version: then
+     * {@link #newDaemonCommandLine} parses and runs them as {@link #newCommandLine} would.
+     */
+    static boolean isDaemonRun(String[] args) {
+        return args.length > 0 && args[0].equals("daemon") && isShortPath(args);
+    }
+
+    /**
+     * Whether {@code args} run one of the {@link #SHORT_PATHS} commands without asking for help or the version:
+     * then {@link #newShortCommandLine} parses and runs them as {@link #newCommandLine} would. For {@code
+     * cl-status}, whose own arguments follow {@code --} and may be anything, only the arguments before {@code
+     * --} are looked at.
+     */
+    static boolean isShortPath(String[] args) {
+        if (args.length == 0 || !SHORT_PATHS.containsKey(args[0])) {
+            return false;
+        }
+        int end = Arrays.asList(args).indexOf("--");
+        return Arrays.stream(args, 0, end < 0 ? args.length : end).noneMatch(HELP_OPTIONS::contains);
+    }
+
+    /**
+     * {@code hb} with only the subcommand {@code name} (one of {@link #SHORT_PATHS}): picocli then builds the
+     * model of one command instead of every command's (issue 13: the daemon's footprint; issue 16: {@code hb
+     * status} and {@code cl_status} start in about half the CPU time). Parsing, execution, exit codes and error
+     * messages are those of {@link #newCommandLine}; help and version texts are not offered here.
+     *
+     * @param name {@code daemon}, {@code status} or {@code cl-status}
+     * @throws IllegalArgumentException for any other name
+     */
+    static CommandLine newShortCommandLine(String name) {
+        Supplier<Object> command = SHORT_PATHS.get(name);
+        if (command == null) {
+            throw new IllegalArgumentException("no short path for " + name);
+        }
+        CommandLine hb = new CommandLine(CommandSpec.create().name("hb"));
+        hb.addSubcommand(name, command.get());
+        return configure(hb);
+    }
+
+    /**
+     * {@code hb} with only its {@code daemon} subcommand, for a daemon's start (issue 13: footprint): picocli then
+     * builds the model of one command instead of every command's, which saves classes (memory) and start time.
+     * Parsing, execution, exit codes and error messages ({@code hb daemon: ...}, {@code Try 'hb daemon --help'})
+     * are those of {@link #newCommandLine}; help and version texts are not offered here ({@link #isDaemonRun}).
+     */
+    static CommandLine newDaemonCommandLine() {
+        return newShortCommandLine("daemon");
+    }
+
+    private static CommandLine configure(CommandLine cl) {
+        cl.setExecutionExceptionHandler(new ExceptionMapper());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("hb: " + ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            return ExitCodes.USAGE;
+        });
+        return cl;
+    }
+}
