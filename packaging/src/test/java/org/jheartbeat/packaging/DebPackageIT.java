@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
  * The Debian package as an administrator meets it (issue 13): lintian finds no error in
  * {@code packaging/target/jheartbeat_*_all.deb}; {@code dpkg -i} into an {@link IsolatedRoot} (this machine's
  * /usr, /etc and /var under a throw-away overlay, so the machine is left as it was even when the test fails);
+ * the postinst made the daemon's class-data sharing archive, and a JVM change makes it again (the dpkg trigger);
  * there {@code hb --version}, {@code man -w hb}, the bash completion and {@code systemd-analyze verify} of the
  * unit work; the unit's {@code ExecStart} line exits 2 with {@code file:line} messages on a corrupt
  * {@code /etc/ha.d/ha.cf}; in the lab both nodes run the unit's {@code ExecStart} line, read from the installed
- * unit file, and the VIP fails over when node1 loses power; node1 comes back
+ * unit file (node1's daemon maps the archive), and the VIP fails over when node1 loses power; node1 comes back
  * through {@code /etc/init.d/jheartbeat start} and takes its group back, which its {@code stop} hands over
  * again; {@code dpkg --purge}
  * leaves no file behind that was not there before the install.
@@ -74,6 +75,11 @@ class DebPackageIT {
                     + " 2>/dev/null").output()).as("not enabled on install").isEmpty();
             assertThat(iso.sh("stat -c '%U:%G %a' /var/lib/jheartbeat").output().trim()).isEqualTo("root:haclient 750");
 
+            // the daemon's class-data sharing archive, made by the postinst for this jar, JVM and flags
+            assertThat(install.output() + install.stderr()).contains("cds-archive: /var/cache/jheartbeat/daemon.jsa made");
+            IsolatedRoot.Result cds = iso.run(List.of("/usr/lib/jheartbeat/cds-archive", "status"), Map.of(), 60);
+            assertThat(cds.code()).as("cds-archive status after the install\n%s", cds.output() + cds.stderr()).isZero();
+
             IsolatedRoot.Result version = iso.run(List.of("hb", "--version"), Map.of(), 60);
             assertThat(version.code()).isZero();
             assertThat(version.output()).contains("jheartbeat");
@@ -98,6 +104,7 @@ class DebPackageIT {
 
             corruptConfigFailsTheCheck(iso, execStart);
             runsInTheLabAndFailsOver(iso, execStart);
+            aJvmUpgradeRemakesTheArchive(iso);
 
             IsolatedRoot.Result purge = iso.run(List.of("dpkg", "--purge", "jheartbeat"), Map.of(), 300);
             assertThat(purge.code()).as("dpkg --purge\n%s%s", purge.output(), purge.stderr()).isZero();
@@ -109,6 +116,8 @@ class DebPackageIT {
             assertThat(left).as("files the purge left behind").isEmpty();
             assertThat(lost).as("files that were there before the install and are gone after the purge").isEmpty();
             assertThat(haDDigest(iso)).as("/etc/ha.d after the purge").isEqualTo(haDBefore);
+            assertThat(iso.sh("test -e /var/cache/jheartbeat").code()).as("/var/cache/jheartbeat after the purge")
+                    .isNotZero();
         }
         // the machine itself: no package, no file, no dpkg run on it
         assertThat(Files.readString(Path.of("/var/lib/dpkg/status"))).as("host dpkg status")
@@ -159,7 +168,8 @@ class DebPackageIT {
                 Path dir = run.resolve(node);
                 // as systemd would: /etc/ha.d is this node's config; the daemon (it checks the config first), detached
                 IsolatedRoot.Result start = labRun(lab, env, "exec", node, "sh", "-c",
-                        "mount --bind \"$4\" /etc/ha.d && LABWEB_STATE_DIR=\"$1\" setsid sh -c \"exec $2\" </dev/null"
+                        "mount --bind \"$4\" /etc/ha.d && LABWEB_STATE_DIR=\"$1\" setsid env -u HB_JAR sh -c \"exec $2\""
+                        + " </dev/null"
                         + " >>\"$3\" 2>&1 &", "start", dir.resolve("state").toString(), execStart,
                         dir.resolve("daemon.out").toString(), dir.resolve("ha.d").toString());
                 assertThat(start.code()).as("%s: ExecStart\n%s", node, start.output() + start.stderr()).isZero();
@@ -168,6 +178,10 @@ class DebPackageIT {
             waitForHttp(lab, env, run, "node1");
             System.out.printf("FIGURE deb_boot_ms %d ms (node1 serves the VIP after both daemons started)%n",
                     (System.nanoTime() - t0) / 1_000_000);
+            // the daemon the unit's line started (the installed jar) maps the archive the postinst made
+            IsolatedRoot.Result maps = labRun(lab, env, "exec", "node1", "sh", "-c",
+                    "grep -c /var/cache/jheartbeat/daemon.jsa /proc/$(cat /var/lib/jheartbeat/hb.pid)/maps");
+            assertThat(maps.code()).as("node1's daemon maps daemon.jsa\n%s", maps.output() + maps.stderr()).isZero();
             IsolatedRoot.Result status = labRun(lab, env, "exec", "node2", "hb", "status");
             assertThat(status.code()).as("hb status on node2 (default state dir)\n%s", status.output() + status.stderr())
                     .isZero();
@@ -204,6 +218,23 @@ class DebPackageIT {
                 System.out.println("lab down: " + down.output() + down.stderr());
             }
         }
+    }
+
+    /**
+     * A JVM package changes files under /usr/lib/jvm (here: libjvm.so's mtime, in the isolated root): the archive's
+     * key no longer matches, so {@code hb daemon} would not map it, until dpkg runs this package's file trigger
+     * ({@code interest-noawait /usr/lib/jvm}), whose postinst makes it again.
+     */
+    private static void aJvmUpgradeRemakesTheArchive(IsolatedRoot iso) throws Exception {
+        IsolatedRoot.Result touch = iso.sh("touch \"$(dirname \"$(readlink -f \"$(command -v java)\")\")/../lib/server/libjvm.so\"");
+        assertThat(touch.code()).as("touch libjvm.so\n%s", touch.stderr()).isZero();
+        IsolatedRoot.Result stale = iso.run(List.of("/usr/lib/jheartbeat/cds-archive", "status"), Map.of(), 60);
+        assertThat(stale.code()).as("cds-archive status after the JVM changed\n%s", stale.output()).isEqualTo(1);
+        IsolatedRoot.Result trigger = iso.sh("dpkg-trigger --no-await /usr/lib/jvm && dpkg --triggers-only --pending");
+        assertThat(trigger.code()).as("the trigger\n%s%s", trigger.output(), trigger.stderr()).isZero();
+        assertThat(trigger.output() + trigger.stderr()).contains("cds-archive: /var/cache/jheartbeat/daemon.jsa made");
+        IsolatedRoot.Result fresh = iso.run(List.of("/usr/lib/jheartbeat/cds-archive", "status"), Map.of(), 60);
+        assertThat(fresh.code()).as("cds-archive status after the trigger\n%s", fresh.output()).isZero();
     }
 
     private static void waitForHttp(List<String> lab, Map<String, String> env, Path run, String node) throws Exception {
