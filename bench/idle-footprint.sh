@@ -19,7 +19,9 @@
 #
 #   bench/idle-footprint.sh                   # needs cli/target/hb.jar (mvn -o -q package -DskipTests -pl cli -am)
 #   HB_JAVA_OPTS="-Xmx128m" bench/idle-footprint.sh   # another set of flags
-# Env: IDLE_S (default 30), RUNS (default 3), REAL (default 1 if /usr/libexec/heartbeat/heartbeat exists:
+#   CDS=1 bench/idle-footprint.sh             # with the daemon's class-data sharing archive, made first by
+#                                             # packaging/src/bin/cds-archive as the .deb's postinst does
+# Env: IDLE_S (default 30), RUNS (default 3), CDS (default 0), HB_CDS_DIR (an archive already made), REAL (default 1 if /usr/libexec/heartbeat/heartbeat exists:
 # also measure the real Heartbeat), LAB_ID (default fp<pid>; the real-Heartbeat lab: LAB_ID with "r").
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,8 +34,17 @@ export HB_CMD=$ROOT/packaging/src/bin/hb
 [[ -f ${HB_JAR:-$ROOT/cli/target/hb.jar} ]] || { echo "idle-footprint: build first: mvn -o -q package -DskipTests -pl cli -am" >&2; exit 1; }
 TCK=$(getconf CLK_TCK)
 trap '"$LAB" down >/dev/null 2>&1 || true' EXIT
-defaults=$(grep -o 'HB_JAVA_OPTS:-[^}]*' "$HB_CMD" | head -1)
-echo "launcher: $HB_CMD; JVM flags: ${HB_JAVA_OPTS:-${defaults#HB_JAVA_OPTS:-} (its defaults)}"
+defaults=$(sed -n 's/^defaults="\(.*\)"$/\1/p' "$HB_CMD")
+echo "launcher: $HB_CMD; JVM flags: ${HB_JAVA_OPTS:-$defaults (its defaults)}"
+if [[ ${CDS:-0} == 1 ]]; then
+    # the daemon's class-data sharing archive, as the package's postinst makes it, for this jar and these flags
+    if [[ -z ${HB_CDS_DIR:-} ]]; then
+        HB_CDS_DIR=$(mktemp -d /tmp/idle-footprint-cds.XXXXXX)
+        trap '"$LAB" down >/dev/null 2>&1 || true; rm -rf "$HB_CDS_DIR"' EXIT
+    fi
+    export HB_CDS_DIR
+    HB=$HB_CMD "$ROOT/packaging/src/bin/cds-archive" create || exit 1
+fi
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 ms_of_start_line() { # epoch ms of the last "=== DATE TIME lab.sh start" line of a daemon.out
@@ -108,8 +119,10 @@ measure() {
     cpu=$(cpu_ms "$pid")
     if [[ $kind == jheartbeat ]]; then
         classes=$("$LAB" exec node1 jcmd "$pid" VM.classloader_stats 2>/dev/null | awk '/^Total =/ {print $4}')
+        jsa=$(awk '$6 ~ /\.jsa$/ && $6 !~ /lib\/server\/classes\.jsa$/ {print $6}' "/proc/$pid/maps" | sort -u | head -1)
         printf '%s: node1 idle RSS %d kB (%.1f MB; PSS %d kB), peak %d kB, %s threads, %d ms CPU, %s classes loaded\n' \
             "$kind" "$rss" "$(echo "$rss/1024" | bc -l)" "$pss" "$hwm" "$thr" "$cpu" "${classes:-?}"
+        echo "$kind: class-data archive mapped: ${jsa:-none (only the JDK base archive)}"
     else
         printf '%s: node1 idle RSS %d kB (%.1f MB; PSS %d kB) in %d processes (master: %d kB, peak %d kB), %d ms CPU (master)\n' \
             "$kind" "$rss" "$(echo "$rss/1024" | bc -l)" "$pss" "$(ps -o pid= -s "$pid" | wc -l)" \
