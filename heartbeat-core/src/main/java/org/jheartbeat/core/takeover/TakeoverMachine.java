@@ -104,6 +104,8 @@ public final class TakeoverMachine {
     private long fenceDelayNanos;
     /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
     private boolean fenceDelayed;
+    /** The state the delayed fence interrupted: NEGOTIATING and AWAITING_COMM resume if it is cancelled. */
+    private TakeoverState stateBeforeFenceDelay = TakeoverState.STABLE;
     private int fenceAttempts;
     private String fenceStatus;
 
@@ -258,7 +260,12 @@ public final class TakeoverMachine {
                 fenceDelayed = false;
                 deadlineNanos = Long.MAX_VALUE;
                 fenceStatus = "fence of " + peer + " cancelled: it was heard again during the fence delay";
-                state = TakeoverState.STABLE;
+                // a standby exchange the death cancelled does not resume; a negotiation starts over
+                state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
+                        || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+                if (state == TakeoverState.NEGOTIATING) {
+                    deadlineNanos = nowNanos + NEGOTIATION_TIMEOUT_NANOS;
+                }
             } else {
                 out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
             }
@@ -760,6 +767,7 @@ public final class TakeoverMachine {
      * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
      */
     private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
+        stateBeforeFenceDelay = state;
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
         fenceDelayed = true;

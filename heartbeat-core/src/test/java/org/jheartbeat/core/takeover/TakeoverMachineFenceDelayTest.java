@@ -135,6 +135,22 @@ class TakeoverMachineFenceDelayTest {
     }
 
     @Test
+    void aPeerLostAndHeardAgainDuringTheNegotiationResumesIt() {
+        TakeoverMachine m = new TakeoverMachine(N2, N1, TakeoverTableTest.GROUPS, FailbackPolicy.ON, true, true);
+        m.fenceDelay(DELAY);
+        m.on(new TakeoverEvent.CommUp(), T0);
+        assertThat(m.state()).isEqualTo(TakeoverState.NEGOTIATING);
+        List<Effect> dead = m.on(new TakeoverEvent.PeerDead(), T0 + 1_000_000_000L);
+        assertThat(log(dead)).contains("Delaying STONITH of node1 by 5 s: it holds 0 resource group(s), we hold 0,"
+                + " and it comes first in ha.cf");
+        m.on(new TakeoverEvent.PeerReturned(), T0 + 2_000_000_000L);
+        assertThat(m.state()).isEqualTo(TakeoverState.NEGOTIATING);
+        List<Effect> late = m.on(new TakeoverEvent.Tick(), T0 + 2_000_000_000L + TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS);
+        assertThat(fences(late)).isFalse();
+        assertThat(starts(late)).containsExactly(1);
+    }
+
+    @Test
     void aPeerHeardAgainOnceTheFenceWasSentIsFencedAnyway() {
         TakeoverMachine m = stable(N2, TakeoverTableTest.GROUPS, DELAY);
         m.on(new TakeoverEvent.PeerDead(), DEATH);
