@@ -202,6 +202,7 @@ public final class Daemon {
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
         engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
+        engine.machine().fenceDelay(jheartbeatYaml.fencing().fenceDelay().toNanos());
         ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
                 jheartbeatYaml.monitorDefaults());
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
@@ -211,9 +212,10 @@ public final class Daemon {
         groupExecutor.onGroupFailure(loop::groupFailedRunning); // monitoring gave up on a group: the machine moves it
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
-                d -> LOG.info("STONITH device: {} (ha.cf line {}); fencing action {}, power-on after an off: {}",
-                        d.type(), d.line(), jheartbeatYaml.fencing().action().word(), jheartbeatYaml.fencing()
-                        .powerOnAfter().map(t -> t.toMillis() + " ms").orElse("never")),
+                d -> LOG.info("STONITH device: {} (ha.cf line {}); fencing action {}, power-on after an off: {},"
+                        + " fence delay: {} ms", d.type(), d.line(), jheartbeatYaml.fencing().action().word(),
+                        jheartbeatYaml.fencing().powerOnAfter().map(t -> t.toMillis() + " ms").orElse("never"),
+                        jheartbeatYaml.fencing().fenceDelay().toMillis()),
                 () -> LOG.warn("No STONITH device configured: a peer that only looks dead is not fenced"));
         try {
             // once the media are bound (a second daemon on this node fails there, touching nothing) and

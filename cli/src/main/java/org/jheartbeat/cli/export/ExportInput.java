@@ -22,6 +22,7 @@ import org.jheartbeat.sync.config.SyncConfig;
  * @param syncYaml        sync.yaml as written, if it exists
  * @param monitorDefaults the {@code monitor:} section of jheartbeat.yaml ({@link OperationTimeouts#NONE} if none)
  * @param jheartbeatYaml  jheartbeat.yaml as written, if it exists
+ * @param fenceDelay      jheartbeat.yaml {@code stonith: fence_delay} (its default when absent); zero: none
  * @param resourceDScripts the names of the files in the config directory's {@code resource.d}
  * @param stonithParams   each STONITH line's parameters by name ({@link StonithParams})
  * @param nodeAddresses   node name to its address on each UDP link, in link order, as given with
@@ -33,7 +34,7 @@ import org.jheartbeat.sync.config.SyncConfig;
  */
 public record ExportInput(ClusterConfig config, String haCfText, String haresourcesText, String authkeysText,
                           Optional<SyncConfig> sync, Optional<String> syncYaml, OperationTimeouts monitorDefaults,
-                          Optional<String> jheartbeatYaml, Set<String> resourceDScripts, StonithParams stonithParams,
+                          Optional<String> jheartbeatYaml, java.time.Duration fenceDelay, Set<String> resourceDScripts, StonithParams stonithParams,
                           Map<String, List<String>> nodeAddresses, Optional<String> localNode,
                           Map<String, String> localAddresses, String clusterName) {
     public ExportInput {
@@ -45,6 +46,7 @@ public record ExportInput(ClusterConfig config, String haCfText, String haresour
         Objects.requireNonNull(syncYaml, "syncYaml");
         Objects.requireNonNull(monitorDefaults, "monitorDefaults");
         Objects.requireNonNull(jheartbeatYaml, "jheartbeatYaml");
+        Objects.requireNonNull(fenceDelay, "fenceDelay");
         resourceDScripts = Set.copyOf(resourceDScripts);
         Objects.requireNonNull(stonithParams, "stonithParams");
         nodeAddresses = Map.copyOf(nodeAddresses);

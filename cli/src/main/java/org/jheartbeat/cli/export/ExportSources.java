@@ -59,7 +59,7 @@ public final class ExportSources {
                 yaml.monitorDefaults(),
                 Files.exists(dir.resolve(JheartbeatYaml.NAME)) ? Optional.of(read(dir.resolve(JheartbeatYaml.NAME)))
                         : Optional.empty(),
-                resourceD(dir), ExportSources::stonithParams, nodeAddresses, localNode, localAddresses, clusterName);
+                yaml.fencing().fenceDelay(), resourceD(dir), ExportSources::stonithParams, nodeAddresses, localNode, localAddresses, clusterName);
     }
 
     /** This machine's first IPv4 address per interface name; empty if none can be read. */

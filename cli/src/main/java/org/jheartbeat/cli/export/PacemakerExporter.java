@@ -113,6 +113,9 @@ public final class PacemakerExporter {
         List<Nv> options = new ArrayList<>();
         options.add(new Nv("stonith-enabled", fencing.isEmpty() ? "false" : "true"));
         options.add(new Nv("dc-deadtime", seconds(config.timing().initdead())));
+        if (!fencing.isEmpty() && !in.fenceDelay().isZero()) {
+            priorityFencing(options, groups);
+        }
         List<Nv> rscDefaults = List.of(new Nv("resource-stickiness", "" + stickiness()));
         Cib cib = new Cib(in.clusterName(), options, nodes, fencing, clones, groups, constraints, rscDefaults);
         List<ReportLine> report = new ArrayList<>();
@@ -395,6 +398,28 @@ public final class PacemakerExporter {
         note(g.line(), "group " + gid + " (members start left to right, stop right to left, run on one node);"
                 + " location " + lid + ": prefers " + node + " with score " + PREFERENCE);
         return Optional.of(new Group(gid, members, node, g.line()));
+    }
+
+    /**
+     * jheartbeat.yaml {@code fence_delay} as Pacemaker's {@code priority-fencing-delay}: the cluster property,
+     * and {@code priority=1} on each group's first member, so that a node's priority (the sum over what
+     * it runs) is the number of groups it runs, jheartbeat's weight in the fencing race. Pacemaker delays
+     * the fence of the node with the higher priority; with equal priorities it delays neither (jheartbeat's
+     * tie-break by ha.cf order has no equivalent there), which the report says.
+     */
+    private void priorityFencing(List<Nv> options, List<Group> groups) {
+        long ms = in.fenceDelay().toMillis();
+        options.add(new Nv("priority-fencing-delay", ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms"));
+        for (int i = 0; i < groups.size(); i++) {
+            Group g = groups.get(i);
+            List<Primitive> members = new ArrayList<>(g.members());
+            Primitive first = members.get(0);
+            List<Nv> meta = new ArrayList<>(first.meta());
+            meta.add(new Nv("priority", "1"));
+            members.set(0, new Primitive(first.id(), first.cls(), first.provider(), first.type(), first.params(), meta,
+                    first.ops()));
+            groups.set(i, new Group(g.id(), members, g.preferredNode(), g.line()));
+        }
     }
 
     private void note(int line, String text) {
@@ -821,6 +846,15 @@ public final class PacemakerExporter {
             }
             if (!Character.isWhitespace(raw.charAt(0))) {
                 section = t.split(":")[0];
+            }
+            if (section.equals("stonith") && t.startsWith("fence_delay")) {
+                report.add(new ReportLine("jheartbeat.yaml", i + 1, t, in.fenceDelay().isZero()
+                        ? "no priority-fencing-delay (0: both nodes fence at once)"
+                        : "cluster property priority-fencing-delay, with priority=1 on each group's first resource"
+                        + " (a node's priority = the groups it runs); with equal priorities Pacemaker delays neither"
+                        + " fence: for jheartbeat's tie-break (the node first in ha.cf wins) add pcmk_delay_base on the"
+                        + " fencing of that node"));
+                continue;
             }
             String became = switch (section) {
                 case "monitor" -> "monitor op interval/timeout, migration-threshold (restart_limit + 1) and"

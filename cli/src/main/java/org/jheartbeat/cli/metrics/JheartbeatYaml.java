@@ -48,6 +48,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * stonith:                     # how this node fences its peer before a takeover (docs/design/stonith.md)
  *   action: auto               # auto: off where the device confirms it (apcsmart), else reset; off; reset
  *   power_on: 10s              # after a confirmed off, switch the peer on again this much later; never
+ *   fence_delay: 5s            # all links cut: the node holding fewer groups waits this long to fence; 0: none
  * </pre>
  * Every user error is one {@link UserException} (exit 2) reading {@code FILE:LINE: what is wrong;
  * what to do}, as for sync.yaml; unknown keys are errors, with "did you mean".
@@ -159,21 +160,34 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         return new JheartbeatYaml(source, listen, monitor, fencing);
     }
 
-    /** The {@code stonith:} section: {@code action} and {@code power_on}, each defaulting as {@link FencingPolicy#DEFAULT}. */
+    /**
+     * The {@code stonith:} section: {@code action}, {@code power_on} and {@code fence_delay}, each defaulting
+     * as {@link FencingPolicy#DEFAULT}.
+     */
     private static FencingPolicy fencing(Path source, NodeTuple section) throws UserException {
         FencingPolicy p = FencingPolicy.DEFAULT;
         if (section == null || isNull(section.getValueNode())) {
             return p;
         }
-        for (NodeTuple e : mapping(source, section.getValueNode(), "stonith:", List.of("action", "power_on")).values()) {
+        for (NodeTuple e : mapping(source, section.getValueNode(), "stonith:", List.of("action", "power_on",
+                "fence_delay")).values()) {
             String key = ((ScalarNode) e.getKeyNode()).getValue();
             if (!(e.getValueNode() instanceof ScalarNode v) || v.getValue().isBlank()) {
                 throw error(source, line(e.getValueNode()), "stonith: " + key + ": no value; write e.g. "
-                        + (key.equals("action") ? "auto" : "10s or never"));
+                        + switch (key) {
+                            case "action" -> "auto";
+                            case "fence_delay" -> "5s or 0";
+                            default -> "10s or never";
+                        });
             }
             try {
-                p = key.equals("action") ? new FencingPolicy(FencingPolicy.parseAction(v.getValue()), p.powerOnAfter())
-                        : new FencingPolicy(p.action(), FencingPolicy.parsePowerOn(v.getValue()));
+                p = switch (key) {
+                    case "action" -> new FencingPolicy(FencingPolicy.parseAction(v.getValue()), p.powerOnAfter(),
+                            p.fenceDelay());
+                    case "power_on" -> new FencingPolicy(p.action(), FencingPolicy.parsePowerOn(v.getValue()),
+                            p.fenceDelay());
+                    default -> new FencingPolicy(p.action(), p.powerOnAfter(), FencingPolicy.parseFenceDelay(v.getValue()));
+                };
             } catch (IllegalArgumentException ex) {
                 throw error(source, line(v), "stonith: " + key + ": " + ex.getMessage());
             }

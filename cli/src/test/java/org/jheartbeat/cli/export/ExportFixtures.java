@@ -131,6 +131,12 @@ final class ExportFixtures {
                         .replace("auto_failback on", "stonith_host node1 apcsmart @DIR@/ttyS1 node2\nauto_failback on"),
                 "node1 198.18.0.100/24/eth0 labweb\n", "resource.d/labweb", LABWEB)
                 .withAddresses(Map.of("node1", List.of("198.18.1.1"), "node2", List.of("198.18.1.2"))));
+        out.add(of("lab active-active, apcsmart STONITH, fence_delay 8s", LAB_HA_CF.replace("auto_failback on",
+                        "stonith_host node1 apcsmart @DIR@/ttyS1 node2\nstonith_host node2 apcsmart @DIR@/ttyS1 node1\n"
+                        + "auto_failback on"),
+                "node1 198.18.0.100/24/eth0 labweb\nnode2 198.18.0.101/24/eth0 labweb2\n",
+                "resource.d/labweb", LABWEB, "resource.d/labweb2", LABWEB, "jheartbeat.yaml",
+                "stonith:\n  fence_delay: 8s\n"));
         out.add(of("lab ping + ipfail", LAB_HA_CF.replace("auto_failback on", "auto_failback on\nping 198.18.0.254\n"
                         + "deadping 5\nrespawn hacluster /usr/libexec/heartbeat/ipfail"),
                 "node1 198.18.0.100/24/eth0 labweb\nnode2 198.18.0.101/24/eth0 labweb2\n",

@@ -205,6 +205,37 @@ class PacemakerExporterTest {
     }
 
     @Test
+    void fenceDelayBecomesPriorityFencingDelayWithOnePriorityPointPerGroup() throws Exception {
+        String haCf = ExportFixtures.LAB_HA_CF.replace("auto_failback on",
+                "stonith_host node1 apcsmart /dev/ttyS1 node2\nstonith_host node2 apcsmart /dev/ttyS1 node1\nauto_failback on");
+        String haresources = "node1 198.18.0.100/24/eth0 labweb\nnode2 198.18.0.101/24/eth0 labweb2\n";
+        ExportResult r = ExportFixtures.of("fence delay", haCf, haresources, "resource.d/labweb", ExportFixtures.LABWEB,
+                "resource.d/labweb2", ExportFixtures.LABWEB, "jheartbeat.yaml", "stonith:\n  fence_delay: 1500ms\n")
+                .export(dir.resolve("a"));
+        assertThat(r.cib().clusterOptions()).contains(new Nv("priority-fencing-delay", "1500ms"));
+        assertThat(r.cib().groups()).hasSize(2).allSatisfy(g -> {
+            assertThat(g.members().get(0).meta()).contains(new Nv("priority", "1"));
+            assertThat(g.members().subList(1, g.members().size())).allSatisfy(m ->
+                    assertThat(m.meta()).doesNotContain(new Nv("priority", "1")));
+        });
+        assertThat(r.report()).anyMatch(l -> l.source().equals("fence_delay: 1500ms")
+                && l.became().startsWith("cluster property priority-fencing-delay"));
+        // the default (no jheartbeat.yaml): 5 s, as the daemon
+        ExportResult d = ExportFixtures.of("fence delay default", haCf, haresources, "resource.d/labweb",
+                ExportFixtures.LABWEB, "resource.d/labweb2", ExportFixtures.LABWEB).export(dir.resolve("b"));
+        assertThat(d.cib().clusterOptions()).contains(new Nv("priority-fencing-delay", "5s"));
+        ExportResult off = ExportFixtures.of("fence delay 0", haCf, haresources, "resource.d/labweb",
+                ExportFixtures.LABWEB, "resource.d/labweb2", ExportFixtures.LABWEB, "jheartbeat.yaml",
+                "stonith:\n  fence_delay: 0\n").export(dir.resolve("c"));
+        assertThat(off.cib().clusterOptions()).noneMatch(o -> o.name().equals("priority-fencing-delay"));
+        assertThat(off.cib().groups().get(0).members().get(0).meta()).doesNotContain(new Nv("priority", "1"));
+        // without STONITH there is no fencing to delay
+        ExportResult none = ExportFixtures.of("no stonith", ExportFixtures.LAB_HA_CF, haresources, "resource.d/labweb",
+                ExportFixtures.LABWEB, "resource.d/labweb2", ExportFixtures.LABWEB).export(dir.resolve("d"));
+        assertThat(none.cib().clusterOptions()).noneMatch(o -> o.name().equals("priority-fencing-delay"));
+    }
+
+    @Test
     void stonithWithAParameterFileAndAFenceAgentRunAnywhere() throws Exception {
         Fixture f = ExportFixtures.of("stonith file", ExportFixtures.LAB_HA_CF.replace("auto_failback on",
                 "stonith ssh @DIR@/stonith-ssh.cfg\nstonith_host * fence_dummy node1 node2\nauto_failback on"),

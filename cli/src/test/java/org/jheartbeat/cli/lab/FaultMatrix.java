@@ -281,6 +281,7 @@ final class FaultMatrix {
                     assertThat(daemonAlive(lab, other(survivor))).as(other(survivor) + " stays off").isFalse();
                     return survivor + " fenced " + other(survivor) + " and serves alone; ARP " + c.watch.arpHistory();
                 }));
+        s.add(bothCutActiveActive(with(stonithSerial, "LAB_GROUPS", "active-active")));
         s.add(new Scenario("node power-off", "node2 takes over; node1 back: fails back (auto_failback on)", true, BASE,
                 true, l -> { }, (lab, c) -> {
                     lab.lab("poweroff", "node1");
@@ -470,6 +471,59 @@ final class FaultMatrix {
                             + " serves; ARP " + c.watch.arpHistory();
                 }));
         return s;
+    }
+
+    /** The second VIP of {@code LAB_GROUPS=active-active}: node2's group. */
+    static final String VIP2 = FailureHandlingIT.VIP2;
+
+    /**
+     * Every link cut while each node runs a group, both with STONITH (docs/design/stonith.md, "Fence
+     * delay"): equal weights, so node2 (later in ha.cf) delays its fence by the default fence_delay (5 s)
+     * and node1 powers it off first, then serves both VIPs. Without the delay both fenced each other and
+     * nobody served. Both VIPs are watched: {@code VIP} by the runner, {@code VIP2} here.
+     */
+    static Scenario bothCutActiveActive(Map<String, String> env) {
+        return new Scenario("both links cut, STONITH (apcsmart), active-active",
+                "node2 delays its fence (equal weights, node1 first in ha.cf), node1 powers node2 off and serves"
+                        + " both VIPs; never two on either VIP", true, env, true, l -> { }, (lab, c) -> {
+                    FailureHandlingIT.awaitHeld(lab, "node2", VIP2, 120);
+                    VipWatch watch2 = new VipWatch(lab, VIP2);
+                    try {
+                        long t0 = System.nanoTime();
+                        lab.lab("serialcut");
+                        lab.lab("linkdown", "node1", "eth1");
+                        await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).until(() ->
+                                !daemonAlive(lab, "node1") || !daemonAlive(lab, "node2"));
+                        long firstOff = (System.nanoTime() - t0) / 1_000_000;
+                        // past node2's fence delay and a whole fence more: a fence of node1 would have ended
+                        Thread.sleep(15_000);
+                        assertThat(daemonAlive(lab, "node1")).as("node1 survives (node1: " + resetLine(c, "node1")
+                                + "; node2: " + resetLine(c, "node2") + ")").isTrue();
+                        assertThat(daemonAlive(lab, "node2")).as("node2 powered off").isFalse();
+                        assertThat(c.logSince("node2")).contains("Delaying STONITH of node1 by 5 s: it holds 1 resource"
+                                + " group(s), we hold 1, and it comes first in ha.cf");
+                        assertThat(c.logSince("node2")).doesNotContain("Resetting node node1 with STONITH");
+                        assertThat(c.logSince("node1")).contains("node node2 now reset.");
+                        awaitServing(lab, "node1");
+                        FailureHandlingIT.awaitHeld(lab, "node1", VIP2, 120);
+                        long end = System.nanoTime() + 5_000_000_000L;
+                        while (System.nanoTime() < end) {
+                            for (String vip : List.of(VIP, VIP2)) {
+                                assertThat(lab.holds("node1", vip)).as(vip + " still on node1").isTrue();
+                                assertThat(lab.holds("node2", vip)).as(vip + " never on node2").isFalse();
+                            }
+                            Thread.sleep(250);
+                        }
+                        long served = (System.nanoTime() - t0) / 1_000_000;
+                        String w2 = "VIP2 arping " + watch2.arpHistory() + " (" + watch2.arpSamples() + " samples)";
+                        assertThat(watch2.neverTwo()).as("never two on VIP2: " + watch2.doubles()).isTrue();
+                        return "node2 delayed its fence, node1 powered it off (" + firstOff + " ms after the cut) and"
+                                + " serves both VIPs (checked until " + served + " ms); " + w2 + "; ARP "
+                                + c.watch.arpHistory();
+                    } finally {
+                        watch2.close();
+                    }
+                });
     }
 
     /** The first line of {@code node}'s ha-log since the drill began that says it reset its peer. */

@@ -51,6 +51,29 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void fenceDelayDefaultsToFiveSecondsTakesADelayOrZeroAndRefusesAnythingElseWithItsLine() throws Exception {
+        assertThat(parse("").fencing().fenceDelay()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(parse("stonith:\n  action: off\n").fencing().fenceDelay()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(parse("stonith:\n  fence_delay: 8s\n").fencing().fenceDelay()).isEqualTo(java.time.Duration.ofSeconds(8));
+        assertThat(parse("stonith:\n  fence_delay: 1500ms\n  action: reset\n").fencing())
+                .isEqualTo(new org.jheartbeat.cli.stonith.FencingPolicy(org.jheartbeat.cli.stonith.FencingPolicy.Action.RESET,
+                        Optional.of(java.time.Duration.ofSeconds(10)), java.time.Duration.ofMillis(1500)));
+        assertThat(parse("stonith:\n  fence_delay: 0\n").fencing().fenceDelay()).isZero();
+        assertThat(parse("stonith:\n  fence_delay: off\n").fencing().fenceDelay()).isZero();
+        assertThat(error("# fencing\nstonith:\n  fence_delay: soon\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:3: stonith:"
+                + " fence_delay: [soon] is not a delay; write a delay such as 5s or 1500ms (longer than a whole fence"
+                + " of the peer), or 0 for none");
+        assertThat(error("stonith:\n  fence_delay: -5s\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith:"
+                + " fence_delay: [-5s] is not a delay");
+        assertThat(error("stonith:\n  fence_delay: 10min\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith:"
+                + " fence_delay: [10min] is longer than 2 min");
+        assertThat(error("stonith:\n  fence_delay:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith:"
+                + " fence_delay: no value; write e.g. 5s or 0");
+        assertThat(error("stonith:\n  fence_dealy: 5s\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith:"
+                + " unknown key [fence_dealy]; did you mean 'fence_delay'?");
+    }
+
+    @Test
     void perNodeListenAddressesAndOffWhereNotListed() throws Exception {
         JheartbeatYaml y = parse("# jheartbeat only\nmetrics:\n  listen:\n    node1: 198.18.0.1:9810\n"
                 + "    node2: \"[::1]:9811\"\n");

@@ -131,7 +131,7 @@ public final class NodeEngine {
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
-                config.stonithFor(me).isPresent());
+                config.stonithFor(me).isPresent(), config.nodes().indexOf(peer) < config.nodes().indexOf(me));
         this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                 config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
         this.nextStatusNanos = startNanos;

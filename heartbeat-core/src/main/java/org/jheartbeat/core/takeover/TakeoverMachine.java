@@ -52,7 +52,8 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  *  STANDBY_TAKING   -            (view only)           done → acquire      take all → STABLE       SHUTTING_DOWN
  *                                                      → STABLE
  *  FENCING          -            (view only)           ignored             ignored                 SHUTTING_DOWN
- *                   FenceOutcome ok → take all → STABLE; failed → retry every 5 s (Tick)
+ *                   FenceOutcome ok → take all → STABLE; failed → retry every 5 s (Tick);
+ *                   delayed (fence_delay, not yet fenced): Tick at its end → fence; PeerReturned → STABLE
  *  SHUTTING_DOWN    -            (view only)           ignored             (view only)             -
  *  STOPPED          everything ignored
  *
@@ -97,6 +98,14 @@ public final class TakeoverMachine {
     private List<ResourceGroupDecl> groups;
     private final FailbackPolicy failback;
     private final boolean fencing;
+    /** Whether the peer comes before this node in ha.cf's {@code node} lines (the fencing race's tie-break). */
+    private final boolean peerFirstInHaCf;
+    /** How long the loser of the fencing race waits before fencing a lost peer, ns; 0: never waits. */
+    private long fenceDelayNanos;
+    /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
+    private boolean fenceDelayed;
+    /** The state the delayed fence interrupted: NEGOTIATING and AWAITING_COMM resume if it is cancelled. */
+    private TakeoverState stateBeforeFenceDelay = TakeoverState.STABLE;
     private int fenceAttempts;
     private String fenceStatus;
 
@@ -171,7 +180,18 @@ public final class TakeoverMachine {
      */
     public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback,
                            boolean fencing) {
+        this(me, peer, groups, failback, fencing, false);
+    }
+
+    /**
+     * @param peerFirstInHaCf whether the peer's {@code node} line comes before this node's in ha.cf (both
+     *                        nodes share ha.cf): with equal weights, the node listed first wins the fencing
+     *                        race ({@link #fenceDelay})
+     */
+    public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback,
+                           boolean fencing, boolean peerFirstInHaCf) {
         this.fencing = fencing;
+        this.peerFirstInHaCf = peerFirstInHaCf;
         this.fenceStatus = fencing ? "ready (nothing fenced yet)" : "no STONITH device configured";
         this.me = me;
         this.peer = peer;
@@ -223,17 +243,32 @@ public final class TakeoverMachine {
         } else if (event instanceof PeerAskResources e) {
             onPeerAskResources(e, out, nowNanos);
         } else if (event instanceof PeerDead) {
-            onPeerGone(false, out);
+            onPeerGone(false, out, nowNanos);
         } else if (event instanceof PeerShutdown) {
             out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + peer + "'."));
-            onPeerGone(true, out);
+            onPeerGone(true, out, nowNanos);
         } else if (event instanceof PeerRestarted) {
             onPeerRestarted(out);
-        } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING) {
+        } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fenceDelayed) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
         } else if (event instanceof TakeoverEvent.PeerReturned) {
-            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
+            if (fenceDelayed) {
+                // no FencePeer went out and nothing of the peer was taken over: calling it off is safe
+                out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition; its fence is"
+                        + " cancelled (it was delayed and not yet started)."));
+                fenceDelayed = false;
+                deadlineNanos = Long.MAX_VALUE;
+                fenceStatus = "fence of " + peer + " cancelled: it was heard again during the fence delay";
+                // a standby exchange the death cancelled does not resume; a negotiation starts over
+                state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
+                        || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+                if (state == TakeoverState.NEGOTIATING) {
+                    deadlineNanos = nowNanos + NEGOTIATION_TIMEOUT_NANOS;
+                }
+            } else {
+                out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
+            }
             peerPresence = PeerPresence.STABLE;
             if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
@@ -687,7 +722,7 @@ public final class TakeoverMachine {
         }
     }
 
-    private void onPeerGone(boolean clean, List<Effect> out) {
+    private void onPeerGone(boolean clean, List<Effect> out, long now) {
         if (peerSelfFencing) {
             // it said it resets itself because of a stop failure: what it could not stop is gone with it
             peerSelfFencing = false;
@@ -697,6 +732,7 @@ public final class TakeoverMachine {
             return;
         }
         boolean gaveUp = clean || !peerMayHoldAGroup() && peerPresence == PeerPresence.STABLE;
+        int peerWeight = peerGroupsHeld();
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
         if (handover == Handover.IN_PROGRESS) {
@@ -709,6 +745,11 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.INFO, "Dead node " + peer + " gave up resources."));
             out.add(new Announce(new StonithReport(peer, "unneeded")));
         } else if (fencing) {
+            int ourWeight = groupsHeldHere();
+            if (fenceDelayNanos > 0 && (peerWeight > ourWeight || peerWeight == ourWeight && peerFirstInHaCf)) {
+                delayFencing(peerWeight, ourWeight, out, now);
+                return;
+            }
             out.add(new LogLine(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
             startFencing(out);
             return;
@@ -720,7 +761,65 @@ public final class TakeoverMachine {
         takeOverFromDeadPeer(out);
     }
 
+    /**
+     * The fencing race of a two-node cut (Pacemaker's {@code priority-fencing-delay}; Heartbeat 3.0.6 has
+     * no such delay): this node lost it, so it waits {@link #fenceDelayNanos} before its first FencePeer,
+     * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
+     */
+    private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
+        stateBeforeFenceDelay = state;
+        state = TakeoverState.FENCING;
+        standbyStep = StandbyStep.NONE;
+        fenceDelayed = true;
+        fenceAttempts = 0;
+        deadlineNanos = now + fenceDelayNanos;
+        String delay = describeNanos(fenceDelayNanos);
+        String why = "it holds " + peerWeight + " resource group(s), we hold " + ourWeight
+                + (peerWeight == ourWeight ? ", and it comes first in ha.cf" : "");
+        fenceStatus = "fence of " + peer + " delayed for " + delay + " (" + why + ")";
+        out.add(new LogLine(Level.INFO, "Delaying STONITH of " + peer + " by " + delay + ": " + why
+                + " (jheartbeat.yaml stonith.fence_delay); the node that holds more fences first."));
+    }
+
+    /** {@code 5 s}, {@code 1.5 s}, {@code 250 ms}: a delay for log lines. */
+    private static String describeNanos(long nanos) {
+        if (nanos % 1_000_000_000L == 0) {
+            return nanos / 1_000_000_000L + " s";
+        }
+        if (nanos >= 1_000_000_000L && nanos % 100_000_000L == 0) {
+            return nanos / 1_000_000_000L + "." + nanos % 1_000_000_000L / 100_000_000L + " s";
+        }
+        return nanos / 1_000_000L + " ms";
+    }
+
+    /** This node's weight in the fencing race: its groups RUNNING or STARTING here. */
+    private int groupsHeldHere() {
+        int n = 0;
+        for (GroupState a : actual) {
+            if (a == GroupState.RUNNING || a == GroupState.STARTING) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The peer's weight in the fencing race: the groups its last {@code rsc_hold} report covers, read
+     * as {@link #peerMayHoldAGroup} reads it (its {@code local} bit covers the groups it prefers, its
+     * {@code foreign} bit ours).
+     */
+    private int peerGroupsHeld() {
+        int n = 0;
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     private void startFencing(List<Effect> out) {
+        fenceDelayed = false;
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
@@ -860,6 +959,10 @@ public final class TakeoverMachine {
         if (!settled()) {
             out.add(new LogLine(Level.INFO, "Shutdown delayed until current resource activity finishes."));
         }
+        if (fenceDelayed) {
+            fenceDelayed = false;
+            fenceStatus = "fence of " + peer + " not started: this node shut down during the fence delay";
+        }
         state = TakeoverState.SHUTTING_DOWN;
         out.add(new Announce(new Resources(ResourceSet.NONE, false, "shutdown")));
         out.add(new LogLine(Level.INFO, "Giving up all HA resources."));
@@ -867,6 +970,11 @@ public final class TakeoverMachine {
     }
 
     private void onTick(List<Effect> out, long now) {
+        if (state == TakeoverState.FENCING && fenceDelayed && now >= deadlineNanos) {
+            out.add(new LogLine(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
+            startFencing(out);
+            return;
+        }
         if (state == TakeoverState.FENCING && now >= deadlineNanos) {
             deadlineNanos = Long.MAX_VALUE;
             fenceAttempts++;
@@ -1280,7 +1388,30 @@ public final class TakeoverMachine {
         return Math.min(deadlineNanos, handoverDeadlineNanos);
     }
 
-    /** One line about fencing for {@code hb status}: {@code none}, in progress with attempts, or done. */
+    /**
+     * How long this node waits before fencing a lost peer when it loses the fencing race (jheartbeat.yaml
+     * {@code stonith: fence_delay}; the model is Pacemaker's {@code priority-fencing-delay}, Heartbeat
+     * 3.0.6 fences at once). The race: weight = the resource groups a node holds (here: RUNNING or
+     * STARTING; the peer: what its last {@code rsc_hold} covers); the lighter node, or with equal
+     * weights the node listed later in ha.cf, waits; the other fences at once. The peer heard again
+     * during the wait cancels the fence. Set before the first event.
+     *
+     * @param nanos the delay in ns; 0 (the machine's default) fences at once, as before
+     * @throws IllegalArgumentException when {@code nanos} is negative
+     */
+    public void fenceDelay(long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("fence delay " + nanos + " ns is negative");
+        }
+        this.fenceDelayNanos = nanos;
+    }
+
+    /** Whether a fence of the peer is waiting out the fence delay (nothing sent to the device yet). */
+    public boolean fenceDelayed() {
+        return fenceDelayed;
+    }
+
+    /** One line about fencing for {@code hb status}: {@code none}, delayed, in progress with attempts, or done. */
     public String fenceStatus() {
         return fenceStatus;
     }
