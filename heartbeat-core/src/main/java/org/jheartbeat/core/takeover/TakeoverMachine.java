@@ -731,7 +731,8 @@ public final class TakeoverMachine {
         if (peerPresence == PeerPresence.GONE || state == TakeoverState.FENCING) {
             return;
         }
-        boolean gaveUp = clean || !peerMayHoldAGroup() && peerPresence == PeerPresence.STABLE;
+        boolean wasStable = peerPresence == PeerPresence.STABLE;
+        boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
@@ -746,7 +747,12 @@ public final class TakeoverMachine {
             out.add(new Announce(new StonithReport(peer, "unneeded")));
         } else if (fencing) {
             int ourWeight = groupsHeldHere();
-            if (fenceDelayNanos > 0 && (peerWeight > ourWeight || peerWeight == ourWeight && peerFirstInHaCf)) {
+            // no race when we hold nothing in a settled cluster: the peer then sees a node that gave up
+            // resources and does not fence it (the rule above, on its side), so waiting would only delay
+            // the failover of an active/passive pair. Before the cluster settled both may fence: race.
+            boolean peerFencesUs = ourWeight > 0 || !wasStable;
+            if (fenceDelayNanos > 0 && peerFencesUs
+                    && (peerWeight > ourWeight || peerWeight == ourWeight && peerFirstInHaCf)) {
                 delayFencing(peerWeight, ourWeight, out, now);
                 return;
             }
@@ -792,11 +798,16 @@ public final class TakeoverMachine {
         return nanos / 1_000_000L + " ms";
     }
 
-    /** This node's weight in the fencing race: its groups RUNNING or STARTING here. */
+    /**
+     * This node's weight in the fencing race: its groups that may run here (running, starting, stopping,
+     * or blocked by a failed stop). With none in a settled cluster, the peer sees a node that gave up
+     * resources and does not fence it, so this node does not wait.
+     */
     private int groupsHeldHere() {
         int n = 0;
         for (GroupState a : actual) {
-            if (a == GroupState.RUNNING || a == GroupState.STARTING) {
+            if (a == GroupState.RUNNING || a == GroupState.STARTING || a == GroupState.STOPPING
+                    || a == GroupState.BLOCKED) {
                 n++;
             }
         }

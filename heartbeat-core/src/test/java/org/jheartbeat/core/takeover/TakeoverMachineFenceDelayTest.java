@@ -98,6 +98,26 @@ class TakeoverMachineFenceDelayTest {
         assertThat(n2.on(new TakeoverEvent.PeerDead(), DEATH)).contains(new Effect.FencePeer(N1));
     }
 
+    /**
+     * Active/passive: node1 runs the only group, node2 none. node1 does not fence an idle node2 (it gave up
+     * resources), so there is no race and node2, lighter, fences at once: the delay would only slow the
+     * failover.
+     */
+    @Test
+    void anIdleNodeFencesTheActiveOneAtOnceForThereIsNoRace() {
+        List<ResourceGroupDecl> onlyNode1s = List.of(
+                new ResourceGroupDecl(N1, List.of(new ResourceSpec("g1", List.of(), "g1")), 1));
+        TakeoverMachine idle = stable(N2, onlyNode1s, DELAY);
+        List<Effect> out = idle.on(new TakeoverEvent.PeerDead(), DEATH);
+        assertThat(out).contains(new Effect.FencePeer(N1));
+        assertThat(log(out)).doesNotContain("Delaying");
+
+        TakeoverMachine active = stable(N1, onlyNode1s, DELAY);
+        List<Effect> out1 = active.on(new TakeoverEvent.PeerDead(), DEATH);
+        assertThat(fences(out1)).isFalse();
+        assertThat(log(out1)).contains("Dead node node2 gave up resources.");
+    }
+
     @Test
     void aZeroDelayFencesAtOnceOnBothNodesAsBefore() {
         for (NodeName me : List.of(N1, N2)) {
