@@ -34,11 +34,40 @@ public final class ConfigCommand implements Callable<Integer> {
     CommandSpec spec;
 
     /** {@code hb config} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
-    /** This machine's node name: {@code uname -n}, lowercased; {@code localhost} if unreadable. */
+    /**
+     * This machine's node name as the daemon decides it ({@link org.jheartbeat.cli.daemon.NodeIdentity}):
+     * {@code uname -n}, lowercased, unless that is a host name this machine took over from its peer
+     * ({@code Hostname::NAME::hostname=yes}, recorded under {@code /run/jheartbeat/hostname}): then its own
+     * name from that record, so that {@code hb config check/push} and {@code hb export} never act as the
+     * peer (issue 15). {@code localhost} if {@code uname -n} is unreadable.
+     */
     static NodeName thisNode() {
+        String unameN;
         try {
-            return NodeName.of(org.jheartbeat.cli.daemon.Daemon.unameN());
-        } catch (java.io.IOException | IllegalArgumentException e) {
+            unameN = org.jheartbeat.cli.daemon.Daemon.unameN();
+        } catch (java.io.IOException e) {
+            return NodeName.of("localhost");
+        }
+        return thisNode(unameN, new org.jheartbeat.resources.names.TakenHostNames(
+                org.jheartbeat.resources.names.TakenHostNames.DEFAULT_DIR));
+    }
+
+    /**
+     * @param unameN {@code uname -n} now
+     * @param taken  the record of host names taken over from the peer; an unreadable record counts as none
+     * @return the own name recorded for {@code unameN} if it was taken from the peer, else {@code unameN}
+     *         ({@code localhost} if it is not a valid node name)
+     */
+    static NodeName thisNode(String unameN, org.jheartbeat.resources.names.TakenHostNames taken) {
+        String name = unameN;
+        try {
+            name = taken.ownNameFor(unameN).orElse(unameN);
+        } catch (java.io.IOException e) {
+            // the daemon refuses to start on such a record; a tool falls back to uname -n
+        }
+        try {
+            return NodeName.of(name);
+        } catch (IllegalArgumentException e) {
             return NodeName.of("localhost");
         }
     }
