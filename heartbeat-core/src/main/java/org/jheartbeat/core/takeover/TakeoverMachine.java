@@ -1203,6 +1203,10 @@ public final class TakeoverMachine {
         if (!p.isEmpty() && (failedHere[i] && peerFailed[i] || actual[i] == GroupState.BLOCKED || peerBlocked[i])) {
             p.add("clear with 'hb cleanup " + groups.get(i).key() + "'");
         }
+        if (identityConflict && actual[i] != GroupState.RUNNING) {
+            p.add("not started here while another live node uses this node's name " + me
+                    + " (see the CRIT log line; issue 15)");
+        }
         return String.join("; ", p);
     }
 

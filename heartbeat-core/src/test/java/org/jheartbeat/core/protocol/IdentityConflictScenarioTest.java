@@ -63,9 +63,14 @@ class IdentityConflictScenarioTest {
         assertThat(h.runningOn(N1)).as("node2's group is not taken over while someone else is node1")
                 .containsExactly("198.18.0.100/24/eth0");
         assertThat(h.engine(N1).staleFrames().count(Reason.OWN_FRAME)).isZero();
+        // hb status shows why node2's group is not started (its problem column), not node1's own running one
+        assertThat(h.engine(N1).machine().groupProblem(1)).isEqualTo("not started here while another live node"
+                + " uses this node's name node1 (see the CRIT log line; issue 15)");
+        assertThat(h.engine(N1).machine().groupProblem(0)).isEmpty();
 
         h.run(15_000); // the impostor is silent: after deadtime node1 acts again
         assertThat(h.engine(N1).machine().identityConflict()).isFalse();
+        assertThat(h.engine(N1).machine().groupProblem(1)).isEmpty();
         assertThat(h.logs()).anyMatch(l -> l.contains("silent for deadtime; this node acts on its groups again"));
         assertThat(h.runningOn(N1)).containsExactly("198.18.0.100/24/eth0", "198.18.0.101");
     }
