@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The unit as systemd itself runs it (issue 13, "Bad input": a corrupt or missing config at boot fails the unit
  * once, with the config check's file:line messages in the journal, and it does not restart in a loop). PID 1 of
  * this machine is not systemd, so a {@link SystemdContainer} boots Debian's systemd 252 as PID 1 of its own
- * namespaces; the .deb is installed there with {@code dpkg -i} (its postinst talks to that systemd). Then:
+ * namespaces; the .deb is installed there with {@code dpkg -i} (its postinst talks to that systemd, and makes the
+ * daemon's class-data sharing archive, which the daemon systemd starts maps). Then:
  * <ul>
  * <li>a corrupt {@code /etc/ha.d/ha.cf}: {@code systemctl start jheartbeat} fails, the journal of the unit has
  * {@code ha.cf:3:}, the unit ends {@code failed} with the main process's exit status 2, and three RestartSec
@@ -70,6 +71,7 @@ class SystemdUnitIT {
             c.sh("rm -rf /etc/ha.d /var/lib/jheartbeat /var/log/jheartbeat && mkdir /etc/ha.d");
             IsolatedRoot.Result install = c.sh("dpkg -i /root/" + deb.getFileName());
             assertThat(install.code()).as("dpkg -i\n%s%s", install.output(), install.stderr()).isZero();
+            System.out.println("dpkg -i in the container:\n" + install.output() + install.stderr());
             assertThat(show(c, "LoadState")).isEqualTo("loaded");
             assertThat(show(c, "UnitFileState")).as("not enabled on install").isEqualTo("disabled");
             assertThat(show(c, "ActiveState")).as("not started on install").isEqualTo("inactive");
@@ -149,6 +151,9 @@ class SystemdUnitIT {
         String mainPid = s.get("MainPID");
         assertThat(c.sh("cat /var/lib/jheartbeat/hb.pid").output().trim()).as("the daemon's pid file").isEqualTo(mainPid);
         assertThat(c.run(List.of("ps", "-o", "ni=", "-p", mainPid), 10).output().trim()).as("Nice=").isEqualTo("-10");
+        // the class-data sharing archive the postinst made, mapped by the daemon systemd started
+        assertThat(c.sh("grep -c /var/cache/jheartbeat/daemon.jsa /proc/" + mainPid + "/maps").code())
+                .as("the daemon maps /var/cache/jheartbeat/daemon.jsa").isZero();
         // the daemon's own real-time beat threads: the unit has no RestrictRealtime=, which would refuse them
         waitForJournal(c, startCursor, "Real-time scheduling (SCHED_RR 1) for threads");
         assertThat(c.sh("ps -L -o cls=,comm= -p " + mainPid + " | grep hb-loop").output().trim()).as("hb-loop's policy")
