@@ -79,7 +79,7 @@ class LvsCommandTest {
     void aMissingFileIsOneLine() {
         HbRun r = HbRun.hb("lvs", "check", dir.resolve("nope.cf").toString());
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).startsWith(dir.resolve("nope.cf") + ":0: cannot read the file");
+        assertThat(r.err()).startsWith(dir.resolve("nope.cf") + ":0: no such file; give the path of the ldirectord.cf");
     }
 
     /** This kernel has no IPVS: status reads a recording ipvsadm (director test resources). */
