@@ -131,4 +131,15 @@ class LvsCommandTest {
         assertThat(r.code()).isEqualTo(64);
         assertThat(r.err()).contains("VIP 'www.example.org' is not a numeric IPv4 address").doesNotContain("Exception");
     }
+
+    /** A reload with no director running: one line naming the socket, exit 3 (found trying the README). */
+    @Test
+    void reloadWithoutADirectorSaysSoAndExitsThree() throws Exception {
+        Path f = Files.writeString(dir.resolve("ldirectord.cf"), SEED);
+        Path sock = dir.resolve("none.sock");
+        HbRun r = HbRun.hb("lvs", "reload", "--socket", sock.toString(), f.toString());
+        assertThat(r.code()).isEqualTo(3);
+        assertThat(r.err()).isEqualTo("hb: no director runs for this config (no socket " + sock
+                + "); start it with hb lvs daemon CONFIG, or give a running director's --socket\n");
+    }
 }

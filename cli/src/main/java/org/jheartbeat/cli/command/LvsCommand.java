@@ -543,10 +543,14 @@ public final class LvsCommand implements Callable<Integer> {
             Path sock = socket != null ? socket : socketFor(resolveConfig(file));
             String answer;
             try {
+                if (!Files.exists(sock)) {
+                    // connecting to a missing Unix socket fails with a bare "No such file or directory"
+                    throw new java.nio.file.NoSuchFileException(sock.toString());
+                }
                 answer = ControlSocket.request(sock, "reload", 60_000);
             } catch (java.net.ConnectException | java.nio.file.NoSuchFileException e) {
                 throw new UserException(ExitCodes.NOT_RUNNING, "no director runs for this config (no socket " + sock
-                        + ")");
+                        + "); start it with hb lvs daemon CONFIG, or give a running director's --socket");
             }
             String body = answer.substring(answer.indexOf('\n') + 1);
             spec.commandLine().getErr().print(body);
