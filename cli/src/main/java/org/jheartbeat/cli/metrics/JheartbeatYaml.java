@@ -108,6 +108,10 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         if (!Files.exists(file)) {
             return none();
         }
+        String problem = YamlNodes.notAConfigFile(file);
+        if (problem != null) {
+            throw new UserException(ExitCodes.CONFIG, file + ": " + problem);
+        }
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);

@@ -82,6 +82,21 @@ class JheartbeatYamlTest {
                 + " monitor: restart_window: timeout [soon] does not parse");
     }
 
+    /** jheartbeat.yaml as a directory or a huge file: one line saying so, exit 2 (tryout). */
+    @Test
+    void aDirectoryOrAHugeFileIsNamedAsSuch(@TempDir Path dir) throws Exception {
+        Path f = Files.createDirectory(dir.resolve("jheartbeat.yaml"));
+        assertThatThrownBy(() -> JheartbeatYaml.load(dir, CLUSTER)).isInstanceOf(UserException.class)
+                .hasMessage(f + ": is a directory; a file is expected")
+                .satisfies(e -> assertThat(((UserException) e).exitCode()).isEqualTo(2));
+        Files.delete(f);
+        Files.writeString(f, "#" + "a".repeat(5_000_000) + "\n");
+        assertThatThrownBy(() -> JheartbeatYaml.load(dir, CLUSTER)).isInstanceOf(UserException.class)
+                .hasMessage(f + ": is 5000002 bytes; config files are limited to 1048576 bytes: is this the right"
+                        + " file?")
+                .satisfies(e -> assertThat(((UserException) e).exitCode()).isEqualTo(2));
+    }
+
     @Test
     void aMissingFileMeansNoMetrics(@TempDir Path dir) throws Exception {
         assertThat(JheartbeatYaml.load(dir, CLUSTER).metricsListen(NodeName.of("node1"))).isEmpty();

@@ -1,6 +1,9 @@
 package org.jheartbeat.sync.config;
 
+import java.io.IOException;
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -88,6 +91,33 @@ public final class YamlNodes {
             }
         }
         return line;
+    }
+
+    /** Largest YAML config file read, in bytes (1 MiB, as the ha.d files): real ones are a few KiB. */
+    public static final long MAX_FILE_BYTES = 1 << 20;
+
+    /**
+     * Why {@code file} cannot be a config file before it is read: a directory, or larger than
+     * {@link #MAX_FILE_BYTES} (snakeyaml would stop at 3 Mi code points with a message about the
+     * document, not the file).
+     *
+     * @return the problem and what to do, or null when the file may be read (a missing or unreadable
+     *         file is left to the read, which names that)
+     */
+    public static String notAConfigFile(Path file) {
+        if (Files.isDirectory(file)) {
+            return "is a directory; a file is expected";
+        }
+        try {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                return "is " + size + " bytes; config files are limited to " + MAX_FILE_BYTES
+                        + " bytes: is this the right file?";
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
     }
 
     /** {@code s} with every run of white space (newlines included) made one space. */
