@@ -145,6 +145,16 @@ class ConfigLoaderTest {
         });
     }
 
+    /** authkeys made a directory: one error, not a second one about the directory's mode 755 (tryout). */
+    @Test
+    void anAuthkeysDirectoryIsOneError() throws IOException {
+        ConfigDirBuilder.validTwoNode().authkeys(null).writeTo(dir);
+        Files.createDirectory(dir.resolve("authkeys"));
+        ConfigLoadResult r = ConfigLoader.load(dir, Optional.empty());
+        assertThat(r.errors()).extracting(ConfigDiagnostic::format)
+                .containsExactly(dir.resolve("authkeys") + ":0: authkeys is a directory; a file is expected");
+    }
+
     @Test
     void hugeOrEndlessFilesAreRefusedNotRead() throws IOException {
         ConfigDirBuilder.validTwoNode().haresources(null).writeTo(dir);
