@@ -111,8 +111,10 @@ class LvsCommandTest {
         assertThat(json.out()).startsWith("{\"services\":[{\"protocol\":\"tcp\",\"address\":\"198.18.0.100\"");
         HbRun missing = HbRun.hb("lvs", "status", "--socket", dir.resolve("none.sock").toString(), "--ipvsadm",
                 dir.resolve("no-ipvsadm").toString());
-        assertThat(missing.code()).isEqualTo(1);
-        assertThat(missing.err()).startsWith("hb: cannot read the table: ");
+        assertThat(missing.code()).isEqualTo(3);
+        assertThat(missing.err()).isEqualTo("hb: no director answers on " + dir.resolve("none.sock") + " and "
+                + dir.resolve("no-ipvsadm") + " is not installed, so there is no table to show: start the director"
+                + " (hb lvs daemon CONFIG), name its config or --socket, or install ipvsadm for the kernel's table\n");
     }
 
     @Test

@@ -467,7 +467,8 @@ public final class LvsCommand implements Callable<Integer> {
             description = "Print the virtual-service table as 'ipvsadm -L -n' prints it, from the running director"
                     + " (or from the table itself when none runs).",
             exitCodeListHeading = "%nExit codes:%n",
-            exitCodeList = {"0:printed", "1:the table could not be read", "64:usage error"})
+            exitCodeList = {"0:printed", "1:the table could not be read",
+                "3:no director runs and ipvsadm is not installed", "64:usage error"})
     public static final class Status implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -502,6 +503,11 @@ public final class LvsCommand implements Callable<Integer> {
                     answer = null; // a stale socket: read the table itself
                 }
             }
+            if (answer == null && !onPath(ipvsadm)) {
+                throw new UserException(ExitCodes.NOT_RUNNING, "no director answers on " + sock + " and " + ipvsadm
+                        + " is not installed, so there is no table to show: start the director (hb lvs daemon CONFIG),"
+                        + " name its config or --socket, or install ipvsadm for the kernel's table");
+            }
             if (answer == null) {
                 try {
                     answer = "OK\n" + DirectorDaemon.render(new IpvsadmBackend(ipvsadm, IpvsadmBackendRunner.OS, 1,
@@ -520,6 +526,20 @@ public final class LvsCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
+    }
+
+    /** Whether {@code program} (a path, or a name looked up in {@code $PATH}) is an executable file. */
+    static boolean onPath(String program) {
+        if (program.contains("/")) {
+            return Files.isExecutable(Path.of(program));
+        }
+        String path = System.getenv("PATH");
+        for (String d : (path == null ? "/usr/sbin:/usr/bin:/sbin:/bin" : path).split(":")) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code hb lvs reload [CONFIG]}. */
