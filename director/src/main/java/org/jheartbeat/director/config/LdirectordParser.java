@@ -133,7 +133,20 @@ public final class LdirectordParser {
                 return unreadable(file, "is " + size + " bytes; an ldirectord.cf is limited to " + MAX_FILE_BYTES
                         + " bytes: is this the right file?");
             }
-            text = Files.readString(file, StandardCharsets.ISO_8859_1);
+            byte[] bytes = Files.readAllBytes(file);
+            for (int i = 0; i < bytes.length; i++) {
+                int b = bytes[i] & 0xff;
+                if ((b < 0x20 && (b < '\t' || b > '\r')) || b == 0x7f) {
+                    int line = 1;
+                    for (int j = 0; j < i; j++) {
+                        line += bytes[j] == '\n' ? 1 : 0;
+                    }
+                    return new Result(Optional.empty(), List.of(ConfigDiagnostic.error(file, line, String.format(
+                            "binary data (byte 0x%02X), not text: is this the right file? (an ldirectord.cf has only"
+                                    + " printable characters, blanks and tabs)", b))));
+                }
+            }
+            text = new String(bytes, StandardCharsets.ISO_8859_1);
         } catch (java.nio.file.NoSuchFileException e) {
             return unreadable(file, "no such file; give the path of the ldirectord.cf (a bare name is looked for in"
                     + " /etc/ha.d and /etc/ha.d/conf first)");

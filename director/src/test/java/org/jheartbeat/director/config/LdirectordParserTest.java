@@ -298,4 +298,16 @@ public class LdirectordParserTest {
         assertThat(r.diagnostics()).extracting(ConfigDiagnostic::toString).containsExactly(huge + ":0: is 1048577"
                 + " bytes; an ldirectord.cf is limited to 1048576 bytes: is this the right file?");
     }
+
+    /** Binary junk: one error at the line of the first control byte, not one per line (tryout). */
+    @Test
+    void binaryJunkIsOneError(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path f = Files.write(dir.resolve("junk.cf"), new byte[] {'c', 'h', 'e', 'c', 'k', 't', 'i', 'm', 'e', 'o', 'u',
+            't', '=', '5', '\n', '\t', (byte) 0xfd, 0x1a, '\n', 0, '\n'});
+        LdirectordParser.Result r = new LdirectordParser().parse(f);
+        assertThat(r.config()).isEmpty();
+        assertThat(r.diagnostics()).extracting(ConfigDiagnostic::toString).containsExactly(f + ":2: binary data"
+                + " (byte 0x1A), not text: is this the right file? (an ldirectord.cf has only printable characters,"
+                + " blanks and tabs)");
+    }
 }
