@@ -120,8 +120,10 @@ class JheartbeatYamlTest {
                 .startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen: node1: [998.18.0.1] is not an IP address");
         assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
                 + " node1: no address");
-        assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: the file unknown key"
+        assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: unknown key"
                 + " [metric]; did you mean 'metrics'? known: metrics, monitor, stonith");
+        assertThat(error("monitor:\n  interval: 10s\nmonitor:\n  interval: 20s\n"))
+                .isEqualTo("/etc/ha.d/jheartbeat.yaml:3: monitor appears twice (first on line 1); keep one");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
                 + " metrics: unknown key [listne]; did you mean 'listen'? known: listen");
         assertThat(error("metrics: 198.18.0.1:9810\n")).startsWith("/etc/ha.d/jheartbeat.yaml:1: metrics: must be a"
