@@ -144,4 +144,19 @@ class LvsCommandTest {
         assertThat(r.err()).isEqualTo("hb: no director runs for this config (no socket " + sock
                 + "); start it with hb lvs daemon CONFIG, or give a running director's --socket\n");
     }
+
+    /**
+     * A --state-dir that is a file: refused before anything is changed (tryout: the VIP was added to lo,
+     * then the state could not be written, exit 1 with only the path as message, and --undo had nothing to undo).
+     */
+    @Test
+    void realserverChecksItsStateDirBeforeChangingAnything() throws Exception {
+        Path file = Files.writeString(dir.resolve("not-a-dir"), "");
+        HbRun r = HbRun.hb("lvs", "realserver", "198.18.0.150", "--state-dir", file.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("hb: realserver 198.18.0.150: cannot keep the values it replaces (for --undo) in"
+                + " --state-dir " + file + ": it exists and is not a directory; give a writable directory. Nothing"
+                + " changed\n");
+    }
 }

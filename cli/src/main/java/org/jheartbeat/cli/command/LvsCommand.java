@@ -326,6 +326,25 @@ public final class LvsCommand implements Callable<Integer> {
                         + " give the virtual address of ldirectord.cf's virtual= line");
             }
             PrintWriter out = spec.commandLine().getOut();
+            if (!undo) {
+                // the values replaced must be kept for --undo: check where before changing anything
+                String why = null;
+                try {
+                    Files.createDirectories(stateDir);
+                    if (!Files.isWritable(stateDir)) {
+                        why = "not writable";
+                    }
+                } catch (java.nio.file.FileAlreadyExistsException e) {
+                    why = "it exists and is not a directory";
+                } catch (IOException e) {
+                    why = e.getMessage();
+                }
+                if (why != null) {
+                    throw new UserException(ExitCodes.FAILURE, "realserver " + vip + ": cannot keep the values it"
+                            + " replaces (for --undo) in --state-dir " + stateDir + ": " + why + "; give a writable"
+                            + " directory. Nothing changed");
+                }
+            }
             Path state = stateDir.resolve("lvs-realserver-" + vip + ".state");
             java.util.Map<String, Integer> recorded = new java.util.LinkedHashMap<>();
             if (Files.exists(state)) {
