@@ -159,4 +159,16 @@ class LvsCommandTest {
                 + " --state-dir " + file + ": it exists and is not a directory; give a writable directory. Nothing"
                 + " changed\n");
     }
+
+    /** A hand-edited state file: file:line and what to do, nothing changed (was: "hb: NumberFormatException: …"). */
+    @Test
+    void aDamagedRealserverStateFileIsNamedWithItsLine() throws Exception {
+        Path state = Files.writeString(dir.resolve("lvs-realserver-198.18.0.150.state"),
+                "net.ipv4.conf.all.arp_ignore=0\nnet.ipv4.conf.all.arp_announce=two\n");
+        HbRun r = HbRun.hb("lvs", "realserver", "198.18.0.150", "--undo", "--state-dir", dir.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("hb: " + state + ":2: not SYSCTL=NUMBER as this command writes it; correct or"
+                + " delete the file (then set the ARP sysctls by hand). Nothing changed\n");
+    }
 }

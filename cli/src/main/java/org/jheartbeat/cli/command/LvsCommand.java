@@ -348,10 +348,28 @@ public final class LvsCommand implements Callable<Integer> {
             Path state = stateDir.resolve("lvs-realserver-" + vip + ".state");
             java.util.Map<String, Integer> recorded = new java.util.LinkedHashMap<>();
             if (Files.exists(state)) {
-                for (String l : Files.readAllLines(state)) {
+                List<String> lines;
+                try {
+                    lines = Files.readAllLines(state, java.nio.charset.StandardCharsets.ISO_8859_1);
+                } catch (IOException e) {
+                    throw new UserException(ExitCodes.FAILURE, "realserver " + vip + ": cannot read " + state + " ("
+                            + e.getMessage() + "); nothing changed");
+                }
+                for (int i = 0; i < lines.size(); i++) {
+                    String l = lines.get(i);
                     int eq = l.indexOf('=');
-                    if (eq > 0) {
-                        recorded.put(l.substring(0, eq), Integer.parseInt(l.substring(eq + 1).strip()));
+                    try {
+                        if (eq > 0) {
+                            recorded.put(l.substring(0, eq), Integer.parseInt(l.substring(eq + 1).strip()));
+                            continue;
+                        }
+                    } catch (NumberFormatException e) {
+                        // reported below
+                    }
+                    if (!l.isBlank()) {
+                        throw new UserException(ExitCodes.FAILURE, state + ":" + (i + 1) + ": not SYSCTL=NUMBER as this"
+                                + " command writes it; correct or delete the file (then set the ARP sysctls by hand)."
+                                + " Nothing changed");
                     }
                 }
             }
