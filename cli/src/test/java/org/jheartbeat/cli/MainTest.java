@@ -143,4 +143,15 @@ class MainTest {
         assertThat(opt.err()).startsWith("hb: unknown option '--config-dri' of hb config check; did you mean"
                 + " '--config-dir'?\n");
     }
+
+    /** An empty --self-fence-command is refused before anything starts (tryout: the daemon started with it). */
+    @Test
+    void anEmptySelfFenceCommandIsAUsageError(@TempDir Path dir) {
+        HbRun r = HbRun.hb("daemon", "--self-fence-command", " ", "--config-dir", dir.toString(), "--state-dir",
+                dir.resolve("state").toString());
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).isEqualTo("hb: --self-fence-command is empty: give the command that resets this node, e.g."
+                + " 'systemctl reboot --force --force', or leave the option out\n");
+        assertThat(dir.resolve("state")).doesNotExist();
+    }
 }
