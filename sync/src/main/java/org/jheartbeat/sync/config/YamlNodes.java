@@ -51,8 +51,24 @@ public final class YamlNodes {
         } catch (MarkedYAMLException e) {
             Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
-            throw new SyntaxError(m == null ? 0 : m.getLine() + 1,
-                    "YAML syntax error: " + oneLine(problem) + "; fix the indentation or quoting there");
+            int line = m == null ? 0 : m.getLine() + 1;
+            if (line > 0 && problem != null && problem.startsWith("mapping values are not allowed")) {
+                // YAML reads a plain key only up to 1024 characters; a longer one gets this message, which
+                // points at the indentation instead of the key
+                String[] lines = text.split("\n", -1);
+                String l = line <= lines.length ? lines[line - 1] : "";
+                int start = 0;
+                while (start < l.length() && (l.charAt(start) == ' ' || l.charAt(start) == '-')) {
+                    start++;
+                }
+                int length = l.indexOf(':', start) - start;
+                if (length > MAX_KEY_CHARS) {
+                    throw new SyntaxError(line, "a key of " + length + " characters; YAML keys are at most "
+                            + MAX_KEY_CHARS + " characters: is this line what you meant?");
+                }
+            }
+            throw new SyntaxError(line, "YAML syntax error: " + oneLine(problem) + "; fix the indentation or quoting"
+                    + " there");
         } catch (ReaderException e) {
             // a character YAML does not allow (NUL, most control characters): snakeyaml gives its
             // position, not its line (found by SyncConfigFuzzTest)
@@ -92,6 +108,9 @@ public final class YamlNodes {
         }
         return line;
     }
+
+    /** Longest plain key YAML reads (snakeyaml, as the YAML 1.1 spec's implicit key), in characters. */
+    static final int MAX_KEY_CHARS = 1024;
 
     /** Largest YAML config file read, in bytes (1 MiB, as the ha.d files): real ones are a few KiB. */
     public static final long MAX_FILE_BYTES = 1 << 20;
