@@ -1,10 +1,12 @@
 package org.jheartbeat.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.jheartbeat.cli.command.LvsCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -146,18 +148,25 @@ class LvsCommandTest {
     }
 
     /**
-     * A --state-dir that is a file: refused before anything is changed (tryout: the VIP was added to lo,
-     * then the state could not be written, exit 1 with only the path as message, and --undo had nothing to undo).
+     * A --state-dir that is a file, or empty: refused before anything is changed (tryout: with a file the VIP
+     * was added to lo, then the state could not be written, exit 1 with only the path as message, and --undo
+     * had nothing to undo; an empty one was the working directory). Tested on the check itself: the command
+     * would change this machine's lo and ARP sysctls if the check ever let it through.
      */
     @Test
     void realserverChecksItsStateDirBeforeChangingAnything() throws Exception {
         Path file = Files.writeString(dir.resolve("not-a-dir"), "");
-        HbRun r = HbRun.hb("lvs", "realserver", "198.18.0.150", "--state-dir", file.toString());
-        assertThat(r.code()).isEqualTo(1);
-        assertThat(r.out()).isEmpty();
-        assertThat(r.err()).isEqualTo("hb: realserver 198.18.0.150: cannot keep the values it replaces (for --undo) in"
-                + " --state-dir " + file + ": it exists and is not a directory; give a writable directory. Nothing"
-                + " changed\n");
+        assertThatThrownBy(() -> LvsCommand.stateFile("198.18.0.150", file, false))
+                .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(1))
+                .hasMessage("realserver 198.18.0.150: cannot keep the values it replaces (for --undo) in --state-dir "
+                        + file + ": it exists and is not a directory; give a writable directory. Nothing changed");
+        assertThatThrownBy(() -> LvsCommand.stateFile("198.18.0.150", Path.of(""), true))
+                .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(64))
+                .hasMessage("--state-dir is empty; give the directory that keeps the values for --undo (default"
+                        + " /var/lib/jheartbeat)");
+        assertThat(LvsCommand.stateFile("198.18.0.150", dir.resolve("new"), false))
+                .isEqualTo(dir.resolve("new/lvs-realserver-198.18.0.150.state"));
+        assertThat(dir.resolve("new")).isDirectory();
     }
 
     /** A hand-edited state file: file:line and what to do, nothing changed (was: "hb: NumberFormatException: …"). */
@@ -165,10 +174,12 @@ class LvsCommandTest {
     void aDamagedRealserverStateFileIsNamedWithItsLine() throws Exception {
         Path state = Files.writeString(dir.resolve("lvs-realserver-198.18.0.150.state"),
                 "net.ipv4.conf.all.arp_ignore=0\nnet.ipv4.conf.all.arp_announce=two\n");
-        HbRun r = HbRun.hb("lvs", "realserver", "198.18.0.150", "--undo", "--state-dir", dir.toString());
-        assertThat(r.code()).isEqualTo(1);
-        assertThat(r.out()).isEmpty();
-        assertThat(r.err()).isEqualTo("hb: " + state + ":2: not SYSCTL=NUMBER as this command writes it; correct or"
-                + " delete the file (then set the ARP sysctls by hand). Nothing changed\n");
+        assertThatThrownBy(() -> LvsCommand.readState("198.18.0.150", state))
+                .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(1))
+                .hasMessage(state + ":2: not SYSCTL=NUMBER as this command writes it; correct or delete the file (then"
+                        + " set the ARP sysctls by hand). Nothing changed");
+        Files.writeString(state, "all/arp_ignore=0\nall/arp_announce=0\n");
+        assertThat(LvsCommand.readState("198.18.0.150", state)).containsEntry("all/arp_ignore", 0)
+                .containsEntry("all/arp_announce", 0);
     }
 }
