@@ -100,10 +100,31 @@ public final class CommandLines {
         cl.setExecutionExceptionHandler(new ExceptionMapper());
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("hb: " + ex.getMessage());
+            c.getErr().println("hb: " + usageMessage(ex));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
             return ExitCodes.USAGE;
         });
         return cl;
+    }
+
+    /**
+     * picocli's message for a command-line error, made to say what to type for a mistyped command or
+     * option: {@code unknown command 'stauts' of hb; did you mean 'status'?} instead of picocli's
+     * {@code Unmatched argument at index 0: 'stauts'}.
+     */
+    static String usageMessage(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String word = u.getUnmatched().get(0);
+            java.util.List<String> suggestions = u.getSuggestions();
+            String hint = suggestions.isEmpty() ? "" : "; did you mean '" + suggestions.get(0) + "'?";
+            String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+            if (!word.startsWith("-") && !ex.getCommandLine().getSubcommands().isEmpty()) {
+                return "unknown command '" + word + "' of " + name + hint;
+            }
+            if (word.startsWith("-") && !hint.isEmpty()) {
+                return "unknown option '" + word + "' of " + name + hint;
+            }
+        }
+        return ex.getMessage();
     }
 }

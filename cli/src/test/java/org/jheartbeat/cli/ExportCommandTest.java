@@ -65,6 +65,20 @@ class ExportCommandTest {
         assertThat(r.err()).contains("--out " + file + " exists and is not a directory");
     }
 
+    /** A node address that is not an IP address: usage error, nothing written (tryout: "abc" went into corosync.conf). */
+    @Test
+    void aNodeAddressThatIsNotAnIpAddressIsAUsageError() throws Exception {
+        Path cfg = config(HA_CF, "node1 198.18.0.100/24/eth0\n");
+        for (String bad : new String[] {"abc", "198.18.1.300", "198.18.1", "fe80::1::2"}) {
+            HbRun r = HbRun.hb("export", "pacemaker", "--config-dir", cfg.toString(), "--out",
+                    dir.resolve("o").toString(), "--no-verify", "--node-address", "node1=" + bad, "--node-address",
+                    "node2=198.18.1.2");
+            assertThat(r.code()).as(bad).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).isEqualTo("hb: --node-address [node1=" + bad + "]: [" + bad + "] is not an IP address\n");
+            assertThat(dir.resolve("o")).doesNotExist();
+        }
+    }
+
     @Test
     void aMissingNodeAddressIsAUsageErrorNamingTheOption() throws Exception {
         Path cfg = config(HA_CF, "node1 198.18.0.100/24/eth0\n");

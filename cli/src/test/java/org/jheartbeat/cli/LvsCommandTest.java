@@ -1,10 +1,12 @@
 package org.jheartbeat.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import org.jheartbeat.cli.command.LvsCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,7 +81,7 @@ class LvsCommandTest {
     void aMissingFileIsOneLine() {
         HbRun r = HbRun.hb("lvs", "check", dir.resolve("nope.cf").toString());
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.err()).startsWith(dir.resolve("nope.cf") + ":0: cannot read the file");
+        assertThat(r.err()).startsWith(dir.resolve("nope.cf") + ":0: no such file; give the path of the ldirectord.cf");
     }
 
     /** This kernel has no IPVS: status reads a recording ipvsadm (director test resources). */
@@ -111,8 +113,10 @@ class LvsCommandTest {
         assertThat(json.out()).startsWith("{\"services\":[{\"protocol\":\"tcp\",\"address\":\"198.18.0.100\"");
         HbRun missing = HbRun.hb("lvs", "status", "--socket", dir.resolve("none.sock").toString(), "--ipvsadm",
                 dir.resolve("no-ipvsadm").toString());
-        assertThat(missing.code()).isEqualTo(1);
-        assertThat(missing.err()).startsWith("hb: cannot read the table: ");
+        assertThat(missing.code()).isEqualTo(3);
+        assertThat(missing.err()).isEqualTo("hb: no director answers on " + dir.resolve("none.sock") + " and "
+                + dir.resolve("no-ipvsadm") + " is not installed, so there is no table to show: start the director"
+                + " (hb lvs daemon CONFIG), name its config or --socket, or install ipvsadm for the kernel's table\n");
     }
 
     @Test
@@ -130,5 +134,52 @@ class LvsCommandTest {
         HbRun r = HbRun.hb("lvs", "realserver", "www.example.org", "--state-dir", dir.toString());
         assertThat(r.code()).isEqualTo(64);
         assertThat(r.err()).contains("VIP 'www.example.org' is not a numeric IPv4 address").doesNotContain("Exception");
+    }
+
+    /** A reload with no director running: one line naming the socket, exit 3 (found trying the README). */
+    @Test
+    void reloadWithoutADirectorSaysSoAndExitsThree() throws Exception {
+        Path f = Files.writeString(dir.resolve("ldirectord.cf"), SEED);
+        Path sock = dir.resolve("none.sock");
+        HbRun r = HbRun.hb("lvs", "reload", "--socket", sock.toString(), f.toString());
+        assertThat(r.code()).isEqualTo(3);
+        assertThat(r.err()).isEqualTo("hb: no director runs for this config (no socket " + sock
+                + "); start it with hb lvs daemon CONFIG, or give a running director's --socket\n");
+    }
+
+    /**
+     * A --state-dir that is a file, or empty: refused before anything is changed (tryout: with a file the VIP
+     * was added to lo, then the state could not be written, exit 1 with only the path as message, and --undo
+     * had nothing to undo; an empty one was the working directory). Tested on the check itself: the command
+     * would change this machine's lo and ARP sysctls if the check ever let it through.
+     */
+    @Test
+    void realserverChecksItsStateDirBeforeChangingAnything() throws Exception {
+        Path file = Files.writeString(dir.resolve("not-a-dir"), "");
+        assertThatThrownBy(() -> LvsCommand.stateFile("198.18.0.150", file, false))
+                .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(1))
+                .hasMessage("realserver 198.18.0.150: cannot keep the values it replaces (for --undo) in --state-dir "
+                        + file + ": it exists and is not a directory; give a writable directory. Nothing changed");
+        assertThatThrownBy(() -> LvsCommand.stateFile("198.18.0.150", Path.of(""), true))
+                .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(64))
+                .hasMessage("--state-dir is empty; give the directory that keeps the values for --undo (default"
+                        + " /var/lib/jheartbeat)");
+        assertThat(LvsCommand.stateFile("198.18.0.150", dir.resolve("new"), false))
+                .isEqualTo(dir.resolve("new/lvs-realserver-198.18.0.150.state"));
+        assertThat(dir.resolve("new")).isDirectory();
+    }
+
+    /** A hand-edited state file: file:line and what to do, nothing changed (was: "hb: NumberFormatException: …"). */
+    @Test
+    void aDamagedRealserverStateFileIsNamedWithItsLine() throws Exception {
+        Path state = Files.writeString(dir.resolve("lvs-realserver-198.18.0.150.state"),
+                "net.ipv4.conf.all.arp_ignore=0\nnet.ipv4.conf.all.arp_announce=two\n");
+        assertThatThrownBy(() -> LvsCommand.readState("198.18.0.150", state))
+                .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(1))
+                .hasMessage(state + ":2: not SYSCTL=NUMBER as this command writes it; correct or delete the file (then"
+                        + " set the ARP sysctls by hand). Nothing changed");
+        Files.writeString(state, "all/arp_ignore=0\nall/arp_announce=0\n");
+        assertThat(LvsCommand.readState("198.18.0.150", state)).containsEntry("all/arp_ignore", 0)
+                .containsEntry("all/arp_announce", 0);
     }
 }

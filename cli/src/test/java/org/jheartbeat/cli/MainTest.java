@@ -172,4 +172,31 @@ class MainTest {
                     .noneMatch(l -> l.contains(" org.jheartbeat.cli.Main$$Lambda"));
         }
     }
+
+    /** A mistyped command or option names itself and what was meant, exit 64 (tryout: picocli said "Unmatched argument"). */
+    @Test
+    void aMistypedCommandOrOptionGetsADidYouMean() {
+        HbRun cmd = HbRun.hb("stauts");
+        assertThat(cmd.code()).isEqualTo(64);
+        assertThat(cmd.err()).isEqualTo("hb: unknown command 'stauts' of hb; did you mean 'status'?\n"
+                + "Try 'hb --help' for more information.\n");
+        HbRun sub = HbRun.hb("lvs", "chek", "ldirectord.cf");
+        assertThat(sub.code()).isEqualTo(64);
+        assertThat(sub.err()).startsWith("hb: unknown command 'chek' of hb lvs; did you mean 'check'?\n");
+        HbRun opt = HbRun.hb("config", "check", "--config-dri", "/etc/ha.d");
+        assertThat(opt.code()).isEqualTo(64);
+        assertThat(opt.err()).startsWith("hb: unknown option '--config-dri' of hb config check; did you mean"
+                + " '--config-dir'?\n");
+    }
+
+    /** An empty --self-fence-command is refused before anything starts (tryout: the daemon started with it). */
+    @Test
+    void anEmptySelfFenceCommandIsAUsageError(@TempDir Path dir) {
+        HbRun r = HbRun.hb("daemon", "--self-fence-command", " ", "--config-dir", dir.toString(), "--state-dir",
+                dir.resolve("state").toString());
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).isEqualTo("hb: --self-fence-command is empty: give the command that resets this node, e.g."
+                + " 'systemctl reboot --force --force', or leave the option out\n");
+        assertThat(dir.resolve("state")).doesNotExist();
+    }
 }

@@ -45,6 +45,12 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
 
     @Override
     public Integer call() throws Exception {
+        if (selfFenceCommand != null && selfFenceCommand.isBlank()) {
+            // an empty CMD would be run by sh -c as "nothing" when the node must reset itself
+            throw new org.jheartbeat.cli.UserException(org.jheartbeat.cli.ExitCodes.USAGE, "--self-fence-command is"
+                    + " empty: give the command that resets this node, e.g. 'systemctl reboot --force --force',"
+                    + " or leave the option out");
+        }
         return new Daemon(new Daemon.Options(configDir.path(), stateDir.path(), Optional.ofNullable(nodeName), debug,
                 Optional.ofNullable(selfFenceCommand)),
                 spec.commandLine().getErr()).run();

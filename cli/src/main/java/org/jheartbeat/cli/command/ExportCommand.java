@@ -189,7 +189,7 @@ public final class ExportCommand implements Callable<Integer> {
                 }
                 List<String> ips = Arrays.asList(a.substring(eq + 1).split(","));
                 for (String ip : ips) {
-                    if (!ip.matches("[0-9A-Fa-f:.]+")) {
+                    if (!numericIp(ip)) {
                         throw new UserException(ExitCodes.USAGE, "--node-address [" + a + "]: [" + ip
                                 + "] is not an IP address");
                     }
@@ -197,6 +197,25 @@ public final class ExportCommand implements Callable<Integer> {
                 m.put(a.substring(0, eq).toLowerCase(java.util.Locale.ROOT), ips);
             }
             return m;
+        }
+
+        /**
+         * Whether {@code s} is a numeric IPv4 address (four decimal parts 0..255) or an IPv6 literal; the
+         * old test, hex digits, dots and colons, let a host name such as {@code abc} into corosync.conf.
+         */
+        static boolean numericIp(String s) {
+            if (s.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
+                return Arrays.stream(s.split("\\.")).allMatch(p -> Integer.parseInt(p) <= 255);
+            }
+            if (s.contains(":") && s.matches("[0-9A-Fa-f:.]+")) {
+                try {
+                    java.net.InetAddress.getByName(s); // a literal with ':' is parsed, never looked up
+                    return true;
+                } catch (java.net.UnknownHostException e) {
+                    return false;
+                }
+            }
+            return false;
         }
 
         private Optional<String> localNode(ClusterConfig config) {

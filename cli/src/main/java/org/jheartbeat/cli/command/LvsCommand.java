@@ -326,16 +326,8 @@ public final class LvsCommand implements Callable<Integer> {
                         + " give the virtual address of ldirectord.cf's virtual= line");
             }
             PrintWriter out = spec.commandLine().getOut();
-            Path state = stateDir.resolve("lvs-realserver-" + vip + ".state");
-            java.util.Map<String, Integer> recorded = new java.util.LinkedHashMap<>();
-            if (Files.exists(state)) {
-                for (String l : Files.readAllLines(state)) {
-                    int eq = l.indexOf('=');
-                    if (eq > 0) {
-                        recorded.put(l.substring(0, eq), Integer.parseInt(l.substring(eq + 1).strip()));
-                    }
-                }
-            }
+            Path state = stateFile(vip, stateDir, undo);
+            java.util.Map<String, Integer> recorded = readState(vip, state);
             List<String> changes;
             try {
                 if (undo) {
@@ -364,6 +356,82 @@ public final class LvsCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * The state file of {@code hb lvs realserver VIP}, checked before anything is changed: {@code stateDir}
+     * must be given and, unless undoing, able to keep the values the command replaces (created if missing).
+     *
+     * @return {@code stateDir/lvs-realserver-VIP.state}
+     * @throws UserException exit 64 for an empty {@code --state-dir}; exit 1 naming the directory and why,
+     *                       "Nothing changed"
+     */
+    public static Path stateFile(String vip, Path stateDir, boolean undo) throws UserException {
+        if (stateDir.toString().isEmpty()) {
+            throw new UserException(ExitCodes.USAGE, "--state-dir is empty; give the directory that keeps the"
+                    + " values for --undo (default /var/lib/jheartbeat)");
+        }
+        if (!undo) {
+            checkStateDir(vip, stateDir);
+        }
+        return stateDir.resolve("lvs-realserver-" + vip + ".state");
+    }
+
+    private static void checkStateDir(String vip, Path stateDir) throws UserException {
+        String why = null;
+        try {
+            Files.createDirectories(stateDir);
+            if (!Files.isWritable(stateDir)) {
+                why = "not writable";
+            }
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            why = "it exists and is not a directory";
+        } catch (IOException e) {
+            why = e.getMessage();
+        }
+        if (why != null) {
+            throw new UserException(ExitCodes.FAILURE, "realserver " + vip + ": cannot keep the values it"
+                    + " replaces (for --undo) in --state-dir " + stateDir + ": " + why + "; give a writable"
+                    + " directory. Nothing changed");
+        }
+    }
+
+    /**
+     * The values a previous {@code hb lvs realserver} replaced ({@code SYSCTL=NUMBER} lines); empty when
+     * the file does not exist.
+     *
+     * @throws UserException exit 1, {@code FILE:LINE: ...}, for a line that is not {@code SYSCTL=NUMBER}
+     */
+    public static java.util.Map<String, Integer> readState(String vip, Path state) throws UserException {
+        java.util.Map<String, Integer> recorded = new java.util.LinkedHashMap<>();
+        if (!Files.exists(state)) {
+            return recorded;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(state, java.nio.charset.StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "realserver " + vip + ": cannot read " + state + " ("
+                    + e.getMessage() + "); nothing changed");
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            int eq = l.indexOf('=');
+            try {
+                if (eq > 0) {
+                    recorded.put(l.substring(0, eq), Integer.parseInt(l.substring(eq + 1).strip()));
+                    continue;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            if (!l.isBlank()) {
+                throw new UserException(ExitCodes.FAILURE, state + ":" + (i + 1) + ": not SYSCTL=NUMBER as this"
+                        + " command writes it; correct or delete the file (then set the ARP sysctls by hand)."
+                        + " Nothing changed");
+            }
+        }
+        return recorded;
     }
 
     /** The real host: /proc/sys and the ip/iptables programs. */
@@ -467,7 +535,8 @@ public final class LvsCommand implements Callable<Integer> {
             description = "Print the virtual-service table as 'ipvsadm -L -n' prints it, from the running director"
                     + " (or from the table itself when none runs).",
             exitCodeListHeading = "%nExit codes:%n",
-            exitCodeList = {"0:printed", "1:the table could not be read", "64:usage error"})
+            exitCodeList = {"0:printed", "1:the table could not be read",
+                "3:no director runs and ipvsadm is not installed", "64:usage error"})
     public static final class Status implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -502,6 +571,11 @@ public final class LvsCommand implements Callable<Integer> {
                     answer = null; // a stale socket: read the table itself
                 }
             }
+            if (answer == null && !onPath(ipvsadm)) {
+                throw new UserException(ExitCodes.NOT_RUNNING, "no director answers on " + sock + " and " + ipvsadm
+                        + " is not installed, so there is no table to show: start the director (hb lvs daemon CONFIG),"
+                        + " name its config or --socket, or install ipvsadm for the kernel's table");
+            }
             if (answer == null) {
                 try {
                     answer = "OK\n" + DirectorDaemon.render(new IpvsadmBackend(ipvsadm, IpvsadmBackendRunner.OS, 1,
@@ -520,6 +594,20 @@ public final class LvsCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
+    }
+
+    /** Whether {@code program} (a path, or a name looked up in {@code $PATH}) is an executable file. */
+    static boolean onPath(String program) {
+        if (program.contains("/")) {
+            return Files.isExecutable(Path.of(program));
+        }
+        String path = System.getenv("PATH");
+        for (String d : (path == null ? "/usr/sbin:/usr/bin:/sbin:/bin" : path).split(":")) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code hb lvs reload [CONFIG]}. */
@@ -543,10 +631,14 @@ public final class LvsCommand implements Callable<Integer> {
             Path sock = socket != null ? socket : socketFor(resolveConfig(file));
             String answer;
             try {
+                if (!Files.exists(sock)) {
+                    // connecting to a missing Unix socket fails with a bare "No such file or directory"
+                    throw new java.nio.file.NoSuchFileException(sock.toString());
+                }
                 answer = ControlSocket.request(sock, "reload", 60_000);
             } catch (java.net.ConnectException | java.nio.file.NoSuchFileException e) {
                 throw new UserException(ExitCodes.NOT_RUNNING, "no director runs for this config (no socket " + sock
-                        + ")");
+                        + "); start it with hb lvs daemon CONFIG, or give a running director's --socket");
             }
             String body = answer.substring(answer.indexOf('\n') + 1);
             spec.commandLine().getErr().print(body);

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The daemon's configuration reload ({@code hb reload}, SIGHUP, {@code systemctl reload}; issue 13
  * item 3). Reads the config directory off the loop thread with the checks of {@code hb config check}
- * and of daemon start (ha.cf, authkeys with its owner and mode, haresources, host checks, sync.yaml);
+ * and of daemon start (ha.cf, authkeys with its owner and mode, haresources, host checks, sync.yaml,
+ * jheartbeat.yaml);
  * a changed sync.yaml or jheartbeat.yaml is reported as needing a restart;
  * on any ERROR nothing is applied, every message is logged with its {@code file:line}, and the node
  * goes on with the configuration it runs (its authkeys included: never a half-configured node).
@@ -87,6 +88,13 @@ final class Reloader {
         if (errors.isEmpty() && loaded.config().isPresent()) {
             try {
                 SyncConfigFile.load(configDir, loaded.config());
+            } catch (UserException e) {
+                errors.add(e.getMessage());
+            }
+            // a changed jheartbeat.yaml only applies at the next start, but one the next start would refuse
+            // must not be answered "needs a restart" as if it were fine
+            try {
+                org.jheartbeat.cli.metrics.JheartbeatYaml.load(configDir, loaded.config());
             } catch (UserException e) {
                 errors.add(e.getMessage());
             }

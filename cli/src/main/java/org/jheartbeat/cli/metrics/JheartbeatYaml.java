@@ -109,6 +109,10 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         if (!Files.exists(file)) {
             return none();
         }
+        String problem = YamlNodes.notAConfigFile(file);
+        if (problem != null) {
+            throw new UserException(ExitCodes.CONFIG, file + ": " + problem);
+        }
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -252,6 +256,8 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
             throw error(source, line(n), where + " must be a mapping of keys to values" + (known == null ? ""
                     : " (" + String.join(", ", known) + ")") + "; indent the entries under it");
         }
+        // a section's messages start with its path ("metrics: listen: "); the top level's with nothing
+        String at = where.endsWith(":") ? where + " " : "";
         Map<String, NodeTuple> out = new LinkedHashMap<>();
         for (NodeTuple t : map.getValue()) {
             if (!(t.getKeyNode() instanceof ScalarNode k)) {
@@ -261,11 +267,11 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
             if (known != null && !known.contains(key)) {
                 List<String> candidates = new ArrayList<>(known);
                 String hint = Suggestions.closest(key, candidates).map(c -> "did you mean '" + c + "'? ").orElse("");
-                throw error(source, line(k), where + " unknown key [" + key + "]; " + hint + "known: "
+                throw error(source, line(k), at + "unknown key [" + key + "]; " + hint + "known: "
                         + String.join(", ", known));
             }
             if (out.containsKey(key)) {
-                throw error(source, line(k), where + " " + key + " appears twice (first on line "
+                throw error(source, line(k), at + key + " appears twice (first on line "
                         + line(out.get(key).getKeyNode()) + "); keep one");
             }
             out.put(key, t);

@@ -105,6 +105,21 @@ class JheartbeatYamlTest {
                 + " monitor: restart_window: timeout [soon] does not parse");
     }
 
+    /** jheartbeat.yaml as a directory or a huge file: one line saying so, exit 2 (tryout). */
+    @Test
+    void aDirectoryOrAHugeFileIsNamedAsSuch(@TempDir Path dir) throws Exception {
+        Path f = Files.createDirectory(dir.resolve("jheartbeat.yaml"));
+        assertThatThrownBy(() -> JheartbeatYaml.load(dir, CLUSTER)).isInstanceOf(UserException.class)
+                .hasMessage(f + ": is a directory; a file is expected")
+                .satisfies(e -> assertThat(((UserException) e).exitCode()).isEqualTo(2));
+        Files.delete(f);
+        Files.writeString(f, "#" + "a".repeat(5_000_000) + "\n");
+        assertThatThrownBy(() -> JheartbeatYaml.load(dir, CLUSTER)).isInstanceOf(UserException.class)
+                .hasMessage(f + ": is 5000002 bytes; config files are limited to 1048576 bytes: is this the right"
+                        + " file?")
+                .satisfies(e -> assertThat(((UserException) e).exitCode()).isEqualTo(2));
+    }
+
     @Test
     void aMissingFileMeansNoMetrics(@TempDir Path dir) throws Exception {
         assertThat(JheartbeatYaml.load(dir, CLUSTER).metricsListen(NodeName.of("node1"))).isEmpty();
@@ -128,8 +143,10 @@ class JheartbeatYamlTest {
                 .startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen: node1: [998.18.0.1] is not an IP address");
         assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
                 + " node1: no address");
-        assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: the file unknown key"
+        assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: unknown key"
                 + " [metric]; did you mean 'metrics'? known: metrics, monitor, stonith");
+        assertThat(error("monitor:\n  interval: 10s\nmonitor:\n  interval: 20s\n"))
+                .isEqualTo("/etc/ha.d/jheartbeat.yaml:3: monitor appears twice (first on line 1); keep one");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
                 + " metrics: unknown key [listne]; did you mean 'listen'? known: listen");
         assertThat(error("metrics: 198.18.0.1:9810\n")).startsWith("/etc/ha.d/jheartbeat.yaml:1: metrics: must be a"

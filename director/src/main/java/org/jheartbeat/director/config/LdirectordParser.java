@@ -125,12 +125,44 @@ public final class LdirectordParser {
     public Result parse(Path file) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.ISO_8859_1);
+            if (Files.isDirectory(file)) {
+                return unreadable(file, "is a directory; give the path of the ldirectord.cf file");
+            }
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                return unreadable(file, "is " + size + " bytes; an ldirectord.cf is limited to " + MAX_FILE_BYTES
+                        + " bytes: is this the right file?");
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            for (int i = 0; i < bytes.length; i++) {
+                int b = bytes[i] & 0xff;
+                if ((b < 0x20 && (b < '\t' || b > '\r')) || b == 0x7f) {
+                    int line = 1;
+                    for (int j = 0; j < i; j++) {
+                        line += bytes[j] == '\n' ? 1 : 0;
+                    }
+                    return new Result(Optional.empty(), List.of(ConfigDiagnostic.error(file, line, String.format(
+                            "binary data (byte 0x%02X), not text: is this the right file? (an ldirectord.cf has only"
+                                    + " printable characters, blanks and tabs)", b))));
+                }
+            }
+            text = new String(bytes, StandardCharsets.ISO_8859_1);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return unreadable(file, "no such file; give the path of the ldirectord.cf (a bare name is looked for in"
+                    + " /etc/ha.d and /etc/ha.d/conf first)");
+        } catch (java.nio.file.AccessDeniedException e) {
+            return unreadable(file, "permission denied; run as root");
         } catch (IOException e) {
-            return new Result(Optional.empty(), List.of(ConfigDiagnostic.error(file, 0, "cannot read the file ("
-                    + e.getClass().getSimpleName() + ": " + e.getMessage() + "); check the path and permissions")));
+            return unreadable(file, "cannot read the file (" + e.getMessage() + "); check the path and permissions");
         }
         return parse(file, text);
+    }
+
+    /** Largest ldirectord.cf read, in bytes (1 MiB, as the ha.d files): a 70-service one is about 10 KiB. */
+    static final long MAX_FILE_BYTES = 1 << 20;
+
+    private static Result unreadable(Path file, String message) {
+        return new Result(Optional.empty(), List.of(ConfigDiagnostic.error(file, 0, message)));
     }
 
     /**

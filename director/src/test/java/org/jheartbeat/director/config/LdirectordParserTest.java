@@ -281,4 +281,33 @@ public class LdirectordParserTest {
         }
         return sb.toString();
     }
+
+    /** A file that is not there, a directory, a huge file: one line 0 message each, what to do, no class names. */
+    @Test
+    void aFileThatCannotBeAConfigIsOneClearMessage(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("nope.cf");
+        assertThat(new LdirectordParser().parse(missing).diagnostics()).extracting(ConfigDiagnostic::toString)
+                .containsExactly(missing + ":0: no such file; give the path of the ldirectord.cf (a bare name is"
+                        + " looked for in /etc/ha.d and /etc/ha.d/conf first)");
+        Path d = Files.createDirectory(dir.resolve("d.cf"));
+        assertThat(new LdirectordParser().parse(d).diagnostics()).extracting(ConfigDiagnostic::toString)
+                .containsExactly(d + ":0: is a directory; give the path of the ldirectord.cf file");
+        Path huge = Files.write(dir.resolve("huge.cf"), new byte[(1 << 20) + 1]);
+        LdirectordParser.Result r = new LdirectordParser().parse(huge);
+        assertThat(r.config()).isEmpty();
+        assertThat(r.diagnostics()).extracting(ConfigDiagnostic::toString).containsExactly(huge + ":0: is 1048577"
+                + " bytes; an ldirectord.cf is limited to 1048576 bytes: is this the right file?");
+    }
+
+    /** Binary junk: one error at the line of the first control byte, not one per line (tryout). */
+    @Test
+    void binaryJunkIsOneError(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path f = Files.write(dir.resolve("junk.cf"), new byte[] {'c', 'h', 'e', 'c', 'k', 't', 'i', 'm', 'e', 'o', 'u',
+            't', '=', '5', '\n', '\t', (byte) 0xfd, 0x1a, '\n', 0, '\n'});
+        LdirectordParser.Result r = new LdirectordParser().parse(f);
+        assertThat(r.config()).isEmpty();
+        assertThat(r.diagnostics()).extracting(ConfigDiagnostic::toString).containsExactly(f + ":2: binary data"
+                + " (byte 0x1A), not text: is this the right file? (an ldirectord.cf has only printable characters,"
+                + " blanks and tabs)");
+    }
 }

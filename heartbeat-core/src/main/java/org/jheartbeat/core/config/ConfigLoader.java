@@ -52,7 +52,8 @@ public final class ConfigLoader {
                 .map(text -> AuthKeysParser.parse(authFile, text))
                 .orElse(new AuthKeysParser.Result(Optional.empty(), authReadProblems));
         diagnostics.addAll(auth.diagnostics());
-        if (Files.exists(authFile)) {
+        if (Files.isRegularFile(authFile)) {
+            // a directory (or device) in its place was reported by the read: its mode is no second problem
             diagnostics.addAll(AuthKeysParser.checkSecurity(authFile));
         }
 

@@ -22,7 +22,8 @@ final class ConfigText {
 
     /**
      * Reads a whole file in the given charset (undecodable bytes become U+FFFD). A missing or
-     * unreadable file is reported as an ERROR on line 0 and gives an empty result.
+     * unreadable file is reported as an ERROR on line 0 and gives an empty result; so is a file with
+     * binary data ({@link #firstControlByte}), as one ERROR on the line of its first control byte.
      */
     static Optional<String> read(Path file, Charset charset, List<ConfigDiagnostic> sink) {
         try {
@@ -45,7 +46,19 @@ final class ConfigText {
                         + " are limited to " + MAX_FILE_BYTES + " bytes: is this the right file?"));
                 return Optional.empty();
             }
-            return Optional.of(new String(Files.readAllBytes(file), charset));
+            byte[] bytes = Files.readAllBytes(file);
+            int at = firstControlByte(bytes);
+            if (at >= 0) {
+                int line = 1;
+                for (int i = 0; i < at; i++) {
+                    line += bytes[i] == '\n' ? 1 : 0;
+                }
+                sink.add(ConfigDiagnostic.error(file, line, String.format("%s holds binary data (byte 0x%02X), not"
+                        + " text: is this the right file? (a config file has only printable characters, blanks and"
+                        + " tabs)", file.getFileName(), bytes[at] & 0xff)));
+                return Optional.empty();
+            }
+            return Optional.of(new String(bytes, charset));
         } catch (NoSuchFileException e) {
             // a dangling symlink ends up here too
             sink.add(ConfigDiagnostic.error(file, 0, file.getFileName() + " not found"));
@@ -53,6 +66,21 @@ final class ConfigText {
             sink.add(ConfigDiagnostic.error(file, 0, "cannot read " + file.getFileName() + ": " + e));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The index of the first control byte that no text file has (NUL and the other C0 controls but
+     * tab, LF, VT, FF, CR; and DEL), or -1. Heartbeat would read such a file line by line and report
+     * each line; one message is clearer.
+     */
+    static int firstControlByte(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            int b = bytes[i] & 0xff;
+            if ((b < 0x20 && (b < '\t' || b > '\r')) || b == 0x7f) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**

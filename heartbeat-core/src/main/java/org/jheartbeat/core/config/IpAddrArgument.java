@@ -54,6 +54,14 @@ public record IpAddrArgument(String address, OptionalInt prefix, Optional<String
             throw new IllegalArgumentException(agent + " needs an address: write " + agent
                     + "::a.b.c.d/prefix/iface, e.g. " + agent + "::198.18.0.100/24/eth0");
         }
+        if (args.size() > 1 && args.get(1).contains("=")) {
+            // a name=value option such as op_timeout=90s: the ip/prefix/iface hint below would be nonsense
+            throw new IllegalArgumentException("IPaddr [" + String.join("::", args) + "]: " + agent
+                    + " takes one argument, the address, and no name=value options such as [" + args.get(1)
+                    + "] (op_ timeouts and monitoring are for lsb:, ocf: and systemd: resources); write " + agent
+                    + "::" + args.get(0) + ", or ocf:heartbeat:IPaddr2::ip=ADDRESS::" + args.get(1)
+                    + " for an address with that option");
+        }
         if (args.size() > 1) {
             String second = args.get(1);
             boolean prefixLike = second.matches("[0-9]{1,2}") || second.matches("[0-9.]+");

@@ -145,6 +145,42 @@ class ConfigLoaderTest {
         });
     }
 
+    /** authkeys made a directory: one error, not a second one about the directory's mode 755 (tryout). */
+    @Test
+    void anAuthkeysDirectoryIsOneError() throws IOException {
+        ConfigDirBuilder.validTwoNode().authkeys(null).writeTo(dir);
+        Files.createDirectory(dir.resolve("authkeys"));
+        ConfigLoadResult r = ConfigLoader.load(dir, Optional.empty());
+        assertThat(r.errors()).extracting(ConfigDiagnostic::format)
+                .containsExactly(dir.resolve("authkeys") + ":0: authkeys is a directory; a file is expected");
+    }
+
+    /** Binary junk in place of a config file: one error at the line of the first control byte, not one per line (tryout). */
+    @Test
+    void binaryJunkIsOneErrorPerFile() throws IOException {
+        ConfigDirBuilder.validTwoNode().writeTo(dir);
+        byte[] junk = new byte[3000];
+        new java.util.Random(7).nextBytes(junk);
+        junk[0] = 'k';
+        junk[1] = '\n';
+        junk[2] = 0x01;
+        Files.write(dir.resolve("ha.cf"), junk);
+        Files.write(dir.resolve("haresources"), new byte[] {'n', 'o', 'd', 'e', '1', ' ', 0, '\n'});
+        ConfigLoadResult r = ConfigLoader.load(dir, Optional.empty());
+        assertThat(r.errors()).extracting(ConfigDiagnostic::format).containsExactly(
+                dir.resolve("ha.cf") + ":2: ha.cf holds binary data (byte 0x01), not text: is this the right file?"
+                        + " (a config file has only printable characters, blanks and tabs)",
+                dir.resolve("haresources") + ":1: haresources holds binary data (byte 0x00), not text: is this the"
+                        + " right file? (a config file has only printable characters, blanks and tabs)");
+    }
+
+    @Test
+    void tabsFormFeedsAndCarriageReturnsAreText() {
+        assertThat(ConfigText.firstControlByte("a\tb\r\n\f\u000b c\n".getBytes(StandardCharsets.US_ASCII)))
+                .isEqualTo(-1);
+        assertThat(ConfigText.firstControlByte(new byte[] {'a', 0x7f})).isEqualTo(1);
+    }
+
     @Test
     void hugeOrEndlessFilesAreRefusedNotRead() throws IOException {
         ConfigDirBuilder.validTwoNode().haresources(null).writeTo(dir);

@@ -202,6 +202,19 @@ class HaresourcesParserTest {
         });
     }
 
+    /** An admin who read "::op_timeout=90s per resource" and put it on an address (tryout). */
+    @Test
+    void anOptionOnAnAddressIsRefusedWithoutTheSlashFormHint() {
+        assertThat(parse("node1 IPaddr::198.18.0.101::op_timeout=90s\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(1);
+            assertThat(d.message()).isEqualTo("bad IP address [IPaddr::198.18.0.101::op_timeout=90s]: IPaddr takes one"
+                    + " argument, the address, and no name=value options such as [op_timeout=90s] (op_ timeouts and"
+                    + " monitoring are for lsb:, ocf: and systemd: resources); write IPaddr::198.18.0.101, or"
+                    + " ocf:heartbeat:IPaddr2::ip=ADDRESS::op_timeout=90s for an address with that option");
+        });
+    }
+
     @Test
     void leadingZerosAreRefusedWithTheDecimalSpelling() {
         assertThat(parse("node1 010.0.0.5\n").diagnostics()).singleElement().satisfies(d ->

@@ -68,6 +68,10 @@ public final class SyncConfigParser {
      * @throws SyncConfigException if the file cannot be read or has any error
      */
     public static SyncConfig parse(Path file) throws SyncConfigException {
+        String problem = YamlNodes.notAConfigFile(file);
+        if (problem != null) {
+            throw new SyncConfigException(file, 0, problem);
+        }
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);

@@ -1,6 +1,9 @@
 package org.jheartbeat.sync.config;
 
+import java.io.IOException;
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -48,8 +51,24 @@ public final class YamlNodes {
         } catch (MarkedYAMLException e) {
             Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
             String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
-            throw new SyntaxError(m == null ? 0 : m.getLine() + 1,
-                    "YAML syntax error: " + oneLine(problem) + "; fix the indentation or quoting there");
+            int line = m == null ? 0 : m.getLine() + 1;
+            if (line > 0 && problem != null && problem.startsWith("mapping values are not allowed")) {
+                // YAML reads a plain key only up to 1024 characters; a longer one gets this message, which
+                // points at the indentation instead of the key
+                String[] lines = text.split("\n", -1);
+                String l = line <= lines.length ? lines[line - 1] : "";
+                int start = 0;
+                while (start < l.length() && (l.charAt(start) == ' ' || l.charAt(start) == '-')) {
+                    start++;
+                }
+                int length = l.indexOf(':', start) - start;
+                if (length > MAX_KEY_CHARS) {
+                    throw new SyntaxError(line, "a key of " + length + " characters; YAML keys are at most "
+                            + MAX_KEY_CHARS + " characters: is this line what you meant?");
+                }
+            }
+            throw new SyntaxError(line, "YAML syntax error: " + oneLine(problem) + "; fix the indentation or quoting"
+                    + " there");
         } catch (ReaderException e) {
             // a character YAML does not allow (NUL, most control characters): snakeyaml gives its
             // position, not its line (found by SyncConfigFuzzTest)
@@ -88,6 +107,36 @@ public final class YamlNodes {
             }
         }
         return line;
+    }
+
+    /** Longest plain key YAML reads (snakeyaml, as the YAML 1.1 spec's implicit key), in characters. */
+    static final int MAX_KEY_CHARS = 1024;
+
+    /** Largest YAML config file read, in bytes (1 MiB, as the ha.d files): real ones are a few KiB. */
+    public static final long MAX_FILE_BYTES = 1 << 20;
+
+    /**
+     * Why {@code file} cannot be a config file before it is read: a directory, or larger than
+     * {@link #MAX_FILE_BYTES} (snakeyaml would stop at 3 Mi code points with a message about the
+     * document, not the file).
+     *
+     * @return the problem and what to do, or null when the file may be read (a missing or unreadable
+     *         file is left to the read, which names that)
+     */
+    public static String notAConfigFile(Path file) {
+        if (Files.isDirectory(file)) {
+            return "is a directory; a file is expected";
+        }
+        try {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                return "is " + size + " bytes; config files are limited to " + MAX_FILE_BYTES
+                        + " bytes: is this the right file?";
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return null;
     }
 
     /** {@code s} with every run of white space (newlines included) made one space. */

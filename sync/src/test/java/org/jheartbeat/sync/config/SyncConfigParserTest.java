@@ -144,6 +144,29 @@ class SyncConfigParserTest {
                 .hasMessage(dir.resolve("missing.yaml") + ": no such file; create it or remove the sync configuration");
     }
 
+    /** A key over YAML's 1024 characters is named as such, not "mapping values are not allowed here" (tryout). */
+    @Test
+    void aHugeKeyIsNamedAsSuch() {
+        String key = "a".repeat(5000);
+        assertThatThrownBy(() -> SyncConfigParser.parse("jobs:\n  web:\n    " + key + ": 1\n", Path.of("sync.yaml")))
+                .isInstanceOf(SyncConfigException.class)
+                .hasMessage("sync.yaml:3: a key of 5000 characters; YAML keys are at most 1024 characters: is this"
+                        + " line what you meant?");
+    }
+
+    /** A directory or a huge file named sync.yaml: one line saying what it is, not a YAML error (tryout). */
+    @Test
+    void aDirectoryOrAHugeFileIsNamedAsSuch(@TempDir Path dir) throws Exception {
+        Path d = Files.createDirectory(dir.resolve("sync.yaml"));
+        assertThatThrownBy(() -> SyncConfigParser.parse(d)).isInstanceOf(SyncConfigException.class)
+                .hasMessage(d + ": is a directory; a file is expected");
+        Path huge = dir.resolve("big.yaml");
+        Files.writeString(huge, "#" + "a".repeat(5_000_000) + "\n");
+        assertThatThrownBy(() -> SyncConfigParser.parse(huge)).isInstanceOf(SyncConfigException.class)
+                .hasMessage(huge + ": is 5000002 bytes; config files are limited to 1048576 bytes: is this the"
+                        + " right file?");
+    }
+
     private static final String NODES = "nodes:\n  node1: 10.0.0.1\n  node2: 10.0.0.2\n";
 
     @ParameterizedTest(name = "{2}")
