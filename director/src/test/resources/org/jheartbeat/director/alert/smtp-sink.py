@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A real SMTP server for the alert tests, on Python's standard smtpd module.
 
-usage: smtp-sink.py PORT OUTDIR [accept|reject]
+usage: smtp-sink.py PORT OUTDIR [accept|reject] [ADDRESS]
 
-Listens on 127.0.0.1:PORT. Each message received is written to OUTDIR/N.msg: a line with
+Listens on ADDRESS:PORT (127.0.0.1 unless given). Each message received is written to OUTDIR/N.msg: a line with
 the envelope sender, a line with the recipients separated by tabs, then the data as
 received (dot-stuffing undone, lines ending in LF); with "reject" every message is refused at the
 end of DATA with 554. Prints "ready" once listening. Ends on SIGTERM.
@@ -20,8 +20,8 @@ import sys  # noqa: E402
 
 
 class Sink(smtpd.SMTPServer):
-    def __init__(self, port, outdir, mode):
-        super().__init__(("127.0.0.1", port), None, decode_data=True)
+    def __init__(self, address, port, outdir, mode):
+        super().__init__((address, port), None, decode_data=True)
         self.outdir = outdir
         self.mode = mode
         self.count = 0
@@ -40,7 +40,8 @@ class Sink(smtpd.SMTPServer):
 def main():
     port, outdir = int(sys.argv[1]), sys.argv[2]
     mode = sys.argv[3] if len(sys.argv) > 3 else "accept"
-    Sink(port, outdir, mode)
+    address = sys.argv[4] if len(sys.argv) > 4 else "127.0.0.1"
+    Sink(address, port, outdir, mode)
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
     print("ready", flush=True)
     asyncore.loop(timeout=0.2)
