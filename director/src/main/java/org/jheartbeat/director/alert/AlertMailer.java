@@ -116,7 +116,8 @@ public final class AlertMailer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             failed.incrementAndGet();
             LOG.error("emailalert to {} failed ({}): {}", String.join(", ", mail.to()),
-                    mail.smtp().map(s -> "smtp " + s).orElse(sendmail.toString()), e.getMessage());
+                    mail.smtp().map(s -> "smtp " + s).orElse(sendmail.toString()),
+                    e instanceof java.net.UnknownHostException ? "unknown host " + e.getMessage() : e.getMessage());
         }
     }
 
