@@ -22,7 +22,10 @@ import org.junit.jupiter.api.Test;
  * wrapper, in front of three real HTTP servers ({@code python3 -m http.server}) bound to
  * 198.18.0.21-23 in the client namespace. Stopping one removes it from the table within
  * checkinterval + checktimeout, starting it adds it back, a changed file is applied by autoreload
- * without touching the unchanged reals, and stop removes what the director added.
+ * without touching the unchanged reals, and stop removes what the director added. With
+ * {@code emailalert} and {@code smtp}, the deletion and the return of the real are mailed to a real
+ * SMTP server (Python's {@code smtpd}, {@code smtp-sink.py} from director's test resources) on
+ * 198.18.0.25 in the client namespace.
  *
  * <p>This kernel has no IPVS: the director drives a recording {@code ipvsadm} (installed on PATH
  * for the test, from director's test resources) that checks every command's syntax against
@@ -62,6 +65,14 @@ class LvsDirectorIT {
                         "eth0"), Map.of());
                 servers.put(i, httpServer(client, i, dir));
             }
+            run(List.of("ip", "netns", "exec", client, "ip", "addr", "add", "198.18.0.25/24", "dev", "eth0"), Map.of());
+            Path mail = Files.createDirectories(dir.resolve("mail"));
+            Process smtp = new ProcessBuilder("ip", "netns", "exec", client, "python3", "-W", "ignore",
+                    root.resolve("director/src/test/resources/org/jheartbeat/director/alert/smtp-sink.py").toString(),
+                    "2525", mail.toString(), "accept", "198.18.0.25").redirectErrorStream(true).start();
+            servers.put(0, smtp);
+            assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(smtp.getInputStream())).readLine())
+                    .isEqualTo("ready");
             Path cfg = dir.resolve("ldirectord.cf");
             Files.writeString(cfg, config(dir, ""));
             Map<String, String> env = new HashMap<>();
@@ -122,6 +133,11 @@ class LvsDirectorIT {
             System.out.printf("real server started -> added back after %d ms%n", ms(up));
             expected.add(add("198.18.0.22"));
             assertThat(recorded(dir)).isEqualTo(expected);
+            lab.waitUntil(() -> subjects(mail).contains("Deleted real server: 198.18.0.22:80 (" + VIP + ")")
+                    && subjects(mail).stream().filter(s -> s.startsWith("Added real server: 198.18.0.22:80")).count()
+                    == 2, 30_000, "the alerts of 198.18.0.22");
+            System.out.printf("real server stopped -> stop and return mailed after %d ms (smtp 198.18.0.25:2525)%n",
+                    ms(down));
 
             // autoreload: real 3's weight changes; reals 1 and 2 and the service are not touched
             Files.writeString(cfg, config(dir, " 2"));
@@ -134,7 +150,7 @@ class LvsDirectorIT {
             Files.writeString(cfg, config(dir, " heavy"));
             Result refused = run(List.of("sh", wrapper, cfg.toString(), "reload"), env);
             assertThat(refused.code).as(refused.out).isEqualTo(2);
-            assertThat(refused.out).contains(cfg + ":9: real: unexpected 'heavy'");
+            assertThat(refused.out).contains(cfg + ":12: real: unexpected 'heavy'");
             Files.writeString(cfg, config(dir, " 2"));
             Result stats = run(List.of("java", "-jar", jar.toString(), "lvs", "status", "--stats", "--socket",
                     socket.toString()), env);
@@ -161,10 +177,23 @@ class LvsDirectorIT {
         }
     }
 
+    /** The subjects of the mails the SMTP server received. */
+    static List<String> subjects(Path mail) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (var files = Files.list(mail)) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".msg")).toList()) {
+                Files.readAllLines(p).stream().filter(l -> l.startsWith("Subject: ")).findFirst()
+                        .ifPresent(l -> out.add(l.substring("Subject: ".length())));
+            }
+        }
+        return out;
+    }
+
     /** The seed's config with three reals and shorter intervals; {@code weight3} is appended to real 3. */
     static String config(Path dir, String weight3) {
         return "checktimeout=2\ncheckinterval=1\nautoreload=yes\nquiescent=no\nlogfile=\""
                 + dir.resolve("ldirectord.log") + "\"\n"
+                + "emailalert=ops@example.org\nemailalertstatus=running\nsmtp=198.18.0.25:2525\n"
                 + "virtual=198.18.0.100:80\n\treal=198.18.0.21:80 gate\n\treal=198.18.0.22:80 gate\n"
                 + "\treal=198.18.0.23:80 gate" + weight3 + "\n\tservice=http\n\tscheduler=lc\n\tpersistent=90\n"
                 + "\tprotocol=tcp\n\tchecktype=connect\n";

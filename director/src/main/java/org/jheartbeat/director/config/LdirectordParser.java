@@ -391,6 +391,7 @@ public final class LdirectordParser {
                                 + " stopping, reloading; not '" + abbreviate(r.value()) + "'");
                     }
                 }
+                case "smtp" -> smtpServer(r);
                 default -> {
                     return;
                 }
@@ -398,10 +399,22 @@ public final class LdirectordParser {
             reportedGlobals.add(key);
         }
 
+        /** {@code none} only alone, as ldirectord 4.x's {@code parse_emailalertstatus}. */
         private boolean validStatus(String v) {
             Set<String> words = Set.of("all", "none", "starting", "running", "stopping", "reloading");
             String s = v.replace(" ", "");
-            return !s.isEmpty() && java.util.Arrays.stream(s.split(",")).allMatch(words::contains);
+            List<String> list = List.of(s.split(","));
+            return !s.isEmpty() && list.stream().allMatch(words::contains)
+                    && (!list.contains("none") || list.size() == 1);
+        }
+
+        /** {@code smtp = host[:port]} (or {@code [v6]:port}): the port must be a number in 1..65535. */
+        private void smtpServer(Raw r) {
+            try {
+                org.jheartbeat.director.alert.SmtpClient.parse(unquote(r.value()));
+            } catch (IllegalArgumentException e) {
+                error(r.line(), e.getMessage() + "; write smtp = HOST or HOST:PORT");
+            }
         }
 
         /** A number set in the block (errors reported) or inherited (already checked, quiet). */
@@ -634,6 +647,9 @@ public final class LdirectordParser {
             } else if (g.inherited.containsKey("emailalertstatus")
                     && validStatus(unquote(g.inherited.get("emailalertstatus").value()))) {
                 emailAlertStatus = unquote(g.inherited.get("emailalertstatus").value()).replace(" ", "");
+            }
+            if (d.containsKey("smtp")) {
+                smtpServer(d.get("smtp"));
             }
             Optional<String> smtp = Optional.ofNullable(eff.get("smtp")).map(r -> unquote(r.value()));
             Optional<String> monitorFile = Optional.ofNullable(d.get("monitorfile")).map(r -> unquote(r.value()));

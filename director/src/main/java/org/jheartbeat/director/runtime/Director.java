@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.director.alert.AlertMailer;
 import org.jheartbeat.director.check.CheckResult;
 import org.jheartbeat.director.check.CheckTarget;
 import org.jheartbeat.director.check.HealthCheck;
@@ -51,7 +52,9 @@ import org.slf4j.LoggerFactory;
  * the check counts as failed ("timed out"). The next pass starts {@code checkinterval} after the
  * previous one ended, as an ldirectord child with {@code fork = yes} sleeps after its pool.
  * A backend failure (after the backend's own retries) is logged with the commands not applied,
- * and the kernel is resynced with the table read back.
+ * and the kernel is resynced with the table read back. E-mail alerts ({@link DirectorAction.Mail})
+ * go to the {@link AlertMailer}'s own thread; after each pass the kernel is asked for the repeats
+ * that are due ({@code emailalertfreq}).
  */
 public final class Director implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("org.jheartbeat.director");
@@ -63,7 +66,8 @@ public final class Director implements AutoCloseable {
             long backendFailures) {
     }
 
-    private final DirectorKernel kernel = new DirectorKernel();
+    private final DirectorKernel kernel;
+    private final AlertMailer mailer;
     private final TableBackend backend;
     private final CheckFactory checks;
     private final MonotonicClock clock;
@@ -90,6 +94,20 @@ public final class Director implements AutoCloseable {
      */
     public Director(TableBackend backend, CheckFactory checks, MonotonicClock clock,
             Consumer<DirectorAction> listener) {
+        this(backend, checks, clock, listener, AlertMailer.standard());
+    }
+
+    /**
+     * @param backend  the table
+     * @param checks   makes the checks
+     * @param clock    monotonic time for the figures and the alert repeats
+     * @param listener sees every action (log lines included) after it is carried out; tests use it
+     * @param mailer   sends the alerts; closed with the director
+     */
+    public Director(TableBackend backend, CheckFactory checks, MonotonicClock clock,
+            Consumer<DirectorAction> listener, AlertMailer mailer) {
+        this.kernel = new DirectorKernel(clock);
+        this.mailer = mailer;
         this.backend = backend;
         this.checks = checks;
         this.clock = clock;
@@ -175,6 +193,12 @@ public final class Director implements AutoCloseable {
         stop();
         decide.shutdown();
         decide.awaitTermination(10, TimeUnit.SECONDS);
+        mailer.close();
+    }
+
+    /** The alerts' figures (sent, failed, dropped). */
+    public AlertMailer.Stats alertStats() {
+        return mailer.stats();
     }
 
     /** The configuration in force. */
@@ -309,6 +333,9 @@ public final class Director implements AutoCloseable {
         CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).whenComplete((x, e) -> {
             maxPass.accumulateAndGet((clock.nanoTime() - start) / 1_000_000L, Math::max);
             submit(() -> {
+                if (!stopped) {
+                    carryOut(kernel.alertsDue());
+                }
                 if (generation.getOrDefault(v.key(), -1L) == gen) {
                     generation.put(v.key(), gen - 1); // schedule() adds one back
                     schedule(v, v.checkInterval().toMillis());
@@ -420,6 +447,8 @@ public final class Director implements AutoCloseable {
                 }
             } else if (a instanceof DirectorAction.Run run) {
                 startProgram(run.argv());
+            } else if (a instanceof DirectorAction.Mail mail) {
+                mailer.send(mail);
             }
             listener.accept(a);
         }

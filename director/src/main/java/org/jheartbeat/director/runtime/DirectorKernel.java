@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.director.config.Endpoint;
 import org.jheartbeat.director.config.LdirectordConfig;
 import org.jheartbeat.director.config.RealServer;
 import org.jheartbeat.director.config.ServiceKey;
 import org.jheartbeat.director.config.VirtualService;
+import org.jheartbeat.director.runtime.DirectorAction.DaemonStatus;
 import org.jheartbeat.director.runtime.DirectorAction.Level;
 import org.jheartbeat.director.table.IpvsTable;
 import org.jheartbeat.director.table.RealSpec;
@@ -40,8 +42,20 @@ import org.jheartbeat.director.table.TableSnapshot;
  *       service; with {@code cleanstop = no} nothing changes.</li>
  * </ul>
  *
+ * <p><b>alerts</b> ({@code emailalert}, as ldirectord 4.x's {@code ld_emailalert_send}): every
+ * change of a real or fallback server that ldirectord mails about (added, restored, quiescent,
+ * deleted, purged; the fallback added or deleted) yields a {@link DirectorAction.Mail} whose
+ * subject is the log line, when the service has {@code emailalert} and its
+ * {@code emailalertstatus} names the kernel's {@link DaemonStatus} ({@code start}: starting,
+ * {@code reload}: reloading, {@code stop}: stopping, checks and {@link #alertsDue}: running). A
+ * real taken down (deleted or quiesced) with {@code emailalertfreq} N &gt; 0 is remembered; while
+ * it stays down {@link #alertsDue} repeats "Inaccessible real server: ..." once N seconds have
+ * passed since its last alert (ldirectord's {@code ld_emailalert_resend}, run after each pass, so
+ * the repeats are as accurate as {@code checkinterval}). Putting it back forgets it.
+ *
  * <p>The kernel keeps its own {@link IpvsTable} of what it applied; after a backend failure the
- * shell hands it the table read back ({@link #resync}). No clock, threads or I/O.
+ * shell hands it the table read back ({@link #resync}). Time only from the injected
+ * {@link MonotonicClock}; no threads or I/O.
  */
 public final class DirectorKernel {
 
@@ -67,10 +81,30 @@ public final class DirectorKernel {
         }
     }
 
+    /** A real server of a virtual service, for alert repeats. */
+    private record AlertKey(ServiceKey service, Endpoint real) {
+    }
+
+    private final MonotonicClock clock;
+    /** Reals down with repeats due: when their last alert was decided (clock ns). */
+    private final Map<AlertKey, Long> lastAlert = new LinkedHashMap<>();
+    private DaemonStatus status = DaemonStatus.STARTING;
     private IpvsTable table = new IpvsTable();
     private final Map<ServiceKey, VirtualState> virtuals = new LinkedHashMap<>();
     private LdirectordConfig config;
     private List<DirectorAction> out = new ArrayList<>();
+
+    /** A kernel on the JVM's monotonic clock. */
+    public DirectorKernel() {
+        this(MonotonicClock.system());
+    }
+
+    /**
+     * @param clock the time of alert repeats ({@code emailalertfreq}); tests pass a fake clock
+     */
+    public DirectorKernel(MonotonicClock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+    }
 
     /** The real servers' states, for status and tests: (service, real) to up. */
     public Map<ServiceKey, Map<Endpoint, Boolean>> upStates() {
@@ -105,6 +139,7 @@ public final class DirectorKernel {
      */
     public List<DirectorAction> start(LdirectordConfig cfg, TableSnapshot current) {
         out = new ArrayList<>();
+        status = DaemonStatus.STARTING;
         table = IpvsTable.of(current);
         setup(cfg, List.of());
         return take();
@@ -118,6 +153,7 @@ public final class DirectorKernel {
      */
     public List<DirectorAction> reload(LdirectordConfig cfg) {
         out = new ArrayList<>();
+        status = DaemonStatus.RELOADING;
         List<ServiceKey> old = new ArrayList<>(virtuals.keySet());
         setup(cfg, old);
         return take();
@@ -134,6 +170,7 @@ public final class DirectorKernel {
      */
     public List<DirectorAction> checked(ServiceKey service, Endpoint real, boolean up, String reason) {
         out = new ArrayList<>();
+        status = DaemonStatus.RUNNING;
         VirtualState v = virtuals.get(service);
         RealState r = v == null ? null : v.reals.get(real);
         if (r == null) {
@@ -167,6 +204,7 @@ public final class DirectorKernel {
      */
     public List<DirectorAction> stop() {
         out = new ArrayList<>();
+        status = DaemonStatus.STOPPING;
         for (VirtualState v : virtuals.values()) {
             if (!v.virtual.cleanStop()) {
                 continue;
@@ -175,7 +213,7 @@ public final class DirectorKernel {
             for (RealState r : v.reals.values()) {
                 if (r.up && table.real(k, r.real.endpoint()).isPresent()) {
                     apply(new TableCommand.DeleteReal(k, r.real.endpoint()));
-                    log(Level.INFO, "Deleted real server: " + id(v, r.real.endpoint()));
+                    changed(v, r.real.endpoint(), "Deleted real server: " + id(v, r.real.endpoint()), false);
                 }
             }
             if (table.service(k).isPresent()) {
@@ -195,12 +233,39 @@ public final class DirectorKernel {
      */
     public List<DirectorAction> repair(TableSnapshot actual) {
         out = new ArrayList<>();
+        status = DaemonStatus.RUNNING;
         IpvsTable have = IpvsTable.of(actual);
         List<TableCommand> diff = org.jheartbeat.director.table.TableDiff.between(have, table, ownedServices());
         table = have;
         if (!diff.isEmpty()) {
             log(Level.WARN, "Repairing the table after a failed change: " + diff.size() + " command(s)");
             diff.forEach(this::apply);
+        }
+        return take();
+    }
+
+    /**
+     * The repeats that are due ({@code emailalertfreq}, ldirectord's {@code ld_emailalert_resend}):
+     * for each real still down whose last alert is at least its service's {@code emailalertfreq}
+     * seconds old, one "Inaccessible real server: RIP:PORT (VIP:PORT)" alert. The shell calls it
+     * after each pass of checks.
+     *
+     * @return the alerts (log line and mail each), empty when none is due
+     */
+    public List<DirectorAction> alertsDue() {
+        out = new ArrayList<>();
+        status = DaemonStatus.RUNNING;
+        long now = clock.nanoTime();
+        for (Map.Entry<AlertKey, Long> e : List.copyOf(lastAlert.entrySet())) {
+            VirtualState v = virtuals.get(e.getKey().service());
+            RealState r = v == null ? null : v.reals.get(e.getKey().real());
+            if (r == null || r.up || v.virtual.emailAlertFreq() == 0) {
+                lastAlert.remove(e.getKey()); // gone, back up, or repeats switched off by a reload
+                continue;
+            }
+            if (now - e.getValue() >= v.virtual.emailAlertFreq() * 1_000_000_000L) {
+                alert(v, r.real.endpoint(), "Inaccessible real server: " + id(v, r.real.endpoint()), true);
+            }
         }
         return take();
     }
@@ -252,8 +317,8 @@ public final class DirectorKernel {
                     RealSpec want = spec(rs);
                     if (!present.get().equals(want)) {
                         apply(new TableCommand.SetReal(k, want, true, true));
-                        log(Level.INFO, "Restored real server: " + id(v, rs.endpoint()) + " (Weight set to "
-                                + rs.weight() + ")");
+                        changed(v, rs.endpoint(), "Restored real server: " + id(v, rs.endpoint()) + " (Weight set to "
+                                + rs.weight() + ")", false);
                     }
                 } else {
                     st.up = false;
@@ -267,7 +332,7 @@ public final class DirectorKernel {
             for (RealSpec r : table.reals(k)) {
                 if (!kept.containsKey(r.endpoint()) && !(fb.isPresent() && fb.get().equals(r.endpoint()))) {
                     apply(new TableCommand.DeleteReal(k, r.endpoint()));
-                    log(Level.INFO, "Purged real server: " + id(v, r.endpoint()));
+                    changed(v, r.endpoint(), "Purged real server: " + id(v, r.endpoint()), false);
                 }
             }
             if (!known || !before.fallback().equals(vs.fallback())) {
@@ -320,12 +385,12 @@ public final class DirectorKernel {
         Optional<RealSpec> present = table.real(k, r.real.endpoint());
         if (present.isEmpty()) {
             apply(new TableCommand.SetReal(k, want, false, true));
-            log(Level.INFO, "Added real server: " + id(v, r.real.endpoint()) + " (Weight set to " + want.weight()
-                    + ")");
+            changed(v, r.real.endpoint(), "Added real server: " + id(v, r.real.endpoint()) + " (Weight set to "
+                    + want.weight() + ")", false);
         } else if (!present.get().equals(want)) {
             apply(new TableCommand.SetReal(k, want, true, true));
-            log(Level.INFO, "Restored real server: " + id(v, r.real.endpoint()) + " (Weight set to " + want.weight()
-                    + ")");
+            changed(v, r.real.endpoint(), "Restored real server: " + id(v, r.real.endpoint()) + " (Weight set to "
+                    + want.weight() + ")", false);
         }
         r.up = true;
         r.failures = 0;
@@ -341,16 +406,18 @@ public final class DirectorKernel {
                 if (present.get().weight() != 0 || present.get().forward() != r.real.forward()) {
                     apply(new TableCommand.SetReal(k, new RealSpec(r.real.endpoint(), r.real.forward(), 0,
                             present.get().upperThreshold(), present.get().lowerThreshold()), true, false));
-                    log(Level.INFO, "Quiescent real server: " + id(v, r.real.endpoint()) + " (Weight set to 0)");
+                    changed(v, r.real.endpoint(), "Quiescent real server: " + id(v, r.real.endpoint())
+                            + " (Weight set to 0)", true);
                 }
             } else if (config.globals().readdQuiescent()) {
                 apply(new TableCommand.SetReal(k, new RealSpec(r.real.endpoint(), r.real.forward(), 0, 0, 0), false,
                         false));
-                log(Level.INFO, "Quiescent real server: " + id(v, r.real.endpoint()) + " (Weight set to 0)");
+                changed(v, r.real.endpoint(), "Quiescent real server: " + id(v, r.real.endpoint())
+                            + " (Weight set to 0)", true);
             }
         } else if (present.isPresent()) {
             apply(new TableCommand.DeleteReal(k, r.real.endpoint()));
-            log(Level.INFO, "Deleted real server: " + id(v, r.real.endpoint()));
+            changed(v, r.real.endpoint(), "Deleted real server: " + id(v, r.real.endpoint()), true);
         }
         r.up = false;
         fallbackOn(v);
@@ -367,7 +434,8 @@ public final class DirectorKernel {
             Optional<RealSpec> present = table.real(k, f.endpoint());
             if (present.isEmpty() || !present.get().equals(spec)) {
                 apply(new TableCommand.SetReal(k, spec, present.isPresent(), true));
-                log(Level.INFO, "Added fallback server: " + id(v, f.endpoint()) + " (Weight set to 1)");
+                changed(v, f.endpoint(), "Added fallback server: " + id(v, f.endpoint()) + " (Weight set to 1)",
+                        false);
             }
         });
         v.virtual.fallbackCommand().ifPresent(cmd -> {
@@ -386,7 +454,7 @@ public final class DirectorKernel {
         v.virtual.fallback().ifPresent(f -> {
             if (table.real(k, f.endpoint()).isPresent()) {
                 apply(new TableCommand.DeleteReal(k, f.endpoint()));
-                log(Level.INFO, "Deleted fallback server: " + id(v, f.endpoint()));
+                changed(v, f.endpoint(), "Deleted fallback server: " + id(v, f.endpoint()), false);
             }
         });
         v.virtual.fallbackCommand().ifPresent(cmd -> {
@@ -415,6 +483,47 @@ public final class DirectorKernel {
 
     private void log(Level level, String message) {
         out.add(new DirectorAction.Log(level, message));
+    }
+
+    /** A change of a real or fallback server: its log line, and the alert ldirectord sends with it. */
+    private void changed(VirtualState v, Endpoint real, String message, boolean down) {
+        log(Level.INFO, message);
+        alert(v, real, message, down);
+    }
+
+    /**
+     * ldirectord's {@code ld_emailalert_send}: a real taken {@code down} is remembered for repeats
+     * when {@code emailalertfreq} &gt; 0 (any other change forgets it), whatever the filter; then,
+     * if the service has {@code emailalert} and {@code emailalertstatus} names the current state,
+     * one log line {@code emailalert: SUBJECT} and one {@link DirectorAction.Mail}.
+     */
+    private void alert(VirtualState v, Endpoint real, String message, boolean down) {
+        VirtualService vs = v.virtual;
+        AlertKey key = new AlertKey(vs.key(), real);
+        if (down && vs.emailAlertFreq() > 0) {
+            lastAlert.put(key, clock.nanoTime());
+        } else {
+            lastAlert.remove(key);
+        }
+        if (vs.emailAlert().isEmpty() || !status.allowedBy(vs.emailAlertStatus())) {
+            return;
+        }
+        List<String> to = new ArrayList<>();
+        for (String a : vs.emailAlert().get().split(",")) {
+            if (!a.isBlank()) {
+                to.add(a.trim());
+            }
+        }
+        if (to.isEmpty()) {
+            return;
+        }
+        String subject = vs.serviceName().map(n -> "[" + n + "] " + message).orElse(message);
+        List<String> details = new ArrayList<>();
+        vs.serviceName().ifPresent(n -> details.add("Service name: " + n));
+        vs.comment().ifPresent(c -> details.add("Comment: " + c));
+        log(Level.INFO, "emailalert: " + message);
+        out.add(new DirectorAction.Mail(to, config.globals().emailAlertFrom(), vs.smtp(), subject, message, status,
+                details));
     }
 
     private List<DirectorAction> take() {

@@ -213,6 +213,9 @@ public class LdirectordParserTest {
         "sql without query|virtual=198.18.0.100:3306\\n    real=198.18.0.21:3306 gate|1|needs request",
         "bad fallback|fallback=198.18.0.99:80 tunnel\\nvirtual=198.18.0.100:80|1|gate, masq or ipip",
         "emailalertstatus|emailalertstatus=sometimes\\nvirtual=198.18.0.100:80|1|comma list",
+        "emailalertstatus none with another|emailalertstatus=none,running\\nvirtual=198.18.0.100:80|1|comma list",
+        "smtp port|smtp=mail.example.org:smtp\\nvirtual=198.18.0.100:80|1|write smtp = HOST or HOST:PORT",
+        "smtp port in a block|virtual=198.18.0.100:80\\n\\tsmtp=127.0.0.1:70000|2|port 70000 is not a number",
     })
     void badInputIsReportedAtItsLineWithWhatToDo(String what, String text, int line, String message) {
         LdirectordParser.Result r = parse(text.replace("\\n", "\n").replace("\\t", "\t"));
