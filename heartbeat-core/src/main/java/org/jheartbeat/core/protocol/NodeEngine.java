@@ -480,7 +480,50 @@ public final class NodeEngine {
     public List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         apply(machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
+        failBackAfterCleanup(out, nowNanos, wallMillis);
         return out;
+    }
+
+    /**
+     * auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): a group the peer
+     * prefers runs here because it failed there; once no such group has a failure left on the peer, they go
+     * back as when the peer joins (Pacemaker, with the stickiness of 0 that {@code auto_failback on} exports
+     * to, moves a resource back to its preferred node once its failure there is cleared). Heartbeat 3.0.6
+     * fails back only when a node joins; without this, a cleared group stayed on this node until the peer
+     * restarted or {@code hb failback}.
+     */
+    /**
+     * Whether a group the peer prefers runs here. {@code rsc_hold} says so after a takeover from a dead
+     * peer, not after this node took a group the peer could not run (a failure offer): that one is found here.
+     */
+    private boolean runsAGroupOfThePeers() {
+        for (int i = 0; i < config.resourceGroups().size(); i++) {
+            if (config.resourceGroups().get(i).preferredNode().equals(peer)
+                    && machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void failBackAfterCleanup(List<Effect> out, long now, long wall) {
+        if (config.autoFailback() == FailbackPolicy.OFF || !detector.status(peer).isAlive()) {
+            return;
+        }
+        boolean peersGroupHere = false;
+        for (int i = 0; i < config.resourceGroups().size(); i++) {
+            if (config.resourceGroups().get(i).preferredNode().equals(peer)
+                    && machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+                if (machine.peerFailed(i)) {
+                    return;
+                }
+                peersGroupHere = true;
+            }
+        }
+        if (peersGroupHere) {
+            failbackDue = true;
+            failBackIfDue(out, now, wall);
+        }
     }
 
     /** A fencing attempt ended ({@code fenced} = the device confirmed it). */
@@ -572,6 +615,10 @@ public final class NodeEngine {
                 } else if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Event ev) {
                     if (type == MessageType.GROUP_FAILURE) {
                         apply(machine.on(ev.event(), now), out, now, wall);
+                        if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
+                                && f.failure() == org.jheartbeat.core.takeover.GroupFailure.CLEAR) {
+                            failBackAfterCleanup(out, now, wall);
+                        }
                     } else {
                         feed(ev.event(), out, now, wall);
                     }
@@ -741,7 +788,7 @@ public final class NodeEngine {
         if (!failbackDue) {
             return;
         }
-        if (!rscHold.value().includesForeign() || !detector.status(peer).isAlive()
+        if (!rscHold.value().includesForeign() && !runsAGroupOfThePeers() || !detector.status(peer).isAlive()
                 || machine.state() == TakeoverState.STANDBY_GIVING
                 || machine.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
             failbackDue = false;

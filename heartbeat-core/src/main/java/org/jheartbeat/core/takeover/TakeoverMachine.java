@@ -1179,6 +1179,14 @@ public final class TakeoverMachine {
         return state;
     }
 
+    /**
+     * Whether the peer reported group {@code i} failed there (a failed start or run, or a stop that failed)
+     * and nobody cleared it ({@code hb cleanup}).
+     */
+    public boolean peerFailed(int i) {
+        return peerFailed[i] || peerBlocked[i];
+    }
+
     /** Run state of group {@code i}. */
     public GroupState groupState(int i) {
         return actual[i];

@@ -49,6 +49,56 @@ class FailureScenarioTest {
         neverBoth(h);
     }
 
+    /**
+     * auto_failback on: the group failed on its preferred node1 and runs on node2; once its failure is cleared
+     * ({@code hb cleanup} on either node) node2 hands it back, as when node1 joins; with auto_failback off it
+     * stays. (It used to stay on node2 until node1 restarted.)
+     */
+    @Test
+    void aClearedFailureOnThePreferredNodeFailsTheGroupBackWithAutoFailbackOn() {
+        for (var on : java.util.List.of(N1, N2)) {
+            TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+            h.failStarts(N1, G1, true);
+            h.start(N1);
+            h.start(N2);
+            h.run(5000);
+            assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+            h.failStarts(N1, G1, false);
+            h.cleanup(on, 0);
+            h.run(5000);
+            assertThat(h.placement()).as("cleanup on %s\n%s", on, h.trace())
+                    .isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+            assertThat(h.logs()).anyMatch(l -> l.contains("node2 INFO: auto_failback: handing node1 back its share"));
+            assertThat(h.engine(N1).machine().groupProblem(0)).isEmpty();
+            neverBoth(h);
+        }
+        TwoNodeHarness off = harness(FailbackPolicy.OFF, false);
+        off.failStarts(N1, G1, true);
+        off.start(N1);
+        off.start(N2);
+        off.run(5000);
+        off.failStarts(N1, G1, false);
+        off.cleanup(N1, 0);
+        off.run(5000);
+        assertThat(off.placement()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+        neverBoth(off);
+    }
+
+    /** A cleanup that leaves the group failed on node1 (the start fails again) hands nothing back: no ping-pong. */
+    @Test
+    void aCleanupWhileTheGroupStillCannotStartOnThePreferredNodeMovesItOnceAndBack() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.failStarts(N1, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        h.cleanup(N1, 0);
+        h.run(20_000);
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
+        assertThat(h.count("node1 failed to start " + G1)).as("one retry after the cleanup").isEqualTo(2);
+        neverBoth(h);
+    }
+
     @Test
     void groupThatFailsWhileRunningIsStoppedThenMovesToTheHealthyPeerAndThePeersOwnGroupIsUntouched() {
         TwoNodeHarness h = harness(FailbackPolicy.ON, false);
