@@ -672,6 +672,7 @@ public final class NodeEngine {
             }
             out.add(new Effect.PeerLost(peer, "died"));
             peerPingUnknown();
+            machine.peerNeverDelaysFencing(peerIsHeartbeat306(now));
             feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
                 && machine.peerPresence().departed() && !restarted) {
@@ -691,6 +692,16 @@ public final class NodeEngine {
         expectPeerPingCount(now);
         configGraceEndNanos = now + configGraceNanos();
         apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
+    }
+
+    /**
+     * Whether the peer is a Heartbeat 3.0.6 node: communication came up with its current generation and
+     * the grace for its {@code jhb-config} passed without one (a jheartbeat peer sends it with its
+     * {@code starting}, or to a restarted peer). Unknown (no comm up yet) counts as a jheartbeat peer.
+     */
+    private boolean peerIsHeartbeat306(long now) {
+        return configGraceEndNanos != Long.MIN_VALUE && now >= configGraceEndNanos
+                && configHeardGeneration != peerSeq.generation();
     }
 
     /**

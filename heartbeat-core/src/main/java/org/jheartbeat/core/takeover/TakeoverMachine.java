@@ -102,6 +102,8 @@ public final class TakeoverMachine {
     private final boolean peerFirstInHaCf;
     /** How long the loser of the fencing race waits before fencing a lost peer, ns; 0: never waits. */
     private long fenceDelayNanos;
+    /** The peer is a Heartbeat 3.0.6 node: it fences at once, so in a fencing race this node always waits. */
+    private boolean peerNeverDelaysFencing;
     /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
     private boolean fenceDelayed;
     /** The state the delayed fence interrupted: NEGOTIATING and AWAITING_COMM resume if it is cancelled. */
@@ -751,8 +753,10 @@ public final class TakeoverMachine {
             // resources and does not fence it (the rule above, on its side), so waiting would only delay
             // the failover of an active/passive pair. Before the cluster settled both may fence: race.
             boolean peerFencesUs = ourWeight > 0 || !wasStable;
-            if (fenceDelayNanos > 0 && peerFencesUs
-                    && (peerWeight > ourWeight || peerWeight == ourWeight && peerFirstInHaCf)) {
+            // a Heartbeat 3.0.6 peer never waits: only this node's wait can keep one node alive
+            boolean weWait = peerNeverDelaysFencing
+                    || peerWeight > ourWeight || peerWeight == ourWeight && peerFirstInHaCf;
+            if (fenceDelayNanos > 0 && peerFencesUs && weWait) {
                 delayFencing(peerWeight, ourWeight, out, now);
                 return;
             }
@@ -780,7 +784,9 @@ public final class TakeoverMachine {
         fenceAttempts = 0;
         deadlineNanos = now + fenceDelayNanos;
         String delay = describeNanos(fenceDelayNanos);
-        String why = "it holds " + peerWeight + " resource group(s), we hold " + ourWeight
+        String why = peerNeverDelaysFencing
+                ? "it is a Heartbeat 3.0.6 node, which fences at once without a delay"
+                : "it holds " + peerWeight + " resource group(s), we hold " + ourWeight
                 + (peerWeight == ourWeight ? ", and it comes first in ha.cf" : "");
         fenceStatus = "fence of " + peer + " delayed for " + delay + " (" + why + ")";
         out.add(new LogLine(Level.INFO, "Delaying STONITH of " + peer + " by " + delay + ": " + why
@@ -1409,6 +1415,16 @@ public final class TakeoverMachine {
     /** The earliest monotonic instant at which a {@link Tick} matters, or {@link Long#MAX_VALUE}. */
     public long nextDeadlineNanos() {
         return Math.min(deadlineNanos, handoverDeadlineNanos);
+    }
+
+    /**
+     * Whether the peer is a Heartbeat 3.0.6 node (it sent no {@code jhb-config} after comm up), which fences
+     * at once: then, in a race of a cut of every link, this node always waits {@link #fenceDelay} whatever
+     * the weights, so that one of the two survives (docs/design/stonith.md, "Fence delay"). Set by the engine
+     * before each peer death; default false (the peer is a jheartbeat node and plays by the same rule).
+     */
+    public void peerNeverDelaysFencing(boolean heartbeatPeer) {
+        this.peerNeverDelaysFencing = heartbeatPeer;
     }
 
     /**

@@ -51,4 +51,37 @@ class FenceDelayScenarioTest {
                 .anyMatch(t -> t.endsWith("node2 fences node1"));
         assertThat(h.logs()).noneMatch(l -> l.contains("Delaying STONITH"));
     }
+
+    /**
+     * A mixed cluster: node2 plays a Heartbeat 3.0.6 node (no jhb- messages, no fence delay: it fences at
+     * once). node1, first in ha.cf with as many groups, would fence at once by the weights, and both would be
+     * powered off; knowing its peer never waits, node1 waits instead, node2 fences it and serves both groups.
+     */
+    @Test
+    void againstAHeartbeatPeerTheJheartbeatNodeAlwaysWaits() {
+        TwoNodeHarness h = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
+        h.asHeartbeat306(TwoNodeHarness.N2);
+        h.start(TwoNodeHarness.N1);
+        h.start(TwoNodeHarness.N2);
+        h.engine(TwoNodeHarness.N1).machine().fenceDelay(DELAY);
+        h.run(20_000);
+        assertThat(h.runningOn(TwoNodeHarness.N1)).hasSize(1);
+        assertThat(h.runningOn(TwoNodeHarness.N2)).hasSize(1);
+        h.link(false);
+        h.run(20_000);
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 INFO: Delaying STONITH of node2 by 5 s: it is a Heartbeat"
+                + " 3.0.6 node, which fences at once without a delay"));
+        assertThat(h.trace()).anyMatch(t -> t.endsWith("node2 fences node1"))
+                .noneMatch(t -> t.endsWith("node1 fences node2"));
+        assertThat(h.engine(TwoNodeHarness.N1)).as("node1 powered off by node2's fence").isNull();
+        assertThat(h.runningOn(TwoNodeHarness.N2)).hasSize(2);
+        assertThat(h.doubleRun()).isNull();
+    }
+
+    /** Between two jheartbeat nodes the same cut is decided by the weights, not by this rule. */
+    @Test
+    void aJheartbeatPeerIsNotTakenForAHeartbeatOne() {
+        TwoNodeHarness h = activeActiveCut(DELAY);
+        assertThat(h.logs()).noneMatch(l -> l.contains("it is a Heartbeat 3.0.6 node"));
+    }
 }

@@ -67,6 +67,8 @@ public final class TwoNodeHarness {
         final Set<String> failingStops = new TreeSet<>();
         /** Whether this node's ping nodes answer it (see {@link #pingAnswers}). */
         boolean pingsAnswer = true;
+        /** Whether this node plays a Heartbeat 3.0.6 peer: its jheartbeat-only messages ({@code jhb-*}) are not sent. */
+        boolean heartbeat306;
         /** Non-null while {@link #capture} records what this node sends. */
         List<byte[]> captured;
 
@@ -317,6 +319,15 @@ public final class TwoNodeHarness {
     }
 
     /**
+     * Makes {@code n} look like a Heartbeat 3.0.6 node to its peer from now on: its jheartbeat-only messages
+     * ({@code jhb-config}, {@code jhb-maint}, …: types {@code jhb-*}) never reach the peer, as a real
+     * Heartbeat never sends them. Call before {@link #start}.
+     */
+    public void asHeartbeat306(NodeName n) {
+        node(n).heartbeat306 = true;
+    }
+
+    /**
      * Starts recording every frame {@code n} sends (as it would go on the line, whether or not the
      * link carries it), for {@link #replay}: frames from before, as a line that held them would
      * deliver them late.
@@ -348,7 +359,10 @@ public final class TwoNodeHarness {
                     n.captured.add(serialEncoding ? t.packet().classic() : t.packet().netstring());
                 }
                 Node other = n == nodes[0] ? nodes[1] : nodes[0];
-                if (lossPercent > 0 && lossRandom.nextInt(100) < lossPercent) {
+                if (n.heartbeat306 && new String(t.packet().classic(), java.nio.charset.StandardCharsets.ISO_8859_1)
+                        .contains("\nt=jhb-")) {
+                    trace.add(at() + " " + n.name + " (as Heartbeat 3.0.6) does not send a jhb- message");
+                } else if (lossPercent > 0 && lossRandom.nextInt(100) < lossPercent) {
                     dropped++;
                 } else if (linkUp && other.engine != null) {
                     other.inbox.addLast(serialEncoding ? t.packet().classic() : t.packet().netstring());
