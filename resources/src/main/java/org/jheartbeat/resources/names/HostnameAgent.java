@@ -99,12 +99,10 @@ public final class HostnameAgent implements ResourceAgent {
 
     @Override
     public AgentResult start() {
-        boolean home;
-        try {
-            home = atHome();
-        } catch (IOException e) {
-            return AgentResult.failed(token + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
-        }
+        return atHomeOrFailed(this::startAt);
+    }
+
+    private AgentResult startAt(boolean home) {
         List<String> done = new ArrayList<>();
         if (spec.dns().isPresent()) {
             HostnameSpec.Dns dns = spec.dns().get();
@@ -159,12 +157,10 @@ public final class HostnameAgent implements ResourceAgent {
 
     @Override
     public AgentResult stop() {
-        boolean home;
-        try {
-            home = atHome();
-        } catch (IOException e) {
-            return AgentResult.failed(token + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
-        }
+        return atHomeOrFailed(this::stopAt);
+    }
+
+    private AgentResult stopAt(boolean home) {
         List<String> done = new ArrayList<>();
         if (spec.hostname()) {
             try {
@@ -211,12 +207,10 @@ public final class HostnameAgent implements ResourceAgent {
 
     @Override
     public AgentResult status() {
-        boolean home;
-        try {
-            home = atHome();
-        } catch (IOException e) {
-            return AgentResult.failed(token + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
-        }
+        return atHomeOrFailed(this::statusAt);
+    }
+
+    private AgentResult statusAt(boolean home) {
         List<String> here = new ArrayList<>();
         List<String> notHere = new ArrayList<>();
         int unknown = 0;
@@ -258,6 +252,20 @@ public final class HostnameAgent implements ResourceAgent {
     }
 
     /** NAME's own node: the host name is NAME and no record says it was taken over. */
+    /**
+     * Runs {@code op} with whether this machine is the name's home (see {@link #atHome}); a failure to find out
+     * fails the operation with its reason.
+     */
+    private AgentResult atHomeOrFailed(java.util.function.Function<Boolean, AgentResult> op) {
+        boolean home;
+        try {
+            home = atHome();
+        } catch (IOException e) {
+            return AgentResult.failed(token + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+        }
+        return op.apply(home);
+    }
+
     private boolean atHome() throws IOException {
         return currentHostname().equalsIgnoreCase(spec.name()) && taken.ownNameFor(spec.name()).isEmpty();
     }
