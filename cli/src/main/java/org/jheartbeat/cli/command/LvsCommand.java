@@ -281,6 +281,7 @@ public final class LvsCommand implements Callable<Integer> {
                 if (pidFile != null) {
                     Files.deleteIfExists(pidFile);
                 }
+                LvsLogging.close();
                 closed.countDown();
             }
             return ExitCodes.OK;

@@ -143,6 +143,47 @@ public final class LogSetup {
         return new DaemonLog(outputs, dropped, watcher, clock, syslogLost);
     }
 
+    /**
+     * A syslog output for {@code logger} outside the cluster daemon: {@code hb lvs daemon} with ldirectord.cf's
+     * {@code logfile = FACILITY} (as ldirectord logs through syslog with that facility). Records go to
+     * {@code socket} at {@code facility} as {@code ident[pid]}, behind the same bounded queue as the daemon's
+     * outputs: a slow or missing syslog drops and counts lines ({@code dropped}), never blocks the logger.
+     *
+     * @throws IOException if the sending socket cannot be created (Netty's native transport missing)
+     */
+    public static NonBlockingAppender syslogOutput(LoggerContext ctx, Logger logger, SyslogFacility facility,
+                                                   String ident, Path socket, LongAdder dropped) throws IOException {
+        OutputStreamAppender<ILoggingEvent> out = new OutputStreamAppender<>();
+        out.setOutputStream(new SyslogStream(UnixDatagramSender.open(socket), syslogReporter(logger),
+                MonotonicClock.system()));
+        SyslogEncoder encoder = new SyslogEncoder(facility, ident, ProcessHandle.current().pid(), ZoneId.systemDefault());
+        return add(ctx, logger, out, "syslog", encoder, Level.DEBUG, dropped, MonotonicClock.system());
+    }
+
+    /**
+     * A log file output for {@code logger} outside the cluster daemon ({@code hb lvs daemon}'s {@code logfile}
+     * path): appended with {@code encoder}, reopened when rotated away, behind the bounded queue (a slow or
+     * failing disk drops and counts lines, never blocks the logger).
+     */
+    public static NonBlockingAppender fileOutput(LoggerContext ctx, Logger logger, Path file,
+                                                 Encoder<ILoggingEvent> encoder, LongAdder dropped) {
+        org.slf4j.Logger reportTo = logger;
+        LogFileStream.Reporter reporter = new LogFileStream.Reporter() {
+            @Override
+            public void writeFailed(Path f, IOException error) {
+                reportTo.error("cannot write log file {}: {}; its lines are lost until it can be written again",
+                        f, error.getMessage() != null ? error.getMessage() : error.toString());
+            }
+
+            @Override
+            public void writable(Path f, long linesLost) {
+                reportTo.info("log file {} is writable again ({} lines lost)", f, linesLost);
+            }
+        };
+        return add(ctx, logger, logFile(file, reporter), "logfile", encoder, Level.DEBUG, dropped,
+                MonotonicClock.system());
+    }
+
     private static SyslogStream.Reporter syslogReporter(org.slf4j.Logger heartbeat) {
         return new SyslogStream.Reporter() {
             @Override
