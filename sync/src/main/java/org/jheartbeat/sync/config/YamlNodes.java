@@ -44,6 +44,22 @@ public final class YamlNodes {
      * @throws SyntaxError if the text is not YAML or repeats a key
      */
     public static Node compose(String text) throws SyntaxError {
+        int cr = loneCarriageReturn(text);
+        if (cr >= 0) {
+            // YAML (and snakeyaml) reads a CR without LF as a line break, an editor does not: the line
+            // numbers of every later message would be off, so it is named here, at the editor's line
+            int line = 1;
+            for (int i = 0; i < cr; i++) {
+                if (text.charAt(i) == '\n') {
+                    line++;
+                }
+            }
+            char c = text.charAt(cr);
+            String what = c == '\r' ? "a carriage return (CR) without a line feed"
+                    : String.format("a line separator U+%04X", (int) c);
+            throw new SyntaxError(line, what + " inside the line: YAML would read it as a line break; save the"
+                    + " file with Unix (LF) or DOS (CRLF) line ends only");
+        }
         try {
             LoaderOptions opts = new LoaderOptions();
             opts.setAllowDuplicateKeys(false);
@@ -80,6 +96,21 @@ public final class YamlNodes {
             throw new SyntaxError(lastGoodLine(text), "YAML error: " + oneLine(e.getMessage())
                     + " (here or on the next lines); fix the indentation or quoting there");
         }
+    }
+
+    /**
+     * Index of the first character YAML takes for a line break and an editor does not: a CR not followed by
+     * LF, NEL (U+0085), LS (U+2028) or PS (U+2029); or -1.
+     */
+    private static int loneCarriageReturn(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\r' && (i + 1 >= text.length() || text.charAt(i + 1) != '\n')
+                    || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The 1-based line where the last YAML event that parses ends (1 if none does). */

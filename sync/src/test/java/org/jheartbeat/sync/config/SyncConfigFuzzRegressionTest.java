@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
@@ -52,5 +53,28 @@ class SyncConfigFuzzRegressionTest {
                 .isInstanceOf(SyncConfigException.class)
                 .hasMessage("sync.yaml:1: nodes: node1: [1\\x0a98.18.1.1] is not an address or host name;"
                         + " write the node's crossover-link IP address");
+    }
+
+    /**
+     * The open finding of the fuzzers: YAML counts a lone CR (or NEL, LS, PS) as a line break, an editor does
+     * not, so every later line number was off. Now the character itself is the error, at the editor's line.
+     */
+    @Test
+    void aLoneCarriageReturnIsNamedAtTheEditorsLine() {
+        String text = "nodes: {node1: 198.18.1.1, node2: 198.18.1.2}\nsync:\r  interval: 5m\njobs: []\n";
+        assertThatThrownBy(() -> SyncConfigParser.parse(text, SRC))
+                .isInstanceOf(SyncConfigException.class)
+                .hasMessage("sync.yaml:2: a carriage return (CR) without a line feed inside the line: YAML would read"
+                        + " it as a line break; save the file with Unix (LF) or DOS (CRLF) line ends only");
+        assertThatThrownBy(() -> SyncConfigParser.parse("jobs: []\n# a note\u2028more\n", SRC))
+                .hasMessageStartingWith("sync.yaml:2: a line separator U+2028 inside the line");
+    }
+
+    /** DOS line ends (CR LF) are line ends, not an error. */
+    @Test
+    void dosLineEndsAreRead() throws Exception {
+        String unix = SyncConfigParserTest.GOOD;
+        assertThat(SyncConfigParser.parse(unix.replace("\n", "\r\n"), SRC))
+                .isEqualTo(SyncConfigParser.parse(unix, SRC));
     }
 }
