@@ -3,15 +3,12 @@ package org.jheartbeat.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jheartbeat.cli.HbRun.hb;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
-import org.jheartbeat.core.control.ControlServer;
-import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.takeover.Maintenance;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,20 +24,7 @@ class MaintenanceCommandTest {
     final List<ControlRequest> asked = new ArrayList<>();
 
     HbRun against(Function<ControlRequest, ControlResponse> daemon, String... args) throws Exception {
-        Path state = dir.resolve("state");
-        Files.createDirectories(state);
-        try (ControlServer s = new ControlServer(new StateDirectory(state).controlSocket(), r -> {
-            synchronized (asked) {
-                asked.add(r);
-            }
-            return daemon.apply(r);
-        })) {
-            s.start();
-            String[] all = new String[args.length + 1];
-            System.arraycopy(args, 0, all, 0, args.length);
-            all[args.length] = "--state-dir=" + state;
-            return hb(all);
-        }
+        return StandInDaemon.against(dir, asked, daemon, args);
     }
 
     @Test
