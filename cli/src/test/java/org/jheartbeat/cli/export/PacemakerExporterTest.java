@@ -361,6 +361,12 @@ class PacemakerExporterTest {
         }
         assertThat(pcs).contains("promotable", "constraint order promote ", "pcs cluster cib-push");
         assertThat(crm).contains("colocation ", ":Promoted", "order ", "Mandatory: ");
+        // what pcs 0.11.5 / crmsh 4.4.1 needed (PacemakerScriptsIT): one property line for crmsh (a
+        // second one is a duplicate cib-bootstrap-options set), no pcs default operations, offline mode
+        assertThat(crm.lines().filter(l -> l.startsWith("property "))).hasSize(1);
+        assertThat(pcs.lines().filter(l -> l.contains(" resource create ")))
+                .allMatch(l -> l.contains(" --no-default-ops"));
+        assertThat(pcs).contains("if [ -n \"${CIB_FILE:-}\" ]; then\n  f=$CIB_FILE\n");
         assertThat(CommandScripts.q("a b")).isEqualTo("'a b'");
     }
 
