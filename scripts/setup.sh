@@ -26,6 +26,8 @@ PACKAGES=(
   python3                          # director tests: the recording ipvsadm, LvsDirectorIT's real HTTP servers (fence-agents already pulls it in)
   pacemaker-cli-utils              # crm_verify, crm_simulate (PacemakerExportIT, hb export pacemaker); pulls in
                                    # corosync + pacemaker (corosync -t); their services are kept from starting
+  crmsh pcs                        # PacemakerScriptsIT: crm.txt and pcs.sh run offline on a CIB file (~25 MB with
+                                   # ruby, puma and python3-lxml, ~10 s; replaces inetutils-ping by iputils-ping)
   # the town hall (TownhallIT, ./demo.sh townhall; lab/townhall): node1's web group (MariaDB, Apache
   # with PHP), node2's mail group (Exim and Dovecot, above; Exim, not Postfix: they conflict)
   mariadb-server apache2 libapache2-mod-php php-mysql   # ~330 MB, ~30 s on a fresh install

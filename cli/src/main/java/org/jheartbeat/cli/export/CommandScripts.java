@@ -20,6 +20,13 @@ import org.jheartbeat.cli.export.Cib.Primitive;
  * same configuration in the shells' syntax (pcs(8) and crmsh's "configure" reference).
  */
 public final class CommandScripts {
+    /**
+     * pcs 0.11 adds the agent's advised start/stop/reload operations to every resource it creates
+     * unless told not to (pcs(8), resource create); the CIB and the crmsh script hold exactly the
+     * operations the export derived, so the pcs script does too.
+     */
+    private static final String NO_DEFAULT_OPS = " --no-default-ops";
+
     private CommandScripts() {
     }
 
@@ -27,8 +34,12 @@ public final class CommandScripts {
     public static String pcs(Cib cib) {
         StringBuilder b = new StringBuilder();
         b.append("#!/bin/sh\n# pcs commands exported by 'hb export pacemaker' (same configuration as cib.xml).\n")
-                .append("# Run on one node once the cluster is up (pcs cluster setup / start).\nset -e\n")
-                .append("f=$(mktemp)\npcs cluster cib \"$f\"\n");
+                .append("# Run on one node once the cluster is up (pcs cluster setup / start): it edits a copy of the CIB\n")
+                .append("# (pcs cluster cib) and pushes it at the end (pcs cluster cib-push --config).\n")
+                .append("# Offline: CIB_FILE=/path/to/cib.xml sh pcs.sh edits that CIB file in place instead (no cluster\n")
+                .append("# needed; start from 'cibadmin --empty' with the nodes declared). On a machine where the\n")
+                .append("# resource agents are not installed, PCS_FORCE=--force lets pcs accept them unchecked.\nset -e\n")
+                .append("if [ -n \"${CIB_FILE:-}\" ]; then\n  f=$CIB_FILE\nelse\n  f=$(mktemp)\n  pcs cluster cib \"$f\"\nfi\n");
         for (Nv o : cib.clusterOptions()) {
             b.append("pcs -f \"$f\" property set ").append(q(o.name() + "=" + o.value())).append('\n');
         }
@@ -36,13 +47,13 @@ public final class CommandScripts {
             b.append("pcs -f \"$f\" resource defaults update ").append(q(d.name() + "=" + d.value())).append('\n');
         }
         for (Primitive p : cib.fencing()) {
-            b.append("pcs -f \"$f\" stonith create ").append(p.id()).append(' ').append(p.type()).append(params(p))
+            b.append("pcs -f \"$f\" ${PCS_FORCE:-} stonith create ").append(p.id()).append(' ').append(p.type()).append(params(p))
                     .append(ops(p)).append('\n');
         }
         for (Clone c : cib.clones()) {
             Primitive p = c.primitive();
-            b.append("pcs -f \"$f\" resource create ").append(p.id()).append(' ').append(p.agent()).append(params(p))
-                    .append(ops(p)).append(meta(p.meta()));
+            b.append("pcs -f \"$f\" ${PCS_FORCE:-} resource create ").append(p.id()).append(' ').append(p.agent()).append(params(p))
+                    .append(ops(p)).append(NO_DEFAULT_OPS).append(meta(p.meta()));
             if (c.promotable()) {
                 b.append(" promotable");
             } else {
@@ -57,8 +68,8 @@ public final class CommandScripts {
         }
         for (Group g : cib.groups()) {
             for (Primitive p : g.members()) {
-                b.append("pcs -f \"$f\" resource create ").append(p.id()).append(' ').append(p.agent())
-                        .append(params(p)).append(ops(p)).append(meta(p.meta())).append(" --group ").append(g.id())
+                b.append("pcs -f \"$f\" ${PCS_FORCE:-} resource create ").append(p.id()).append(' ').append(p.agent())
+                        .append(params(p)).append(ops(p)).append(meta(p.meta())).append(NO_DEFAULT_OPS).append(" --group ").append(g.id())
                         .append('\n');
             }
         }
@@ -86,7 +97,7 @@ public final class CommandScripts {
             }
             b.append('\n');
         }
-        b.append("pcs cluster cib-push \"$f\" --config\nrm -f \"$f\"\n");
+        b.append("if [ -z \"${CIB_FILE:-}\" ]; then\n  pcs cluster cib-push \"$f\" --config\n  rm -f \"$f\"\nfi\n");
         return b.toString();
     }
 
@@ -94,9 +105,14 @@ public final class CommandScripts {
     public static String crmsh(Cib cib) {
         StringBuilder b = new StringBuilder();
         b.append("# crm configure script exported by 'hb export pacemaker' (same configuration as cib.xml).\n")
-                .append("# Load with: crm configure load update crm.txt\n");
-        for (Nv o : cib.clusterOptions()) {
-            b.append("property ").append(q(o.name() + "=" + o.value())).append('\n');
+                .append("# Load with: crm configure load update crm.txt\n")
+                .append("# Offline: CIB_file=/path/to/cib.xml crm configure load update crm.txt edits that CIB file (no\n")
+                .append("# cluster needed); crm -F ... commits even where the resource agents are not installed.\n");
+        if (!cib.clusterOptions().isEmpty()) {
+            // one line: crmsh 4.4 takes each "property" line for a new cib-bootstrap-options set
+            // and refuses the second one ("Duplicate resource: cib-bootstrap-options")
+            b.append("property ").append(cib.clusterOptions().stream().map(o -> q(o.name() + "=" + o.value()))
+                    .collect(Collectors.joining(" "))).append('\n');
         }
         if (!cib.rscDefaults().isEmpty()) {
             b.append("rsc_defaults ").append(cib.rscDefaults().stream().map(d -> q(d.name() + "=" + d.value()))

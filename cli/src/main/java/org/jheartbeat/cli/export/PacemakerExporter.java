@@ -476,7 +476,8 @@ public final class PacemakerExporter {
                 String note = "ocf:heartbeat:Filesystem " + describe(p);
                 if (!fs.get().params().containsKey("fstype")) {
                     warnings.add("haresources:" + g.line() + ": " + r.token() + " gives no file system type; the OCF"
-                            + " Filesystem agent requires fstype: add it to the exported primitive");
+                            + " Filesystem agent requires fstype: add it to the exported primitive (pcs.sh stops there"
+                            + " until then: pcs 0.11 refuses the resource without --force)");
                     note += " (no fstype: add one, the agent requires it)";
                 }
                 return heartbeatMember(r, ids.unique(ocfIdHint("Filesystem", fs.get().params())), "heartbeat",
@@ -557,7 +558,17 @@ public final class PacemakerExporter {
                 ? "'" + nv.value() + "'" : nv.value())).toList());
     }
 
-    /** A Heartbeat-class resource now run by an OCF agent: watched with the node's monitor defaults. */
+    /**
+     * The monitor timeouts resource-agents 4.12's metadata advises above the 20 s default, for the
+     * agents Heartbeat-class tokens become (crm_resource --show-metadata; crmsh warns below them).
+     */
+    private static final Map<String, Duration> ADVISED_MONITOR_TIMEOUT = Map.of("Filesystem",
+            Duration.ofSeconds(40), "Delay", Duration.ofSeconds(30), "LVM", Duration.ofSeconds(30));
+
+    /**
+     * A Heartbeat-class resource now run by an OCF agent: watched with the node's monitor defaults,
+     * the timeout at least what the agent advises ({@link #ADVISED_MONITOR_TIMEOUT}).
+     */
     private Mapped heartbeatMember(ResourceSpec r, String id, String provider, String type, List<Nv> params,
                                   String note, Duration startStop) {
         return member(r, id, "ocf", Optional.of(provider), type, params, OperationTimeouts.NONE, note, startStop);
@@ -575,6 +586,13 @@ public final class PacemakerExporter {
             if (r.agentRef().resourceClass() == ResourceClass.HEARTBEAT) {
                 n.append(" (a Heartbeat-class token, which Heartbeat never watched: Pacemaker monitors it with the"
                         + " node's monitor defaults)");
+            }
+            Duration advised = r.agentRef().resourceClass() == ResourceClass.HEARTBEAT && provider.isPresent()
+                    && provider.get().equals("heartbeat") ? ADVISED_MONITOR_TIMEOUT.get(type) : null;
+            if (advised != null && advised.compareTo(m.timeout()) > 0) {
+                m = new MonitorSettings(m.interval(), advised, m.maxRestarts(), m.window());
+                n.append(" (monitor timeout raised to the ").append(seconds(advised))
+                        .append(" the agent's metadata advises)");
             }
             ops.add(new Op("monitor", seconds(m.interval()), seconds(m.timeout())));
             meta.add(new Nv("migration-threshold", "" + (m.maxRestarts() + 1)));

@@ -92,6 +92,9 @@ class PacemakerExporterTest {
                 Map.entry("directory", "/srv/data"), Map.entry("fstype", "ext4"),
                 Map.entry("options", "noatime,nodiratime"));
         assertThat(g.members().get(0).ops()).contains(new Op("start", "0s", "60s"), new Op("stop", "0s", "60s"));
+        // the node default is 20 s; Filesystem's metadata advises 40 s (crmsh warns below it)
+        assertThat(g.members().get(0).ops()).contains(new Op("monitor", "10s", "40s"));
+        assertThat(g.members().get(1).ops()).contains(new Op("monitor", "10s", "20s"));
         Cib.Clone drbd = r.cib().clones().stream().filter(Cib.Clone::promotable).findFirst().orElseThrow();
         assertThat(drbd.primitive().agent()).isEqualTo("ocf:linbit:drbd");
         assertThat(params(drbd.primitive())).containsExactly(Map.entry("drbd_resource", "r0"));
@@ -361,6 +364,12 @@ class PacemakerExporterTest {
         }
         assertThat(pcs).contains("promotable", "constraint order promote ", "pcs cluster cib-push");
         assertThat(crm).contains("colocation ", ":Promoted", "order ", "Mandatory: ");
+        // what pcs 0.11.5 / crmsh 4.4.1 needed (PacemakerScriptsIT): one property line for crmsh (a
+        // second one is a duplicate cib-bootstrap-options set), no pcs default operations, offline mode
+        assertThat(crm.lines().filter(l -> l.startsWith("property "))).hasSize(1);
+        assertThat(pcs.lines().filter(l -> l.contains(" resource create ")))
+                .allMatch(l -> l.contains(" --no-default-ops"));
+        assertThat(pcs).contains("if [ -n \"${CIB_FILE:-}\" ]; then\n  f=$CIB_FILE\n");
         assertThat(CommandScripts.q("a b")).isEqualTo("'a b'");
     }
 
