@@ -3,15 +3,12 @@ package org.jheartbeat.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jheartbeat.cli.HbRun.hb;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
-import org.jheartbeat.core.control.ControlServer;
-import org.jheartbeat.core.state.StateDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,17 +24,7 @@ class ReloadCommandTest {
     final List<ControlRequest> asked = new ArrayList<>();
 
     HbRun against(Function<ControlRequest, ControlResponse> daemon) throws Exception {
-        Path state = dir.resolve("state");
-        Files.createDirectories(state);
-        try (ControlServer s = new ControlServer(new StateDirectory(state).controlSocket(), r -> {
-            synchronized (asked) {
-                asked.add(r);
-            }
-            return daemon.apply(r);
-        })) {
-            s.start();
-            return hb("reload", "--state-dir=" + state);
-        }
+        return StandInDaemon.against(dir, asked, daemon, "reload");
     }
 
     @Test

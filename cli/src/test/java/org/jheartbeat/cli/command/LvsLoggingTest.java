@@ -2,13 +2,10 @@ package org.jheartbeat.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.Socket;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.jheartbeat.cli.logging.SyslogFormat;
+import org.jheartbeat.cli.logging.DatagramReceiver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,14 +28,12 @@ class LvsLoggingTest {
     @Test
     void aSyslogFacilitySendsTheLinesToSyslogAsLdirectord() throws Exception {
         Path sock = dir.resolve("log");
-        io.netty.channel.epoll.Epoll.ensureAvailability(); // loads the native transport the socket needs
-        Socket receiver = Socket.newSocketDomainDgram();
+        Socket receiver = DatagramReceiver.bind(sock);
         try {
-            receiver.bind(new DomainSocketAddress(sock.toString()));
             LvsLogging.configure(dir.resolve("ldirectord.cf"), "local0", false, sock);
             LoggerFactory.getLogger("org.jheartbeat.director.runtime.Test")
                     .info("Deleted real server: 198.18.0.21:80 (198.18.0.150:80)");
-            String record = receive(receiver);
+            String record = DatagramReceiver.receive(receiver);
             // local0 (16) * 8 + info (6) = 134
             assertThat(record).startsWith("<134>")
                     .contains(" ldirectord[" + ProcessHandle.current().pid() + "]: ")
@@ -56,21 +51,5 @@ class LvsLoggingTest {
         LvsLogging.close();
         assertThat(Files.readString(log)).matches("(?s)\\[\\w{3} \\w{3} +\\d+ \\d\\d:\\d\\d:\\d\\d \\d{4}\\|ldirectord.cf\\|"
                 + ProcessHandle.current().pid() + "\\] Added real server: 198.18.0.22:80\\n");
-    }
-
-    /** Polls the non-blocking receiver; the bound (60 s) only catches a hang. */
-    private static String receive(Socket s) throws Exception {
-        ByteBuffer buf = ByteBuffer.allocateDirect(SyslogFormat.MAX_RECORD_BYTES);
-        long end = System.nanoTime() + 60_000_000_000L;
-        while (System.nanoTime() < end) {
-            io.netty.channel.unix.DomainDatagramSocketAddress from = s.recvFromDomainSocket(buf, 0, buf.capacity());
-            if (from != null) {
-                byte[] b = new byte[from.receivedAmount()];
-                buf.get(0, b);
-                return new String(b, StandardCharsets.UTF_8);
-            }
-            Thread.sleep(5);
-        }
-        throw new AssertionError("nothing received");
     }
 }
