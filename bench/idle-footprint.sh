@@ -40,7 +40,8 @@ if [[ ${CDS:-0} == 1 ]]; then
     # the daemon's class-data sharing archive, as the package's postinst makes it, for this jar and these flags
     if [[ -z ${HB_CDS_DIR:-} ]]; then
         HB_CDS_DIR=$(mktemp -d /tmp/idle-footprint-cds.XXXXXX)
-        trap '"$LAB" down >/dev/null 2>&1 || true; rm -rf "$HB_CDS_DIR"' EXIT
+        CDS_TMP=$HB_CDS_DIR # removed at exit
+        trap '"$LAB" down >/dev/null 2>&1 || true; rm -rf "$CDS_TMP"' EXIT
     fi
     export HB_CDS_DIR
     HB=$HB_CMD "$ROOT/packaging/src/bin/cds-archive" create || exit 1
@@ -134,7 +135,7 @@ measure() {
 }
 
 OUT=$(mktemp -d)/fp
-trap '"$LAB" down >/dev/null 2>&1 || true; rm -rf "$(dirname "$OUT")"' EXIT
+trap '"$LAB" down >/dev/null 2>&1 || true; rm -rf "$(dirname "$OUT")" ${CDS_TMP:+"$CDS_TMP"}' EXIT
 measure jheartbeat
 [[ $REAL != 1 ]] || measure heartbeat
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
