@@ -419,16 +419,7 @@ final class FaultMatrix {
         s.add(new Scenario("disk full during backup",
                 "backup ends FULL (no snapshot), the daemon keeps beating, no death, VIP stays on node1", true,
                 with(BASE, "LAB_SYNC", "web"), true, l -> {
-                    Path yaml = l.configDir("node1").resolve("sync.yaml");
-                    Files.writeString(yaml, Files.readString(yaml) + """
-                            backups:
-                              drawer:
-                                label: %s
-                                mount_point: /srv/backup-mnt
-                                paths: [/srv/web]
-                                keep: 3
-                                poll: 1s
-                            """.formatted(label));
+                    SyncIT.addDrawerBackup(l, label);
                     byte[] mb = new byte[1 << 20];
                     new Random(5).nextBytes(mb);
                     for (int i = 0; i < 12; i++) {

@@ -226,21 +226,29 @@ class SyncIT {
      * "inserted" while node1 runs gives a snapshot (mounted inside node1 only while it runs),
      * shown by {@code hb status}; "removed", the status says missing.
      */
+    /**
+     * Adds to node1's sync.yaml a backup {@code drawer} of /srv/web to the removable disk labelled {@code label},
+     * mounted on /srv/backup-mnt, keeping 3 snapshots, polled every second.
+     */
+    static void addDrawerBackup(Lab lab, String label) throws java.io.IOException {
+        Path yaml = lab.configDir("node1").resolve("sync.yaml");
+        Files.writeString(yaml, Files.readString(yaml) + """
+                backups:
+                  drawer:
+                    label: %s
+                    mount_point: /srv/backup-mnt
+                    paths: [/srv/web]
+                    keep: 3
+                    poll: 1s
+                """.formatted(label));
+    }
+
     @Test
     void theDaemonBacksUpToADiskWhenItIsInserted() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces, loop devices)");
         String label = "JHBL" + Long.toString(System.nanoTime() % 1_000_000_000L, 36).toUpperCase();
         try (Lab lab = new Lab(env())) {
-            Path yaml = lab.configDir("node1").resolve("sync.yaml");
-            Files.writeString(yaml, Files.readString(yaml) + """
-                    backups:
-                      drawer:
-                        label: %s
-                        mount_point: /srv/backup-mnt
-                        paths: [/srv/web]
-                        keep: 3
-                        poll: 1s
-                    """.formatted(label));
+            addDrawerBackup(lab, label);
             Path n1 = disk(lab, "node1");
             for (int i = 0; i < 50; i++) {
                 Files.writeString(n1.resolve("doc" + i), "document " + i + "\n");

@@ -52,13 +52,7 @@ class UserspaceDirectorIT {
             Path hb = bin.resolve("hb");
             Files.writeString(hb, "#!/bin/sh\nexec java -XX:TieredStopAtLevel=1 -cp " + jar + " org.jheartbeat.cli.Main \"$@\"\n");
             Files.setPosixFilePermissions(hb, PosixFilePermissions.fromString("rwxr-xr-x"));
-            for (int i = 1; i <= 3; i++) {
-                run(List.of("ip", "netns", "exec", client, "ip", "addr", "add", "198.18.0.2" + i + "/24", "dev",
-                        "eth0"), Map.of());
-                Path www = Files.createDirectories(dir.resolve("www" + i));
-                Files.writeString(www.resolve("who"), "real" + i + "\n");
-                servers.put(i, httpServer(client, i, www, dir));
-            }
+            startRealServers(client, dir, servers);
             for (String vip : List.of("198.18.0.100", "198.18.0.101")) {
                 run(List.of("ip", "netns", "exec", node1, "ip", "addr", "add", vip + "/24", "dev", "eth0"),
                         Map.of());
@@ -192,13 +186,7 @@ class UserspaceDirectorIT {
         Map<Integer, Process> servers = new HashMap<>();
         try (Lab lab = new Lab(env)) {
             String client = lab.namespace("node1").replace("-n1", "-cl");
-            for (int i = 1; i <= 3; i++) {
-                run(List.of("ip", "netns", "exec", client, "ip", "addr", "add", "198.18.0.2" + i + "/24", "dev",
-                        "eth0"), Map.of());
-                Path www = Files.createDirectories(dir.resolve("www" + i));
-                Files.writeString(www.resolve("who"), "real" + i + "\n");
-                servers.put(i, httpServer(client, i, www, dir));
-            }
+            startRealServers(client, dir, servers);
             assertThat(lab.lab("start", "node1").code()).isZero();
             assertThat(lab.lab("start", "node2").code()).isZero();
             List<String> get = List.of("ip", "netns", "exec", client, "curl", "-s", "-m", "1",
@@ -285,6 +273,20 @@ class UserspaceDirectorIT {
             n++;
         }
         return n - (s.contains("  -> RemoteAddress") ? 1 : 0);
+    }
+
+    /**
+     * Three real HTTP servers in the client namespace {@code client}, on 198.18.0.21–.23:80, each answering
+     * {@code /who} with {@code realN}; added to {@code servers} by N (the caller stops them).
+     */
+    static void startRealServers(String client, Path dir, Map<Integer, Process> servers) throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            run(List.of("ip", "netns", "exec", client, "ip", "addr", "add", "198.18.0.2" + i + "/24", "dev",
+                    "eth0"), Map.of());
+            Path www = Files.createDirectories(dir.resolve("www" + i));
+            Files.writeString(www.resolve("who"), "real" + i + "\n");
+            servers.put(i, httpServer(client, i, www, dir));
+        }
     }
 
     static Process httpServer(String ns, int i, Path www, Path dir) throws IOException {

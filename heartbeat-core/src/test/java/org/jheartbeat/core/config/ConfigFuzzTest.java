@@ -3,9 +3,6 @@ package org.jheartbeat.core.config;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,28 +44,11 @@ class ConfigFuzzTest {
 
     private static List<byte[]> seeds(String example, String... texts) {
         List<byte[]> out = new ArrayList<>();
-        out.add(read(repositoryFile(example)));
+        out.add(Mutations.repositoryFile(example));
         for (String t : texts) {
             out.add(t.getBytes(ISO_8859_1));
         }
         return List.copyOf(out);
-    }
-
-    private static Path repositoryFile(String name) {
-        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(name)) && Files.isRegularFile(dir.resolve("pom.xml"))) {
-                return dir.resolve(name);
-            }
-        }
-        throw new IllegalStateException("no " + name + " in the repository root above " + System.getProperty("user.dir"));
-    }
-
-    private static byte[] read(Path p) {
-        try {
-            return Files.readAllBytes(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Provide

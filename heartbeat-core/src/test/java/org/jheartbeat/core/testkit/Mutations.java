@@ -207,6 +207,28 @@ public final class Mutations {
         return concat(Arrays.copyOf(in, from), value.getBytes(ISO_8859_1), Arrays.copyOfRange(in, to, in.length));
     }
 
+    /**
+     * The bytes of {@code name}, a file of the repository (found in the first directory above the working
+     * directory that holds it and a {@code pom.xml}): a packaged example as a fuzzer's seed.
+     *
+     * @throws IllegalStateException if no such directory holds it
+     * @throws java.io.UncheckedIOException if it cannot be read
+     */
+    public static byte[] repositoryFile(String name) {
+        for (java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null;
+                dir = dir.getParent()) {
+            if (java.nio.file.Files.isRegularFile(dir.resolve(name))
+                    && java.nio.file.Files.isRegularFile(dir.resolve("pom.xml"))) {
+                try {
+                    return java.nio.file.Files.readAllBytes(dir.resolve(name));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        }
+        throw new IllegalStateException("no " + name + " in the repository root above " + System.getProperty("user.dir"));
+    }
+
     /** The arrays one after the other. */
     public static byte[] concat(byte[]... parts) {
         int n = 0;

@@ -3,9 +3,6 @@ package org.jheartbeat.sync.config;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +26,7 @@ class SyncConfigFuzzTest {
 
     private static List<byte[]> seeds() {
         List<byte[]> out = new ArrayList<>();
-        out.add(read(repositoryFile("packaging/src/deb/examples/sync.yaml")));
+        out.add(Mutations.repositoryFile("packaging/src/deb/examples/sync.yaml"));
         out.add(SyncConfigParserTest.GOOD.getBytes(UTF_8));
         out.add("nodes: {node1: 198.18.1.1, node2: 198.18.1.2}\njobs:\n  web:\n    group: g\n    paths: [/a]\n"
                 .getBytes(UTF_8));
@@ -38,23 +35,6 @@ class SyncConfigFuzzTest {
         out.add("backups:\n  d:\n    uuid: 1234-ABCD\n    mount_point: /mnt/d\n    paths: [/srv]\n    keep: 3\n"
                 .concat("    poll: 5s\n    fsck: false\nstate_dir: /var/lib/jhb/sync\nssh: \"ssh -i '/k'\"\n").getBytes(UTF_8));
         return List.copyOf(out);
-    }
-
-    private static Path repositoryFile(String name) {
-        for (Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(name))) {
-                return dir.resolve(name);
-            }
-        }
-        throw new IllegalStateException("no " + name + " above " + System.getProperty("user.dir"));
-    }
-
-    private static byte[] read(Path p) {
-        try {
-            return Files.readAllBytes(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Provide
