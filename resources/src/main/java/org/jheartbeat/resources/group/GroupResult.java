@@ -24,4 +24,20 @@ public record GroupResult(boolean success, List<ResourceOutcome> outcomes, Strin
     public List<String> tokens(ResourceStep step) {
         return outcomes.stream().filter(o -> o.step() == step).map(o -> o.resource().token()).toList();
     }
+
+    /**
+     * What a failed start left running here: the resources whose rollback stop failed ({@code Resource
+     * STOP failure}) and those found running before the start, which the rollback leaves alone. Non-empty
+     * means the group must not be started on the peer (it is blocked here, as after a failed stop).
+     *
+     * @return the tokens, in the order of the outcomes; empty after a success, a rollback that stopped
+     *         everything, or for the result of a stop
+     */
+    public List<String> leftRunningByFailedStart() {
+        if (success || tokens(ResourceStep.START_FAILED).isEmpty()) {
+            return List.of();
+        }
+        return outcomes.stream().filter(o -> o.step() == ResourceStep.STOP_FAILED || o.step() == ResourceStep.ALREADY_RUNNING)
+                .map(o -> o.resource().token()).toList();
+    }
 }

@@ -27,7 +27,11 @@ import org.slf4j.MarkerFactory;
  * before the start, so a takeover does not pay for a second). On the first failure log CRIT {@code Giving up resources due to failure of
  * <token>}, then stop, right to left, the failed resource and those this call started (resources
  * found already running are left alone; Heartbeat stops the whole group here, and does not tell
- * itself about the failure; its 30 s delayed {@code hb_standby} is the caller's business).
+ * itself about the failure; its 30 s delayed {@code hb_standby} is the caller's business). A rollback
+ * stop that fails, like any stop, is retried and then logged CRIT {@code Resource STOP failure}; the
+ * result then names what is left running ({@link GroupResult#leftRunningByFailedStart()}, which also
+ * counts the resources found running), so the takeover machine keeps the group blocked here instead
+ * of offering it to the peer.
  *
  * <p><b>stop</b>: right to left, every resource (stopping a stopped resource is a success). Each
  * resource's stop follows Heartbeat 3.0.6's {@code giveupresourcegroup} loop: a failed stop is
@@ -134,8 +138,11 @@ public final class ResourceGroupRunner {
                 rollbackFailures.add(stopped.resource().token());
             }
         }
+        List<String> foundRunning = outcomes.stream().filter(o -> o.step() == ResourceStep.ALREADY_RUNNING)
+                .map(o -> o.resource().token()).toList();
         String message = "resource " + failed.token() + " failed to start: " + why.message()
-                + (rollbackFailures.isEmpty() ? "" : "; Resource STOP failure during rollback: " + rollbackFailures);
+                + (rollbackFailures.isEmpty() ? "" : "; Resource STOP failure during rollback: " + rollbackFailures)
+                + (foundRunning.isEmpty() ? "" : "; left running as found before the start: " + foundRunning);
         return new GroupResult(false, outcomes, message);
     }
 

@@ -62,6 +62,49 @@ class ResourceGroupRunnerTest {
     }
 
     @Test
+    void aRollbackThatCannotStopTheFirstResourceReportsItLeftRunning() {
+        agents.agent("second").failStarts(1);
+        agents.agent("first").failStops(100, true);
+        try (LogCapture log = new LogCapture(ResourceGroupRunner.class)) {
+            GroupResult result = runner.start(group("first", "second"));
+
+            assertThat(result.success()).isFalse();
+            assertThat(result.message()).isEqualTo("resource second failed to start: scripted start failure of second;"
+                    + " Resource STOP failure during rollback: [first]");
+            assertThat(result.leftRunningByFailedStart()).containsExactly("first");
+            assertThat(result.tokens(ResourceStep.STOP_FAILED)).containsExactly("first");
+            assertThat(agents.calls("stop")).as("second once, then first: 1 attempt + 10 retries")
+                    .hasSize(12).startsWith("stop second", "stop first");
+            assertThat(agents.agent("first").isRunning()).isTrue();
+            assertThat(log.lines()).anyMatch(l -> l.equals("ERROR CRIT Giving up resources due to failure of second"))
+                    .anyMatch(l -> l.startsWith("ERROR CRIT Resource STOP failure: first still running after 11 stop attempts"));
+        }
+    }
+
+    @Test
+    void aFailedStartLeavesWhatRanBeforeItRunningAndSaysSo() {
+        agents.agent("a").running(true);
+        agents.agent("b").failStarts(1);
+        GroupResult result = runner.start(group("a", "b"));
+        assertThat(result.leftRunningByFailedStart()).containsExactly("a");
+        assertThat(result.message()).endsWith("; left running as found before the start: [a]");
+    }
+
+    @Test
+    void aCleanRollbackOrASuccessOrAStopLeavesNothingRunningByAFailedStart() {
+        agents.agent("b").failStarts(1);
+        GroupResult rolledBack = runner.start(group("a", "b"));
+        assertThat(rolledBack.success()).isFalse();
+        assertThat(rolledBack.leftRunningByFailedStart()).isEmpty();
+        assertThat(rolledBack.message()).doesNotContain("STOP failure").doesNotContain("left running");
+        assertThat(runner.start(group("a", "b")).leftRunningByFailedStart()).isEmpty();
+        agents.agent("b").failStops(100, true);
+        GroupResult stop = runner.stop(group("a", "b"));
+        assertThat(stop.success()).isFalse();
+        assertThat(stop.leftRunningByFailedStart()).as("a stop's failure is not a start's").isEmpty();
+    }
+
+    @Test
     void missingAgentIsAStartFailureNamingTheResource() {
         agents.missing("labweb");
         GroupResult result = runner.start(group("a", "labweb"));
