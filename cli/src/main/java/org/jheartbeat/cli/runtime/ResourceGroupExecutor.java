@@ -237,16 +237,27 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         this.failureListener = java.util.Objects.requireNonNull(listener, "listener");
     }
 
+    /** A failed start is {@code FAILED_STILL_RUNNING} when its rollback left a resource running here. */
     @Override
-    public CompletableFuture<Boolean> start(int group, GroupOpReason reason) {
+    public CompletableFuture<StartResult> start(int group, GroupOpReason reason) {
         ResourceGroupDecl g = groups.get(group);
-        return submit(group, g, () -> run(g, true, reason));
+        return submit(group, g, () -> {
+            GroupResult r = run(g, true, reason);
+            return r.success() ? StartResult.STARTED
+                    : StartResult.failed(!r.leftRunningByFailedStart().isEmpty(), r.message());
+        });
     }
 
     @Override
     public CompletableFuture<Boolean> stop(int group, GroupOpReason reason) {
         ResourceGroupDecl g = groups.get(group);
-        return submit(group, g, () -> run(g, false, reason));
+        return submit(group, g, () -> {
+            GroupResult r = run(g, false, reason);
+            if (!r.success()) {
+                throw new java.util.concurrent.CompletionException(r.message(), null);
+            }
+            return true;
+        });
     }
 
     /** Status of every resource of the group, on its queue; stops nothing, starts nothing (maintenance). */
@@ -305,7 +316,7 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         lifecycle.peerLost(peer, how);
     }
 
-    private CompletableFuture<Boolean> submit(int group, ResourceGroupDecl g, java.util.function.Supplier<Boolean> op) {
+    private <T> CompletableFuture<T> submit(int group, ResourceGroupDecl g, java.util.function.Supplier<T> op) {
         try {
             return CompletableFuture.supplyAsync(() -> {
                 try {
@@ -331,7 +342,8 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         }));
     }
 
-    private boolean run(ResourceGroupDecl g, boolean start, GroupOpReason reason) {
+    /** @return the runner's result, failures logged; exceptionally (CompletionException) when a lifecycle hook failed */
+    private GroupResult run(ResourceGroupDecl g, boolean start, GroupOpReason reason) {
         Watch w = watchFor(g);
         if (w != null) {
             w.generation++;
@@ -352,14 +364,13 @@ public final class ResourceGroupExecutor implements GroupExecutor {
             }
             if (!r.success()) {
                 LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), r.message());
-                throw new java.util.concurrent.CompletionException(r.message(), null);
             } else if (!start) {
                 if (!atRest[0]) {
                     lifecycle.dataAtRest(g, reason);
                 }
                 lifecycle.afterStop(g, reason);
             }
-            return true;
+            return r;
         } catch (ResourceAgentException e) {
             LOG.error("{} of resource group {} failed: {}", start ? "start" : "stop", g.key(), e.getMessage());
             throw new java.util.concurrent.CompletionException(e.getMessage(), e);

@@ -23,6 +23,7 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.control.StatusSnapshot;
+import org.jheartbeat.core.loop.GroupExecutor;
 import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.resources.AgentResult;
 import org.jheartbeat.resources.ResourceAgent;
@@ -119,7 +120,7 @@ class ResourceGroupExecutorTest {
     @Test
     void operationsOfOneGroupRunOneAtATimeInSubmissionOrder() throws Exception {
         executor(ResourceGroupExecutor.Lifecycle.NONE);
-        List<CompletableFuture<Boolean>> ops = new ArrayList<>();
+        List<CompletableFuture<?>> ops = new ArrayList<>();
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             boolean start = i % 2 == 1;
@@ -127,7 +128,9 @@ class ResourceGroupExecutorTest {
             expected.add(start ? "start a" : "stop a");
         }
         CompletableFuture.allOf(ops.toArray(CompletableFuture[]::new)).get(HANG_GUARD_S, TimeUnit.SECONDS);
-        assertThat(ops).allSatisfy(f -> assertThat(f.join()).isTrue());
+        for (int i = 0; i < ops.size(); i++) {
+            assertThat(ops.get(i).join()).isEqualTo(i % 2 == 1 ? GroupExecutor.StartResult.STARTED : Boolean.TRUE);
+        }
         assertThat(events).containsExactlyElementsOf(expected);
         assertThat(maxInFlight.get()).isEqualTo(1);
     }
@@ -139,7 +142,8 @@ class ResourceGroupExecutorTest {
         CompletableFuture<Boolean> stopA = executor.stop(0, GroupOpReason.STANDBY_RELEASE);
         assertThat(stopOfAEntered.await(HANG_GUARD_S, TimeUnit.SECONDS)).isTrue();
         // with one worker for every group (the old executor) this start queues behind the blocked stop
-        assertThat(executor.start(1, GroupOpReason.TAKEOVER).get(HANG_GUARD_S, TimeUnit.SECONDS)).isTrue();
+        assertThat(executor.start(1, GroupOpReason.TAKEOVER).get(HANG_GUARD_S, TimeUnit.SECONDS))
+                .isEqualTo(GroupExecutor.StartResult.STARTED);
         assertThat(stopA).isNotDone();
         assertThat(events).containsExactly("stop a", "start b");
         blockStopOfA.countDown();
@@ -198,7 +202,8 @@ class ResourceGroupExecutorTest {
 
             assertThat(stop.get(HANG_GUARD_S, TimeUnit.SECONDS)).isTrue();
             await().atMost(Duration.ofSeconds(HANG_GUARD_S)).until(() -> rsyncChildren().isEmpty());
-            assertThat(executor.start(0, GroupOpReason.TAKEOVER).get(HANG_GUARD_S, TimeUnit.SECONDS)).isTrue();
+            assertThat(executor.start(0, GroupOpReason.TAKEOVER).get(HANG_GUARD_S, TimeUnit.SECONDS))
+                .isEqualTo(GroupExecutor.StartResult.STARTED);
             assertThat(events).containsExactly("stop a", "start a");
             assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
                     .contains("hand-over sync of group a cancelled: peer node2 died");

@@ -193,8 +193,9 @@ public final class ClusterLoop implements AutoCloseable {
         } else if (ef instanceof Effect.StartGroup s) {
             log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
                     + ")");
-            groups.start(s.group(), s.reason()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(),
-                    true, err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
+            groups.start(s.group(), s.reason()).exceptionally(err -> GroupExecutor.StartResult.failed(false,
+                    failureDetail(err))).thenAccept(r -> post(() -> run(e -> e.onGroupStarted(s.group(), r.outcome(),
+                    r.detail(), clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.StopGroup s) {
             log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
                     + ")");

@@ -3,6 +3,7 @@ package org.jheartbeat.core.loop;
 import java.util.concurrent.CompletableFuture;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.takeover.GroupOpReason;
+import org.jheartbeat.core.takeover.StartOutcome;
 
 /**
  * Runs resource-group operations for the loop (implemented with the resources module's group
@@ -17,10 +18,35 @@ public interface GroupExecutor extends AutoCloseable {
      * started is stopped again.
      *
      * @param reason why the takeover machine starts it
-     * @return completes with {@code true} when the whole group runs, {@code false} or exceptionally when
-     *         it failed (the exception's message then says which resource failed and why)
+     * @return completes with how the start ended: {@link StartOutcome#STARTED}, or a failure saying
+     *         whether anything of the group is left running here (a rollback stop that failed) and,
+     *         in its detail, which resource failed and why. Completes exceptionally only when nothing
+     *         of the group was started (the operation could not run, or failed before its first
+     *         resource); the loop then takes it for {@link StartOutcome#FAILED_STOPPED}
      */
-    CompletableFuture<Boolean> start(int group, GroupOpReason reason);
+    CompletableFuture<StartResult> start(int group, GroupOpReason reason);
+
+    /**
+     * How a start ended.
+     *
+     * @param outcome whether the group runs, and after a failure whether part of it is left here
+     * @param detail  for a failure: which resource failed and why, and what the rollback left; else empty
+     */
+    record StartResult(StartOutcome outcome, String detail) {
+        /** The whole group runs. */
+        public static final StartResult STARTED = new StartResult(StartOutcome.STARTED, "");
+
+        public StartResult {
+            java.util.Objects.requireNonNull(outcome, "outcome");
+            java.util.Objects.requireNonNull(detail, "detail");
+        }
+
+        /** A failed start: {@code stillRunning} when part of the group is left running here. */
+        public static StartResult failed(boolean stillRunning, String detail) {
+            return new StartResult(stillRunning ? StartOutcome.FAILED_STILL_RUNNING : StartOutcome.FAILED_STOPPED,
+                    detail);
+        }
+    }
 
     /**
      * Stops group {@code group}: resources right to left, with retries, then the work that hands it

@@ -22,6 +22,7 @@ import org.jheartbeat.core.ping.PingNodes;
 import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
+import org.jheartbeat.core.takeover.StartOutcome;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
@@ -453,10 +454,19 @@ public final class NodeEngine {
      */
     public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos,
                                     long wallMillis) {
+        return groupDone(group, wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
+                : new TakeoverEvent.GroupStopped(group, ok, detail), ok, nowNanos, wallMillis);
+    }
+
+    /** A group start ended: {@code outcome} also says whether a failed one left part of the group here. */
+    public List<Effect> onGroupStarted(int group, StartOutcome outcome, String detail, long nowNanos, long wallMillis) {
+        TakeoverEvent.GroupStarted e = new TakeoverEvent.GroupStarted(group, outcome, detail);
+        return groupDone(group, e, e.ok(), nowNanos, wallMillis);
+    }
+
+    private List<Effect> groupDone(int group, TakeoverEvent e, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        counters.groupDone(config.resourceGroups().get(group).key(), wasStart, ok);
-        TakeoverEvent e = wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
-                : new TakeoverEvent.GroupStopped(group, ok, detail);
+        counters.groupDone(config.resourceGroups().get(group).key(), e instanceof TakeoverEvent.GroupStarted, ok);
         apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
         return out;
     }

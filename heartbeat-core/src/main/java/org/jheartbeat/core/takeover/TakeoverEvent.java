@@ -56,14 +56,25 @@ public sealed interface TakeoverEvent {
     record ShutdownRequested() implements TakeoverEvent { }
 
     /**
-     * A group start ended. {@code ok=false} means it failed and was rolled back.
+     * A group start ended.
      *
-     * @param detail why it failed (the resource and the agent's words), or empty
+     * @param outcome whether it runs, and after a failure whether its rollback left part of it here
+     * @param detail  why it failed (the resource and the agent's words, and what the rollback left), or empty
      */
-    record GroupStarted(int group, boolean ok, String detail) implements TakeoverEvent {
-        /** A start that ended without a detail. */
+    record GroupStarted(int group, StartOutcome outcome, String detail) implements TakeoverEvent {
+        /** A start that ran ({@code ok}) or failed and was rolled back cleanly. */
+        public GroupStarted(int group, boolean ok, String detail) {
+            this(group, ok ? StartOutcome.STARTED : StartOutcome.FAILED_STOPPED, detail);
+        }
+
+        /** As {@link #GroupStarted(int, boolean, String)}, without a detail. */
         public GroupStarted(int group, boolean ok) {
             this(group, ok, "");
+        }
+
+        /** Whether the whole group runs. */
+        public boolean ok() {
+            return outcome == StartOutcome.STARTED;
         }
     }
 

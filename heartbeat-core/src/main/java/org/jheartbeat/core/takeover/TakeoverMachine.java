@@ -59,7 +59,8 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  *
  *  any state: GroupStarted(fail) → FAILED here, offered to the peer (jhb-grpfail start);
  *             GroupFailedRunning (group RUNNING) → stop it, then as GroupStarted(fail);
- *             GroupStopped(fail) → BLOCKED here, peer told (jhb-grpfail stop);
+ *             GroupStopped(fail), or GroupStarted(fail, rollback left it running) → BLOCKED here,
+ *             peer told (jhb-grpfail stop), never offered;
  *             PeerGroupFailure start → run it here unless it failed here; stop → never start it here,
  *             and with STONITH (STABLE, STANDBY_*, NEGOTIATING) → FENCING;
  *             PeerRestarted (STABLE, STANDBY_*) → take our own groups back → STABLE;
@@ -323,6 +324,11 @@ public final class TakeoverMachine {
             actual[i] = GroupState.RUNNING;
             return;
         }
+        if (e.outcome() == StartOutcome.FAILED_STILL_RUNNING) {
+            // offered to the peer, what is left here would run on both nodes (Pacemaker: a failed stop)
+            blockHere(i, "failed to start on " + me + " and could not be stopped again", e.detail(), out);
+            return;
+        }
         failHere(i, STARTING_FAILED, e.detail(), out);
     }
 
@@ -391,25 +397,35 @@ public final class TakeoverMachine {
             actual[i] = GroupState.STOPPED;
             return;
         }
+        blockHere(i, "could not be stopped on " + me, e.detail(), out);
+    }
+
+    /**
+     * A stop of the group failed here (its own, or the rollback of a failed start): it may still run
+     * here, so it is BLOCKED, the peer is told not to start it ({@code jhb-grpfail stop}), and only
+     * {@code hb cleanup} (which stops it once more) frees it; with self-fencing this node resets instead.
+     *
+     * @param what what happened, after the group's key in the log ("could not be stopped on node1")
+     */
+    private void blockHere(int i, String what, String detail, List<Effect> out) {
         actual[i] = GroupState.BLOCKED;
-        failureDetail[i] = e.detail();
+        failureDetail[i] = detail;
         String key = groups.get(i).key();
-        String why = e.detail().isEmpty() ? "" : " (" + e.detail() + ")";
+        String why = detail.isEmpty() ? "" : " (" + detail + ")";
         if (selfFence && state != TakeoverState.STOPPED) {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
+            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + why
                     + ": resetting " + me + " (self-fencing on a stop failure is configured); " + peer
                     + " takes the group over once " + me + " is gone."));
             out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.SELF_FENCE)));
             out.add(new Effect.SelfFence("resource group " + key + " could not be stopped" + why));
             return;
         }
-        out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + me + why
+        out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + why
                 + ": it may still run here. It is blocked: nothing starts or stops it, and " + peer
                 + " is told not to start it; " + peer + " fences " + me + " first if it has a STONITH device."
                 + " Otherwise stop it by hand, then run 'hb cleanup " + key + "'."));
         if (handover == Handover.IN_PROGRESS) {
-            handoverProblems.add("resource group " + key + " could not be stopped on " + me + why
-                    + "; it stays here, blocked");
+            handoverProblems.add("resource group " + key + " " + what + why + "; it stays here, blocked");
         }
         out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.STOP)));
     }

@@ -71,8 +71,8 @@ class ClusterLoopHandoverTest {
         final ConcurrentHashMap<Integer, CompletableFuture<Boolean>> stops = new ConcurrentHashMap<>();
 
         @Override
-        public CompletableFuture<Boolean> start(int group, org.jheartbeat.core.takeover.GroupOpReason reason) {
-            return CompletableFuture.completedFuture(true);
+        public CompletableFuture<StartResult> start(int group, org.jheartbeat.core.takeover.GroupOpReason reason) {
+            return CompletableFuture.completedFuture(StartResult.STARTED);
         }
 
         @Override

@@ -31,9 +31,9 @@ class ClusterLoopMaintenanceTest {
         final Set<Integer> byHand = ConcurrentHashMap.newKeySet();
 
         @Override
-        public CompletableFuture<Boolean> start(int group, GroupOpReason reason) {
+        public CompletableFuture<StartResult> start(int group, GroupOpReason reason) {
             running.add(group);
-            return CompletableFuture.completedFuture(true);
+            return CompletableFuture.completedFuture(StartResult.STARTED);
         }
 
         @Override

@@ -40,18 +40,18 @@ class ClusterLoopReloadTest {
     static final class Recording implements GroupExecutor {
         volatile List<ResourceGroupDecl> groups;
         final List<String> ops = new CopyOnWriteArrayList<>();
-        final Map<String, CompletableFuture<Boolean>> held = new ConcurrentHashMap<>();
+        final Map<String, CompletableFuture<StartResult>> held = new ConcurrentHashMap<>();
 
         Recording(List<ResourceGroupDecl> groups) {
             this.groups = groups;
         }
 
         @Override
-        public CompletableFuture<Boolean> start(int group, GroupOpReason reason) {
+        public CompletableFuture<StartResult> start(int group, GroupOpReason reason) {
             String key = groups.get(group).key();
             ops.add("start " + key + " " + reason);
-            CompletableFuture<Boolean> f = held.get(key);
-            return f != null ? f : CompletableFuture.completedFuture(true);
+            CompletableFuture<StartResult> f = held.get(key);
+            return f != null ? f : CompletableFuture.completedFuture(StartResult.STARTED);
         }
 
         @Override
@@ -116,7 +116,7 @@ class ClusterLoopReloadTest {
             CompletableFuture<Void> waits = n1.reconfigure(withoutWeb, TimeUnit.SECONDS.toNanos(30));
             Thread.sleep(300);
             assertThat(waits).isNotDone();
-            groups1.held.get("198.18.0.102").complete(true);
+            groups1.held.get("198.18.0.102").complete(GroupExecutor.StartResult.STARTED);
             waits.get(10, TimeUnit.SECONDS);
             assertThat(groups1.ops).containsExactly("start 198.18.0.100/24/eth0 LOCAL_START",
                     "start 198.18.0.102 LOCAL_START", "stop 198.18.0.100/24/eth0 REMOVED");

@@ -166,6 +166,79 @@ class FailureScenarioTest {
         neverBoth(h);
     }
 
+    /**
+     * The start fails and its rollback cannot stop what it started: part of the group still runs on node1, so
+     * it is blocked there as after a failed stop and never offered; node2 never starts it, not even once node1
+     * is gone (no STONITH). Cleared after the repair, it is stopped once more and runs on node1 again.
+     */
+    @Test
+    void aStartWhoseRollbackFailsIsBlockedHereAndNeverStartedOnThePeer() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.failStarts(N1, G1, true);
+        h.failRollbacks(N1, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+        assertThat(h.engine(N1).machine().groupState(0)).isEqualTo(GroupState.BLOCKED);
+        assertThat(h.engine(N1).machine().groupState(0).displayName()).isEqualTo("blocked");
+        assertThat(h.engine(N1).machine().groupProblem(0)).isEqualTo("could not be stopped here: resource labweb"
+                + " failed (test); Resource STOP failure during rollback: [IPaddr]; clear with 'hb cleanup " + G1 + "'");
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1 CRIT: Resource group " + G1 + " failed to start on node1"
+                + " and could not be stopped again (resource labweb failed (test); Resource STOP failure during"
+                + " rollback: [IPaddr]): it may still run here. It is blocked"));
+        assertThat(h.logs()).noneMatch(l -> l.contains("offering it to node2"));
+        assertThat(h.engine(N2).machine().groupProblem(0)).startsWith("could not be stopped on node1");
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2 CRIT: Resource group " + G1
+                + " could not be stopped on node1: not starting it here (no STONITH device"));
+        h.run(20_000);
+        assertThat(h.ops()).noneMatch(o -> o.startsWith("node2 start " + G1));
+        assertThat(h.count("node1 failed to start " + G1 + ", rollback left it running")).as("never retried").isEqualTo(1);
+        // the admin stops what was left and repairs the start; the cleanup stops it once more and node1 runs it
+        h.failStarts(N1, G1, false);
+        h.failRollbacks(N1, G1, false);
+        h.cleanup(N1, 0);
+        h.run(5000);
+        assertThat(h.ops()).contains("node1 stop " + G1 + " CLEANUP");
+        assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2)));
+        assertThat(h.engine(N1).machine().groupState(0)).isEqualTo(GroupState.RUNNING);
+        assertThat(h.engine(N1).machine().groupProblem(0)).isEmpty();
+        assertThat(h.engine(N2).machine().groupProblem(0)).isEmpty();
+        assertThat(h.ops()).noneMatch(o -> o.startsWith("node2 start " + G1));
+        neverBoth(h);
+    }
+
+    /** node1 dies with a group its failed rollback left running: node2, without STONITH, still does not start it. */
+    @Test
+    void aGroupLeftRunningByAFailedRollbackIsNotTakenOverWhenItsNodeDies() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.failStarts(N1, G1, true);
+        h.failRollbacks(N1, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(5000);
+        h.freeze(N1);
+        h.run(10_000);
+        assertThat(h.logs()).anyMatch(l -> l.contains("node2") && l.contains("node1: is dead"));
+        assertThat(h.runningOn(N2)).as("%s", h.trace()).containsExactly(G2);
+        neverBoth(h);
+    }
+
+    /** With STONITH, as after any failed stop: node2 fences node1, then runs the group. */
+    @Test
+    void aStartWhoseRollbackFailsWithStonithMakesThePeerFenceThenStartTheGroup() {
+        TwoNodeHarness h = harness(FailbackPolicy.ON, true);
+        h.failStarts(N1, G1, true);
+        h.failRollbacks(N1, G1, true);
+        h.start(N1);
+        h.start(N2);
+        h.run(15_000);
+        assertThat(h.engine(N1)).as("node1 was powered off by the fence").isNull();
+        assertThat(h.trace()).anyMatch(t -> t.endsWith("node2 fences node1"));
+        assertThat(h.runningOn(N2)).as("%s", h.trace()).containsExactly(G1, G2);
+        neverBoth(h);
+    }
+
     @Test
     void startFailureOnBothNodesStaysStoppedWithCritUntilCleared() {
         TwoNodeHarness h = harness(FailbackPolicy.ON, false);

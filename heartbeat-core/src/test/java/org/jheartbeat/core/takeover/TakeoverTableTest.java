@@ -67,6 +67,8 @@ class TakeoverTableTest {
         EVENTS.put("ShutdownRequested", TakeoverEvent.ShutdownRequested::new);
         EVENTS.put("GroupStarted g1 ok", () -> new TakeoverEvent.GroupStarted(0, true));
         EVENTS.put("GroupStarted g1 failed", () -> new TakeoverEvent.GroupStarted(0, false, "test"));
+        EVENTS.put("GroupStarted g1 failed, left running",
+                () -> new TakeoverEvent.GroupStarted(0, StartOutcome.FAILED_STILL_RUNNING, "test"));
         EVENTS.put("GroupStopped g1 ok", () -> new TakeoverEvent.GroupStopped(0, true));
         EVENTS.put("GroupStopped g1 failed", () -> new TakeoverEvent.GroupStopped(0, false, "test"));
         EVENTS.put("GroupFailedRunning g1", () -> new TakeoverEvent.GroupFailedRunning(0, "test"));

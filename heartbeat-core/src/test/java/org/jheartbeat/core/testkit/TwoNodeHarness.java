@@ -20,6 +20,7 @@ import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.config.Timing;
 import org.jheartbeat.core.takeover.Effect;
+import org.jheartbeat.core.takeover.StartOutcome;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 
@@ -65,6 +66,8 @@ public final class TwoNodeHarness {
         /** Group keys whose start fails here (rolled back: not running) / whose stop fails (keeps running). */
         final Set<String> failingStarts = new TreeSet<>();
         final Set<String> failingStops = new TreeSet<>();
+        /** Group keys whose failing start also fails its rollback: part of the group keeps running here. */
+        final Set<String> failingRollbacks = new TreeSet<>();
         /** Whether this node's ping nodes answer it (see {@link #pingAnswers}). */
         boolean pingsAnswer = true;
         /** Whether this node plays a Heartbeat 3.0.6 peer: its jheartbeat-only messages ({@code jhb-*}) are not sent. */
@@ -165,6 +168,19 @@ public final class TwoNodeHarness {
             node(n).failingStarts.add(key);
         } else {
             node(n).failingStarts.remove(key);
+        }
+    }
+
+    /**
+     * From now on, when a start of group {@code key} on {@code n} fails ({@link #failStarts}), the stop
+     * of its rollback fails too: part of it keeps running there, counted as the group running (or the
+     * rollback succeeds again: {@code false}).
+     */
+    public void failRollbacks(NodeName n, String key, boolean fail) {
+        if (fail) {
+            node(n).failingRollbacks.add(key);
+        } else {
+            node(n).failingRollbacks.remove(key);
         }
     }
 
@@ -287,7 +303,11 @@ public final class TwoNodeHarness {
                     int g = (int) op[1];
                     boolean start = op[2] == 1;
                     boolean fails = (start ? n.failingStarts : n.failingStops).contains(key(n, g));
-                    if (fails) {
+                    boolean leftRunning = start && fails && n.failingRollbacks.contains(key(n, g));
+                    if (leftRunning) {
+                        n.running.add(g);
+                        trace.add(at() + " " + n.name + " failed to start " + key(n, g) + ", rollback left it running");
+                    } else if (fails) {
                         trace.add(at() + " " + n.name + (start ? " failed to start " : " failed to stop ") + key(n, g));
                     } else {
                         if (start) {
@@ -298,8 +318,12 @@ public final class TwoNodeHarness {
                         trace.add(at() + " " + n.name + (start ? " started " : " stopped ") + key(n, g));
                     }
                     checkNoDoubleRun();
-                    handle(n, n.engine.onGroupDone(g, start, !fails, fails ? "resource labweb failed (test)" : "",
-                            clock.nanoTime(), clock.currentTimeMillis()));
+                    String detail = !fails ? "" : "resource labweb failed (test)"
+                            + (leftRunning ? "; Resource STOP failure during rollback: [IPaddr]" : "");
+                    handle(n, start ? n.engine.onGroupStarted(g, !fails ? StartOutcome.STARTED : leftRunning
+                            ? StartOutcome.FAILED_STILL_RUNNING : StartOutcome.FAILED_STOPPED, detail, clock.nanoTime(),
+                            clock.currentTimeMillis()) : n.engine.onGroupDone(g, false, !fails, detail, clock.nanoTime(),
+                            clock.currentTimeMillis()));
                 }
                 while (!n.inbox.isEmpty() && n.engine != null) {
                     handle(n, n.engine.onFrame("eth1", "198.18.1.9:694", n.inbox.removeFirst(), clock.nanoTime(),
