@@ -132,6 +132,58 @@ class FailureHandlingIT {
         }
     }
 
+    /**
+     * A group of two scripts: the second one's start fails, and the rollback cannot stop the first (its
+     * stop keeps failing while it runs). The first still runs on node1, so the group is blocked there
+     * and never offered: node2 never starts it (the sampler watches f1 on both nodes throughout). Once
+     * the admin repaired both, {@code hb cleanup} stops it once more and node1 runs it.
+     */
+    @Test
+    void aStartWhoseRollbackCannotStopTheFirstScriptBlocksTheGroupAndThePeerNeverStartsIt() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        String group = "labflaky::f1";
+        try (Lab lab = new Lab(Map.of("LAB_HARESOURCES", "node1 " + group + " labflaky::f3\nnode2 " + VIP2
+                + "/24/eth0 labflaky::f2"))) {
+            Files.createDirectories(state(lab, "node1"));
+            Files.writeString(state(lab, "node1").resolve("f3.fail-start"), "");
+            Files.writeString(state(lab, "node1").resolve("f1.fail-stop"), "");
+            try (Sampler s = new Sampler(lab)) {
+                lab.lab("start", "node1");
+                lab.lab("start", "node2");
+                awaitHeld(lab, "node2", VIP2, 60);
+                // the rollback's stop of f1: 1 attempt and 10 retries, 1 s apart
+                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                        assertThat(OperatorCommandsIT.json(lab, "node1")).contains("\"state_here\":\"blocked\""));
+                assertThat(HeartbeatInteropIT.haLog(lab, "node1"))
+                        .contains("Giving up resources due to failure of labflaky::f3")
+                        .contains("Resource STOP failure: labflaky::f1 still running")
+                        .contains("Resource group " + group + " failed to start on node1 and could not be stopped again")
+                        .contains("Resource STOP failure during rollback: [labflaky::f1]")
+                        .doesNotContain("offering it to node2");
+                assertThat(Files.exists(running(lab, "node1", "f1"))).as("f1 still runs on node1").isTrue();
+                assertThat(Files.exists(running(lab, "node1", "f3"))).isFalse();
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                        assertThat(OperatorCommandsIT.json(lab, "node2")).contains("could not be stopped on node1"));
+                Thread.sleep(3000);
+                assertThat(Files.exists(running(lab, "node2", "f1"))).as("node2 never starts f1").isFalse();
+                Path calls2 = state(lab, "node2").resolve("f1.calls");
+                assertThat(Files.exists(calls2) ? Files.readString(calls2) : "").as("node2 never started f1")
+                        .doesNotContain("start");
+                // the admin repairs both scripts and clears the block: stopped once more, then started on node1
+                Files.delete(state(lab, "node1").resolve("f1.fail-stop"));
+                Files.delete(state(lab, "node1").resolve("f3.fail-start"));
+                Lab.Result cleanup = hb(lab, "node1", "cleanup", group);
+                assertThat(cleanup.code()).as(cleanup.output()).isZero();
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                    assertThat(Files.exists(running(lab, "node1", "f3"))).isTrue();
+                    assertThat(OperatorCommandsIT.json(lab, "node1")).doesNotContain("\"state_here\":\"blocked\"");
+                });
+                assertThat(Files.exists(running(lab, "node1", "f1"))).isTrue();
+                assertThat(Files.exists(running(lab, "node2", "f1"))).isFalse();
+            }
+        }
+    }
+
     @Test
     void aPeerRestartedWithinDeadtimeHoldsNothingSoOurGroupComesBack() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
