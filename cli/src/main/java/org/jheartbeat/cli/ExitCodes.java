@@ -8,7 +8,10 @@ package org.jheartbeat.cli;
 public final class ExitCodes {
     /** Success. */
     public static final int OK = 0;
-    /** A runtime failure: a medium could not start, the daemon answered an error, I/O failed. */
+    /**
+     * A runtime failure: a medium could not start, the daemon answered an error, I/O failed; also the
+     * daemon's own exit on an Error in its cluster loop ({@code LoopGuard.FATAL_EXIT_STATUS}, restarted).
+     */
     public static final int FAILURE = 1;
     /** The configuration is invalid (every problem was printed as file:line: message). */
     public static final int CONFIG = 2;

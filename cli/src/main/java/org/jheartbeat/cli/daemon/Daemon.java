@@ -209,6 +209,9 @@ public final class Daemon {
         engine.machine().maintenanceAtStartup(maintenance);
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, clock, wall);
         loop.onMaintenanceChange(persistMaintenance(state));
+        // an Error in the loop (out of memory): the CRIT line and what is queued reach the logs, then exit 1
+        // (ExitCodes.FAILURE), which the unit's Restart=on-failure restarts
+        loop.onFatalError(org.jheartbeat.core.loop.LoopGuard.FatalHandler.halting(log::close));
         groupExecutor.onGroupFailure(loop::groupFailedRunning); // monitoring gave up on a group: the machine moves it
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(

@@ -38,7 +38,8 @@ import org.jheartbeat.sync.replication.JobState;
  * <p>Families (all prefixed {@code jheartbeat_}): {@code up}; {@code node_status}, {@code link_status};
  * {@code late_heartbeats_total}, {@code node_deaths_total}, {@code link_deaths_total},
  * {@code takeovers_total}, {@code handovers_total}; {@code group_state}, {@code group_failures_total};
- * {@code fencing_total}; {@code bad_packets_total}, {@code log_lines_dropped_total},
+ * {@code fencing_total}; {@code bad_packets_total}, {@code frames_dropped_total},
+ * {@code internal_errors_total}, {@code log_lines_dropped_total},
  * {@code syslog_records_lost_total};
  * {@code sync_job_result}, {@code sync_job_replica_age_seconds}, {@code sync_job_last_success_age_seconds};
  * {@code backup_result}, {@code backup_last_run_age_seconds}, {@code backup_snapshots};
@@ -146,6 +147,11 @@ public final class ClusterMetrics {
                 + " node knows (all 0: on no node)", where));
         out.add(counter("jheartbeat_bad_packets", "packets dropped since start: authentication or parse failures,"
                 + " unknown senders", List.of(counterPoint(s.badPackets()))));
+        out.add(counter("jheartbeat_frames_dropped", "received frames dropped because too many already waited for the"
+                + " cluster loop (a flood on a medium, or a slowed-down loop)",
+                List.of(counterPoint(s.loop().framesDropped()))));
+        out.add(counter("jheartbeat_internal_errors", "exceptions the cluster loop caught and went on after (each kind"
+                + " logged once; hb status lists them)", List.of(counterPoint(s.loop().internalErrors()))));
     }
 
     private static void counters(ClusterCounters c, StatusSnapshot s, List<MetricSnapshot> out) {

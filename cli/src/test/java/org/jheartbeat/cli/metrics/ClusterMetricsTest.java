@@ -33,7 +33,8 @@ class ClusterMetricsTest {
                 List.of(new StatusSnapshot.GroupView("198.18.0.100/24/eth0", "node1", "running", "node1",
                         "198.18.0.100/24/eth0 labweb"),
                         new StatusSnapshot.GroupView("198.18.0.101", "node2", "failed", "-", "198.18.0.101")),
-                3, Map.of(), Map.of(), "ready (nothing fenced yet)", "same as node2", List.of());
+                3, Map.of(), Map.of(), "ready (nothing fenced yet)", "same as node2", List.of(),
+                new StatusSnapshot.LoopHealth(6, 2, Map.of("IllegalStateException executing StartGroup", 2L)));
         ClusterCounters c = new ClusterCounters(4, 1, Map.of("eth1", 2L), 1,
                 Map.of("standby", Map.of("done", 2L, "failed", 0L, "cancelled", 0L, "refused", 1L),
                         "takeover", Map.of("done", 0L, "failed", 0L, "cancelled", 1L, "refused", 0L)),
@@ -82,6 +83,9 @@ class ClusterMetricsTest {
                 .contains("jheartbeat_fencing_total{result=\"fenced\"} 1.0\n")
                 .contains("jheartbeat_fencing_total{result=\"failed\"} 2.0\n")
                 .contains("jheartbeat_bad_packets_total 3.0\n")
+                .contains("# TYPE jheartbeat_frames_dropped_total counter")
+                .contains("jheartbeat_frames_dropped_total 6.0\n")
+                .contains("jheartbeat_internal_errors_total 2.0\n")
                 .contains("jheartbeat_log_lines_dropped_total 5.0\n")
                 .contains("jheartbeat_syslog_records_lost_total 9.0\n")
                 .contains("jheartbeat_sync_job_result{job=\"web\",result=\"ok\"} 1.0\n")

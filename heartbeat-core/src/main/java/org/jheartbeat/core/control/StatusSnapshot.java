@@ -20,11 +20,12 @@ import java.util.Map;
  * @param config         how the peer's configuration compares with ours (its {@code jhb-config} digest):
  *                       {@code same as node2}, {@code DIFFERS from node2 in haresources, ...} or {@code unknown (...)}
  * @param recentEvents   the last operator-facing events, oldest first, each prefixed with its time
+ * @param loop           dropped frames and internal errors of the cluster loop
  */
 public record StatusSnapshot(String node, long generation, String takeoverState, String rscStatus, List<NodeView> nodes,
                              List<GroupView> groups, long badPackets, Map<String, Long> badBySource,
                              Map<String, Map<String, Long>> media, String fencing, String config,
-                             List<String> recentEvents) {
+                             List<String> recentEvents, LoopHealth loop) {
 
     public StatusSnapshot {
         nodes = List.copyOf(nodes);
@@ -32,6 +33,33 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         badBySource = Map.copyOf(badBySource);
         media = Map.copyOf(new java.util.TreeMap<>(media));
         recentEvents = List.copyOf(recentEvents);
+        java.util.Objects.requireNonNull(loop, "loop");
+    }
+
+    /** A snapshot of a loop that dropped nothing and met no internal error. */
+    public StatusSnapshot(String node, long generation, String takeoverState, String rscStatus, List<NodeView> nodes,
+                          List<GroupView> groups, long badPackets, Map<String, Long> badBySource,
+                          Map<String, Map<String, Long>> media, String fencing, String config,
+                          List<String> recentEvents) {
+        this(node, generation, takeoverState, rscStatus, nodes, groups, badPackets, badBySource, media, fencing, config,
+                recentEvents, LoopHealth.NONE);
+    }
+
+    /**
+     * How the cluster loop itself fares (core/loop {@code InboundFrameLimit} and {@code LoopGuard}).
+     *
+     * @param framesDropped        received frames dropped because too many already waited for the loop
+     * @param internalErrors       exceptions the loop caught since start (the loop went on)
+     * @param internalErrorsByKind per kind ({@code ExceptionClass what-the-loop-was-doing}): how many
+     */
+    public record LoopHealth(long framesDropped, long internalErrors, Map<String, Long> internalErrorsByKind) {
+        /** Nothing dropped, no error. */
+        public static final LoopHealth NONE = new LoopHealth(0, 0, Map.of());
+
+        public LoopHealth {
+            internalErrorsByKind = java.util.Collections.unmodifiableMap(
+                    new java.util.LinkedHashMap<>(internalErrorsByKind));
+        }
     }
 
     /**
@@ -91,7 +119,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      *           "links":{LINK:"init|up|dead"}}],
      *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S,"problem":S|null,
      *             "disputed":S|null}],
-     *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"media":{MEDIUM:{COUNTER:N}},
+     *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"frames_dropped":N,
+ *  "internal_errors":N,"internal_errors_by_kind":{KIND:N},"media":{MEDIUM:{COUNTER:N}},
      *  "recent_events":[S]}
      * </pre>
      */
@@ -134,6 +163,11 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         field(sb, "bad_packets").append(badPackets).append(',');
         field(sb, "bad_packets_by_source");
         object(sb, new java.util.TreeMap<>(badBySource), String::valueOf);
+        sb.append(',');
+        field(sb, "frames_dropped").append(loop.framesDropped()).append(',');
+        field(sb, "internal_errors").append(loop.internalErrors()).append(',');
+        field(sb, "internal_errors_by_kind");
+        object(sb, new java.util.TreeMap<>(loop.internalErrorsByKind()), String::valueOf);
         sb.append(',');
         field(sb, "media").append('{');
         int m = 0;
@@ -222,6 +256,9 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         sb.append("Bad packets: ").append(badPackets).append('\n');
         badBySource.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
                 sb.append("  ").append(e.getKey()).append(": ").append(e.getValue()).append('\n'));
+        sb.append("Frames dropped (loop queue full): ").append(loop.framesDropped()).append('\n');
+        sb.append("Internal errors: ").append(loop.internalErrors()).append('\n');
+        loop.internalErrorsByKind().forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
         media.forEach((m, c) -> {
             if (!c.isEmpty()) {
                 sb.append("Medium ").append(m).append(':');

@@ -21,7 +21,6 @@ import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.control.ConfigDigestReport;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.media.Medium;
-import org.jheartbeat.core.membership.LinkStatus;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.takeover.GroupOpReason;
@@ -40,7 +39,9 @@ import org.slf4j.MarkerFactory;
  * The imperative shell around a {@link NodeEngine}: one thread ({@code hb-loop}) owns the engine;
  * media post frames to it, a timer wakes it at the engine's next deadline (at most every 100 ms),
  * and it executes the engine's effects: packets out on every medium, group operations on the
- * {@link GroupExecutor} (results posted back), log lines in Heartbeat's words.
+ * {@link GroupExecutor} (results posted back), log lines in Heartbeat's words. Every step, effect,
+ * posted result and scheduled task runs under a {@link LoopGuard}, so no exception stops the beats;
+ * received frames waiting for the loop are bounded ({@link InboundFrameLimit}).
  */
 public final class ClusterLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
@@ -67,6 +68,10 @@ public final class ClusterLoop implements AutoCloseable {
     private final ScheduledExecutorService thread;
     private final CompletableFuture<Void> exited = new CompletableFuture<>();
     private final Deque<String> recent = new ArrayDeque<>();
+    private final LoopGuard guard = new LoopGuard();
+    private final InboundFrameLimit frames = new InboundFrameLimit(InboundFrameLimit.MAX_WAITING);
+    /** Where log lines go (tests make it throw); called on the loop thread, under the guard. */
+    private java.util.function.BiConsumer<Level, String> logOutput = ClusterLoop::toSlf4j;
 
     /**
      * @param config the configuration the engine was built from (for group names in status)
@@ -134,15 +139,34 @@ public final class ClusterLoop implements AutoCloseable {
         } finally {
             gate.countDown();
         }
-        thread.execute(this::tick);
+        post(this::tick);
+    }
+
+    /**
+     * What to do when an {@link Error} reaches the loop (the daemon: log, write out the log, exit with
+     * a non-zero status); {@link LoopGuard.FatalHandler#HALT} by default. Set before {@link #start}.
+     */
+    public void onFatalError(LoopGuard.FatalHandler handler) {
+        guard.onFatal(handler);
+    }
+
+    /** Sends the loop's log lines to {@code output} instead of SLF4J (tests). Set before {@link #start}. */
+    void logTo(java.util.function.BiConsumer<Level, String> output) {
+        this.logOutput = output;
     }
 
     private void startMedia() throws IOException {
         List<Medium> started = new ArrayList<>();
         try {
             for (Medium m : media) {
-                m.start((link, source, frame) -> post(() -> run(e -> e.onFrame(link, source, frame, clock.nanoTime(),
-                        wall.currentTimeMillis()))));
+                m.start((link, source, frame) -> {
+                    if (frames.admit()) {
+                        post(() -> {
+                            frames.taken();
+                            run(e -> e.onFrame(link, source, frame, clock.nanoTime(), wall.currentTimeMillis()));
+                        });
+                    }
+                });
                 started.add(m);
             }
         } catch (IOException e) {
@@ -153,38 +177,55 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     private void tick() {
-        run(e -> e.onTimer(clock.nanoTime(), wall.currentTimeMillis()));
-        long sleep = Math.max(1_000_000L, Math.min(MAX_SLEEP_NANOS, engine.nextWakeupNanos() - clock.nanoTime()));
-        if (!thread.isShutdown()) {
-            thread.schedule(this::tick, sleep, TimeUnit.NANOSECONDS);
+        try {
+            run(e -> e.onTimer(clock.nanoTime(), wall.currentTimeMillis()));
+            guard.run("reporting dropped frames", () -> frames.report(clock.nanoTime())
+                    .ifPresent(l -> log(Level.WARN, l)));
+        } finally { // whatever happened above, the node beats on
+            long sleep = guard.value("computing the next wake-up", () -> Math.max(1_000_000L, Math.min(MAX_SLEEP_NANOS,
+                    engine.nextWakeupNanos() - clock.nanoTime())), MAX_SLEEP_NANOS);
+            schedule(this::tick, sleep, TimeUnit.NANOSECONDS);
         }
     }
 
-    private void post(Runnable r) {
+    /** Runs {@code task} on the loop thread after {@code delay}, under the guard; nothing once closed. */
+    private void schedule(Runnable task, long delay, TimeUnit unit) {
         try {
-            thread.execute(r);
+            thread.schedule(guard.wrap("running a loop task", task), delay, unit);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // loop already stopped: late frames and results are dropped
         }
     }
 
+    private void post(Runnable r) {
+        schedule(r, 0, TimeUnit.NANOSECONDS); // what execute does on a ScheduledThreadPoolExecutor
+    }
+
+    private void answer(CompletableFuture<?> f, Runnable r) {
+        post(answering(f, r));
+    }
+
+    /** {@code r} (which completes {@code f}) under the guard: if it fails, so does {@code f} (no endless wait). */
+    private Runnable answering(CompletableFuture<?> f, Runnable r) {
+        return () -> {
+            if (!guard.run("answering a request", r)) {
+                f.completeExceptionally(new IllegalStateException("internal error in the cluster loop (see the log)"));
+            }
+        };
+    }
+
+    /** One engine step and its effects; a step that throws drops its event, an effect that throws only itself. */
     private void run(Function<NodeEngine, List<Effect>> step) {
-        List<Effect> effects;
-        try {
-            effects = step.apply(engine);
-        } catch (RuntimeException e) {
-            LOG.error("internal error in cluster loop (event dropped): {}", e.toString(), e);
-            return;
-        }
+        List<Effect> effects = guard.value("in an engine step (event dropped)", () -> step.apply(engine), List.of());
         for (Effect ef : effects) {
-            execute(ef);
+            guard.run("executing " + ef.getClass().getSimpleName(), () -> execute(ef));
         }
     }
 
     private void execute(Effect ef) {
         if (ef instanceof Effect.Transmit t) {
-            for (Medium m : media) {
-                m.send(t.packet());
+            for (Medium m : media) { // one broken medium must not silence the others
+                guard.run("sending on " + m.linkName(), () -> m.send(t.packet()));
             }
         } else if (ef instanceof Effect.LogLine l) {
             log(l.level(), l.text());
@@ -193,19 +234,20 @@ public final class ClusterLoop implements AutoCloseable {
         } else if (ef instanceof Effect.StartGroup s) {
             log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
                     + ")");
-            groups.start(s.group(), s.reason()).exceptionally(err -> GroupExecutor.StartResult.failed(false,
-                    failureDetail(err))).thenAccept(r -> post(() -> run(e -> e.onGroupStarted(s.group(), r.outcome(),
-                    r.detail(), clock.nanoTime(), wall.currentTimeMillis()))));
+            guard.start("executing StartGroup", () -> groups.start(s.group(), s.reason()))
+                    .handle((r, err) -> err == null && r != null ? r
+                            : GroupExecutor.StartResult.failed(false, failureDetail(err)))
+                    .thenAccept(r -> post(() -> run(e -> e.onGroupStarted(s.group(), r.outcome(), r.detail(),
+                            clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.StopGroup s) {
             log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
                     + ")");
-            groups.stop(s.group(), s.reason()).whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(s.group(),
-                    false, err == null && ok, failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
+            stopDone(s.group(), guard.start("executing StopGroup", () -> groups.stop(s.group(), s.reason())));
         } else if (ef instanceof Effect.SelfFence sf) {
             fencer.fenceSelf(sf.reason());
         } else if (ef instanceof Effect.FencePeer f) {
-            fencer.fence(f.node()).whenComplete((r, err) -> post(() -> run(e -> e.onFenceDone(
-                    err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),
+            guard.start("executing FencePeer", () -> fencer.fence(f.node())).whenComplete((r, err) -> post(() -> run(
+                    e -> e.onFenceDone(err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),
                     clock.nanoTime(), wall.currentTimeMillis()))));
         } else if (ef instanceof Effect.Exit) {
             exited.complete(null);
@@ -218,13 +260,13 @@ public final class ClusterLoop implements AutoCloseable {
             for (int i = 0; i < config.resourceGroups().size(); i++) {
                 all.add(i);
             }
-            probe(all).whenComplete((found, err) -> post(() -> {
+            groups.probeAll(all).whenComplete((found, err) -> post(() -> {
                 if (err != null) {
                     log(Level.ERROR, "Maintenance: cannot probe the resource groups for " + engine.peer() + ": "
                             + failureDetail(err) + "; not answering (its request fails)");
                 } else {
-                    run(e -> e.onProbedForPeer(pp.request(), with(found, GroupExecutor.Probe.RUNNING),
-                            with(found, GroupExecutor.Probe.PARTIAL), wall.currentTimeMillis()));
+                    run(e -> e.onProbedForPeer(pp.request(), GroupExecutor.Probe.RUNNING.in(found),
+                            GroupExecutor.Probe.PARTIAL.in(found), wall.currentTimeMillis()));
                 }
             }));
         } else if (ef instanceof Effect.PeerProbed pp) {
@@ -233,40 +275,23 @@ public final class ClusterLoop implements AutoCloseable {
                 f.complete(pp.runs());
             }
         } else if (ef instanceof Effect.ProbeThenApply pa) {
-            probe(pa.leaving()).whenComplete((found, err) -> post(() -> {
+            groups.probeAll(pa.leaving()).whenComplete((found, err) -> post(() -> {
                 if (err != null) {
                     log(Level.CRIT, "Maintenance: cannot probe " + keys(pa.leaving()) + " (" + failureDetail(err)
                             + "); they stay in maintenance here");
                     return;
                 }
-                run(e -> e.onMaintenanceApplied(pa.setting(), pa.leaving(), with(found, GroupExecutor.Probe.RUNNING),
-                        with(found, GroupExecutor.Probe.PARTIAL), pa.peerRuns(), false, clock.nanoTime(),
+                run(e -> e.onMaintenanceApplied(pa.setting(), pa.leaving(), GroupExecutor.Probe.RUNNING.in(found),
+                        GroupExecutor.Probe.PARTIAL.in(found), pa.peerRuns(), false, clock.nanoTime(),
                         wall.currentTimeMillis()));
             }));
         }
     }
 
-    /** Probes {@code which} groups (off the loop thread); completes with what runs of each here. */
-    private CompletableFuture<Map<Integer, GroupExecutor.Probe>> probe(java.util.Set<Integer> which) {
-        Map<Integer, CompletableFuture<GroupExecutor.Probe>> fs = new LinkedHashMap<>();
-        for (int i : which) {
-            fs.put(i, groups.probe(i));
-        }
-        return CompletableFuture.allOf(fs.values().toArray(CompletableFuture[]::new)).thenApply(v -> {
-            Map<Integer, GroupExecutor.Probe> found = new java.util.TreeMap<>();
-            fs.forEach((i, f) -> found.put(i, f.join()));
-            return found;
-        });
-    }
-
-    private static java.util.Set<Integer> with(Map<Integer, GroupExecutor.Probe> found, GroupExecutor.Probe p) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
-        found.forEach((i, v) -> {
-            if (v == p) {
-                out.add(i);
-            }
-        });
-        return out;
+    /** Posts the end of group operation {@code op} back to the engine (a failure, when it completes with null). */
+    private void stopDone(int group, CompletableFuture<Boolean> op) {
+        op.whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(group, false, err == null
+                && Boolean.TRUE.equals(ok), failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
     }
 
     private String keys(java.util.Collection<Integer> which) {
@@ -299,7 +324,7 @@ public final class ClusterLoop implements AutoCloseable {
     public CompletableFuture<MaintenanceResult> maintenance(org.jheartbeat.core.takeover.Maintenance.Scope scope,
                                                             boolean on) {
         CompletableFuture<MaintenanceResult> f = new CompletableFuture<>();
-        post(() -> {
+        answer(f, () -> {
             var m = engine.machine();
             var cur = m.maintenance();
             var next = cur.with(scope, on, cur.version() + 1);
@@ -328,7 +353,7 @@ public final class ClusterLoop implements AutoCloseable {
                 long req = ++probeRequests;
                 peerProbes.put(req, peerRuns);
                 run(e -> e.onPeerProbeRequested(req, wall.currentTimeMillis()));
-                thread.schedule(() -> {
+                schedule(() -> {
                     if (peerProbes.remove(req) != null) {
                         peerRuns.completeExceptionally(new java.util.concurrent.TimeoutException(engine.peer()
                                 + " did not answer the probe within " + PEER_PROBE_TIMEOUT_S + " s"));
@@ -337,8 +362,8 @@ public final class ClusterLoop implements AutoCloseable {
             } else {
                 peerRuns.complete(java.util.Set.of());
             }
-            probe(leaving).thenCombine(peerRuns, (here, there) -> new Object[] {here, there})
-                    .whenComplete((both, err) -> post(() -> {
+            groups.probeAll(leaving).thenCombine(peerRuns, (here, there) -> new Object[] {here, there})
+                    .whenComplete((both, err) -> answer(f, () -> {
                         if (err != null) {
                             f.complete(new MaintenanceResult(false, "cannot learn what runs (" + failureDetail(err)
                                     + "); nothing changed"));
@@ -346,8 +371,8 @@ public final class ClusterLoop implements AutoCloseable {
                         }
                         @SuppressWarnings("unchecked")
                         Map<Integer, GroupExecutor.Probe> found = (Map<Integer, GroupExecutor.Probe>) both[0];
-                        java.util.Set<Integer> here = with(found, GroupExecutor.Probe.RUNNING);
-                        java.util.Set<Integer> partly = with(found, GroupExecutor.Probe.PARTIAL);
+                        java.util.Set<Integer> here = GroupExecutor.Probe.RUNNING.in(found);
+                        java.util.Set<Integer> partly = GroupExecutor.Probe.PARTIAL.in(found);
                         @SuppressWarnings("unchecked")
                         java.util.Set<String> thereKeys = (java.util.Set<String>) both[1];
                         java.util.Set<Integer> there = new java.util.TreeSet<>();
@@ -394,7 +419,7 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public CompletableFuture<MaintenanceView> maintenanceView() {
         CompletableFuture<MaintenanceView> f = new CompletableFuture<>();
-        post(() -> {
+        answer(f, () -> {
             var m = engine.machine();
             Map<String, String> groupsIn = new LinkedHashMap<>();
             for (int i = 0; i < config.resourceGroups().size(); i++) {
@@ -451,22 +476,27 @@ public final class ClusterLoop implements AutoCloseable {
         return config.resourceGroups().get(group).key();
     }
 
+    /** Logs {@code text}; a log that throws costs that line only, never the action logged (under the guard). */
     private void log(Level level, String text) {
-        switch (level) {
-            case DEBUG -> {
-                LOG.debug(text);
-                return;
-            }
-            case INFO -> LOG.info(text);
-            case WARN -> LOG.warn(text);
-            case ERROR -> LOG.error(text);
-            case CRIT -> LOG.error(CRIT, text);
+        guard.run("logging", () -> logOutput.accept(level, text));
+        if (level == Level.DEBUG) {
+            return;
         }
         if (recent.size() == RECENT_EVENTS) {
             recent.removeFirst();
         }
         recent.addLast(TIME.format(Instant.ofEpochMilli(wall.currentTimeMillis())) + " "
                 + (level == Level.INFO ? "" : level + ": ") + text);
+    }
+
+    private static void toSlf4j(Level level, String text) {
+        switch (level) {
+            case DEBUG -> LOG.debug(text);
+            case INFO -> LOG.info(text);
+            case WARN -> LOG.warn(text);
+            case ERROR -> LOG.error(text);
+            case CRIT -> LOG.error(CRIT, text);
+        }
     }
 
     /**
@@ -531,7 +561,7 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public CompletableFuture<Void> cleanup(int group) {
         CompletableFuture<Void> f = new CompletableFuture<>();
-        post(() -> {
+        answer(f, () -> {
             run(e -> e.onCleanupRequested(group, clock.nanoTime(), wall.currentTimeMillis()));
             f.complete(null);
         });
@@ -548,7 +578,7 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public CompletableFuture<HandoverResult> handover(boolean takeover, ResourceSet set) {
         CompletableFuture<HandoverResult> f = new CompletableFuture<>();
-        post(() -> {
+        answer(f, () -> {
             var m = engine.machine();
             if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
                 log(Level.WARN, "Standby in progress- new request from " + engine.me() + " ignored ["
@@ -576,7 +606,7 @@ public final class ClusterLoop implements AutoCloseable {
             f.complete(new HandoverResult(m.handover() == TakeoverMachine.Handover.DONE, m.handoverDetail(),
                     m.handover()));
         } else if (!thread.isShutdown()) {
-            thread.schedule(() -> watchHandover(serial, f), 100, TimeUnit.MILLISECONDS);
+            schedule(answering(f, () -> watchHandover(serial, f)), 100, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -596,7 +626,7 @@ public final class ClusterLoop implements AutoCloseable {
     public CompletableFuture<Void> reconfigure(ClusterConfig applied, long waitNanos) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         long deadline = clock.nanoTime() + waitNanos;
-        post(() -> reconfigure(applied, deadline, f));
+        answer(f, () -> reconfigure(applied, deadline, f));
         return f;
     }
 
@@ -608,7 +638,7 @@ public final class ClusterLoop implements AutoCloseable {
                 f.completeExceptionally(new IllegalStateException("resource groups are still starting or stopping"
                         + " (or a standby or fencing is in progress): nothing applied; try again"));
             } else {
-                thread.schedule(() -> reconfigure(applied, deadline, f), 100, TimeUnit.MILLISECONDS);
+                schedule(answering(f, () -> reconfigure(applied, deadline, f)), 100, TimeUnit.MILLISECONDS);
             }
             return;
         }
@@ -653,7 +683,7 @@ public final class ClusterLoop implements AutoCloseable {
     /** A status snapshot taken on the loop thread. */
     public CompletableFuture<StatusSnapshot> snapshot() {
         CompletableFuture<StatusSnapshot> f = new CompletableFuture<>();
-        post(() -> f.complete(takeSnapshot()));
+        answer(f, () -> f.complete(takeSnapshot()));
         return f;
     }
 
@@ -671,61 +701,19 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public CompletableFuture<Observation> observe() {
         CompletableFuture<Observation> f = new CompletableFuture<>();
-        post(() -> f.complete(new Observation(takeSnapshot(), engine.counters())));
+        answer(f, () -> f.complete(new Observation(takeSnapshot(), engine.counters())));
         return f;
     }
 
     private StatusSnapshot takeSnapshot() {
-        List<StatusSnapshot.NodeView> nodes = new ArrayList<>();
-        nodes.add(new StatusSnapshot.NodeView(engine.me().value(), engine.localStatus().wireName(), true, Map.of()));
-        Map<String, String> links = new LinkedHashMap<>();
-        for (Map.Entry<String, LinkStatus> l : engine.detector().links(engine.peer()).entrySet()) {
-            links.put(l.getKey(), l.getValue().wireName());
-        }
-        nodes.add(new StatusSnapshot.NodeView(engine.peer().value(),
-                engine.detector().status(engine.peer()).wireName(), false, links));
-        engine.pingNodes().statuses().forEach((name, st) ->
-                nodes.add(new StatusSnapshot.NodeView(name, st.wireName(), false, Map.of(), "ping")));
-        List<StatusSnapshot.GroupView> gv = new ArrayList<>();
-        ResourceSet peerHolds = engine.machine().peerHoldings();
-        boolean peerAlive = engine.machine().peerPresence().alive();
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            ResourceGroupDecl g = config.resourceGroups().get(i);
-            GroupState here = engine.machine().groupState(i);
-            boolean peersOwn = g.preferredNode().equals(engine.peer());
-            String on;
-            if (here == GroupState.RUNNING || here == GroupState.STARTING || here == GroupState.STOPPING
-                    || here == GroupState.BLOCKED) {
-                on = engine.me().value();
-            } else if (peerAlive && !engine.machine().disputed(i)
-                    && (peersOwn ? peerHolds.includesLocal() : peerHolds.includesForeign())) {
-                // rsc_hold is the peer's share; a disputed group runs on neither node whatever it says
-                on = engine.peer().value();
-            } else {
-                on = "-";
-            }
-            String line = g.toString();
-            gv.add(new StatusSnapshot.GroupView(g.key(), g.preferredNode().value(), here.displayName(), on,
-                    line.substring(line.indexOf(' ') + 1), engine.machine().groupProblem(i), engine.disputeReason(i)
-                    .map(r -> "defined differently on " + engine.peer() + " (" + r
-                            + "); started by neither node until haresources agree").orElse(null)));
-        }
-        Map<String, Map<String, Long>> mediaStats = new LinkedHashMap<>();
-        for (Medium m : media) {
-            mediaStats.put(m.describe(), m.stats());
-        }
-        var machine = engine.machine();
-        String rsc = engine.rscStatus();
-        return new StatusSnapshot(engine.me().value(), engine.generation(),
-                machine.state().name().toLowerCase(java.util.Locale.ROOT), rsc, nodes, gv,
-                engine.badPackets().total(), engine.badPackets().bySource(), mediaStats,
-                engine.machine().fenceStatus(), engine.configStatus(), List.copyOf(recent));
+        return LoopSnapshot.take(engine, config, media, List.copyOf(recent), new StatusSnapshot.LoopHealth(
+                frames.dropped(), guard.errors(), guard.errorsByKind()));
     }
 
     /** This node's and the peer's configuration digests, taken on the loop thread (for {@code hb config diff}). */
     public CompletableFuture<ConfigDigestReport> configDigests() {
         CompletableFuture<ConfigDigestReport> f = new CompletableFuture<>();
-        post(() -> f.complete(new ConfigDigestReport(engine.peer().value(), engine.localConfigDigest(),
+        answer(f, () -> f.complete(new ConfigDigestReport(engine.peer().value(), engine.localConfigDigest(),
                 engine.peerConfigDigest())));
         return f;
     }

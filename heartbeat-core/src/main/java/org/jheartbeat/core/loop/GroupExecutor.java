@@ -87,6 +87,17 @@ public interface GroupExecutor extends AutoCloseable {
         public boolean any() {
             return this != STOPPED;
         }
+
+        /** The groups (by index) that {@code found} gives this answer, in order. */
+        public java.util.Set<Integer> in(java.util.Map<Integer, Probe> found) {
+            java.util.Set<Integer> out = new java.util.TreeSet<>();
+            found.forEach((i, v) -> {
+                if (v == this) {
+                    out.add(i);
+                }
+            });
+            return out;
+        }
     }
 
     /**
@@ -98,6 +109,23 @@ public interface GroupExecutor extends AutoCloseable {
      */
     default CompletableFuture<Probe> probe(int group) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("this executor cannot probe"));
+    }
+
+    /**
+     * Probes each of {@code which} groups ({@link #probe}), together.
+     *
+     * @return completes with what runs of each here, by index; exceptionally when one probe failed
+     */
+    default CompletableFuture<java.util.Map<Integer, Probe>> probeAll(java.util.Set<Integer> which) {
+        java.util.Map<Integer, CompletableFuture<Probe>> fs = new java.util.LinkedHashMap<>();
+        for (int i : which) {
+            fs.put(i, probe(i));
+        }
+        return CompletableFuture.allOf(fs.values().toArray(CompletableFuture[]::new)).thenApply(v -> {
+            java.util.Map<Integer, Probe> found = new java.util.TreeMap<>();
+            fs.forEach((i, f) -> found.put(i, f.join()));
+            return found;
+        });
     }
 
     /**
