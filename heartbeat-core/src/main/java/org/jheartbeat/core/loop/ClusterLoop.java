@@ -67,6 +67,8 @@ public final class ClusterLoop implements AutoCloseable {
     private final ScheduledExecutorService thread;
     private final CompletableFuture<Void> exited = new CompletableFuture<>();
     private final Deque<String> recent = new ArrayDeque<>();
+    /** Run on the loop thread at each timer wake-up (at least every 100 ms): the watchdogs' pet. */
+    private volatile Runnable onWake = () -> { };
 
     /**
      * @param config the configuration the engine was built from (for group names in status)
@@ -158,6 +160,15 @@ public final class ClusterLoop implements AutoCloseable {
         if (!thread.isShutdown()) {
             thread.schedule(this::tick, sleep, TimeUnit.NANOSECONDS);
         }
+        onWake.run(); // after the next tick is scheduled: a hook that throws cannot stop the timer
+    }
+
+    /**
+     * Sets what runs on the loop thread at each timer wake-up, from the first beat on: the daemon pets
+     * its watchdogs there, so a loop that hangs stops petting. Must not block. Set before {@link #start}.
+     */
+    public void onWake(Runnable hook) {
+        this.onWake = java.util.Objects.requireNonNull(hook, "hook");
     }
 
     private void post(Runnable r) {
