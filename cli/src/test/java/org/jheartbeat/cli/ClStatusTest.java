@@ -53,6 +53,17 @@ class ClStatusTest {
     }
 
     @Test
+    void theWatchdogDeviceIsARecordedParameterOnlyWhenSet() {
+        StatusSnapshot ok = snapshot("active", "up");
+        assertThat(ask(ok, "hbparameter", "-p", "watchdog")).isEqualTo(new ClStatus.Answer(1,
+                "Error: heartbeat parameter watchdog is not recorded\n"));
+        ClusterConfig guarded = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/null\n")
+                .writeTo(dir), java.util.Optional.empty()).config().orElseThrow();
+        assertThat(ClStatus.answer(List.of("hbparameter", "-p", "watchdog"), ok, guarded))
+                .isEqualTo(new ClStatus.Answer(0, "/dev/null\n"));
+    }
+
+    @Test
     void deadNodesAndLinksExitOneBadArgumentsEleven() {
         StatusSnapshot dead = snapshot("dead", "dead");
         assertThat(ask(dead, "nodestatus", "node2")).isEqualTo(new ClStatus.Answer(1, "dead\n"));

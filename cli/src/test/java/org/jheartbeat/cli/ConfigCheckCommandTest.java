@@ -134,10 +134,22 @@ class ConfigCheckCommandTest {
 
     @Test
     void unimplementedDirectiveIsAWarningNotAnError() {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/watchdog\n").writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("hopfudge 2\n").writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("ha.cf:11: warning: ").contains("watchdog");
+        assertThat(r.out()).contains("ha.cf:11: warning: ").contains("hopfudge");
+    }
+
+    @Test
+    void aWatchdogLineNamingAMissingDeviceIsAConfigErrorWithItsLine() {
+        Path missing = dir.resolve("watchdog");
+        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog " + missing + "\n").writeTo(dir));
+        HbRun r = hb("config", "check", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":11: watchdog device " + missing + " does not exist")
+                .doesNotContain("\tat ");
+        assertThat(hb("config", "check", "--config-dir", withLabweb(ConfigDirBuilder.validTwoNode()
+                .haCfAppend("watchdog /dev/null\n").writeTo(dir)).toString()).code()).as("a character device").isZero();
     }
 
     @Test

@@ -27,12 +27,19 @@ import org.junit.jupiter.api.Test;
  * {@code ha.cf:3:}, the unit ends {@code failed} with the main process's exit status 2, and three RestartSec
  * later still {@code NRestarts=0} with the message logged once;</li>
  * <li>no {@code ha.cf}: the same with {@code ha.cf:0: ha.cf not found};</li>
- * <li>a valid configuration: {@code systemctl start} returns with the daemon running (its pid file names the
- * unit's MainPID, Nice=-10 applied); {@code systemctl reload} reaches the daemon as SIGHUP (its log line), same
- * MainPID, no restart;</li>
+ * <li>a valid configuration: {@code systemctl start} returns with the daemon running ({@code Type=notify}: at
+ * its {@code READY=1}; its pid file names the unit's MainPID, Nice=-10 applied); it outlives two
+ * {@code WatchdogSec=} (its loop sends {@code WATCHDOG=1}); {@code systemctl reload} reaches the daemon as SIGHUP
+ * (its log line), same MainPID, no restart;</li>
  * <li>the daemon killed with SIGKILL is restarted by systemd ({@code NRestarts=1}, a new MainPID): the restart
  * machinery the bad-config cases must not trigger does work here;</li>
- * <li>{@code systemctl stop}: the daemon exits cleanly on SIGTERM ({@code Result=success}).</li>
+ * <li>a daemon that stops petting (SIGSTOP: a stopped process is a loop that hangs, without a test hook in the
+ * daemon) is killed by systemd's watchdog ({@code Watchdog timeout}, {@code Failed with result 'watchdog'}) and
+ * restarted ({@code NRestarts=2}, a new MainPID);</li>
+ * <li>{@code systemctl stop}: the daemon exits cleanly on SIGTERM ({@code Result=success});</li>
+ * <li>throughout, ha.cf {@code watchdog} names a FIFO standing in for the kernel device (a real one would reset
+ * this machine), read by a transient unit: the daemons wrote pets, and a single {@code 'V'}, last: the clean
+ * stop's magic close, none at the SIGKILL or the watchdog's SIGABRT.</li>
  * </ul>
  * Afterwards the machine's hostname, the sysctls systemd would set, its dpkg database and its cgroup tree are as
  * they were.
@@ -45,6 +52,9 @@ class SystemdUnitIT {
     private static final String UNIT = "jheartbeat";
     /** A hang bound, not a figure. */
     private static final long HANG_MS = 90_000;
+    /** The FIFO that stands in for the kernel watchdog device, and the file its reader appends what it reads to. */
+    private static final String WATCHDOG_FIFO = "/run/jhb-watchdog.fifo";
+    private static final String WATCHDOG_BYTES = "/run/jhb-watchdog.bytes";
     /** Global sysctls a booting systemd (PID 1, systemd-sysctl) would write; the container must leave them. */
     private static final List<String> HOST_SYSCTLS = List.of("fs/file-max", "fs/nr_open", "fs/protected_fifos",
             "fs/protected_hardlinks", "fs/protected_regular", "fs/protected_symlinks", "kernel/core_pattern",
@@ -124,15 +134,23 @@ class SystemdUnitIT {
                 .as("'%s' lines in the journal: the daemon ran once", expected).isEqualTo(1);
     }
 
-    /** A valid configuration: start, reload (SIGHUP), a crash restarted by systemd, stop. */
+    /**
+     * A valid configuration: start, a daemon that pets systemd's watchdog, reload (SIGHUP), a crash restarted by
+     * systemd, a hung daemon killed by the watchdog and restarted, stop; the stand-in kernel watchdog throughout.
+     */
     private static void runsReloadsRestartsAndStops(SystemdContainer c) throws Exception {
         // a medium inside the container's own network namespace (198.18.0.0/15 only), nobody at the other end
         IsolatedRoot.Result net = c.sh("ip link add jhb0 type veth peer name jhb1 && ip addr add 198.18.200.1/24 dev jhb0"
                 + " && ip link set jhb0 up && ip link set jhb1 up");
         assertThat(net.code()).as("veth in the container\n%s", net.stderr()).isZero();
         String me = c.run(List.of("uname", "-n"), 10).output().trim();
+        // the stand-in kernel watchdog: a FIFO, read again after each writer ends by a transient unit of the container
+        IsolatedRoot.Result reader = c.sh("mkfifo " + WATCHDOG_FIFO + " && systemd-run --quiet --unit=jhb-watchdog-reader"
+                + " sh -c 'while :; do cat " + WATCHDOG_FIFO + " >> " + WATCHDOG_BYTES + "; done'");
+        assertThat(reader.code()).as("the FIFO and its reader\n%s", reader.stderr()).isZero();
         c.sh("printf 'keepalive 1\\ndeadtime 10\\ninitdead 20\\nudpport 694\\nucast jhb0 198.18.200.2\\n"
-                + "auto_failback on\\nnode " + me + "\\nnode jhb-it-peer\\ncrm no\\n' > /etc/ha.d/ha.cf"
+                + "auto_failback on\\nnode " + me + "\\nnode jhb-it-peer\\ncrm no\\nwatchdog " + WATCHDOG_FIFO
+                + "\\n' > /etc/ha.d/ha.cf"
                 + " && printf 'auth 1\\n1 sha1 jhb-it-key\\n' > /etc/ha.d/authkeys && chmod 600 /etc/ha.d/authkeys"
                 + " && : > /etc/ha.d/haresources");
         IsolatedRoot.Result check = c.run(List.of("hb", "config", "check", "--config-dir", "/etc/ha.d"), 60);
@@ -142,13 +160,16 @@ class SystemdUnitIT {
         String startCursor = cursor(c);
         long t0 = System.nanoTime();
         IsolatedRoot.Result start = c.run(List.of("systemctl", "start", UNIT), HANG_MS / 1000);
-        System.out.printf("FIGURE systemctl_start_ms %d ms (returns once the daemon wrote its pid file)%n",
-                (System.nanoTime() - t0) / 1_000_000);
+        long started = System.nanoTime();
+        System.out.printf("FIGURE systemctl_start_ms %d ms (returns at the daemon's READY=1)%n",
+                (started - t0) / 1_000_000);
         assertThat(start.code()).as("systemctl start, valid config\n%s\n%s", start.stderr(), journal(c)).isZero();
         Map<String, String> s = showAll(c, "ActiveState", "SubState", "MainPID", "NRestarts");
         assertThat(s).containsEntry("ActiveState", "active").containsEntry("SubState", "running")
                 .containsEntry("NRestarts", "0");
         String mainPid = s.get("MainPID");
+        assertThat(showAll(c, "Type", "NotifyAccess", "WatchdogUSec")).containsEntry("Type", "notify")
+                .containsEntry("NotifyAccess", "main").containsEntry("WatchdogUSec", "10s");
         assertThat(c.sh("cat /var/lib/jheartbeat/hb.pid").output().trim()).as("the daemon's pid file").isEqualTo(mainPid);
         assertThat(c.run(List.of("ps", "-o", "ni=", "-p", mainPid), 10).output().trim()).as("Nice=").isEqualTo("-10");
         // the class-data sharing archive the postinst made, mapped by the daemon systemd started
@@ -160,6 +181,16 @@ class SystemdUnitIT {
                 .startsWith("RR");
         System.out.println("oom_score_adj of the daemon (OOMScoreAdjust=-900; systemd ignores a refusal in a container): "
                 + c.sh("cat /proc/" + mainPid + "/oom_score_adj").output().trim());
+
+        // WATCHDOG=1 reaches systemd: the daemon outlives two WatchdogSec
+        long watchdogMs = 10_000;
+        long wait = 2 * watchdogMs - (System.nanoTime() - started) / 1_000_000;
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+        assertThat(showAll(c, "ActiveState", "MainPID", "NRestarts")).as("two WatchdogSec after the start\n%s", journal(c))
+                .containsEntry("ActiveState", "active").containsEntry("MainPID", mainPid).containsEntry("NRestarts", "0");
+        assertThat(journal(c)).doesNotContain("cannot notify systemd");
 
         String cursor = cursor(c);
         IsolatedRoot.Result reload = c.run(List.of("systemctl", "reload", UNIT), 60);
@@ -183,10 +214,63 @@ class SystemdUnitIT {
                 .containsEntry("ActiveState", "active").containsEntry("SubState", "running");
         assertThat(after.get("MainPID")).isNotEqualTo(mainPid);
 
+        hungDaemonIsKilledByTheWatchdogAndRestarted(c, after.get("MainPID"));
+
         IsolatedRoot.Result stop = c.run(List.of("systemctl", "stop", UNIT), HANG_MS / 1000);
         assertThat(stop.code()).as("systemctl stop\n%s", stop.stderr()).isZero();
         assertThat(showAll(c, "ActiveState", "Result")).as("after systemctl stop\n%s", journal(c))
                 .containsEntry("ActiveState", "inactive").containsEntry("Result", "success");
+        onlyTheCleanStopClosedTheWatchdogWithV(c);
+    }
+
+    /**
+     * SIGSTOP of the running daemon: a stopped process sends nothing, as a hung loop. systemd's watchdog fires after
+     * WatchdogSec, sends SIGABRT (with SIGCONT) and, with Restart=on-failure, starts a new daemon after RestartSec.
+     */
+    private static void hungDaemonIsKilledByTheWatchdogAndRestarted(SystemdContainer c, String pid) throws Exception {
+        String cursor = cursor(c);
+        long t0 = System.nanoTime();
+        assertThat(c.run(List.of("kill", "-STOP", pid), 10).code()).isZero();
+        long end = System.nanoTime() + HANG_MS * 1_000_000;
+        Map<String, String> after = Map.of();
+        while (System.nanoTime() < end) {
+            after = showAll(c, "ActiveState", "SubState", "MainPID", "NRestarts");
+            if (after.get("NRestarts").equals("2") && after.get("SubState").equals("running")) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        System.out.printf("FIGURE systemd_watchdog_restart_ms %d ms (SIGSTOP of the daemon to the next one's READY=1;"
+                + " WatchdogSec 10 s, RestartSec 5 s)%n", (System.nanoTime() - t0) / 1_000_000);
+        String log = c.run(List.of("journalctl", "-u", UNIT, "--after-cursor=" + cursor, "--no-pager", "-o", "cat"), 30)
+                .output();
+        System.out.println("journal of the watchdog restart:\n" + log);
+        assertThat(after).as("after SIGSTOP of the daemon\n%s", log).containsEntry("NRestarts", "2")
+                .containsEntry("ActiveState", "active").containsEntry("SubState", "running");
+        assertThat(after.get("MainPID")).isNotEqualTo(pid);
+        assertThat(log).contains("Watchdog timeout").contains("SIGABRT").contains("Failed with result 'watchdog'");
+        assertThat(c.run(List.of("kill", "-0", pid), 10).code()).as("the hung daemon %s is gone", pid).isNotZero();
+        System.out.println("core file of the aborted JVM (if the machine's limits made one): "
+                + c.sh("ls -l /core* 2>/dev/null; rm -f /core*; true").output().trim());
+    }
+
+    /** The stand-in device got pets, and one 'V', last: the clean stop's; the SIGKILL and the SIGABRT wrote none. */
+    private static void onlyTheCleanStopClosedTheWatchdogWithV(SystemdContainer c) throws Exception {
+        long end = System.nanoTime() + HANG_MS * 1_000_000;
+        String last = "";
+        while (System.nanoTime() < end) { // the reader appends what it read after the daemon ended
+            last = c.sh("tail -c 1 " + WATCHDOG_BYTES).output();
+            if (last.equals("V")) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertThat(last).as("the last byte written to the stand-in watchdog").isEqualTo("V");
+        long pets = Long.parseLong(c.sh("tr -cd '\\000' < " + WATCHDOG_BYTES + " | wc -c").output().trim());
+        String others = c.sh("tr -d '\\000' < " + WATCHDOG_BYTES).output();
+        System.out.println("stand-in watchdog: " + pets + " pets, then " + others);
+        assertThat(others).as("everything but the pets: one magic close").isEqualTo("V");
+        assertThat(pets).as("pets from the daemons (about one a second while they ran)").isGreaterThan(20);
     }
 
     private static String show(SystemdContainer c, String property) throws Exception {

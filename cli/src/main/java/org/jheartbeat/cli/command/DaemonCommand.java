@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "daemon", mixinStandardHelpOptions = true,
         description = "Run this cluster node in the foreground (stop it with SIGTERM).",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped cleanly", "1:could not start (medium, state directory, already running)",
+        exitCodeList = {"0:stopped cleanly", "1:could not start (medium, watchdog device, state directory, already running)",
             "2:invalid configuration", "64:usage error"})
 public final class DaemonCommand implements java.util.concurrent.Callable<Integer> {
     @Spec

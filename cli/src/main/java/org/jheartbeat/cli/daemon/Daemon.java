@@ -27,6 +27,7 @@ import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.cli.runtime.SyncRuntime;
 import org.jheartbeat.cli.stonith.DeviceFencer;
 import org.jheartbeat.cli.stonith.StonithSetup;
+import org.jheartbeat.cli.watchdog.DaemonWatchdogs;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDiagnostic;
@@ -86,6 +87,8 @@ public final class Daemon {
 
     private final Options options;
     private final PrintWriter err;
+    /** The kernel watchdog and systemd's notifications (none until the configuration is loaded). */
+    private DaemonWatchdogs watchdogs;
 
     /** @param err where configuration diagnostics are printed before logging is set up */
     public Daemon(Options options, PrintWriter err) {
@@ -153,6 +156,8 @@ public final class Daemon {
         }
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), options.debug());
         try {
+            // before the media: a watchdog that cannot be opened stops the start (exit 1) before anything is touched
+            watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), MonotonicClock.system());
             Fencer fencer = stonith.device().<Fencer>map(d -> new DeviceFencer(d, jheartbeatYaml.fencing(),
                     MonotonicClock.system())).orElse(Fencer.NONE);
             if (options.selfFenceCommand().isPresent()) {
@@ -164,6 +169,9 @@ public final class Daemon {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
         } finally {
+            if (watchdogs != null) {
+                watchdogs.close(); // a deliberate end: the kernel watchdog's magic close
+            }
             log.close(); // the last lines ("Heartbeat shutdown complete.") reach the log files
         }
     }
@@ -208,6 +216,7 @@ public final class Daemon {
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
         engine.machine().maintenanceAtStartup(maintenance);
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, clock, wall);
+        loop.onWake(watchdogs::onWake); // a loop that hangs stops petting the kernel's and systemd's watchdogs
         loop.onMaintenanceChange(persistMaintenance(state));
         // an Error in the loop (out of memory): the CRIT line and what is queued reach the logs, then exit 1
         // (ExitCodes.FAILURE), which the unit's Restart=on-failure restarts
@@ -250,11 +259,12 @@ public final class Daemon {
             pinger.start();
         }
         Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log, groupExecutor);
-        // handlers first: the unit's ExecStartPost waits for the pid file, and a reload after it must not
-        // meet the JVM's default SIGHUP (which ends the process)
-        installSignalHandlers(loop, reloader);
+        // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
+        installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
+        watchdogs.ready("cluster node " + me + " running");
         loop.exited().join();
+        watchdogs.close(); // every group released: nothing left for the kernel watchdog to guard
         pinger.close();
         metrics.ifPresent(MetricsEndpoint::close);
         syncRuntime.close();
@@ -388,7 +398,7 @@ public final class Daemon {
      * handler never waits, and the loop applies it between two events. A reload never causes a
      * failover: an invalid configuration is logged and nothing is applied.
      */
-    private static void installSignalHandlers(ClusterLoop loop, Reloader reloader) {
+    private static void installSignalHandlers(ClusterLoop loop, Reloader reloader, DaemonWatchdogs watchdogs) {
         AtomicBoolean stopping = new AtomicBoolean();
         for (String name : List.of("TERM", "INT")) {
             sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
@@ -397,6 +407,7 @@ public final class Daemon {
                     return;
                 }
                 LOG.info("Received SIG{}: Heartbeat shutdown in progress.", name);
+                watchdogs.stopping("releasing resource groups (SIG" + name + ")");
                 Thread t = new Thread(() -> {
                     try {
                         loop.shutdown().get(SHUTDOWN_TIMEOUT_S, TimeUnit.SECONDS);

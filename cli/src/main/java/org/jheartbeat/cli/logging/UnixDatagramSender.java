@@ -13,17 +13,18 @@ import java.nio.file.Path;
  * transport: one non-blocking socket, unconnected, each record one {@code sendto(2)} to the path. So a
  * syslog daemon that restarts (a new socket at the same path) gets the next record without a
  * reconnect, and a full socket buffer fails the send ({@code EAGAIN}) instead of waiting. No event
- * loop thread: the caller's thread (the syslog output's writer) makes the system call.
+ * loop thread: the caller's thread (the syslog output's writer) makes the system call. Also systemd's
+ * {@code $NOTIFY_SOCKET} ({@link #openAddress}, abstract addresses included), for sd_notify.
  */
 public final class UnixDatagramSender implements SyslogStream.DatagramSender {
-    private final Path path;
+    private final String name;
     private final byte[] pathBytes;
     private final Socket socket;
     private ByteBuffer buffer = ByteBuffer.allocateDirect(SyslogFormat.MAX_RECORD_BYTES);
 
-    private UnixDatagramSender(Path path, Socket socket) {
-        this.path = path;
-        this.pathBytes = path.toString().getBytes(StandardCharsets.UTF_8);
+    private UnixDatagramSender(String name, byte[] pathBytes, Socket socket) {
+        this.name = name;
+        this.pathBytes = pathBytes;
         this.socket = socket;
     }
 
@@ -37,13 +38,34 @@ public final class UnixDatagramSender implements SyslogStream.DatagramSender {
      *                     be created
      */
     public static UnixDatagramSender open(Path path) throws IOException {
+        return open(path.toString(), path.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Opens a sending socket for a unix socket address as {@code $NOTIFY_SOCKET} gives it (sd_notify(3)):
+     * a path, or an abstract address written with a leading {@code @} (sent as a leading NUL byte, the
+     * Linux abstract namespace; the address is the exact bytes, no trailing NUL).
+     *
+     * @param address {@code /run/systemd/notify} or {@code @/org/freedesktop/systemd1/notify/123}
+     * @return the sender
+     * @throws IOException as {@link #open(Path)}
+     */
+    public static UnixDatagramSender openAddress(String address) throws IOException {
+        byte[] bytes = address.getBytes(StandardCharsets.UTF_8);
+        if (address.startsWith("@")) {
+            bytes[0] = 0;
+        }
+        return open(address, bytes);
+    }
+
+    private static UnixDatagramSender open(String name, byte[] pathBytes) throws IOException {
         if (!Epoll.isAvailable()) {
             Throwable why = Epoll.unavailabilityCause();
             throw new IOException("Netty's native epoll transport is not available here: "
                     + (why == null ? "unknown reason" : why.getMessage() != null ? why.getMessage() : why.toString()));
         }
         try {
-            return new UnixDatagramSender(path, Socket.newSocketDomainDgram());
+            return new UnixDatagramSender(name, pathBytes, Socket.newSocketDomainDgram());
         } catch (RuntimeException e) {
             throw new IOException("cannot create a unix datagram socket: " + e.getMessage(), e);
         }
@@ -65,7 +87,7 @@ public final class UnixDatagramSender implements SyslogStream.DatagramSender {
             throw new IOException(reason(e), e);
         }
         if (n < record.length) {
-            throw new IOException(n == 0 ? "socket buffer full (the syslog daemon does not keep up)"
+            throw new IOException(n == 0 ? "socket buffer full (the receiver, e.g. the syslog daemon, does not keep up)"
                     : "sent " + n + " of " + record.length + " bytes");
         }
     }
@@ -85,7 +107,7 @@ public final class UnixDatagramSender implements SyslogStream.DatagramSender {
 
     @Override
     public String describe() {
-        return path.toString();
+        return name;
     }
 
     @Override

@@ -110,6 +110,7 @@ public final class ClStatus {
             case "initdead" -> seconds(c.timing().initdead().toMillis());
             case "udpport" -> Integer.toString(c.udpPort());
             case "auto_failback" -> c.autoFailback().configName();
+            case "watchdog" -> c.watchdog().map(java.nio.file.Path::toString).orElse(null);
             case "hbversion" -> "3.0.6 (jheartbeat 0.1.0)";
             default -> null;
         };

@@ -21,11 +21,13 @@ import org.jheartbeat.core.auth.AuthKeys;
  * @param resourceGroups the haresources groups in file order
  * @param stonith        STONITH devices ({@code stonith}, {@code stonith_host}) in file order
  * @param ping           ping nodes, deadping and whether the ipfail rule is on ({@link PingSettings#NONE}: none)
+ * @param watchdog       ha.cf {@code watchdog}: the kernel watchdog device (or a FIFO standing in for one in
+ *                       tests), checked when ha.cf was read; empty for none
  */
 public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<NodeName> nodes,
                             List<MediumDecl> media, FailbackPolicy autoFailback, LogSettings logging,
                             AuthKeys authKeys, List<ResourceGroupDecl> resourceGroups, List<StonithDecl> stonith,
-                            PingSettings ping) {
+                            PingSettings ping, Optional<Path> watchdog) {
     /** Heartbeat's default UDP port ({@code ha-cluster/udp}). */
     public static final int DEFAULT_UDP_PORT = 694;
 
@@ -40,6 +42,15 @@ public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<Nod
         resourceGroups = List.copyOf(resourceGroups);
         stonith = List.copyOf(stonith);
         Objects.requireNonNull(ping, "ping");
+        Objects.requireNonNull(watchdog, "watchdog");
+    }
+
+    /** A configuration without a watchdog device. */
+    public ClusterConfig(Path configDir, Timing timing, int udpPort, List<NodeName> nodes, List<MediumDecl> media,
+                         FailbackPolicy autoFailback, LogSettings logging, AuthKeys authKeys,
+                         List<ResourceGroupDecl> resourceGroups, List<StonithDecl> stonith, PingSettings ping) {
+        this(configDir, timing, udpPort, nodes, media, autoFailback, logging, authKeys, resourceGroups, stonith, ping,
+                Optional.empty());
     }
 
     /** A configuration without ping nodes ({@link PingSettings#NONE}). */

@@ -80,7 +80,8 @@ public final class ConfigLoader {
                 checked.failback(), haCf.get().logging(), auth.authKeys().orElseThrow(), groups, haCf.get().stonith(),
                 new PingSettings(haCf.get().pingNodes(), haCf.get().deadpingMs()
                         .map(d -> java.time.Duration.ofMillis(d.value())).orElse(checked.timing().deadtime()),
-                        haCf.get().ipfailLine().isPresent(), nodeTable(haCf.get()))));
+                        haCf.get().ipfailLine().isPresent(), nodeTable(haCf.get())),
+                haCf.get().watchdog().map(HaCf.Setting::value)));
         return new ConfigLoadResult(config, diagnostics, checked.defaults());
     }
 

@@ -1,5 +1,6 @@
 package org.jheartbeat.core.config;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * </ul>
  * Needing a restart, reported and not applied: node names, {@code udpport}, media lines, log
  * settings ({@code logfile}, {@code debugfile}, {@code logfacility}), STONITH lines,
- * ping nodes ({@code ping}, {@code ping_group}, {@code deadping}, {@code respawn ... ipfail}),
+ * ping nodes ({@code ping}, {@code ping_group}, {@code deadping}, {@code respawn ... ipfail}), {@code watchdog},
  * {@code auto_failback}, and a group whose definition changed under the same key (its preferred
  * node or resources): the running definition is kept, so both nodes keep agreeing on what runs.
  * Heartbeat 3.0.6 re-reads its configuration on SIGHUP ({@code heartbeat -r}); jheartbeat applies
@@ -121,6 +122,10 @@ public final class ConfigReload {
         if (!pingWithoutLines(running.ping()).equals(pingWithoutLines(next.ping()))) {
             restart(changes, "ha.cf", "ping nodes, deadping or ipfail changed");
         }
+        if (!running.watchdog().equals(next.watchdog())) {
+            restart(changes, "ha.cf", "watchdog " + running.watchdog().map(Path::toString).orElse("none") + " -> "
+                    + next.watchdog().map(Path::toString).orElse("none"));
+        }
         if (running.autoFailback() != next.autoFailback()) {
             restart(changes, "ha.cf", "auto_failback " + running.autoFailback().configName() + " -> "
                     + next.autoFailback().configName());
@@ -158,7 +163,7 @@ public final class ConfigReload {
         }
         ClusterConfig applied = new ClusterConfig(running.configDir(), next.timing(), running.udpPort(),
                 running.nodes(), running.media(), running.autoFailback(), running.logging(), next.authKeys(),
-                groups, running.stonith(), running.ping());
+                groups, running.stonith(), running.ping(), running.watchdog());
         return new Plan(applied, changes);
     }
 

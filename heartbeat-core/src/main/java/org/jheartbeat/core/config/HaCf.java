@@ -24,12 +24,13 @@ import java.util.Optional;
  * @param deadpingMs   {@code deadping} in ms, if set (dead time of ping nodes)
  * @param pingNodes    {@code ping} and {@code ping_group} pseudo-nodes in file order
  * @param ipfailLine   the {@code respawn} line that names {@code ipfail}, if any (enables the ipfail rule)
+ * @param watchdog     the {@code watchdog} device, if set (checked when read: see {@code WatchdogDirective})
  */
 public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Setting<Long>> deadtimeMs,
                    Optional<Setting<Long>> warntimeMs, Optional<Setting<Long>> initdeadMs, int udpPort,
                    List<NodeDecl> nodes, List<MediumDecl> media, Optional<Setting<FailbackPolicy>> autoFailback,
                    LogSettings logging, List<StonithDecl> stonith, Optional<Setting<Long>> deadpingMs,
-                   List<PingNodeDecl> pingNodes, Optional<Integer> ipfailLine) {
+                   List<PingNodeDecl> pingNodes, Optional<Integer> ipfailLine, Optional<Setting<Path>> watchdog) {
 
     /**
      * A value together with the 1-based ha.cf line that set it (the last line wins, as in Heartbeat).
@@ -53,6 +54,7 @@ public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Sett
         stonith = List.copyOf(stonith);
         pingNodes = List.copyOf(pingNodes);
         Objects.requireNonNull(ipfailLine, "ipfailLine");
+        Objects.requireNonNull(watchdog, "watchdog");
     }
 
     /** The node names alone, in file order. */

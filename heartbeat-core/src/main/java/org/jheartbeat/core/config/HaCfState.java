@@ -48,6 +48,7 @@ final class HaCfState {
     private String logfacility;
     private final List<PingNodeDecl> pingNodes = new ArrayList<>();
     private Integer ipfailLine;
+    private HaCf.Setting<Path> watchdog;
 
     HaCfState(Path file, List<ConfigDiagnostic> diagnostics) {
         this.file = file;
@@ -59,7 +60,7 @@ final class HaCfState {
                 Optional.ofNullable(warntime), Optional.ofNullable(initdead), udpPort, nodes, media,
                 Optional.ofNullable(autoFailback), new LogSettings(Optional.ofNullable(logfile),
                 Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)), stonith,
-                Optional.ofNullable(deadping), pingNodes, Optional.ofNullable(ipfailLine));
+                Optional.ofNullable(deadping), pingNodes, Optional.ofNullable(ipfailLine), Optional.ofNullable(watchdog));
     }
 
     void error(int line, String message) {
@@ -193,20 +194,11 @@ final class HaCfState {
         java.io.File f = new java.io.File(device);
         if (!f.exists()) {
             warning(line, "serial device " + device + " does not exist now; the daemon will not start without it");
-        } else if (!isCharDevice(f.toPath())) {
+        } else if (!DeviceFiles.isCharDevice(f.toPath())) {
             error(line, "serial device " + device + " is not a character device (a tty is expected)");
             return;
         }
         media.add(new MediumDecl.Serial(device, baud, line));
-    }
-
-    private static boolean isCharDevice(Path p) {
-        try {
-            Object mode = java.nio.file.Files.getAttribute(p, "unix:mode");
-            return mode instanceof Integer m && (m & 0170000) == 0020000;
-        } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return true;
-        }
     }
 
     /**
@@ -455,6 +447,11 @@ final class HaCfState {
                 + replacement + "'; write 'auto_failback " + replacement + "' instead (Heartbeat 3.0.6 itself"
                 + " would read this line as 'auto_failback legacy' unless an auto_failback line came first)");
         autoFailback = new HaCf.Setting<>(nice.get() ? FailbackPolicy.OFF : FailbackPolicy.ON, line);
+    }
+
+    /** {@code watchdog DEVICE}: once only, checked by {@link WatchdogDirective}. */
+    void setWatchdog(String value, int line) {
+        watchdog = WatchdogDirective.apply(this, watchdog, value, line);
     }
 
     void setLogfile(String value, int line) {

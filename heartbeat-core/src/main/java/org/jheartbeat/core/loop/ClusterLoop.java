@@ -72,6 +72,8 @@ public final class ClusterLoop implements AutoCloseable {
     private final InboundFrameLimit frames = new InboundFrameLimit(InboundFrameLimit.MAX_WAITING);
     /** Where log lines go (tests make it throw); called on the loop thread, under the guard. */
     private java.util.function.BiConsumer<Level, String> logOutput = ClusterLoop::toSlf4j;
+    /** Run on the loop thread at each timer wake-up (at least every 100 ms): the watchdogs' pet. */
+    private volatile Runnable onWake = () -> { };
 
     /**
      * @param config the configuration the engine was built from (for group names in status)
@@ -186,6 +188,15 @@ public final class ClusterLoop implements AutoCloseable {
                     engine.nextWakeupNanos() - clock.nanoTime())), MAX_SLEEP_NANOS);
             schedule(this::tick, sleep, TimeUnit.NANOSECONDS);
         }
+        guard.run("running the wake-up hook (watchdogs)", onWake); // after the next tick is scheduled
+    }
+
+    /**
+     * Sets what runs on the loop thread at each timer wake-up, from the first beat on: the daemon pets
+     * its watchdogs there, so a loop that hangs stops petting. Must not block. Set before {@link #start}.
+     */
+    public void onWake(Runnable hook) {
+        this.onWake = java.util.Objects.requireNonNull(hook, "hook");
     }
 
     /** Runs {@code task} on the loop thread after {@code delay}, under the guard; nothing once closed. */

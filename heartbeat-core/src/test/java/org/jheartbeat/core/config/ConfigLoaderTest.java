@@ -56,16 +56,37 @@ class ConfigLoaderTest {
 
     @Test
     void unimplementedDirectiveWarnsWithItsLineAndStillLoads() {
-        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/watchdog\n")
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("hopfudge 2\n")
                 .writeTo(dir), Optional.empty());
         assertThat(r.config()).isPresent();
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
             assertThat(d.severity()).isEqualTo(Severity.WARNING);
             assertThat(d.file()).isEqualTo(dir.resolve("ha.cf"));
             assertThat(d.line()).isEqualTo(11);
-            assertThat(d.format()).isEqualTo(dir.resolve("ha.cf") + ":11: warning: directive 'watchdog' is not"
+            assertThat(d.format()).isEqualTo(dir.resolve("ha.cf") + ":11: warning: directive 'hopfudge' is not"
                     + " implemented yet by jheartbeat; line ignored");
         });
+    }
+
+    @Test
+    void watchdogDeviceReachesTheConfigAndIsEmptyWithoutTheLine() {
+        ConfigLoadResult with = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog /dev/null\n")
+                .writeTo(dir), Optional.of(NODE1));
+        assertThat(with.diagnostics()).isEmpty();
+        assertThat(with.config().orElseThrow().watchdog()).contains(Path.of("/dev/null"));
+        ConfigLoadResult without = ConfigLoader.load(ConfigDirBuilder.validTwoNode().writeTo(dir), Optional.of(NODE1));
+        assertThat(without.config().orElseThrow().watchdog()).isEmpty();
+    }
+
+    @Test
+    void missingWatchdogDeviceIsAnErrorOnItsLineAndNoConfig() {
+        Path missing = dir.resolve("no-watchdog");
+        ConfigLoadResult r = ConfigLoader.load(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog " + missing + "\n")
+                .writeTo(dir), Optional.of(NODE1));
+        assertThat(r.config()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> assertThat(d.format()).isEqualTo(
+                dir.resolve("ha.cf") + ":11: watchdog device " + missing + " does not exist: load the watchdog"
+                        + " driver (modprobe softdog, or the board's own, e.g. iTCO_wdt), or remove the line"));
     }
 
     @Test

@@ -169,4 +169,23 @@ class ConfigReloadTest {
         assertThat(lines(off)).containsExactly("ha.cf: ping nodes, deadping or ipfail changed (needs a restart; not applied)");
         assertThat(off.applied().ping()).isEqualTo(ping);
     }
+
+    @Test
+    void aWatchdogDeviceAddedOrRemovedNeedsARestartAndTheRunningOneIsKept() {
+        ClusterConfig plain = config(TWO);
+        ClusterConfig guarded = withWatchdog(plain, Optional.of(Path.of("/dev/watchdog")));
+        ConfigReload.Plan added = ConfigReload.plan(plain, guarded);
+        assertThat(lines(added)).containsExactly("ha.cf: watchdog none -> /dev/watchdog (needs a restart; not applied)");
+        assertThat(added.applied().watchdog()).isEmpty();
+        ConfigReload.Plan removed = ConfigReload.plan(guarded, plain);
+        assertThat(lines(removed)).containsExactly("ha.cf: watchdog /dev/watchdog -> none (needs a restart; not applied)");
+        assertThat(removed.applied().watchdog()).contains(Path.of("/dev/watchdog"));
+        assertThat(ConfigReload.plan(guarded, withWatchdog(plain, Optional.of(Path.of("/dev/watchdog")))).changes())
+                .isEmpty();
+    }
+
+    private static ClusterConfig withWatchdog(ClusterConfig c, Optional<Path> watchdog) {
+        return new ClusterConfig(c.configDir(), c.timing(), c.udpPort(), c.nodes(), c.media(), c.autoFailback(),
+                c.logging(), c.authKeys(), c.resourceGroups(), c.stonith(), c.ping(), watchdog);
+    }
 }

@@ -40,7 +40,8 @@ class DirectiveTableTest {
                 .map(DirectiveTable::keyword).collect(Collectors.toSet()))
                 .containsExactlyInAnyOrder("keepalive", "deadtime", "warntime", "initdead", "udpport", "ucast",
                         "bcast", "udp", "node", "auto_failback", "logfile", "debugfile", "logfacility", "crm", "baud", "serial", "stonith", "stonith_host",
-                        "pacemaker", "mcast", "deadping", "nice_failback", "ping", "ping_group", "respawn");
+                        "pacemaker", "mcast", "deadping", "nice_failback", "ping", "ping_group", "respawn",
+                        "watchdog");
     }
 
     @Test

@@ -259,7 +259,7 @@ class HaCfParserTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mcast6 eth0 ff02::1 694 1 0", "ping6 fe80::1",
-            "watchdog /dev/watchdog", "msgfmt netstring"})
+            "hopfudge 2", "msgfmt netstring"})
     void notImplementedDirectiveIsAWarningNamingItAndItsLine(String line) {
         String keyword = line.split(" ")[0];
         HaCfParser.Result r = parse("keepalive 1\n" + line + "\n");
