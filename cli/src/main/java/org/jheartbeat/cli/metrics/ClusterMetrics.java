@@ -143,8 +143,8 @@ public final class ClusterMetrics {
                 where.add(point(n.name().equals(g.runningOn()) ? 1 : 0, "group", g.key(), "node", n.name()));
             }
         }
-        out.add(gauge("jheartbeat_group_running_on", "1 for the node each resource group runs on as far as this"
-                + " node knows (all 0: on no node)", where));
+        out.add(gauge("jheartbeat_group_running_on", "1 for the node each resource group runs on by that node's own"
+                + " account (all 0: on no node, or on one not confirmed)", where));
         out.add(counter("jheartbeat_bad_packets", "packets dropped since start: authentication or parse failures,"
                 + " unknown senders", List.of(counterPoint(s.badPackets()))));
         out.add(counter("jheartbeat_frames_dropped", "received frames dropped because too many already waited for the"

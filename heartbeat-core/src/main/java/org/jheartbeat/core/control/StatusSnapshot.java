@@ -97,17 +97,29 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * @param preferredNode the node named first on its haresources line
      * @param localState    run state here: {@code stopped}, {@code starting}, {@code running}, {@code stopping},
      *                      {@code failed} (start failed), {@code blocked} (stop failed: may still run here)
-     * @param runningOn     the node running it as far as this node knows, or {@code -} for nowhere
+     * @param runningOn     the node that holds it by its own account (this node: its run state here; the peer:
+     *                      its {@code jhb-groups} report), or {@code -} for none
+     *                      ({@link org.jheartbeat.core.takeover.GroupPlacement})
      * @param resources     the whole haresources line after the node name
      * @param problem       what failed for it here or on the peer and what to do, or empty
      * @param disputed      why the peer's haresources defines this group differently, so that neither node
      *                      starts it (issue 11), or null when it does not
+     * @param unconfirmedOn a node that may hold it by a coarse report only (the peer's {@code rsc_hold}, all a
+     *                      Heartbeat 3.0.6 peer says), or null; only when {@code runningOn} is {@code -}
+     * @param placement     what {@code runningOn} alone does not say (a transition such as {@code starting on
+     *                      node2}, why it runs nowhere, why it is not confirmed), or null
      */
     public record GroupView(String key, String preferredNode, String localState, String runningOn, String resources,
-                            String problem, String disputed) {
+                            String problem, String disputed, String unconfirmedOn, String placement) {
         /** A group with nothing wrong. */
         public GroupView(String key, String preferredNode, String localState, String runningOn, String resources) {
             this(key, preferredNode, localState, runningOn, resources, "", null);
+        }
+
+        /** A group whose place needs no comment. */
+        public GroupView(String key, String preferredNode, String localState, String runningOn, String resources,
+                         String problem, String disputed) {
+            this(key, preferredNode, localState, runningOn, resources, problem, disputed, null, null);
         }
     }
 
@@ -117,12 +129,14 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * {"schema":"jheartbeat.status/1","node":S,"generation":N,"takeover_state":S,"rsc_status":S,
      *  "nodes":[{"name":S,"status":"init|up|active|dead|ping","local":B,"type":"normal|ping",
      *           "links":{LINK:"init|up|dead"}}],
-     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"resources":S,"problem":S|null,
-     *             "disputed":S|null}],
+     *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"running_on_unconfirmed":S|null,
+     *             "placement":S|null,"resources":S,"problem":S|null,"disputed":S|null}],
      *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"frames_dropped":N,
- *  "internal_errors":N,"internal_errors_by_kind":{KIND:N},"media":{MEDIUM:{COUNTER:N}},
+     *  "internal_errors":N,"internal_errors_by_kind":{KIND:N},"media":{MEDIUM:{COUNTER:N}},
      *  "recent_events":[S]}
      * </pre>
+     * {@code running_on} names a node only while that node holds the group by its own account; a node
+     * that may hold it by a coarse report only is {@code running_on_unconfirmed} (see {@link GroupView}).
      */
     public String toJson() {
         StringBuilder sb = new StringBuilder("{");
@@ -152,6 +166,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
             field(sb, "preferred_node").append(str(g.preferredNode())).append(',');
             field(sb, "state_here").append(str(g.localState())).append(',');
             field(sb, "running_on").append("-".equals(g.runningOn()) ? "null" : str(g.runningOn())).append(',');
+            field(sb, "running_on_unconfirmed").append(jsonString(g.unconfirmedOn())).append(',');
+            field(sb, "placement").append(jsonString(g.placement())).append(',');
             field(sb, "resources").append(str(g.resources())).append(',');
             field(sb, "problem").append(g.problem().isEmpty() ? "null" : str(g.problem())).append(',');
             field(sb, "disputed").append(jsonString(g.disputed()));
@@ -228,7 +244,12 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         return sb.append('"').toString();
     }
 
-    /** The human-readable form printed by {@code hb status}: one block of nodes and links, one of groups. */
+    /**
+     * The human-readable form printed by {@code hb status}: one block of nodes and links, one of groups.
+     * A group line says {@code on NODE} for {@code runningOn}, {@code on NODE?} for a node named by a coarse
+     * report only ({@code unconfirmedOn}), {@code on -} for none; a {@code placement:} line follows when
+     * the place needs words.
+     */
     public String render() {
         StringBuilder sb = new StringBuilder();
         sb.append("Node ").append(node).append(" (generation ").append(generation).append("), resources: ")
@@ -242,8 +263,12 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         }
         sb.append("Resource groups:\n");
         for (GroupView g : groups) {
-            sb.append(String.format("  %-28s on %-10s (preferred %s, here %s%s)%n", g.resources(), g.runningOn(),
+            String on = g.unconfirmedOn() != null && g.runningOn().equals("-") ? g.unconfirmedOn() + "?" : g.runningOn();
+            sb.append(String.format("  %-28s on %-10s (preferred %s, here %s%s)%n", g.resources(), on,
                     g.preferredNode(), g.localState(), g.disputed() == null ? "" : ", disputed"));
+            if (g.placement() != null) {
+                sb.append("    placement: ").append(g.placement()).append('\n');
+            }
             if (!g.problem().isEmpty()) {
                 sb.append("    CRIT: ").append(g.problem()).append('\n');
             }

@@ -89,6 +89,8 @@ public final class NodeEngine {
     private long configGraceEndNanos = Long.MIN_VALUE;
     /** The peer's {@code resource} messages held back while waiting for its digest, in order. */
     private final java.util.ArrayDeque<TakeoverEvent> heldBack = new java.util.ArrayDeque<>();
+    /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
+    private final GroupReports groupReports = new GroupReports();
 
     private NodeStatus localStatus = NodeStatus.INIT;
     private boolean sentFirstStatus;
@@ -661,6 +663,8 @@ public final class NodeEngine {
                 sendPingCountIfNew(out, wall);
             }
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
+            case GROUP_STATES -> groupReports.received(m, peerSeq.generation())
+                    .ifPresent(r -> bad(out, peer.value(), r, now));
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
                     + ": " + m.get(Field.RESULT).orElse("?"));
             default -> { }
@@ -786,6 +790,10 @@ public final class NodeEngine {
      * last beats before {@link Effect.Exit}.
      */
     private void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
+        // before the announcements of the same change, so the peer's status never trails its protocol
+        groupReports.due(config.resourceGroups(), machine::groupState,
+                peerSeq.generation(), localStatus == NodeStatus.ACTIVE && detector.status(peer).isAlive())
+                .ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {
                 transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
@@ -1003,6 +1011,11 @@ public final class NodeEngine {
         runs.forEach(i -> keys.add(config.resourceGroups().get(i).key()));
         transmit(out, MaintenanceMessages.runs(request, keys), wall);
         return out;
+    }
+
+    /** What the peer's {@code jhb-groups} from its current run says of group {@code key} ({@code hb status}). */
+    public org.jheartbeat.core.takeover.GroupPlacement.PeerReport peerReport(String key) {
+        return groupReports.peerReport(key, peerSeq.generation());
     }
 
     /** Groups the peer last reported running on it in a {@code jhb-maint} (status during maintenance). */

@@ -105,7 +105,12 @@ public enum Field {
      */
     CONFIG_GROUPS("cfg_groups"),
     /** {@code num_ping}: jheartbeat only, the sender's count of live ping nodes (decimal) in {@code jhb-ping}. */
-    PING_COUNT("num_ping");
+    PING_COUNT("num_ping"),
+    /**
+     * {@code grp_states}: jheartbeat only, in {@code jhb-groups}: every resource group of the sender as
+     * {@code STATE:KEY} (comma-separated, %-escaped; {@code -} for none), at most 16 KiB.
+     */
+    GROUP_STATES("grp_states");
 
     private static final Map<String, Field> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(Field::wireName, Function.identity()));

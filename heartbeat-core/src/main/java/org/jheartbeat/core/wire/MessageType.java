@@ -85,7 +85,15 @@ public enum MessageType {
      * that each node's ipfail rule can compare (Heartbeat's ipfail clients exchange {@code num_ping_nodes}
      * through their daemons instead). A real Heartbeat peer drops it as an unknown type.
      */
-    PING_COUNT("jhb-ping");
+    PING_COUNT("jhb-ping"),
+    /**
+     * {@code jhb-groups}: jheartbeat only, not in Heartbeat 3.0.6. The run state of every resource group
+     * on the sender ({@link Field#GROUP_STATES}), sent when one changes, after comm up and to a restarted
+     * or returned peer, so that the receiver's {@code hb status} says where each group runs from what the
+     * node running it says (Heartbeat's {@code rsc_hold} covers a whole share, not each group). A real
+     * Heartbeat peer drops it as an unknown type.
+     */
+    GROUP_STATES("jhb-groups");
 
     private static final Map<String, MessageType> BY_WIRE_NAME =
             Stream.of(values()).collect(Collectors.toUnmodifiableMap(MessageType::wireName, Function.identity()));

@@ -1,0 +1,165 @@
+package org.jheartbeat.core.protocol;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
+import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.takeover.GroupPlacement;
+import org.jheartbeat.core.takeover.GroupState;
+import org.jheartbeat.core.takeover.Maintenance;
+import org.jheartbeat.core.wire.Field;
+import org.jheartbeat.core.wire.HaMessage;
+import org.jheartbeat.core.wire.MessageType;
+
+/**
+ * {@code jhb-groups} (jheartbeat only): each node tells the other the run state of every one of its
+ * resource groups, so that {@code hb status} names the node a group runs on from that node's own
+ * account ({@link GroupPlacement}); Heartbeat 3.0.6's {@code rsc_hold} only covers a whole share.
+ * <pre>
+ *  t=jhb-groups grp_states=running:198.18.0.100/24/eth0,stopped:198.18.0.101    ("-": no group)
+ * </pre>
+ * Each entry is a {@link GroupState} word, a colon and the group key (the key may hold colons; the
+ * word never does), %-escaped as {@link Maintenance#list}. A list longer than {@value #MAX_CHARS}
+ * characters is sent as {@value #TOO_MANY}: the receiver then knows no group's state (as with a
+ * Heartbeat peer) rather than an old one.
+ *
+ * <p>Sending: once communication is up, whenever a group's state or the group list changed since the
+ * last report to the peer's current generation, and again to a restarted peer and to one that was
+ * unreachable (it may have missed reports). Sequenced like {@code jhb-config}: a lost one is
+ * retransmitted; a real Heartbeat peer drops it as an unknown type. Receiving: kept with the peer
+ * generation it came from; a report from an older generation says nothing. Not thread-safe: the
+ * engine's thread owns it.
+ */
+public final class GroupReports {
+    /** Most characters of {@code grp_states} sent or accepted: 16 KiB, as {@code cfg_groups}. */
+    public static final int MAX_CHARS = 16_384;
+    /** The {@code grp_states} value sent when the list would be longer than {@link #MAX_CHARS}. */
+    public static final String TOO_MANY = "!too-many-groups";
+
+    private List<ResourceGroupDecl> sentGroups = List.of();
+    private GroupState[] sentStates = new GroupState[0];
+    /** The peer generation our last report went to; -1: none since it was last unreachable. */
+    private long sentToGeneration = -1;
+    /** The peer's last report, key → state (null: none, or too many groups), and its generation. */
+    private Map<String, GroupState> peerStates;
+    private long peerGeneration = -1;
+
+    /**
+     * Our report, when one is due.
+     *
+     * @param groups         our groups, in haresources order
+     * @param state          our run state of group {@code i}
+     * @param peerGeneration the peer's current generation
+     * @param reachable      whether the peer can take it now (comm up, peer alive); when not, the next
+     *                       report goes out once it is, whatever changed meanwhile
+     * @return the message body to send, or empty
+     */
+    public Optional<HaMessage> due(List<ResourceGroupDecl> groups, IntFunction<GroupState> state, long peerGeneration,
+                                   boolean reachable) {
+        if (!reachable) {
+            sentToGeneration = -1;
+            return Optional.empty();
+        }
+        GroupState[] now = new GroupState[groups.size()];
+        for (int i = 0; i < now.length; i++) {
+            now[i] = state.apply(i);
+        }
+        if (sentToGeneration == peerGeneration && groups.equals(sentGroups) && Arrays.equals(now, sentStates)) {
+            return Optional.empty();
+        }
+        sentGroups = List.copyOf(groups);
+        sentStates = now;
+        sentToGeneration = peerGeneration;
+        return Optional.of(encode(groups.stream().map(ResourceGroupDecl::key).toList(), Arrays.asList(now)));
+    }
+
+    /**
+     * The peer's {@code jhb-groups}: kept for {@code generation}.
+     *
+     * @return why it is malformed (for the bad-packet count; what was kept before stays), or empty
+     */
+    public Optional<String> received(HaMessage m, long generation) {
+        Optional<Map<String, GroupState>> d;
+        try {
+            d = decode(m.get(Field.GROUP_STATES).orElse(null));
+        } catch (IllegalArgumentException e) {
+            return Optional.of(MessageType.GROUP_STATES.wireName() + ": " + e.getMessage().replaceFirst("^line 1: ", ""));
+        }
+        peerStates = d.orElse(null);
+        peerGeneration = generation;
+        return Optional.empty();
+    }
+
+    /** What the peer's report from {@code generation} (its current one) says of group {@code key}. */
+    public GroupPlacement.PeerReport peerReport(String key, long generation) {
+        if (peerStates == null || peerGeneration != generation) {
+            return GroupPlacement.PeerReport.NONE;
+        }
+        GroupState s = peerStates.get(key);
+        return s == null ? GroupPlacement.PeerReport.UNDEFINED : new GroupPlacement.PeerReport.Reported(s);
+    }
+
+    /** The {@code jhb-groups} body for {@code keys} in {@code states} (same order and size). */
+    static HaMessage encode(List<String> keys, List<GroupState> states) {
+        List<String> entries = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            entries.add(states.get(i).displayName() + ":" + keys.get(i));
+        }
+        String v = entries.isEmpty() ? "-" : Maintenance.list(entries);
+        return HaMessage.builder().add(Field.TYPE, MessageType.GROUP_STATES.wireName())
+                .add(Field.GROUP_STATES, v.length() > MAX_CHARS ? TOO_MANY : v).build();
+    }
+
+    /**
+     * Reads a {@code grp_states} value; never throws anything but IllegalArgumentException.
+     *
+     * @return key → state; empty for {@value #TOO_MANY}
+     * @throws IllegalArgumentException when absent, longer than {@value #MAX_CHARS}, or with an entry
+     *                                  that is not {@code STATE:KEY} or repeats a key
+     */
+    static Optional<Map<String, GroupState>> decode(String v) {
+        if (v == null) {
+            throw new IllegalArgumentException("no " + Field.GROUP_STATES.wireName());
+        }
+        if (v.length() > MAX_CHARS) {
+            throw new IllegalArgumentException(Field.GROUP_STATES.wireName() + " longer than " + MAX_CHARS
+                    + " characters");
+        }
+        if (v.equals(TOO_MANY)) {
+            return Optional.empty();
+        }
+        Map<String, GroupState> out = new LinkedHashMap<>();
+        if (v.equals("-")) {
+            return Optional.of(out);
+        }
+        for (String entry : Maintenance.parseList(v, 1)) {
+            int colon = entry.indexOf(':');
+            GroupState s = colon < 0 ? null : stateOf(entry.substring(0, colon));
+            String key = colon < 0 ? "" : entry.substring(colon + 1);
+            if (s == null || key.isEmpty()) {
+                throw new IllegalArgumentException("entry '" + shorten(entry) + "' is not STATE:KEY");
+            }
+            if (out.put(key, s) != null) {
+                throw new IllegalArgumentException("group '" + shorten(key) + "' listed twice");
+            }
+        }
+        return Optional.of(out);
+    }
+
+    private static GroupState stateOf(String word) {
+        for (GroupState s : GroupState.values()) {
+            if (s.displayName().equals(word)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+}
