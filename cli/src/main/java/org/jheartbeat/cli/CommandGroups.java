@@ -2,6 +2,7 @@ package org.jheartbeat.cli;
 
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import org.jheartbeat.cli.error.ExitCodes;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** What the {@code hb} command groups ({@code hb sync}, {@code hb backup}, ...) share. */

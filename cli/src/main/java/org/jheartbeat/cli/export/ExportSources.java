@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.metrics.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.core.config.ClusterConfig;
