@@ -43,6 +43,6 @@ public final class HbCommand implements java.util.concurrent.Callable<Integer> {
     /** {@code hb} without a command: usage on stderr, exit {@link org.jheartbeat.cli.error.ExitCodes#USAGE}. */
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return org.jheartbeat.cli.command.CommandGroups.missingCommand(spec);
     }
 }

@@ -74,7 +74,7 @@ public final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /**

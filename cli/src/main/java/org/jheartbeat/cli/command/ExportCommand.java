@@ -46,7 +46,7 @@ public final class ExportCommand implements Callable<Integer> {
     /** {@code hb export} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /** What {@code --format} writes besides corosync.conf, cib.xml and the report. */

@@ -44,7 +44,7 @@ public final class LvsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /**

@@ -39,7 +39,7 @@ public final class ResourcesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /** Options and helpers shared by every {@code hb resources} command. */

@@ -33,7 +33,7 @@ public final class StonithCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /** {@code hb stonith list-types}: every device type this machine can use. */
