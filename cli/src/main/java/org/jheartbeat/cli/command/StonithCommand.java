@@ -14,7 +14,7 @@ import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithDevice;
-import org.jheartbeat.stonith.StonithDevices;
+import org.jheartbeat.stonith.registry.StonithDevices;
 import org.jheartbeat.stonith.StonithResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

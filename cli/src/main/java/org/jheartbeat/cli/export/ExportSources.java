@@ -24,7 +24,7 @@ import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.StonithDecl;
 import org.jheartbeat.stonith.StonithConfigException;
 import org.jheartbeat.stonith.StonithDevice;
-import org.jheartbeat.stonith.StonithDevices;
+import org.jheartbeat.stonith.registry.StonithDevices;
 
 /**
  * Gathers an {@link ExportInput} from a loaded configuration's directory and this machine: the raw
