@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import org.jheartbeat.cli.command.ClStatusCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
 import org.jheartbeat.cli.command.StatusCommand;
+import org.jheartbeat.cli.error.ExitCodes;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 

@@ -1,6 +1,8 @@
 package org.jheartbeat.cli;
 
 import java.nio.file.AccessDeniedException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.core.control.ControlClient;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;

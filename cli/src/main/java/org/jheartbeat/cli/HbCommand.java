@@ -40,9 +40,9 @@ public final class HbCommand implements java.util.concurrent.Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    /** {@code hb} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
+    /** {@code hb} without a command: usage on stderr, exit {@link org.jheartbeat.cli.error.ExitCodes#USAGE}. */
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return org.jheartbeat.cli.command.CommandGroups.missingCommand(spec);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jheartbeat.cli.command.ClStatusCommand;
 import org.jheartbeat.cli.command.StatusCommand;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.core.state.StateDirectory;
 
 /**

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.lab.Lab;
 import org.junit.jupiter.api.Test;
 

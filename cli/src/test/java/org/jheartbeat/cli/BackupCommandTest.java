@@ -10,6 +10,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import java.util.UUID;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.sync.backup.BackupResult;
 import org.jheartbeat.sync.backup.BackupState;
 import org.jheartbeat.sync.backup.BackupStateStore;

@@ -5,6 +5,7 @@ import static org.jheartbeat.cli.HbRun.hb;
 
 import java.nio.file.Path;
 import java.util.Optional;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.control.ConfigDigestReport;

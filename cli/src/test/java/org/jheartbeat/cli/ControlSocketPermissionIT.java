@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.lab.Lab;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.control.ControlServer;

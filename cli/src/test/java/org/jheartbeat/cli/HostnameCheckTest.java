@@ -3,6 +3,7 @@ package org.jheartbeat.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.core.testkit.ConfigDirBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.runtime.TimeFormats;
 import org.jheartbeat.core.testkit.ConfigDirBuilder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -167,8 +169,8 @@ class SyncCommandTest {
             assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine())
                     .isEqualTo("locked");
             HbRun r = sync("status");
-            assertThat(r.out()).contains("last run RUNNING since " + CommandGroups.LOCAL_TIME.format(start))
-                    .doesNotContain("ended " + CommandGroups.LOCAL_TIME.format(end));
+            assertThat(r.out()).contains("last run RUNNING since " + TimeFormats.LOCAL_TIME.format(start))
+                    .doesNotContain("ended " + TimeFormats.LOCAL_TIME.format(end));
         } finally {
             holder.destroyForcibly().waitFor();
         }

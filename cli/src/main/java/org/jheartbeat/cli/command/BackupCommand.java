@@ -9,8 +9,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
+import org.jheartbeat.cli.runtime.TimeFormats;
 import org.jheartbeat.sync.backup.BackupException;
 import org.jheartbeat.sync.backup.BackupOutcome;
 import org.jheartbeat.sync.backup.BackupResult;
@@ -42,14 +43,14 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:success", "1:failure (disk missing, wrong or full, rsync or verify failed, busy)",
             "2:invalid or missing sync.yaml configuration", "64:usage error (unknown backup name, bad option)"})
 public final class BackupCommand implements Callable<Integer> {
-    private static final DateTimeFormatter TIME = org.jheartbeat.cli.CommandGroups.LOCAL_TIME;
+    private static final DateTimeFormatter TIME = TimeFormats.LOCAL_TIME;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /**

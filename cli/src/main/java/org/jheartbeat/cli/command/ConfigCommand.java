@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.ArrayList;
 import java.util.List;
-import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.stonith.StonithSetup;
 import org.jheartbeat.core.config.ClusterConfig;
@@ -19,7 +19,7 @@ import org.jheartbeat.core.control.ConfigDigestReport;
 import org.jheartbeat.core.control.ControlClient;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.UserException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -74,7 +74,7 @@ public final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /**
@@ -155,14 +155,14 @@ public final class ConfigCommand implements Callable<Integer> {
             // sync.yaml (optional): replication jobs and backups, checked against ha.cf/haresources
             try {
                 org.jheartbeat.cli.runtime.SyncConfigFile.load(configDir.path(), r.config());
-            } catch (org.jheartbeat.cli.UserException e) {
+            } catch (org.jheartbeat.cli.error.UserException e) {
                 err.println(e.getMessage());
                 n++;
             }
             // jheartbeat.yaml (optional): jheartbeat-only settings, the metrics endpoint
             try {
                 org.jheartbeat.cli.metrics.JheartbeatYaml.load(configDir.path(), r.config());
-            } catch (org.jheartbeat.cli.UserException e) {
+            } catch (org.jheartbeat.cli.error.UserException e) {
                 err.println(e.getMessage());
                 n++;
             }

@@ -2,6 +2,8 @@ package org.jheartbeat.cli.command;
 
 import java.util.Optional;
 import org.jheartbeat.cli.daemon.Daemon;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,7 +13,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code hb daemon}: runs a cluster node in the foreground until SIGTERM/SIGINT, then releases its
  * resource groups, tells the peer ({@code shutdone}) and exits. Parses the options and runs a
- * {@link Daemon}; its {@link org.jheartbeat.cli.UserException}s become exit codes and one-line
+ * {@link Daemon}; its {@link UserException}s become exit codes and one-line
  * messages in {@link org.jheartbeat.cli.ExceptionMapper}.
  */
 @Command(name = "daemon", mixinStandardHelpOptions = true,
@@ -47,7 +49,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     public Integer call() throws Exception {
         if (selfFenceCommand != null && selfFenceCommand.isBlank()) {
             // an empty CMD would be run by sh -c as "nothing" when the node must reset itself
-            throw new org.jheartbeat.cli.UserException(org.jheartbeat.cli.ExitCodes.USAGE, "--self-fence-command is"
+            throw new UserException(ExitCodes.USAGE, "--self-fence-command is"
                     + " empty: give the command that resets this node, e.g. 'systemctl reboot --force --force',"
                     + " or leave the option out");
         }

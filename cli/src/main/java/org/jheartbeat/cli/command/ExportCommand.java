@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.export.CibXml;
 import org.jheartbeat.cli.export.CommandScripts;
 import org.jheartbeat.cli.export.ExportException;
@@ -46,7 +46,7 @@ public final class ExportCommand implements Callable<Integer> {
     /** {@code hb export} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /** What {@code --format} writes besides corosync.conf, cib.xml and the report. */

@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.HaresourcesFile;
 import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.HaresourcesDocument;
@@ -39,7 +39,7 @@ public final class ResourcesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /** Options and helpers shared by every {@code hb resources} command. */

@@ -2,8 +2,8 @@ package org.jheartbeat.cli.command;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.HaresourcesFile;
 import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.HaresourcesDocument;

@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.stonith.StonithSetup;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDiagnostic;
@@ -14,7 +14,7 @@ import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithDevice;
-import org.jheartbeat.stonith.StonithDevices;
+import org.jheartbeat.stonith.registry.StonithDevices;
 import org.jheartbeat.stonith.StonithResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,7 +33,7 @@ public final class StonithCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /** {@code hb stonith list-types}: every device type this machine can use. */

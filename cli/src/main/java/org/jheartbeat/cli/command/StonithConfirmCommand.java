@@ -2,8 +2,8 @@ package org.jheartbeat.cli.command;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.stonith.device.meatware.MeatwareDevice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

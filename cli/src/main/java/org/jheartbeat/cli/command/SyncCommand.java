@@ -11,9 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
+import org.jheartbeat.cli.runtime.TimeFormats;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.control.ControlClient;
@@ -48,7 +49,7 @@ public final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return org.jheartbeat.cli.CommandGroups.missingCommand(spec);
+        return CommandGroups.missingCommand(spec);
     }
 
     /** Options shared by the sync commands. */
@@ -127,17 +128,17 @@ public final class SyncCommand implements Callable<Integer> {
                             .orElse("daemon not running");
                     // a run in flight: its start, not the previous run's end
                     String when = s.result() == org.jheartbeat.sync.replication.JobResult.RUNNING
-                            ? s.lastStart().map(t -> " since " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t))
+                            ? s.lastStart().map(t -> " since " + TimeFormats.LOCAL_TIME.format(t))
                                     .orElse("")
-                            : s.lastEnd().map(t -> " ended " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t))
+                            : s.lastEnd().map(t -> " ended " + TimeFormats.LOCAL_TIME.format(t))
                                     .orElse(s.lastStart().map(t -> " started "
-                                            + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t)).orElse(""));
+                                            + TimeFormats.LOCAL_TIME.format(t)).orElse(""));
                     out.printf("%s: group %s (%s), last run %s%s%n", s.job(), group, where, s.result(), when);
                     if (!s.message().isEmpty()) {
                         out.println("  " + s.message());
                     }
                     if (s.lastStart().isPresent() && !s.result().success()) {
-                        out.println("  " + s.lastSuccess().map(t -> "last success " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t))
+                        out.println("  " + s.lastSuccess().map(t -> "last success " + TimeFormats.LOCAL_TIME.format(t))
                                 .orElse("never succeeded"));
                     }
                     if (!here.map(h -> h.contains(group)).orElse(false)) {

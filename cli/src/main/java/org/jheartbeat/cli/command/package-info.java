@@ -6,7 +6,7 @@
  * and {@code backup status|run|list|restore}. Each one parses its options, then reads or writes this
  * node's files, asks the running daemon over its control socket, or drives a STONITH device, rsync or
  * ssh through the runtime classes, and prints; user errors are {@link
- * org.jheartbeat.cli.UserException}s with a documented exit code ({@code hb COMMAND --help} lists
+ * org.jheartbeat.cli.error.UserException}s with a documented exit code ({@code hb COMMAND --help} lists
  * them). {@code --config-dir} (default {@code /etc/ha.d}) and {@code --state-dir} (default {@code
  * /var/lib/jheartbeat}) come from the shared mixins {@link org.jheartbeat.cli.command.ConfigDirOption}
  * and {@link org.jheartbeat.cli.command.StateDirOption}.

@@ -2,8 +2,8 @@ package org.jheartbeat.cli.daemon;
 
 import java.io.IOException;
 import java.util.Optional;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.resources.names.TakenHostNames;
 

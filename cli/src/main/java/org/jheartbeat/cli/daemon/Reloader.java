@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.core.config.ClusterConfig;

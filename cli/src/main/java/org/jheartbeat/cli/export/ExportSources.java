@@ -17,14 +17,14 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.metrics.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.StonithDecl;
 import org.jheartbeat.stonith.StonithConfigException;
 import org.jheartbeat.stonith.StonithDevice;
-import org.jheartbeat.stonith.StonithDevices;
+import org.jheartbeat.stonith.registry.StonithDevices;
 
 /**
  * Gathers an {@link ExportInput} from a loaded configuration's directory and this machine: the raw

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("sync");
-    private static final DateTimeFormatter TIME = org.jheartbeat.cli.CommandGroups.LOCAL_TIME;
+    private static final DateTimeFormatter TIME = TimeFormats.LOCAL_TIME;
 
     private final SyncConfig config;
     private final String localNode;

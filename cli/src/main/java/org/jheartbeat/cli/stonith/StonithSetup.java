@@ -13,7 +13,7 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.StonithDecl;
 import org.jheartbeat.stonith.StonithConfigException;
 import org.jheartbeat.stonith.StonithDevice;
-import org.jheartbeat.stonith.StonithDevices;
+import org.jheartbeat.stonith.registry.StonithDevices;
 import org.jheartbeat.stonith.StonithResult;
 
 /**

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.jheartbeat.cli.ExitCodes;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.core.control.ControlClient;
 import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;

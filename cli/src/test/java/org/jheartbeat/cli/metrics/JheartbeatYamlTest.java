@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.testkit.TwoNodeHarness;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.jheartbeat.cli.ExitCodes;
-import org.jheartbeat.cli.UserException;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.junit.jupiter.api.Test;
 
 /**

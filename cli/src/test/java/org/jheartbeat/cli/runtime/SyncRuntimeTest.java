@@ -89,6 +89,6 @@ class SyncRuntimeTest {
         Instant t = Instant.parse("2026-11-29T22:00:00Z");
         JobState st = JobState.never("web").running(t);
         assertThat(SyncRuntime.render(cfg, List.of(st), List.of(), j -> Optional.empty()))
-                .endsWith("RUNNING          since " + org.jheartbeat.cli.CommandGroups.LOCAL_TIME.format(t) + "\n");
+                .endsWith("RUNNING          since " + TimeFormats.LOCAL_TIME.format(t) + "\n");
     }
 }

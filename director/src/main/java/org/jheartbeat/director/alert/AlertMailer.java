@@ -13,7 +13,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jheartbeat.director.runtime.DirectorAction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +91,7 @@ public final class AlertMailer implements AutoCloseable {
     }
 
     /** Queues one alert; returns at once (a full queue drops it, logged and counted). */
-    public void send(DirectorAction.Mail mail) {
+    public void send(Alert mail) {
         try {
             thread.execute(() -> deliver(mail));
         } catch (RejectedExecutionException e) {
@@ -101,7 +100,7 @@ public final class AlertMailer implements AutoCloseable {
         }
     }
 
-    private void deliver(DirectorAction.Mail mail) {
+    private void deliver(Alert mail) {
         String envelope = userName + "@" + hostName;
         String text = AlertMessage.format(mail, hostName, envelope, ZonedDateTime.now(wallClock));
         try {

@@ -4,7 +4,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import org.jheartbeat.director.runtime.DirectorAction;
 
 /**
  * The text of one alert, with the facts of ldirectord 4.x's alert mails: headers From
@@ -19,13 +18,13 @@ public final class AlertMessage {
     }
 
     /**
-     * @param mail          what the kernel decided
+     * @param mail          what the kernel decided to send
      * @param hostName      the director's host name (the body's {@code ldirectord host})
      * @param defaultFrom   the From when {@code emailalertfrom} is not set ({@code USER@HOST})
      * @param date          the Date header's time
      * @return the message: headers, a blank line, the body
      */
-    public static String format(DirectorAction.Mail mail, String hostName, String defaultFrom, ZonedDateTime date) {
+    public static String format(Alert mail, String hostName, String defaultFrom, ZonedDateTime date) {
         List<String> lines = new ArrayList<>();
         lines.add("From: " + mail.from().orElse(defaultFrom));
         lines.add("To: " + String.join(", ", mail.to()));

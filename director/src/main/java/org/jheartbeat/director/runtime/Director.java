@@ -448,7 +448,7 @@ public final class Director implements AutoCloseable {
             } else if (a instanceof DirectorAction.Run run) {
                 startProgram(run.argv());
             } else if (a instanceof DirectorAction.Mail mail) {
-                mailer.send(mail);
+                mailer.send(mail.alert());
             }
             listener.accept(a);
         }

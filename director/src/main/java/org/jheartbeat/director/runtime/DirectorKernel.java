@@ -6,12 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.director.alert.Alert;
+import org.jheartbeat.director.alert.DaemonStatus;
 import org.jheartbeat.director.config.Endpoint;
 import org.jheartbeat.director.config.LdirectordConfig;
 import org.jheartbeat.director.config.RealServer;
 import org.jheartbeat.director.config.ServiceKey;
 import org.jheartbeat.director.config.VirtualService;
-import org.jheartbeat.director.runtime.DirectorAction.DaemonStatus;
 import org.jheartbeat.director.runtime.DirectorAction.Level;
 import org.jheartbeat.director.table.IpvsTable;
 import org.jheartbeat.director.table.RealSpec;
@@ -522,8 +523,8 @@ public final class DirectorKernel {
         vs.serviceName().ifPresent(n -> details.add("Service name: " + n));
         vs.comment().ifPresent(c -> details.add("Comment: " + c));
         log(Level.INFO, "emailalert: " + message);
-        out.add(new DirectorAction.Mail(to, config.globals().emailAlertFrom(), vs.smtp(), subject, message, status,
-                details));
+        out.add(new DirectorAction.Mail(new Alert(to, config.globals().emailAlertFrom(), vs.smtp(), subject, message,
+                status, details)));
     }
 
     private List<DirectorAction> take() {

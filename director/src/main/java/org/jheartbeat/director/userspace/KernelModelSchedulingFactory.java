@@ -1,6 +1,7 @@
 package org.jheartbeat.director.userspace;
 
 import org.jheartbeat.director.table.ServiceSpec;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 
 /**
  * The product's {@link SchedulingFactory}: the kernel-exact model of

@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
 import org.jheartbeat.director.table.ServiceSpec;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 
 /**
  * Makes the {@link ServiceScheduling} (the kernel-exact decision model) of one virtual service for

@@ -3,6 +3,7 @@ package org.jheartbeat.director.userspace;
 import java.util.function.LongSupplier;
 import org.jheartbeat.director.table.ServiceSpec;
 import org.jheartbeat.director.userspace.sched.IpvsService;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 import org.jheartbeat.director.userspace.sched.Tunables;
 
 /** Creates the kernel-exact decision model of one virtual service (see {@link IpvsService}). */

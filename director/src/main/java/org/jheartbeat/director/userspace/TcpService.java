@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 
 /**
  * A UDP virtual service: a flow table keyed by the client's address and port. A client's first

@@ -25,6 +25,7 @@ import org.jheartbeat.director.table.TableBackend;
 import org.jheartbeat.director.table.TableCommand;
 import org.jheartbeat.director.table.TableService;
 import org.jheartbeat.director.table.TableSnapshot;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,6 +8,7 @@ import org.jheartbeat.director.table.ConnectionEntry;
 import org.jheartbeat.director.table.RealSpec;
 import org.jheartbeat.director.table.ServiceSpec;
 import org.jheartbeat.director.table.TableService;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 
 /**
  * One virtual service's listener and its decision model. Every call into the

@@ -12,8 +12,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Optional;
-import org.jheartbeat.director.runtime.DirectorAction;
-import org.jheartbeat.director.runtime.DirectorAction.DaemonStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AlertMailerTest {
     static final Clock FIXED = Clock.fixed(Instant.parse("2026-12-01T19:45:00Z"), ZoneOffset.UTC);
 
-    static DirectorAction.Mail mail(Optional<String> smtp, Optional<String> from) {
-        return new DirectorAction.Mail(List.of("ops@example.org", "oncall@example.org"), from, smtp,
+    static Alert mail(Optional<String> smtp, Optional<String> from) {
+        return new Alert(List.of("ops@example.org", "oncall@example.org"), from, smtp,
                 "[web] Deleted real server: 198.18.0.21:80 (198.18.0.100:80)",
                 "Deleted real server: 198.18.0.21:80 (198.18.0.100:80)", DaemonStatus.RUNNING,
                 List.of("Service name: web", "Comment: front end"));

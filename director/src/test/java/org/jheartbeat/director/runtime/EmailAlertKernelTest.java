@@ -10,7 +10,8 @@ import static org.jheartbeat.director.runtime.DirectorKernelTest.config;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jheartbeat.director.runtime.DirectorAction.DaemonStatus;
+import org.jheartbeat.director.alert.Alert;
+import org.jheartbeat.director.alert.DaemonStatus;
 import org.jheartbeat.director.runtime.DirectorAction.Mail;
 import org.jheartbeat.director.table.TableSnapshot;
 import org.junit.jupiter.api.Test;
@@ -32,12 +33,12 @@ class EmailAlertKernelTest {
         return SEED.replace("quiescent=no\n", "quiescent=no\n" + directives);
     }
 
-    static List<Mail> mails(List<DirectorAction> actions) {
-        return actions.stream().filter(a -> a instanceof Mail).map(a -> (Mail) a).toList();
+    static List<Alert> mails(List<DirectorAction> actions) {
+        return actions.stream().filter(a -> a instanceof Mail).map(a -> ((Mail) a).alert()).toList();
     }
 
     static List<String> subjects(List<DirectorAction> actions) {
-        return mails(actions).stream().map(Mail::subject).toList();
+        return mails(actions).stream().map(Alert::subject).toList();
     }
 
     @Test
@@ -49,7 +50,7 @@ class EmailAlertKernelTest {
         assertThat(mails(k.start(config(cfg), TableSnapshot.empty()))).as("starting is not listed").isEmpty();
         List<DirectorAction> up = k.checked(VIP, R1, true, "");
         assertThat(mails(up)).hasSize(1);
-        Mail m = mails(up).get(0);
+        Alert m = mails(up).get(0);
         assertThat(m.to()).containsExactly("ops@example.org", "oncall@example.org");
         assertThat(m.from()).contains("\"LVS\" <lvs@example.org>");
         assertThat(m.smtp()).isEmpty();
@@ -81,7 +82,7 @@ class EmailAlertKernelTest {
         assertThat(mails(start)).allMatch(m -> m.status() == DaemonStatus.STARTING)
                 .allMatch(m -> m.smtp().equals(Optional.of("127.0.0.1:2525")));
         assertThat(mails(k.checked(VIP, R1, true, ""))).singleElement()
-                .extracting(Mail::status).isEqualTo(DaemonStatus.RUNNING);
+                .extracting(Alert::status).isEqualTo(DaemonStatus.RUNNING);
     }
 
     @Test

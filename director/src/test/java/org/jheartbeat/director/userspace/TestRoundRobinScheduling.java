@@ -15,6 +15,7 @@ import org.jheartbeat.director.table.RealSpec;
 import org.jheartbeat.director.table.ServiceSpec;
 import org.jheartbeat.director.table.TableReal;
 import org.jheartbeat.director.table.TableService;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 
 /**
  * A minimal decision model for the data path's own tests, NOT the kernel-exact one (that is the

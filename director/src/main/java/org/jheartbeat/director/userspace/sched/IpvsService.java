@@ -21,7 +21,6 @@ import org.jheartbeat.director.table.RealSpec;
 import org.jheartbeat.director.table.ServiceSpec;
 import org.jheartbeat.director.table.TableReal;
 import org.jheartbeat.director.table.TableService;
-import org.jheartbeat.director.userspace.ServiceScheduling;
 
 /**
  * One virtual service decided as Linux IPVS decides it (facts {@code lvs.md} §1–§2; kernel

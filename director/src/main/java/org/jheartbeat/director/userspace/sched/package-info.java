@@ -1,5 +1,8 @@
 /**
- * The kernel-exact decision model behind {@link org.jheartbeat.director.userspace.ServiceScheduling}:
+ * The contract between the user-space data path and its decisions
+ * ({@link org.jheartbeat.director.userspace.sched.ServiceScheduling}, kept beside its implementation so
+ * that this package never depends on the Netty data path in {@code director.userspace}) and the
+ * kernel-exact decision model behind it:
  * the IPVS schedulers ({@code rr wrr lc wlc sed nq lblc lblcr dh sh mh fo ovf}) with their
  * selection rules and tie-breaks, the destination list in the kernel's order, connection entries
  * and their TCP/UDP state timeouts, the ActiveConn/InActConn/PersistConn counters and the

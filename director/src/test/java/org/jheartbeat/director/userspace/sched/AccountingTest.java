@@ -10,7 +10,7 @@ import org.jheartbeat.director.table.Counters;
 import org.jheartbeat.director.table.IpvsadmText;
 import org.jheartbeat.director.table.ListView;
 import org.jheartbeat.director.table.TableSnapshot;
-import org.jheartbeat.director.userspace.ServiceScheduling.Connection;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling.Connection;
 import org.jheartbeat.director.userspace.ServiceSchedulings;
 import org.junit.jupiter.api.Test;
 

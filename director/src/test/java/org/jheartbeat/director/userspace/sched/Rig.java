@@ -15,7 +15,7 @@ import org.jheartbeat.director.config.ServiceKey;
 import org.jheartbeat.director.table.RealSpec;
 import org.jheartbeat.director.table.ServiceSpec;
 import org.jheartbeat.director.table.TableReal;
-import org.jheartbeat.director.userspace.ServiceScheduling.Connection;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling.Connection;
 
 /** A service on a fake clock, with helpers for scripts: reals by letter, clients by number. */
 final class Rig {

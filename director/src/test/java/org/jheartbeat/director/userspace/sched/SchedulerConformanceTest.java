@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Random;
 import org.jheartbeat.director.config.Protocol;
 import org.jheartbeat.director.table.TableReal;
-import org.jheartbeat.director.userspace.ServiceScheduling.Connection;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling.Connection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

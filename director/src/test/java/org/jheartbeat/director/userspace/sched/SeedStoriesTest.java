@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jheartbeat.director.config.Protocol;
-import org.jheartbeat.director.userspace.ServiceScheduling.Connection;
+import org.jheartbeat.director.userspace.sched.ServiceScheduling.Connection;
 import org.junit.jupiter.api.Test;
 
 /** The seeds' three scheduler stories (issue 18), replayed on the kernel-exact model with a fake clock. */

@@ -1,18 +1,10 @@
-package org.jheartbeat.cli;
+package org.jheartbeat.cli.command;
 
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
+import org.jheartbeat.cli.error.ExitCodes;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** What the {@code hb} command groups ({@code hb sync}, {@code hb backup}, ...) share. */
 public final class CommandGroups {
-    /**
-     * Local time to the second ({@code yyyy-MM-dd HH:mm:ss}, the system zone): how the command
-     * lines print job and backup times, next to {@code hb status}'s event times.
-     */
-    public static final DateTimeFormatter LOCAL_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-            .withZone(ZoneId.systemDefault());
-
     private CommandGroups() {
     }
 

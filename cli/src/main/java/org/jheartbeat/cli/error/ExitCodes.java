@@ -1,4 +1,4 @@
-package org.jheartbeat.cli;
+package org.jheartbeat.cli.error;
 
 /**
  * The exit codes of {@code hb}, a documented contract shared with the systemd unit

@@ -1,4 +1,4 @@
-package org.jheartbeat.stonith;
+package org.jheartbeat.stonith.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jheartbeat.stonith.ResetRequest;
+import org.jheartbeat.stonith.StonithConfigException;
+import org.jheartbeat.stonith.StonithDevice;
+import org.jheartbeat.stonith.StonithResult;
 import org.jheartbeat.stonith.device.HostList;
 import org.jheartbeat.stonith.device.nil.NullDevice;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.jheartbeat.cli;
+package org.jheartbeat.cli.error;
 
 /** A failure to report to the user as one line, with a specific exit code from {@link ExitCodes}. */
 public final class UserException extends Exception {

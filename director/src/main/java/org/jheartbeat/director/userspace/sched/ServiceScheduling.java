@@ -1,4 +1,4 @@
-package org.jheartbeat.director.userspace;
+package org.jheartbeat.director.userspace.sched;
 
 import java.net.InetSocketAddress;
 import java.util.List;

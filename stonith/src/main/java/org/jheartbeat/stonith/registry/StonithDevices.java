@@ -1,4 +1,4 @@
-package org.jheartbeat.stonith;
+package org.jheartbeat.stonith.registry;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.jheartbeat.stonith.StonithConfigException;
+import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.device.external.ExternalDevice;
 import org.jheartbeat.stonith.device.fenceagent.FenceAgentDevice;
 import org.jheartbeat.stonith.device.fenceagent.FenceAgents;
