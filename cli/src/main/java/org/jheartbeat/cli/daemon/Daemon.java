@@ -346,42 +346,8 @@ public final class Daemon {
         }
         String where = at.get().getAddress().getHostAddress() + ":" + at.get().getPort();
         try {
-            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new MetricsEndpoint.Sources() {
-                @Override
-                public java.util.concurrent.CompletableFuture<ClusterLoop.Observation> observe() {
-                    return loop.observe();
-                }
-
-                @Override
-                public List<org.jheartbeat.sync.replication.JobState> jobs() {
-                    return sync.replication().status();
-                }
-
-                @Override
-                public Optional<java.time.Duration> replicaAge(String job) {
-                    return sync.replication().replicaAge(job);
-                }
-
-                @Override
-                public List<org.jheartbeat.sync.backup.BackupState> backups() {
-                    return sync.backups().status();
-                }
-
-                @Override
-                public long logDropped() {
-                    return log.droppedLines();
-                }
-
-                @Override
-                public long syslogRecordsLost() {
-                    return log.syslogRecordsLost();
-                }
-
-                @Override
-                public java.util.Map<String, List<org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch>> monitor() {
-                    return groups.monitorStatus();
-                }
-            }, java.time.Clock.systemUTC());
+            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups),
+                    java.time.Clock.systemUTC());
             LOG.info("Metrics endpoint: http://{}/metrics ({} metrics: listen)", where, JheartbeatYaml.NAME);
             return Optional.of(m);
         } catch (IOException e) {
