@@ -5,6 +5,8 @@
 # As root. About 10 minutes. Usage:
 #   bench/fault-matrix.sh                 # every scenario
 #   bench/fault-matrix.sh 'STONITH'       # only scenarios whose name contains STONITH
+#   bench/fault-matrix.sh 'flood'         # the junk-flood drill (FloodDrills, bench/hb-frames.py; ~1.5 min)
+#   bench/fault-matrix.sh 'replay'        # the two replay drills (node2's frames replayed after it froze / lost power)
 #   FLAP_SECONDS=20 bench/fault-matrix.sh # a shorter flapping-link scenario (default 60 s)
 # Exit status: 0 iff every row is PASS.
 set -euo pipefail
