@@ -2,9 +2,11 @@
 # Issue 16 part 5: the fault matrix. Runs every fault scenario in the lab (each on a fresh lab),
 # checks each expected outcome and, throughout, that never two nodes serve the VIP (the client's ARP
 # view and the nodes' addresses), and prints the table (also in cli/target/fault-matrix.md).
-# As root. About 10 minutes. Usage:
+# As root. About 15 minutes (the three junk and replay drills, FloodDrills, take 2.5 of them). Usage:
 #   bench/fault-matrix.sh                 # every scenario
 #   bench/fault-matrix.sh 'STONITH'       # only scenarios whose name contains STONITH
+#   bench/fault-matrix.sh 'flood'         # the junk-flood drill (FloodDrills, bench/hb-frames.py; ~1.5 min)
+#   bench/fault-matrix.sh 'replay'        # the two replay drills (node2's frames replayed after it froze / lost power)
 #   FLAP_SECONDS=20 bench/fault-matrix.sh # a shorter flapping-link scenario (default 60 s)
 # Exit status: 0 iff every row is PASS.
 set -euo pipefail

@@ -461,6 +461,7 @@ final class FaultMatrix {
                     return "daemon back " + back + " ms after the power-off; node2 saw a restart, no death; node1"
                             + " serves; ARP " + c.watch.arpHistory();
                 }));
+        s.addAll(FloodDrills.all());
         return s;
     }
 
