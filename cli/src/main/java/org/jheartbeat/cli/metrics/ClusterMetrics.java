@@ -150,6 +150,9 @@ public final class ClusterMetrics {
         out.add(counter("jheartbeat_frames_dropped", "received frames dropped because too many already waited for the"
                 + " cluster loop (a flood on a medium, or a slowed-down loop)",
                 List.of(counterPoint(s.loop().framesDropped()))));
+        out.add(counter("jheartbeat_frames_from_before", "authenticated frames ignored as from before: an older"
+                + " generation, a stale sequence, our own name, or a frame its link already carried (a replay)",
+                List.of(counterPoint(s.loop().framesFromBefore()))));
         out.add(counter("jheartbeat_internal_errors", "exceptions the cluster loop caught and went on after (each kind"
                 + " logged once; hb status lists them)", List.of(counterPoint(s.loop().internalErrors()))));
     }

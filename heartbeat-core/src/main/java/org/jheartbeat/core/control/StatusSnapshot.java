@@ -51,14 +51,23 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * @param framesDropped        received frames dropped because too many already waited for the loop
      * @param internalErrors       exceptions the loop caught since start (the loop went on)
      * @param internalErrorsByKind per kind ({@code ExceptionClass what-the-loop-was-doing}): how many
+     * @param framesFromBefore     authenticated frames dropped as from before (an older generation, a
+     *                             sequence behind the window, our own name, a frame its link already
+     *                             carried: replays), which refreshed nothing
      */
-    public record LoopHealth(long framesDropped, long internalErrors, Map<String, Long> internalErrorsByKind) {
+    public record LoopHealth(long framesDropped, long internalErrors, Map<String, Long> internalErrorsByKind,
+                             long framesFromBefore) {
         /** Nothing dropped, no error. */
         public static final LoopHealth NONE = new LoopHealth(0, 0, Map.of());
 
         public LoopHealth {
             internalErrorsByKind = java.util.Collections.unmodifiableMap(
                     new java.util.LinkedHashMap<>(internalErrorsByKind));
+        }
+
+        /** No frame from before counted. */
+        public LoopHealth(long framesDropped, long internalErrors, Map<String, Long> internalErrorsByKind) {
+            this(framesDropped, internalErrors, internalErrorsByKind, 0);
         }
     }
 
@@ -131,7 +140,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      *           "links":{LINK:"init|up|dead"}}],
      *  "groups":[{"key":S,"preferred_node":S,"state_here":S,"running_on":S|null,"running_on_unconfirmed":S|null,
      *             "placement":S|null,"resources":S,"problem":S|null,"disputed":S|null}],
-     *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"frames_dropped":N,
+     *  "fencing":S,"config":S,"bad_packets":N,"bad_packets_by_source":{SRC:N},"frames_dropped":N,"frames_from_before":N,
      *  "internal_errors":N,"internal_errors_by_kind":{KIND:N},"media":{MEDIUM:{COUNTER:N}},
      *  "recent_events":[S]}
      * </pre>
@@ -181,6 +190,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         object(sb, new java.util.TreeMap<>(badBySource), String::valueOf);
         sb.append(',');
         field(sb, "frames_dropped").append(loop.framesDropped()).append(',');
+        field(sb, "frames_from_before").append(loop.framesFromBefore()).append(',');
         field(sb, "internal_errors").append(loop.internalErrors()).append(',');
         field(sb, "internal_errors_by_kind");
         object(sb, new java.util.TreeMap<>(loop.internalErrorsByKind()), String::valueOf);
@@ -282,6 +292,8 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         badBySource.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
                 sb.append("  ").append(e.getKey()).append(": ").append(e.getValue()).append('\n'));
         sb.append("Frames dropped (loop queue full): ").append(loop.framesDropped()).append('\n');
+        sb.append("Frames from before (replayed, stale or our own; ignored): ").append(loop.framesFromBefore())
+                .append('\n');
         sb.append("Internal errors: ").append(loop.internalErrors()).append('\n');
         loop.internalErrorsByKind().forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
         media.forEach((m, c) -> {

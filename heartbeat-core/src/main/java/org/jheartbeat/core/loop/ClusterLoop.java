@@ -718,7 +718,7 @@ public final class ClusterLoop implements AutoCloseable {
 
     private StatusSnapshot takeSnapshot() {
         return LoopSnapshot.take(engine, config, media, List.copyOf(recent), new StatusSnapshot.LoopHealth(
-                frames.dropped(), guard.errors(), guard.errorsByKind()));
+                frames.dropped(), guard.errors(), guard.errorsByKind(), engine.staleFrames().total()));
     }
 
     /** This node's and the peer's configuration digests, taken on the loop thread (for {@code hb config diff}). */

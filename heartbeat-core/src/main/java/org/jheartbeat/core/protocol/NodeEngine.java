@@ -62,6 +62,7 @@ public final class NodeEngine {
     private final BadPacketCounter badPackets = new BadPacketCounter();
     private final EventCounters counters = new EventCounters();
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
+    private final LinkSequences linkSeqs = new LinkSequences();
     private final RscHold rscHold;
     /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
     private boolean peerJoining;
@@ -378,6 +379,13 @@ public final class NodeEngine {
         if (verdict == SequenceTracker.Verdict.STALE) {
             stale(out, StaleFrameCounter.Reason.STALE_SEQUENCE, from + " " + type.get() + " gen " + hg + " seq "
                     + seq + " (newest seq " + lastBefore + ")", nowNanos);
+            return out;
+        }
+        boolean newOnLink = unsequenced || linkSeqs.newOn(link, hg, seq);
+        if (verdict == SequenceTracker.Verdict.DUPLICATE && !newOnLink) {
+            // this link carried it already: duplicated on the way, or replayed; refreshes nothing
+            stale(out, StaleFrameCounter.Reason.REPEATED_ON_LINK, from + " " + type.get() + " gen " + hg + " seq "
+                    + seq + " on " + link, nowNanos);
             return out;
         }
         if (verdict == SequenceTracker.Verdict.DUPLICATE && seq != peerSeq.lastSeq()) {

@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * Counts authenticated frames dropped because they are from before: an older generation of the peer,
- * a sequence number behind the window, or our own name (our own frames echoed back, or left in a
- * line by our previous run). Heartbeat 3.0.6 drops these in {@code should_drop_message} without
+ * a sequence number behind the window, our own name (our own frames echoed back, or left in a
+ * line by our previous run), or a frame its link already carried (a replay). Heartbeat 3.0.6 drops these in {@code should_drop_message} without
  * touching link or node status; so do we, and this counter only makes them visible: one debug line
  * per {@link #LOG_INTERVAL_NANOS} (10 s) at most, with how many were dropped since the last line.
  * Pure; the caller passes the time.
@@ -23,7 +23,9 @@ public final class StaleFrameCounter {
         /** Current generation, sequence number behind the window. */
         STALE_SEQUENCE("sequence number behind the window"),
         /** Carries our own node name. */
-        OWN_FRAME("our own node name");
+        OWN_FRAME("our own node name"),
+        /** A frame the same link already carried (or an older one): duplicated on the way, or replayed. */
+        REPEATED_ON_LINK("already received on that link");
 
         private final String text;
 

@@ -24,15 +24,16 @@ class StatusSnapshotLoopHealthTest {
 
     @Test
     void theTextShowsThemAfterTheBadPackets() {
-        assertThat(snapshot(new StatusSnapshot.LoopHealth(4000, 3, kinds())).render()).contains(
-                "Bad packets: 2\n  198.18.1.9:694 on eth1: 2\nFrames dropped (loop queue full): 4000\nInternal errors: 3\n"
+        assertThat(snapshot(new StatusSnapshot.LoopHealth(4000, 3, kinds(), 12)).render()).contains(
+                "Bad packets: 2\n  198.18.1.9:694 on eth1: 2\nFrames dropped (loop queue full): 4000\n"
+                        + "Frames from before (replayed, stale or our own; ignored): 12\nInternal errors: 3\n"
                         + "  IllegalStateException executing StartGroup: 2\n  NullPointerException sending on eth1: 1\n");
     }
 
     @Test
     void theJsonHasTheCountsAndTheKinds() {
-        assertThat(snapshot(new StatusSnapshot.LoopHealth(4000, 3, kinds())).toJson()).contains(
-                "\"frames_dropped\":4000,\"internal_errors\":3,\"internal_errors_by_kind\":{"
+        assertThat(snapshot(new StatusSnapshot.LoopHealth(4000, 3, kinds(), 12)).toJson()).contains(
+                "\"frames_dropped\":4000,\"frames_from_before\":12,\"internal_errors\":3,\"internal_errors_by_kind\":{"
                         + "\"IllegalStateException executing StartGroup\":2,\"NullPointerException sending on eth1\":1},");
     }
 
@@ -41,7 +42,8 @@ class StatusSnapshotLoopHealthTest {
         StatusSnapshot s = new StatusSnapshot("node1", 7, "stable", "local", List.of(), List.of(), 0, Map.of(),
                 Map.of(), "none", "same as node2", List.of());
         assertThat(s.loop()).isEqualTo(StatusSnapshot.LoopHealth.NONE);
-        assertThat(s.render()).contains("Frames dropped (loop queue full): 0\nInternal errors: 0\n");
-        assertThat(s.toJson()).contains("\"frames_dropped\":0,\"internal_errors\":0,\"internal_errors_by_kind\":{},");
+        assertThat(s.render()).contains("Frames dropped (loop queue full): 0\n"
+                + "Frames from before (replayed, stale or our own; ignored): 0\nInternal errors: 0\n");
+        assertThat(s.toJson()).contains("\"frames_dropped\":0,\"frames_from_before\":0,\"internal_errors\":0,\"internal_errors_by_kind\":{},");
     }
 }

@@ -92,6 +92,24 @@ class StaleFramesTest {
     }
 
     @Test
+    void aReplayOfThePeersLastFramesKeepsNoLinkUp() {
+        bootBoth();
+        List<byte[]> last = record(N2, 3_000);
+        h.freeze(N2); // the recording ends with node2's newest frame: the one copy that may refresh a link
+        long repeatedBefore = h.engine(N1).staleFrames().count(Reason.REPEATED_ON_LINK);
+        for (int i = 0; i < 10; i++) { // a replayer re-sending what it recorded, every second, past deadtime
+            h.replay(N1, last);
+            h.run(1_000);
+        }
+        assertThat(h.engine(N1).detector().status(N2)).isEqualTo(NodeStatus.DEAD);
+        assertThat(h.engine(N1).detector().links(N2)).as("node2's links, 10 s after its last real frame")
+                .containsEntry("eth1", org.jheartbeat.core.membership.LinkStatus.DEAD);
+        assertThat(h.engine(N1).staleFrames().count(Reason.REPEATED_ON_LINK) - repeatedBefore)
+                .as("every replayed frame was counted as one its link had already carried")
+                .isEqualTo(10L * last.size());
+    }
+
+    @Test
     void framesFromBeforeAHealedPartitionChangeNothing() {
         TwoNodeHarness p = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200);
         p.start(N1);
