@@ -381,7 +381,7 @@ public final class NodeEngine {
                     + seq + " (newest seq " + lastBefore + ")", nowNanos);
             return out;
         }
-        boolean newOnLink = unsequenced || linkSeqs.newOn(link, hg, seq);
+        boolean newOnLink = unsequenced || linkSeqs.newOn(link, hg, seq); // NS_ frames refresh no link: below
         if (verdict == SequenceTracker.Verdict.DUPLICATE && !newOnLink) {
             // this link carried it already: duplicated on the way, or replayed; refreshes nothing
             stale(out, StaleFrameCounter.Reason.REPEATED_ON_LINK, from + " " + type.get() + " gen " + hg + " seq "
@@ -394,7 +394,9 @@ public final class NodeEngine {
             return out;
         }
         message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
-        for (MembershipEvent e : detector.packetReceived(from, link, nowNanos)) {
+        // an NS_ frame (ack, retransmission request) has no seq, so a recorded one cannot be told from a
+        // new one: it refreshes no link; the peer's beats, sent on every link each keepalive, do
+        for (MembershipEvent e : unsequenced ? List.<MembershipEvent>of() : detector.packetReceived(from, link, nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
         boolean forUs = isForUs(message);
