@@ -161,7 +161,7 @@ public final class ConfigCommand implements Callable<Integer> {
             }
             // jheartbeat.yaml (optional): jheartbeat-only settings, the metrics endpoint
             try {
-                org.jheartbeat.cli.metrics.JheartbeatYaml.load(configDir.path(), r.config());
+                org.jheartbeat.cli.config.JheartbeatYaml.load(configDir.path(), r.config());
             } catch (org.jheartbeat.cli.error.UserException e) {
                 err.println(e.getMessage());
                 n++;

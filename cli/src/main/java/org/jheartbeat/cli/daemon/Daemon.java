@@ -19,7 +19,7 @@ import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.logging.DaemonLog;
 import org.jheartbeat.cli.logging.LogSetup;
-import org.jheartbeat.cli.metrics.JheartbeatYaml;
+import org.jheartbeat.cli.config.JheartbeatYaml;
 import org.jheartbeat.cli.metrics.MetricsEndpoint;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.runtime.ResourceGroupExecutor;

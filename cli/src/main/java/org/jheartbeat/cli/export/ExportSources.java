@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.jheartbeat.cli.error.UserException;
-import org.jheartbeat.cli.metrics.JheartbeatYaml;
+import org.jheartbeat.cli.config.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.StonithDecl;

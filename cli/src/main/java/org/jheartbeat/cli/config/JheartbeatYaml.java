@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.metrics;
+package org.jheartbeat.cli.config;
 
 import java.io.IOException;
 import java.net.InetAddress;

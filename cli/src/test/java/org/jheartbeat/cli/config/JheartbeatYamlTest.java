@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.metrics;
+package org.jheartbeat.cli.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
