@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,16 +8,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.jheartbeat.cli.export.Cib.Colocation;
-import org.jheartbeat.cli.export.Cib.Group;
-import org.jheartbeat.cli.export.Cib.Location;
-import org.jheartbeat.cli.export.Cib.LocationRule;
-import org.jheartbeat.cli.export.Cib.Nv;
-import org.jheartbeat.cli.export.Cib.Op;
-import org.jheartbeat.cli.export.Cib.Order;
-import org.jheartbeat.cli.export.Cib.Primitive;
-import org.jheartbeat.cli.export.ExportFixtures.Fixture;
-import org.jheartbeat.cli.export.ExportResult.ReportLine;
+import org.jheartbeat.cli.export.ExportSources;
+import org.jheartbeat.export.Cib.Colocation;
+import org.jheartbeat.export.Cib.Group;
+import org.jheartbeat.export.Cib.Location;
+import org.jheartbeat.export.Cib.LocationRule;
+import org.jheartbeat.export.Cib.Nv;
+import org.jheartbeat.export.Cib.Op;
+import org.jheartbeat.export.Cib.Order;
+import org.jheartbeat.export.Cib.Primitive;
+import org.jheartbeat.export.ExportFixtures.Fixture;
+import org.jheartbeat.export.ExportResult.ReportLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

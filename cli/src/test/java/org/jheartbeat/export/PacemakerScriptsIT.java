@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -14,8 +14,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.jheartbeat.cli.export.Cib.Group;
-import org.jheartbeat.cli.export.ExportFixtures.Fixture;
+import org.jheartbeat.export.Cib.Group;
+import org.jheartbeat.export.ExportFixtures.Fixture;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessSpec;

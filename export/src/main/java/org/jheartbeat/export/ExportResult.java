@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

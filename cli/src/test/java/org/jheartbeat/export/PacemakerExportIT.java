@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.jheartbeat.cli.export.Cib.Group;
-import org.jheartbeat.cli.export.Cib.Primitive;
-import org.jheartbeat.cli.export.ExportFixtures.Fixture;
+import org.jheartbeat.export.Cib.Group;
+import org.jheartbeat.export.Cib.Primitive;
+import org.jheartbeat.export.ExportFixtures.Fixture;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessSpec;

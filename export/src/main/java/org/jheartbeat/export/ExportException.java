@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 /**
  * The export cannot be made from what was given (e.g. a node's address on a link is nowhere to be

@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,17 +1,17 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import java.util.List;
 import java.util.Set;
-import org.jheartbeat.cli.export.Cib.Clone;
-import org.jheartbeat.cli.export.Cib.Colocation;
-import org.jheartbeat.cli.export.Cib.Constraint;
-import org.jheartbeat.cli.export.Cib.Group;
-import org.jheartbeat.cli.export.Cib.Location;
-import org.jheartbeat.cli.export.Cib.LocationRule;
-import org.jheartbeat.cli.export.Cib.Nv;
-import org.jheartbeat.cli.export.Cib.Op;
-import org.jheartbeat.cli.export.Cib.Order;
-import org.jheartbeat.cli.export.Cib.Primitive;
+import org.jheartbeat.export.Cib.Clone;
+import org.jheartbeat.export.Cib.Colocation;
+import org.jheartbeat.export.Cib.Constraint;
+import org.jheartbeat.export.Cib.Group;
+import org.jheartbeat.export.Cib.Location;
+import org.jheartbeat.export.Cib.LocationRule;
+import org.jheartbeat.export.Cib.Nv;
+import org.jheartbeat.export.Cib.Op;
+import org.jheartbeat.export.Cib.Order;
+import org.jheartbeat.export.Cib.Primitive;
 
 /**
  * Renders a {@link Cib} as Pacemaker 2.1 CIB XML (schema {@code pacemaker-3.9}, feature set 3.16.1:

@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.export;
+package org.jheartbeat.export;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jheartbeat.cli.export.Cib.Clone;
-import org.jheartbeat.cli.export.Cib.Group;
-import org.jheartbeat.cli.export.Cib.Nv;
-import org.jheartbeat.cli.export.Cib.Primitive;
-import org.jheartbeat.cli.export.CibXml.Scenario;
+import org.jheartbeat.export.Cib.Clone;
+import org.jheartbeat.export.Cib.Group;
+import org.jheartbeat.export.Cib.Nv;
+import org.jheartbeat.export.Cib.Primitive;
+import org.jheartbeat.export.CibXml.Scenario;
 
 /**
  * The placement an export must produce, and how to read it from {@code crm_simulate -S} (Pacemaker
