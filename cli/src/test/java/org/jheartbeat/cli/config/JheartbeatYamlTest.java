@@ -11,6 +11,7 @@ import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
+import org.jheartbeat.stonith.fencing.FencingPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,12 +36,11 @@ class JheartbeatYamlTest {
 
     @Test
     void stonithSectionSetsTheFencingPolicyAndDefaultsWhatIsAbsent() throws Exception {
-        assertThat(parse("").fencing()).isEqualTo(org.jheartbeat.cli.stonith.FencingPolicy.DEFAULT);
+        assertThat(parse("").fencing()).isEqualTo(FencingPolicy.DEFAULT);
         JheartbeatYaml y = parse("stonith:\n  action: reset\n  power_on: never\n");
-        assertThat(y.fencing().action()).isEqualTo(org.jheartbeat.cli.stonith.FencingPolicy.Action.RESET);
+        assertThat(y.fencing().action()).isEqualTo(FencingPolicy.Action.RESET);
         assertThat(y.fencing().powerOnAfter()).isEmpty();
-        assertThat(parse("stonith:\n  power_on: 1min\n").fencing()).isEqualTo(new org.jheartbeat.cli.stonith
-                .FencingPolicy(org.jheartbeat.cli.stonith.FencingPolicy.Action.AUTO,
+        assertThat(parse("stonith:\n  power_on: 1min\n").fencing()).isEqualTo(new FencingPolicy(FencingPolicy.Action.AUTO,
                 Optional.of(java.time.Duration.ofMinutes(1))));
         assertThat(error("stonith:\n  action: poweroff\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2: stonith:"
                 + " action: [poweroff] is not an action; write auto");
@@ -56,7 +56,7 @@ class JheartbeatYamlTest {
         assertThat(parse("stonith:\n  action: off\n").fencing().fenceDelay()).isEqualTo(java.time.Duration.ofSeconds(5));
         assertThat(parse("stonith:\n  fence_delay: 8s\n").fencing().fenceDelay()).isEqualTo(java.time.Duration.ofSeconds(8));
         assertThat(parse("stonith:\n  fence_delay: 1500ms\n  action: reset\n").fencing())
-                .isEqualTo(new org.jheartbeat.cli.stonith.FencingPolicy(org.jheartbeat.cli.stonith.FencingPolicy.Action.RESET,
+                .isEqualTo(new FencingPolicy(FencingPolicy.Action.RESET,
                         Optional.of(java.time.Duration.ofSeconds(10)), java.time.Duration.ofMillis(1500)));
         assertThat(parse("stonith:\n  fence_delay: 0\n").fencing().fenceDelay()).isZero();
         assertThat(parse("stonith:\n  fence_delay: off\n").fencing().fenceDelay()).isZero();

@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.stonith;
+package org.jheartbeat.stonith.fencing;
 
 import java.time.Duration;
 import java.util.Locale;

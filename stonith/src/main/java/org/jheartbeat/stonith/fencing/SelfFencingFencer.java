@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.stonith;
+package org.jheartbeat.stonith.fencing;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.stonith;
+package org.jheartbeat.stonith.fencing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
