@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.runtime;
+package org.jheartbeat.resources.executor;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.runtime;
+package org.jheartbeat.resources.executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
