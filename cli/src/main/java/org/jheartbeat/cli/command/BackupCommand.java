@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hb backup ...}: the removable-disk backups of {@code sync.yaml} by hand (issue 7 part 5).
+ * {@code hb backup ...}: the removable-disk backups of {@code sync.yaml} by hand.
  * They work without the daemon; a run, list or restore waits for nobody: when the daemon (or
  * another {@code hb}) is busy with the same backup, it fails at once with "busy".
  */

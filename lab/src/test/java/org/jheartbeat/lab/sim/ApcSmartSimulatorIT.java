@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code /usr/sbin/stonith -t apcsmart}) and by our {@link ApcSmartDevice} on the host end.
  */
 class ApcSmartSimulatorIT {
-    /** How long to wait for what must happen: only a hang takes this long (issue 12). */
+    /** How long to wait for what must happen: only a hang takes this long (CI is a busy 2-core machine). */
     private static final Duration HANG = Duration.ofSeconds(60);
     @TempDir
     Path dir;
