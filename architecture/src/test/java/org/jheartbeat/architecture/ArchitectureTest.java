@@ -35,6 +35,7 @@ class ArchitectureTest {
         STONITH("stonith", "org.jheartbeat.stonith"),
         SYNC("sync", "org.jheartbeat.sync"),
         DIRECTOR("director", "org.jheartbeat.director"),
+        EXPORT("export", "org.jheartbeat.export"),
         CLI("cli", "org.jheartbeat.cli"),
         LAB_SIM("lab", "org.jheartbeat.lab"),
         BENCH("bench", "org.jheartbeat.bench");
@@ -60,8 +61,9 @@ class ArchitectureTest {
             Module.STONITH, EnumSet.of(Module.HEARTBEAT_CORE),
             Module.SYNC, EnumSet.of(Module.HEARTBEAT_CORE),
             Module.DIRECTOR, EnumSet.of(Module.HEARTBEAT_CORE),
+            Module.EXPORT, EnumSet.of(Module.HEARTBEAT_CORE, Module.RESOURCES, Module.STONITH, Module.SYNC),
             Module.CLI, EnumSet.of(Module.HEARTBEAT_CORE, Module.RESOURCES, Module.STONITH, Module.SYNC,
-                    Module.DIRECTOR),
+                    Module.DIRECTOR, Module.EXPORT),
             Module.LAB_SIM, EnumSet.of(Module.HEARTBEAT_CORE),
             Module.BENCH, EnumSet.of(Module.HEARTBEAT_CORE, Module.SYNC));
 
@@ -104,6 +106,11 @@ class ArchitectureTest {
     @ArchTest
     static void director(JavaClasses classes) {
         onlyAllowedArrows(Module.DIRECTOR).check(classes);
+    }
+
+    @ArchTest
+    static void export(JavaClasses classes) {
+        onlyAllowedArrows(Module.EXPORT).check(classes);
     }
 
     @ArchTest

@@ -2,24 +2,24 @@ package org.jheartbeat.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
 import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.HostChecks;
-import org.jheartbeat.cli.stonith.StonithSetup;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.config.NodeName;
-import org.jheartbeat.core.config.ConfigDigest;
 import org.jheartbeat.core.control.ConfigDigestReport;
 import org.jheartbeat.core.control.ControlClient;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.state.StateDirectory;
-import org.jheartbeat.cli.error.UserException;
+import org.jheartbeat.stonith.fencing.StonithSetup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -161,7 +161,7 @@ public final class ConfigCommand implements Callable<Integer> {
             }
             // jheartbeat.yaml (optional): jheartbeat-only settings, the metrics endpoint
             try {
-                org.jheartbeat.cli.metrics.JheartbeatYaml.load(configDir.path(), r.config());
+                org.jheartbeat.cli.config.JheartbeatYaml.load(configDir.path(), r.config());
             } catch (org.jheartbeat.cli.error.UserException e) {
                 err.println(e.getMessage());
                 n++;

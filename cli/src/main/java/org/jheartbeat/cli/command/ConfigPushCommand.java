@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
-import org.jheartbeat.cli.metrics.JheartbeatYaml;
+import org.jheartbeat.cli.config.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.ConfigPush;
 import org.jheartbeat.cli.runtime.SshTransport;
 import org.jheartbeat.core.config.AuthKeysParser;

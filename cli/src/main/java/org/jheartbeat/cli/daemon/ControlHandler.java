@@ -6,7 +6,6 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jheartbeat.cli.logging.LogSetup;
 import org.jheartbeat.cli.runtime.MonitorStatus;
-import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
 import org.jheartbeat.cli.runtime.SyncRuntime;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.control.ControlRequest;
@@ -14,6 +13,7 @@ import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.control.ControlServer;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.loop.ClusterLoop;
+import org.jheartbeat.resources.executor.ResourceGroupExecutor;
 
 /**
  * Answers one control request ({@link ControlRequest}): status (text or JSON), cl_status, the

@@ -15,18 +15,15 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jheartbeat.cli.config.JheartbeatYaml;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.logging.DaemonLog;
 import org.jheartbeat.cli.logging.LogSetup;
-import org.jheartbeat.cli.metrics.JheartbeatYaml;
 import org.jheartbeat.cli.metrics.MetricsEndpoint;
 import org.jheartbeat.cli.runtime.HostChecks;
-import org.jheartbeat.cli.runtime.ResourceGroupExecutor;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.cli.runtime.SyncRuntime;
-import org.jheartbeat.cli.stonith.DeviceFencer;
-import org.jheartbeat.cli.stonith.StonithSetup;
 import org.jheartbeat.cli.watchdog.DaemonWatchdogs;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;
@@ -49,9 +46,13 @@ import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
+import org.jheartbeat.resources.executor.ResourceGroupExecutor;
 import org.jheartbeat.resources.group.ResourceGroupRunner;
 import org.jheartbeat.resources.group.StartupProbe;
 import org.jheartbeat.resources.lookup.StandardResourceAgents;
+import org.jheartbeat.stonith.fencing.DeviceFencer;
+import org.jheartbeat.stonith.fencing.SelfFencingFencer;
+import org.jheartbeat.stonith.fencing.StonithSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,7 +162,7 @@ public final class Daemon {
             Fencer fencer = stonith.device().<Fencer>map(d -> new DeviceFencer(d, jheartbeatYaml.fencing(),
                     MonotonicClock.system())).orElse(Fencer.NONE);
             if (options.selfFenceCommand().isPresent()) {
-                fencer = new org.jheartbeat.cli.stonith.SelfFencingFencer(fencer, options.selfFenceCommand().get(),
+                fencer = new SelfFencingFencer(fencer, options.selfFenceCommand().get(),
                         new org.jheartbeat.core.exec.OsProcessRunner());
             }
             return run(config, sync, me, state, fencer, log, missingScripts, jheartbeatYaml);

@@ -58,7 +58,7 @@ final class Reloader {
         this.me = me;
         this.running = running;
         this.loop = loop;
-        for (String name : List.of(SyncConfigFile.NAME, org.jheartbeat.cli.metrics.JheartbeatYaml.NAME)) {
+        for (String name : List.of(SyncConfigFile.NAME, org.jheartbeat.cli.config.JheartbeatYaml.NAME)) {
             restartOnly.put(name, read(name));
         }
     }
@@ -94,7 +94,7 @@ final class Reloader {
             // a changed jheartbeat.yaml only applies at the next start, but one the next start would refuse
             // must not be answered "needs a restart" as if it were fine
             try {
-                org.jheartbeat.cli.metrics.JheartbeatYaml.load(configDir, loaded.config());
+                org.jheartbeat.cli.config.JheartbeatYaml.load(configDir, loaded.config());
             } catch (UserException e) {
                 errors.add(e.getMessage());
             }

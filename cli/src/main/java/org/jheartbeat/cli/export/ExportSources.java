@@ -18,10 +18,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.jheartbeat.cli.error.UserException;
-import org.jheartbeat.cli.metrics.JheartbeatYaml;
+import org.jheartbeat.cli.config.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.StonithDecl;
+import org.jheartbeat.export.ExportInput;
 import org.jheartbeat.stonith.StonithConfigException;
 import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.registry.StonithDevices;
@@ -30,7 +31,9 @@ import org.jheartbeat.stonith.registry.StonithDevices;
  * Gathers an {@link ExportInput} from a loaded configuration's directory and this machine: the raw
  * files (for the report), sync.yaml and jheartbeat.yaml (with the loaders {@code hb config check}
  * uses), the names in {@code resource.d}, and each STONITH line's parameters named as the daemon
- * names them ({@link StonithDevices#positional}). The I/O edge before the pure {@link PacemakerExporter}.
+ * names them ({@link StonithDevices#positional}). The I/O edge before the pure
+ * {@link org.jheartbeat.export.PacemakerExporter}; it stays in cli because it loads sync.yaml and
+ * jheartbeat.yaml with cli's loaders ({@code hb config check}'s).
  */
 public final class ExportSources {
     private ExportSources() {

@@ -1,9 +1,6 @@
 /**
- * {@code hb export pacemaker}: the configuration as a Corosync 3 + Pacemaker 2 cluster. The CIB model
- * ({@link org.jheartbeat.cli.export.Cib}), the pure conversion ({@link
- * org.jheartbeat.cli.export.PacemakerExporter}) with its line-by-line report, the renderers (CIB XML,
- * pcs and crm scripts), the expected placements read from {@code crm_simulate} ({@link
- * org.jheartbeat.cli.export.Placement}) and the check that runs Pacemaker's tools ({@link
- * org.jheartbeat.cli.export.PacemakerCheck}). Design: docs/design/export.md.
+ * The I/O edge of {@code hb export pacemaker} ({@link org.jheartbeat.cli.export.ExportSources}): gathers
+ * the export module's input from a configuration directory with the loaders {@code hb config check}
+ * uses. The conversion itself is the export module ({@code org.jheartbeat.export}).
  */
 package org.jheartbeat.cli.export;

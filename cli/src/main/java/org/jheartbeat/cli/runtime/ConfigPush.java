@@ -29,7 +29,7 @@ public final class ConfigPush {
     public static final String SYNC_YAML = "sync.yaml";
     /** Every file {@code hb config push} knows, in the order shown. */
     public static final List<String> FILES = List.of(HaCfParser.FILE_NAME, AuthKeysParser.FILE_NAME,
-            HaresourcesParser.FILE_NAME, SYNC_YAML, org.jheartbeat.cli.metrics.JheartbeatYaml.NAME);
+            HaresourcesParser.FILE_NAME, SYNC_YAML, org.jheartbeat.cli.config.JheartbeatYaml.NAME);
     /** Exit code of the scripts when the remote directory does not exist. */
     public static final int NO_REMOTE_DIR = 3;
     /** Lines of context in the diffs. */

@@ -19,7 +19,8 @@ public final class MonitorStatus {
     /**
      * The text section, or empty when nothing is watched.
      *
-     * @param watches group key → watched resources ({@link ResourceGroupExecutor#monitorStatus()})
+     * @param watches group key → watched resources ({@link
+     *                org.jheartbeat.resources.executor.ResourceGroupExecutor#monitorStatus()})
      * @return lines ending in {@code \n}
      */
     public static String render(Map<String, List<ResourceWatch>> watches) {

@@ -14,6 +14,7 @@ import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.resources.executor.ResourceGroupExecutor;
 import org.jheartbeat.sync.backup.BackupService;
 import org.jheartbeat.sync.backup.BackupState;
 import org.jheartbeat.sync.config.ReplicationJobSpec;

@@ -1,9 +1,8 @@
 /**
  * The daemon's and the commands' bridges between the pure modules and this host: checks of a
  * configuration against the machine ({@link org.jheartbeat.cli.runtime.HostChecks}: resource scripts,
- * media interfaces, duplicate and unroutable IP addresses), the resource-group executor running starts
- * and stops on one worker thread per group ({@link org.jheartbeat.cli.runtime.ResourceGroupExecutor}),
- * the sync and backup services tied to group ownership ({@link
+ * media interfaces, duplicate and unroutable IP addresses), the sync and backup services tied to group
+ * ownership ({@link
  * org.jheartbeat.cli.runtime.SyncRuntime}, {@code sync.yaml} read by {@link
  * org.jheartbeat.cli.runtime.SyncConfigFile}), Heartbeat 3.0.6's {@code cl_status} answered from a
  * status snapshot ({@link org.jheartbeat.cli.runtime.ClStatus}), and the files behind {@code hb

@@ -165,6 +165,30 @@ final class FaultMatrix {
                 });
     }
 
+    /**
+     * The passive node frozen just past deadtime, twice: resumed, it reads node1's beats that waited in
+     * its socket buffer before declaring anything (docs/design/failure-detection.md, "Pauses of this
+     * process"). Before, its first tick found node1 silent beyond deadtime and it took the VIP node1 served.
+     */
+    static Scenario frozenPassiveJustPastDeadtime(Map<String, String> env) {
+        long freezeMs = Long.parseLong(env.get("LAB_DEADTIME")) * 1000 + 300;
+        return new Scenario("passive node frozen just past deadtime (SIGSTOP " + freezeMs + " ms, twice) then thawed",
+                "the resumed node declares nobody dead, takes nothing; VIP stays on node1", true, env, true, l -> { },
+                (lab, c) -> {
+                    for (int i = 0; i < 2; i++) {
+                        lab.lab("freeze", "node2");
+                        Thread.sleep(freezeMs);
+                        lab.lab("thaw", "node2");
+                        staysOn(lab, "node1", 4000);
+                    }
+                    awaitServing(lab, "node1");
+                    assertThat(c.logSince("node2")).doesNotContain("node node1: is dead")
+                            .contains("This node did not run for");
+                    return "node2 took nothing after either resume; VIP on node1 throughout; ARP "
+                            + c.watch.arpHistory();
+                });
+    }
+
     /** SIGKILL of the active daemon (its resources stay up, unmanaged) and a restart within deadtime. */
     static Scenario sigkillRestarted(Map<String, String> env) {
         return new Scenario("daemon SIGKILL, restarted within deadtime",
@@ -209,7 +233,7 @@ final class FaultMatrix {
 
     /** The CI subset: fast scenarios on one shared lab ({@link #CI}). */
     static List<Scenario> ciSubset() {
-        return List.of(frozenThawed(CI), sigkillRestarted(CI), flapping(CI, 10));
+        return List.of(frozenThawed(CI), frozenPassiveJustPastDeadtime(CI), sigkillRestarted(CI), flapping(CI, 10));
     }
 
     /** Every scenario of issue 16 part 5, each on its own fresh lab. */
@@ -295,6 +319,7 @@ final class FaultMatrix {
                             + c.watch.arpHistory();
                 }));
         s.add(frozenThawed(BASE));
+        s.add(frozenPassiveJustPastDeadtime(BASE));
         s.add(new Scenario("frozen node past deadtime, no STONITH, thawed",
                 "node2 takes over while frozen node1's kernel still answers ARP (as Heartbeat 3.0.6); thawed: one"
                         + " node lets go, node1 alone", false, BASE, true, l -> { }, (lab, c) -> {

@@ -211,15 +211,16 @@ final class FloodDrills {
 
                         // node2's links: kept up by the replayed copies of node2's newest frame, or not
                         String links = linkLines(status);
+                        // (the drill's log: a link that no replay refreshes dies with the node, in the same
+                        // evaluation, so its line may come just before the node's)
                         await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(200)).until(() -> {
                             String since = c.logSince("node1");
-                            since = since.substring(since.indexOf(deadLine));
                             return since.contains("Link node2:eth0 dead.") && since.contains("Link node2:eth1 dead.");
                         });
-                        String afterDeathAll = c.logSince("node1");
-                        afterDeathAll = afterDeathAll.substring(afterDeathAll.indexOf(deadLine));
-                        long linksDead = Math.max(logMillis(lineWith(afterDeathAll, "Link node2:eth0 dead.")),
-                                logMillis(lineWith(afterDeathAll, "Link node2:eth1 dead.")));
+                        String drillLog = c.logSince("node1");
+                        String afterDeathAll = drillLog.substring(drillLog.indexOf(deadLine));
+                        long linksDead = Math.max(logMillis(lineWith(drillLog, "Link node2:eth0 dead.")),
+                                logMillis(lineWith(drillLog, "Link node2:eth1 dead.")));
                         assertThat(afterDeathAll).as("node2 brought back after its death").doesNotContain(
                                 "Status update for node node2").doesNotContain("Heartbeat restart on node node2")
                                 .doesNotContain("returning after partition");

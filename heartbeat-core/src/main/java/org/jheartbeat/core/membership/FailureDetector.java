@@ -28,12 +28,24 @@ import org.jheartbeat.core.membership.MembershipEvent.NodeStatusChanged;
  *       interval; a single dead link never kills a node. Links use the same interval.</li>
  *   <li>A dead node or link stays dead until a fresh packet arrives.</li>
  *   <li>"Late heartbeat" is computed on arrival from the gap since the previous {@code status}.</li>
+ *   <li>Silence counts only while this process runs ({@link #awake}): after it was stopped, the
+ *       frames that waited in its socket buffer are read before any death is declared.</li>
  * </ul>
  * Not thread-safe: owned by the cluster loop's single thread.
  */
 public final class FailureDetector {
+    /**
+     * A gap between two {@link #awake} calls longer than this is a pause of this process, in ns: five
+     * times the cluster loop's longest sleep (100 ms), so that a busy machine's scheduling jitter is
+     * not taken for one.
+     */
+    public static final long PAUSE_NANOS = 500_000_000L;
+
     private Timing timing;
-    private final long startNanos;
+    /** Start of the initdead count; moved forward by pauses, as every silence is. */
+    private long startNanos;
+    /** The previous {@link #awake} call (monotonic ns); MIN_VALUE before the first. */
+    private long awakeNanos = Long.MIN_VALUE;
     private final Map<NodeName, Peer> peers = new LinkedHashMap<>();
 
     private static final class Peer {
@@ -132,6 +144,42 @@ public final class FailureDetector {
         p.status = NodeStatus.DEAD;
         p.heard = true;
         return List.of(new NodeDead(node, 0));
+    }
+
+    /**
+     * The caller runs at {@code nowNanos}: call first at every timer tick and every frame. A gap since
+     * the previous call longer than {@link #PAUSE_NANOS} means this process did not run (SIGSTOP, a
+     * frozen VM, a long stall) and so read nothing; the peer's beats of that time wait in the socket
+     * buffer and come next. The gap is then not counted as anyone's silence: every deadline not yet
+     * passed moves forward by it. Without this, the first tick after the resume found the peer silent
+     * beyond its dead interval and declared it dead before reading its beats, and the resumed node took
+     * over groups that ran on the live peer. Corosync notices its pauses the same way (a gap over half
+     * its token timeout: "Process pause detected"), but then discards the membership messages that
+     * waited; here they are the peer's proof of life and are read.
+     *
+     * @return one {@link MembershipEvent.Paused} per node not dead when a pause ended; otherwise nothing
+     */
+    public List<MembershipEvent> awake(long nowNanos) {
+        long gap = awakeNanos == Long.MIN_VALUE ? 0 : nowNanos - awakeNanos;
+        awakeNanos = Math.max(awakeNanos, nowNanos);
+        if (gap <= PAUSE_NANOS) {
+            return List.of();
+        }
+        List<MembershipEvent> out = new ArrayList<>();
+        startNanos += gap;
+        for (Map.Entry<NodeName, Peer> e : peers.entrySet()) {
+            Peer p = e.getValue();
+            for (Link l : p.links.values()) {
+                if (l.status == LinkStatus.UP) {
+                    l.lastPacketNanos += gap;
+                }
+            }
+            if (p.status != NodeStatus.DEAD) {
+                p.lastStatusNanos += gap;
+                out.add(new MembershipEvent.Paused(e.getKey(), gap / 1_000_000));
+            }
+        }
+        return out;
     }
 
     /**

@@ -57,4 +57,16 @@ public sealed interface MembershipEvent {
                     + (beyondDeadtime ? " (> deadtime)" : "");
         }
     }
+
+    /**
+     * This process did not run for {@code pausedMillis} (SIGSTOP, a frozen VM, a long stall): the
+     * node's silence meanwhile is not counted towards its dead interval ({@link FailureDetector#awake}).
+     */
+    record Paused(NodeName node, long pausedMillis) implements MembershipEvent {
+        @Override
+        public String logLine() {
+            return "This node did not run for " + pausedMillis + " ms (stopped or starved of CPU): " + node
+                    + "'s silence meanwhile is not counted towards its deadtime.";
+        }
+    }
 }

@@ -169,6 +169,7 @@ public final class NodeEngine {
     /** Timer: sends the heartbeat when due, repeats {@code reqnodes}, checks deadlines. */
     public List<Effect> onTimer(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
         if (nowNanos >= exitAtNanos) {
             out.add(new Effect.Exit());
             exitAtNanos = Long.MAX_VALUE;
@@ -325,6 +326,7 @@ public final class NodeEngine {
      */
     public List<Effect> onPacket(String link, String source, HaMessage message, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
         Optional<String> type = message.type();
         Optional<String> src = message.get(Field.SOURCE);
         if (type.isEmpty() || src.isEmpty() || message.get(Field.TIMESTAMP).isEmpty()) {
@@ -381,7 +383,7 @@ public final class NodeEngine {
                     + seq + " (newest seq " + lastBefore + ")", nowNanos);
             return out;
         }
-        boolean newOnLink = unsequenced || linkSeqs.newOn(link, hg, seq);
+        boolean newOnLink = unsequenced || linkSeqs.newOn(link, hg, seq); // NS_ frames refresh no link: below
         if (verdict == SequenceTracker.Verdict.DUPLICATE && !newOnLink) {
             // this link carried it already: duplicated on the way, or replayed; refreshes nothing
             stale(out, StaleFrameCounter.Reason.REPEATED_ON_LINK, from + " " + type.get() + " gen " + hg + " seq "
@@ -394,7 +396,9 @@ public final class NodeEngine {
             return out;
         }
         message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
-        for (MembershipEvent e : detector.packetReceived(from, link, nowNanos)) {
+        // an NS_ frame (ack, retransmission request) has no seq, so a recorded one cannot be told from a
+        // new one: it refreshes no link; the peer's beats, sent on every link each keepalive, do
+        for (MembershipEvent e : unsequenced ? List.<MembershipEvent>of() : detector.packetReceived(from, link, nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
         boolean forUs = isForUs(message);
@@ -679,9 +683,14 @@ public final class NodeEngine {
         }
     }
 
+    /** The first tick or frame after a pause of this process discounts it ({@link FailureDetector#awake}). */
+    private void awake(List<Effect> out, long now, long wall) {
+        detector.awake(now).forEach(e -> onMembership(e, out, now, wall, false));
+    }
+
     private void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
         Level level = Level.INFO;
-        if (e instanceof MembershipEvent.NodeDead) {
+        if (e instanceof MembershipEvent.NodeDead || e instanceof MembershipEvent.Paused) {
             level = Level.WARN;
         } else if (e instanceof MembershipEvent.LateHeartbeat l) {
             level = l.beyondDeadtime() ? Level.CRIT : Level.WARN;

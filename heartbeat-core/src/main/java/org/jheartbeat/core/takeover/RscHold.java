@@ -22,7 +22,8 @@ import org.jheartbeat.core.takeover.Announcement.Resources;
  *   <li>shutting down ({@code info=shutdown}): none.</li>
  * </ul>
  * After a healed partition (where jheartbeat releases the non-preferred copy instead of restarting
- * as Heartbeat does) the bits of the group kinds that exist follow what the report says is held.
+ * as Heartbeat does), and in the answer to a peer that claims our groups ({@code info=audit}), the
+ * bits of the group kinds that exist follow what the report says is held.
  * Pure and not thread-safe: fed by the protocol engine with every announcement before it is sent.
  */
 public final class RscHold {
@@ -86,7 +87,8 @@ public final class RscHold {
                     clear(standbySet);
                 }
             }
-            case "partition" -> {
+            // after a healed partition, or to a peer that claims our groups (audit): what is held
+            case "partition", "audit" -> {
                 if (haveLocalGroups) {
                     local = r.held().includesLocal();
                 }

@@ -14,6 +14,8 @@ enum Settlement {
     MACH_DOWN("mach_down", "mach_down takeover complete."),
     /** Release of the peer's groups after a healed partition. */
     PARTITION("partition", "Released %s's groups after the partition healed."),
+    /** Nothing moved here: the peer also holds our groups, and our holdings tell it to release them. */
+    CLAIMED("audit", "Told %s which of our resource groups run here."),
     /** Groups stopped or started after the haresources comparison with the peer (disputed groups). */
     CONFIG("config", "Resource groups settled after the haresources comparison."),
     /** This node's own groups taken back from a peer that restarted and holds nothing. */

@@ -612,6 +612,7 @@ public final class TakeoverMachine {
             negotiate(out);
         } else if (state == TakeoverState.STABLE) {
             resolveDoubleOwnership(out);
+            answerClaimOnOurGroups(e, out);
             if ("partition".equals(e.info()) && !peerHolds.includesForeign()) {
                 reannounceLocal(out);
             }
@@ -654,6 +655,23 @@ public final class TakeoverMachine {
                         + peer + "'s groups, which it runs itself."));
                 settleInfo = Settlement.PARTITION;
             }
+        }
+    }
+
+    /**
+     * The peer took over our groups from this node, declared dead ({@code mach_down}), or saw it return
+     * ({@code partition}), and says it holds them ({@code foreign} in its {@code rsc_hold}) while they
+     * run here: this process was stopped, or cut off, and, having seen no partition itself, announced
+     * nothing. Our holdings, announced now ({@code info=audit}), make the peer release them
+     * ({@link #resolveDoubleOwnership} there): the copy on the non-preferred node stops. Other reports
+     * are not answered: the bits follow the protocol and may claim groups that do not run there.
+     */
+    private void answerClaimOnOurGroups(PeerResources e, List<Effect> out) {
+        if (("mach_down".equals(e.info()) || "partition".equals(e.info())) && e.held().includesForeign()
+                && holdsAny(true) && settleInfo == null) {
+            out.add(new LogLine(Level.ERROR, "Both machines own our resources! Telling " + peer
+                    + " which of them run here."));
+            settleInfo = Settlement.CLAIMED;
         }
     }
 

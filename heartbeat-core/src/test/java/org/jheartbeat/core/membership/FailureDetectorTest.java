@@ -116,4 +116,71 @@ class FailureDetectorTest {
         assertThat(new LinkDead(PEER, "eth1").logLine()).isEqualTo("Link node2:eth1 dead.");
         assertThat(new LinkUp(PEER, "eth1").logLine()).isEqualTo("Link node2:eth1 up.");
     }
+
+    /** Calls {@link FailureDetector#awake} every 100 ms, as the loop's ticks do, for {@code ms}. */
+    private void runAwake(long ms) {
+        for (long t = 0; t < ms; t += 100) {
+            assertThat(fd.awake(clock.advanceMillis(100))).isEmpty();
+        }
+    }
+
+    @Test
+    void aPauseOfThisProcessIsNotCountedAsThePeersSilence() {
+        fd.awake(clock.nanoTime());
+        beat("eth1", NodeStatus.ACTIVE);
+        runAwake(1000);
+        clock.advanceMillis(12_000); // stopped: longer than the deadtime (10 s)
+        assertThat(fd.awake(clock.nanoTime())).containsExactly(new MembershipEvent.Paused(PEER, 12_000));
+        assertThat(fd.evaluate(clock.nanoTime())).as("1 s of silence counted, not 13 s").isEmpty();
+        assertThat(fd.status(PEER)).isEqualTo(NodeStatus.ACTIVE);
+        clock.advanceMillis(9000);
+        assertThat(fd.evaluate(clock.nanoTime())).isEmpty();
+        clock.advanceMillis(1);
+        assertThat(fd.evaluate(clock.nanoTime())).containsExactly(new LinkDead(PEER, "eth1"),
+                new NodeDead(PEER, 10_001));
+    }
+
+    @Test
+    void aBeatThatWaitedDuringThePauseIsNotLate() {
+        fd.awake(clock.nanoTime());
+        beat("eth1", NodeStatus.ACTIVE);
+        runAwake(1000);
+        clock.advanceMillis(12_000);
+        fd.awake(clock.nanoTime());
+        assertThat(beat("eth1", NodeStatus.ACTIVE)).as("1 s since the last beat read, below warntime").isEmpty();
+        assertThat(fd.evaluate(clock.nanoTime())).isEmpty();
+    }
+
+    @Test
+    void gapsUpToHalfASecondAreNotPausesAndDeathComesOnTime() {
+        fd.awake(clock.nanoTime());
+        beat("eth1", NodeStatus.ACTIVE);
+        for (int i = 0; i < 20; i++) {
+            assertThat(fd.awake(clock.advanceMillis(FailureDetector.PAUSE_NANOS / 1_000_000))).isEmpty();
+        }
+        assertThat(fd.evaluate(clock.advanceMillis(1))).containsExactly(new LinkDead(PEER, "eth1"),
+                new NodeDead(PEER, 10_001));
+    }
+
+    @Test
+    void aPauseRevivesNothingAlreadyDead() {
+        fd.awake(clock.nanoTime());
+        beat("eth1", NodeStatus.ACTIVE);
+        clock.advanceMillis(10_001);
+        assertThat(fd.evaluate(clock.nanoTime())).contains(new NodeDead(PEER, 10_001));
+        clock.advanceMillis(5000);
+        assertThat(fd.awake(clock.nanoTime())).isEmpty();
+        assertThat(fd.status(PEER)).isEqualTo(NodeStatus.DEAD);
+        assertThat(fd.links(PEER)).containsEntry("eth1", LinkStatus.DEAD);
+    }
+
+    @Test
+    void initdeadDoesNotRunWhileThisProcessIsStopped() {
+        fd.awake(clock.nanoTime());
+        runAwake(20_000);
+        clock.advanceMillis(15_000);
+        assertThat(fd.awake(clock.nanoTime())).containsExactly(new MembershipEvent.Paused(PEER, 15_000));
+        assertThat(fd.evaluate(clock.advanceMillis(9_999))).isEmpty();
+        assertThat(fd.evaluate(clock.advanceMillis(2))).contains(new NodeDead(PEER, 30_001));
+    }
 }

@@ -94,8 +94,10 @@ class StaleFramesTest {
     @Test
     void aReplayOfThePeersLastFramesKeepsNoLinkUp() {
         bootBoth();
-        List<byte[]> last = record(N2, 3_000);
+        List<byte[]> last = record(N2, 12_000);
         h.freeze(N2); // the recording ends with node2's newest frame: the one copy that may refresh a link
+        assertThat(last).as("the recording holds an unsequenced ack (NS_ackmsg), which has no seq to compare")
+                .anyMatch(f -> new String(f, java.nio.charset.StandardCharsets.ISO_8859_1).contains("NS_ackmsg"));
         long repeatedBefore = h.engine(N1).staleFrames().count(Reason.REPEATED_ON_LINK);
         for (int i = 0; i < 10; i++) { // a replayer re-sending what it recorded, every second, past deadtime
             h.replay(N1, last);
@@ -105,8 +107,9 @@ class StaleFramesTest {
         assertThat(h.engine(N1).detector().links(N2)).as("node2's links, 10 s after its last real frame")
                 .containsEntry("eth1", org.jheartbeat.core.membership.LinkStatus.DEAD);
         assertThat(h.engine(N1).staleFrames().count(Reason.REPEATED_ON_LINK) - repeatedBefore)
-                .as("every replayed frame was counted as one its link had already carried")
-                .isEqualTo(10L * last.size());
+                .as("every replayed sequenced frame was counted as one its link had already carried")
+                .isEqualTo(10L * last.stream().filter(f -> !new String(f, java.nio.charset.StandardCharsets.ISO_8859_1)
+                        .contains("NS_")).count());
     }
 
     @Test

@@ -74,6 +74,14 @@ class RscHoldTest {
     }
 
     @Test
+    void anAuditToAPeerClaimingOurGroupsCarriesWhatRunsHere() {
+        RscHold node1 = new RscHold(true, true);
+        send(node1, ResourceSet.NONE, ""); // found the peer holding our share: nothing of ours
+        assertThat(send(node1, ResourceSet.LOCAL, "audit").held()).as("our groups run here after all")
+                .isEqualTo(ResourceSet.LOCAL);
+    }
+
+    @Test
     void otherAnnouncementsPassUnchanged() {
         Announcement a = new Announcement.Starting();
         assertThat(noOwnGroups.sent(a)).isSameAs(a);

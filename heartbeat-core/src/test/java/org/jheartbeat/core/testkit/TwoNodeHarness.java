@@ -62,6 +62,10 @@ public final class TwoNodeHarness {
         final Deque<long[]> pendingOps = new ArrayDeque<>(); // {dueNanos, group, start?1:0}
         final Deque<byte[]> inbox = new ArrayDeque<>();
         boolean frozen;
+        /** While frozen, frames sent to it wait in its socket buffer (instead of being lost). */
+        boolean keepFrames;
+        /** At its first step after a thaw, its timer runs before it reads the frames that waited. */
+        boolean timerFirst;
         long fenceDueNanos = Long.MAX_VALUE;
         /** Group keys whose start fails here (rolled back: not running) / whose stop fails (keeps running). */
         final Set<String> failingStarts = new TreeSet<>();
@@ -156,6 +160,7 @@ public final class TwoNodeHarness {
         Node node = node(n);
         node.engine = null;
         node.frozen = false;
+        node.keepFrames = false;
         node.running.clear();
         node.pendingOps.clear();
         node.inbox.clear();
@@ -214,10 +219,37 @@ public final class TwoNodeHarness {
         return trace.stream().filter(t -> t.endsWith(event)).count();
     }
 
-    /** Freezes a node (SIGSTOP of every process): it neither sends nor receives, but what it ran keeps running. */
+    /**
+     * Freezes a node (SIGSTOP of every process): it neither sends nor receives, but what it ran keeps
+     * running. Frames sent to it meanwhile are lost (a socket buffer that overflowed); see {@link #suspend}.
+     */
     public void freeze(NodeName n) {
         node(n).frozen = true;
         trace.add(at() + " " + n + " frozen");
+    }
+
+    /**
+     * Freezes a node as SIGSTOP does to a real daemon: as {@link #freeze}, but the frames sent to it
+     * meanwhile wait in its socket buffer and are read after {@link #resume}, all at that instant.
+     */
+    public void suspend(NodeName n) {
+        node(n).frozen = true;
+        node(n).keepFrames = true;
+        trace.add(at() + " " + n + " suspended");
+    }
+
+    /**
+     * Thaws a node {@link #suspend}ed (SIGCONT). Its timers are overdue and the frames that waited are
+     * ready at the same instant: in the daemon the loop's scheduled tick and the media threads race.
+     *
+     * @param timerFirst whether its first step runs the engine's timer before handing it those frames
+     *                   (else the frames go first, as every step does)
+     */
+    public void resume(NodeName n, boolean timerFirst) {
+        node(n).frozen = false;
+        node(n).keepFrames = false;
+        node(n).timerFirst = timerFirst;
+        trace.add(at() + " " + n + " resumed (" + (timerFirst ? "timer" : "frames") + " first)");
     }
 
     /** Thaws a frozen node (SIGCONT). */
@@ -283,8 +315,14 @@ public final class TwoNodeHarness {
             clock.advanceMillis(10);
             for (Node n : nodes) {
                 if (n.engine == null || n.frozen) {
-                    n.inbox.clear();
+                    if (n.engine == null || !n.keepFrames) {
+                        n.inbox.clear();
+                    }
                     continue;
+                }
+                if (n.timerFirst) {
+                    n.timerFirst = false;
+                    handle(n, n.engine.onTimer(clock.nanoTime(), clock.currentTimeMillis()));
                 }
                 if (n.fenceDueNanos <= clock.nanoTime()) {
                     n.fenceDueNanos = Long.MAX_VALUE;
