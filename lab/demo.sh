@@ -12,7 +12,7 @@
 set -euo pipefail
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# demo.sh townhall: the town hall with real services (lab/townhall/demo.sh, README "The town hall")
+# demo.sh townhall: the town hall with real services (lab/townhall/demo.sh, docs/townhall.md)
 if [[ ${1:-} == townhall ]]; then
     shift
     exec "$LAB_DIR/townhall/demo.sh" "$@"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # pcmk-node.sh N RUN EXPORT: start Corosync 3 + Pacemaker 2 on lab node N from the files
-# 'hb export pacemaker' wrote to EXPORT (PacemakerClusterDrillIT; README "Outgrowing two nodes").
+# 'hb export pacemaker' wrote to EXPORT (PacemakerClusterDrillIT; docs/reference.md, "Outgrowing two nodes").
 # Runs inside the node (nsenter -t <holder> -n -u -m): the holder's mount namespace is private,
 # so the cluster's fixed paths get their own tmpfs there and the host's stay untouched:
 # /etc/corosync, /var/lib/pacemaker, /var/lib/corosync, /var/log/{pacemaker,corosync}, /run and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# demo.sh — the town hall demo (./demo.sh townhall; README "The town hall"): the seed's two servers
+# demo.sh — the town hall demo (./demo.sh townhall; docs/townhall.md): the seed's two servers
 # with real Debian services in the namespace lab. node1 runs the web group (Apache+PHP on MariaDB,
 # ProFTPD, Tomcat 10) on 198.18.0.100, node2 the mail group (Exim SMTP, Dovecot IMAP, Samba,
 # SpamAssassin) on 198.18.0.101, each group with its node's names (Hostname: NetBIOS and DNS, the

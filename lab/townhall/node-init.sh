@@ -1,5 +1,5 @@
 #!/bin/sh
-# node-init.sh N NODE_DIR — makes lab node N a machine of the town hall (README "The town hall").
+# node-init.sh N NODE_DIR — makes lab node N a machine of the town hall (docs/townhall.md).
 # Run by lab.sh (LAB_NODE_INIT) as root inside node N's own mount namespace at every power-on,
 # after its private /srv, /var/lib/jheartbeat and /run are mounted:
 #   - /etc and /var become the node's own: overlays on the host's, whose upper layers live in

@@ -14,14 +14,15 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * The picocli command lines of {@code hb}: every command's ({@link #newCommandLine}) or one command's
  * ({@link #newShortCommandLine}). Kept out of {@link Main} so that the direct path of {@code hb status}
- * and {@code cl_status} loads and verifies no picocli class (issue 16: their start time).
+ * and {@code cl_status} loads and verifies no picocli class (admins and scripts run them in loops: their
+ * start time counts).
  */
 public final class CommandLines {
     /** Arguments that print help or the version: never on the daemon's short path (their text needs the full model). */
     private static final Set<String> HELP_OPTIONS = Set.of("-h", "--help", "-V", "--version");
     /**
      * Commands run on a short path (one command's model): the daemon's start, and the commands admins run in
-     * loops against a live daemon (issue 16: {@code hb status}, {@code cl_status} within 300 ms).
+     * loops against a live daemon ({@code hb status}, {@code cl_status}: their start time counts).
      */
     private static final Map<String, Supplier<Object>> SHORT_PATHS = Map.of(
             "daemon", DaemonCommand::new,
@@ -70,7 +71,7 @@ public final class CommandLines {
 
     /**
      * {@code hb} with only the subcommand {@code name} (one of {@link #SHORT_PATHS}): picocli then builds the
-     * model of one command instead of every command's (issue 13: the daemon's footprint; issue 16: {@code hb
+     * model of one command instead of every command's (less memory for the daemon; {@code hb
      * status} and {@code cl_status} start in about half the CPU time). Parsing, execution, exit codes and error
      * messages are those of {@link #newCommandLine}; help and version texts are not offered here.
      *
@@ -88,7 +89,7 @@ public final class CommandLines {
     }
 
     /**
-     * {@code hb} with only its {@code daemon} subcommand, for a daemon's start (issue 13: footprint): picocli then
+     * {@code hb} with only its {@code daemon} subcommand, for a daemon's start: picocli then
      * builds the model of one command instead of every command's, which saves classes (memory) and start time.
      * Parsing, execution, exit codes and error messages ({@code hb daemon: ...}, {@code Try 'hb daemon --help'})
      * are those of {@link #newCommandLine}; help and version texts are not offered here ({@link #isDaemonRun}).

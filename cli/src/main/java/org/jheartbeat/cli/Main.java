@@ -14,8 +14,8 @@ import org.jheartbeat.core.state.StateDirectory;
 /**
  * Entry point of {@code hb} ({@code java -jar hb.jar}): the direct path of {@code hb status} and
  * {@code cl_status} first, else picocli ({@link CommandLines}). This class refers to no picocli type, uses
- * no lambda and no stream, so that a direct call loads and links none of them (issue 16: {@code hb status}
- * and {@code cl_status} against a live daemon within 300 ms; each costs JVM start time).
+ * no lambda and no stream, so that a direct call loads and links none of them ({@code hb status}
+ * and {@code cl_status} are run in loops by admins and scripts; each class costs JVM start time).
  */
 public final class Main {
     private Main() {
@@ -36,7 +36,7 @@ public final class Main {
     }
 
     /**
-     * The direct path (issue 16: {@code hb status} and {@code cl_status} run in loops by admins and
+     * The direct path ({@code hb status} and {@code cl_status} run in loops by admins and
      * scripts): the well-formed calls {@code hb status [--state-dir DIR] [--json]} and {@code hb cl-status
      * [--state-dir DIR] -- ARGS...} (the {@code cl_status} wrapper's form), each option at most once, are
      * run without building any picocli model, which costs about as much CPU as the rest of the call.

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14 "Bad input" for agent classes: {@code hb config check}, {@code hb resources check} and the
+ * Bad input for agent classes: {@code hb config check}, {@code hb resources check} and the
  * daemon on haresources lines naming an unknown class, agent or OCF parameter, a missing required one,
  * a timeout that does not parse; and {@code hb resources describe}. Runs the real OCF agents' meta-data.
  */

@@ -41,8 +41,8 @@ class BackupCommandTest {
         HbRun r = hb("backup", "status", "--config-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).isEqualTo("hb: " + dir.toAbsolutePath().resolve("sync.yaml") + " does not exist, so no"
-                + " backups are configured on this node: create it with a backups: section (format: README,"
-                + " \"sync.yaml\"), or give the directory that holds it with --config-dir\n");
+                + " backups are configured on this node: create it with a backups: section (format: man jheartbeat-sync.yaml), or give"
+                + " the directory that holds it with --config-dir\n");
     }
 
     @Test
@@ -51,7 +51,7 @@ class BackupCommandTest {
         HbRun r = hb("backup", "run", "--config-dir", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).isEqualTo("hb: no backups configured in " + dir.toAbsolutePath().resolve("sync.yaml")
-                + ": add a backups: section (format: README, \"sync.yaml\")\n");
+                + ": add a backups: section (format: man jheartbeat-sync.yaml)\n");
         assertThat(r.out()).isEmpty();
     }
 

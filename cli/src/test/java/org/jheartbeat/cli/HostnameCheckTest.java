@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15: {@code hb config check} and {@code hb resources check} read the built-in {@code Hostname}'s
+ * {@code hb config check} and {@code hb resources check} read the built-in {@code Hostname}'s
  * options and name what is wrong with file:line, and the daemon does not start with such a line.
  */
 class HostnameCheckTest {

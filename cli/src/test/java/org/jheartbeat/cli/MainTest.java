@@ -130,8 +130,8 @@ class MainTest {
 
     /**
      * A direct call against a live control socket, in a JVM of its own as {@code cl_status} runs it: the answer
-     * is printed and no picocli class, no lambda of ours is loaded (the class-load log of the JVM; issue 16: the
-     * start time of {@code hb status} and {@code cl_status}). The socket is served here by a thread that reads
+     * is printed and no picocli class, no lambda of ours is loaded (the class-load log of the JVM: each
+     * class costs the start time of {@code hb status} and {@code cl_status}). The socket is served here by a thread that reads
      * the request line and answers as the daemon does.
      */
     @Test

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Something that is not a jheartbeat daemon answers on the control socket: the operator gets one line
- * saying so and exit 1, without a Java class name (issue 12 fresh-user trial).
+ * saying so and exit 1, without a Java class name (a stack trace tells an operator nothing).
  */
 class MalformedAnswerTest {
     @TempDir

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Debian package as an administrator meets it (issue 13): lintian finds no error in
+ * The Debian package as an administrator meets it: lintian finds no error in
  * {@code packaging/target/jheartbeat_*_all.deb}; {@code dpkg -i} into an {@link IsolatedRoot} (this machine's
  * /usr, /etc and /var under a throw-away overlay, so the machine is left as it was even when the test fails);
  * the postinst made the daemon's class-data sharing archive, and a JVM change makes it again (the dpkg trigger);

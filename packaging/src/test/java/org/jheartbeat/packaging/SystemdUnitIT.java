@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The unit as systemd itself runs it (issue 13, "Bad input": a corrupt or missing config at boot fails the unit
+ * The unit as systemd itself runs it (a corrupt or missing config at boot fails the unit
  * once, with the config check's file:line messages in the journal, and it does not restart in a loop). PID 1 of
  * this machine is not systemd, so a {@link SystemdContainer} boots Debian's systemd 252 as PID 1 of its own
  * namespaces; the .deb is installed there with {@code dpkg -i} (its postinst talks to that systemd, and makes the

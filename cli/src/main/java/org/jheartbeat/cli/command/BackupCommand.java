@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hb backup ...}: the removable-disk backups of {@code sync.yaml} by hand (issue 7 part 5).
+ * {@code hb backup ...}: the removable-disk backups of {@code sync.yaml} by hand.
  * They work without the daemon; a run, list or restore waits for nobody: when the daemon (or
  * another {@code hb}) is busy with the same backup, it fails at once with "busy".
  */
@@ -77,13 +77,13 @@ public final class BackupCommand implements Callable<Integer> {
             Path file = configDir.path().toAbsolutePath().normalize().resolve("sync.yaml");
             if (!java.nio.file.Files.exists(file)) {
                 throw new UserException(ExitCodes.CONFIG, file + " does not exist, so no backups are configured on"
-                        + " this node: create it with a backups: section (format: README, \"sync.yaml\"), or give"
+                        + " this node: create it with a backups: section (format: man jheartbeat-sync.yaml), or give"
                         + " the directory that holds it with --config-dir");
             }
             SyncConfig cfg = loadSyncConfig(configDir.path());
             if (cfg.backups().isEmpty()) {
                 throw new UserException(ExitCodes.CONFIG, "no backups configured in " + file
-                        + ": add a backups: section (format: README, \"sync.yaml\")");
+                        + ": add a backups: section (format: man jheartbeat-sync.yaml)");
             }
             return cfg;
         }

@@ -39,7 +39,7 @@ public final class ConfigCommand implements Callable<Integer> {
      * {@code uname -n}, lowercased, unless that is a host name this machine took over from its peer
      * ({@code Hostname::NAME::hostname=yes}, recorded under {@code /run/jheartbeat/hostname}): then its own
      * name from that record, so that {@code hb config check/push} and {@code hb export} never act as the
-     * peer (issue 15). {@code localhost} if {@code uname -n} is unreadable.
+     * peer. {@code localhost} if {@code uname -n} is unreadable.
      */
     static NodeName thisNode() {
         String unameN;

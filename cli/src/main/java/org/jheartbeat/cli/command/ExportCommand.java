@@ -175,7 +175,7 @@ public final class ExportCommand implements Callable<Integer> {
                 o.println(r.warnings().size() + " warning(s), also in export-report.txt:");
                 r.warnings().forEach(w -> o.println("  * " + w));
             }
-            o.println("Next: README \"Outgrowing two nodes\" (corosync-keygen, copy corosync.conf, start, load cib.xml).");
+            o.println("Next: docs/reference.md \"Outgrowing two nodes\" (corosync-keygen, copy corosync.conf, start, load cib.xml).");
             return ExitCodes.OK;
         }
 

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hb maintenance on|off|status [--node NODE | --group GROUP]} (issue 20; docs/design/takeover.md,
+ * {@code hb maintenance on|off|status [--node NODE | --group GROUP]} (docs/design/takeover.md,
  * "Maintenance"), as Pacemaker's {@code maintenance-mode} property and per-node/per-resource
  * {@code maintenance} attribute: while on, jheartbeat neither starts, stops, monitors, takes over nor
  * fails back the groups in scope (beats, membership and fencing go on) and the operator may start and

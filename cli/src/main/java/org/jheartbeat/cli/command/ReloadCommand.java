@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code hb reload}: the running daemon re-reads its config directory and applies what it can live
- * (issue 13 item 3; the same as SIGHUP and {@code systemctl reload jheartbeat}): resource groups added
+ * (the same as SIGHUP and {@code systemctl reload jheartbeat}): resource groups added
  * to or removed from haresources, ha.cf timings, authkeys. Prints one line per change, saying which
  * need a restart. An invalid configuration prints the config check's {@code file:line} messages,
  * applies nothing and exits 2. The daemon reads the directory it was started with.

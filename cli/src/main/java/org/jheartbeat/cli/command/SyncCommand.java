@@ -84,14 +84,14 @@ public final class SyncCommand implements Callable<Integer> {
             Path file = configDir.path().toAbsolutePath().normalize().resolve(SyncConfigFile.NAME);
             if (!java.nio.file.Files.exists(file)) {
                 throw new UserException(ExitCodes.CONFIG, file + " does not exist, so no replication jobs are"
-                        + " configured on this node: create it with a jobs: section (format: README, \"sync.yaml\")"
+                        + " configured on this node: create it with a jobs: section (format: man jheartbeat-sync.yaml)"
                         + " on both nodes, or give the directory that holds it with --config-dir");
             }
             ConfigLoadResult cluster = ConfigLoader.load(configDir.path(), Optional.empty());
             SyncConfig cfg = SyncConfigFile.load(configDir.path(), cluster.config());
             if (cfg.jobs().isEmpty()) {
                 throw new UserException(ExitCodes.CONFIG, "no replication jobs configured in " + file
-                        + ": add a jobs: section (format: README, \"sync.yaml\")");
+                        + ": add a jobs: section (format: man jheartbeat-sync.yaml)");
             }
             return cfg;
         }

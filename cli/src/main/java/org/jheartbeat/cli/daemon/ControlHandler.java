@@ -170,7 +170,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     }
 
     /**
-     * {@code hb maintenance on|off|status [--node N | --group G]} (issue 20): an unknown node or group is
+     * {@code hb maintenance on|off|status [--node N | --group G]}: an unknown node or group is
      * refused with the nearest name; on/off answer once applied (off: after both nodes' probes), or are
      * refused with what to fix; status answers {@code on (why)} or {@code off} on its first line, then the
      * maintenance block of {@code hb status}.

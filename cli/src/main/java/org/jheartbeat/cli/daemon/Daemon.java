@@ -115,7 +115,7 @@ public final class Daemon {
         // first of all: a second daemon on this state directory must not touch the config, the
         // STONITH device (its lock), the media or the state files of the running one
         refuseIfRunning(state);
-        // decided once, never re-read: a Hostname resource may change uname -n later (issue 15)
+        // decided once, never re-read: a Hostname resource may change uname -n later
         NodeName me = NodeIdentity.decide(options.nodeName(), options.nodeName().isPresent() ? "" : unameN(),
                 new org.jheartbeat.resources.names.TakenHostNames(
                         org.jheartbeat.resources.names.TakenHostNames.DEFAULT_DIR));
@@ -232,9 +232,9 @@ public final class Daemon {
                 () -> LOG.warn("No STONITH device configured: a peer that only looks dead is not fenced"));
         try {
             // once the media are bound (a second daemon on this node fails there, touching nothing) and
-            // before the first heartbeat: join holding nothing (issue 11 point 7; docs/design/resources.md);
+            // before the first heartbeat: join holding nothing (docs/design/resources.md);
             // a group that could not be released stays BLOCKED here, and the peer is told at comm up
-            // in maintenance (issue 20) the groups it covers are only probed, and what runs is kept as it is
+            // in maintenance the groups it covers are only probed, and what runs is kept as it is
             loop.start(() -> org.jheartbeat.cli.runtime.MaintenanceStartup.probeOrRelease(config, me,
                     engine.machine(), new ResourceGroupRunner(StandardResourceAgents.forHost(
                     config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner()))));
@@ -294,7 +294,7 @@ public final class Daemon {
     }
 
     /**
-     * The maintenance setting kept in the state directory (issue 20). A file that cannot be read is
+     * The maintenance setting kept in the state directory. A file that cannot be read is
      * taken as cluster-wide maintenance, CRIT: leaving the groups alone is the safe reading of a
      * setting that may have been on (a lost maintenance flag after a restart moves or stops services).
      */

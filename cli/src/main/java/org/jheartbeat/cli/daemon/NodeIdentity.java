@@ -12,7 +12,7 @@ import org.jheartbeat.resources.names.TakenHostNames;
  * {@code hb status} keep it whatever {@code uname -n} says later). An explicit {@code --node-name} wins.
  * Otherwise {@code uname -n}, lowercased, as Heartbeat 3.0.6 does, unless that name is one this machine
  * took over from its peer ({@code Hostname::NAME::hostname=yes}, recorded in {@link TakenHostNames}):
- * then the daemon would start as its own peer, and it refuses (issue 15; the record is under /run, so
+ * then the daemon would start as its own peer, and it refuses (the record is under /run, so
  * it does not outlive a reboot, which gives the kernel its own host name back).
  */
 public final class NodeIdentity {

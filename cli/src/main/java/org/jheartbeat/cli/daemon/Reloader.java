@@ -25,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's configuration reload ({@code hb reload}, SIGHUP, {@code systemctl reload}; issue 13
- * item 3). Reads the config directory off the loop thread with the checks of {@code hb config check}
+ * The daemon's configuration reload ({@code hb reload}, SIGHUP, {@code systemctl reload}). Reads the config
+ * directory off the loop thread with the checks of {@code hb config check}
  * and of daemon start (ha.cf, authkeys with its owner and mode, haresources, host checks, sync.yaml,
  * jheartbeat.yaml);
  * a changed sync.yaml or jheartbeat.yaml is reported as needing a restart;

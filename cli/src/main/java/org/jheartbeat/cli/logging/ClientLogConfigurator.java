@@ -18,7 +18,7 @@ import ch.qos.logback.core.status.NopStatusListener;
  * and logback's own status messages are not printed. {@code hb daemon} then replaces it from ha.cf
  * ({@link LogSetup#configureDaemon}).
  *
- * <p>Programmatic rather than a {@code logback.xml} for the footprint of the daemon (issue 13): Joran
+ * <p>Programmatic rather than a {@code logback.xml} for the footprint of the daemon: Joran
  * loads about 600 classes (its XML parser included) and takes about 0.2 s of every start, while this
  * uses only the classes the daemon's own logging loads anyway.
  *

@@ -13,8 +13,8 @@ import java.util.function.Function;
 /**
  * The two line formats of {@code hb}, written out instead of through logback's {@code PatternLayout}, whose
  * pattern parser and ~60 converter factories (one lambda class each) cost every start about 150 classes
- * (issue 13: footprint). Each line is exactly what the equivalent pattern prints ({@code LineLayoutTest}
- * compares them): a head, the formatted message, the line separator, then the stack trace of an attached
+ * (the daemon's start time and memory). Each line is exactly what the equivalent pattern prints
+ * ({@code LineLayoutTest} compares them): a head, the formatted message, the line separator, then the stack trace of an attached
  * exception as {@code PatternLayout} appends it (logback's {@link ThrowableProxyConverter}).
  */
 final class LineLayout extends LayoutBase<ILoggingEvent> {

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * (interop tests, a migration) and an admin must be able to tell their records apart; it is also the
  * package and service name.
  *
- * <p>Logging never blocks the caller (issue 12): each output sits behind a {@link NonBlockingAppender}
+ * <p>Logging never blocks the caller (a slow disk must not delay a heartbeat): each output sits behind a
+ * {@link NonBlockingAppender}
  * of {@link #QUEUE_LINES} lines that drops and counts when full; a growing count is logged as a
  * warning at most once per {@link #DROP_WARNING_INTERVAL_S} s; a log file that cannot be written is
  * reported once (and once more when it can be written again), never fatal; so is a syslog socket

@@ -208,7 +208,7 @@ public final class HostChecks {
     /**
      * A resource script that is missing or not executable: an ERROR of {@link #check} for {@code hb
      * config check}, but one that fails only its own group, so the daemon starts anyway and reports
-     * it (issue 11 point 4).
+     * it (one missing script must not keep the other groups down).
      *
      * @param group      the group's haresources index
      * @param key        the group's key (first resource token)

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a starting daemon does with the groups found running (issue 20): those its maintenance setting
+ * What a starting daemon does with the groups found running: those its maintenance setting
  * covers (cluster-wide, this node, the group) are probed once and left exactly as they are, running
  * ones marked running in the machine (it holds them, unmanaged); the others are released as always
  * ({@link StartupProbe}; a group that cannot be released is BLOCKED). Blocks for as long as the agents

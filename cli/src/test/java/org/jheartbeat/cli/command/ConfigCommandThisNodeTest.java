@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The node name {@code hb config check/push} and {@code hb export} act as (issue 15): after node1 took
+ * The node name {@code hb config check/push} and {@code hb export} act as: after node1 took
  * node2's host name ({@code Hostname::node2::hostname=yes}), {@code uname -n} says node2, and the tools must
  * still be node1, as the daemon is ({@code NodeIdentity}); otherwise {@code hb config push} on node1 would
  * take node1 for the peer and push to itself.

@@ -30,7 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The virtual-service table in user space (issue 18), for hosts without IPVS: each TCP or UDP
+ * The virtual-service table in user space, for hosts without IPVS: each TCP or UDP
  * service is a listener on its virtual address that proxies both directions to the real server its
  * {@link ServiceScheduling} chooses (LVS-NAT style whatever the configured forwarding method: the
  * real servers see the director's address, or the client's through a PROXY protocol v1 header for

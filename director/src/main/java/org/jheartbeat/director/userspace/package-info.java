@@ -1,5 +1,5 @@
 /**
- * The user-space director (issue 18): a TCP/UDP director that proxies both directions (LVS-NAT
+ * The user-space director: a TCP/UDP director that proxies both directions (LVS-NAT
  * style) for hosts without IPVS, behind the same {@link org.jheartbeat.director.table.TableBackend}
  * as the kernel's. {@link org.jheartbeat.director.userspace.sched.ServiceScheduling} is the contract
  * between the data path (Netty) and the decision model (the kernel's schedulers, connection

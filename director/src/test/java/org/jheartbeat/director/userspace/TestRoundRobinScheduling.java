@@ -19,7 +19,7 @@ import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 
 /**
  * A minimal decision model for the data path's own tests, NOT the kernel-exact one (that is the
- * {@code sched} work of issue 18): plain round robin over the reals with weight above 0 in list
+ * {@code sched} package): plain round robin over the reals with weight above 0 in list
  * order (new reals at the head, as the kernel), a connection counted inactive until established,
  * active until its first FIN, gone when closed (no TIME_WAIT entry), and persistence by the
  * client's whole address to its real for as long as the real stays in the table with a weight

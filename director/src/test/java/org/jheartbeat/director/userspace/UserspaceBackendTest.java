@@ -368,7 +368,7 @@ class UserspaceBackendTest {
      * Bad input: clients that send nothing, half-open clients (FIN sent, never reading), and a real
      * that accepts and hangs are all closed at their timeouts, while other clients keep being served;
      * N idle connections (default 1000; {@code -Djhb.director.idle=10000} with {@code ulimit -n 50000}
-     * for the 10,000 run, see README) hold bounded memory and no thread each.
+     * for the 10,000 run, see docs/design/userspace-director.md) hold bounded memory and no thread each.
      */
     @Test
     void badInputIsBoundedAndTimesOutWhileOthersAreServed() throws Exception {

@@ -13,7 +13,8 @@ import org.jheartbeat.core.auth.AuthKeys;
 
 /**
  * SHA-256 digests of the parts of a configuration both nodes must agree on, exchanged so that a
- * node can warn when its peer runs a different haresources, authkeys or ha.cf (issue 6 item 4).
+ * node can warn when its peer runs a different haresources, authkeys or ha.cf (two nodes that disagree would
+ * place groups differently).
  * Each digest is 64 lowercase hex characters over a canonical text built from the parsed
  * {@link ClusterConfig}, never over the raw files, so two files that mean the same thing digest the same:
  *

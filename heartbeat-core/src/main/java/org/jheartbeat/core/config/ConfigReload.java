@@ -13,7 +13,7 @@ import java.util.Objects;
  * while the node runs and what waits for a restart. Pure: the running configuration and the one just
  * read and validated in, the {@link Plan} out; nothing is read, logged or applied here.
  *
- * <p>Applied live (issue 13 item 3):
+ * <p>Applied live (what can change without moving a running group):
  * <ul>
  *   <li>haresources: groups added (a new key) or removed (a key gone). Groups are matched by key, so
  *       a group that only moved to another line, or whose line number changed, is unchanged;</li>

@@ -10,7 +10,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Which of this node's resource groups the peer's haresources defines differently (issue 11 point 8).
+ * Which of this node's resource groups the peer's haresources defines differently.
  * Such a <em>disputed</em> group is started by neither node until the files agree: with two
  * definitions of the same address, each node would otherwise run its own (Heartbeat 3.0.6 has no such
  * check; a mismatch there gives the same address on both nodes). Pure.
@@ -72,7 +72,7 @@ public final class GroupAgreement {
      * @param local        this node's groups, in haresources order
      * @param peer         the peer node
      * @param peerGroups   what the peer's {@code cfg_groups} said, or null when it sent none (a
-     *                     jheartbeat peer from before issue 11: files are only compared whole, nothing
+     *                     jheartbeat peer from before per-group digests: files are only compared whole, nothing
      *                     is disputed)
      * @param filesDiffer  whether the whole-haresources digests differ (when they are equal nothing
      *                     is disputed)

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 /**
  * What one resource group of haresources is, in a form small enough to send to the peer
- * ({@code cfg_groups} of {@code jhb-config}, issue 11 point 8): its key, its preferred node, a short
+ * ({@code cfg_groups} of {@code jhb-config}): its key, its preferred node, a short
  * hash of its canonical definition and short hashes of the resource identities it claims. The peer
  * compares them with its own groups ({@link GroupAgreement}) to find groups the two files define
  * differently.

@@ -19,7 +19,7 @@ import org.jheartbeat.core.takeover.ResourceSet;
  *  cleanup [GROUP]                            Cleanup(group)        (a group key or 1-based number)
  *  stonith-status                             StonithStatus
  *  reload                                     Reload
- *  maintenance on|off|status [node N|group G] Maintenance(action, scope)  (issue 20)
+ *  maintenance on|off|status [node N|group G] Maintenance(action, scope)
  *                     SET = all|local|foreign|failback, TIMEOUT_S = 1..3600
  * </pre>
  */
@@ -92,8 +92,8 @@ public sealed interface ControlRequest
     }
 
     /**
-     * {@code reload}: re-read the config directory and apply what can be applied live (issue 13
-     * item 3, {@link org.jheartbeat.core.config.ConfigReload}); the answer lists every change, one per
+     * {@code reload}: re-read the config directory and apply what can be applied live ({@link
+     * org.jheartbeat.core.config.ConfigReload}); the answer lists every change, one per
      * line, or the config check's {@code file:line} messages when the files are invalid (nothing applied).
      */
     record Reload() implements ControlRequest {
@@ -181,7 +181,7 @@ public sealed interface ControlRequest
     }
 
     /**
-     * {@code maintenance on|off|status [node NODE|group KEY]} (issue 20): cluster-wide when no scope is given.
+     * {@code maintenance on|off|status [node NODE|group KEY]}: cluster-wide when no scope is given.
      *
      * @param action on, off or status
      * @param scope  cluster-wide, a node or a group key (one printable ASCII word)

@@ -112,7 +112,7 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * @param resources     the whole haresources line after the node name
      * @param problem       what failed for it here or on the peer and what to do, or empty
      * @param disputed      why the peer's haresources defines this group differently, so that neither node
-     *                      starts it (issue 11), or null when it does not
+     *                      starts it, or null when it does not
      * @param unconfirmedOn a node that may hold it by a coarse report only (the peer's {@code rsc_hold}, all a
      *                      Heartbeat 3.0.6 peer says), or null; only when {@code runningOn} is {@code -}
      * @param placement     what {@code runningOn} alone does not say (a transition such as {@code starting on

@@ -19,7 +19,7 @@ import java.util.Locale;
  *       writes {@code /var/lib/heartbeat/hb_generation}; bumped and fsync'd at every start.</li>
  *   <li>{@code hb_uuid}: this node's 16 raw UUID bytes ({@code srcuuid}), random at first start.</li>
  *   <li>{@code control.sock}: the local control socket; {@code hb.pid}: the daemon's pid.</li>
- *   <li>{@code maintenance}: the cluster's maintenance setting ({@code hb maintenance}, issue 20), written
+ *   <li>{@code maintenance}: the cluster's maintenance setting ({@code hb maintenance}), written
  *       and fsync'd at every change, read at start (absent: no maintenance).</li>
  * </ul>
  */

@@ -58,7 +58,7 @@ public enum MessageType {
     /**
      * {@code jhb-config}: jheartbeat only, not in Heartbeat 3.0.6. Digests of this node's
      * haresources, authkeys and cluster-relevant ha.cf settings ({@link Field#CONFIG_HARESOURCES},
-     * {@link Field#CONFIG_AUTHKEYS}, {@link Field#CONFIG_HA_CF}) and, since issue 11, a summary of every
+     * {@link Field#CONFIG_AUTHKEYS}, {@link Field#CONFIG_HA_CF}) and (since per-group digests) a summary of every
      * resource group ({@link Field#CONFIG_GROUPS}; an older jheartbeat sends none), sent after comm up and to a
      * restarted peer. Sequenced like any normal message so a lost one is retransmitted; a real
      * Heartbeat 3.0.6 peer tracks its {@code seq} and drops it as an unknown type (facts C.2).
@@ -73,7 +73,7 @@ public enum MessageType {
      */
     GROUP_FAILURE("jhb-grpfail"),
     /**
-     * {@code jhb-maint}: jheartbeat only, not in Heartbeat 3.0.6. The maintenance setting (issue 20;
+     * {@code jhb-maint}: jheartbeat only, not in Heartbeat 3.0.6. The maintenance setting (
      * {@link Field#MAINT_OP} {@code set}, with {@link Field#MAINT_VERSION} and the scopes), a request to
      * probe groups ({@code probe}) and its answer ({@code runs}), see docs/design/takeover.md,
      * "Maintenance". Sequenced; a real Heartbeat peer drops it as an unknown type, like {@link #CONFIG_DIGEST}.

@@ -14,7 +14,7 @@ import org.jheartbeat.core.testkit.Mutations;
 import org.jheartbeat.core.testkit.Mutations.Mutant;
 
 /**
- * Fuzzers of the ha.cf, authkeys and haresources parsers (issue 16 item 6), grown from the example
+ * Fuzzers of the ha.cf, authkeys and haresources parsers (they read files an admin edits by hand), grown from the example
  * files at the repository root and the forms the parser tests use. Properties: the parser never throws
  * (its documented contract: every problem is a {@link ConfigDiagnostic}); every diagnostic names the
  * file it was given and a line inside the text (0 for the file as a whole), prints as {@code

@@ -11,7 +11,7 @@ import org.jheartbeat.core.config.ConfigReload.Change;
 import org.jheartbeat.core.config.ConfigReload.Effect;
 import org.junit.jupiter.api.Test;
 
-/** The reload decision (issue 13 item 3): running config + new config → what applies live, what needs a restart. */
+/** The reload decision ({@code hb reload}, SIGHUP): running config + new config → what applies live, what needs a restart. */
 class ConfigReloadTest {
     static final NodeName N1 = NodeName.of("node1");
     static final NodeName N2 = NodeName.of("node2");

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 import org.jheartbeat.core.config.GroupAgreement.Conflict;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11 point 8: which groups the two haresources define differently. */
+/** Which groups the two haresources define differently (such a group is started by neither node). */
 class GroupAgreementTest {
     static final String LAB = "node1 198.18.0.100/24/eth0 labweb\nnode2 198.18.0.101 labweb2\n";
 

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11 point 8: the per-group summary sent in {@code cfg_groups}. */
+/** The per-group summary sent in {@code cfg_groups}, by which the peer finds groups defined differently. */
 class GroupDigestTest {
     static final NodeName N1 = NodeName.of("node1");
     static final NodeName N2 = NodeName.of("node2");

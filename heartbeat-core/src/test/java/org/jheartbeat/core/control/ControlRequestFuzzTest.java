@@ -13,7 +13,7 @@ import org.jheartbeat.core.testkit.Mutations;
 import org.jheartbeat.core.testkit.Mutations.Mutant;
 
 /**
- * Fuzzer of the control-socket request parser {@link ControlRequest#parse(String)} (issue 16 item 6),
+ * Fuzzer of the control-socket request parser {@link ControlRequest#parse(String)} (any local client may send it anything),
  * grown from every request form the CLI sends. The server hands the parser the line's bytes as
  * ISO-8859-1 ({@link ControlServer}), so any byte string is a possible input. Properties: nothing but
  * {@link MalformedRequestException} escapes, and its message is one line of printable ASCII (it is sent

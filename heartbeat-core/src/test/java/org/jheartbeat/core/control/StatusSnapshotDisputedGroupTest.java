@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11 point 8: {@code hb status} shows a disputed group, with the reason, in text and JSON. */
+/** {@code hb status} shows a disputed group, with the reason, in text and JSON, so the admin sees why it runs nowhere. */
 class StatusSnapshotDisputedGroupTest {
     static final String WHY = "defined differently on node2 (node2 names node2 as its preferred node, node1 names node1);"
             + " started by neither node until haresources agree";

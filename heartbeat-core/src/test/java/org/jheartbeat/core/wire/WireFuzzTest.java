@@ -21,7 +21,7 @@ import org.jheartbeat.core.testkit.Mutations;
 import org.jheartbeat.core.testkit.Mutations.Mutant;
 
 /**
- * Fuzzers of the packet codecs and their authentication (issue 16 item 6), grown from the Heartbeat
+ * Fuzzers of the packet codecs and their authentication (they read what anyone on the network sends), grown from the Heartbeat
  * 3.0.6 captures: every {@code .bin} datagram of {@code sha1/}, {@code md5/}, {@code crc/} and {@code
  * lifecycle/} (netstring, with the keys of the vectors' README) and every frame of the {@code serial/}
  * streams (classic). Cases per property: {@code -Djhb.fuzz.tries} (docs/fuzzing.md).

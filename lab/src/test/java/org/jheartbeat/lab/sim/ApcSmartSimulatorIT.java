@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code /usr/sbin/stonith -t apcsmart}) and by our {@link ApcSmartDevice} on the host end.
  */
 class ApcSmartSimulatorIT {
-    /** How long to wait for what must happen: only a hang takes this long (issue 12). */
+    /** How long to wait for what must happen: only a hang takes this long (CI is a busy 2-core machine). */
     private static final Duration HANG = Duration.ofSeconds(60);
     @TempDir
     Path dir;
@@ -35,9 +35,9 @@ class ApcSmartSimulatorIT {
     @BeforeEach
     void pair() throws Exception {
         // the simulator's own fidelity check (about 70 s) is a drill: the product's STONITH path runs through
-        // the simulator in StonithIT on every run; ./test.sh -Djhb.drills=true (README) runs this too
+        // the simulator in StonithIT on every run; ./test.sh -Djhb.drills=true (docs/testing.md) runs this too
         org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("jhb.drills"),
-                "the simulator's fidelity check runs with -Djhb.drills=true (README: longer drills)");
+                "the simulator's fidelity check runs with -Djhb.drills=true (docs/testing.md)");
         Path ups = dir.resolve("ups");
         host = dir.resolve("host");
         socat = new ProcessBuilder("socat", "PTY,link=" + ups + ",rawer", "PTY,link=" + host + ",rawer")

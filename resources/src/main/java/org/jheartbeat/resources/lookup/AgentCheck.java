@@ -23,7 +23,7 @@ import org.jheartbeat.resources.ocf.OcfMetadata;
  * ({@code hb config check}, {@code hb resources check}, daemon start):
  * <ul>
  *   <li>Heartbeat names: the script exists in {@code resource.d} or the init directory
- *       ({@link Kind#MISSING_SCRIPT}, which the daemon demotes to its group's failure, issue 11);
+ *       ({@link Kind#MISSING_SCRIPT}, which the daemon demotes to its group's failure);
  *       IPaddr/IPaddr2/drbddisk are built in (drbddisk takes at most one argument);</li>
  *   <li>{@code lsb:}: the init script exists and is executable;</li>
  *   <li>{@code ocf:}: the agent exists (else a did-you-mean among its provider's agents), its
@@ -44,7 +44,7 @@ public final class AgentCheck {
 
     /** What kind of problem a {@link Problem} is. */
     public enum Kind {
-        /** a Heartbeat-class script is missing: fails only its group at takeover (issue 11 point 4) */
+        /** a Heartbeat-class script is missing: fails only its group at takeover, so the other groups still run */
         MISSING_SCRIPT,
         /** any other error: the daemon refuses to start */
         ERROR,

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the resources of one running group (issue 14 item 2; docs/design/resources.md,
+ * Watches the resources of one running group (docs/design/resources.md,
  * "Monitoring"), as Pacemaker's recurring {@code monitor} operation with {@code on-fail=restart}:
  * each watched resource's status is asked every {@link MonitorSettings#interval()} (counted from the
  * end of its previous check). Anything but "running" (stopped, failed, or a status that timed out,

@@ -20,7 +20,7 @@ import org.jheartbeat.core.config.ResourceSpec;
  * @throws IllegalArgumentException if a duration is not positive or {@code maxRestarts} is negative
  */
 public record MonitorSettings(Duration interval, Duration timeout, int maxRestarts, Duration window) {
-    /** Every 10 s, 20 s timeout, 3 restarts within 10 minutes (issue 14 item 2). */
+    /** Every 10 s, 20 s timeout, 3 restarts within 10 minutes (docs/design/resources.md, "Monitoring"). */
     public static final MonitorSettings DEFAULT =
             new MonitorSettings(Duration.ofSeconds(10), Duration.ofSeconds(20), 3, Duration.ofMinutes(10));
 

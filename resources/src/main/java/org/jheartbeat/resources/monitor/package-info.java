@@ -1,5 +1,5 @@
 /**
- * Watching resources while they run (issue 14 item 2; docs/design/resources.md, "Monitoring"): the
+ * Watching resources while they run (docs/design/resources.md, "Monitoring"): the
  * pure decision kernel ({@link org.jheartbeat.resources.monitor.FailCounts}) that says, for each
  * failed monitor, whether a resource is restarted in place or its whole group moves, on an injected
  * monotonic clock; the settings of each resource

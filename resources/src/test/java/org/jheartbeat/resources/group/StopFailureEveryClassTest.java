@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 14 item 3: the stop-failure policy (Heartbeat's retries, then BLOCKED: the group's stop
+ * The stop-failure policy (Heartbeat's retries, then BLOCKED: the group's stop
  * fails and the resources it depends on stay up) holds for every agent class, through the real
  * agents of {@link StandardResourceAgents} on a recording process runner. A status that fails
  * after the failed stops keeps the group blocked for every class except Heartbeat's scripts.

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Backups to removable disks ({@code backups:} of sync.yaml, issue 7 parts 4 and 5). Runs on
+ * Backups to removable disks ({@code backups:} of sync.yaml). Runs on
  * whichever node has the drawer; both nodes may.
  *
  * <p>{@link #start()} polls every backup's disk every {@link BackupSpec#poll()} with

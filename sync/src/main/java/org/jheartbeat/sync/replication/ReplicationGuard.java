@@ -9,7 +9,7 @@ import org.jheartbeat.sync.config.ReplicationJobSpec;
 /**
  * Decides whether a replication run may go ahead (pure: the facts are measured by the caller, see
  * {@link PathFacts#probe}). This is what keeps a broken source from wiping the good replica with
- * {@code rsync --delete} (issue 7, "Guards"):
+ * {@code rsync --delete} (docs/design/sync.md):
  *
  * <ol>
  * <li>A missing source directory always refuses: there is nothing to copy, and rsync would fail

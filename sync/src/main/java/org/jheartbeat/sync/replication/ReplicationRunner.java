@@ -32,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one replication job once, synchronously, on the calling thread (issue 7):
+ * Runs one replication job once, synchronously, on the calling thread:
  *
  * <ol>
  * <li>takes the job's exclusive lock {@code <stateDir>/<job>.lock} ({@link FileChannel#tryLock}, so

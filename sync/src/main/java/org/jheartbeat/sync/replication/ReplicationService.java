@@ -30,7 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the replication jobs of a resolved {@link SyncConfig} on this node (issue 7):
+ * Runs the replication jobs of a resolved {@link SyncConfig} on this node (docs/design/sync.md):
  *
  * <ul>
  * <li>one scheduler thread ({@link #start()}) computes each job's next fire time from its cron

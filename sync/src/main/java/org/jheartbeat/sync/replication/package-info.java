@@ -1,5 +1,5 @@
 /**
- * Replication jobs that follow resource-group ownership (issue 7). {@link
+ * Replication jobs that follow resource-group ownership (docs/design/sync.md). {@link
  * org.jheartbeat.sync.replication.ReplicationService} schedules jobs on the node that runs their
  * group and syncs before a handover; {@link org.jheartbeat.sync.replication.ReplicationRunner} runs
  * one job once (lock, {@link org.jheartbeat.sync.replication.ReplicationGuard}, rsync via {@link

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The removable-disk backup on real ext4 images attached to real loop devices, real mount and
- * real rsync (issue 7 part 4, "must show"). Needs root; skipped otherwise. Every test creates its
+ * real rsync: what only the real tools show. Needs root; skipped otherwise. Every test creates its
  * own image with a unique label and detaches only its own loop devices, also on failure.
  */
 class BackupServiceIT {

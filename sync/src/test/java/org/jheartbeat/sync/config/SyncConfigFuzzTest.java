@@ -14,7 +14,7 @@ import org.jheartbeat.core.testkit.Mutations;
 import org.jheartbeat.core.testkit.Mutations.Mutant;
 
 /**
- * Fuzzer of the {@code sync.yaml} parser (issue 16 item 6), grown from the packaged example and the
+ * Fuzzer of the {@code sync.yaml} parser (an admin edits the file by hand), grown from the packaged example and the
  * parser tests' files. The daemon reads the file as UTF-8, so the mutated bytes are decoded as UTF-8
  * (malformed sequences become U+FFFD). Properties: nothing but {@link SyncConfigException} escapes, and
  * its message is {@code sync.yaml:LINE: ...} with a line inside the text (or one past its end, where

@@ -64,7 +64,7 @@ class ReplicationPeerIT {
                 + srv + " && exec /usr/sbin/sshd -D -f " + base.resolve("sshd_config") + " -E " + base.resolve("sshd.log"))
                 .redirectErrorStream(true).redirectOutput(base.resolve("unshare.out").toFile()).start();
         int p = port;
-        // sshd's start is the machine's: a bound that only catches a hang (issue 12)
+        // sshd's start is the machine's: a bound that only catches a hang (CI is a busy 2-core machine)
         await().atMost(60, TimeUnit.SECONDS).until(() -> {
             try (Socket s = new Socket()) {
                 s.connect(new InetSocketAddress("127.0.0.1", p), 200);

@@ -11,7 +11,7 @@ import org.jheartbeat.director.config.Protocol;
 import org.jheartbeat.director.userspace.sched.ServiceScheduling.Connection;
 import org.junit.jupiter.api.Test;
 
-/** The seeds' three scheduler stories (issue 18), replayed on the kernel-exact model with a fake clock. */
+/** The seeds' three scheduler stories, replayed on the kernel-exact model with a fake clock. */
 class SeedStoriesTest {
 
     /**

@@ -17,7 +17,8 @@ import org.jheartbeat.core.testkit.Mutations.Mutant;
 import org.jheartbeat.core.wire.HeartbeatVectors;
 
 /**
- * Fuzzer of {@link SerialFramer} (issue 16 item 6), grown from the byte streams two real Heartbeat
+ * Fuzzer of {@link SerialFramer} (it reads whatever the line carries, noise included), grown from the byte
+ * streams two real Heartbeat
  * 3.0.6 nodes wrote on a null-modem line ({@code serial/}): mutated streams cut into arbitrary chunks,
  * at the default bound and at small bounds that force overflow. Properties: it never throws; it never
  * holds more than its bound; every byte fed (CRs aside) is in a returned frame, counted as garbage or

@@ -39,7 +39,8 @@ class SerialMediumIT {
     private static final MonotonicClock CLOCK = MonotonicClock.system();
     /**
      * How long to wait for what must happen: only a hang takes this long. Timing on this machine
-     * (socat, the scheduler, the load) is printed as a FIGURE line, not asserted (issue 12).
+     * (socat, the scheduler, the load) is printed as a FIGURE line, not asserted: CI runs on a busy
+     * 2-core machine, where a time bound would only flake.
      */
     private static final Duration HANG = Duration.ofSeconds(60);
 
