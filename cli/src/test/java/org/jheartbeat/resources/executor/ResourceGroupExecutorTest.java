@@ -192,6 +192,8 @@ class ResourceGroupExecutorTest {
         ListAppender<ILoggingEvent> log = new ListAppender<>();
         log.start();
         Logger syncLog = (Logger) LoggerFactory.getLogger("sync");
+        ch.qos.logback.classic.Level levelBefore = syncLog.getLevel(); // another test may have set one
+        syncLog.setLevel(ch.qos.logback.classic.Level.INFO);
         syncLog.addAppender(log);
         try (SyncRuntime sync = new SyncRuntime(cfg, "node1", () -> Optional.of(peerUp), Clock.systemUTC())) {
             executor(sync);
@@ -212,6 +214,7 @@ class ResourceGroupExecutorTest {
                     .satisfies(s -> assertThat(s.message()).contains("interrupted"));
         } finally {
             syncLog.detachAppender(log);
+            syncLog.setLevel(levelBefore);
         }
     }
 
