@@ -1,7 +1,6 @@
 package org.jheartbeat.director.table;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -9,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.jheartbeat.core.exec.BoundedOutput;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessExit;
 import org.jheartbeat.core.exec.ProcessSpec;
@@ -225,34 +225,14 @@ public final class IpvsadmBackend implements TableBackend {
      */
     static Result runProcess(List<String> argv, String stdin, Duration timeout, java.util.Map<String, String> env)
             throws IOException {
-        BoundedBuffer out = new BoundedBuffer();
-        BoundedBuffer err = new BoundedBuffer();
+        // ipvsadm's connection listing can be long
+        BoundedOutput out = new BoundedOutput(4 << 20);
+        BoundedOutput err = new BoundedOutput(4 << 20);
         ProcessExit exit = OS.stream(new ProcessSpec(argv, env, timeout),
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), out, err);
         if (exit.timedOut()) {
             throw new IOException(argv.get(0) + " did not finish within " + timeout.toMillis() + " ms");
         }
         return new Result(exit.exitCode(), out.text(), err.text());
-    }
-
-    /** Collects a stream, bounded to 4 MiB (ipvsadm's connection listing can be long). */
-    private static final class BoundedBuffer extends ByteArrayOutputStream {
-        private static final int LIMIT = 4 << 20;
-
-        @Override
-        public synchronized void write(byte[] b, int off, int len) {
-            super.write(b, off, Math.max(0, Math.min(len, LIMIT - count)));
-        }
-
-        @Override
-        public synchronized void write(int b) {
-            if (count < LIMIT) {
-                super.write(b);
-            }
-        }
-
-        synchronized String text() {
-            return toString(StandardCharsets.UTF_8);
-        }
     }
 }
