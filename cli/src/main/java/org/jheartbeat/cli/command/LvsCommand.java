@@ -11,6 +11,9 @@ import java.util.concurrent.CountDownLatch;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.director.config.LdirectordConfig;
 import org.jheartbeat.director.config.LdirectordParser;
 import org.jheartbeat.director.config.VirtualService;
@@ -479,18 +482,12 @@ public final class LvsCommand implements Callable<Integer> {
                 }
 
                 private Exec exec(List<String> argv) throws IOException {
-                    Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-                    byte[] out = p.getInputStream().readAllBytes();
-                    try {
-                        if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                            p.destroyForcibly();
-                            throw new IOException(argv.get(0) + " did not finish within 30 s");
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IOException("interrupted");
+                    ProcessResult r = new OsProcessRunner().run(new ProcessSpec(argv, java.util.Map.of(),
+                            java.time.Duration.ofSeconds(30)));
+                    if (r.timedOut()) {
+                        throw new IOException(argv.get(0) + " did not finish within 30 s");
                     }
-                    return new Exec(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
+                    return new Exec(r.exitCode(), r.stdout() + r.stderr());
                 }
             };
 

@@ -11,6 +11,7 @@ import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
 import org.jheartbeat.core.control.ControlServer;
+import org.jheartbeat.core.control.JsonText;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.loop.ClusterLoop;
 import org.jheartbeat.resources.executor.ResourceGroupExecutor;
@@ -111,13 +112,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                 return ControlResponse.error("status not available: " + e);
             }
             return ControlResponse.ok(st.json()
-                    ? SyncRuntime.appendMembers(SyncRuntime.appendMembers(SyncRuntime.appendMembers(
-                            SyncRuntime.appendMembers(snap.toJson(), mv.json()),
-                            sync.statusJson()), MonitorStatus.json(monitorStatus())),
-                            "\"running\":true,\"log_dropped\":" + logDropped.getAsLong()
-                            + ",\"control_clients\":{\"bad_requests\":"
-                            + c.malformed() + ",\"silent_dropped\":" + c.silent() + ",\"turned_away\":" + c.busy()
-                            + ",\"slow_readers\":" + c.slowReaders() + "}") + "\n"
+                    ? statusJson(snap, mv, c) + "\n"
                     : snap.render() + mv.render() + sync.renderStatus() + MonitorStatus.render(monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
                             + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
                             + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
@@ -132,6 +127,30 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                     .collect(java.util.stream.Collectors.joining()));
         }
         throw new IllegalStateException("unhandled control request " + request.toWire());
+    }
+
+    /**
+     * The object of {@code hb status --json}: the snapshot's fields, then maintenance, sync, monitoring
+     * and the daemon's own counters, written by one generator.
+     */
+    private String statusJson(StatusSnapshot snap, ClusterLoop.MaintenanceView mv, ControlServer.Stats c) {
+        return JsonText.write(g -> {
+            g.writeStartObject();
+            JsonText.copyFields(snap.toJson(), g);
+            // the maintenance view hands out its fields as text (core's loop package); wrapped to be parsed
+            JsonText.copyFields("{" + mv.json() + "}", g);
+            sync.writeStatusJson(g);
+            MonitorStatus.write(g, monitorStatus());
+            g.writeBooleanField("running", true);
+            g.writeNumberField("log_dropped", logDropped.getAsLong());
+            g.writeObjectFieldStart("control_clients");
+            g.writeNumberField("bad_requests", c.malformed());
+            g.writeNumberField("silent_dropped", c.silent());
+            g.writeNumberField("turned_away", c.busy());
+            g.writeNumberField("slow_readers", c.slowReaders());
+            g.writeEndObject();
+            g.writeEndObject();
+        });
     }
 
     /**

@@ -5,10 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.function.Predicate;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.exec.ProcessSpec;
 
 /**
  * Real-time scheduling for the threads that keep the heartbeat on time, as Heartbeat 3.0.6 runs its
@@ -29,6 +33,8 @@ import java.util.function.Predicate;
 final class RealtimeThreads {
     /** The SCHED_RR priority, as Heartbeat 3.0.6 (the lowest real-time priority: above every normal task). */
     static final int PRIORITY = 1;
+    /** Runs chrt; {@code run} gives its stdin /dev/null and kills it at the timeout. */
+    private static final OsProcessRunner RUNNER = new OsProcessRunner();
 
     private RealtimeThreads() {
     }
@@ -79,24 +85,18 @@ final class RealtimeThreads {
         List<String> done = new ArrayList<>();
         try {
             for (Task t : select(Path.of("/proc/self/task"), RealtimeThreads::beatsDependOn)) {
-                Process p = new ProcessBuilder("chrt", "--rr", "--pid", Integer.toString(PRIORITY), Long.toString(t.tid()))
-                        .redirectErrorStream(true).start();
-                p.getOutputStream().close();
-                String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-                if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                    p.destroyForcibly();
+                ProcessResult r = RUNNER.run(new ProcessSpec(List.of("chrt", "--rr", "--pid",
+                        Integer.toString(PRIORITY), Long.toString(t.tid())), Map.of(), Duration.ofSeconds(5)));
+                if (r.timedOut() || r.exitCode() != 0) {
+                    String said = (r.stdout() + r.stderr()).strip();
                     failure[0] = "chrt --rr --pid " + PRIORITY + " " + t.tid() + " (" + t.comm() + "): "
-                            + (said.isEmpty() ? "exit " + (p.isAlive() ? "timeout" : p.exitValue()) : said);
+                            + (said.isEmpty() ? "exit " + (r.timedOut() ? "timeout" : r.exitCode()) : said);
                     return List.of();
                 }
                 done.add(t.comm());
             }
         } catch (IOException e) {
             failure[0] = e.getMessage();
-            return List.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failure[0] = "interrupted";
             return List.of();
         }
         return done;

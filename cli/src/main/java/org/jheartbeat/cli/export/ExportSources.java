@@ -8,7 +8,6 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +19,7 @@ import java.util.stream.Stream;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.config.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
+import org.jheartbeat.cli.stonith.StonithSetup;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.StonithDecl;
 import org.jheartbeat.export.ExportInput;
@@ -98,7 +98,7 @@ public final class ExportSources {
         try {
             List<String> words = d.params();
             if (d.configFile().isPresent()) {
-                words = paramFile(d.configFile().get());
+                words = StonithSetup.readParamFile(d.configFile().get());
             }
             StonithDevice device = StonithDevices.create(d.type());
             try {
@@ -109,19 +109,6 @@ public final class ExportSources {
         } catch (StonithConfigException | IOException ex) {
             throw new IllegalArgumentException(ex.getMessage());
         }
-    }
-
-    private static List<String> paramFile(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            throw new IOException("STONITH parameter file " + file + " does not exist or is not a file");
-        }
-        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-            String t = line.strip();
-            if (!t.isEmpty() && !t.startsWith("#")) {
-                return Arrays.asList(t.split("[ \\t]+"));
-            }
-        }
-        throw new IOException("STONITH parameter file " + file + " has no parameter line");
     }
 
     private static String read(Path p) throws IOException {

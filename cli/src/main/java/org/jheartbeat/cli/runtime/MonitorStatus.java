@@ -1,8 +1,9 @@
 package org.jheartbeat.cli.runtime;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.resources.monitor.GroupMonitor;
 import org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch;
 
@@ -52,28 +53,32 @@ public final class MonitorStatus {
      * The JSON member {@code "monitor":[{"group":..,"resource":..,"interval_ms":..,
      * "fail_count":..,"restart_limit":..,"window_ms":..,"last_failure":..|null,"last_failure_age_ms":..|null}]}.
      *
+     * written as fields into the object {@code g} is writing.
+     *
      * @param watches group key → watched resources
+     * @throws IOException only from the generator
      */
-    public static String json(Map<String, List<ResourceWatch>> watches) {
-        StringBuilder sb = new StringBuilder("\"monitor\":[");
-        watches.forEach((group, list) -> {
-            for (ResourceWatch w : list) {
-                if (sb.charAt(sb.length() - 1) != '[') {
-                    sb.append(',');
-                }
+    public static void write(JsonGenerator g, Map<String, List<ResourceWatch>> watches) throws IOException {
+        g.writeArrayFieldStart("monitor");
+        for (Map.Entry<String, List<ResourceWatch>> e : watches.entrySet()) {
+            for (ResourceWatch w : e.getValue()) {
                 boolean failed = !w.lastFailure().isEmpty();
-                sb.append("{\"group\":").append(StatusSnapshot.jsonString(group))
-                        .append(",\"resource\":").append(StatusSnapshot.jsonString(w.resource()))
-                        .append(",\"interval_ms\":").append(w.settings().interval().toMillis())
-                        .append(",\"fail_count\":").append(w.failCount())
-                        .append(",\"restart_limit\":").append(w.settings().maxRestarts())
-                        .append(",\"window_ms\":").append(w.settings().window().toMillis())
-                        .append(",\"last_failure\":").append(failed ? StatusSnapshot.jsonString(w.lastFailure()) : "null")
-                        .append(",\"last_failure_age_ms\":").append(failed ? Long.toString(w.lastFailureAge().toMillis())
-                                : "null")
-                        .append('}');
+                g.writeStartObject();
+                g.writeStringField("group", e.getKey());
+                g.writeStringField("resource", w.resource());
+                g.writeNumberField("interval_ms", w.settings().interval().toMillis());
+                g.writeNumberField("fail_count", w.failCount());
+                g.writeNumberField("restart_limit", w.settings().maxRestarts());
+                g.writeNumberField("window_ms", w.settings().window().toMillis());
+                g.writeStringField("last_failure", failed ? w.lastFailure() : null);
+                if (failed) {
+                    g.writeNumberField("last_failure_age_ms", w.lastFailureAge().toMillis());
+                } else {
+                    g.writeNullField("last_failure_age_ms");
+                }
+                g.writeEndObject();
             }
-        });
-        return sb.append(']').toString();
+        }
+        g.writeEndArray();
     }
 }

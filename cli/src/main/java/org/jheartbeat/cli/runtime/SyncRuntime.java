@@ -1,5 +1,7 @@
 package org.jheartbeat.cli.runtime;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -285,9 +287,14 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
         return render(config, replication.status(), backups.status(), replication::replicaAge);
     }
 
-    /** The JSON members appended to {@code hb status --json}: {@code "sync_jobs":[...],"backups":[...]}. */
-    public String statusJson() {
-        return json(config, replication.status(), backups.status(), replication::replicaAge);
+    /**
+     * Writes the fields {@code "sync_jobs":[...],"backups":[...]} of {@code hb status --json} into the
+     * object {@code g} is writing.
+     *
+     * @throws IOException only from the generator
+     */
+    public void writeStatusJson(JsonGenerator g) throws IOException {
+        writeJson(g, config, replication.status(), backups.status(), replication::replicaAge);
     }
 
     /** Renders job and backup states as the status sections (pure, for tests and the CLI). */
@@ -323,50 +330,49 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
         return sb.toString();
     }
 
-    /** JSON members for {@code hb status --json} (pure). */
-    public static String json(SyncConfig cfg, List<JobState> jobs, List<BackupState> backupStates,
-                              java.util.function.Function<String, Optional<Duration>> replicaAge) {
-        StringBuilder sb = new StringBuilder("\"sync_jobs\":[");
-        for (int i = 0; i < jobs.size(); i++) {
-            JobState j = jobs.get(i);
-            sb.append(i == 0 ? "" : ",").append('{')
-                    .append("\"name\":").append(str(j.job())).append(',')
-                    .append("\"group\":").append(str(cfg.job(j.job()).map(ReplicationJobSpec::group).orElse(null)))
-                    .append(',').append("\"result\":").append(str(j.result().name())).append(',')
-                    .append("\"last_start\":").append(str(j.lastStart().map(Instant::toString).orElse(null)))
-                    .append(',').append("\"last_end\":").append(str(j.lastEnd().map(Instant::toString).orElse(null)))
-                    .append(',').append("\"last_success\":")
-                    .append(str(j.lastSuccess().map(Instant::toString).orElse(null))).append(',')
-                    .append("\"bytes\":").append(j.bytesTransferred()).append(',')
-                    .append("\"files_transferred\":").append(j.filesTransferred()).append(',')
-                    .append("\"files_total\":").append(j.filesTotal()).append(',')
-                    .append("\"replica_age_s\":")
-                    .append(replicaAge.apply(j.job()).map(d -> Long.toString(d.toSeconds())).orElse("null"))
-                    .append(',').append("\"message\":").append(str(j.message())).append('}');
+    /**
+     * Writes the fields {@code "sync_jobs":[...],"backups":[...]} of {@code hb status --json} into the
+     * object {@code g} is writing (pure but for {@code g}).
+     *
+     * @throws IOException only from the generator
+     */
+    public static void writeJson(JsonGenerator g, SyncConfig cfg, List<JobState> jobs, List<BackupState> backupStates,
+                                 java.util.function.Function<String, Optional<Duration>> replicaAge) throws IOException {
+        g.writeArrayFieldStart("sync_jobs");
+        for (JobState j : jobs) {
+            g.writeStartObject();
+            g.writeStringField("name", j.job());
+            g.writeStringField("group", cfg.job(j.job()).map(ReplicationJobSpec::group).orElse(null));
+            g.writeStringField("result", j.result().name());
+            g.writeStringField("last_start", j.lastStart().map(Instant::toString).orElse(null));
+            g.writeStringField("last_end", j.lastEnd().map(Instant::toString).orElse(null));
+            g.writeStringField("last_success", j.lastSuccess().map(Instant::toString).orElse(null));
+            g.writeNumberField("bytes", j.bytesTransferred());
+            g.writeNumberField("files_transferred", j.filesTransferred());
+            g.writeNumberField("files_total", j.filesTotal());
+            Optional<Duration> age = replicaAge.apply(j.job());
+            if (age.isPresent()) {
+                g.writeNumberField("replica_age_s", age.get().toSeconds());
+            } else {
+                g.writeNullField("replica_age_s");
+            }
+            g.writeStringField("message", j.message());
+            g.writeEndObject();
         }
-        sb.append("],\"backups\":[");
-        for (int i = 0; i < backupStates.size(); i++) {
-            BackupState b = backupStates.get(i);
-            sb.append(i == 0 ? "" : ",").append('{')
-                    .append("\"name\":").append(str(b.name())).append(',')
-                    .append("\"disk\":").append(str(b.disk().name())).append(',')
-                    .append("\"result\":").append(str(b.lastResult().name())).append(',')
-                    .append("\"last_end\":").append(str(b.lastEnd().map(Instant::toString).orElse(null))).append(',')
-                    .append("\"snapshots\":").append(b.snapshots()).append(',')
-                    .append("\"newest_snapshot\":").append(str(b.newestSnapshot().orElse(null))).append(',')
-                    .append("\"message\":").append(str(b.message())).append('}');
+        g.writeEndArray();
+        g.writeArrayFieldStart("backups");
+        for (BackupState b : backupStates) {
+            g.writeStartObject();
+            g.writeStringField("name", b.name());
+            g.writeStringField("disk", b.disk().name());
+            g.writeStringField("result", b.lastResult().name());
+            g.writeStringField("last_end", b.lastEnd().map(Instant::toString).orElse(null));
+            g.writeNumberField("snapshots", b.snapshots());
+            g.writeStringField("newest_snapshot", b.newestSnapshot().orElse(null));
+            g.writeStringField("message", b.message());
+            g.writeEndObject();
         }
-        return sb.append(']').toString();
-    }
-
-    /** Inserts {@code members} as the last members of the JSON object {@code json}. */
-    public static String appendMembers(String json, String members) {
-        int end = json.lastIndexOf('}');
-        return json.substring(0, end) + "," + members + json.substring(end);
-    }
-
-    private static String str(String s) {
-        return StatusSnapshot.jsonString(s);
+        g.writeEndArray();
     }
 
     @Override

@@ -24,14 +24,22 @@ class MonitorStatusTest {
                 + "  lsb:lighttpd (group 198.18.0.100): every 2 s, fail count 1 of 1 within 10 min; last failure 3 s ago:"
                 + " not running (\"stopped\")\n"
                 + "  lsb:cron (group 198.18.0.100): every 10 s, fail count 0 of 3 within 10 min\n");
-        assertThat(MonitorStatus.json(w)).isEqualTo("\"monitor\":["
+        assertThat(json(w)).isEqualTo("{\"monitor\":["
                 + "{\"group\":\"198.18.0.100\",\"resource\":\"lsb:lighttpd\",\"interval_ms\":2000,"
                 + "\"fail_count\":1,\"restart_limit\":1,\"window_ms\":600000,\"last_failure\":\"not running (\\\"stopped\\\")\","
                 + "\"last_failure_age_ms\":3500},"
                 + "{\"group\":\"198.18.0.100\",\"resource\":\"lsb:cron\",\"interval_ms\":10000,"
                 + "\"fail_count\":0,\"restart_limit\":3,\"window_ms\":600000,\"last_failure\":null,"
-                + "\"last_failure_age_ms\":null}]");
+                + "\"last_failure_age_ms\":null}]}");
         assertThat(MonitorStatus.render(Map.of())).isEmpty();
-        assertThat(MonitorStatus.json(Map.of())).isEqualTo("\"monitor\":[]");
+        assertThat(json(Map.of())).isEqualTo("{\"monitor\":[]}");
+    }
+
+    private static String json(Map<String, List<ResourceWatch>> w) {
+        return org.jheartbeat.core.control.JsonText.write(g -> {
+            g.writeStartObject();
+            MonitorStatus.write(g, w);
+            g.writeEndObject();
+        });
     }
 }

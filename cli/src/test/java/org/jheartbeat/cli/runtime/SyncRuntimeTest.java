@@ -71,8 +71,12 @@ class SyncRuntimeTest {
         String text = SyncRuntime.render(cfg, List.of(st), List.of(), j -> Optional.of(Duration.ofSeconds(42)));
         assertThat(text).startsWith("Sync jobs:\n  web          group 198.18.0.100/24/eth0 REFUSED ")
                 .contains(": /srv/web is empty (replica here 42 s old)").doesNotContain("Backups:");
-        String json = SyncRuntime.appendMembers("{\"schema\":\"jheartbeat.status/1\"}",
-                SyncRuntime.json(cfg, List.of(st), List.of(), j -> Optional.empty()));
+        String json = org.jheartbeat.core.control.JsonText.write(g -> {
+            g.writeStartObject();
+            g.writeStringField("schema", "jheartbeat.status/1");
+            SyncRuntime.writeJson(g, cfg, List.of(st), List.of(), j -> Optional.empty());
+            g.writeEndObject();
+        });
         assertThat(json).isEqualTo("{\"schema\":\"jheartbeat.status/1\",\"sync_jobs\":[{\"name\":\"web\","
                 + "\"group\":\"198.18.0.100/24/eth0\",\"result\":\"REFUSED\",\"last_start\":\"2026-11-29T22:00:00Z\","
                 + "\"last_end\":\"2026-11-29T22:00:02Z\",\"last_success\":\"2026-11-29T21:55:00Z\",\"bytes\":0,"

@@ -1,15 +1,17 @@
 package org.jheartbeat.director.alert;
 
-import java.io.ByteArrayOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
+import org.jheartbeat.core.exec.BoundedOutput;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessExit;
+import org.jheartbeat.core.exec.ProcessSpec;
 
 /**
  * Hands a message to the local mail system as {@code sendmail -t -oi} (recipients from the To
@@ -24,6 +26,9 @@ public final class SendmailPipe {
     public static final Path DEFAULT = Path.of("/usr/sbin/sendmail");
     /** How much of the program's output is kept for the error message, in bytes. */
     static final int MAX_OUTPUT = 2048;
+
+    /** The one process runner; its {@code stream} feeds the message on stdin. */
+    private static final OsProcessRunner OS = new OsProcessRunner();
 
     private final Path program;
     private final Duration timeout;
@@ -50,51 +55,17 @@ public final class SendmailPipe {
      *                     outlives the timeout
      */
     public void send(String message) throws IOException {
-        Process p = new ProcessBuilder(List.of(program.toString(), "-t", "-oi")).redirectErrorStream(true).start();
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        Thread drain = new Thread(() -> drain(p.getInputStream(), output), "lvs-sendmail-output");
-        drain.setDaemon(true);
-        drain.start();
-        try {
-            try (OutputStream in = p.getOutputStream()) {
-                in.write(message.getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                // the program closed its input early; its exit status says whether that was a failure
-            }
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(program + " did not finish within " + timeout.toSeconds() + " s (killed)");
-            }
-            drain.join(1000);
-            if (p.exitValue() != 0) {
-                String out;
-                synchronized (output) {
-                    out = output.toString(StandardCharsets.UTF_8).strip();
-                }
-                throw new IOException(program + " exited with status " + p.exitValue()
-                        + (out.isEmpty() ? "" : ": " + out));
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException(program + " interrupted");
+        BoundedOutput output = new BoundedOutput(MAX_OUTPUT);
+        // stdout and stderr into one buffer: the message of a failure shows whatever it said
+        ProcessExit exit = OS.stream(new ProcessSpec(List.of(program.toString(), "-t", "-oi"), Map.of(), timeout),
+                new ByteArrayInputStream(message.getBytes(StandardCharsets.UTF_8)), output, output);
+        if (exit.timedOut()) {
+            throw new IOException(program + " did not finish within " + timeout.toSeconds() + " s (killed)");
         }
-    }
-
-    private static void drain(InputStream in, ByteArrayOutputStream keep) {
-        byte[] buf = new byte[4096];
-        try (in) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                synchronized (keep) {
-                    int room = MAX_OUTPUT - keep.size();
-                    if (room > 0) {
-                        keep.write(buf, 0, Math.min(room, n));
-                    }
-                }
-            }
-        } catch (IOException e) {
-            // the program is gone
+        if (exit.exitCode() != 0) {
+            String out = output.text().strip();
+            throw new IOException(program + " exited with status " + exit.exitCode()
+                    + (out.isEmpty() ? "" : ": " + out));
         }
     }
 }

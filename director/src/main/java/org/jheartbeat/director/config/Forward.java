@@ -1,6 +1,5 @@
 package org.jheartbeat.director.config;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -8,45 +7,25 @@ import java.util.Optional;
  * ipvsadm sets with {@code -g}, {@code -m}, {@code -i} and lists as {@code Route}, {@code Masq},
  * {@code Tunnel} [ldirectord 4.x {@code real=}; ipvsadm 1.31].
  */
-public enum Forward {
-    GATE("gate", "-g", "Route"),
-    MASQ("masq", "-m", "Masq"),
-    IPIP("ipip", "-i", "Tunnel");
+public enum Forward implements IpvsadmWord {
+    GATE(new Spellings("gate", "-g", "Route")),
+    MASQ(new Spellings("masq", "-m", "Masq")),
+    IPIP(new Spellings("ipip", "-i", "Tunnel"));
 
-    private final String configName;
-    private final String ipvsadmOption;
-    private final String listName;
+    private final Spellings spellings;
 
-    Forward(String configName, String ipvsadmOption, String listName) {
-        this.configName = configName;
-        this.ipvsadmOption = ipvsadmOption;
-        this.listName = listName;
+    Forward(Spellings spellings) {
+        this.spellings = spellings;
     }
 
-    /** The word in ldirectord.cf. */
-    public String configName() {
-        return configName;
-    }
-
-    /** ipvsadm's option for this method. */
-    public String ipvsadmOption() {
-        return ipvsadmOption;
-    }
-
-    /** The Forward column of {@code ipvsadm -L -n}. */
-    public String listName() {
-        return listName;
+    @Override
+    public Spellings spellings() {
+        return spellings;
     }
 
     /** The method for an ldirectord.cf word, case-insensitive; empty if unknown. */
     public static Optional<Forward> fromConfig(String word) {
-        String w = word.toLowerCase(Locale.ROOT);
-        for (Forward f : values()) {
-            if (f.configName.equals(w)) {
-                return Optional.of(f);
-            }
-        }
-        return Optional.empty();
+        return IpvsadmWord.byConfigName(values(), word);
     }
 
     /** The method for an ipvsadm option ({@code -g}/{@code --gatewaying} …); empty if not one. */
@@ -67,11 +46,6 @@ public enum Forward {
         if ("Local".equals(name)) {
             return Optional.of(GATE);
         }
-        for (Forward f : values()) {
-            if (f.listName.equals(name)) {
-                return Optional.of(f);
-            }
-        }
-        return Optional.empty();
+        return IpvsadmWord.byListName(values(), name);
     }
 }

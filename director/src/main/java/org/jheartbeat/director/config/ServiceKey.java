@@ -53,6 +53,36 @@ public record ServiceKey(Protocol protocol, Optional<Endpoint> endpoint, long fw
         return List.of(protocol.ipvsadmOption(), address());
     }
 
+    /**
+     * ipvsadm's service arguments in ldirectord's order, for {@code ipvsadm -A/-E}:
+     * {@code -t|-u|-f ADDR [-6] [-o] -s SCHED [-p T [-M MASK]] [-b FLAGS]}; the netmask only goes
+     * with persistence, as ipvsadm ignores it otherwise.
+     *
+     * @param persistent persistence timeout in seconds, if any
+     */
+    public List<String> ipvsadmServiceArgs(boolean ops, String scheduler, Optional<Integer> persistent,
+                                           Optional<String> netmask, Optional<String> schedFlags) {
+        java.util.ArrayList<String> a = new java.util.ArrayList<>(ipvsadmArgs());
+        if (ops) {
+            a.add("-o");
+        }
+        a.add("-s");
+        a.add(scheduler);
+        persistent.ifPresent(p -> {
+            a.add("-p");
+            a.add(Integer.toString(p));
+            netmask.ifPresent(m -> {
+                a.add("-M");
+                a.add(m);
+            });
+        });
+        schedFlags.ifPresent(f -> {
+            a.add("-b");
+            a.add(f);
+        });
+        return List.copyOf(a);
+    }
+
     @Override
     public String toString() {
         return protocol.configName() + " " + address();

@@ -87,24 +87,6 @@ public record VirtualService(
      * {@code -t|-u|-f ADDR [-6] [-o] -s SCHED [-p T [-M MASK]] [-b FLAGS]}.
      */
     public List<String> ipvsadmServiceFlags() {
-        java.util.ArrayList<String> a = new java.util.ArrayList<>(key.ipvsadmArgs());
-        if (ops) {
-            a.add("-o");
-        }
-        a.add("-s");
-        a.add(scheduler);
-        persistent.ifPresent(p -> {
-            a.add("-p");
-            a.add(Integer.toString(p));
-            netmask.ifPresent(m -> {
-                a.add("-M");
-                a.add(m);
-            });
-        });
-        schedFlags.ifPresent(f -> {
-            a.add("-b");
-            a.add(f);
-        });
-        return List.copyOf(a);
+        return key.ipvsadmServiceArgs(ops, scheduler, persistent, netmask, schedFlags);
     }
 }

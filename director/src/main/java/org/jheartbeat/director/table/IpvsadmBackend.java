@@ -1,15 +1,17 @@
 package org.jheartbeat.director.table;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import org.jheartbeat.core.exec.BoundedOutput;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessExit;
+import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.director.config.ServiceKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +41,9 @@ public final class IpvsadmBackend implements TableBackend {
     }
 
     private final String program;
+    /** The one process runner; its {@code stream} feeds stdin, which ipvsadm -R reads. */
+    private static final OsProcessRunner OS = new OsProcessRunner();
+
     private final Runner runner;
     private final int attempts;
     private final Duration retryDelay;
@@ -212,66 +217,22 @@ public final class IpvsadmBackend implements TableBackend {
         return runProcess(argv, stdin, timeout, java.util.Map.of());
     }
 
-    /** Runs a program with ProcessBuilder, feeding stdin, killing it at the timeout. */
+    /**
+     * Runs a program through the one process runner ({@link OsProcessRunner#stream}), feeding it
+     * {@code stdin}, keeping up to 4 MiB of each output stream, killing its tree at the timeout.
+     *
+     * @throws IOException if it cannot be started, or it was killed at the timeout
+     */
     static Result runProcess(List<String> argv, String stdin, Duration timeout, java.util.Map<String, String> env)
             throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(argv);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        try (OutputStream in = p.getOutputStream()) {
-            in.write(stdin.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            // the program may exit without reading stdin
+        // ipvsadm's connection listing can be long
+        BoundedOutput out = new BoundedOutput(4 << 20);
+        BoundedOutput err = new BoundedOutput(4 << 20);
+        ProcessExit exit = OS.stream(new ProcessSpec(argv, env, timeout),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), out, err);
+        if (exit.timedOut()) {
+            throw new IOException(argv.get(0) + " did not finish within " + timeout.toMillis() + " ms");
         }
-        StreamReader out = new StreamReader(p.getInputStream());
-        StreamReader err = new StreamReader(p.getErrorStream());
-        out.start();
-        err.start();
-        try {
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new IOException(argv.get(0) + " did not finish within " + timeout.toMillis() + " ms");
-            }
-            out.join(timeout.toMillis());
-            err.join(timeout.toMillis());
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while running " + argv.get(0));
-        }
-        return new Result(p.exitValue(), out.text(), err.text());
-    }
-
-    /** Collects a stream, bounded to 4 MiB. */
-    private static final class StreamReader extends Thread {
-        private final InputStream in;
-        private final java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-
-        StreamReader(InputStream in) {
-            this.in = in;
-            setDaemon(true);
-        }
-
-        @Override
-        public void run() {
-            byte[] b = new byte[8192];
-            try {
-                int n;
-                while ((n = in.read(b)) > 0) {
-                    if (buf.size() < (4 << 20)) {
-                        buf.write(b, 0, n);
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        }
-
-        String text() {
-            synchronized (buf) {
-                return buf.toString(StandardCharsets.UTF_8);
-            }
-        }
+        return new Result(exit.exitCode(), out.text(), err.text());
     }
 }

@@ -1,5 +1,7 @@
 package org.jheartbeat.director.table;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jheartbeat.core.control.JsonText;
 import org.jheartbeat.director.config.Endpoint;
 import org.jheartbeat.director.config.Forward;
 import org.jheartbeat.director.config.Protocol;
@@ -155,80 +158,82 @@ public final class IpvsadmText {
 
     /** The JSON form of {@code hb lvs status --json}: services, reals, figures and connections. */
     public static String json(TableSnapshot t) {
-        StringBuilder sb = new StringBuilder("{\"services\":[");
-        boolean firstS = true;
-        for (TableService s : t.services()) {
-            if (!firstS) {
-                sb.append(',');
+        return JsonText.write(g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("services");
+            for (TableService s : t.services()) {
+                writeService(g, s);
             }
-            firstS = false;
-            ServiceSpec sp = s.spec();
-            sb.append("{\"protocol\":").append(str(sp.key().protocol().configName()));
-            sp.key().endpoint().ifPresentOrElse(e -> sb.append(",\"address\":").append(str(e.host().replace("[", "")
-                    .replace("]", ""))).append(",\"port\":").append(e.port()),
-                    () -> sb.append(",\"fwmark\":").append(sp.key().fwmark()).append(",\"ipv6\":").append(sp.key()
-                            .ipv6()));
-            sb.append(",\"scheduler\":").append(str(sp.scheduler()));
-            sp.persistent().ifPresent(p -> sb.append(",\"persistent\":").append(p));
-            sp.netmask().ifPresent(m -> sb.append(",\"netmask\":").append(str(m)));
-            sb.append(",\"ops\":").append(sp.ops());
-            sp.schedFlags().ifPresent(f -> sb.append(",\"schedflags\":").append(str(f)));
-            sb.append(",\"stats\":").append(counters(s.stats(), false)).append(",\"rate\":")
-                    .append(counters(s.rate(), true)).append(",\"reals\":[");
-            boolean firstR = true;
-            for (TableReal r : s.reals()) {
-                if (!firstR) {
-                    sb.append(',');
-                }
-                firstR = false;
-                sb.append("{\"address\":").append(str(r.spec().endpoint().host().replace("[", "").replace("]", "")))
-                        .append(",\"port\":").append(r.spec().endpoint().port())
-                        .append(",\"forward\":").append(str(r.spec().forward().configName()))
-                        .append(",\"weight\":").append(r.spec().weight())
-                        .append(",\"upperThreshold\":").append(r.spec().upperThreshold())
-                        .append(",\"lowerThreshold\":").append(r.spec().lowerThreshold())
-                        .append(",\"activeConns\":").append(r.activeConns())
-                        .append(",\"inactConns\":").append(r.inactConns())
-                        .append(",\"stats\":").append(counters(r.stats(), false))
-                        .append(",\"rate\":").append(counters(r.rate(), true)).append('}');
+            g.writeEndArray();
+            g.writeArrayFieldStart("connections");
+            for (ConnectionEntry c : t.connections()) {
+                g.writeStartObject();
+                g.writeStringField("protocol", c.protocol());
+                g.writeNumberField("expire", c.expireSeconds());
+                g.writeStringField("state", c.state());
+                g.writeStringField("source", c.source());
+                g.writeStringField("virtual", c.virtual());
+                g.writeStringField("destination", c.destination());
+                g.writeEndObject();
             }
-            sb.append("]}");
-        }
-        sb.append("],\"connections\":[");
-        boolean firstC = true;
-        for (ConnectionEntry c : t.connections()) {
-            if (!firstC) {
-                sb.append(',');
-            }
-            firstC = false;
-            sb.append("{\"protocol\":").append(str(c.protocol())).append(",\"expire\":").append(c.expireSeconds())
-                    .append(",\"state\":").append(str(c.state())).append(",\"source\":").append(str(c.source()))
-                    .append(",\"virtual\":").append(str(c.virtual())).append(",\"destination\":")
-                    .append(str(c.destination())).append('}');
-        }
-        return sb.append("]}\n").toString();
+            g.writeEndArray();
+            g.writeEndObject();
+        }) + "\n";
     }
 
-    private static String counters(Counters c, boolean rate) {
-        return rate
-                ? "{\"cps\":" + c.conns() + ",\"inpps\":" + c.inPkts() + ",\"outpps\":" + c.outPkts() + ",\"inbps\":"
-                + c.inBytes() + ",\"outbps\":" + c.outBytes() + "}"
-                : "{\"conns\":" + c.conns() + ",\"inpkts\":" + c.inPkts() + ",\"outpkts\":" + c.outPkts()
-                + ",\"inbytes\":" + c.inBytes() + ",\"outbytes\":" + c.outBytes() + "}";
+    private static void writeService(JsonGenerator g, TableService s) throws IOException {
+        ServiceSpec sp = s.spec();
+        g.writeStartObject();
+        g.writeStringField("protocol", sp.key().protocol().configName());
+        Optional<Endpoint> e = sp.key().endpoint();
+        if (e.isPresent()) {
+            g.writeStringField("address", e.get().host().replace("[", "").replace("]", ""));
+            g.writeNumberField("port", e.get().port());
+        } else {
+            g.writeNumberField("fwmark", sp.key().fwmark());
+            g.writeBooleanField("ipv6", sp.key().ipv6());
+        }
+        g.writeStringField("scheduler", sp.scheduler());
+        if (sp.persistent().isPresent()) {
+            g.writeNumberField("persistent", sp.persistent().get());
+        }
+        if (sp.netmask().isPresent()) {
+            g.writeStringField("netmask", sp.netmask().get());
+        }
+        g.writeBooleanField("ops", sp.ops());
+        if (sp.schedFlags().isPresent()) {
+            g.writeStringField("schedflags", sp.schedFlags().get());
+        }
+        writeCounters(g, "stats", s.stats(), false);
+        writeCounters(g, "rate", s.rate(), true);
+        g.writeArrayFieldStart("reals");
+        for (TableReal r : s.reals()) {
+            g.writeStartObject();
+            g.writeStringField("address", r.spec().endpoint().host().replace("[", "").replace("]", ""));
+            g.writeNumberField("port", r.spec().endpoint().port());
+            g.writeStringField("forward", r.spec().forward().configName());
+            g.writeNumberField("weight", r.spec().weight());
+            g.writeNumberField("upperThreshold", r.spec().upperThreshold());
+            g.writeNumberField("lowerThreshold", r.spec().lowerThreshold());
+            g.writeNumberField("activeConns", r.activeConns());
+            g.writeNumberField("inactConns", r.inactConns());
+            writeCounters(g, "stats", r.stats(), false);
+            writeCounters(g, "rate", r.rate(), true);
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
-    private static String str(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else if (c < 0x20) {
-                sb.append(String.format("\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.append('"').toString();
+    /** {@code name:{conns..outbytes}}, or for a rate {@code name:{cps..outbps}} (ipvsadm's column names). */
+    private static void writeCounters(JsonGenerator g, String name, Counters c, boolean rate) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeNumberField(rate ? "cps" : "conns", c.conns());
+        g.writeNumberField(rate ? "inpps" : "inpkts", c.inPkts());
+        g.writeNumberField(rate ? "outpps" : "outpkts", c.outPkts());
+        g.writeNumberField(rate ? "inbps" : "inbytes", c.inBytes());
+        g.writeNumberField(rate ? "outbps" : "outbytes", c.outBytes());
+        g.writeEndObject();
     }
 
     // ---- reading ipvsadm's output ----

@@ -1,6 +1,5 @@
 package org.jheartbeat.director.table;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,24 +43,6 @@ public record ServiceSpec(ServiceKey key, String scheduler, Optional<Integer> pe
      * {@code -t|-u|-f ADDR [-6] [-o] -s SCHED [-p T [-M MASK]] [-b FLAGS]}.
      */
     public List<String> flags() {
-        List<String> a = new ArrayList<>(key.ipvsadmArgs());
-        if (ops) {
-            a.add("-o");
-        }
-        a.add("-s");
-        a.add(scheduler);
-        persistent.ifPresent(p -> {
-            a.add("-p");
-            a.add(Integer.toString(p));
-            netmask.ifPresent(m -> {
-                a.add("-M");
-                a.add(m);
-            });
-        });
-        schedFlags.ifPresent(f -> {
-            a.add("-b");
-            a.add(f);
-        });
-        return List.copyOf(a);
+        return key.ipvsadmServiceArgs(ops, scheduler, persistent, netmask, schedFlags);
     }
 }

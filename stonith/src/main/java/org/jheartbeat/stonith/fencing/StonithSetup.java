@@ -78,7 +78,13 @@ public final class StonithSetup {
         }
     }
 
-    private static List<String> readParamFile(Path file) throws IOException {
+    /**
+     * The parameters of a STONITH device's parameter file (heartbeat's {@code stonith -F}): the first
+     * line that is neither blank nor a {@code #} comment, split at blanks and tabs.
+     *
+     * @throws IOException if the file is missing, not a regular file, unreadable, or has no such line
+     */
+    public static List<String> readParamFile(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new IOException("STONITH parameter file " + file + " does not exist or is not a file");
         }

@@ -1,6 +1,7 @@
 package org.jheartbeat.director.userspace.sched;
 
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The hashing schedulers: dh, sh ({@code ip_vs_dh.c}, {@code ip_vs_sh.c}: 256 buckets) and mh
@@ -170,30 +171,22 @@ final class Hashing implements Scheduler {
     private Dest sh(Request r) {
         int key = (port ? r.clientPort() : 0) + KernelHash.fold(r.client());
         int ihash = KernelHash.hash32(key, 8);
-        Dest d = table[ihash];
-        if (d == null) {
-            return null;
-        }
-        if (!unavailable(d)) {
-            return d;
-        }
-        if (!fallback) {
-            return null;
-        }
-        for (int offset = 0; offset < SH_SIZE; offset++) {
-            int roffset = (offset + ihash) % SH_SIZE;
-            Dest c = table[(roffset + KernelHash.hash32(key, 8)) & (SH_SIZE - 1)];
-            if (!unavailable(c)) {
-                return c;
-            }
-        }
-        return null;
+        return pick(ihash, SH_SIZE, roffset -> (roffset + KernelHash.hash32(key, 8)) & (SH_SIZE - 1));
     }
 
     private Dest mh(Request r) {
         int a = KernelHash.fold(r.client());
         int p = port ? r.clientPort() : 0;
         int ihash = (int) (Integer.toUnsignedLong(mhKey(a, p, 0, MH_KEY1)) % MH_SIZE);
+        return pick(ihash, MH_SIZE, roffset -> (int) (Integer.toUnsignedLong(mhKey(a, p, roffset, MH_KEY1)) % MH_SIZE));
+    }
+
+    /**
+     * The kernel's sh/mh look-up: the dest in bucket {@code ihash} if it is available; else, with
+     * fallback, the first available dest of the buckets {@code probe} maps the offsets
+     * {@code ihash .. ihash+size-1} (mod size) to; null if none.
+     */
+    private Dest pick(int ihash, int size, IntUnaryOperator probe) {
         Dest d = table[ihash];
         if (d == null) {
             return null;
@@ -204,10 +197,8 @@ final class Hashing implements Scheduler {
         if (!fallback) {
             return null;
         }
-        for (int offset = 0; offset < MH_SIZE; offset++) {
-            int roffset = (offset + ihash) % MH_SIZE;
-            int h = (int) (Integer.toUnsignedLong(mhKey(a, p, roffset, MH_KEY1)) % MH_SIZE);
-            Dest c = table[h];
+        for (int offset = 0; offset < size; offset++) {
+            Dest c = table[probe.applyAsInt((offset + ihash) % size)];
             if (!unavailable(c)) {
                 return c;
             }

@@ -1,6 +1,8 @@
 package org.jheartbeat.director.userspace.sched;
 
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * The load-comparing schedulers, each as its kernel file chooses (list order, strict
@@ -61,43 +63,34 @@ final class LeastConnection implements Scheduler {
 
     /** The wlc rule, also lblc's and lblcr's fallback. */
     static Dest wlc(List<Dest> dests) {
-        Dest least = null;
-        long loh = 0;
-        for (Dest d : dests) {
-            if (least == null) {
-                if (d.usable()) {
-                    least = d;
-                    loh = d.overhead();
-                }
-                continue;
-            }
-            if (d.overloaded) {
-                continue;
-            }
-            long doh = d.overhead();
-            if (loh * d.weight > doh * least.weight) {
-                least = d;
-                loh = doh;
-            }
-        }
-        return least;
+        return weightedLeast(dests, d -> true, Dest::overhead);
     }
 
     static Dest sed(List<Dest> dests) {
+        return weightedLeast(dests, d -> true, d -> d.activeConns + 1);
+    }
+
+    /**
+     * The kernel's weighted-least-overhead loop (wlc, sed, lblc's set minimum): the first usable dest
+     * that passes {@code also}, then each later non-overloaded one that passes {@code also} and has a
+     * strictly smaller overhead per weight, compared by cross-multiplying as the kernel does (no
+     * division). Null when none qualifies.
+     */
+    static Dest weightedLeast(List<Dest> dests, Predicate<Dest> also, ToLongFunction<Dest> overhead) {
         Dest least = null;
         long loh = 0;
         for (Dest d : dests) {
             if (least == null) {
-                if (d.usable()) {
+                if (d.usable() && also.test(d)) {
                     least = d;
-                    loh = d.activeConns + 1;
+                    loh = overhead.applyAsLong(d);
                 }
                 continue;
             }
-            if (d.overloaded) {
+            if (d.overloaded || !also.test(d)) {
                 continue;
             }
-            long doh = d.activeConns + 1;
+            long doh = overhead.applyAsLong(d);
             if (loh * d.weight > doh * least.weight) {
                 least = d;
                 loh = doh;

@@ -135,26 +135,7 @@ final class Locality implements Scheduler {
 
     /** {@code ip_vs_dest_set_min}: the wlc minimum over usable, AVAILABLE members. */
     private static Dest setMin(List<Dest> set) {
-        Dest least = null;
-        long loh = 0;
-        for (Dest d : set) {
-            if (least == null) {
-                if (!d.overloaded && d.weight > 0 && d.available) {
-                    least = d;
-                    loh = d.overhead();
-                }
-                continue;
-            }
-            if (d.overloaded) {
-                continue;
-            }
-            long doh = d.overhead();
-            if (loh * d.weight > doh * least.weight && d.available) {
-                least = d;
-                loh = doh;
-            }
-        }
-        return least;
+        return LeastConnection.weightedLeast(set, d -> d.available, Dest::overhead);
     }
 
     /** {@code ip_vs_dest_set_max}: the most loaded member by overhead / weight (weight &gt; 0). */
