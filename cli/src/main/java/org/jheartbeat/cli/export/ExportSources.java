@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.config.JheartbeatYaml;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
-import org.jheartbeat.cli.stonith.StonithSetup;
+import org.jheartbeat.stonith.fencing.StonithSetup;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.StonithDecl;
 import org.jheartbeat.export.ExportInput;
