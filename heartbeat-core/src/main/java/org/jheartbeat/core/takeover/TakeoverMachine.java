@@ -102,6 +102,8 @@ public final class TakeoverMachine {
     private final boolean peerFirstInHaCf;
     /** How long the loser of the fencing race waits before fencing a lost peer, ns; 0: never waits. */
     private long fenceDelayNanos;
+    /** Fence a peer that may hold groups before taking them over (off only in tests proving the rule). */
+    private boolean fenceBeforeTakeover = true;
     /** The peer is a Heartbeat 3.0.6 node: it fences at once, so in a fencing race this node always waits. */
     private boolean peerNeverDelaysFencing;
     /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
@@ -747,7 +749,7 @@ public final class TakeoverMachine {
         if (gaveUp) {
             out.add(new LogLine(Level.INFO, "Dead node " + peer + " gave up resources."));
             out.add(new Announce(new StonithReport(peer, "unneeded")));
-        } else if (fencing) {
+        } else if (fencing && fenceBeforeTakeover) {
             int ourWeight = groupsHeldHere();
             // no race when we hold nothing in a settled cluster: the peer then sees a node that gave up
             // resources and does not fence it (the rule above, on its side), so waiting would only delay
@@ -1443,6 +1445,14 @@ public final class TakeoverMachine {
             throw new IllegalArgumentException("fence delay " + nanos + " ns is negative");
         }
         this.fenceDelayNanos = nanos;
+    }
+
+    /**
+     * Off only in tests that prove the rule ({@code SafetyRules}): a dead peer's groups are then taken over
+     * without fencing it first, as without a device. Set before the first event.
+     */
+    public void fenceBeforeTakeover(boolean on) {
+        this.fenceBeforeTakeover = on;
     }
 
     /** Whether a fence of the peer is waiting out the fence delay (nothing sent to the device yet). */
