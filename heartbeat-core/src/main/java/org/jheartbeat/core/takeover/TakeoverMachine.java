@@ -1079,6 +1079,11 @@ public final class TakeoverMachine {
             case STANDBY_GIVING -> {
                 if (standbyStep == StandbyStep.RELEASING) {
                     standbyStep = StandbyStep.RELEASED;
+                    // from our done on the peer starts what we gave: should it die before it reports, it may
+                    // hold them (fenced, not "gave up resources")
+                    ResourceSet given = standbySet.mirrored();
+                    peerHolds = ResourceSet.of(peerHolds.includesLocal() || given.includesLocal(),
+                            peerHolds.includesForeign() || given.includesForeign());
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
                     out.add(new LogLine(Level.INFO, "Local standby process completed [" + standbySet + "]."));
                 }
