@@ -110,6 +110,8 @@ public final class TakeoverMachine {
     private boolean fenceDelayed;
     /** The state the delayed fence interrupted: NEGOTIATING and AWAITING_COMM resume if it is cancelled. */
     private TakeoverState stateBeforeFenceDelay = TakeoverState.STABLE;
+    /** What the peer held before the death the delayed fence is for: still held if it returns in the delay. */
+    private ResourceSet peerHoldsBeforeFenceDelay = ResourceSet.NONE;
     private int fenceAttempts;
     private String fenceStatus;
 
@@ -267,6 +269,10 @@ public final class TakeoverMachine {
                 // a standby exchange the death cancelled does not resume; a negotiation starts over
                 state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
                         || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+                // it lost nothing (a restart would have come as PeerRestarted): without this, a peer that never
+                // saw the partition (a one-way cut) never reports again, and at its next death it "gave up
+                // resources" and is not fenced
+                peerHolds = peerHoldsBeforeFenceDelay;
                 if (state == TakeoverState.NEGOTIATING) {
                     deadlineNanos = nowNanos + NEGOTIATION_TIMEOUT_NANOS;
                 }
@@ -738,6 +744,7 @@ public final class TakeoverMachine {
         boolean wasStable = peerPresence == PeerPresence.STABLE;
         boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
+        peerHoldsBeforeFenceDelay = peerHolds;
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
         if (handover == Handover.IN_PROGRESS) {

@@ -19,7 +19,9 @@ class SimulationRegressionTest {
     static Stream<Arguments> seeds() {
         return Stream.of(
                 Arguments.of(625L, null, "standby hand-over: the peer lost right after our release was not fenced"
-                        + " (\"gave up resources\") and its group was taken over while it ran it"));
+                        + " (\"gave up resources\") and its group was taken over while it ran it"),
+                Arguments.of(1832L, null, "a peer heard again during the fence delay (a one-way cut) had lost its"
+                        + " holdings: at its next death it \"gave up resources\", was not fenced, and its group ran twice"));
     }
 
     @ParameterizedTest(name = "seed {0}: {2}")
