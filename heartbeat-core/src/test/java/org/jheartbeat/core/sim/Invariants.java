@@ -226,13 +226,23 @@ final class Invariants {
     }
 
     private void updateTrouble(long now) {
+        boolean agents = false;
+        for (SimNode node : sim.nodes) {
+            for (int gid = 0; gid < lastTrouble.length; gid++) {
+                agents |= node.agents.slowOpRunning(gid);
+                for (int c : node.agents.faults[gid]) {
+                    agents |= c > 0;
+                }
+            }
+        }
+        if (agents) {
+            // a slow or failing agent of any group keeps the machine unsettled, which holds back every group
+            Arrays.fill(lastTrouble, now);
+            return;
+        }
         for (int gid = 0; gid < lastTrouble.length; gid++) {
             for (SimNode node : sim.nodes) {
-                int[] f = node.agents.faults[gid];
                 boolean trouble = false;
-                for (int c : f) {
-                    trouble |= c > 0;
-                }
                 if (node.engine != null) {
                     int i = node.agents.localOf(gid);
                     if (i >= 0) {
@@ -310,6 +320,19 @@ final class Invariants {
         }
         boolean on0 = sim.nodes[0].agents.runsFully(i0);
         boolean on1 = sim.nodes[1].agents.runsFully(i1);
+        if (options.statusTruth() && sim.nodes[0].live() && sim.nodes[1].live()
+                && sim.nodes[0].engine.machine().groupState(i0) == GroupState.FAILED
+                && sim.nodes[1].engine.machine().groupState(i1) == GroupState.FAILED) {
+            // (c): failed on both nodes: both show it failed and running nowhere
+            for (int n = 0; n < 2; n++) {
+                String says = SimChecks.statusPlace(sim.nodes[n].engine, sim.nodes[n].config, n == 0 ? i0 : i1);
+                if (!says.equals("-")) {
+                    fail("(c) failed on both nodes", sim.nodes[n].name + "'s status says " + sim.groupKeys.get(gid)
+                            + " (failed on both nodes) runs on " + says);
+                    return;
+                }
+            }
+        }
         if (!on0 && !on1 && now - since > liveBound(gid)) {
             fail("(b) runs nowhere", sim.groupKeys.get(gid) + " runs on neither node although all is calm since "
                     + fmt(since) + " (bound " + liveBound(gid) / 1_000_000 + " ms)", KnownBugs.runsNowhere(sim, since));

@@ -16,7 +16,10 @@ final class KnownBugs {
      * {@code rsc_hold} bits, which are not what runs. The bits change only once a whole takeover completes
      * (a node restarting while the peer still takes its groups over), never for a group taken because the
      * node could not run it (a failure offer: the node then restarts, forgets the failure and takes the group
-     * back while the peer runs it), and the negotiation takes its own groups on any answer that does not
+     * back while the peer runs it; or the peer's daemon dies and, its bits claiming nothing, it "gave up
+     * resources" and is not fenced (likewise after {@code hb maintenance off} started a group: the bits stay
+     * as they were); or, once the failure is cleared, the peer's report of its own share
+     * makes this node release the group as "owned by both" though nobody else runs it), and the negotiation takes its own groups on any answer that does not
      * claim them, stable or not (Heartbeat itself waits for {@code isstable=1}, or 10 s). Found by this
      * simulator; open.
      */
@@ -32,15 +35,17 @@ final class KnownBugs {
     static final String MAINTENANCE_OFF_PEER_DOWN = "maintenance-off-peer-down";
 
     /**
-     * One node declared its peer dead and took its groups over while the peer never noticed anything (a
-     * freeze of about deadtime, or a one-way cut), or a daemon frozen that long resumes with a stale view:
-     * it runs the protocol messages queued while it was frozen as if nothing had happened (e.g. the end of
-     * a standby exchange its peer has since given up, taking a group back that the peer took over when it
-     * declared it dead), or it never learns that its peer took its groups over, so neither node releases
-     * the copy that runs twice ("returning after partition", then both run the group; the peer never
-     * notices). The lab's open report; being fixed on another branch.
+     * One node declares its peer dead while the peer never notices anything (a freeze of about deadtime,
+     * or a one-way cut or loss): the lab's open report ("a node frozen a little longer than deadtime, then
+     * resumed ... the peer never noticed"), being fixed on another branch. Without STONITH the node takes
+     * the peer's groups; when frames flow again it logs "returning after partition" and claims them
+     * ({@code rsc_hold=all info=partition}), but the peer, which saw no partition, ignores the claim and
+     * reports nothing, so neither releases the copy that runs twice. A resumed node also runs the frames
+     * queued while it was frozen as if nothing had happened (the end of a standby exchange its peer gave
+     * up meanwhile: it takes a group the peer took back). And a standby exchange that the death cancelled
+     * on one side only never ends on the other: the group it released runs nowhere.
      */
-    static final String FROZEN_RESUME = "frozen-resume";
+    static final String FROZEN_RESUME = "one-sided-death";
 
     /**
      * A start that fails leaves resources of the group running (a rollback's stop failed, or a resource was
@@ -97,6 +102,14 @@ final class KnownBugs {
      */
     static final String DOUBLE_OWNERSHIP_UNRESOLVED = "double-ownership-unresolved";
 
+    /**
+     * A standby's {@code done} that arrives late (a slow line; sent before this node's daemon restarted) is
+     * taken for the end of the standby exchange in progress: this node starts the groups while the peer
+     * still stops them. Standby messages carry no exchange number, and a delayed frame of the peer's
+     * generation that fills a gap in tracking is accepted as new. Found by this simulator; open.
+     */
+    static final String STALE_STANDBY_DONE = "stale-standby-done";
+
     private KnownBugs() {
     }
 
@@ -107,7 +120,13 @@ final class KnownBugs {
 
     /** The known bug a group running nowhere although all is calm since {@code since} is an instance of, or null. */
     static String runsNowhere(Simulator sim, long since) {
+        if (oneSidedDeath(sim, since)) {
+            return FROZEN_RESUME;
+        }
         for (SimNode n : sim.nodes) {
+            if (n.releasesOnBitsAlone) {
+                return RSC_HOLD_NOT_WHAT_RUNS;
+            }
             if (n.longFreezeEnd >= 0 && longFreezeAround(n, since)) {
                 return FROZEN_RESUME;
             }
@@ -122,6 +141,21 @@ final class KnownBugs {
     }
 
     /**
+     * Whether both nodes run now and only one of them declared the other dead within two deadtimes before
+     * {@code t}: the other never noticed.
+     */
+    private static boolean oneSidedDeath(Simulator sim, long t) {
+        if (!sim.nodes[0].live() || !sim.nodes[1].live()) {
+            return false; // a node down or frozen now: its peer saw it die, as it should
+        }
+        int n = 0;
+        for (SimNode node : sim.nodes) {
+            n += node.peerDeclaredDeadAt >= t - 2 * sim.setup.timing().deadtime().toNanos() ? 1 : 0;
+        }
+        return n == 1;
+    }
+
+    /**
      * The known bug a resource that runs on both nodes since {@code since} is an instance of, or null: a
      * long freeze around its start, or the state the lab's report describes, whatever caused it (a freeze,
      * or a one-way cut: the same one-sided death): the group's preferred node runs it and knows that its
@@ -129,6 +163,9 @@ final class KnownBugs {
      * node holds it, so neither releases.
      */
     static String splitBrain(Simulator sim, long since) {
+        if (oneSidedDeath(sim, since)) {
+            return FROZEN_RESUME;
+        }
         for (SimNode n : sim.nodes) {
             if (longFreezeAround(n, since)) {
                 return FROZEN_RESUME;
@@ -163,15 +200,13 @@ final class KnownBugs {
         SimNode peer = node.peer();
         int gid = node.agents.gidOf[i];
         int j = peer.agents.localOf(gid);
-        if (reason == GroupOpReason.LOCAL_START && peer.engine != null && j >= 0
-                && !node.engine.machine().peerHoldings().includesForeign()
-                && (peer.engine.machine().groupState(j) == GroupState.STARTING
-                || peer.engine.machine().groupState(j) == GroupState.RUNNING
-                || peer.engine.machine().groupState(j) == GroupState.STOPPING)) {
-            return RSC_HOLD_NOT_WHAT_RUNS;
+        GroupState there = peer.engine != null && j >= 0 ? peer.engine.machine().groupState(j) : GroupState.STOPPED;
+        // the narrowest signatures first
+        if (reason == GroupOpReason.LOCAL_START && node.negotiationTimedOutAt == sim.now) {
+            return NEGOTIATION_TIMEOUT;
         }
-        if (reason == GroupOpReason.TAKEOVER && peer.daemonStartedAt > node.fenceRequestedAt
-                && node.fenceRequestedAt >= 0) {
+        if (reason == GroupOpReason.TAKEOVER && node.fenceRequestedAt >= 0
+                && peer.daemonStartedAt > node.fenceRequestedAt) {
             return FENCE_CONFIRMED_AFTER_REBOOT;
         }
         if (node.reloadedAt == sim.now) {
@@ -180,14 +215,21 @@ final class KnownBugs {
         if (peer.engine == null && node.maintenanceOffAt == sim.now) {
             return MAINTENANCE_OFF_PEER_DOWN;
         }
-        if (reason == GroupOpReason.LOCAL_START && node.negotiationTimedOutAt == sim.now) {
-            return NEGOTIATION_TIMEOUT;
+        if (reason == GroupOpReason.STANDBY_ACQUIRE && there != GroupState.STOPPED) {
+            return STALE_STANDBY_DONE;
         }
-        if (peer.engine != null && j >= 0 && peer.engine.machine().groupState(j) == GroupState.FAILED) {
+        if (there == GroupState.FAILED) {
             return FAILED_START_LEAVES_RUNNING;
         }
         if (longFreezeAround(node, sim.now) || longFreezeAround(peer, sim.now)) {
             return FROZEN_RESUME;
+        }
+        if (reason == GroupOpReason.LOCAL_START && !node.engine.machine().peerHoldings().includesForeign()
+                && (there == GroupState.STARTING || there == GroupState.RUNNING || there == GroupState.STOPPING)) {
+            return RSC_HOLD_NOT_WHAT_RUNS;
+        }
+        if (reason == GroupOpReason.TAKEOVER && node.gaveUpAt == sim.now) {
+            return RSC_HOLD_NOT_WHAT_RUNS; // "gave up resources" from bits that do not show what it runs
         }
         return splitBrain(sim, sim.now);
     }

@@ -23,6 +23,10 @@ final class ScheduleGenerator {
         Schedule withEvents(List<SimEvent> e) {
             return new Schedule(seed, setup, e);
         }
+
+        Schedule withSetup(SimSetup s) {
+            return new Schedule(seed, s, events);
+        }
     }
 
     private ScheduleGenerator() {

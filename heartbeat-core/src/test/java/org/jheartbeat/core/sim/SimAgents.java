@@ -40,6 +40,8 @@ final class SimAgents {
         boolean startFails;
         boolean stopFails;
         boolean hangs;
+        /** Begun while its agents were slow or hung: it may outlast the fault window. */
+        boolean slow;
     }
 
     @SuppressWarnings("unchecked")
@@ -97,6 +99,30 @@ final class SimAgents {
     /** Whether an operation of setup group {@code gid} is queued or running here. */
     boolean busy(int gid) {
         return !queues[gid].isEmpty();
+    }
+
+    /**
+     * Whether every group that {@code other} (the peer's agents) runs as one it does not prefer also runs
+     * here (with {@code foreignOfOther}): tells a release "owned by both" that was right from one decided
+     * from {@code rsc_hold} bits alone.
+     */
+    boolean runsAllOf(SimAgents other, boolean foreignOfOther) {
+        for (int i = 0; i < other.resOf.length; i++) {
+            boolean foreign = !other.node.config.resourceGroups().get(i).preferredNode().equals(other.node.name);
+            if (foreign == foreignOfOther && other.runsFully(i)) {
+                int j = localOf(other.gidOf[i]);
+                if (j < 0 || !runsFully(j)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether an operation of setup group {@code gid} begun while its agents were slow or hung still runs. */
+    boolean slowOpRunning(int gid) {
+        Op op = queues[gid].peekFirst();
+        return op != null && op.slow;
     }
 
     /** Whether a start of a group holding resource {@code r} is queued or running here. */
@@ -180,9 +206,11 @@ final class SimAgents {
         }
         if (fault(gid, SimEvent.AgentFault.SLOW)) {
             millis *= 10;
+            op.slow = true;
         }
         if (hangs) {
             millis = SimSetup.AGENT_TIMEOUT_MILLIS;
+            op.slow = true;
         }
         if (op.start) {
             op.before = new boolean[op.res.length];

@@ -20,8 +20,8 @@ import org.jheartbeat.core.wire.WirePacket;
  * Runs one schedule: two {@link SimNode}s, the {@link SimMedia}, the fencing device, the operator
  * ({@link SimOperator}) and the {@link SimEvent}s, as tasks on one simulated clock (ns, starting at 1 s
  * like {@code FakeClock}), in time order (ties in the order they were scheduled). Every random choice
- * comes from {@code seed}. After every task the {@link Invariants} are checked; the run stops at the
- * first violation.
+ * comes from {@code seed}. After every task the {@link Invariants} are checked until the first
+ * violation, which is the one reported.
  */
 final class Simulator {
     static final long START_NANOS = 1_000_000_000L;
@@ -126,7 +126,7 @@ final class Simulator {
     }
 
     /**
-     * Runs the schedule to its end or its first violation.
+     * Runs the schedule to its end.
      *
      * @return the first violation, or null
      */
@@ -145,14 +145,14 @@ final class Simulator {
             }
             t.action.run();
             stats.steps++;
-            invariants.afterStep();
-            if (invariants.violation() != null) {
-                return invariants.violation();
+            if (invariants.violation() == null) {
+                invariants.afterStep();
             }
         }
+        // runs on after a violation (only the first is reported), so every schedule simulates its full length
         now = end;
         stats.nodeNanos += 2 * (end - START_NANOS);
-        return null;
+        return invariants.violation();
     }
 
     /** Node {@code from}'s engine sends {@code packet} on both media. */
