@@ -51,6 +51,8 @@ final class Simulator {
     private final List<String> trace;
     /** Active fencing-device fault windows, per node whose device it is, per mode. */
     final int[][] fenceFaults = new int[2][SimEvent.FenceMode.values().length];
+    /** When each node was last powered off by a fence, ns (-1: never). */
+    private final long[] fencedOffAt = {-1, -1};
 
     /**
      * @param tracing whether to keep a full trace (every log line of both engines): for reports only, it
@@ -230,6 +232,11 @@ final class Simulator {
             at(now + took, null, () -> {
                 if (target.powered) {
                     stats.fencedOff++;
+                    fencedOffAt[target.index] = now;
+                    if (fencedOffAt[fencer.index] >= 0 && now - fencedOffAt[fencer.index] < 10_000_000_000L) {
+                        stats.mutualFences++;
+                        trace(null, "both nodes fenced each other");
+                    }
                     target.powerOff("fenced by " + fencer.name);
                     at(now + setup.rebootMillis() * 1_000_000L, null, () -> target.powerOn(0));
                 }
