@@ -40,10 +40,25 @@ public final class SequenceTracker {
         STALE
     }
 
+    /** Whether an older generation than the tracked one is a replay (always, but in tests that prove the rule). */
+    private final boolean olderGenerationsAreReplays;
     private long generation = -1;
     private long lastSeq;
     private final BitSet seen = new BitSet(WINDOW);
     private final java.util.TreeSet<Long> missing = new java.util.TreeSet<>();
+
+    /** A tracker that drops frames of older generations ({@link Verdict#REPLAY}), as Heartbeat does. */
+    public SequenceTracker() {
+        this(true);
+    }
+
+    /**
+     * @param olderGenerationsAreReplays false only in tests proving the rule: a frame of any other generation
+     *                                   than the tracked one is then a {@link Verdict#RESTART}
+     */
+    public SequenceTracker(boolean olderGenerationsAreReplays) {
+        this.olderGenerationsAreReplays = olderGenerationsAreReplays;
+    }
 
     /**
      * Classifies a message.
@@ -52,7 +67,7 @@ public final class SequenceTracker {
      * @param seq the message's sequence number (≥ 1)
      */
     public Verdict offer(long hg, long seq) {
-        if (generation < 0 || hg > generation) {
+        if (generation < 0 || hg > generation || hg < generation && !olderGenerationsAreReplays) {
             boolean restart = generation >= 0;
             reset(hg, seq);
             return restart ? Verdict.RESTART : Verdict.ACCEPT;

@@ -58,7 +58,7 @@ public final class NodeEngine {
     private final OutboundStamper stamper;
     private final FailureDetector detector;
     private final TakeoverMachine machine;
-    private final SequenceTracker peerSeq = new SequenceTracker();
+    private final SequenceTracker peerSeq;
     private final BadPacketCounter badPackets = new BadPacketCounter();
     private final EventCounters counters = new EventCounters();
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
@@ -126,6 +126,13 @@ public final class NodeEngine {
      * @param startNanos monotonic time at start; initdead counts from here
      */
     public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos) {
+        this(config, me, stamper, ackTrigger, startNanos, SafetyRules.ALL);
+    }
+
+    /** As the daemon's engine, with {@code rules} (tests only: the daemon uses {@link SafetyRules#ALL}). */
+    public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos,
+                      SafetyRules rules) {
+        this.peerSeq = new SequenceTracker(rules.olderGenerationsAreReplays());
         this.config = config;
         this.me = me;
         this.peer = config.peerOf(me).orElseThrow(() -> new IllegalArgumentException("no peer node in ha.cf"));
@@ -136,6 +143,7 @@ public final class NodeEngine {
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
                 config.stonithFor(me).isPresent(), config.nodes().indexOf(peer) < config.nodes().indexOf(me));
+        this.machine.fenceBeforeTakeover(rules.fenceBeforeTakeover());
         this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                 config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
         this.nextStatusNanos = startNanos;

@@ -103,12 +103,16 @@ public final class TakeoverMachine {
     private final boolean peerFirstInHaCf;
     /** How long the loser of the fencing race waits before fencing a lost peer, ns; 0: never waits. */
     private long fenceDelayNanos;
+    /** Fence a peer that may hold groups before taking them over (off only in tests proving the rule). */
+    private boolean fenceBeforeTakeover = true;
     /** The peer is a Heartbeat 3.0.6 node: it fences at once, so in a fencing race this node always waits. */
     private boolean peerNeverDelaysFencing;
     /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
     private boolean fenceDelayed;
     /** The state the delayed fence interrupted: NEGOTIATING and AWAITING_COMM resume if it is cancelled. */
     private TakeoverState stateBeforeFenceDelay = TakeoverState.STABLE;
+    /** What the peer held before the death the delayed fence is for: still held if it returns in the delay. */
+    private ResourceSet peerHoldsBeforeFenceDelay = ResourceSet.NONE;
     private int fenceAttempts;
     private String fenceStatus;
 
@@ -266,6 +270,10 @@ public final class TakeoverMachine {
                 // a standby exchange the death cancelled does not resume; a negotiation starts over
                 state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
                         || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+                // it lost nothing (a restart would have come as PeerRestarted): without this, a peer that never
+                // saw the partition (a one-way cut) never reports again, and at its next death it "gave up
+                // resources" and is not fenced
+                peerHolds = peerHoldsBeforeFenceDelay;
                 if (state == TakeoverState.NEGOTIATING) {
                     deadlineNanos = nowNanos + NEGOTIATION_TIMEOUT_NANOS;
                 }
@@ -770,6 +778,7 @@ public final class TakeoverMachine {
         boolean wasStable = peerPresence == PeerPresence.STABLE;
         boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
+        peerHoldsBeforeFenceDelay = peerHolds;
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
         if (handover == Handover.IN_PROGRESS) {
@@ -781,7 +790,7 @@ public final class TakeoverMachine {
         if (gaveUp) {
             out.add(new LogLine(Level.INFO, "Dead node " + peer + " gave up resources."));
             out.add(new Announce(new StonithReport(peer, "unneeded")));
-        } else if (fencing) {
+        } else if (fencing && fenceBeforeTakeover) {
             int ourWeight = groupsHeldHere();
             // no race when we hold nothing in a settled cluster: the peer then sees a node that gave up
             // resources and does not fence it (the rule above, on its side), so waiting would only delay
@@ -1111,6 +1120,11 @@ public final class TakeoverMachine {
             case STANDBY_GIVING -> {
                 if (standbyStep == StandbyStep.RELEASING) {
                     standbyStep = StandbyStep.RELEASED;
+                    // from our done on the peer starts what we gave: should it die before it reports, it may
+                    // hold them (fenced, not "gave up resources")
+                    ResourceSet given = standbySet.mirrored();
+                    peerHolds = ResourceSet.of(peerHolds.includesLocal() || given.includesLocal(),
+                            peerHolds.includesForeign() || given.includesForeign());
                     out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
                     out.add(new LogLine(Level.INFO, "Local standby process completed [" + standbySet + "]."));
                 }
@@ -1477,6 +1491,14 @@ public final class TakeoverMachine {
             throw new IllegalArgumentException("fence delay " + nanos + " ns is negative");
         }
         this.fenceDelayNanos = nanos;
+    }
+
+    /**
+     * Off only in tests that prove the rule ({@code SafetyRules}): a dead peer's groups are then taken over
+     * without fencing it first, as without a device. Set before the first event.
+     */
+    public void fenceBeforeTakeover(boolean on) {
+        this.fenceBeforeTakeover = on;
     }
 
     /** Whether a fence of the peer is waiting out the fence delay (nothing sent to the device yet). */
