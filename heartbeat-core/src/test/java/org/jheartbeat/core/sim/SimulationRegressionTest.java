@@ -2,6 +2,7 @@ package org.jheartbeat.core.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -52,6 +53,27 @@ class SimulationRegressionTest {
                         + " running); maintenance off on node1 starts that group on node1 too"),
                 open(3570, KnownBugs.DOUBLE_OWNERSHIP_UNRESOLVED, "after a cut, node2's auto_failback standby (after a"
                         + " cleanup) is ignored by node1, and node2 never releases node1's group"));
+    }
+
+    /**
+     * Found by the long run (it stopped the run: the exception escaped): node2 reports in its {@code
+     * jhb-maint} that it runs its group; a reload on node1 drops that group from node1's haresources; then
+     * {@code hb maintenance on} on node1 threw IndexOutOfBoundsException in {@code NodeEngine}: the peer's
+     * reported groups were kept as indices into the haresources before the reload ({@code ClusterLoop}
+     * logs and drops it: the command never completes).
+     */
+    @org.junit.jupiter.api.Test
+    void maintenanceAfterAReloadThatDroppedAGroupThePeerRuns() {
+        List<SimEvent> events = List.of(
+                new SimEvent(10_000, SimEvent.Kind.MAINTENANCE, 1, 1, 0, 4, 0),
+                new SimEvent(14_000, SimEvent.Kind.RELOAD, 0, 0, 0, 3, 0),
+                new SimEvent(16_000, SimEvent.Kind.MAINTENANCE, 0, 0, 0, 2, 0),
+                new SimEvent(20_000, SimEvent.Kind.MAINTENANCE, 0, 0, 0, 3, 0),
+                new SimEvent(22_000, SimEvent.Kind.MAINTENANCE, 1, 1, 0, 5, 0));
+        Simulator sim = new Simulator(1, SimSetup.typical(), events, 40_000, Invariants.Options.DEFAULT, false);
+        assertThat(sim.run()).isNull();
+        assertThat(sim.nodes[0].persisted.nodes()).as("node1's maintenance on and off again applied").isEmpty();
+        assertThat(sim.nodes[0].persisted.version()).isGreaterThanOrEqualTo(3);
     }
 
     private static Arguments open(long seed, String knownBug, String what) {
