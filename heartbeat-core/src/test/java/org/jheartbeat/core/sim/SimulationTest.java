@@ -49,6 +49,11 @@ class SimulationTest {
             ScheduleGenerator.Schedule s = ScheduleGenerator.generate(seed);
             SimRunner.Result r = SimRunner.run(s, options(), false);
             total.add(r.stats());
+            if (count >= 100_000 && (k + 1) % (count / 20) == 0) {
+                System.out.printf(java.util.Locale.ROOT, "[sim] progress: %d of %d schedules, %d violations (%d not"
+                        + " known), %.0f s%n", k + 1, count, total.violations, failing.size(),
+                        (System.nanoTime() - t0) / 1e9);
+            }
             if (r.violation() != null) {
                 String kind = r.violation().rule() + (r.violation().knownBug() == null ? ""
                         : " [known: " + r.violation().knownBug() + "]");
