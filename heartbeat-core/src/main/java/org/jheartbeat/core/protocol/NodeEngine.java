@@ -1079,6 +1079,19 @@ public final class NodeEngine {
         return out;
     }
 
+    /** {@code old} (indices into {@code before}) as indices into the groups now, by key; groups gone are dropped. */
+    private java.util.Set<Integer> reindexed(java.util.Set<Integer> old,
+                                             List<org.jheartbeat.core.config.ResourceGroupDecl> before) {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        old.forEach(i -> {
+            int j = groupIndex(before.get(i).key());
+            if (j >= 0) {
+                out.add(j);
+            }
+        });
+        return out;
+    }
+
     private int groupIndex(String key) {
         for (int i = 0; i < config.resourceGroups().size(); i++) {
             if (config.resourceGroups().get(i).key().equals(key)) {
@@ -1259,6 +1272,9 @@ public final class NodeEngine {
                 }
             }
             disputes = remapped;
+            // what the peer last said runs there, and our last probe for it, are indices into the old list
+            peerMaintenanceRuns = reindexed(peerMaintenanceRuns, oldGroups);
+            lastProbeForPeer = null;
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
             machine.regroup(applied.resourceGroups(), rscHold.value());

@@ -145,7 +145,18 @@ final class Simulator {
             if (t.node != null && t.node.epoch != t.epoch) {
                 continue;
             }
-            t.action.run();
+            try {
+                t.action.run();
+            } catch (RuntimeException e) {
+                // ClusterLoop.run logs such an exception and drops the event; here it is a violation
+                StackTraceElement at = null;
+                for (StackTraceElement f : e.getStackTrace()) {
+                    if (f.getClassName().startsWith("org.jheartbeat.core.") && at == null) {
+                        at = f;
+                    }
+                }
+                invariants.fail("(x) exception in the engine", e + (at == null ? "" : " at " + at));
+            }
             stats.steps++;
             if (invariants.violation() == null) {
                 invariants.afterStep();
