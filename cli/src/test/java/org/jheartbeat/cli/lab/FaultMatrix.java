@@ -16,7 +16,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Issue 16 part 5, the fault matrix: every fault of the issue drilled in the lab, each with its
+ * The fault matrix: every fault of the matrix drilled in the lab, each with its
  * expected outcome checked and, throughout, "never two nodes serving the VIP" checked from the
  * client's ARP view and from the nodes' addresses ({@link VipWatch}). Run by {@link FaultMatrixIT}
  * (a CI subset always, all of it with {@code -Djhb.drills=true}) or {@code bench/fault-matrix.sh}.

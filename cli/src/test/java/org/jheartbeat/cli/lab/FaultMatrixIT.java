@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16 part 5: the fault matrix ({@link FaultMatrix}). {@link #ciSubset} runs in CI: four fast
- * faults on one lab (a freeze inside deadtime, the passive node frozen just past deadtime twice, a
+ * The fault matrix ({@link FaultMatrix}): every fault drilled in the lab with its outcome checked.
+ * {@link #ciSubset} runs in CI: four fast faults on one lab (a freeze inside deadtime, the passive node frozen just past deadtime twice, a
  * daemon SIGKILLed and restarted, eth1 flapping for 10 s). {@link #fullMatrix} is a drill
  * ({@code -Djhb.drills=true}, or {@code bench/fault-matrix.sh}): every scenario on a fresh lab, about
  * 10 minutes; {@code -Djhb.faults=TEXT} runs only the scenarios whose name contains TEXT. Both print
