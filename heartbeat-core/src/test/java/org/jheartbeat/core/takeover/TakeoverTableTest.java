@@ -77,6 +77,8 @@ class TakeoverTableTest {
         EVENTS.put("PeerGroupFailure g2 clear", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.CLEAR));
         EVENTS.put("CleanupRequested all", () -> new TakeoverEvent.CleanupRequested(-1));
         EVENTS.put("GroupsDisputed g1", () -> new TakeoverEvent.GroupsDisputed(java.util.Set.of(0)));
+        EVENTS.put("IdentityConflict on", () -> new TakeoverEvent.IdentityConflict(true));
+        EVENTS.put("IdentityConflict off", () -> new TakeoverEvent.IdentityConflict(false));
         EVENTS.put("FenceOutcome ok", () -> new TakeoverEvent.FenceOutcome(true, "OK"));
         EVENTS.put("FenceOutcome failed", () -> new TakeoverEvent.FenceOutcome(false, "RESETFAIL"));
         EVENTS.put("Tick 60 s later", TakeoverEvent.Tick::new);
@@ -198,6 +200,23 @@ class TakeoverTableTest {
             }
         }
         return all.stream();
+    }
+
+    /**
+     * Every kind of event the machine takes has a row: a new {@link TakeoverEvent} record without one
+     * would be a decision nobody wrote down.
+     */
+    @org.junit.jupiter.api.Test
+    void everyEventKindHasARow() {
+        TreeSet<String> kinds = new TreeSet<>();
+        for (Class<?> c : TakeoverEvent.class.getPermittedSubclasses()) {
+            kinds.add(c.getSimpleName());
+        }
+        TreeSet<String> rows = new TreeSet<>();
+        for (String e : EVENTS.keySet()) {
+            rows.add(e.split(" ")[0]);
+        }
+        assertThat(rows).as("event kinds with a row in the table").isEqualTo(kinds);
     }
 
     @ParameterizedTest(name = "{0} × {1}")
