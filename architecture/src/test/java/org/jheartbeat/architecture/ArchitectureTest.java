@@ -59,7 +59,7 @@ class ArchitectureTest {
             Module.HEARTBEAT_CORE, EnumSet.noneOf(Module.class),
             Module.RESOURCES, EnumSet.of(Module.HEARTBEAT_CORE),
             Module.STONITH, EnumSet.of(Module.HEARTBEAT_CORE),
-            Module.SYNC, EnumSet.of(Module.HEARTBEAT_CORE),
+            Module.SYNC, EnumSet.of(Module.HEARTBEAT_CORE, Module.RESOURCES),
             Module.DIRECTOR, EnumSet.of(Module.HEARTBEAT_CORE),
             Module.EXPORT, EnumSet.of(Module.HEARTBEAT_CORE, Module.RESOURCES, Module.STONITH, Module.SYNC),
             Module.CLI, EnumSet.of(Module.HEARTBEAT_CORE, Module.RESOURCES, Module.STONITH, Module.SYNC,

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.jheartbeat.cli.error.ExitCodes;
-import org.jheartbeat.cli.runtime.TimeFormats;
+import org.jheartbeat.core.time.TimeFormats;
 import org.jheartbeat.core.testkit.ConfigDirBuilder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

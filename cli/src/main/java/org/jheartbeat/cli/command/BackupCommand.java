@@ -11,7 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
-import org.jheartbeat.cli.runtime.TimeFormats;
+import org.jheartbeat.core.time.TimeFormats;
 import org.jheartbeat.sync.backup.BackupException;
 import org.jheartbeat.sync.backup.BackupOutcome;
 import org.jheartbeat.sync.backup.BackupResult;

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
-import org.jheartbeat.cli.runtime.TimeFormats;
+import org.jheartbeat.core.time.TimeFormats;
 import org.jheartbeat.core.config.ConfigLoadResult;
 import org.jheartbeat.core.config.ConfigLoader;
 import org.jheartbeat.core.control.ControlClient;

@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.jheartbeat.cli.logging.LogSetup;
 import org.jheartbeat.cli.runtime.MonitorStatus;
-import org.jheartbeat.cli.runtime.SyncRuntime;
+import org.jheartbeat.sync.cluster.SyncRuntime;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;

@@ -23,7 +23,7 @@ import org.jheartbeat.cli.logging.LogSetup;
 import org.jheartbeat.cli.metrics.MetricsEndpoint;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
-import org.jheartbeat.cli.runtime.SyncRuntime;
+import org.jheartbeat.sync.cluster.SyncRuntime;
 import org.jheartbeat.cli.watchdog.DaemonWatchdogs;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jheartbeat.cli.logging.DaemonLog;
 import org.jheartbeat.cli.metrics.MetricsEndpoint;
-import org.jheartbeat.cli.runtime.SyncRuntime;
+import org.jheartbeat.sync.cluster.SyncRuntime;
 import org.jheartbeat.core.loop.ClusterLoop;
 import org.jheartbeat.resources.executor.ResourceGroupExecutor;
 import org.jheartbeat.resources.monitor.GroupMonitor;

@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jheartbeat.cli.runtime.SyncRuntime;
+import org.jheartbeat.sync.cluster.SyncRuntime;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;

@@ -97,6 +97,11 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         public boolean ping() {
             return type.equals("ping");
         }
+
+        /** Whether the node is a member: {@code up} or {@code active} (not {@code init}, {@code dead}, {@code ping}). */
+        public boolean member() {
+            return status.equals("up") || status.equals("active");
+        }
     }
 
     /**
@@ -129,6 +134,15 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
         public GroupView(String key, String preferredNode, String localState, String runningOn, String resources,
                          String problem, String disputed) {
             this(key, preferredNode, localState, runningOn, resources, problem, disputed, null, null);
+        }
+
+        /**
+         * {@link #localState} as the takeover machine's type.
+         *
+         * @throws IllegalArgumentException when it is not one of {@link org.jheartbeat.core.takeover.GroupState}'s words
+         */
+        public org.jheartbeat.core.takeover.GroupState state() {
+            return org.jheartbeat.core.takeover.GroupState.ofDisplayName(localState);
         }
     }
 

@@ -25,6 +25,20 @@ public enum GroupState {
         return displayName;
     }
 
+    /**
+     * The state whose {@link #displayName()} is {@code word}.
+     *
+     * @throws IllegalArgumentException for any other word
+     */
+    public static GroupState ofDisplayName(String word) {
+        for (GroupState s : values()) {
+            if (s.displayName.equals(word)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("not a group state: " + word);
+    }
+
     @Override
     public String toString() {
         return displayName;

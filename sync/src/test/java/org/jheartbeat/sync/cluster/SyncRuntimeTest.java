@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.runtime;
+package org.jheartbeat.sync.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,6 +93,6 @@ class SyncRuntimeTest {
         Instant t = Instant.parse("2026-11-29T22:00:00Z");
         JobState st = JobState.never("web").running(t);
         assertThat(SyncRuntime.render(cfg, List.of(st), List.of(), j -> Optional.empty()))
-                .endsWith("RUNNING          since " + TimeFormats.LOCAL_TIME.format(t) + "\n");
+                .endsWith("RUNNING          since " + org.jheartbeat.core.time.TimeFormats.LOCAL_TIME.format(t) + "\n");
     }
 }

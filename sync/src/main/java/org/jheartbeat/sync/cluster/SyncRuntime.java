@@ -1,4 +1,4 @@
-package org.jheartbeat.cli.runtime;
+package org.jheartbeat.sync.cluster;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
@@ -15,7 +15,9 @@ import java.util.stream.Collectors;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.takeover.GroupOpReason;
+import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.time.TimeFormats;
 import org.jheartbeat.resources.executor.ResourceGroupExecutor;
 import org.jheartbeat.sync.backup.BackupService;
 import org.jheartbeat.sync.backup.BackupState;
@@ -111,7 +113,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
 
     /** Group keys running on the node that produced {@code s}. */
     public static Set<String> runningHere(StatusSnapshot s) {
-        return s.groups().stream().filter(g -> "running".equals(g.localState()))
+        return s.groups().stream().filter(g -> g.state() == GroupState.RUNNING)
                 .map(StatusSnapshot.GroupView::key).collect(Collectors.toUnmodifiableSet());
     }
 
@@ -143,7 +145,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
 
     /** Whether the peer's status in {@code s} is {@code up} or {@code active}. */
     static boolean peerIsUp(StatusSnapshot s) {
-        return s.nodes().stream().anyMatch(n -> !n.local() && ("up".equals(n.status()) || "active".equals(n.status())));
+        return s.nodes().stream().anyMatch(n -> !n.local() && !n.ping() && n.member());
     }
 
     /**

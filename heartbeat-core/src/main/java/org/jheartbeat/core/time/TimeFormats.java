@@ -1,9 +1,9 @@
-package org.jheartbeat.cli.runtime;
+package org.jheartbeat.core.time;
 
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 
-/** How {@code hb} prints times; here, below the commands, so that the runtime bridges share it. */
+/** How {@code hb} prints times; in core, so that the commands and the sync module print alike. */
 public final class TimeFormats {
     /**
      * Local time to the second ({@code yyyy-MM-dd HH:mm:ss}, the system zone): how the command
