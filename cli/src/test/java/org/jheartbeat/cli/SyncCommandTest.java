@@ -76,6 +76,33 @@ class SyncCommandTest {
         assertThat(r.err()).contains("sync.yaml:3: job web: group [mysql] is not a resource group").contains("198.18.0.100/24/eth0");
     }
 
+    /** Every problem of the file in one run, those against ha.cf/haresources too; one exit code; each counted. */
+    @Test
+    void configCheckReportsEverySyncYamlProblemAtOnce() throws Exception {
+        syncYaml("""
+                  db:
+                    group: labweb
+                    paths: [%s]
+                    target: %s
+                    retries: -1
+                    schedul: "*/5 * * * *"
+                  mail:
+                    group: mysql
+                    paths: [%s]
+                    target: %s
+                """.formatted(tmp.resolve("data/db"), target, tmp.resolve("data/mail"), target));
+        Path file = cfg.resolve("sync.yaml");
+        HbRun r = HbRun.hb("config", "check", "--syntax-only", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(file + ":11: job db: retries is -1; it must be at least 0\n"
+                        + file + ":12: unknown key [schedul] in job db; did you mean schedule?\n"
+                        + file + ":13: job mail: group [mysql] is not a resource group of haresources")
+                .contains("3 error(s) in " + cfg);
+        HbRun status = sync("status");
+        assertThat(status.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(status.err()).contains(file + ":11: ").contains(file + ":12: ").contains(file + ":13: ");
+    }
+
     @Test
     void configCheckAcceptsAValidSyncYaml() throws Exception {
         syncYaml("");

@@ -153,10 +153,8 @@ public final class ConfigCommand implements Callable<Integer> {
             }
             long n = all.stream().filter(ConfigDiagnostic::isError).count();
             // sync.yaml (optional): replication jobs and backups, checked against ha.cf/haresources
-            try {
-                org.jheartbeat.cli.runtime.SyncConfigFile.load(configDir.path(), r.config());
-            } catch (org.jheartbeat.cli.error.UserException e) {
-                err.println(e.getMessage());
+            for (String problem : org.jheartbeat.cli.runtime.SyncConfigFile.problems(configDir.path(), r.config())) {
+                err.println(problem);
                 n++;
             }
             // jheartbeat.yaml (optional): jheartbeat-only settings, the metrics endpoint

@@ -2,6 +2,7 @@ package org.jheartbeat.cli.runtime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
@@ -25,18 +26,36 @@ public final class SyncConfigFile {
      * @param cluster   the cluster config when available: job groups are then resolved to group
      *                  keys and node names checked against ha.cf
      * @return the config; {@link SyncConfig#empty()} when the file does not exist
-     * @throws UserException exit 2 with {@code sync.yaml:LINE: ...} when the file is invalid
+     * @throws UserException exit 2 with one line {@code sync.yaml:LINE: ...} per problem of the file (every
+     *                       problem, not only the first) when the file is invalid
      */
     public static SyncConfig load(Path configDir, Optional<ClusterConfig> cluster) throws UserException {
+        try {
+            return parse(configDir, cluster);
+        } catch (SyncConfigException e) {
+            throw new UserException(ExitCodes.CONFIG, e.getMessage());
+        }
+    }
+
+    /**
+     * The problems of {@code <config dir>/sync.yaml} for {@code hb config check}, which counts each.
+     *
+     * @return one line {@code sync.yaml:LINE: ...} per problem; empty when the file is valid or absent
+     */
+    public static List<String> problems(Path configDir, Optional<ClusterConfig> cluster) {
+        try {
+            parse(configDir, cluster);
+            return List.of();
+        } catch (SyncConfigException e) {
+            return e.diagnostics().stream().map(SyncConfigException::format).toList();
+        }
+    }
+
+    private static SyncConfig parse(Path configDir, Optional<ClusterConfig> cluster) throws SyncConfigException {
         Path file = configDir.resolve(NAME);
         if (!Files.exists(file)) {
             return SyncConfig.empty();
         }
-        try {
-            SyncConfig cfg = SyncConfigParser.parse(file);
-            return cluster.isPresent() ? SyncConfigParser.resolve(cfg, cluster.get()) : cfg;
-        } catch (SyncConfigException e) {
-            throw new UserException(ExitCodes.CONFIG, e.getMessage());
-        }
+        return cluster.isPresent() ? SyncConfigParser.load(file, cluster.get()) : SyncConfigParser.parse(file);
     }
 }

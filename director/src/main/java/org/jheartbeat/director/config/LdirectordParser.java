@@ -53,18 +53,6 @@ public final class LdirectordParser {
         }
     }
 
-    /** Directives allowed only outside a block. */
-    static final Set<String> GLOBAL_ONLY = Set.of("autoreload", "callback", "logfile", "execute", "fork",
-            "supervised", "readdquiescent", "emailalertfrom", "maintenancedir", "virtual", "virtual6");
-    /** Directives allowed in a block and, as defaults, outside one. */
-    static final Set<String> BOTH = Set.of("checktimeout", "negotiatetimeout", "checkinterval", "checkcount",
-            "failurecount", "fallback", "fallback6", "fallbackcommand", "quiescent", "cleanstop", "emailalert",
-            "emailalertfreq", "emailalertstatus", "smtp");
-    /** Directives allowed only inside a block. */
-    static final Set<String> VIRTUAL_ONLY = Set.of("real", "real6", "scheduler", "schedflags", "persistent",
-            "netmask", "protocol", "ops", "checktype", "service", "checkport", "request", "receive", "httpmethod",
-            "virtualhost", "login", "passwd", "database", "secret", "checkcommand", "monitorfile", "servicename",
-            "comment", "load");
     /** Services ldirectord 4.x knows. */
     static final Set<String> SERVICES = Set.of("dns", "ftp", "http", "https", "http_proxy", "imap", "imaps", "ldap",
             "ldaps", "mysql", "nntp", "none", "oracle", "pgsql", "pop", "pops", "radius", "simpletcp", "sip", "smtp",
@@ -256,50 +244,20 @@ public final class LdirectordParser {
                     error(lineNo, "directive names are lower case: write '" + key.toLowerCase(Locale.ROOT) + "'");
                     continue;
                 }
-                if ("connecttimeout".equals(key) || "timeout".equals(key)) {
-                    error(lineNo, "'" + key + "' was removed from ldirectord in favour of negotiatetimeout: use"
-                            + " 'negotiatetimeout = N' for negotiate checks or 'checktimeout = N' for connect checks");
+                if (LdirectordDirectives.REMOVED.containsKey(key)) {
+                    error(lineNo, "'" + key + "' was removed from ldirectord in favour of "
+                            + LdirectordDirectives.REMOVED.get(key) + ": use 'negotiatetimeout = N' for negotiate"
+                            + " checks or 'checktimeout = N' for connect checks");
                     continue;
                 }
-                if (!known(key)) {
-                    Set<String> all = new java.util.TreeSet<>(GLOBAL_ONLY);
-                    all.addAll(BOTH);
-                    all.addAll(VIRTUAL_ONLY);
-                    error(lineNo, "unknown directive '" + abbreviate(key) + "'" + Suggestions.closest(key, all)
+                Optional<LdirectordDirectives.Directive> directive = LdirectordDirectives.of(key);
+                if (directive.isEmpty()) {
+                    error(lineNo, "unknown directive '" + abbreviate(key) + "'" + Suggestions.closest(key,
+                                    new java.util.TreeSet<>(LdirectordDirectives.all().keySet()))
                             .map(s -> "; did you mean '" + s + "'?").orElse("; see ldirectord(8) for the directives"));
                     continue;
                 }
-                if (inBlock) {
-                    if (GLOBAL_ONLY.contains(key)) {
-                        if (key.startsWith("virtual")) {
-                            error(lineNo, "'" + key + "' is indented: a new virtual service starts at the beginning"
-                                    + " of the line; remove the indentation");
-                        } else {
-                            error(lineNo, "'" + key + "' is a global directive and cannot be set inside a virtual="
-                                    + " block; move it before the first virtual= line, unindented");
-                        }
-                        continue;
-                    }
-                    if ("real".equals(key) || "real6".equals(key)) {
-                        current.reals.add(new Raw(key + "\u0000" + raw.value(), lineNo));
-                    } else {
-                        put(current.directives, key, raw);
-                    }
-                } else {
-                    if (VIRTUAL_ONLY.contains(key)) {
-                        error(lineNo, "'" + key + "' belongs inside a virtual= block: indent it by 4 spaces or a tab"
-                                + " under its virtual= line");
-                        continue;
-                    }
-                    if ("virtual".equals(key) || "virtual6".equals(key)) {
-                        current = new Block(raw, "virtual6".equals(key));
-                        blocks.add(current);
-                    } else if ("execute".equals(key)) {
-                        execute.add(unquote(raw.value()));
-                    } else {
-                        put(globals, key, raw);
-                    }
-                }
+                current = keep(directive.get(), raw, inBlock, current);
             }
             GlobalDefaults g = readGlobals();
             List<VirtualService> virtuals = new ArrayList<>();
@@ -332,7 +290,45 @@ public final class LdirectordParser {
         }
 
         private boolean known(String key) {
-            return GLOBAL_ONLY.contains(key) || BOTH.contains(key) || VIRTUAL_ONLY.contains(key);
+            return LdirectordDirectives.of(key).isPresent();
+        }
+
+        /**
+         * Keeps one line of a known directive by its table entry: where it may stand (an error if not there),
+         * then how its lines are kept.
+         *
+         * @return the block open after the line (a new one after {@code virtual=})
+         */
+        private Block keep(LdirectordDirectives.Directive directive, Raw raw, boolean inBlock, Block current) {
+            String key = directive.name();
+            int lineNo = raw.line();
+            if (inBlock && directive.scope() == LdirectordDirectives.Scope.GLOBAL) {
+                if (directive.keep() == LdirectordDirectives.Keep.OPENS_BLOCK) {
+                    error(lineNo, "'" + key + "' is indented: a new virtual service starts at the beginning"
+                            + " of the line; remove the indentation");
+                } else {
+                    error(lineNo, "'" + key + "' is a global directive and cannot be set inside a virtual="
+                            + " block; move it before the first virtual= line, unindented");
+                }
+                return current;
+            }
+            if (!inBlock && directive.scope() == LdirectordDirectives.Scope.VIRTUAL) {
+                error(lineNo, "'" + key + "' belongs inside a virtual= block: indent it by 4 spaces or a tab"
+                        + " under its virtual= line");
+                return current;
+            }
+            switch (directive.keep()) {
+                case REAL -> current.reals.add(new Raw(key + "\u0000" + raw.value(), lineNo));
+                case OPENS_BLOCK -> {
+                    Block b = new Block(raw, "virtual6".equals(key));
+                    blocks.add(b);
+                    return b;
+                }
+                case APPEND -> execute.add(unquote(raw.value()));
+                case LAST -> put(inBlock ? current.directives : globals, key, raw);
+                default -> throw new IllegalStateException("keep " + directive.keep());
+            }
+            return current;
         }
 
         /** The globals, with the values every block inherits. */
@@ -349,54 +345,67 @@ public final class LdirectordParser {
             Map<String, Raw> inherited = new LinkedHashMap<>();
         }
 
+        /**
+         * The global lines: each value checked at its own line by its table entry; a director setting kept in
+         * the defaults, a per-virtual default inherited by every block (its error reported once, here: the
+         * blocks that inherit it stay quiet).
+         */
         private GlobalDefaults readGlobals() {
             GlobalDefaults g = new GlobalDefaults();
             for (Map.Entry<String, Raw> e : globals.entrySet()) {
                 String key = e.getKey();
                 Raw r = e.getValue();
-                switch (key) {
-                    case "autoreload" -> yesNo(key, r).ifPresent(v -> g.autoReload = v);
-                    case "fork" -> yesNo(key, r).ifPresent(v -> g.fork = v);
-                    case "supervised" -> yesNo(key, r).ifPresent(v -> g.supervised = v);
-                    case "readdquiescent" -> yesNo(key, r).ifPresent(v -> g.readdQuiescent = v);
-                    case "callback" -> quoted(key, r, "callback = \"/path/to/program\"").ifPresent(v ->
-                            g.callback = Optional.of(v));
-                    case "logfile" -> quoted(key, r, "logfile = \"/var/log/ldirectord.log\" or logfile = \"local0\"")
-                            .ifPresent(v -> g.logFile = v);
-                    case "emailalertfrom" -> g.emailAlertFrom = Optional.of(unquote(r.value()));
-                    case "maintenancedir" -> g.maintenanceDir = Optional.of(unquote(r.value()));
-                    case "checkinterval" -> seconds(key, r).ifPresent(d -> {
-                        g.checkInterval = d;
-                        g.inherited.put(key, r);
-                    });
-                    default -> {
-                        g.inherited.put(key, r);
-                        validateGlobal(key, r);
+                LdirectordDirectives.Directive directive = LdirectordDirectives.of(key).orElseThrow();
+                Optional<?> value = check(directive, r);
+                if (directive.scope() == LdirectordDirectives.Scope.BOTH) {
+                    g.inherited.put(key, r);
+                    if (directive.check() != LdirectordDirectives.Check.NONE) {
+                        reportedGlobals.add(key);
                     }
                 }
+                value.ifPresent(v -> set(g, key, v));
             }
             return g;
         }
 
-        /** Checks a global default once, at its own line (blocks that inherit it stay quiet). */
-        private void validateGlobal(String key, Raw r) {
-            switch (key) {
-                case "checktimeout", "negotiatetimeout" -> seconds(key, r);
-                case "checkcount", "failurecount" -> integer(key, r, 1, 1_000_000);
-                case "emailalertfreq" -> integer(key, r, 0, Integer.MAX_VALUE);
-                case "quiescent", "cleanstop" -> yesNo(key, r);
-                case "emailalertstatus" -> {
+        /** The value of a line by its directive's {@link LdirectordDirectives.Check}; empty (reported) if invalid. */
+        private Optional<?> check(LdirectordDirectives.Directive directive, Raw r) {
+            String key = directive.name();
+            return switch (directive.check()) {
+                case NONE -> Optional.of(unquote(r.value()));
+                case YES_NO -> yesNo(key, r);
+                case QUOTED -> quoted(key, r, directive.example());
+                case SECONDS -> seconds(key, r);
+                case COUNT -> integer(key, r, 1, 1_000_000);
+                case FREQUENCY -> integer(key, r, 0, Integer.MAX_VALUE);
+                case ALERT_STATUS -> {
                     if (!validStatus(unquote(r.value()))) {
                         error(r.line(), "emailalertstatus must be a comma list of all, none, starting, running,"
                                 + " stopping, reloading; not '" + abbreviate(r.value()) + "'");
+                        yield Optional.empty();
                     }
+                    yield Optional.of(unquote(r.value()));
                 }
-                case "smtp" -> smtpServer(r);
+                case SMTP -> smtpServer(r) ? Optional.of(unquote(r.value())) : Optional.empty();
+            };
+        }
+
+        /** Keeps a valid value of a director setting; the per-virtual defaults are read per block. */
+        private void set(GlobalDefaults g, String key, Object v) {
+            switch (key) {
+                case "autoreload" -> g.autoReload = (Boolean) v;
+                case "fork" -> g.fork = (Boolean) v;
+                case "supervised" -> g.supervised = (Boolean) v;
+                case "readdquiescent" -> g.readdQuiescent = (Boolean) v;
+                case "callback" -> g.callback = Optional.of((String) v);
+                case "logfile" -> g.logFile = (String) v;
+                case "emailalertfrom" -> g.emailAlertFrom = Optional.of((String) v);
+                case "maintenancedir" -> g.maintenanceDir = Optional.of((String) v);
+                case "checkinterval" -> g.checkInterval = (Duration) v;
                 default -> {
-                    return;
+                    // a per-virtual default: read with each block
                 }
             }
-            reportedGlobals.add(key);
         }
 
         /** {@code none} only alone, as ldirectord 4.x's {@code parse_emailalertstatus}. */
@@ -409,11 +418,13 @@ public final class LdirectordParser {
         }
 
         /** {@code smtp = host[:port]} (or {@code [v6]:port}): the port must be a number in 1..65535. */
-        private void smtpServer(Raw r) {
+        private boolean smtpServer(Raw r) {
             try {
                 org.jheartbeat.director.alert.SmtpClient.parse(unquote(r.value()));
+                return true;
             } catch (IllegalArgumentException e) {
                 error(r.line(), e.getMessage() + "; write smtp = HOST or HOST:PORT");
+                return false;
             }
         }
 

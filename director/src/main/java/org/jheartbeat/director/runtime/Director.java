@@ -446,7 +446,7 @@ public final class Director implements AutoCloseable {
                     case ERROR -> LOG.error(l.message());
                 }
             } else if (a instanceof DirectorAction.Run run) {
-                startProgram(run.argv());
+                Programs.start(run.argv());
             } else if (a instanceof DirectorAction.Mail mail) {
                 mailer.send(mail.alert());
             }
@@ -486,21 +486,6 @@ public final class Director implements AutoCloseable {
             }), delay, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             repairScheduled = false;
-        }
-    }
-
-    /** Starts a program (fallbackcommand, callback) without waiting; its end is logged. */
-    static void startProgram(List<String> argv) {
-        try {
-            Process p = new ProcessBuilder(argv).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.onExit().thenAccept(x -> {
-                if (x.exitValue() != 0) {
-                    LOG.warn("{} exited with status {}", String.join(" ", argv), x.exitValue());
-                }
-            });
-        } catch (IOException e) {
-            LOG.error("Cannot run {}: {}", String.join(" ", argv), e.getMessage());
         }
     }
 }

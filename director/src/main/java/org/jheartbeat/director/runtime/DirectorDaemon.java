@@ -109,7 +109,7 @@ public final class DirectorDaemon implements AutoCloseable {
             LOG.info("Configuration file {} has changed on disk", configFile);
             digest = now;
             director.config().globals().callback().ifPresent(cb ->
-                    Director.startProgram(List.of(cb, configFile.toString())));
+                    Programs.start(List.of(cb, configFile.toString())));
             reload();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

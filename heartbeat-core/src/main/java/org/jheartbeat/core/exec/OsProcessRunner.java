@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * executor's {@code launch} hook) so that argv reaches the program exactly as given (no quoting or
  * {@code ${}} substitution by {@code CommandLine}) and so that {@link #run} can send output to files.
  *
- * <p>Two modes:
+ * <p>Two modes to completion, and {@link #start} for a program the caller watches while it runs:
  * <ul>
  * <li>{@link #run}: resource scripts commonly start a daemon in the background that inherits the
  *     script's stdout and stderr. Reading pipes until end-of-file would then wait for the daemon,
@@ -155,6 +155,63 @@ public final class OsProcessRunner implements ProcessRunner {
         PumpStreamHandler pumps = new PumpStreamHandler(stdout, stderr, stdin);
         pumps.setStopTimeout(Duration.ofMillis(PUMP_STOP_MS));
         return execute(spec, builder, pumps);
+    }
+
+    /**
+     * Starts the program and returns at once, for a caller that watches it while it runs or lets it run
+     * on its own: stdin {@code /dev/null}, stdout discarded, the first {@code maxOutputBytes} of stderr
+     * kept (see {@link StartedProcess}). Started through commons-exec like {@link #run}; when the spec's
+     * timeout passes the program and its descendants are killed with SIGKILL (logged as a warning).
+     *
+     * @param spec what to run, its extra environment and the longest it may run
+     * @return the running program
+     * @throws IOException if the program cannot be started (missing, not executable)
+     * @throws InterruptedIOException if the calling thread is interrupted while the program is being
+     *                     started (it is killed) and the interrupt flag is restored
+     */
+    public StartedProcess start(ProcessSpec spec) throws IOException {
+        Path err = Files.createTempFile(tempDir, "jhb-err-", ".txt");
+        ProcessBuilder builder = builder(spec)
+                .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(err.toFile());
+        Launcher executor = new Launcher(builder);
+        executor.setStreamHandler(NO_STREAMS);
+        executor.setExitValues(null);
+        Done done = new Done();
+        String label = spec.argv().get(0).isBlank() ? "program" : spec.argv().get(0);
+        try {
+            executor.execute(new CommandLine(label), Map.of(), done);
+            executor.launched.await();
+        } catch (InterruptedException e) {
+            Process process = launchedProcess(executor);
+            if (process != null) {
+                killTree(process);
+            }
+            Files.deleteIfExists(err);
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while starting " + spec.commandLine());
+        }
+        Process process = executor.process;
+        if (process == null) {
+            try {
+                done.await(REAP_WAIT_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Files.deleteIfExists(err);
+            throw startFailure(spec, done);
+        }
+        StartedProcess started = new StartedProcess(process, err, maxOutputBytes);
+        process.onExit().orTimeout(spec.timeout().toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
+            if (process.isAlive()) {
+                LOG.warn("{} still runs after {} ms; killing it and its descendants", spec.argv().get(0),
+                        spec.timeout().toMillis());
+                started.kill();
+            }
+            return process;
+        });
+        return started;
     }
 
     private static ProcessBuilder builder(ProcessSpec spec) {

@@ -1,15 +1,16 @@
 package org.jheartbeat.resources.ip;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jheartbeat.core.exec.OsProcessRunner;
+import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.exec.StartedProcess;
 
 /**
  * {@link ArpLauncher} for Linux and iputils {@code arping}: the program sends its first probe right
@@ -30,16 +31,33 @@ public final class ProcArpLauncher implements ArpLauncher {
     };
     private static final long CHECK_NANOS = 500_000L;
 
+    private final OsProcessRunner runner;
+
+    /** A launcher on the daemon's process runner with its defaults (64 KiB of stderr kept). */
+    public ProcArpLauncher() {
+        this(new OsProcessRunner());
+    }
+
+    /** @param runner starts {@code arping} (the project's one process runner) */
+    public ProcArpLauncher(OsProcessRunner runner) {
+        this.runner = runner;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The program is started through {@link OsProcessRunner#start}, which kills it if it still runs
+     * after {@link GratuitousArp#timeoutFor GratuitousArp.timeoutFor(1)} (its linger, with slack).
+     */
     @Override
     public Launched launch(List<String> argv, Duration maxWait) throws IOException {
-        Process p = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        StartedProcess p = runner.start(ProcessSpec.of(GratuitousArp.timeoutFor(1), argv));
         String name = Path.of(argv.get(0)).getFileName().toString();
         long deadline = System.nanoTime() + maxWait.toNanos();
         boolean confirmed = false;
         while (true) {
             if (!p.isAlive()) {
-                confirmed = p.exitValue() == 0;
+                confirmed = p.onExit().join() == 0;
                 break;
             }
             Path proc = Path.of("/proc", Long.toString(p.pid()));
@@ -87,47 +105,20 @@ public final class ProcArpLauncher implements ArpLauncher {
         }
     }
 
-    private static final class Running implements Launched {
-        private final Process process;
-        private final boolean confirmed;
-        private String stderr = "";
-
-        Running(Process process, boolean confirmed) {
-            this.process = process;
-            this.confirmed = confirmed;
-        }
-
-        @Override
-        public boolean confirmed() {
-            return confirmed;
-        }
-
+    private record Running(StartedProcess process, boolean confirmed) implements Launched {
         @Override
         public int awaitExit(Duration timeout) throws InterruptedException {
-            try {
-                if (!process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                    return -1;
-                }
-            } catch (InterruptedException e) {
-                kill();
-                throw e;
-            }
-            try (InputStream err = process.getErrorStream()) {
-                stderr = new String(err.readNBytes(4096), StandardCharsets.UTF_8).strip();
-            } catch (IOException e) {
-                stderr = "";
-            }
-            return process.exitValue();
+            return process.awaitExit(timeout);
         }
 
         @Override
         public String stderr() {
-            return stderr;
+            return process.stderr();
         }
 
         @Override
         public void kill() {
-            process.destroyForcibly();
+            process.kill();
         }
     }
 }

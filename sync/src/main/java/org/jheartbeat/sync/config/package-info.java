@@ -5,7 +5,7 @@
  * org.jheartbeat.sync.config.BackupSpec}; schedules as cron expressions, {@link
  * org.jheartbeat.sync.config.CronSchedule}) and its parser ({@link
  * org.jheartbeat.sync.config.SyncConfigParser}, snakeyaml node trees so every error names its line).
- * Every user error is one {@link org.jheartbeat.sync.config.SyncConfigException} reading {@code
- * FILE:LINE: what is wrong; what to do}. No I/O beyond reading the file.
+ * The user errors of a file are one {@link org.jheartbeat.sync.config.SyncConfigException} holding
+ * every one of them, each {@code FILE:LINE: what is wrong; what to do}. No I/O beyond reading the file.
  */
 package org.jheartbeat.sync.config;

@@ -17,7 +17,7 @@ import org.jheartbeat.core.testkit.Mutations.Mutant;
  * Fuzzer of the {@code sync.yaml} parser (an admin edits the file by hand), grown from the packaged example and the
  * parser tests' files. The daemon reads the file as UTF-8, so the mutated bytes are decoded as UTF-8
  * (malformed sequences become U+FFFD). Properties: nothing but {@link SyncConfigException} escapes, and
- * its message is {@code sync.yaml:LINE: ...} with a line inside the text (or one past its end, where
+ * its message is one line {@code sync.yaml:LINE: ...} per problem, each with a line inside the text (or one past its end, where
  * YAML reports an unexpected end). Cases per property: {@code -Djhb.fuzz.tries} (docs/fuzzing.md).
  */
 class SyncConfigFuzzTest {
@@ -51,8 +51,14 @@ class SyncConfigFuzzTest {
             // the lines an editor shows (LF): a lone CR, NEL, LS or PS, which YAML takes for a line break,
             // is refused at its editor line before YAML counts (docs/fuzzing.md)
             int lines = text.split("\n", -1).length;
-            assertThat(e.line()).as("%s: %s", e.getMessage(), m).isBetween(1, lines + 1);
-            assertThat(e.getMessage()).as("%s", m).startsWith(SRC + ":" + e.line() + ": ").doesNotContain("\n");
+            assertThat(e.diagnostics()).as("%s", m).isNotEmpty();
+            String[] messageLines = e.getMessage().split("\n", -1);
+            assertThat(messageLines).as("%s", m).hasSameSizeAs(e.diagnostics());
+            for (int i = 0; i < messageLines.length; i++) {
+                int line = e.diagnostics().get(i).line();
+                assertThat(line).as("%s: %s", e.getMessage(), m).isBetween(1, lines + 1);
+                assertThat(messageLines[i]).as("%s", m).startsWith(SRC + ":" + line + ": ");
+            }
         }
     }
 }

@@ -132,16 +132,81 @@ class SyncConfigParserTest {
         Path f = dir.resolve("sync.yaml");
         Files.writeString(f, GOOD);
         assertThat(SyncConfigParser.parse(f).jobs()).extracting(ReplicationJobSpec::name).containsExactly("web", "mail");
-        Files.writeString(f, "jobs:\n  web:\n    grup: x\n");
+        Files.writeString(f, "jobs:\n  web:\n    grup: x\n    paths: [/a]\n    target: /r\n");
         assertThatThrownBy(() -> SyncConfigParser.parse(f))
                 .isInstanceOf(SyncConfigException.class)
-                .hasMessage(f + ":3: unknown key [grup] in job web; did you mean group?")
+                .hasMessage(f + ":2: job web has no group; add \"group: KEY\" (the haresources group it follows)\n"
+                        + f + ":3: unknown key [grup] in job web; did you mean group?")
                 .satisfies(e -> {
-                    assertThat(((SyncConfigException) e).line()).isEqualTo(3);
+                    assertThat(((SyncConfigException) e).line()).isEqualTo(2);
                     assertThat(((SyncConfigException) e).file()).isEqualTo(f);
                 });
         assertThatThrownBy(() -> SyncConfigParser.parse(dir.resolve("missing.yaml")))
                 .hasMessage(dir.resolve("missing.yaml") + ": no such file; create it or remove the sync configuration");
+    }
+
+    /**
+     * A file with a problem in every section: every problem is reported at once, by line, each naming its
+     * line; the entries with a problem are left out, and nothing of the file is returned.
+     */
+    @Test
+    void everyProblemOfAFileIsReportedAtOnce(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("sync.yaml");
+        Files.writeString(f, """
+                state_dir: var/lib/jhb
+                ssh: ssh -i 'key
+                colour: blue
+                nodes:
+                  node1: not an ip!
+                  node2: 198.18.1.2
+                jobs:
+                  web:
+                    group: g
+                    paths: [/srv/web]
+                    target: /mnt/r
+                    retries: -1
+                    delete: maybe
+                  db:
+                    group: h
+                    paths: [/srv/web/db]
+                    target: /mnt/r
+                    shedule: '* * * * *'
+                  ok:
+                    group: h
+                    paths: [/srv/ok]
+                    target: /mnt/r
+                backups:
+                  d:
+                    mount_point: /mnt/b
+                    paths: [/a]
+                    keep: 0
+                """);
+        assertThatThrownBy(() -> SyncConfigParser.parse(f))
+                .isInstanceOf(SyncConfigException.class)
+                .hasMessage(String.join("\n",
+                        f + ":1: state_dir [var/lib/jhb] is not an absolute path; write it starting with /",
+                        f + ":2: ssh: unterminated single quote; close the quote or quote the whole value",
+                        f + ":3: unknown key [colour] at the top level; known keys: state_dir, ssh, nodes, jobs, backups",
+                        f + ":5: nodes: node1: [not an ip!] is not an address or host name; write the node's"
+                                + " crossover-link IP address",
+                        f + ":12: job web: retries is -1; it must be at least 0",
+                        f + ":13: job web: delete [maybe] is not a boolean; write true or false",
+                        f + ":18: unknown key [shedule] in job db; did you mean schedule?",
+                        f + ":24: backup d names no disk; add \"label: LABEL\" or \"uuid: UUID\"",
+                        f + ":27: backup d: keep is 0; it must be at least 1"))
+                .satisfies(e -> assertThat(((SyncConfigException) e).diagnostics())
+                        .allMatch(org.jheartbeat.core.config.ConfigDiagnostic::isError).hasSize(9));
+    }
+
+    /** Overlapping paths are checked against the earlier jobs that parsed, and reported beside the other problems. */
+    @Test
+    void anOverlapIsReportedBesideTheOtherProblems() {
+        String yaml = "jobs:\n  web:\n    group: g\n    paths: [/a]\n    target: /r\n"
+                + "  db:\n    group: h\n    paths: [/a/sub, /b]\n    target: /r\n    timeout: 0s\n";
+        assertThatThrownBy(() -> SyncConfigParser.parse(yaml, SRC))
+                .hasMessage("sync.yaml:8: job db: path /a/sub overlaps /a, which is already replicated by job web"
+                        + " (line 2); replicate each directory in one job only\n"
+                        + "sync.yaml:10: job db: timeout is zero; give a positive duration such as 30s");
     }
 
     /** A key over YAML's 1024 characters is named as such, not "mapping values are not allowed here" (tryout). */
@@ -171,17 +236,17 @@ class SyncConfigParserTest {
 
     @ParameterizedTest(name = "{2}")
     @CsvSource(delimiter = '|', textBlock = """
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    shedule: '* * * * *'\\n | 5 | unknown key [shedule] in job web; did you mean schedule?
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    shedule: '* * * * *'\\n    target: /r\\n | 5 | unknown key [shedule] in job web; did you mean schedule?
             stat_dir: /x\\n | 1 | unknown key [stat_dir] at the top level; did you mean state_dir?
             colour: blue\\n | 1 | unknown key [colour] at the top level; known keys: state_dir, ssh, nodes, jobs, backups
-            jobs:\\n  web:\\n    group: g\\n    paths: [srv/web]\\n | 4 | job web: path [srv/web] is not an absolute path; write it starting with /
-            jobs:\\n  we b:\\n    group: g\\n    paths: [/a]\\n | 2 | job name [we b] has characters other than letters, digits, _ . -; rename it
-            jobs:\\n  web:\\n    paths: [/a]\\n | 2 | job web has no group; add "group: KEY" (the haresources group it follows)
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '*/5 * *'\\n | 5 | job web: schedule [*/5 * *] has 3 fields, expected 5 (minute hour day month weekday) or 6 (with leading seconds); write a cron expression such as "*/5 * * * *"
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    max_loss: 1.5\\n | 5 | job web: max_loss [1.5] is not a share between 0 and 1; write e.g. 0.5
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    retries: -1\\n | 5 | job web: retries is -1; it must be at least 0
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    retry_delay: 30\\n | 5 | job web: retry_delay [30] is not a duration; write a number and a unit: 500ms, 30s, 5m, 1h
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    delete: maybe\\n | 5 | job web: delete [maybe] is not a boolean; write true or false
+            jobs:\\n  web:\\n    group: g\\n    paths: [srv/web]\\n    target: /r\\n | 4 | job web: path [srv/web] is not an absolute path; write it starting with /
+            jobs:\\n  we b:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n | 2 | job name [we b] has characters other than letters, digits, _ . -; rename it
+            jobs:\\n  web:\\n    paths: [/a]\\n    target: /r\\n | 2 | job web has no group; add "group: KEY" (the haresources group it follows)
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '*/5 * *'\\n    target: /r\\n | 5 | job web: schedule [*/5 * *] has 3 fields, expected 5 (minute hour day month weekday) or 6 (with leading seconds); write a cron expression such as "*/5 * * * *"
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    max_loss: 1.5\\n    target: /r\\n | 5 | job web: max_loss [1.5] is not a share between 0 and 1; write e.g. 0.5
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    retries: -1\\n    target: /r\\n | 5 | job web: retries is -1; it must be at least 0
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    retry_delay: 30\\n    target: /r\\n | 5 | job web: retry_delay [30] is not a duration; write a number and a unit: 500ms, 30s, 5m, 1h
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    delete: maybe\\n    target: /r\\n | 5 | job web: delete [maybe] is not a boolean; write true or false
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n | 2 | job web replicates to the peer but nodes: lists 0 node(s); list both nodes' crossover addresses under nodes:
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /mnt/r\\n  db:\\n    group: h\\n    paths: [/b, /a/sub]\\n    target: /mnt/r\\n | 8 | job db: path /a/sub overlaps /a, which is already replicated by job web (line 2); replicate each directory in one job only
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /a/replica\\n | 5 | job web: target /a/replica overlaps the source /a; put the target outside every source path
@@ -192,9 +257,9 @@ class SyncConfigParserTest {
             backups:\\n  d:\\n    label: L\\n    uuid: U\\n    mount_point: /mnt/b\\n    paths: [/a]\\n | 4 | backup d has both label and uuid; keep one of them
             backups:\\n  d:\\n    label: L\\n    mount_point: /mnt/b\\n    paths: [/a]\\n    keep: 0\\n | 6 | backup d: keep is 0; it must be at least 1
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n  web:\\n    group: g\\n    paths: [/b]\\n    target: /r\\n | 6 | jobs: web is given twice (also line 2); keep one
-            jobs:\\n  web:\\n    group: g\\n    paths: [/srv/../etc]\\n | 4 | job web: path [/srv/../etc] is not a plain path (., .. or //); write it as /etc
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '0 0 31 2 *'\\n | 5 | job web: schedule [0 0 31 2 *] never fires (no such date); write a cron expression such as "*/5 * * * *"
-            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '@hourly'\\n | 5 | job web: schedule [@hourly]: cron macros like @hourly are not supported; write the fields, e.g. "0 * * * *" for hourly
+            jobs:\\n  web:\\n    group: g\\n    paths: [/srv/../etc]\\n    target: /r\\n | 4 | job web: path [/srv/../etc] is not a plain path (., .. or //); write it as /etc
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '0 0 31 2 *'\\n    target: /r\\n | 5 | job web: schedule [0 0 31 2 *] never fires (no such date); write a cron expression such as "*/5 * * * *"
+            jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    schedule: '@hourly'\\n    target: /r\\n | 5 | job web: schedule [@hourly]: cron macros like @hourly are not supported; write the fields, e.g. "0 * * * *" for hourly
             nodes:\\n  node1: not an ip!\\n | 2 | nodes: node1: [not an ip!] is not an address or host name; write the node's crossover-link IP address
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n    pre: ''\\n | 6 | job web: pre is empty; give a shell command or remove the line
             jobs:\\n  web:\\n    group: g\\n    paths: [/a]\\n    target: /r\\n    post: [a, b]\\n | 6 | job web: post must be one shell command on the same line, e.g. "post: /usr/local/sbin/db-dump"; join several with &&

@@ -97,4 +97,26 @@ class SyncConfigResolveTest {
         SyncConfig pathOnly = SyncConfigParser.parse("jobs:\n  web:\n    group: labweb\n    paths: [/a]\n    target: /r\n", SRC);
         assertThat(SyncConfigParser.resolve(pathOnly, cluster).jobs()).hasSize(1);
     }
+
+    /** load: the file's own problems and those against the cluster, for the jobs that parsed, in one report. */
+    @Test
+    void loadReportsTheFilesProblemsAndTheClustersTogether(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("sync.yaml");
+        java.nio.file.Files.writeString(f, "nodes:\n  node1: 10.0.0.1\n  node3: 10.0.0.3\njobs:\n"
+                + "  web:\n    group: nosuch\n    paths: [/srv/web]\n    target: /r\n"
+                + "  mail:\n    group: labmail\n    paths: [/srv/mail]\n    target: /r\n    delete: maybe\n"
+                + "  other:\n    group: shared\n    paths: [/srv/other]\n    target: /r\n");
+        assertThatThrownBy(() -> SyncConfigParser.load(f, cluster))
+                .isInstanceOf(SyncConfigException.class)
+                .hasMessage(String.join("\n",
+                        f + ":3: nodes: [node3] is not a node of ha.cf; use one of node1, node2",
+                        f + ":5: job web: group [nosuch] is not a resource group of haresources; write a group key"
+                                + " (groups: 198.18.0.100/24/eth0, 198.18.0.200/24/eth0, 198.18.0.201/24/eth0,"
+                                + " 198.18.0.202/24/eth0)",
+                        f + ":13: job mail: delete [maybe] is not a boolean; write true or false",
+                        f + ":14: job other: [shared] is a resource of 2 groups (198.18.0.201/24/eth0,"
+                                + " 198.18.0.202/24/eth0); write the group key instead"));
+        java.nio.file.Files.writeString(f, "jobs:\n  web:\n    group: labweb\n    paths: [/srv/web]\n    target: /r\n");
+        assertThat(SyncConfigParser.load(f, cluster).jobs().get(0).group()).isEqualTo("198.18.0.100/24/eth0");
+    }
 }
