@@ -225,6 +225,7 @@ public final class NodeEngine {
      */
     public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
         pingNodes.answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
         return out;
     }
@@ -694,6 +695,7 @@ public final class NodeEngine {
     /** The first tick or frame after a pause of this process discounts it ({@link FailureDetector#awake}). */
     private void awake(List<Effect> out, long now, long wall) {
         detector.awake(now).forEach(e -> onMembership(e, out, now, wall, false));
+        pingNodes.paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
     }
 
     private void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
