@@ -46,6 +46,8 @@ public final class FailureDetector {
     private long startNanos;
     /** The previous {@link #awake} call (monotonic ns); MIN_VALUE before the first. */
     private long awakeNanos = Long.MIN_VALUE;
+    /** The pause the last {@link #awake} call ended, ns; 0 if it ended none. */
+    private long lastPauseNanos;
     private final Map<NodeName, Peer> peers = new LinkedHashMap<>();
 
     private static final class Peer {
@@ -163,8 +165,10 @@ public final class FailureDetector {
         long gap = awakeNanos == Long.MIN_VALUE ? 0 : nowNanos - awakeNanos;
         awakeNanos = Math.max(awakeNanos, nowNanos);
         if (gap <= PAUSE_NANOS) {
+            lastPauseNanos = 0;
             return List.of();
         }
+        lastPauseNanos = gap;
         List<MembershipEvent> out = new ArrayList<>();
         startNanos += gap;
         for (Map.Entry<NodeName, Peer> e : peers.entrySet()) {
@@ -180,6 +184,16 @@ public final class FailureDetector {
             }
         }
         return out;
+    }
+
+    /**
+     * The pause of this process that the last {@link #awake} call ended, for the other silence counts
+     * kept beside this one (ping nodes) to discount it too.
+     *
+     * @return its length in ns, or 0 if the last call ended no pause
+     */
+    public long lastPauseNanos() {
+        return lastPauseNanos;
     }
 
     /**

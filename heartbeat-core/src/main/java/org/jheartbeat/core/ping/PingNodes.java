@@ -33,7 +33,7 @@ public final class PingNodes {
     }
 
     private final long deadpingNanos;
-    private final long startNanos;
+    private long startNanos;
     private final Map<String, PingStatus> status = new LinkedHashMap<>();
     private final Map<String, Long> lastAnswer = new LinkedHashMap<>();
 
@@ -69,6 +69,26 @@ public final class PingNodes {
         }
         status.put(node, PingStatus.PING);
         return Optional.of(new Change(node, before, PingStatus.PING));
+    }
+
+    /**
+     * This process did not run for {@code gapNanos} (SIGSTOP, a frozen VM; noticed by
+     * {@code FailureDetector.awake}): the echo replies of that time were never read, so the gap is
+     * nobody's silence. Every count not yet ended (a node not {@link PingStatus#DEAD}, and the start-up
+     * count of a node never heard) moves forward by it, as the peer's deadline does.
+     *
+     * @param gapNanos the length of the pause, ns; not positive: nothing changes
+     */
+    public void paused(long gapNanos) {
+        if (gapNanos <= 0) {
+            return;
+        }
+        startNanos += gapNanos;
+        for (Map.Entry<String, Long> e : lastAnswer.entrySet()) {
+            if (status.get(e.getKey()) != PingStatus.DEAD) {
+                e.setValue(e.getValue() + gapNanos);
+            }
+        }
     }
 
     /** Declares dead every node silent for {@code deadping} at {@code nowNanos}; returns the changes. */

@@ -66,7 +66,10 @@ public final class NodeEngine {
     private final RscHold rscHold;
     /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
     private boolean peerJoining;
-    /** auto_failback is owed to a (re)joined peer but the machine saw no group to give back. */
+    /**
+     * auto_failback is owed to a (re)joined peer: the machine saw no group to give back, or its failback
+     * standby is still in progress (it may be cancelled unanswered, by a peer in flux).
+     */
     private boolean failbackDue;
     private final int ackTrigger;
     private final PeerConfigCheck configCheck;
@@ -225,6 +228,7 @@ public final class NodeEngine {
      */
     public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
         pingNodes.answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
         return out;
     }
@@ -577,6 +581,7 @@ public final class NodeEngine {
     /** Operator takeover ({@code hb takeover}): ask the peer to hand us {@code set} (relative to this node). */
     public List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -584,6 +589,7 @@ public final class NodeEngine {
     /** Operator standby: hand {@code set} (relative to this node) to the peer. */
     public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -694,6 +700,7 @@ public final class NodeEngine {
     /** The first tick or frame after a pause of this process discounts it ({@link FailureDetector#awake}). */
     private void awake(List<Effect> out, long now, long wall) {
         detector.awake(now).forEach(e -> onMembership(e, out, now, wall, false));
+        pingNodes.paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
     }
 
     private void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
@@ -836,19 +843,22 @@ public final class NodeEngine {
      * the peer's exists, so that both nodes' {@code rsc_hold} end up as Heartbeat's ({@code local} on
      * both). When there are foreign groups to give back the takeover machine starts that standby
      * itself; this covers the case where it sees nothing to give. Waits (checked every tick) while
-     * either side is in flux, as Heartbeat's "Auto failback delayed." does.
+     * either side is in flux, as Heartbeat's "Auto failback delayed." does, and while a standby is in
+     * progress: a failback standby the peer ignored ("local resources in flux") and that was cancelled
+     * for want of a reply is asked again once both nodes are stable, where Heartbeat 3.0.6 gives up for
+     * good and leaves the peer's groups here. An operator's {@code hb standby}/{@code hb takeover}
+     * ends what is owed ({@link #onStandbyRequested}, {@link #onTakeoverRequested}).
      */
     private void failBackIfDue(List<Effect> out, long now, long wall) {
         if (!failbackDue) {
             return;
         }
-        if (!rscHold.value().includesForeign() && !runsAGroupOfThePeers() || !detector.status(peer).isAlive()
-                || machine.state() == TakeoverState.STANDBY_GIVING
-                || machine.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
+        if (!rscHold.value().includesForeign() && !runsAGroupOfThePeers() || !detector.status(peer).isAlive()) {
             failbackDue = false;
             return;
         }
-        if (machine.state() != TakeoverState.STABLE || !machine.settled() || !machine.peerStable()) {
+        if (machine.state() != TakeoverState.STABLE || machine.handover() == TakeoverMachine.Handover.IN_PROGRESS
+                || !machine.settled() || !machine.peerStable()) {
             return;
         }
         failbackDue = false;

@@ -46,6 +46,25 @@ class PingNodesTest {
     }
 
     @Test
+    void aPauseOfThisProcessIsNobodysSilence() {
+        nodes.answered("198.18.0.254", 1000 * MS);
+        nodes.paused(2500 * MS); // frozen from 1.5 s to 4 s: the replies of that time were never read
+        assertThat(nodes.nextDeadlineNanos()).as("routers: start-up count moved too").isEqualTo(5500 * MS);
+        assertThat(nodes.evaluate(5499 * MS)).isEmpty();
+        assertThat(nodes.evaluate(5500 * MS)).containsExactly(
+                new PingNodes.Change("routers", PingStatus.INIT, PingStatus.DEAD));
+        assertThat(nodes.nextDeadlineNanos()).as("answered at 1 s, 2.5 s of pause, deadping 3 s")
+                .isEqualTo(6500 * MS);
+        assertThat(nodes.evaluate(6499 * MS)).isEmpty();
+        assertThat(nodes.evaluate(6500 * MS)).containsExactly(
+                new PingNodes.Change("198.18.0.254", PingStatus.PING, PingStatus.DEAD));
+        nodes.paused(10_000 * MS);
+        assertThat(nodes.statuses()).as("a dead node stays dead").containsOnlyKeys("198.18.0.254", "routers")
+                .allSatisfy((k, v) -> assertThat(v).isEqualTo(PingStatus.DEAD));
+        assertThat(nodes.nextDeadlineNanos()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void unknownNamesAreIgnored() {
         assertThat(nodes.answered("198.18.9.9", 0)).isEmpty();
         assertThat(nodes.statuses()).hasSize(2);

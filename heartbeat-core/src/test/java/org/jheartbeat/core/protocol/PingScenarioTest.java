@@ -96,6 +96,20 @@ class PingScenarioTest {
     }
 
     @Test
+    void aFrozenDaemonResumedDoesNotCountItsOwnPauseAsItsPingNodesSilence() {
+        TwoNodeHarness h = harness(FailbackPolicy.OFF, true);
+        int opsBefore = h.ops().size();
+        h.suspend(N1); // SIGSTOP for 2.7 s: longer than deadping (2 s), shorter than deadtime (3 s)
+        h.run(2700); // resumed between two echo replies (every 500 ms): its first step is a timer
+        h.resume(N1, true);
+        h.run(10_000);
+        assertThat(h.logs()).anyMatch(l -> l.contains("node1") && l.contains("did not run for"));
+        assertThat(h.logs()).as("%s", h.trace()).noneMatch(l -> l.contains("198.18.0.254: is dead"));
+        assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(A), "node2", Set.of(B)));
+        assertThat(h.ops().subList(opsBefore, h.ops().size())).as("nothing moves").isEmpty();
+    }
+
+    @Test
     void withoutIpfailPingNodesAreOnlyReported() {
         TwoNodeHarness h = harness(FailbackPolicy.OFF, false);
         h.pingAnswers(N1, false);
