@@ -59,6 +59,11 @@ public final class ClusterLoop implements AutoCloseable {
     /** Our {@code jhb-maint probe} requests waiting for the peer's answer, by number (loop thread only). */
     private final Map<Long, CompletableFuture<java.util.Set<String>>> peerProbes = new java.util.HashMap<>();
     private long probeRequests;
+    /**
+     * Groups no longer in haresources left as they were, unmanaged (a reload removed them in
+     * maintenance; the start-up found them running and left them): key → why, for status.
+     */
+    private final Map<String, String> removedInMaintenance = new LinkedHashMap<>();
     private final NodeEngine engine;
     private final List<Medium> media;
     private final GroupExecutor groups;
@@ -439,6 +444,7 @@ public final class ClusterLoop implements AutoCloseable {
                             + (engine.peerMaintenanceRuns().contains(i) ? "; runs on " + engine.peer() : ""));
                 }
             }
+            groupsIn.putAll(removedInMaintenance);
             f.complete(new MaintenanceView(m.maintenance(), groupsIn));
         });
         return f;
@@ -628,7 +634,10 @@ public final class ClusterLoop implements AutoCloseable {
      * exchange or fencing is in progress), waits for them, checking every 100 ms, at most
      * {@code waitNanos}. Groups removed from haresources that run here are stopped (logged; a failed
      * stop is CRIT: the group may still run and nothing manages it any more); a removed group blocked
-     * here is only logged. Then the engine takes the new configuration ({@link NodeEngine#onReload}).
+     * here is only logged. A removed group in maintenance is neither stopped nor started (maintenance
+     * means nothing does): it is left as it is, unmanaged, logged (WARN) and shown by
+     * {@link #maintenanceView()} until a reload adds it back. Then the engine takes the new configuration
+     * ({@link NodeEngine#onReload}).
      *
      * @param waitNanos how long to wait for groups in flux, in ns
      * @return completes once applied, or exceptionally with an {@link IllegalStateException} when the
@@ -661,7 +670,13 @@ public final class ClusterLoop implements AutoCloseable {
                 continue;
             }
             GroupState here = engine.machine().groupState(i);
-            if (here == GroupState.RUNNING) {
+            if (engine.machine().inMaintenance(i)) {
+                // maintenance: nothing starts or stops it, a reload neither
+                String why = "removed from haresources while in maintenance (" + engine.machine().maintenanceReason(i)
+                        + "); here " + here.displayName() + ": left as it is, unmanaged; stop it by hand if it runs";
+                removedInMaintenance.put(key, why);
+                log(Level.WARN, "Resource group " + key + " was " + why + ".");
+            } else if (here == GroupState.RUNNING) {
                 log(Level.INFO, "Stopping resource group " + key + " (" + GroupOpReason.REMOVED.describe(engine.peer())
                         + ")");
                 groups.stop(i, GroupOpReason.REMOVED).whenComplete((ok, err) -> post(() -> {
@@ -680,6 +695,7 @@ public final class ClusterLoop implements AutoCloseable {
                         + " stop it by hand.");
             }
         }
+        removedInMaintenance.keySet().removeAll(kept); // back in haresources: managed again
         groups.regroup(applied.resourceGroups());
         config = applied;
         run(e -> e.onReload(applied, clock.nanoTime(), wall.currentTimeMillis()));
