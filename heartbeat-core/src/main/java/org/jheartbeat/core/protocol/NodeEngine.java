@@ -1277,7 +1277,7 @@ public final class NodeEngine {
             lastProbeForPeer = null;
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
-            machine.regroup(applied.resourceGroups(), rscHold.value());
+            machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport);
         }
         localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
         ConfigDigest digest = ConfigDigest.of(applied);

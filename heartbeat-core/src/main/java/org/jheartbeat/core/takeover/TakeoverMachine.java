@@ -1550,20 +1550,27 @@ public final class TakeoverMachine {
      * the machine works on {@code newGroups} (indices in effects and events refer to this list).
      * What it knew of each group (run state, desired, failures here and on the peer, disputed) is
      * carried over by group key; a group whose key is gone is forgotten (the caller stops it if it
-     * runs). A new group starts STOPPED and, in STABLE, is wanted here when this node holds that
-     * kind of group ({@code share}, Heartbeat's {@code rsc_hold} bits: {@code local} for groups
-     * preferred by this node, {@code foreign} for the peer's); before that the negotiation decides,
-     * as for every group. Nothing is started here: the next event reconciles (the engine feeds
+     * runs). A new group starts STOPPED and, in STABLE, is wanted here from what runs: never when
+     * the live peer's own report ({@code jhb-groups}) says it runs, starts, stops or is blocked
+     * there; when that report says it runs nowhere there (stopped, failed, or not in the peer's
+     * haresources), when this node is its preferred node, holds that kind of group ({@code share},
+     * Heartbeat's {@code rsc_hold} bits: {@code local} for groups preferred by this node, {@code
+     * foreign} for the peer's), or the peer's bits do not cover it (the peer will not start it);
+     * without a report (a Heartbeat 3.0.6 peer, or none yet), when {@code share} covers it and the
+     * live peer's bits do not; with the peer not alive, when {@code share} covers it. Before STABLE
+     * the negotiation decides, as for every group. Nothing is started here: the next event reconciles (the engine feeds
      * {@link TakeoverEvent.GroupsDisputed} right after, with the disputes of the new list). In STABLE
      * the holdings are announced once the groups settle.
      *
      * @param newGroups the haresources groups after the reload, in file order
      * @param share     what this node holds, relative to itself ({@code rsc_hold})
+     * @param peerReport what the peer's current {@code jhb-groups} report says of a group key
      * @throws IllegalStateException when a group is starting or stopping (its result would come back
      *                               under a stale index), or the machine is not AWAITING_COMM,
      *                               NEGOTIATING or STABLE
      */
-    public void regroup(List<ResourceGroupDecl> newGroups, ResourceSet share) {
+    public void regroup(List<ResourceGroupDecl> newGroups, ResourceSet share,
+                        java.util.function.Function<String, GroupPlacement.PeerReport> peerReport) {
         for (GroupState a : actual) {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 throw new IllegalStateException("resource groups are starting or stopping");
@@ -1604,8 +1611,7 @@ public final class TakeoverMachine {
                 actual2[j] = GroupState.STOPPED;
                 failureDetail2[j] = "";
                 failedWhat2[j] = STARTING_FAILED;
-                desired2[j] = state == TakeoverState.STABLE && (g.preferredNode().equals(me)
-                        ? share.includesLocal() : share.includesForeign());
+                desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
             }
         }
         groups = List.copyOf(newGroups);
@@ -1622,5 +1628,28 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
         }
+    }
+
+    /** Whether a group new to our haresources is wanted here in STABLE (see {@link #regroup}). */
+    private boolean wantedAfterRegroup(ResourceGroupDecl g, ResourceSet share, GroupPlacement.PeerReport report) {
+        boolean ours = g.preferredNode().equals(me);
+        boolean weHoldItsKind = ours ? share.includesLocal() : share.includesForeign();
+        if (!peerPresence.alive()) {
+            return weHoldItsKind;
+        }
+        // the peer's bits are relative to the peer: our groups are its foreign ones
+        boolean peerHoldsItsKind = ours ? peerHolds.includesForeign() : peerHolds.includesLocal();
+        if (report instanceof GroupPlacement.PeerReport.Reported r) {
+            GroupState there = r.state();
+            if (there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
+                    || there == GroupState.BLOCKED) {
+                return false; // it runs there, whatever the bits say
+            }
+            return ours || weHoldItsKind || !peerHoldsItsKind || there == GroupState.FAILED;
+        }
+        if (report instanceof GroupPlacement.PeerReport.Undefined) {
+            return true; // the peer's haresources lacks it: it runs nowhere else and nobody else starts it
+        }
+        return weHoldItsKind && !peerHoldsItsKind;
     }
 }
