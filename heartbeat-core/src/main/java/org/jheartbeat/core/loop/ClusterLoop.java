@@ -335,7 +335,9 @@ public final class ClusterLoop implements AutoCloseable {
      * On: applied here, kept in the state directory, sent to the peer (now, or when it returns).
      * Off: the groups that leave maintenance are probed here and on the peer first; if one runs on both
      * nodes the request is refused and nothing changes; else what runs is adopted where it runs and
-     * what runs nowhere is started on the node it belongs to. Any thread; completes when applied or refused.
+     * what runs nowhere is started on the node it belongs to. A peer that is not alive cannot be probed:
+     * a group it last reported running ({@code jhb-maint}, until it is fenced) is taken as running there
+     * and not started here. Any thread; completes when applied or refused.
      */
     public CompletableFuture<MaintenanceResult> maintenance(org.jheartbeat.core.takeover.Maintenance.Scope scope,
                                                             boolean on) {
@@ -375,6 +377,12 @@ public final class ClusterLoop implements AutoCloseable {
                                 + " did not answer the probe within " + PEER_PROBE_TIMEOUT_S + " s"));
                     }
                 }, PEER_PROBE_TIMEOUT_S, TimeUnit.SECONDS);
+            } else if (!peerAlive) {
+                // it cannot be probed: what it last reported running in maintenance (jhb-maint; none once
+                // fenced) is left there, not started here too, until it returns and its probe decides
+                java.util.Set<String> last = new java.util.HashSet<>();
+                engine.peerMaintenanceRuns().forEach(i -> last.add(key(i)));
+                peerRuns.complete(last);
             } else {
                 peerRuns.complete(java.util.Set.of());
             }
@@ -419,6 +427,8 @@ public final class ClusterLoop implements AutoCloseable {
                         for (int i : leaving) {
                             where.add(key(i) + ": " + (here.contains(i) ? "runs on " + engine.me() + ", adopted"
                                     : partly.contains(i) ? "runs partly on " + engine.me() + ", the rest started"
+                                    : there.contains(i) && !peerAlive ? "last reported running on " + engine.peer()
+                                    + ", which cannot be probed: left there, not started here"
                                     : there.contains(i) ? "runs on " + engine.peer() + ", left there"
                                     : "ran nowhere, started where it belongs"));
                         }

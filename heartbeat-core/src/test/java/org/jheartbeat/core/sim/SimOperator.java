@@ -119,6 +119,11 @@ final class SimOperator {
                     sim.trace(n, "hb maintenance off: the peer did not answer the probe; nothing changed");
                 }
             });
+        } else if (!peerAlive) {
+            // as ClusterLoop.maintenance: what the peer last reported running in maintenance stays there
+            Set<String> last = new java.util.HashSet<>();
+            n.engine.peerMaintenanceRuns().forEach(i -> last.add(n.config.resourceGroups().get(i).key()));
+            finishOff(p, last);
         } else {
             finishOff(p, Set.of());
         }
