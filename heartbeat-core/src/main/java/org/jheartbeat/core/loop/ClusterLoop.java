@@ -59,6 +59,11 @@ public final class ClusterLoop implements AutoCloseable {
     /** Our {@code jhb-maint probe} requests waiting for the peer's answer, by number (loop thread only). */
     private final Map<Long, CompletableFuture<java.util.Set<String>>> peerProbes = new java.util.HashMap<>();
     private long probeRequests;
+    /**
+     * Groups no longer in haresources left as they were, unmanaged (a reload removed them in
+     * maintenance; the start-up found them running and left them): key → why, for status.
+     */
+    private final Map<String, String> removedInMaintenance = new LinkedHashMap<>();
     private final NodeEngine engine;
     private final List<Medium> media;
     private final GroupExecutor groups;
@@ -330,7 +335,9 @@ public final class ClusterLoop implements AutoCloseable {
      * On: applied here, kept in the state directory, sent to the peer (now, or when it returns).
      * Off: the groups that leave maintenance are probed here and on the peer first; if one runs on both
      * nodes the request is refused and nothing changes; else what runs is adopted where it runs and
-     * what runs nowhere is started on the node it belongs to. Any thread; completes when applied or refused.
+     * what runs nowhere is started on the node it belongs to. A peer that is not alive cannot be probed:
+     * a group it last reported running ({@code jhb-maint}, until it is fenced) is taken as running there
+     * and not started here. Any thread; completes when applied or refused.
      */
     public CompletableFuture<MaintenanceResult> maintenance(org.jheartbeat.core.takeover.Maintenance.Scope scope,
                                                             boolean on) {
@@ -370,6 +377,12 @@ public final class ClusterLoop implements AutoCloseable {
                                 + " did not answer the probe within " + PEER_PROBE_TIMEOUT_S + " s"));
                     }
                 }, PEER_PROBE_TIMEOUT_S, TimeUnit.SECONDS);
+            } else if (!peerAlive) {
+                // it cannot be probed: what it last reported running in maintenance (jhb-maint; none once
+                // fenced) is left there, not started here too, until it returns and its probe decides
+                java.util.Set<String> last = new java.util.HashSet<>();
+                engine.peerMaintenanceRuns().forEach(i -> last.add(key(i)));
+                peerRuns.complete(last);
             } else {
                 peerRuns.complete(java.util.Set.of());
             }
@@ -414,6 +427,8 @@ public final class ClusterLoop implements AutoCloseable {
                         for (int i : leaving) {
                             where.add(key(i) + ": " + (here.contains(i) ? "runs on " + engine.me() + ", adopted"
                                     : partly.contains(i) ? "runs partly on " + engine.me() + ", the rest started"
+                                    : there.contains(i) && !peerAlive ? "last reported running on " + engine.peer()
+                                    + ", which cannot be probed: left there, not started here"
                                     : there.contains(i) ? "runs on " + engine.peer() + ", left there"
                                     : "ran nowhere, started where it belongs"));
                         }
@@ -439,6 +454,7 @@ public final class ClusterLoop implements AutoCloseable {
                             + (engine.peerMaintenanceRuns().contains(i) ? "; runs on " + engine.peer() : ""));
                 }
             }
+            groupsIn.putAll(removedInMaintenance);
             f.complete(new MaintenanceView(m.maintenance(), groupsIn));
         });
         return f;
@@ -628,7 +644,10 @@ public final class ClusterLoop implements AutoCloseable {
      * exchange or fencing is in progress), waits for them, checking every 100 ms, at most
      * {@code waitNanos}. Groups removed from haresources that run here are stopped (logged; a failed
      * stop is CRIT: the group may still run and nothing manages it any more); a removed group blocked
-     * here is only logged. Then the engine takes the new configuration ({@link NodeEngine#onReload}).
+     * here is only logged. A removed group in maintenance is neither stopped nor started (maintenance
+     * means nothing does): it is left as it is, unmanaged, logged (WARN) and shown by
+     * {@link #maintenanceView()} until a reload adds it back. Then the engine takes the new configuration
+     * ({@link NodeEngine#onReload}).
      *
      * @param waitNanos how long to wait for groups in flux, in ns
      * @return completes once applied, or exceptionally with an {@link IllegalStateException} when the
@@ -661,7 +680,13 @@ public final class ClusterLoop implements AutoCloseable {
                 continue;
             }
             GroupState here = engine.machine().groupState(i);
-            if (here == GroupState.RUNNING) {
+            if (engine.machine().inMaintenance(i)) {
+                // maintenance: nothing starts or stops it, a reload neither
+                String why = "removed from haresources while in maintenance (" + engine.machine().maintenanceReason(i)
+                        + "); here " + here.displayName() + ": left as it is, unmanaged; stop it by hand if it runs";
+                removedInMaintenance.put(key, why);
+                log(Level.WARN, "Resource group " + key + " was " + why + ".");
+            } else if (here == GroupState.RUNNING) {
                 log(Level.INFO, "Stopping resource group " + key + " (" + GroupOpReason.REMOVED.describe(engine.peer())
                         + ")");
                 groups.stop(i, GroupOpReason.REMOVED).whenComplete((ok, err) -> post(() -> {
@@ -680,6 +705,7 @@ public final class ClusterLoop implements AutoCloseable {
                         + " stop it by hand.");
             }
         }
+        removedInMaintenance.keySet().removeAll(kept); // back in haresources: managed again
         groups.regroup(applied.resourceGroups());
         config = applied;
         run(e -> e.onReload(applied, clock.nanoTime(), wall.currentTimeMillis()));

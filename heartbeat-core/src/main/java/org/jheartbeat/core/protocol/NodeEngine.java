@@ -434,6 +434,8 @@ public final class NodeEngine {
             }
             case RESTART -> {
                 peerPingUnknown();
+                // what it left running in maintenance its new daemon may have kept: not acquired meanwhile
+                machine.peerLeftRunning(peerMaintenanceRuns, out);
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
@@ -566,6 +568,12 @@ public final class NodeEngine {
     public List<Effect> onFenceDone(boolean fenced, String detail, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         counters.fenceDone(fenced);
+        if (fenced) {
+            peerMaintenanceRuns = java.util.Set.of(); // powered off: what it ran in maintenance is gone
+            for (int i = 0; i < config.resourceGroups().size(); i++) {
+                machine.peerReported(i, false, out); // the outcome's event below reconciles
+            }
+        }
         apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -673,6 +681,13 @@ public final class NodeEngine {
                     log(out, Level.INFO, e.logLine());
                 }
                 out.add(new Effect.PeerLost(peer, "shut down"));
+                if (!peerMaintenanceRuns.isEmpty()) {
+                    java.util.List<String> left = new java.util.ArrayList<>();
+                    peerMaintenanceRuns.forEach(i -> left.add(config.resourceGroups().get(i).key()));
+                    log(out, Level.WARN, peer + " shut down leaving resource groups in maintenance running there: "
+                            + String.join(", ", left) + "; not taken over, and not started here by 'hb maintenance"
+                            + " off' until " + peer + " is back");
+                }
                 peerPingUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
@@ -689,8 +704,21 @@ public final class NodeEngine {
                 sendPingCountIfNew(out, wall);
             }
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
-            case GROUP_STATES -> groupReports.received(m, peerSeq.generation())
-                    .ifPresent(r -> bad(out, peer.value(), r, now));
+            case GROUP_STATES -> {
+                groupReports.received(m, peerSeq.generation()).ifPresent(r -> bad(out, peer.value(), r, now));
+                boolean ended = false;
+                for (int i = 0; i < config.resourceGroups().size(); i++) {
+                    var r = peerReport(config.resourceGroups().get(i).key());
+                    if (!(r instanceof org.jheartbeat.core.takeover.GroupPlacement.PeerReport.None)) {
+                        ended |= machine.peerReported(i, r instanceof org.jheartbeat.core.takeover.GroupPlacement
+                                .PeerReport.Reported rep && rep.state() != org.jheartbeat.core.takeover.GroupState.STOPPED
+                                && rep.state() != org.jheartbeat.core.takeover.GroupState.FAILED, out);
+                    }
+                }
+                if (ended) {
+                    feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
+                }
+            }
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
                     + ": " + m.get(Field.RESULT).orElse("?"));
             default -> { }
@@ -828,6 +856,11 @@ public final class NodeEngine {
                 .ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {
+                if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
+                        && machine.maintenance().any() && !runningKeys().isEmpty()) {
+                    // left running in maintenance: the peer must not take shutdone for "gave up" those
+                    transmit(out, MaintenanceMessages.set(machine.maintenance(), runningKeys(), Optional.empty()), wall);
+                }
                 transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
             } else if (e instanceof Effect.ShutdownComplete) {
                 exitAtNanos = now + FINAL_BEATS_NANOS;
@@ -1287,7 +1320,7 @@ public final class NodeEngine {
             lastProbeForPeer = null;
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
-            machine.regroup(applied.resourceGroups(), rscHold.value());
+            machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport);
         }
         localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
         ConfigDigest digest = ConfigDigest.of(applied);

@@ -149,6 +149,11 @@ public final class TakeoverMachine {
      * until the operator stops one copy and runs {@code hb maintenance off} again.
      */
     private boolean[] unmanaged;
+    /**
+     * The peer left it running in maintenance when it stopped (its last {@code jhb-maint}) and has
+     * restarted: left alone here (as in maintenance) until the peer's own report says where it runs.
+     */
+    private boolean[] peerLeftRunning;
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -215,6 +220,7 @@ public final class TakeoverMachine {
         Arrays.fill(failedWhat, STARTING_FAILED);
         this.disputed = new boolean[groups.size()];
         this.unmanaged = new boolean[groups.size()];
+        this.peerLeftRunning = new boolean[groups.size()];
         Arrays.fill(actual, GroupState.STOPPED);
         Arrays.fill(failureDetail, "");
     }
@@ -1140,7 +1146,15 @@ public final class TakeoverMachine {
                 }
             }
             case SHUTTING_DOWN -> {
-                out.add(new LogLine(Level.INFO, "All HA resources relinquished."));
+                List<String> left = new ArrayList<>();
+                for (int i = 0; i < groups.size(); i++) {
+                    if (inMaintenance(i) && actual[i] != GroupState.STOPPED && actual[i] != GroupState.FAILED) {
+                        left.add(groups.get(i).key() + " (" + actual[i].displayName() + ")");
+                    }
+                }
+                out.add(left.isEmpty() ? new LogLine(Level.INFO, "All HA resources relinquished.")
+                        : new LogLine(Level.WARN, "HA resources relinquished, except resource groups in maintenance,"
+                        + " left as they are: " + String.join(", ", left)));
                 out.add(new Announce(new ShutDone()));
                 out.add(new Effect.ShutdownComplete());
                 state = TakeoverState.STOPPED;
@@ -1308,7 +1322,7 @@ public final class TakeoverMachine {
     }
 
     private boolean inMaintenance(int i, Maintenance m) {
-        if (unmanaged[i] || m.covers(me, groups.get(i).key())) {
+        if (unmanaged[i] || peerLeftRunning[i] || m.covers(me, groups.get(i).key())) {
             return true;
         }
         return m.nodes().contains(peer.value()) && actual[i] != GroupState.RUNNING && actual[i] != GroupState.STARTING
@@ -1325,7 +1339,47 @@ public final class TakeoverMachine {
             return "found running on both " + me + " and " + peer + " when maintenance ended: stop it on one node,"
                     + " then run 'hb maintenance off' again";
         }
+        if (peerLeftRunning[i]) {
+            return peer + " left it running in maintenance when it stopped; waiting for " + peer + "'s own report"
+                    + " of it";
+        }
         return inMaintenance(i) ? "node " + peer : "";
+    }
+
+    /**
+     * The restarted peer said, before it stopped, that it ran these groups in maintenance (its last
+     * {@code jhb-maint}): its new daemon may have kept them running (its setting on disk), so they are
+     * left alone here, as in maintenance, until {@link #peerReported} says where they run. A group
+     * that runs here is not affected. jheartbeat only: a Heartbeat 3.0.6 peer sends no such report.
+     */
+    public void peerLeftRunning(java.util.Set<Integer> groupsThere, List<Effect> out) {
+        for (int i : groupsThere) {
+            if (i < groups.size() && (actual[i] == GroupState.STOPPED || actual[i] == GroupState.FAILED)) {
+                peerLeftRunning[i] = true;
+                out.add(new LogLine(Level.WARN, "Resource group " + groups.get(i).key() + ": " + maintenanceReason(i)
+                        + "; not started here meanwhile"));
+            }
+        }
+    }
+
+    /**
+     * The peer's own account of group {@code i} ({@code jhb-groups}, or the confirmed fence: nothing runs
+     * there) ends a wait of {@link #peerLeftRunning}: when it runs there it is left there, else the
+     * protocol decides as for any group (the next event reconciles).
+     *
+     * @return whether it ended such a wait
+     */
+    public boolean peerReported(int i, boolean runsThere, List<Effect> out) {
+        if (!peerLeftRunning[i]) {
+            return false;
+        }
+        peerLeftRunning[i] = false;
+        if (runsThere) {
+            desired[i] = false;
+        }
+        out.add(new LogLine(Level.INFO, "Resource group " + groups.get(i).key() + (runsThere ? " runs on " + peer
+                + " by its report: left there" : " does not run on " + peer + " by its report: managed again")));
+        return true;
     }
 
     /** The maintenance setting this machine works with. */
@@ -1550,20 +1604,27 @@ public final class TakeoverMachine {
      * the machine works on {@code newGroups} (indices in effects and events refer to this list).
      * What it knew of each group (run state, desired, failures here and on the peer, disputed) is
      * carried over by group key; a group whose key is gone is forgotten (the caller stops it if it
-     * runs). A new group starts STOPPED and, in STABLE, is wanted here when this node holds that
-     * kind of group ({@code share}, Heartbeat's {@code rsc_hold} bits: {@code local} for groups
-     * preferred by this node, {@code foreign} for the peer's); before that the negotiation decides,
-     * as for every group. Nothing is started here: the next event reconciles (the engine feeds
+     * runs). A new group starts STOPPED and, in STABLE, is wanted here from what runs: never when
+     * the live peer's own report ({@code jhb-groups}) says it runs, starts, stops or is blocked
+     * there; when that report says it runs nowhere there (stopped, failed, or not in the peer's
+     * haresources), when this node is its preferred node, holds that kind of group ({@code share},
+     * Heartbeat's {@code rsc_hold} bits: {@code local} for groups preferred by this node, {@code
+     * foreign} for the peer's), or the peer's bits do not cover it (the peer will not start it);
+     * without a report (a Heartbeat 3.0.6 peer, or none yet), when {@code share} covers it and the
+     * live peer's bits do not; with the peer not alive, when {@code share} covers it. Before STABLE
+     * the negotiation decides, as for every group. Nothing is started here: the next event reconciles (the engine feeds
      * {@link TakeoverEvent.GroupsDisputed} right after, with the disputes of the new list). In STABLE
      * the holdings are announced once the groups settle.
      *
      * @param newGroups the haresources groups after the reload, in file order
      * @param share     what this node holds, relative to itself ({@code rsc_hold})
+     * @param peerReport what the peer's current {@code jhb-groups} report says of a group key
      * @throws IllegalStateException when a group is starting or stopping (its result would come back
      *                               under a stale index), or the machine is not AWAITING_COMM,
      *                               NEGOTIATING or STABLE
      */
-    public void regroup(List<ResourceGroupDecl> newGroups, ResourceSet share) {
+    public void regroup(List<ResourceGroupDecl> newGroups, ResourceSet share,
+                        java.util.function.Function<String, GroupPlacement.PeerReport> peerReport) {
         for (GroupState a : actual) {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 throw new IllegalStateException("resource groups are starting or stopping");
@@ -1587,6 +1648,7 @@ public final class TakeoverMachine {
         String[] failedWhat2 = new String[n];
         boolean[] disputed2 = new boolean[n];
         boolean[] unmanaged2 = new boolean[n];
+        boolean[] peerLeftRunning2 = new boolean[n];
         for (int j = 0; j < n; j++) {
             ResourceGroupDecl g = newGroups.get(j);
             Integer i = old.get(g.key());
@@ -1600,12 +1662,12 @@ public final class TakeoverMachine {
                 failedWhat2[j] = failedWhat[i];
                 disputed2[j] = disputed[i];
                 unmanaged2[j] = unmanaged[i];
+                peerLeftRunning2[j] = peerLeftRunning[i];
             } else {
                 actual2[j] = GroupState.STOPPED;
                 failureDetail2[j] = "";
                 failedWhat2[j] = STARTING_FAILED;
-                desired2[j] = state == TakeoverState.STABLE && (g.preferredNode().equals(me)
-                        ? share.includesLocal() : share.includesForeign());
+                desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
             }
         }
         groups = List.copyOf(newGroups);
@@ -1619,8 +1681,32 @@ public final class TakeoverMachine {
         failingRunning = new boolean[n]; // only set while a group is STOPPING, which a regroup refuses
         disputed = disputed2;
         unmanaged = unmanaged2;
+        peerLeftRunning = peerLeftRunning2;
         if (state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
         }
+    }
+
+    /** Whether a group new to our haresources is wanted here in STABLE (see {@link #regroup}). */
+    private boolean wantedAfterRegroup(ResourceGroupDecl g, ResourceSet share, GroupPlacement.PeerReport report) {
+        boolean ours = g.preferredNode().equals(me);
+        boolean weHoldItsKind = ours ? share.includesLocal() : share.includesForeign();
+        if (!peerPresence.alive()) {
+            return weHoldItsKind;
+        }
+        // the peer's bits are relative to the peer: our groups are its foreign ones
+        boolean peerHoldsItsKind = ours ? peerHolds.includesForeign() : peerHolds.includesLocal();
+        if (report instanceof GroupPlacement.PeerReport.Reported r) {
+            GroupState there = r.state();
+            if (there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
+                    || there == GroupState.BLOCKED) {
+                return false; // it runs there, whatever the bits say
+            }
+            return ours || weHoldItsKind || !peerHoldsItsKind || there == GroupState.FAILED;
+        }
+        if (report instanceof GroupPlacement.PeerReport.Undefined) {
+            return true; // the peer's haresources lacks it: it runs nowhere else and nobody else starts it
+        }
+        return weHoldItsKind && !peerHoldsItsKind;
     }
 }

@@ -281,6 +281,14 @@ final class SimAgents {
         }
         boolean result = ok;
         String why = detail;
+        // as ResourceGroupExecutor's StartResult: a failed start says whether part of the group is left here
+        boolean left = false;
+        for (int r : op.res) {
+            left |= running[r];
+        }
+        org.jheartbeat.core.takeover.StartOutcome outcome = ok ? org.jheartbeat.core.takeover.StartOutcome.STARTED
+                : left ? org.jheartbeat.core.takeover.StartOutcome.FAILED_STILL_RUNNING
+                : org.jheartbeat.core.takeover.StartOutcome.FAILED_STOPPED;
         node.daemonDo(() -> {
             ArrayDeque<Op> q = queues[op.gid];
             if (q.peekFirst() == op) {
@@ -290,7 +298,8 @@ final class SimAgents {
                 }
             }
             if (op.report && node.engine != null) {
-                node.execute(node.engine.onGroupDone(op.local, op.start, result, why, node.sim.now, node.wall()));
+                node.execute(op.start ? node.engine.onGroupStarted(op.local, outcome, why, node.sim.now, node.wall())
+                        : node.engine.onGroupDone(op.local, false, result, why, node.sim.now, node.wall()));
             }
         });
     }

@@ -19,8 +19,9 @@ import org.jheartbeat.core.takeover.TakeoverMachine;
  * ({@code ClusterLoop.handover}: refused while one is in progress), {@code hb cleanup}, {@code hb
  * maintenance} (on: applied at once; off: both nodes probed first, refused if a group runs on both,
  * as {@code ClusterLoop.maintenance}), {@code hb reload} ({@code ClusterLoop.reconfigure}: waits for
- * the groups to be quiet, stops groups the new haresources removed) and SIGTERM. A command to a node
- * whose daemon is down is lost (the CLI says so); to a frozen daemon it waits until it resumes.
+ * the groups to be quiet, stops groups the new haresources removed unless they are in maintenance) and
+ * SIGTERM. A command to a node whose daemon is down is lost (the CLI says so); to a frozen daemon it
+ * waits until it resumes.
  */
 final class SimOperator {
     private static final long PEER_PROBE_TIMEOUT_NANOS = 10_000_000_000L;
@@ -118,6 +119,11 @@ final class SimOperator {
                     sim.trace(n, "hb maintenance off: the peer did not answer the probe; nothing changed");
                 }
             });
+        } else if (!peerAlive) {
+            // as ClusterLoop.maintenance: what the peer last reported running in maintenance stays there
+            Set<String> last = new java.util.HashSet<>();
+            n.engine.peerMaintenanceRuns().forEach(i -> last.add(n.config.resourceGroups().get(i).key()));
+            finishOff(p, last);
         } else {
             finishOff(p, Set.of());
         }
@@ -175,7 +181,9 @@ final class SimOperator {
         Set<String> kept = new java.util.HashSet<>();
         applied.resourceGroups().forEach(g -> kept.add(g.key()));
         for (int i = 0; i < old.size(); i++) {
-            if (!kept.contains(old.get(i).key()) && n.engine.machine().groupState(i) == GroupState.RUNNING) {
+            if (!kept.contains(old.get(i).key()) && n.engine.machine().inMaintenance(i)) {
+                sim.trace(n, "hb reload: " + old.get(i).key() + " removed while in maintenance: left as it is");
+            } else if (!kept.contains(old.get(i).key()) && n.engine.machine().groupState(i) == GroupState.RUNNING) {
                 sim.invariants.stopIssued(n, i, GroupOpReason.REMOVED.name());
                 n.agents.submit(i, false, GroupOpReason.REMOVED, false);
             }
