@@ -683,8 +683,17 @@ public final class NodeEngine {
                 sendPingCountIfNew(out, wall);
             }
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
-            case GROUP_STATES -> groupReports.received(m, peerSeq.generation())
-                    .ifPresent(r -> bad(out, peer.value(), r, now));
+            case GROUP_STATES -> {
+                Optional<String> malformed = groupReports.received(m, peerSeq.generation(),
+                        parseHex(m.get(Field.SEQ).orElse(""), -1));
+                malformed.ifPresent(r -> bad(out, peer.value(), r, now));
+                if (malformed.isEmpty()) {
+                    // what may run there, group by group: the machine's source of the peer's holdings
+                    // (not through feed: it must not release resource messages held back for the jhb-config)
+                    apply(machine.on(new TakeoverEvent.PeerGroupStates(groupReports.peerStates(peerSeq.generation())),
+                            now), out, now, wall);
+                }
+            }
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
                     + ": " + m.get(Field.RESULT).orElse("?"));
             default -> { }

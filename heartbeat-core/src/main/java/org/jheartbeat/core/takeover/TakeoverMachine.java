@@ -153,6 +153,18 @@ public final class TakeoverMachine {
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
     private ResourceSet peerHolds = ResourceSet.NONE;
+    /**
+     * The peer's own account of its groups ({@code jhb-groups}), by key, from its current run; null: none
+     * (a Heartbeat 3.0.6 peer, or not arrived yet). When present, it, not {@link #peerHolds}, says what
+     * may run there: the bits change only once a whole transition ends and never cover a group taken
+     * as an offer. Kept across a death of the same run (the peer's state is unchanged, or its reports
+     * are on their way), dropped when it restarts, shuts down or is fenced.
+     */
+    private java.util.Map<String, GroupState> peerReport;
+    /** The peer's report came in STABLE: look for double ownership once the event is handled. */
+    private boolean ownershipCheckDue;
+    /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
+    private boolean answerWhenSettled;
 
     private ResourceSet standbySet = ResourceSet.NONE;
     /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
@@ -255,7 +267,7 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + peer + "'."));
             onPeerGone(true, out, nowNanos);
         } else if (event instanceof PeerRestarted) {
-            onPeerRestarted(out);
+            onPeerRestarted(out, nowNanos);
         } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fenceDelayed) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
@@ -307,6 +319,12 @@ public final class TakeoverMachine {
             }
         } else if (event instanceof TakeoverEvent.MaintenanceSet e) {
             onMaintenanceSet(e, out);
+        } else if (event instanceof TakeoverEvent.PeerGroupStates e) {
+            onPeerGroupStates(e);
+        }
+        if (ownershipCheckDue && state == TakeoverState.STABLE) {
+            ownershipCheckDue = false;
+            resolveDoubleOwnership(out);
         }
         reconcile(out);
         settleIfDone(out);
@@ -566,10 +584,17 @@ public final class TakeoverMachine {
      * hand-over with the old peer ends. Its failed starts are forgotten; a failed stop is not (the
      * resource may still run there until it says otherwise, or is fenced).
      */
-    private void onPeerRestarted(List<Effect> out) {
+    private void onPeerRestarted(List<Effect> out, long now) {
         out.add(new LogLine(Level.INFO, "Heartbeat restart on node " + peer));
         peerPresence = PeerPresence.IN_FLUX;
         peerHolds = ResourceSet.NONE;
+        peerReport = null;
+        if (state == TakeoverState.NEGOTIATING) {
+            // our starting went to its previous run: the new one would take our answers for a node in flux
+            // and wait for a stable one, as we wait for its, until both time out
+            deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+            out.add(new Announce(new Starting()));
+        }
         Arrays.fill(peerFailed, false);
         if (peerSelfFencing) {
             peerSelfFencing = false;
@@ -602,7 +627,17 @@ public final class TakeoverMachine {
             return;
         }
         announceFailures(out);
-        out.add(new Announce(new Resources(holdings(), state == TakeoverState.STABLE && settled(), "")));
+        boolean stable = state == TakeoverState.STABLE && settled();
+        // it waits for isstable=1 (or its timeout) before taking its own groups: say so once we are
+        answerWhenSettled = !stable;
+        out.add(new Announce(new Resources(holdings(), stable, "")));
+    }
+
+    private void onPeerGroupStates(TakeoverEvent.PeerGroupStates e) {
+        peerReport = e.states();
+        if (state == TakeoverState.STABLE) {
+            ownershipCheckDue = true; // looked at once this event is handled (on)
+        }
     }
 
     private void onPeerResources(PeerResources e, List<Effect> out, long now) {
@@ -617,7 +652,7 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.INFO, "remote resource transition completed."));
         }
         if (state == TakeoverState.NEGOTIATING) {
-            negotiate(out);
+            negotiate(false, out);
         } else if (state == TakeoverState.STABLE) {
             resolveDoubleOwnership(out);
             answerClaimOnOurGroups(e, out);
@@ -631,23 +666,85 @@ public final class TakeoverMachine {
         }
     }
 
-    /** NEGOTIATING: we know something of the peer's holdings; take our own groups unless it has them. */
-    private void negotiate(List<Effect> out) {
-        if (peerHolds.includesForeign()) {
+    /**
+     * NEGOTIATING: take our own groups the peer does not run, once its answer is stable ({@code isstable=1})
+     * or it is starting too (it then takes only its own), or on {@code timedOut}. Heartbeat waits for
+     * {@code isstable=1} (or RQSTDELAY): an answer in flux may come from a peer still taking our groups over
+     * or still stopping them. What the peer runs is its per-group report when it sends one, else its
+     * {@code rsc_hold} (all or none of our groups, as Heartbeat).
+     */
+    private void negotiate(boolean timedOut, List<Effect> out) {
+        if (!timedOut && peerPresence != PeerPresence.STABLE && peerPresence != PeerPresence.JOINING) {
+            return;
+        }
+        boolean peerRunsOurs = false;
+        boolean toTake = false;
+        boolean anyOurs = false;
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i)) {
+                anyOurs = true;
+                peerRunsOurs |= peerMayRun(i);
+                toTake |= !peerMayRun(i);
+            }
+        }
+        if (!anyOurs) {
+            peerRunsOurs = peerHolds.includesForeign(); // an empty share: its bits say who holds it (Heartbeat)
+        }
+        if (peerRunsOurs && !toTake) {
             if (peerPresence == PeerPresence.STABLE) {
                 out.add(new LogLine(Level.INFO, "Local Resource acquisition completed. (none)"));
                 becomeStable("", out);
             }
             return;
         }
-        setDesired(true, false, true);
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i) && !peerMayRun(i)) {
+                desired[i] = true;
+            }
+        }
         settleInfo = Settlement.REQ_OUR_RESOURCES;
         state = TakeoverState.STABLE;
+        deadlineNanos = Long.MAX_VALUE;
         out.add(new LogLine(Level.INFO, "Acquiring resource groups of " + me));
+    }
+
+    /**
+     * Whether group {@code i} may run on the peer: by its per-group report (running, starting, stopping
+     * or blocked there) when it sends one, else by its {@code rsc_hold} share of that kind.
+     */
+    private boolean peerMayRun(int i) {
+        if (peerReport != null) {
+            return occupies(peerReport.get(groups.get(i).key()));
+        }
+        return isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal();
+    }
+
+    /** Whether a node in state {@code s} (null: the group is not defined there) may run the group. */
+    private static boolean occupies(GroupState s) {
+        return s == GroupState.RUNNING || s == GroupState.STARTING || s == GroupState.STOPPING
+                || s == GroupState.BLOCKED;
     }
 
     /** Both nodes run the same groups (a healed partition): the non-preferred node lets go. */
     private void resolveDoubleOwnership(List<Effect> out) {
+        if (peerReport != null) {
+            // its own account: release exactly what it runs or starts itself
+            boolean released = false;
+            for (int i = 0; i < groups.size(); i++) {
+                GroupState there = peerReport.get(groups.get(i).key());
+                if (!isLocal(i) && desired[i] && peerPresence.alive()
+                        && (there == GroupState.RUNNING || there == GroupState.STARTING)) {
+                    desired[i] = false;
+                    released = true;
+                }
+            }
+            if (released) {
+                out.add(new LogLine(Level.ERROR, "Both machines own foreign resources! Releasing "
+                        + peer + "'s groups, which it runs itself."));
+                settleInfo = Settlement.PARTITION;
+            }
+            return;
+        }
         if (peerHolds.includesLocal() && holdsAny(false)) {
             // the peer's rsc_hold is Heartbeat's share bit, not its groups: a group it reported it could not
             // start (jhb-grpfail) does not run there, so this node keeps it
@@ -781,6 +878,10 @@ public final class TakeoverMachine {
         peerHoldsBeforeFenceDelay = peerHolds;
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
+        answerWhenSettled = false;
+        if (clean) {
+            peerReport = null; // it released everything; a new run reports anew
+        }
         if (handover == Handover.IN_PROGRESS) {
             finishHandover(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
         }
@@ -871,7 +972,7 @@ public final class TakeoverMachine {
     private int peerGroupsHeld() {
         int n = 0;
         for (int i = 0; i < groups.size(); i++) {
-            if (isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal()) {
+            if (peerMayRun(i)) {
                 n++;
             }
         }
@@ -916,6 +1017,7 @@ public final class TakeoverMachine {
             // fenced means down: its next silence is not a new death to fence again
             peerPresence = PeerPresence.GONE;
             peerHolds = ResourceSet.NONE;
+            peerReport = null;
             // powered off: nothing of it runs any more, whatever it could not stop
             Arrays.fill(peerBlocked, false);
             Arrays.fill(peerFailed, false);
@@ -1055,10 +1157,10 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.WARN, "No reply to standby request.  Standby request cancelled."));
             state = TakeoverState.STABLE;
             finishHandover(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
-        } else if (state == TakeoverState.NEGOTIATING && !peerHolds.includesForeign()) {
+        } else if (state == TakeoverState.NEGOTIATING) {
             out.add(new LogLine(Level.INFO, "No usable resource answer from " + peer
-                    + " in time; taking our own groups."));
-            negotiate(out);
+                    + " in time; taking our own groups it does not run."));
+            negotiate(true, out);
         }
     }
 
@@ -1083,6 +1185,15 @@ public final class TakeoverMachine {
         return desired[i] && !failedHere[i] && !peerBlocked[i] && !disputed[i];
     }
 
+    /**
+     * Whether the live peer's own report says group {@code i} runs, starts, stops or is blocked there: then
+     * it is not started here, whatever the protocol wants (it starts once the peer reports it stopped or
+     * failed, or is gone). Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
+     */
+    private boolean peerReportsIt(int i) {
+        return peerReport != null && peerPresence.alive() && occupies(peerReport.get(groups.get(i).key()));
+    }
+
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
     private void reconcile(List<Effect> out) {
         for (int i = groups.size() - 1; i >= 0; i--) {
@@ -1095,7 +1206,8 @@ public final class TakeoverMachine {
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !inMaintenance(i)) {
+            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !inMaintenance(i)
+                    && !peerReportsIt(i)) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
                         : peerFailed[i] && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
@@ -1113,8 +1225,12 @@ public final class TakeoverMachine {
                 if (settleInfo != null) {
                     Settlement info = settleInfo;
                     settleInfo = null;
+                    answerWhenSettled = false;
                     out.add(new LogLine(Level.INFO, info.logLine(peer)));
                     out.add(new Announce(new Resources(holdings(), true, info.wireInfo())));
+                } else if (answerWhenSettled && peerPresence.alive()) {
+                    answerWhenSettled = false;
+                    out.add(new Announce(new Resources(holdings(), true, "")));
                 }
             }
             case STANDBY_GIVING -> {
@@ -1154,6 +1270,7 @@ public final class TakeoverMachine {
         standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
         settleInfo = null;
+        answerWhenSettled = false;
         out.add(new Announce(new Resources(holdings(), true, info)));
     }
 
@@ -1183,6 +1300,11 @@ public final class TakeoverMachine {
      * docs/benchmarks.md).
      */
     private boolean peerMayHoldAGroup() {
+        for (int i = 0; peerReport != null && i < groups.size(); i++) {
+            if (occupies(peerReport.get(groups.get(i).key()))) {
+                return true; // its own account: the bits miss groups taken as offers or after maintenance
+            }
+        }
         boolean peerLocalGroups = false;
         boolean peerForeignGroups = false;
         for (int i = 0; i < groups.size(); i++) {
@@ -1216,7 +1338,7 @@ public final class TakeoverMachine {
             if (inMaintenance(i)) {
                 continue; // left as it is: whatever runs is where it should be
             }
-            if (want(i) ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
+            if (want(i) ? a == GroupState.STOPPED && !peerReportsIt(i) : a == GroupState.RUNNING) {
                 return false;
             }
         }

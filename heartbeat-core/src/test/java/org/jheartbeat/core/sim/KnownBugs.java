@@ -11,21 +11,6 @@ import org.jheartbeat.core.takeover.GroupState;
  */
 final class KnownBugs {
     /**
-     * A node takes its own group at comm up (its negotiation) while its peer runs or starts it, because the
-     * peer's answer to {@code starting} does not claim it: {@code resource} messages carry Heartbeat's
-     * {@code rsc_hold} bits, which are not what runs. The bits change only once a whole takeover completes
-     * (a node restarting while the peer still takes its groups over), never for a group taken because the
-     * node could not run it (a failure offer: the node then restarts, forgets the failure and takes the group
-     * back while the peer runs it; or the peer's daemon dies and, its bits claiming nothing, it "gave up
-     * resources" and is not fenced (likewise after {@code hb maintenance off} started a group: the bits stay
-     * as they were); or, once the failure is cleared, the peer's report of its own share
-     * makes this node release the group as "owned by both" though nobody else runs it), and the negotiation takes its own groups on any answer that does not
-     * claim them, stable or not (Heartbeat itself waits for {@code isstable=1}, or 10 s). Found by this
-     * simulator; open.
-     */
-    static final String RSC_HOLD_NOT_WHAT_RUNS = "rsc-hold-not-what-runs";
-
-    /**
      * {@code hb maintenance off} while the peer's daemon is down starts a group that runs nowhere as far as
      * this node can probe, though the peer still runs it: in maintenance an orderly stop of the peer's
      * daemon leaves its groups running, yet its {@code shutdone} counts as "gave up resources" (no fence),
@@ -124,9 +109,6 @@ final class KnownBugs {
             return FROZEN_RESUME;
         }
         for (SimNode n : sim.nodes) {
-            if (n.releasesOnBitsAlone) {
-                return RSC_HOLD_NOT_WHAT_RUNS;
-            }
             if (n.longFreezeEnd >= 0 && longFreezeAround(n, since)) {
                 return FROZEN_RESUME;
             }
@@ -223,13 +205,6 @@ final class KnownBugs {
         }
         if (longFreezeAround(node, sim.now) || longFreezeAround(peer, sim.now)) {
             return FROZEN_RESUME;
-        }
-        if (reason == GroupOpReason.LOCAL_START && !node.engine.machine().peerHoldings().includesForeign()
-                && (there == GroupState.STARTING || there == GroupState.RUNNING || there == GroupState.STOPPING)) {
-            return RSC_HOLD_NOT_WHAT_RUNS;
-        }
-        if (reason == GroupOpReason.TAKEOVER && node.gaveUpAt == sim.now) {
-            return RSC_HOLD_NOT_WHAT_RUNS; // "gave up resources" from bits that do not show what it runs
         }
         return splitBrain(sim, sim.now);
     }

@@ -54,10 +54,6 @@ final class SimNode {
     long reloadedAt = -1;
     /** When the engine last declared its peer dead, ns. */
     long peerDeclaredDeadAt = -1;
-    /** When the engine last decided that its dead peer "gave up resources" (no fence), ns. */
-    long gaveUpAt = -1;
-    /** Once released a group of the peer's as "owned by both" although the peer did not run it. */
-    boolean releasesOnBitsAlone;
     /** When an operator's {@code hb maintenance off} was last applied here, ns. */
     long maintenanceOffAt = -1;
     private boolean tickMissed;
@@ -285,10 +281,6 @@ final class SimNode {
                     negotiationTimedOutAt = sim.now;
                 } else if (l.text().endsWith(": is dead")) {
                     peerDeclaredDeadAt = sim.now;
-                } else if (l.text().endsWith("gave up resources.")) {
-                    gaveUpAt = sim.now;
-                } else if (l.text().startsWith("Both machines own foreign resources!")) {
-                    releasesOnBitsAlone |= !peer().agents.runsAllOf(agents, true);
                 }
                 if (sim.tracing()) {
                     sim.trace(this, l.level() + ": " + l.text());

@@ -28,14 +28,17 @@ class SimulationRegressionTest {
                 open(54, KnownBugs.FROZEN_RESUME, "the same after a one-way cut node1->node2 of 9.4 s"),
                 open(1069, KnownBugs.FROZEN_RESUME, "STONITH: node1 frozen 9.4 s while node2 shuts down and restarts;"
                         + " node2 takes its own group while node1, resumed, still runs it"),
-                open(223, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "node1 killed, restarts while node2 still takes node1's"
+                Arguments.of(223L, null, "node1 killed, restarts while node2 still takes node1's"
                         + " group over: node2 answers rsc_hold=none isstable=0, node1 takes its group too"),
-                open(1313, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "STONITH: node2 runs node1's group after a failure offer;"
+                Arguments.of(1313L, null, "STONITH: node2 runs node1's group after a failure offer;"
                         + " node1's daemon restarts and takes it back while node2 runs it"),
-                open(1971, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "STONITH: the same offer, then node2's daemon is killed:"
+                Arguments.of(1971L, null, "STONITH: the same offer, then node2's daemon is killed:"
                         + " \"gave up resources\", not fenced, its group taken over while it runs"),
-                open(386, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "after maintenance, node2 releases node1's group as"
+                Arguments.of(386L, null, "after maintenance, node2 releases node1's group as"
                         + " \"owned by both\" from node1's bits alone: it runs nowhere"),
+                Arguments.of(146L, null, "node2 killed and restarted while node1 takes its group over: node1's"
+                        + " answer in flux claims nothing yet, node2 took its group too"),
+                Arguments.of(2033L, null, "a group released as \"owned by both\" from the peer's bits: it ran nowhere"),
                 open(755, KnownBugs.FAILED_START_LEAVES_RUNNING, "node1's start of node2's group fails and its"
                         + " rollback too; the group is offered back to node2, which starts it while node1 runs part of it"),
                 open(319, KnownBugs.NEGOTIATION_TIMEOUT, "STONITH: node2's starting lost in a cut; 10 s later it"
