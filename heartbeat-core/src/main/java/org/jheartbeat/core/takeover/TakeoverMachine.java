@@ -161,7 +161,7 @@ public final class TakeoverMachine {
      * are on their way), dropped when it restarts, shuts down or is fenced.
      */
     private java.util.Map<String, GroupState> peerReport;
-    /** The peer's report came in STABLE: look for double ownership once the event is handled. */
+    /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
     private boolean ownershipCheckDue;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     private boolean answerWhenSettled;
@@ -293,6 +293,7 @@ public final class TakeoverMachine {
                 out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
             }
             peerPresence = PeerPresence.STABLE;
+            ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
             if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
             }
@@ -322,7 +323,10 @@ public final class TakeoverMachine {
         } else if (event instanceof TakeoverEvent.PeerGroupStates e) {
             onPeerGroupStates(e);
         }
-        if (ownershipCheckDue && state == TakeoverState.STABLE) {
+        // with the peer's own report, a group it runs itself is let go in a standby exchange too (the peer
+        // may ignore ours while in flux, and the exchange then waits 10 s); with bits alone only in STABLE
+        if (ownershipCheckDue && (state == TakeoverState.STABLE || peerReport != null
+                && (state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING))) {
             ownershipCheckDue = false;
             resolveDoubleOwnership(out);
         }
@@ -637,6 +641,8 @@ public final class TakeoverMachine {
         peerReport = e.states();
         if (state == TakeoverState.STABLE) {
             ownershipCheckDue = true; // looked at once this event is handled (on)
+        } else if (state != TakeoverState.SHUTTING_DOWN) {
+            ownershipCheckDue = true; // looked at once STABLE
         }
     }
 
@@ -650,6 +656,9 @@ public final class TakeoverMachine {
                 : peerPresence == PeerPresence.JOINING ? PeerPresence.JOINING : PeerPresence.IN_FLUX;
         if (e.stable() && !wasStable) {
             out.add(new LogLine(Level.INFO, "remote resource transition completed."));
+        }
+        if (state != TakeoverState.STABLE && state != TakeoverState.SHUTTING_DOWN) {
+            ownershipCheckDue = true; // not looked at in this state: once STABLE
         }
         if (state == TakeoverState.NEGOTIATING) {
             negotiate(false, out);

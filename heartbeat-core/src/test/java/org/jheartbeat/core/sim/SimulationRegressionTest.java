@@ -54,8 +54,11 @@ class SimulationRegressionTest {
                 open(5437, KnownBugs.RELOAD_STOPS_MAINTENANCE, "a reload removing a group in maintenance stops it"),
                 open(1401, KnownBugs.MAINTENANCE_OFF_PEER_DOWN, "STONITH: node2 stopped in maintenance (its group left"
                         + " running); maintenance off on node1 starts that group on node1 too"),
-                open(3570, KnownBugs.DOUBLE_OWNERSHIP_UNRESOLVED, "after a cut, node2's auto_failback standby (after a"
-                        + " cleanup) is ignored by node1, and node2 never releases node1's group"));
+                Arguments.of(3570L, null, "after a cut, node2's auto_failback standby (after a"
+                        + " cleanup) is ignored by node1, and node2 never releases node1's group"),
+                Arguments.of(1749L, null, "every link cut 7 s: node2's auto_failback standby, ignored by node1 (in"
+                        + " flux), kept node2 from releasing node1's group for 10 s"),
+                Arguments.of(6721L, null, "the same double ownership, reported during a standby exchange"));
     }
 
     /**

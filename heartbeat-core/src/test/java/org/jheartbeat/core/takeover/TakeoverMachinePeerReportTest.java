@@ -138,6 +138,35 @@ class TakeoverMachinePeerReportTest {
         assertThat(out).contains(new Effect.StopGroup(1, GroupOpReason.PARTITION_RELEASE));
     }
 
+    /**
+     * node1 runs node2's group after a partition and asks node2 to take it back (standby); node2, in flux,
+     * ignores the request and reports that it runs the group: the report came outside STABLE, and is looked
+     * at once the standby is given up (bits alone), or at once with node2's own report.
+     */
+    @Test
+    void doubleOwnershipReportedDuringAStandbyIsResolved() {
+        for (boolean withReport : new boolean[] {false, true}) {
+            TakeoverMachine m = negotiating(false);
+            m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0);
+            m.on(new TakeoverEvent.GroupStarted(0, true), T0);
+            m.on(new TakeoverEvent.PeerDead(), S);
+            m.on(new TakeoverEvent.GroupStarted(1, true), S);
+            m.on(new TakeoverEvent.PeerReturned(), 2 * S);
+            m.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), 2 * S);
+            assertThat(m.state()).isEqualTo(TakeoverState.STANDBY_GIVING);
+            List<Effect> out = m.on(withReport ? report(GroupState.STOPPED, GroupState.RUNNING)
+                    : new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""), 3 * S);
+            if (withReport) {
+                assertThat(out).as("with its report").contains(new Effect.StopGroup(1, GroupOpReason.STANDBY_RELEASE));
+                continue;
+            }
+            assertThat(out).isEmpty();
+            out = m.on(new TakeoverEvent.Tick(), 2 * S + TakeoverMachine.STANDBY_REPLY_TIMEOUT_NANOS);
+            assertThat(log(out)).contains("No reply to standby request.  Standby request cancelled.",
+                    "Both machines own foreign resources! Releasing node2's groups");
+            assertThat(out).contains(new Effect.StopGroup(1, GroupOpReason.PARTITION_RELEASE));
+        }
+    }
 
 
 
