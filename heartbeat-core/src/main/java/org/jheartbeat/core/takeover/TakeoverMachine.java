@@ -1166,8 +1166,15 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.WARN, "No reply to standby request.  Standby request cancelled."));
             state = TakeoverState.STABLE;
             finishHandover(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
+        } else if (state == TakeoverState.NEGOTIATING && peerReport == null && peerPresence.alive()) {
+            // it is alive but did not answer stable: our starting may have been lost, or it is still busy;
+            // taking our groups now could start one it runs, so ask again (Heartbeat takes them: RQSTDELAY)
+            out.add(new LogLine(Level.INFO, "No stable resource answer from " + peer + " in time; asking again."));
+            answerWhenSettled = false;
+            deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+            out.add(new Announce(new Starting()));
         } else if (state == TakeoverState.NEGOTIATING) {
-            out.add(new LogLine(Level.INFO, "No usable resource answer from " + peer
+            out.add(new LogLine(Level.INFO, "No stable resource answer from " + peer
                     + " in time; taking our own groups it does not run."));
             negotiate(true, out);
         }

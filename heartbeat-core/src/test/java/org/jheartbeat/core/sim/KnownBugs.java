@@ -41,15 +41,6 @@ final class KnownBugs {
     static final String FAILED_START_LEAVES_RUNNING = "failed-rollback-handover";
 
     /**
-     * The negotiation of a starting node times out (no {@code resource} answer within 10 s) while the peer
-     * is alive and holds the node's groups, and the node takes them: its {@code starting} was lost (a cut
-     * just after comm up, or comm up by declaring a silent peer dead after initdead) and, as the peer saw a
-     * new generation whose first frames it never got, nothing was retransmitted and the peer never answered.
-     * Found by this simulator; open.
-     */
-    static final String NEGOTIATION_TIMEOUT = "negotiation-timeout-takes-held-groups";
-
-    /**
      * A fence confirmed late, after the fenced node already booted again and took its own groups (a reset;
      * the device acts at once but answers seconds later): on the confirmation the fencing node takes those
      * groups over although the peer, a new generation heard since, runs them. Found by this simulator; open.
@@ -170,9 +161,6 @@ final class KnownBugs {
         int j = peer.agents.localOf(gid);
         GroupState there = peer.engine != null && j >= 0 ? peer.engine.machine().groupState(j) : GroupState.STOPPED;
         // the narrowest signatures first
-        if (reason == GroupOpReason.LOCAL_START && node.negotiationTimedOutAt == sim.now) {
-            return NEGOTIATION_TIMEOUT;
-        }
         if (reason == GroupOpReason.TAKEOVER && node.fenceRequestedAt >= 0
                 && peer.daemonStartedAt > node.fenceRequestedAt) {
             return FENCE_CONFIRMED_AFTER_REBOOT;

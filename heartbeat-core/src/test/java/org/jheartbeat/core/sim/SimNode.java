@@ -46,8 +46,6 @@ final class SimNode {
     long longFreezeStart = -1;
     long longFreezeEnd = -1;
     private long frozenAt;
-    /** When the engine last gave up waiting for the peer's resource answer and took its own groups, ns. */
-    long negotiationTimedOutAt = -1;
     /** When this daemon last started, asked its device to fence the peer, and applied a reload, ns (-1: never). */
     long daemonStartedAt = -1;
     long fenceRequestedAt = -1;
@@ -277,9 +275,7 @@ final class SimNode {
                 }
                 sim.transmit(this, t.packet());
             } else if (ef instanceof Effect.LogLine l) {
-                if (l.text().startsWith("No usable resource answer")) {
-                    negotiationTimedOutAt = sim.now;
-                } else if (l.text().endsWith(": is dead")) {
+                if (l.text().endsWith(": is dead")) {
                     peerDeclaredDeadAt = sim.now;
                 }
                 if (sim.tracing()) {

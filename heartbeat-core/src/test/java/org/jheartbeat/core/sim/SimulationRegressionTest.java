@@ -41,8 +41,9 @@ class SimulationRegressionTest {
                 Arguments.of(2033L, null, "a group released as \"owned by both\" from the peer's bits: it ran nowhere"),
                 open(755, KnownBugs.FAILED_START_LEAVES_RUNNING, "node1's start of node2's group fails and its"
                         + " rollback too; the group is offered back to node2, which starts it while node1 runs part of it"),
-                open(319, KnownBugs.NEGOTIATION_TIMEOUT, "STONITH: node2's starting lost in a cut; 10 s later it"
+                Arguments.of(319L, null, "STONITH: node2's starting lost in a cut; 10 s later it"
                         + " takes its group, which node1 runs"),
+                Arguments.of(3415L, null, "STONITH: the same negotiation timeout while node1 runs node2's group"),
                 open(1884, KnownBugs.FENCE_CONFIRMED_AFTER_REBOOT, "STONITH: the fence confirms 7 s late, after node2"
                         + " booted and took its group; node1 takes it over too"),
                 open(8673, KnownBugs.STALE_STANDBY_DONE, "a done delayed 3 s across node1's restart ends node1's new"

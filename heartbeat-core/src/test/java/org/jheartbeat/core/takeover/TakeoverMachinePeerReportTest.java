@@ -168,7 +168,38 @@ class TakeoverMachinePeerReportTest {
         }
     }
 
+    /**
+     * The negotiation times out while the peer is alive (our starting was lost, or it never answered
+     * stable): it may run our groups, so we ask again rather than take them; with its report we take what
+     * it does not run.
+     */
+    @Test
+    void aNegotiationThatTimesOutWithALivePeerAsksAgainInsteadOfTakingOurGroups() {
+        TakeoverMachine m = negotiating(true);
+        List<Effect> out = m.on(new TakeoverEvent.Tick(), T0 + TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS);
+        assertThat(starts(out)).isEmpty();
+        assertThat(out).contains(new Effect.Announce(new Announcement.Starting()));
+        assertThat(log(out)).contains("No stable resource answer from node2 in time; asking again.");
+        assertThat(m.state()).isEqualTo(TakeoverState.NEGOTIATING);
+        assertThat(m.nextDeadlineNanos()).isEqualTo(T0 + 2 * TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS);
 
+        m.on(report(GroupState.RUNNING, GroupState.RUNNING), T0 + 11 * S);
+        out = m.on(new TakeoverEvent.Tick(), T0 + 2 * TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS);
+        assertThat(starts(out)).as("node2 runs g1").isEmpty();
+
+        TakeoverMachine other = negotiating(true);
+        other.on(report(GroupState.STOPPED, GroupState.RUNNING), T0);
+        out = other.on(new TakeoverEvent.Tick(), T0 + TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS);
+        assertThat(starts(out)).containsExactly(0);
+    }
+
+    /** A peer declared dead during the negotiation is fenced and taken over, as before. */
+    @Test
+    void aNegotiationThatTimesOutAfterThePeerWasFencedTakesEverything() {
+        TakeoverMachine m = negotiating(true);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), T0 + S))).isTrue();
+        assertThat(starts(m.on(new TakeoverEvent.FenceOutcome(true, "OK"), T0 + 2 * S))).containsExactly(0, 1);
+    }
 
 
 
