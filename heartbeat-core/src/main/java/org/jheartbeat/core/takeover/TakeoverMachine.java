@@ -165,6 +165,8 @@ public final class TakeoverMachine {
     private boolean ownershipCheckDue;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     private boolean answerWhenSettled;
+    /** The peer was heard with a new generation while we were fencing it: a late confirmation takes nothing. */
+    private boolean peerRestartedWhileFencing;
 
     private ResourceSet standbySet = ResourceSet.NONE;
     /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
@@ -593,11 +595,25 @@ public final class TakeoverMachine {
         peerPresence = PeerPresence.IN_FLUX;
         peerHolds = ResourceSet.NONE;
         peerReport = null;
-        if (state == TakeoverState.NEGOTIATING) {
+        if (state == TakeoverState.FENCING && fenceDelayed) {
+            // nothing went to the device yet, and the run it was meant for is over: a new daemon released
+            // what the old one ran (or reports it blocked), so the fence is called off
+            fenceDelayed = false;
+            fenceStatus = "fence of " + peer + " cancelled: it restarted during the fence delay";
+            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted during the fence delay; its fence"
+                    + " is cancelled (it holds nothing now)."));
+            state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
+                    || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+            deadlineNanos = state == TakeoverState.NEGOTIATING ? now + NEGOTIATION_TIMEOUT_NANOS : Long.MAX_VALUE;
+        } else if (state == TakeoverState.NEGOTIATING) {
             // our starting went to its previous run: the new one would take our answers for a node in flux
             // and wait for a stable one, as we wait for its, until both time out
             deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
             out.add(new Announce(new Starting()));
+        } else if (state == TakeoverState.FENCING) {
+            // the device may have acted before this run started (it then runs what it took since): its
+            // confirmation must not lead to a takeover (onFenceOutcome)
+            peerRestartedWhileFencing = true;
         }
         Arrays.fill(peerFailed, false);
         if (peerSelfFencing) {
@@ -878,6 +894,11 @@ public final class TakeoverMachine {
             peerSelfFencing = false;
             Arrays.fill(peerBlocked, false);
         }
+        if (state == TakeoverState.FENCING && peerRestartedWhileFencing && peerPresence.alive()) {
+            // the run heard since the fence was asked for left too: the outcome decides (onFenceOutcome)
+            peerPresence = clean ? PeerPresence.GONE : PeerPresence.LOST;
+            peerReport = null;
+        }
         if (peerPresence == PeerPresence.GONE || state == TakeoverState.FENCING) {
             return;
         }
@@ -1017,6 +1038,42 @@ public final class TakeoverMachine {
 
     private void onFenceOutcome(TakeoverEvent.FenceOutcome e, List<Effect> out, long now) {
         if (state != TakeoverState.FENCING) {
+            return;
+        }
+        if (peerRestartedWhileFencing) {
+            // heard with a new generation since the fence was asked for: whether the device reset the old run
+            // or the new one, the run it was meant for is over. A new run that is down again is declared dead
+            // by its silence (and fenced then); one that runs holds what it took since: nothing is taken over
+            peerRestartedWhileFencing = false;
+            String outcome = (e.fenced() ? "confirmed" : "failed") + " (" + e.detail() + ")";
+            if (peerPresence == PeerPresence.LOST) {
+                // the new run died too, and may hold what it took since: it is fenced in turn
+                out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " restarted"
+                        + " and died again since it was asked for: fencing it again."));
+                startFencing(out);
+                return;
+            }
+            if (peerPresence == PeerPresence.GONE) {
+                out.add(new LogLine(Level.INFO, "STONITH of " + peer + " " + outcome + "; " + peer + " restarted and"
+                        + " shut down since."));
+                fenceStatus = "fencing " + peer + " " + outcome + " after it restarted and shut down";
+                takeOverFromDeadPeer(out);
+                return;
+            }
+            fenceStatus = "fencing " + peer + " " + outcome + " after it restarted";
+            out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " was heard"
+                    + " restarted since it was asked for: nothing is taken over from it."));
+            state = TakeoverState.STABLE;
+            standbyStep = StandbyStep.NONE;
+            deadlineNanos = Long.MAX_VALUE;
+            boolean missing = false;
+            for (int i = 0; i < groups.size(); i++) {
+                missing |= isLocal(i) && !desired[i];
+            }
+            if (missing) {
+                setDesiredFor(true, true);
+                settleInfo = Settlement.RESTART;
+            }
             return;
         }
         if (e.fenced()) {

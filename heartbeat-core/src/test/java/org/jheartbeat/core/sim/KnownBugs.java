@@ -41,13 +41,6 @@ final class KnownBugs {
     static final String FAILED_START_LEAVES_RUNNING = "failed-rollback-handover";
 
     /**
-     * A fence confirmed late, after the fenced node already booted again and took its own groups (a reset;
-     * the device acts at once but answers seconds later): on the confirmation the fencing node takes those
-     * groups over although the peer, a new generation heard since, runs them. Found by this simulator; open.
-     */
-    static final String FENCE_CONFIRMED_AFTER_REBOOT = "fence-confirmed-after-reboot";
-
-    /**
      * A standby request cancelled for want of an answer ({@code No reply to standby request}) reaches the
      * peer later (retransmitted once a cut heals): the peer answers and waits in STANDBY_TAKING for a
      * {@code done} that never comes, with no deadline, and resolves no double ownership meanwhile. Found by
@@ -161,10 +154,6 @@ final class KnownBugs {
         int j = peer.agents.localOf(gid);
         GroupState there = peer.engine != null && j >= 0 ? peer.engine.machine().groupState(j) : GroupState.STOPPED;
         // the narrowest signatures first
-        if (reason == GroupOpReason.TAKEOVER && node.fenceRequestedAt >= 0
-                && peer.daemonStartedAt > node.fenceRequestedAt) {
-            return FENCE_CONFIRMED_AFTER_REBOOT;
-        }
         if (node.reloadedAt == sim.now) {
             return RELOAD_READDS_HELD_GROUP;
         }

@@ -46,9 +46,7 @@ final class SimNode {
     long longFreezeStart = -1;
     long longFreezeEnd = -1;
     private long frozenAt;
-    /** When this daemon last started, asked its device to fence the peer, and applied a reload, ns (-1: never). */
-    long daemonStartedAt = -1;
-    long fenceRequestedAt = -1;
+    /** When this daemon last applied a reload, ns (-1: never). */
     long reloadedAt = -1;
     /** When the engine last declared its peer dead, ns. */
     long peerDeclaredDeadAt = -1;
@@ -154,7 +152,6 @@ final class SimNode {
             }
         }
         sim.invariants.daemonStarted(this);
-        daemonStartedAt = sim.now;
         sim.trace(this, "daemon started, generation " + generation + ", haresources variant " + variant);
         lastBeatNanos = sim.now;
         tickMissed = false;

@@ -44,8 +44,9 @@ class SimulationRegressionTest {
                 Arguments.of(319L, null, "STONITH: node2's starting lost in a cut; 10 s later it"
                         + " takes its group, which node1 runs"),
                 Arguments.of(3415L, null, "STONITH: the same negotiation timeout while node1 runs node2's group"),
-                open(1884, KnownBugs.FENCE_CONFIRMED_AFTER_REBOOT, "STONITH: the fence confirms 7 s late, after node2"
+                Arguments.of(1884L, null, "STONITH: the fence confirms 7 s late, after node2"
                         + " booted and took its group; node1 takes it over too"),
+                Arguments.of(7183L, null, "STONITH: the same late confirmation after node2 rebooted"),
                 open(8673, KnownBugs.STALE_STANDBY_DONE, "a done delayed 3 s across node1's restart ends node1's new"
                         + " standby exchange: it starts the group node2 still stops"),
                 open(2612, KnownBugs.STANDBY_TAKING_STUCK, "a standby request cancelled during a one-way cut reaches"

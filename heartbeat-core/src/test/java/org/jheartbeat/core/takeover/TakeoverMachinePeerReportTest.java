@@ -201,6 +201,47 @@ class TakeoverMachinePeerReportTest {
         assertThat(starts(m.on(new TakeoverEvent.FenceOutcome(true, "OK"), T0 + 2 * S))).containsExactly(0, 1);
     }
 
+    /**
+     * The device powered node2 off at once but confirms late; node2 booted meanwhile (a new generation heard)
+     * and runs its group: the confirmation takes nothing over; node1 takes its own groups back.
+     */
+    @Test
+    void aFenceConfirmedAfterThePeerRestartedTakesNothingOver() {
+        TakeoverMachine m = TakeoverMachineFenceDelayTest.stable(N1, TakeoverTableTest.GROUPS, 0);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), 10 * S))).isTrue();
+        m.on(new TakeoverEvent.PeerRestarted(), 12 * S);
+        m.on(new TakeoverEvent.PeerStarting(), 12 * S);
+        List<Effect> out = m.on(new TakeoverEvent.FenceOutcome(true, "OK"), 17 * S);
+        assertThat(starts(out)).isEmpty();
+        assertThat(log(out)).contains("was heard restarted since it was asked for: nothing is taken over from it.");
+        assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
+        assertThat(m.peerPresence()).isEqualTo(PeerPresence.JOINING);
+        assertThat(out).contains(new Effect.Announce(new Announcement.Resources(ResourceSet.LOCAL, true, "")));
+    }
 
+    /** The restarted run died in turn before the confirmation: it may hold what it took since, so it is fenced too. */
+    @Test
+    void aFenceConfirmedAfterThePeerRestartedAndDiedAgainFencesAgain() {
+        TakeoverMachine m = TakeoverMachineFenceDelayTest.stable(N1, TakeoverTableTest.GROUPS, 0);
+        m.on(new TakeoverEvent.PeerDead(), 10 * S);
+        m.on(new TakeoverEvent.PeerRestarted(), 12 * S);
+        m.on(new TakeoverEvent.PeerDead(), 16 * S);
+        List<Effect> out = m.on(new TakeoverEvent.FenceOutcome(true, "OK"), 17 * S);
+        assertThat(out).contains(new Effect.FencePeer(N2));
+        assertThat(starts(out)).isEmpty();
+        assertThat(starts(m.on(new TakeoverEvent.FenceOutcome(true, "OK"), 19 * S))).containsExactly(1);
+    }
 
+    /** A restart heard during the fence delay calls the fence off: nothing was sent to the device yet. */
+    @Test
+    void aRestartDuringTheFenceDelayCancelsTheFence() {
+        TakeoverMachine m = TakeoverMachineFenceDelayTest.stable(N2, TakeoverTableTest.GROUPS, 5 * S);
+        m.on(new TakeoverEvent.PeerDead(), 10 * S);
+        assertThat(m.fenceDelayed()).isTrue();
+        List<Effect> out = m.on(new TakeoverEvent.PeerRestarted(), 12 * S);
+        assertThat(log(out)).contains("restarted during the fence delay; its fence is cancelled");
+        assertThat(m.fenceDelayed()).isFalse();
+        assertThat(fences(m.on(new TakeoverEvent.Tick(), 16 * S))).isFalse();
+        assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
+    }
 }
