@@ -47,6 +47,8 @@ public final class GroupReports {
     /** The peer's last report, key → state (null: none, or too many groups), and its generation. */
     private Map<String, GroupState> peerStates;
     private long peerGeneration = -1;
+    /** The sequence number of the peer's last report kept; -1: unknown. */
+    private long peerSeq = -1;
 
     /**
      * Our report, when one is due.
@@ -83,6 +85,20 @@ public final class GroupReports {
      * @return why it is malformed (for the bad-packet count; what was kept before stays), or empty
      */
     public Optional<String> received(HaMessage m, long generation) {
+        return received(m, generation, -1);
+    }
+
+    /**
+     * The peer's {@code jhb-groups} with sequence number {@code seq}: kept for {@code generation} unless a
+     * later report of that generation was kept already (a delayed or retransmitted copy is older news).
+     *
+     * @param seq its sequence number, or -1 when unknown (then it is kept)
+     * @return why it is malformed (for the bad-packet count; what was kept before stays), or empty
+     */
+    public Optional<String> received(HaMessage m, long generation, long seq) {
+        if (seq >= 0 && generation == peerGeneration && seq < peerSeq) {
+            return Optional.empty();
+        }
         Optional<Map<String, GroupState>> d;
         try {
             d = decode(m.get(Field.GROUP_STATES).orElse(null));
@@ -91,7 +107,16 @@ public final class GroupReports {
         }
         peerStates = d.orElse(null);
         peerGeneration = generation;
+        peerSeq = seq;
         return Optional.empty();
+    }
+
+    /**
+     * The peer's last report from {@code generation} (its current one), group key → state; null when
+     * none came from that generation or its list was too long to send.
+     */
+    public Map<String, GroupState> peerStates(long generation) {
+        return peerGeneration == generation && peerStates != null ? Map.copyOf(peerStates) : null;
     }
 
     /** What the peer's report from {@code generation} (its current one) says of group {@code key}. */

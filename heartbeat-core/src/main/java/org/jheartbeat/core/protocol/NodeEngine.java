@@ -705,18 +705,26 @@ public final class NodeEngine {
             }
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
             case GROUP_STATES -> {
-                groupReports.received(m, peerSeq.generation()).ifPresent(r -> bad(out, peer.value(), r, now));
-                boolean ended = false;
-                for (int i = 0; i < config.resourceGroups().size(); i++) {
-                    var r = peerReport(config.resourceGroups().get(i).key());
-                    if (!(r instanceof org.jheartbeat.core.takeover.GroupPlacement.PeerReport.None)) {
-                        ended |= machine.peerReported(i, r instanceof org.jheartbeat.core.takeover.GroupPlacement
-                                .PeerReport.Reported rep && rep.state() != org.jheartbeat.core.takeover.GroupState.STOPPED
-                                && rep.state() != org.jheartbeat.core.takeover.GroupState.FAILED, out);
+                Optional<String> malformed = groupReports.received(m, peerSeq.generation(),
+                        parseHex(m.get(Field.SEQ).orElse(""), -1));
+                malformed.ifPresent(r -> bad(out, peer.value(), r, now));
+                if (malformed.isEmpty()) {
+                    // what may run there, group by group: the machine's source of the peer's holdings
+                    // (not through feed: it must not release resource messages held back for the jhb-config)
+                    apply(machine.on(new TakeoverEvent.PeerGroupStates(groupReports.peerStates(peerSeq.generation())),
+                            now), out, now, wall);
+                    boolean ended = false;
+                    for (int i = 0; i < config.resourceGroups().size(); i++) {
+                        var r = peerReport(config.resourceGroups().get(i).key());
+                        if (!(r instanceof org.jheartbeat.core.takeover.GroupPlacement.PeerReport.None)) {
+                            ended |= machine.peerReported(i, r instanceof org.jheartbeat.core.takeover.GroupPlacement
+                                    .PeerReport.Reported rep && rep.state() != org.jheartbeat.core.takeover.GroupState.STOPPED
+                                    && rep.state() != org.jheartbeat.core.takeover.GroupState.FAILED, out);
+                        }
                     }
-                }
-                if (ended) {
-                    feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
+                    if (ended) {
+                        feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
+                    }
                 }
             }
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")

@@ -127,6 +127,23 @@ public sealed interface TakeoverEvent {
     record FenceOutcome(boolean fenced, String detail) implements TakeoverEvent { }
 
     /**
+     * The peer (a jheartbeat node) told us the run state of each of its groups ({@code jhb-groups}, sent
+     * whenever one changes, sequenced): what may run there (running, starting, stopping, blocked), not
+     * Heartbeat's {@code rsc_hold} bits, which cover a whole share and change only once a transition ends.
+     * Between two jheartbeat nodes the machine reads its holdings from this; with a Heartbeat 3.0.6 peer
+     * (which sends none) from the bits.
+     *
+     * @param states by group key, the state on the peer; a key it does not list is a group it does not
+     *               define (it runs nowhere there); null: the peer's list was too long to send, so its
+     *               groups are unknown, as with a Heartbeat peer
+     */
+    record PeerGroupStates(java.util.Map<String, GroupState> states) implements TakeoverEvent {
+        public PeerGroupStates {
+            states = states == null ? null : java.util.Map.copyOf(states);
+        }
+    }
+
+    /**
      * The peer's haresources defines these groups differently from ours (jheartbeat only, issue 11
      * point 8; the loop compares the peer's {@code jhb-config} with our file): none of them may run
      * here until a later event leaves them out. Replaces the previous set; an empty set clears it.

@@ -158,6 +158,20 @@ public final class TakeoverMachine {
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
     private ResourceSet peerHolds = ResourceSet.NONE;
+    /**
+     * The peer's own account of its groups ({@code jhb-groups}), by key, from its current run; null: none
+     * (a Heartbeat 3.0.6 peer, or not arrived yet). When present, it, not {@link #peerHolds}, says what
+     * may run there: the bits change only once a whole transition ends and never cover a group taken
+     * as an offer. Kept across a death of the same run (the peer's state is unchanged, or its reports
+     * are on their way), dropped when it restarts, shuts down or is fenced.
+     */
+    private java.util.Map<String, GroupState> peerReport;
+    /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
+    private boolean ownershipCheckDue;
+    /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
+    private boolean answerWhenSettled;
+    /** The peer was heard with a new generation while we were fencing it: a late confirmation takes nothing. */
+    private boolean peerRestartedWhileFencing;
 
     private ResourceSet standbySet = ResourceSet.NONE;
     /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
@@ -261,7 +275,7 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + peer + "'."));
             onPeerGone(true, out, nowNanos);
         } else if (event instanceof PeerRestarted) {
-            onPeerRestarted(out);
+            onPeerRestarted(out, nowNanos);
         } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fenceDelayed) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
@@ -287,6 +301,7 @@ public final class TakeoverMachine {
                 out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
             }
             peerPresence = PeerPresence.STABLE;
+            ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
             if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
             }
@@ -313,6 +328,15 @@ public final class TakeoverMachine {
             }
         } else if (event instanceof TakeoverEvent.MaintenanceSet e) {
             onMaintenanceSet(e, out);
+        } else if (event instanceof TakeoverEvent.PeerGroupStates e) {
+            onPeerGroupStates(e);
+        }
+        // with the peer's own report, a group it runs itself is let go in a standby exchange too (the peer
+        // may ignore ours while in flux, and the exchange then waits 10 s); with bits alone only in STABLE
+        if (ownershipCheckDue && (state == TakeoverState.STABLE || peerReport != null
+                && (state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING))) {
+            ownershipCheckDue = false;
+            resolveDoubleOwnership(out);
         }
         reconcile(out);
         settleIfDone(out);
@@ -572,10 +596,31 @@ public final class TakeoverMachine {
      * hand-over with the old peer ends. Its failed starts are forgotten; a failed stop is not (the
      * resource may still run there until it says otherwise, or is fenced).
      */
-    private void onPeerRestarted(List<Effect> out) {
+    private void onPeerRestarted(List<Effect> out, long now) {
         out.add(new LogLine(Level.INFO, "Heartbeat restart on node " + peer));
         peerPresence = PeerPresence.IN_FLUX;
         peerHolds = ResourceSet.NONE;
+        peerReport = null;
+        if (state == TakeoverState.FENCING && fenceDelayed) {
+            // nothing went to the device yet, and the run it was meant for is over: a new daemon released
+            // what the old one ran (or reports it blocked), so the fence is called off
+            fenceDelayed = false;
+            fenceStatus = "fence of " + peer + " cancelled: it restarted during the fence delay";
+            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted during the fence delay; its fence"
+                    + " is cancelled (it holds nothing now)."));
+            state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
+                    || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+            deadlineNanos = state == TakeoverState.NEGOTIATING ? now + NEGOTIATION_TIMEOUT_NANOS : Long.MAX_VALUE;
+        } else if (state == TakeoverState.NEGOTIATING) {
+            // our starting went to its previous run: the new one would take our answers for a node in flux
+            // and wait for a stable one, as we wait for its, until both time out
+            deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+            out.add(new Announce(new Starting()));
+        } else if (state == TakeoverState.FENCING) {
+            // the device may have acted before this run started (it then runs what it took since): its
+            // confirmation must not lead to a takeover (onFenceOutcome)
+            peerRestartedWhileFencing = true;
+        }
         Arrays.fill(peerFailed, false);
         if (peerSelfFencing) {
             peerSelfFencing = false;
@@ -608,7 +653,19 @@ public final class TakeoverMachine {
             return;
         }
         announceFailures(out);
-        out.add(new Announce(new Resources(holdings(), state == TakeoverState.STABLE && settled(), "")));
+        boolean stable = state == TakeoverState.STABLE && settled();
+        // it waits for isstable=1 (or its timeout) before taking its own groups: say so once we are
+        answerWhenSettled = !stable;
+        out.add(new Announce(new Resources(holdings(), stable, "")));
+    }
+
+    private void onPeerGroupStates(TakeoverEvent.PeerGroupStates e) {
+        peerReport = e.states();
+        if (state == TakeoverState.STABLE) {
+            ownershipCheckDue = true; // looked at once this event is handled (on)
+        } else if (state != TakeoverState.SHUTTING_DOWN) {
+            ownershipCheckDue = true; // looked at once STABLE
+        }
     }
 
     private void onPeerResources(PeerResources e, List<Effect> out, long now) {
@@ -622,8 +679,11 @@ public final class TakeoverMachine {
         if (e.stable() && !wasStable) {
             out.add(new LogLine(Level.INFO, "remote resource transition completed."));
         }
+        if (state != TakeoverState.STABLE && state != TakeoverState.SHUTTING_DOWN) {
+            ownershipCheckDue = true; // not looked at in this state: once STABLE
+        }
         if (state == TakeoverState.NEGOTIATING) {
-            negotiate(out);
+            negotiate(false, out);
         } else if (state == TakeoverState.STABLE) {
             resolveDoubleOwnership(out);
             answerClaimOnOurGroups(e, out);
@@ -637,23 +697,85 @@ public final class TakeoverMachine {
         }
     }
 
-    /** NEGOTIATING: we know something of the peer's holdings; take our own groups unless it has them. */
-    private void negotiate(List<Effect> out) {
-        if (peerHolds.includesForeign()) {
+    /**
+     * NEGOTIATING: take our own groups the peer does not run, once its answer is stable ({@code isstable=1})
+     * or it is starting too (it then takes only its own), or on {@code timedOut}. Heartbeat waits for
+     * {@code isstable=1} (or RQSTDELAY): an answer in flux may come from a peer still taking our groups over
+     * or still stopping them. What the peer runs is its per-group report when it sends one, else its
+     * {@code rsc_hold} (all or none of our groups, as Heartbeat).
+     */
+    private void negotiate(boolean timedOut, List<Effect> out) {
+        if (!timedOut && peerPresence != PeerPresence.STABLE && peerPresence != PeerPresence.JOINING) {
+            return;
+        }
+        boolean peerRunsOurs = false;
+        boolean toTake = false;
+        boolean anyOurs = false;
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i)) {
+                anyOurs = true;
+                peerRunsOurs |= peerMayRun(i);
+                toTake |= !peerMayRun(i);
+            }
+        }
+        if (!anyOurs) {
+            peerRunsOurs = peerHolds.includesForeign(); // an empty share: its bits say who holds it (Heartbeat)
+        }
+        if (peerRunsOurs && !toTake) {
             if (peerPresence == PeerPresence.STABLE) {
                 out.add(new LogLine(Level.INFO, "Local Resource acquisition completed. (none)"));
                 becomeStable("", out);
             }
             return;
         }
-        setDesired(true, false, true);
+        for (int i = 0; i < groups.size(); i++) {
+            if (isLocal(i) && !peerMayRun(i)) {
+                desired[i] = true;
+            }
+        }
         settleInfo = Settlement.REQ_OUR_RESOURCES;
         state = TakeoverState.STABLE;
+        deadlineNanos = Long.MAX_VALUE;
         out.add(new LogLine(Level.INFO, "Acquiring resource groups of " + me));
+    }
+
+    /**
+     * Whether group {@code i} may run on the peer: by its per-group report (running, starting, stopping
+     * or blocked there) when it sends one, else by its {@code rsc_hold} share of that kind.
+     */
+    private boolean peerMayRun(int i) {
+        if (peerReport != null) {
+            return occupies(peerReport.get(groups.get(i).key()));
+        }
+        return isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal();
+    }
+
+    /** Whether a node in state {@code s} (null: the group is not defined there) may run the group. */
+    private static boolean occupies(GroupState s) {
+        return s == GroupState.RUNNING || s == GroupState.STARTING || s == GroupState.STOPPING
+                || s == GroupState.BLOCKED;
     }
 
     /** Both nodes run the same groups (a healed partition): the non-preferred node lets go. */
     private void resolveDoubleOwnership(List<Effect> out) {
+        if (peerReport != null) {
+            // its own account: release exactly what it runs or starts itself
+            boolean released = false;
+            for (int i = 0; i < groups.size(); i++) {
+                GroupState there = peerReport.get(groups.get(i).key());
+                if (!isLocal(i) && desired[i] && peerPresence.alive()
+                        && (there == GroupState.RUNNING || there == GroupState.STARTING)) {
+                    desired[i] = false;
+                    released = true;
+                }
+            }
+            if (released) {
+                out.add(new LogLine(Level.ERROR, "Both machines own foreign resources! Releasing "
+                        + peer + "'s groups, which it runs itself."));
+                settleInfo = Settlement.PARTITION;
+            }
+            return;
+        }
         if (peerHolds.includesLocal() && holdsAny(false)) {
             // the peer's rsc_hold is Heartbeat's share bit, not its groups: a group it reported it could not
             // start (jhb-grpfail) does not run there, so this node keeps it
@@ -778,6 +900,11 @@ public final class TakeoverMachine {
             peerSelfFencing = false;
             Arrays.fill(peerBlocked, false);
         }
+        if (state == TakeoverState.FENCING && peerRestartedWhileFencing && peerPresence.alive()) {
+            // the run heard since the fence was asked for left too: the outcome decides (onFenceOutcome)
+            peerPresence = clean ? PeerPresence.GONE : PeerPresence.LOST;
+            peerReport = null;
+        }
         if (peerPresence == PeerPresence.GONE || state == TakeoverState.FENCING) {
             return;
         }
@@ -787,6 +914,10 @@ public final class TakeoverMachine {
         peerHoldsBeforeFenceDelay = peerHolds;
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
+        answerWhenSettled = false;
+        if (clean) {
+            peerReport = null; // it released everything; a new run reports anew
+        }
         if (handover == Handover.IN_PROGRESS) {
             finishHandover(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
         }
@@ -877,7 +1008,7 @@ public final class TakeoverMachine {
     private int peerGroupsHeld() {
         int n = 0;
         for (int i = 0; i < groups.size(); i++) {
-            if (isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal()) {
+            if (peerMayRun(i)) {
                 n++;
             }
         }
@@ -915,6 +1046,42 @@ public final class TakeoverMachine {
         if (state != TakeoverState.FENCING) {
             return;
         }
+        if (peerRestartedWhileFencing) {
+            // heard with a new generation since the fence was asked for: whether the device reset the old run
+            // or the new one, the run it was meant for is over. A new run that is down again is declared dead
+            // by its silence (and fenced then); one that runs holds what it took since: nothing is taken over
+            peerRestartedWhileFencing = false;
+            String outcome = (e.fenced() ? "confirmed" : "failed") + " (" + e.detail() + ")";
+            if (peerPresence == PeerPresence.LOST) {
+                // the new run died too, and may hold what it took since: it is fenced in turn
+                out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " restarted"
+                        + " and died again since it was asked for: fencing it again."));
+                startFencing(out);
+                return;
+            }
+            if (peerPresence == PeerPresence.GONE) {
+                out.add(new LogLine(Level.INFO, "STONITH of " + peer + " " + outcome + "; " + peer + " restarted and"
+                        + " shut down since."));
+                fenceStatus = "fencing " + peer + " " + outcome + " after it restarted and shut down";
+                takeOverFromDeadPeer(out);
+                return;
+            }
+            fenceStatus = "fencing " + peer + " " + outcome + " after it restarted";
+            out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " was heard"
+                    + " restarted since it was asked for: nothing is taken over from it."));
+            state = TakeoverState.STABLE;
+            standbyStep = StandbyStep.NONE;
+            deadlineNanos = Long.MAX_VALUE;
+            boolean missing = false;
+            for (int i = 0; i < groups.size(); i++) {
+                missing |= isLocal(i) && !desired[i];
+            }
+            if (missing) {
+                setDesiredFor(true, true);
+                settleInfo = Settlement.RESTART;
+            }
+            return;
+        }
         if (e.fenced()) {
             fenceStatus = peer + " fenced after " + fenceAttempts + " attempt(s): " + e.detail();
             out.add(new LogLine(Level.INFO, "node " + peer + " now reset."));
@@ -922,6 +1089,7 @@ public final class TakeoverMachine {
             // fenced means down: its next silence is not a new death to fence again
             peerPresence = PeerPresence.GONE;
             peerHolds = ResourceSet.NONE;
+            peerReport = null;
             // powered off: nothing of it runs any more, whatever it could not stop
             Arrays.fill(peerBlocked, false);
             Arrays.fill(peerFailed, false);
@@ -1061,10 +1229,17 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.WARN, "No reply to standby request.  Standby request cancelled."));
             state = TakeoverState.STABLE;
             finishHandover(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
-        } else if (state == TakeoverState.NEGOTIATING && !peerHolds.includesForeign()) {
-            out.add(new LogLine(Level.INFO, "No usable resource answer from " + peer
-                    + " in time; taking our own groups."));
-            negotiate(out);
+        } else if (state == TakeoverState.NEGOTIATING && peerReport == null && peerPresence.alive()) {
+            // it is alive but did not answer stable: our starting may have been lost, or it is still busy;
+            // taking our groups now could start one it runs, so ask again (Heartbeat takes them: RQSTDELAY)
+            out.add(new LogLine(Level.INFO, "No stable resource answer from " + peer + " in time; asking again."));
+            answerWhenSettled = false;
+            deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+            out.add(new Announce(new Starting()));
+        } else if (state == TakeoverState.NEGOTIATING) {
+            out.add(new LogLine(Level.INFO, "No stable resource answer from " + peer
+                    + " in time; taking our own groups it does not run."));
+            negotiate(true, out);
         }
     }
 
@@ -1089,6 +1264,15 @@ public final class TakeoverMachine {
         return desired[i] && !failedHere[i] && !peerBlocked[i] && !disputed[i];
     }
 
+    /**
+     * Whether the live peer's own report says group {@code i} runs, starts, stops or is blocked there: then
+     * it is not started here, whatever the protocol wants (it starts once the peer reports it stopped or
+     * failed, or is gone). Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
+     */
+    private boolean peerReportsIt(int i) {
+        return peerReport != null && peerPresence.alive() && occupies(peerReport.get(groups.get(i).key()));
+    }
+
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
     private void reconcile(List<Effect> out) {
         for (int i = groups.size() - 1; i >= 0; i--) {
@@ -1101,7 +1285,8 @@ public final class TakeoverMachine {
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !inMaintenance(i)) {
+            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !inMaintenance(i)
+                    && !peerReportsIt(i)) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
                         : peerFailed[i] && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
@@ -1119,8 +1304,12 @@ public final class TakeoverMachine {
                 if (settleInfo != null) {
                     Settlement info = settleInfo;
                     settleInfo = null;
+                    answerWhenSettled = false;
                     out.add(new LogLine(Level.INFO, info.logLine(peer)));
                     out.add(new Announce(new Resources(holdings(), true, info.wireInfo())));
+                } else if (answerWhenSettled && peerPresence.alive()) {
+                    answerWhenSettled = false;
+                    out.add(new Announce(new Resources(holdings(), true, "")));
                 }
             }
             case STANDBY_GIVING -> {
@@ -1168,6 +1357,7 @@ public final class TakeoverMachine {
         standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
         settleInfo = null;
+        answerWhenSettled = false;
         out.add(new Announce(new Resources(holdings(), true, info)));
     }
 
@@ -1197,6 +1387,11 @@ public final class TakeoverMachine {
      * docs/benchmarks.md).
      */
     private boolean peerMayHoldAGroup() {
+        for (int i = 0; peerReport != null && i < groups.size(); i++) {
+            if (occupies(peerReport.get(groups.get(i).key()))) {
+                return true; // its own account: the bits miss groups taken as offers or after maintenance
+            }
+        }
         boolean peerLocalGroups = false;
         boolean peerForeignGroups = false;
         for (int i = 0; i < groups.size(); i++) {
@@ -1230,7 +1425,7 @@ public final class TakeoverMachine {
             if (inMaintenance(i)) {
                 continue; // left as it is: whatever runs is where it should be
             }
-            if (want(i) ? a == GroupState.STOPPED : a == GroupState.RUNNING) {
+            if (want(i) ? a == GroupState.STOPPED && !peerReportsIt(i) : a == GroupState.RUNNING) {
                 return false;
             }
         }

@@ -101,24 +101,6 @@ final class SimAgents {
         return !queues[gid].isEmpty();
     }
 
-    /**
-     * Whether every group that {@code other} (the peer's agents) runs as one it does not prefer also runs
-     * here (with {@code foreignOfOther}): tells a release "owned by both" that was right from one decided
-     * from {@code rsc_hold} bits alone.
-     */
-    boolean runsAllOf(SimAgents other, boolean foreignOfOther) {
-        for (int i = 0; i < other.resOf.length; i++) {
-            boolean foreign = !other.node.config.resourceGroups().get(i).preferredNode().equals(other.node.name);
-            if (foreign == foreignOfOther && other.runsFully(i)) {
-                int j = localOf(other.gidOf[i]);
-                if (j < 0 || !runsFully(j)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
     /** Whether an operation of setup group {@code gid} begun while its agents were slow or hung still runs. */
     boolean slowOpRunning(int gid) {
         Op op = queues[gid].peekFirst();

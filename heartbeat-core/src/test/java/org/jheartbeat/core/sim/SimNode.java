@@ -46,18 +46,10 @@ final class SimNode {
     long longFreezeStart = -1;
     long longFreezeEnd = -1;
     private long frozenAt;
-    /** When the engine last gave up waiting for the peer's resource answer and took its own groups, ns. */
-    long negotiationTimedOutAt = -1;
-    /** When this daemon last started, asked its device to fence the peer, and applied a reload, ns (-1: never). */
-    long daemonStartedAt = -1;
-    long fenceRequestedAt = -1;
+    /** When this daemon last applied a reload, ns (-1: never). */
     long reloadedAt = -1;
     /** When the engine last declared its peer dead, ns. */
     long peerDeclaredDeadAt = -1;
-    /** When the engine last decided that its dead peer "gave up resources" (no fence), ns. */
-    long gaveUpAt = -1;
-    /** Once released a group of the peer's as "owned by both" although the peer did not run it. */
-    boolean releasesOnBitsAlone;
     /** When an operator's {@code hb maintenance off} was last applied here, ns. */
     long maintenanceOffAt = -1;
     private boolean tickMissed;
@@ -160,7 +152,6 @@ final class SimNode {
             }
         }
         sim.invariants.daemonStarted(this);
-        daemonStartedAt = sim.now;
         sim.trace(this, "daemon started, generation " + generation + ", haresources variant " + variant);
         lastBeatNanos = sim.now;
         tickMissed = false;
@@ -281,14 +272,8 @@ final class SimNode {
                 }
                 sim.transmit(this, t.packet());
             } else if (ef instanceof Effect.LogLine l) {
-                if (l.text().startsWith("No usable resource answer")) {
-                    negotiationTimedOutAt = sim.now;
-                } else if (l.text().endsWith(": is dead")) {
+                if (l.text().endsWith(": is dead")) {
                     peerDeclaredDeadAt = sim.now;
-                } else if (l.text().endsWith("gave up resources.")) {
-                    gaveUpAt = sim.now;
-                } else if (l.text().startsWith("Both machines own foreign resources!")) {
-                    releasesOnBitsAlone |= !peer().agents.runsAllOf(agents, true);
                 }
                 if (sim.tracing()) {
                     sim.trace(this, l.level() + ": " + l.text());

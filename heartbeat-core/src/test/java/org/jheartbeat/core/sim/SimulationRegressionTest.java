@@ -28,20 +28,25 @@ class SimulationRegressionTest {
                 open(54, KnownBugs.FROZEN_RESUME, "the same after a one-way cut node1->node2 of 9.4 s"),
                 open(1069, KnownBugs.FROZEN_RESUME, "STONITH: node1 frozen 9.4 s while node2 shuts down and restarts;"
                         + " node2 takes its own group while node1, resumed, still runs it"),
-                open(223, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "node1 killed, restarts while node2 still takes node1's"
+                Arguments.of(223L, null, "node1 killed, restarts while node2 still takes node1's"
                         + " group over: node2 answers rsc_hold=none isstable=0, node1 takes its group too"),
-                open(1313, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "STONITH: node2 runs node1's group after a failure offer;"
+                Arguments.of(1313L, null, "STONITH: node2 runs node1's group after a failure offer;"
                         + " node1's daemon restarts and takes it back while node2 runs it"),
-                open(1971, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "STONITH: the same offer, then node2's daemon is killed:"
+                Arguments.of(1971L, null, "STONITH: the same offer, then node2's daemon is killed:"
                         + " \"gave up resources\", not fenced, its group taken over while it runs"),
-                open(386, KnownBugs.RSC_HOLD_NOT_WHAT_RUNS, "after maintenance, node2 releases node1's group as"
+                Arguments.of(386L, null, "after maintenance, node2 releases node1's group as"
                         + " \"owned by both\" from node1's bits alone: it runs nowhere"),
+                Arguments.of(146L, null, "node2 killed and restarted while node1 takes its group over: node1's"
+                        + " answer in flux claims nothing yet, node2 took its group too"),
+                Arguments.of(2033L, null, "a group released as \"owned by both\" from the peer's bits: it ran nowhere"),
                 open(755, KnownBugs.FAILED_START_LEAVES_RUNNING, "node1's start of node2's group fails and its"
                         + " rollback too; the group is offered back to node2, which starts it while node1 runs part of it"),
-                open(319, KnownBugs.NEGOTIATION_TIMEOUT, "STONITH: node2's starting lost in a cut; 10 s later it"
+                Arguments.of(319L, null, "STONITH: node2's starting lost in a cut; 10 s later it"
                         + " takes its group, which node1 runs"),
-                open(1884, KnownBugs.FENCE_CONFIRMED_AFTER_REBOOT, "STONITH: the fence confirms 7 s late, after node2"
+                Arguments.of(3415L, null, "STONITH: the same negotiation timeout while node1 runs node2's group"),
+                Arguments.of(1884L, null, "STONITH: the fence confirms 7 s late, after node2"
                         + " booted and took its group; node1 takes it over too"),
+                Arguments.of(7183L, null, "STONITH: the same late confirmation after node2 rebooted"),
                 open(8673, KnownBugs.STALE_STANDBY_DONE, "a done delayed 3 s across node1's restart ends node1's new"
                         + " standby exchange: it starts the group node2 still stops"),
                 open(2612, KnownBugs.STANDBY_TAKING_STUCK, "a standby request cancelled during a one-way cut reaches"
@@ -51,8 +56,11 @@ class SimulationRegressionTest {
                 open(5437, KnownBugs.RELOAD_STOPS_MAINTENANCE, "a reload removing a group in maintenance stops it"),
                 open(1401, KnownBugs.MAINTENANCE_OFF_PEER_DOWN, "STONITH: node2 stopped in maintenance (its group left"
                         + " running); maintenance off on node1 starts that group on node1 too"),
-                open(3570, KnownBugs.DOUBLE_OWNERSHIP_UNRESOLVED, "after a cut, node2's auto_failback standby (after a"
-                        + " cleanup) is ignored by node1, and node2 never releases node1's group"));
+                Arguments.of(3570L, null, "after a cut, node2's auto_failback standby (after a"
+                        + " cleanup) is ignored by node1, and node2 never releases node1's group"),
+                Arguments.of(1749L, null, "every link cut 7 s: node2's auto_failback standby, ignored by node1 (in"
+                        + " flux), kept node2 from releasing node1's group for 10 s"),
+                Arguments.of(6721L, null, "the same double ownership, reported during a standby exchange"));
     }
 
     /**

@@ -212,7 +212,6 @@ final class Simulator {
      */
     void fence(SimNode fencer) {
         stats.fences++;
-        fencer.fenceRequestedAt = now;
         SimNode target = fencer.peer();
         int[] modes = fenceFaults[fencer.index];
         long took = setup.fenceMillis() * 1_000_000L;
