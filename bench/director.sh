@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/director.sh: the user-space director (issue 18) against no director and HAProxy (TCP mode).
+# bench/director.sh: the user-space director (for kernels without IPVS) against no director and HAProxy (TCP mode).
 # Not a test: prints figures. Run as root on an idle machine:
 #   mvn -o -q -B package -DskipTests -pl cli -am && mvn -o -q -B test-compile -pl director && bench/director.sh
 # Lab: the client namespace runs the load, node1 the director, node2 three real servers

@@ -19,7 +19,7 @@
 # Prints per system min/median/max and the ratio of the medians (jheartbeat/Heartbeat). Figures are printed,
 # never asserted. Not run by CI.
 #
-# With --stonith (issue 16 part 4, fenced failover), each node has a simulated APC Smart-UPS (LAB_STONITH=apcsmart,
+# With --stonith (fenced failover), each node has a simulated APC Smart-UPS (LAB_STONITH=apcsmart,
 # lab/target/lab-sim.jar): node2 must fence node1 through node1's UPS before it takes over, so failover =
 # power-off -> deadtime -> the fence -> served. Heartbeat 3.0.6's apcsmart plugin resets through the UPS's grace
 # delay; jheartbeat switches the outlet off and waits for the UPS to confirm it (jheartbeat.yaml stonith: action

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16 part 5: the fault matrix. Runs every fault scenario in the lab (each on a fresh lab),
+# The fault matrix (docs/benchmarks.md). Runs every fault scenario in the lab (each on a fresh lab),
 # checks each expected outcome and, throughout, that never two nodes serve the VIP (the client's ARP
 # view and the nodes' addresses), and prints the table (also in cli/target/fault-matrix.md).
 # As root. About 15 minutes (the three junk and replay drills, FloodDrills, take 2.5 of them). Usage:

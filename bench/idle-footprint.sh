@@ -15,7 +15,7 @@
 # jheartbeat), whose RSS is the sum over its processes (master, FIFO reader, one reader and writer per
 # medium: the lab's session of the master), and prints jheartbeat/Heartbeat ratios of the medians.
 # Also prints the load average. Figures are printed, never asserted (a loaded machine changes them).
-# Goals of issue 13: first beat within 1 s, idle RSS at or under 48 MB.
+# Goals (docs/benchmarks.md): first beat within 1 s, idle RSS at or under 48 MB.
 #
 #   bench/idle-footprint.sh                   # needs cli/target/hb.jar (mvn -o -q package -DskipTests -pl cli -am)
 #   HB_JAVA_OPTS="-Xmx128m" bench/idle-footprint.sh   # another set of flags

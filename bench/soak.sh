@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak (issue 16 part 7): a jheartbeat pair for an hour under load with link flaps; is it stable?
+# Soak: a jheartbeat pair for an hour under load with link flaps; is it stable?
 # One lab (lab/lab.sh, root), both nodes jheartbeat through the packaged launcher (packaging/src/bin/hb) with the
 # scheduling jheartbeat.service gives it (Nice -10, best-effort I/O 0: nice/ionice here; the daemon puts its beat
 # threads on SCHED_RR 1 itself), both

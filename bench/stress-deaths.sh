@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Benchmark (issue 16 part 3): false deaths under stress. Settled pairs of the real Heartbeat 3.0.6 and of
+# Benchmark: false deaths under stress. Settled pairs of the real Heartbeat 3.0.6 and of
 # jheartbeat, side by side (all labs up at once, under the same stress-ng, for the same minutes), at keepalive
 # 100 ms / deadtime 500 ms / warntime 300 ms, eth1 (the crossover) the only medium, each lab with its group
 # (VIP 198.18.0.100 + labweb; Heartbeat: IPaddr2). jheartbeat runs through the packaged launcher
 # (packaging/src/bin/hb and its JVM flags), once per VARIANT (a set of scheduling/JVM knobs, each in its own lab,
 # all at once, so every variant sees the same load):
 #   plain     the launcher as is, nice 0, the daemon's real-time threads off (-Djheartbeat.realtime=off)
-#   nice      as plain, with nice -n -10 and ionice best-effort 0 (what jheartbeat.service gave before issue 16)
+#   nice      as plain, with nice -n -10 and ionice best-effort 0 (what jheartbeat.service gave before real-time scheduling)
 #   rr        chrt --rr 1: SCHED_RR priority 1 for the whole JVM (every thread, and every child it forks), as
 #             Heartbeat runs realtime; the daemon's own real-time threads off
 #   rrpt      rr, and -XX:+AlwaysPreTouch (the heap's pages faulted in at start)

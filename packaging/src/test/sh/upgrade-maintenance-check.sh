@@ -1,6 +1,6 @@
 #!/bin/bash
 # upgrade-maintenance-check.sh: a manual check (root, the lab; not run by CI) of the package's upgrade
-# path (issue 20): the upgrade blocks of packaging/src/deb/control/prerm ("upgrade") and postinst
+# path, which must move no resource group: the upgrade blocks of packaging/src/deb/control/prerm ("upgrade") and postinst
 # ("configure OLD") run on the host against node1 of a lab pair, /usr/sbin/hb pointing at node1's
 # daemon, the marker in a temp dir, the service restart done by lab.sh stop/start node1. Meanwhile
 # the client asks the VIP every 100 ms and node2's addresses are checked. Prints the samples (all

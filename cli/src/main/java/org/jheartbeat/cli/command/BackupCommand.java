@@ -88,6 +88,30 @@ public final class BackupCommand implements Callable<Integer> {
             return cfg;
         }
 
+        /** One backup's part of a command: prints its lines, says whether it succeeded. */
+        @FunctionalInterface
+        interface PerBackup {
+            boolean apply(BackupService svc, BackupSpec backup);
+        }
+
+        /**
+         * Runs {@code action} for the named backup (all when name is null) on one service.
+         *
+         * @return {@link ExitCodes#OK}, or {@link ExitCodes#FAILURE} if it failed for any backup
+         */
+        int eachBackup(String name, PerBackup action) throws UserException {
+            SyncConfig cfg = config();
+            int code = ExitCodes.OK;
+            try (BackupService svc = service(cfg)) {
+                for (BackupSpec b : select(cfg, name)) {
+                    if (!action.apply(svc, b)) {
+                        code = ExitCodes.FAILURE;
+                    }
+                }
+            }
+            return code;
+        }
+
         /** The named backups, or all when name is null. */
         List<BackupSpec> select(SyncConfig cfg, String name) throws UserException {
             if (name == null) {
@@ -182,19 +206,12 @@ public final class BackupCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws UserException {
-            SyncConfig cfg = config();
-            int code = ExitCodes.OK;
-            try (BackupService svc = service(cfg)) {
-                for (BackupSpec b : select(cfg, name)) {
-                    BackupOutcome o = svc.runNow(b.name());
-                    (o.ok() ? out() : err()).println((o.ok() ? "" : "hb: ") + "backup " + b.name() + ": "
-                            + o.result() + ": " + o.message() + insertHint(o.result(), o.disk()));
-                    if (!o.ok()) {
-                        code = ExitCodes.FAILURE;
-                    }
-                }
-            }
-            return code;
+            return eachBackup(name, (svc, b) -> {
+                BackupOutcome o = svc.runNow(b.name());
+                (o.ok() ? out() : err()).println((o.ok() ? "" : "hb: ") + "backup " + b.name() + ": "
+                        + o.result() + ": " + o.message() + insertHint(o.result(), o.disk()));
+                return o.ok();
+            });
         }
     }
 
@@ -207,24 +224,20 @@ public final class BackupCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws UserException {
-            SyncConfig cfg = config();
-            int code = ExitCodes.OK;
-            try (BackupService svc = service(cfg)) {
-                for (BackupSpec b : select(cfg, name)) {
-                    try {
-                        List<Snapshot> snaps = svc.list(b.name());
-                        out().println(b.name() + " on " + b.diskToken() + ": " + snaps.size() + " snapshot(s)");
-                        for (Snapshot s : snaps) {
-                            out().println(String.format(Locale.ROOT, "  %s  %s  %8d files  %s", s.name(),
-                                    s.taken(), s.files(), human(s.bytes())));
-                        }
-                    } catch (BackupException e) {
-                        err().println("hb: backup " + b.name() + ": " + e.getMessage() + insertHint(e.result(), e.disk()));
-                        code = ExitCodes.FAILURE;
+            return eachBackup(name, (svc, b) -> {
+                try {
+                    List<Snapshot> snaps = svc.list(b.name());
+                    out().println(b.name() + " on " + b.diskToken() + ": " + snaps.size() + " snapshot(s)");
+                    for (Snapshot s : snaps) {
+                        out().println(String.format(Locale.ROOT, "  %s  %s  %8d files  %s", s.name(),
+                                s.taken(), s.files(), human(s.bytes())));
                     }
+                    return true;
+                } catch (BackupException e) {
+                    err().println("hb: backup " + b.name() + ": " + e.getMessage() + insertHint(e.result(), e.disk()));
+                    return false;
                 }
-            }
-            return code;
+            });
         }
     }
 

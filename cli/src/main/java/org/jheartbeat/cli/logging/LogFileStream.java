@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * when its log file cannot be written. Used only from one writer thread
  * ({@link NonBlockingAppender}), so it blocks nobody but that thread.
  */
-public final class LogFileStream extends OutputStream {
+public final class LogFileStream extends RecordStream {
     /** Receives the two reports; it must not block (the daemon logs them through its queues). */
     public interface Reporter {
         /** Writing {@code file} failed; lines are lost from now on. */
@@ -33,7 +33,6 @@ public final class LogFileStream extends OutputStream {
     private final Reporter reporter;
     private final Opener opener;
     private OutputStream out;
-    private boolean failing;
     private long lost;
 
     /** A stream appending to {@code file}, opened at the first write. */
@@ -76,21 +75,6 @@ public final class LogFileStream extends OutputStream {
             reporter.writable(file, lost);
             lost = 0;
         }
-    }
-
-    @Override
-    public void write(int b) {
-        write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    /** Nothing is buffered here: every line is one write to the file. */
-    @Override
-    public void flush() {
-    }
-
-    /** Whether the last write failed. */
-    public boolean failing() {
-        return failing;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.jheartbeat.cli.logging;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.concurrent.TimeUnit;
 import org.jheartbeat.core.time.MonotonicClock;
 
@@ -15,7 +14,7 @@ import org.jheartbeat.core.time.MonotonicClock;
  * back to the console with {@code LOG_CONS}, which a daemon does not use). Used from one writer thread
  * ({@link NonBlockingAppender}) only.
  */
-public final class SyslogStream extends OutputStream {
+public final class SyslogStream extends RecordStream {
     /** How long after a failed send records are dropped without trying, in s. */
     public static final long RETRY_INTERVAL_S = 10;
 
@@ -47,7 +46,6 @@ public final class SyslogStream extends OutputStream {
     private final DatagramSender sender;
     private final Reporter reporter;
     private final MonotonicClock clock;
-    private boolean failing;
     private long retryAtNanos;
     private long lost;
     private volatile long lostTotal;
@@ -93,21 +91,6 @@ public final class SyslogStream extends OutputStream {
     private void lose() {
         lost++;
         lostTotal++;
-    }
-
-    @Override
-    public void write(int b) {
-        write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    /** Nothing is buffered: every record is one datagram. */
-    @Override
-    public void flush() {
-    }
-
-    /** Whether the last attempt failed (records are being dropped). */
-    public boolean failing() {
-        return failing;
     }
 
     /** Records dropped since start because the socket did not take them. */

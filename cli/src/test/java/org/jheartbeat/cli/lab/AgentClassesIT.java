@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14 items 1 and 3, end to end on real programs: one haresources group of three agent
+ * The resource agent classes, end to end on real programs: one haresources group of three agent
  * classes, {@code ocf:heartbeat:IPaddr2} and the built-in {@code Filesystem::DEVICE::DIR::FSTYPE} (run by
  * {@code ocf:heartbeat:Filesystem}) from Debian's resource-agents (an ext4 image on a loop device both nodes see, like a shared disk) and Debian's
  * lighttpd as {@code lsb:lighttpd} (its /etc/init.d script; systemd is not PID 1 here, and each

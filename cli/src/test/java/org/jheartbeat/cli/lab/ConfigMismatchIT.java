@@ -16,13 +16,13 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6: "A config mismatch between the nodes is reported on both within one keepalive of start".
+ * A config mismatch between the nodes is reported on both within one keepalive of start.
  * Two jheartbeat daemons start with different haresources (node2's group lacks labweb): both log the
  * WARN after their {@code Comm_now_up()}, both {@code hb status} (text and JSON) show it, and
  * {@code hb config diff} names haresources on both. Then {@code hb config push} makes node2's file
  * node1's, node2 restarts, and the warning is gone on both. "Within one keepalive" is proved on a
  * fake clock by ConfigDigestScenarioTest; here, on a loaded machine, the delay is a printed figure.
- * Issue 11 point 8: the observed case of a node2 that claims node1's address in its own group
+ * The observed case of a node2 that claims node1's address in its own group
  * (second test).
  */
 @Tag("root")
@@ -95,7 +95,7 @@ class ConfigMismatchIT {
     }
 
     /**
-     * Issue 11 point 8, the observed case: node2's haresources puts node1's address in node2's own group
+     * The observed case: node2's haresources puts node1's address in node2's own group
      * ({@code node2 198.18.0.100/24/eth0 labweb2}). Before, each node started its own definition: the
      * address ended up on both nodes and node2's own address (198.18.0.101) on neither. Now both groups
      * of node1 and node2's group are disputed: started by neither node, CRIT in both logs, shown in

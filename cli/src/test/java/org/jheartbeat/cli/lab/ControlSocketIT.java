@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12 point 3 and issue 11 point 3 in the lab: the daemon's control socket stays responsive.
+ * An operator must always get an answer, so in the lab the daemon's control socket stays responsive.
  * While a client holds a connection and sends nothing, and while {@code hb standby} waits for a slow
  * resource stop, {@code status} and {@code cl_status rscstatus} on the same node are answered within
  * {@link #ANSWER_LIMIT_MS}; a second {@code hb standby} (and {@code hb_takeover}) meanwhile is refused

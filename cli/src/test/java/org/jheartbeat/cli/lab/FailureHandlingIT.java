@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 in the lab, with a real resource script ({@code lab/resource.d/labflaky}) that fails its
+ * Failed starts and stops in the lab, with a real resource script ({@code lab/resource.d/labflaky}) that fails its
  * start or its stop on demand: after each failure a group ends on exactly one node, or visibly on
  * none, never on two, sampled on both nodes throughout; and the operator commands' exit codes tell
  * the truth. The rules: docs/design/takeover.md, "Failures".

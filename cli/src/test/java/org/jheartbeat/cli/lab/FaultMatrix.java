@@ -236,7 +236,7 @@ final class FaultMatrix {
         return List.of(frozenThawed(CI), frozenPassiveJustPastDeadtime(CI), sigkillRestarted(CI), flapping(CI, 10));
     }
 
-    /** Every scenario of issue 16 part 5, each on its own fresh lab. */
+    /** Every scenario of the fault matrix (docs/benchmarks.md), each on its own fresh lab. */
     static List<Scenario> all() {
         Map<String, String> serialUcast = with(BASE, "LAB_MEDIA", "serial+ucast");
         Map<String, String> stonith = with(BASE, "LAB_STONITH", "apcsmart");

@@ -3,7 +3,7 @@ package org.jheartbeat.cli.lab;
 import java.time.Duration;
 
 /**
- * Issue 12: a lab test never asserts the timing of what it does not control (the real Heartbeat, a
+ * A lab test never asserts the timing of what it does not control (the real Heartbeat, a
  * simulator, process starts, the machine's load). It waits at most {@link #HANG} for what must
  * happen, a bound that only catches a hang, and prints what it measured as one
  * {@code FIGURE name=value unit} line for a reader or a benchmark to compare between runs.

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12 point 4 in the lab ({@code LAB_SYNC=web}, active/active): node1 hands its group to node2
+ * A hand-over whose final sync is cut by a power loss, in the lab ({@code LAB_SYNC=web}, active/active): node1 hands its group to node2
  * with a final sync that is certainly slow (20 MB that never reached node2, rsync's own
  * {@code --bwlimit=100} KiB/s: minutes), and node2 loses power during it (cables silent first, then
  * every process killed: no TCP FIN reaches node1, as with a real power loss). node1 must cancel the

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 4 on real input: a real Heartbeat 3.0.6 node (Debian's package) as node2 and our daemon as
+ * Mixed clusters during a migration, on real input: a real Heartbeat 3.0.6 node (Debian's package) as node2 and our daemon as
  * node1 form one cluster over ucast.
  */
 @Tag("root")

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15 part 1 on real programs: a BIND 9 {@code named} in the client's namespace serves the dynamic
+ * A host name that moves with its group, on real programs: a BIND 9 {@code named} in the client's namespace serves the dynamic
  * zone {@code townhall.lan} (TSIG-signed updates only); Samba's {@code nmbd} runs inside the nodes, each
  * with its own /etc/samba, /var/lib/samba, /var/cache/samba and /var/log/samba (bind mounts in its mount
  * namespace) and its own /run (LAB_PRIVATE_RUN=1). node2's machine nmbd answers NODE2; node1's group holds

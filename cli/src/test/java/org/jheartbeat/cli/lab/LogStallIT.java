@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12, point 2: logging never blocks the loop. node1's ha.cf {@code logfile} is a FIFO that this
+ * Logging never blocks the loop (a stalled log must not stop the beats). node1's ha.cf {@code logfile} is a FIFO that this
  * test holds open for reading but never reads, filled to the brim before the window starts; its
  * {@code debugfile} sits on a 64 KiB tmpfs (mounted in node1's own mount namespace) that is full. For
  * 30 s node1 is made to log (a cut of eth0: {@code Link node2:eth0 dead.}, later {@code up.}); node2

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17 in the lab: the director for the seed's ldirectord.cf (a copy with three reals and
+ * The director (ldirectord) in the lab: the director for the seed's ldirectord.cf (a copy with three reals and
  * shorter intervals: checktimeout 2, checkinterval 1) runs on node1 through the {@code ldirectord}
  * wrapper, in front of three real HTTP servers ({@code python3 -m http.server}) bound to
  * 198.18.0.21-23 in the client namespace. Stopping one removes it from the table within

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Maintenance mode (issue 20) on two jheartbeat daemons in the lab, with node1 running two groups
+ * Maintenance mode on two jheartbeat daemons in the lab, with node1 running two groups
  * (VIP + labweb, VIP2 + labweb2):
  * <ol>
  *   <li>cluster-wide maintenance; node1's daemon is stopped and started again: the VIP and labweb

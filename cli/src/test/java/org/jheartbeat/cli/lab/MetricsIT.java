@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 5 in the lab: both nodes' jheartbeat.yaml turn the Prometheus endpoint on at their LAN
+ * The Prometheus endpoint in the lab: both nodes' jheartbeat.yaml turn the Prometheus endpoint on at their LAN
  * address; {@code curl} inside node1 shows the peer active, then dead after node2 loses power, with
  * the death counted (one more than before: a loaded machine may already have counted one) and its
  * eth1 link dead.

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14 item 2 end to end, on Debian's lighttpd as {@code lsb:lighttpd} (each node has its own
+ * Resource monitoring end to end, on Debian's lighttpd as {@code lsb:lighttpd} (each node has its own
  * /run: LAB_PRIVATE_RUN=1) behind {@code ocf:heartbeat:IPaddr2}, watched every 2 s with one restart
  * allowed: the service process killed (by the PID in its pid file) on node1 is restarted there and
  * serves again; killed again past the limit, the group leaves node1 and node2 serves it; {@code hb

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6 in the lab: standby, takeover and failback move exactly the groups they name (with
+ * The operator commands in the lab: standby, takeover and failback move exactly the groups they name (with
  * auto_failback off), {@code hb status --json} reflects each step, and the Heartbeat-compatible
  * wrappers ({@code hb_standby}, {@code hb_takeover}, {@code cl_status}) behave as Heartbeat's,
  * exit codes included.

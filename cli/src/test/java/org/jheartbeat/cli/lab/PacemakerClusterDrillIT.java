@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * Issue 19, "Must show": a real Corosync 3 + Pacemaker 2 cluster (Debian 12 packages corosync and
+ * The export proven on the real thing: a real Corosync 3 + Pacemaker 2 cluster (Debian 12 packages corosync and
  * pacemaker, pulled in by pacemaker-cli-utils) in the two lab nodes, started from the files
  * {@code hb export pacemaker} wrote for the lab's active/active config (node1: VIP 198.18.0.100 + the
  * {@code labweb} resource.d script, node2: 198.18.0.101 + {@code labweb2}, both through the exported

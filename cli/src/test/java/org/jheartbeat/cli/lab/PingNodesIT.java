@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14 item 4, ping nodes and ipfail in the lab: both nodes ping the router 198.18.0.254 (an
+ * Ping nodes and ipfail in the lab: both nodes ping the router 198.18.0.254 (an
  * address of the lab's switch) over their LAN link, with {@code respawn hacluster
  * /usr/lib/heartbeat/ipfail}. node1's LAN uplink is cut (iptables in its namespace drops eth0; the
  * crossover stays): its ping node dies for it only, so its group moves to node2. Restored, the counts

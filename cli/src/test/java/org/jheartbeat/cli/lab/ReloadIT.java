@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 3, "Reload in the lab": a group added to haresources on both nodes starts on its
+ * Reload in the lab: a group added to haresources on both nodes starts on its
  * preferred node after {@code hb reload} on both, without touching the running group (its script
  * resource is started once in the whole test, its address is never removed: a sampler reads
  * {@code ip addr} throughout); an invalid authkeys on reload (mode 644, then an unknown method, then

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 11 point 5: {@code cl_status rscstatus} says what Heartbeat 3.0.6 says. The same sequence
+ * Operators' scripts parse it, so {@code cl_status rscstatus} says what Heartbeat 3.0.6 says. The same sequence
  * (one group, preferred by node1) runs on a pair of real Heartbeat 3.0.6 nodes and on a pair of
  * jheartbeat nodes, and the words both nodes print after each step must be the same: node1 alone,
  * node2 joins, node1 stops and returns, standby and takeover both ways, node2 loses power and comes

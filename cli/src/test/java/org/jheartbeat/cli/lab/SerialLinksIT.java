@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 3 on real input: beats over a null-modem cable (a socat PTY pair) and the crossover link at
+ * Serial links on real input: beats over a null-modem cable (a socat PTY pair) and the crossover link at
  * once. Losing one link is never a failover; losing both is (how soon is a printed figure: the
  * deadtime itself is TwoNodeScenarioTest's, on a fake clock).
  */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 point 6 on a real line: frames held by a pulled null-modem cable (socat stopped, bytes
+ * A replugged serial line, on a real line: frames held by a pulled null-modem cable (socat stopped, bytes
  * queued in the PTYs) arrive late when it is plugged back, and a node may restart meanwhile. Frames
  * from before are dropped as Heartbeat drops them, so the replug shows no status flapping
  * ({@code init → up → active} of a peer that never restarted), no death, no takeover. Deadtime and

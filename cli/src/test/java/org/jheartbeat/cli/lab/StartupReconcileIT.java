@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 points 4 and 7 in the lab, with the real labweb/labweb2 scripts: a daemon killed with
+ * Start-up after a crash, in the lab, with the real labweb/labweb2 scripts: a daemon killed with
  * SIGKILL and restarted within deadtime releases what it finds running before it beats, and the
  * groups end on exactly one node each, as both nodes' {@code hb status} say; a group whose resource
  * script is missing fails alone while the daemon starts and runs the other groups.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 5 on real input: each node fences its peer through the peer's (simulated) APC Smart-UPS on
+ * STONITH on real input: each node fences its peer through the peer's (simulated) APC Smart-UPS on
  * its ttyS1, before taking over; the simulator powers the node off in the lab.
  */
 @Tag("root")
@@ -28,7 +28,7 @@ class StonithIT {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
             assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as(lab.daemonLog("node1", 40)).isNotNegative();
-            // issue 11 point 9: operator tools on a live node ask the daemon, which holds the UPS line
+            // operator tools on a live node ask the daemon, which holds the UPS line (a second opener would break it)
             String cfg = lab.configDir("node1").toString();
             String st = lab.runDir().resolve("node1").resolve("state").toString();
             Lab.Result status = OperatorCommandsIT.hbExactly(lab, "node1", "stonith", "status", "--config-dir", cfg,

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16 part 3, the CI variant of {@code bench/stress-deaths.sh}: a settled pair of jheartbeat nodes,
+ * False deaths under stress, the CI variant of {@code bench/stress-deaths.sh}: a settled pair of jheartbeat nodes,
  * started through the packaged launcher ({@code packaging/src/bin/hb}, its JVM flags), at keepalive
  * 100 ms / deadtime 500 ms, each with a simulated APC UPS as STONITH device, for 25 s under
  * {@code stress-ng --cpu NPROC --vm 1 --io 1}.

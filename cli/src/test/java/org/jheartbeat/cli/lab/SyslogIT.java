@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 4 in the lab: node1 has {@code logfacility local0}; its own {@code /dev/log} (a
+ * Logging to syslog in the lab, where a receiver may be missing: node1 has {@code logfacility local0}; its own {@code /dev/log} (a
  * private /dev in node1's mount namespace, {@code lab.sh privdev}) first has no receiver, then a test
  * receiver ({@code lab.sh syslogd}: socat on the unix datagram socket). Without a receiver the daemon
  * still starts, takes its group and says once that syslog does not take records; with one, the

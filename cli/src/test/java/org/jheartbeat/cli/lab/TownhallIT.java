@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The town hall (issue 15, README "The town hall", {@code lab/townhall/}) with real Debian
+ * The town hall (README "The town hall", {@code lab/townhall/}) with real Debian
  * services: node1's web group (Apache with PHP rendering rows of a MariaDB table) and node2's mail
  * group (Exim SMTP, Dovecot IMAP), each on its own ext4 loop partition replicated to the peer by
  * {@code sync.yaml}, MariaDB copied consistently through the {@code pre:} dump hook. From the

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18 in the lab. The user-space backend serves the seed's ldirectord.cf (its persistent
+ * The user-space director in the lab (for kernels without IPVS). The user-space backend serves the seed's ldirectord.cf (its persistent
  * {@code lc} service on 198.18.0.100:80, plus a plain {@code rr} service on 198.18.0.101:80 with the
  * same three reals, so one client address can show the balance) from node1 to three real HTTP
  * servers ({@code python3 -m http.server} on 198.18.0.21-23 in the client namespace). Round robin
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * no answer for the VIP (and does once arp_ignore is put back to 0, so the check can fail), while a
  * connection routed to the VIP through node2 is accepted.
  *
- * <p>Until the kernel-exact decision model ({@code sched}, issue 18) is in the build, the director
+ * <p>Until the kernel-exact decision model ({@code sched}) is in the build, the director
  * runs with the director module's test class path, whose {@code TestRoundRobinScheduling} is found
  * by {@code SchedulingFactory.installed()} after any in hb.jar: with a real one in hb.jar, it wins.
  */

@@ -20,6 +20,7 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.Diagnosed;
 import org.jheartbeat.core.config.Suggestions;
 
 /**
@@ -42,14 +43,9 @@ import org.jheartbeat.core.config.Suggestions;
 public final class LdirectordParser {
 
     /** What a read gave: the config (when there are no errors) and every problem found. */
-    public record Result(Optional<LdirectordConfig> config, List<ConfigDiagnostic> diagnostics) {
+    public record Result(Optional<LdirectordConfig> config, List<ConfigDiagnostic> diagnostics) implements Diagnosed {
         public Result {
             diagnostics = List.copyOf(diagnostics);
-        }
-
-        /** Whether any diagnostic is an error (the config is then absent). */
-        public boolean hasErrors() {
-            return diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
         }
     }
 

@@ -47,14 +47,9 @@ public final class AuthKeysParser {
      * @param authKeys    the keys; present exactly when there is no ERROR
      * @param diagnostics errors and warnings in line order
      */
-    public record Result(Optional<AuthKeys> authKeys, List<ConfigDiagnostic> diagnostics) {
+    public record Result(Optional<AuthKeys> authKeys, List<ConfigDiagnostic> diagnostics) implements Diagnosed {
         public Result {
             diagnostics = List.copyOf(diagnostics);
-        }
-
-        /** Whether any diagnostic is an ERROR. */
-        public boolean hasErrors() {
-            return diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
         }
     }
 

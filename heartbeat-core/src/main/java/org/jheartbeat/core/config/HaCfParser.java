@@ -33,14 +33,9 @@ public final class HaCfParser {
      * @param haCf        the directives that parsed (bad lines are left out)
      * @param diagnostics errors and warnings in line order
      */
-    public record Result(HaCf haCf, List<ConfigDiagnostic> diagnostics) {
+    public record Result(HaCf haCf, List<ConfigDiagnostic> diagnostics) implements Diagnosed {
         public Result {
             diagnostics = List.copyOf(diagnostics);
-        }
-
-        /** Whether any diagnostic is an ERROR. */
-        public boolean hasErrors() {
-            return diagnostics.stream().anyMatch(ConfigDiagnostic::isError);
         }
     }
 

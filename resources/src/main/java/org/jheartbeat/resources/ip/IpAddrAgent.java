@@ -103,20 +103,33 @@ public final class IpAddrAgent implements ResourceAgent {
         return new Located(addr, lookUp(addr));
     }
 
-    private AgentResult cannotLocate(Exception e) {
-        return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+    /** What start and stop do once the address is resolved and looked up on its interface. */
+    @FunctionalInterface
+    private interface AtLocation {
+        AgentResult apply(ResolvedIpAddr addr, Optional<AddressTable.Assigned> present);
     }
 
-    @Override
-    public AgentResult start() {
+    /** Resolves the address and looks it up, then runs {@code action}; a failure of either is the result. */
+    private AgentResult located(AtLocation action) {
         Located where;
         try {
             where = locate();
         } catch (IOException | IpAddrSpecException e) {
             return cannotLocate(e);
         }
-        ResolvedIpAddr addr = where.addr();
-        Optional<AddressTable.Assigned> present = where.present();
+        return action.apply(where.addr(), where.present());
+    }
+
+    private AgentResult cannotLocate(Exception e) {
+        return AgentResult.failed("IPaddr " + spec + ": " + e.getMessage(), AgentResult.NO_EXIT_CODE);
+    }
+
+    @Override
+    public AgentResult start() {
+        return located(this::start);
+    }
+
+    private AgentResult start(ResolvedIpAddr addr, Optional<AddressTable.Assigned> present) {
         if (present.isPresent()) {
             // still announce: after a crash, a restart or a healed partition the neighbours may
             // point at the other node, which no longer holds the address
@@ -204,14 +217,10 @@ public final class IpAddrAgent implements ResourceAgent {
 
     @Override
     public AgentResult stop() {
-        Located where;
-        try {
-            where = locate();
-        } catch (IOException | IpAddrSpecException e) {
-            return cannotLocate(e);
-        }
-        ResolvedIpAddr addr = where.addr();
-        Optional<AddressTable.Assigned> present = where.present();
+        return located(this::stop);
+    }
+
+    private AgentResult stop(ResolvedIpAddr addr, Optional<AddressTable.Assigned> present) {
         campaigns.cancel(addr.iface(), addr.address());
         if (present.isEmpty()) {
             return AgentResult.ok("not present");
