@@ -26,15 +26,6 @@ final class KnownBugs {
     static final String RSC_HOLD_NOT_WHAT_RUNS = "rsc-hold-not-what-runs";
 
     /**
-     * {@code hb maintenance off} while the peer's daemon is down starts a group that runs nowhere as far as
-     * this node can probe, though the peer still runs it: in maintenance an orderly stop of the peer's
-     * daemon leaves its groups running, yet its {@code shutdone} counts as "gave up resources" (no fence),
-     * and the peer's last {@code jhb-maint} report of what it runs is not used when it cannot be probed.
-     * Found by this simulator; open.
-     */
-    static final String MAINTENANCE_OFF_PEER_DOWN = "maintenance-off-peer-down";
-
-    /**
      * One node declares its peer dead while the peer never notices anything (a freeze of about deadtime,
      * or a one-way cut or loss): the lab's open report ("a node frozen a little longer than deadtime, then
      * resumed ... the peer never noticed"), being fixed on another branch. Without STONITH the node takes
@@ -46,14 +37,6 @@ final class KnownBugs {
      * on one side only never ends on the other: the group it released runs nowhere.
      */
     static final String FROZEN_RESUME = "one-sided-death";
-
-    /**
-     * A start that fails leaves resources of the group running (a rollback's stop failed, or a resource was
-     * running before the start and is not rolled back): the machine takes the group as FAILED (not running)
-     * and offers it to the peer, which starts it too. The open report "a failed rollback hands the group to
-     * the peer"; being fixed on another branch.
-     */
-    static final String FAILED_START_LEAVES_RUNNING = "failed-rollback-handover";
 
     /**
      * The negotiation of a starting node times out (no {@code resource} answer within 10 s) while the peer
@@ -80,20 +63,6 @@ final class KnownBugs {
     static final String STANDBY_TAKING_STUCK = "standby-taking-stuck";
 
     /**
-     * A reload that adds a group back (removed by an earlier reload on this node only) starts it here when
-     * this node's {@code rsc_hold} covers its kind, although the peer runs it ({@code TakeoverMachine.regroup}
-     * looks at our bits only). Found by this simulator; open.
-     */
-    static final String RELOAD_READDS_HELD_GROUP = "reload-readds-held-group";
-
-    /**
-     * A reload that removes a group from haresources stops it, also when the group is in maintenance
-     * ({@code ClusterLoop.reconfigure} does not ask): maintenance means nothing starts or stops it. Found
-     * by this simulator; open.
-     */
-    static final String RELOAD_STOPS_MAINTENANCE = "reload-stops-group-in-maintenance";
-
-    /**
      * After a partition, the node running its peer's group knows the peer runs it too (the peer's {@code
      * resource} report claims it) but keeps it: double ownership is resolved only when such a report
      * arrives in STABLE, and one that arrives during a standby exchange (e.g. an auto_failback started by
@@ -113,9 +82,9 @@ final class KnownBugs {
     private KnownBugs() {
     }
 
-    /** The known bug a stop of a group in maintenance is an instance of, or null. */
+    /** The known bug a stop of a group in maintenance is an instance of, or null: none is known. */
     static String atStopInMaintenance(String reason) {
-        return "REMOVED".equals(reason) ? RELOAD_STOPS_MAINTENANCE : null;
+        return null;
     }
 
     /** The known bug a group running nowhere although all is calm since {@code since} is an instance of, or null. */
@@ -209,17 +178,8 @@ final class KnownBugs {
                 && peer.daemonStartedAt > node.fenceRequestedAt) {
             return FENCE_CONFIRMED_AFTER_REBOOT;
         }
-        if (node.reloadedAt == sim.now) {
-            return RELOAD_READDS_HELD_GROUP;
-        }
-        if (peer.engine == null && node.maintenanceOffAt == sim.now) {
-            return MAINTENANCE_OFF_PEER_DOWN;
-        }
         if (reason == GroupOpReason.STANDBY_ACQUIRE && there != GroupState.STOPPED) {
             return STALE_STANDBY_DONE;
-        }
-        if (there == GroupState.FAILED) {
-            return FAILED_START_LEAVES_RUNNING;
         }
         if (longFreezeAround(node, sim.now) || longFreezeAround(peer, sim.now)) {
             return FROZEN_RESUME;
