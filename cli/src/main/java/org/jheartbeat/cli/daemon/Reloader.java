@@ -47,8 +47,19 @@ final class Reloader {
     private final NodeName me;
     private final ClusterLoop loop;
     private ClusterConfig running;
+    /** Keeps the groups the node may run (the state directory) before a reload applies them; nothing by default. */
+    private java.util.function.Consumer<List<org.jheartbeat.core.config.ResourceGroupDecl>> groupsKeeper = g -> { };
     /** sync.yaml and jheartbeat.yaml as the daemon read them at start ("" when absent): changes need a restart. */
     private final java.util.Map<String, String> restartOnly = new java.util.LinkedHashMap<>();
+
+    /**
+     * Where the groups of each reload are kept before the loop applies them (the daemon: the state
+     * directory's {@code groups}, so that a later start releases a group a reload added and the file
+     * then dropped). Called on the reloading thread.
+     */
+    void keepGroups(java.util.function.Consumer<List<org.jheartbeat.core.config.ResourceGroupDecl>> keeper) {
+        this.groupsKeeper = java.util.Objects.requireNonNull(keeper, "keeper");
+    }
 
     /**
      * @param running the configuration the daemon started with
@@ -128,6 +139,7 @@ final class Reloader {
         }
         if (changes.stream().anyMatch(c -> c.effect() == ConfigReload.Effect.APPLIED)) {
             try {
+                groupsKeeper.accept(plan.applied().resourceGroups());
                 loop.reconfigure(plan.applied(), TimeUnit.SECONDS.toNanos(GROUPS_WAIT_S))
                         .get(GROUPS_WAIT_S + 5, TimeUnit.SECONDS);
             } catch (ExecutionException e) {

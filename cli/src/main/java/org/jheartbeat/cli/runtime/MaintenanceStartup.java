@@ -31,6 +31,63 @@ public final class MaintenanceStartup {
      */
     public static void probeOrRelease(ClusterConfig config, NodeName me, TakeoverMachine machine,
                                       ResourceGroupRunner runner) {
+        probeOrRelease(config, me, machine, runner, List.of());
+    }
+
+    /**
+     * As {@link #probeOrRelease(ClusterConfig, NodeName, TakeoverMachine, ResourceGroupRunner)}, and first
+     * the groups this daemon may have run before ({@code former}: the state directory's {@code groups})
+     * that the configuration no longer defines (haresources changed while the daemon was down): the
+     * machine knows nothing of them, so they are released here as well; one in maintenance is left as
+     * it is (WARN), one that cannot be stopped is reported BLOCKED (CRIT). Without this such a group
+     * would run on, unmanaged, while the peer starts it too.
+     *
+     * @param former the groups of the state directory's {@code groups} file (empty: none)
+     * @return the groups of {@code former} not in the configuration that may still run here (left in
+     *         maintenance, or not released), each with why, to keep in the {@code groups} file and show
+     */
+    public static java.util.Map<ResourceGroupDecl, String> probeOrRelease(ClusterConfig config, NodeName me,
+                                                                         TakeoverMachine machine,
+                                                                         ResourceGroupRunner runner,
+                                                                         List<ResourceGroupDecl> former) {
+        java.util.Map<ResourceGroupDecl, String> left = new java.util.LinkedHashMap<>();
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        config.resourceGroups().forEach(g -> keys.add(g.key()));
+        List<ResourceGroupDecl> gone = new ArrayList<>();
+        for (ResourceGroupDecl g : former) {
+            if (keys.contains(g.key())) {
+                continue;
+            }
+            if (machine.maintenance().covers(me, g.key())) {
+                GroupStatus st = runner.status(g);
+                if (st.summary() != GroupStatus.GroupState.STOPPED) {
+                    String why = "no longer in haresources, found "
+                            + st.summary().name().toLowerCase(java.util.Locale.ROOT)
+                            + " at start-up while in maintenance: left as it is, unmanaged; stop it by hand";
+                    LOG.warn("Resource group {} is {}", g.key(), why);
+                    left.put(g, why);
+                }
+            } else {
+                gone.add(g);
+            }
+        }
+        if (!gone.isEmpty()) {
+            StartupProbe.Result r = new StartupProbe(runner).releaseRunningGroups(gone);
+            r.released().forEach(j -> LOG.info("Resource group {} is no longer in haresources: released at start-up",
+                    gone.get(j).key()));
+            for (int j : r.unreleased()) {
+                String why = "BLOCKED: no longer in haresources, found running at start-up and could not be stopped;"
+                        + " it may still run here and nothing manages it: stop it by hand";
+                LOG.error(org.jheartbeat.core.loop.ClusterLoop.CRIT, "Resource group {} is {}", gone.get(j).key(), why);
+                left.put(gone.get(j), why);
+            }
+        }
+        probeCurrent(config, me, machine, runner);
+        return left;
+    }
+
+    private static void probeCurrent(ClusterConfig config, NodeName me, TakeoverMachine machine,
+                                     ResourceGroupRunner runner) {
         Maintenance m = machine.maintenance();
         List<ResourceGroupDecl> groups = config.resourceGroups();
         List<Integer> managed = new ArrayList<>();

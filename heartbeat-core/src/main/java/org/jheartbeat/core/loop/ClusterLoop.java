@@ -327,6 +327,15 @@ public final class ClusterLoop implements AutoCloseable {
     /** How {@code hb maintenance} ended: applied ({@code ok}) or refused with what to fix, and a one-line account. */
     public record MaintenanceResult(boolean ok, String detail) { }
 
+    /**
+     * A group the daemon's start-up found running though its haresources no longer defines it, and
+     * left (in maintenance, or its release failed): shown by {@link #maintenanceView()} with {@code why}.
+     * Call only from {@link #start(Runnable)}'s {@code beforeFirstBeat}, or before {@link #start}.
+     */
+    public void unmanagedAtStartup(String key, String why) {
+        removedInMaintenance.put(key, why);
+    }
+
     /** How long {@code hb maintenance off} waits for the peer's probe, in s. */
     public static final long PEER_PROBE_TIMEOUT_S = 10;
 

@@ -21,6 +21,10 @@ import java.util.Locale;
  *   <li>{@code control.sock}: the local control socket; {@code hb.pid}: the daemon's pid.</li>
  *   <li>{@code maintenance}: the cluster's maintenance setting ({@code hb maintenance}), written
  *       and fsync'd at every change, read at start (absent: no maintenance).</li>
+ *   <li>{@code groups}: the resource groups this daemon may have started or left running, as
+ *       haresources lines; written and fsync'd at start-up and at each reload, before any start, and
+ *       read at the next start, so that a group dropped from haresources while the daemon was down is
+ *       still released (absent: none).</li>
  * </ul>
  */
 public final class StateDirectory {
@@ -148,6 +152,56 @@ public final class StateDirectory {
             ch.force(true);
         }
         Files.move(tmp, maintenanceFile(), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The file of the groups this daemon may run ({@link #writeGroups}). */
+    public Path groupsFile() {
+        return dir.resolve("groups");
+    }
+
+    /**
+     * The groups kept by {@link #writeGroups}, in order; none when the file is missing.
+     *
+     * @param nodes the cluster's nodes (a line naming another node is dropped, with a diagnostic)
+     * @throws IOException when the file cannot be read, is longer than 1 MiB, or has a line that is not a
+     *                     resource group (the message names the file and line)
+     */
+    public java.util.List<org.jheartbeat.core.config.ResourceGroupDecl> readGroups(
+            java.util.Collection<org.jheartbeat.core.config.NodeName> nodes) throws IOException {
+        Path f = groupsFile();
+        if (!Files.exists(f)) {
+            return java.util.List.of();
+        }
+        if (Files.size(f) > 1 << 20) {
+            throw new IOException(f + ":0: longer than 1 MiB");
+        }
+        var r = org.jheartbeat.core.config.HaresourcesParser.parse(f, Files.readString(f, StandardCharsets.UTF_8),
+                nodes);
+        for (var d : r.diagnostics()) {
+            if (d.isError()) {
+                throw new IOException(d.toString());
+            }
+        }
+        return r.groups();
+    }
+
+    /**
+     * Writes the groups this daemon may run, one haresources line each, atomically (a temporary file
+     * fsync'd, then renamed).
+     *
+     * @throws IOException when it cannot be written
+     */
+    public void writeGroups(java.util.List<org.jheartbeat.core.config.ResourceGroupDecl> groups) throws IOException {
+        StringBuilder sb = new StringBuilder("# written by the jheartbeat daemon: the groups it may run\n");
+        groups.forEach(g -> sb.append(g).append('\n'));
+        Path tmp = dir.resolve("groups.tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8)));
+            ch.force(true);
+        }
+        Files.move(tmp, groupsFile(), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 }

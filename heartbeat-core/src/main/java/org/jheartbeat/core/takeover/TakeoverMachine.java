@@ -1801,10 +1801,11 @@ public final class TakeoverMachine {
      * carried over by group key; a group whose key is gone is forgotten (the caller stops it if it
      * runs). A new group starts STOPPED and, in STABLE, is wanted here from what runs: never when
      * the live peer's own report ({@code jhb-groups}) says it runs, starts, stops or is blocked
-     * there; when that report says it runs nowhere there (stopped, failed, or not in the peer's
-     * haresources), when this node is its preferred node, holds that kind of group ({@code share},
-     * Heartbeat's {@code rsc_hold} bits: {@code local} for groups preferred by this node, {@code
-     * foreign} for the peer's), or the peer's bits do not cover it (the peer will not start it);
+     * there; when that report says it runs nowhere there (stopped or failed), when this node is its
+     * preferred node, holds that kind of group ({@code share}, Heartbeat's {@code rsc_hold} bits:
+     * {@code local} for groups preferred by this node, {@code foreign} for the peer's), or the peer's
+     * bits do not cover it (the peer will not start it); when the peer's haresources lacks it, when
+     * this node is its preferred node or {@code share} covers it;
      * without a report (a Heartbeat 3.0.6 peer, or none yet), when {@code share} covers it and the
      * live peer's bits do not; with the peer not alive, when {@code share} covers it. Before STABLE
      * the negotiation decides, as for every group. Nothing is started here: the next event reconciles (the engine feeds
@@ -1900,7 +1901,9 @@ public final class TakeoverMachine {
             return ours || weHoldItsKind || !peerHoldsItsKind || there == GroupState.FAILED;
         }
         if (report instanceof GroupPlacement.PeerReport.Undefined) {
-            return true; // the peer's haresources lacks it: it runs nowhere else and nobody else starts it
+            // the peer's haresources lacks it (not reloaded yet?): it runs nowhere else; a group of the
+            // peer's waits for the peer to define it, unless we hold the peer's kind of group
+            return ours || weHoldItsKind;
         }
         return weHoldItsKind && !peerHoldsItsKind;
     }

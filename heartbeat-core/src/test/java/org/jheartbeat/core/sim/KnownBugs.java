@@ -11,15 +11,6 @@ import org.jheartbeat.core.takeover.GroupState;
  */
 final class KnownBugs {
     /**
-     * {@code hb maintenance off} while the peer's daemon is down starts a group that runs nowhere as far as
-     * this node can probe, though the peer still runs it: in maintenance an orderly stop of the peer's
-     * daemon leaves its groups running, yet its {@code shutdone} counts as "gave up resources" (no fence),
-     * and the peer's last {@code jhb-maint} report of what it runs is not used when it cannot be probed.
-     * Found by this simulator; open.
-     */
-    static final String MAINTENANCE_OFF_PEER_DOWN = "maintenance-off-peer-down";
-
-    /**
      * One node declares its peer dead while the peer never notices anything (a freeze of about deadtime,
      * or a one-way cut or loss): the lab's open report ("a node frozen a little longer than deadtime, then
      * resumed ... the peer never noticed"), being fixed on another branch. Without STONITH the node takes
@@ -33,36 +24,12 @@ final class KnownBugs {
     static final String FROZEN_RESUME = "one-sided-death";
 
     /**
-     * A start that fails leaves resources of the group running (a rollback's stop failed, or a resource was
-     * running before the start and is not rolled back): the machine takes the group as FAILED (not running)
-     * and offers it to the peer, which starts it too. The open report "a failed rollback hands the group to
-     * the peer"; being fixed on another branch.
-     */
-    static final String FAILED_START_LEAVES_RUNNING = "failed-rollback-handover";
-
-    /**
      * A standby request cancelled for want of an answer ({@code No reply to standby request}) reaches the
      * peer later (retransmitted once a cut heals): the peer answers and waits in STANDBY_TAKING for a
      * {@code done} that never comes, with no deadline, and resolves no double ownership meanwhile. Found by
      * this simulator; open.
      */
     static final String STANDBY_TAKING_STUCK = "standby-taking-stuck";
-
-    /**
-     * A reload that adds a group back (removed by an earlier reload on this node only) starts it here when
-     * this node's {@code rsc_hold} covers its kind, although the peer runs it ({@code TakeoverMachine.regroup}
-     * looks at our bits only). The same for a group this node just offered to the peer after a failure: the
-     * reload forgets the failure and starts it again while the peer accepts the offer. Found by this
-     * simulator; open.
-     */
-    static final String RELOAD_READDS_HELD_GROUP = "reload-readds-held-group";
-
-    /**
-     * A reload that removes a group from haresources stops it, also when the group is in maintenance
-     * ({@code ClusterLoop.reconfigure} does not ask): maintenance means nothing starts or stops it. Found
-     * by this simulator; open.
-     */
-    static final String RELOAD_STOPS_MAINTENANCE = "reload-stops-group-in-maintenance";
 
     /**
      * A standby's {@code done} that arrives late (a slow line; sent before this node's daemon restarted) is
@@ -75,9 +42,9 @@ final class KnownBugs {
     private KnownBugs() {
     }
 
-    /** The known bug a stop of a group in maintenance is an instance of, or null. */
+    /** The known bug a stop of a group in maintenance is an instance of, or null: none is known. */
     static String atStopInMaintenance(String reason) {
-        return "REMOVED".equals(reason) ? RELOAD_STOPS_MAINTENANCE : null;
+        return null;
     }
 
     /** The known bug a group running nowhere although all is calm since {@code since} is an instance of, or null. */
@@ -154,22 +121,8 @@ final class KnownBugs {
         int j = peer.agents.localOf(gid);
         GroupState there = peer.engine != null && j >= 0 ? peer.engine.machine().groupState(j) : GroupState.STOPPED;
         // the narrowest signatures first
-        if (node.reloadedAt == sim.now) {
-            return RELOAD_READDS_HELD_GROUP;
-        }
-        if (reason == GroupOpReason.OFFER_ACCEPT && peer.reloadedAt >= 0 && sim.now - peer.reloadedAt <= 2_000_000_000L) {
-            // the peer offered the group, then its reload dropped and re-added it and started it again (the
-            // offer is on its way): the same re-added group started from the bits
-            return RELOAD_READDS_HELD_GROUP;
-        }
-        if (peer.engine == null && node.maintenanceOffAt == sim.now) {
-            return MAINTENANCE_OFF_PEER_DOWN;
-        }
         if (reason == GroupOpReason.STANDBY_ACQUIRE && there != GroupState.STOPPED) {
             return STALE_STANDBY_DONE;
-        }
-        if (there == GroupState.FAILED) {
-            return FAILED_START_LEAVES_RUNNING;
         }
         if (longFreezeAround(node, sim.now) || longFreezeAround(peer, sim.now)) {
             return FROZEN_RESUME;

@@ -134,12 +134,16 @@ final class SimAgents {
      * @return whether it is down
      */
     boolean releaseAtStartup(int local) {
-        int gid = gidOf[local];
+        return releaseAtStartup(gidOf[local], resOf[local]);
+    }
+
+    /** {@link #releaseAtStartup(int)} of setup group {@code gid} with resources {@code res}, in the configuration or not. */
+    boolean releaseAtStartup(int gid, int[] res) {
         if (fault(gid, SimEvent.AgentFault.STOP_FAILS) || fault(gid, SimEvent.AgentFault.ROLLBACK_FAILS)
                 || fault(gid, SimEvent.AgentFault.HANGS)) {
             return false;
         }
-        for (int r : resOf[local]) {
+        for (int r : res) {
             running[r] = false;
         }
         return true;

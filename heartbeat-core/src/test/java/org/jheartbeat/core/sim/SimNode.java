@@ -37,6 +37,8 @@ final class SimNode {
     long generation;
     /** What the state directory keeps ({@code hb maintenance}); survives restarts and power cuts. */
     Maintenance persisted = Maintenance.NONE;
+    /** What the state directory keeps of the groups the daemon may run ({@code groups}); survives restarts. */
+    List<org.jheartbeat.core.config.ResourceGroupDecl> mayRun = List.of();
     long wallOffsetMillis;
     /** When this node's engine last sent a status beat, ns (invariant d). */
     long lastBeatNanos;
@@ -124,7 +126,8 @@ final class SimNode {
      * The daemon starts as {@code Daemon.run} starts it: a new generation, the engine, the maintenance
      * setting kept on disk, then the start-up probe ({@code MaintenanceStartup.probeOrRelease}): groups
      * in maintenance found running are kept as running, the others found running are released (a
-     * failed release leaves them BLOCKED). Then the timer.
+     * failed release leaves them BLOCKED), and before that the groups it may have run that haresources
+     * dropped meanwhile (the state directory's {@code groups}) are released. Then the timer.
      */
     void startDaemon() {
         if (!powered || engine != null) {
@@ -140,6 +143,7 @@ final class SimNode {
         engine.machine().selfFenceOnStopFailure(sim.setup.selfFence());
         engine.machine().fenceDelay(sim.setup.fenceDelayMillis() * 1_000_000L);
         engine.machine().maintenanceAtStartup(persisted);
+        releaseFormerGroups();
         agents.configChanged(config);
         for (int i = 0; i < config.resourceGroups().size(); i++) {
             String key = config.resourceGroups().get(i).key();
@@ -156,6 +160,38 @@ final class SimNode {
         lastBeatNanos = sim.now;
         tickMissed = false;
         scheduleTick(sim.now);
+    }
+
+    /**
+     * As {@code MaintenanceStartup.probeOrRelease} with the state directory's {@code groups}: a group the
+     * daemon may have run that the haresources on disk no longer defines is released, or left running when
+     * in maintenance or when its release fails (reported BLOCKED); the file then holds the configuration's
+     * groups and those left.
+     */
+    private void releaseFormerGroups() {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        config.resourceGroups().forEach(g -> keys.add(g.key()));
+        List<org.jheartbeat.core.config.ResourceGroupDecl> next = new ArrayList<>(config.resourceGroups());
+        for (var g : mayRun) {
+            int[] res = sim.resourceIds(g);
+            boolean runs = false;
+            for (int r : res) {
+                runs |= agents.running[r];
+            }
+            if (keys.contains(g.key()) || !runs) {
+                continue;
+            }
+            if (persisted.covers(name, g.key())) {
+                sim.trace(this, g.key() + " no longer in haresources, running, in maintenance: left as it is");
+                next.add(g);
+            } else if (!agents.releaseAtStartup(sim.groupKeys.indexOf(g.key()), res)) {
+                sim.trace(this, g.key() + " no longer in haresources, running, could not be stopped: BLOCKED");
+                next.add(g);
+            } else {
+                sim.trace(this, g.key() + " no longer in haresources: released at start-up");
+            }
+        }
+        mayRun = List.copyOf(next);
     }
 
     private void scheduleTick(long at) {

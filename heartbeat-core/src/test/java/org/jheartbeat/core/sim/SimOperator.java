@@ -188,6 +188,12 @@ final class SimOperator {
                 n.agents.submit(i, false, GroupOpReason.REMOVED, false);
             }
         }
+        // as Reloader: the state directory's groups gain the new ones before anything starts
+        List<ResourceGroupDecl> mayRun = new java.util.ArrayList<>(n.mayRun);
+        Set<String> have = new java.util.HashSet<>();
+        mayRun.forEach(g -> have.add(g.key()));
+        applied.resourceGroups().stream().filter(g -> have.add(g.key())).forEach(mayRun::add);
+        n.mayRun = List.copyOf(mayRun);
         n.agents.configChanged(applied);
         n.config = applied;
         n.reloadedAt = sim.now;

@@ -39,8 +39,8 @@ class SimulationRegressionTest {
                 Arguments.of(146L, null, "node2 killed and restarted while node1 takes its group over: node1's"
                         + " answer in flux claims nothing yet, node2 took its group too"),
                 Arguments.of(2033L, null, "a group released as \"owned by both\" from the peer's bits: it ran nowhere"),
-                open(755, KnownBugs.FAILED_START_LEAVES_RUNNING, "node1's start of node2's group fails and its"
-                        + " rollback too; the group is offered back to node2, which starts it while node1 runs part of it"),
+                Arguments.of(755L, null, "node1's start of node2's group fails and its rollback too: the group"
+                        + " must stay BLOCKED on node1, not be offered back to node2 while node1 runs part of it"),
                 Arguments.of(319L, null, "STONITH: node2's starting lost in a cut; 10 s later it"
                         + " takes its group, which node1 runs"),
                 Arguments.of(3415L, null, "STONITH: the same negotiation timeout while node1 runs node2's group"),
@@ -51,11 +51,15 @@ class SimulationRegressionTest {
                         + " standby exchange: it starts the group node2 still stops"),
                 open(2612, KnownBugs.STANDBY_TAKING_STUCK, "a standby request cancelled during a one-way cut reaches"
                         + " node2 later; node2 waits in STANDBY_TAKING for good and both run node1's group"),
-                open(2839, KnownBugs.RELOAD_READDS_HELD_GROUP, "node2's haresources drops, then adds back its group"
-                        + " that node1 runs: node2 starts it too"),
-                open(5437, KnownBugs.RELOAD_STOPS_MAINTENANCE, "a reload removing a group in maintenance stops it"),
-                open(1401, KnownBugs.MAINTENANCE_OFF_PEER_DOWN, "STONITH: node2 stopped in maintenance (its group left"
-                        + " running); maintenance off on node1 starts that group on node1 too"),
+                Arguments.of(2839L, null, "node2's haresources drops, then adds back its group that node1 runs:"
+                        + " node2 must not start it too (node1's jhb-groups says it runs there)"),
+                Arguments.of(19528L, null, "a group re-added by a reload on one node must not run nowhere (the long"
+                        + " run; the converse of 2839)"),
+                Arguments.of(5437L, null, "a reload removing a group in maintenance must leave it as it is"),
+                Arguments.of(1401L, null, "STONITH: node2 stopped in maintenance (its group left running);"
+                        + " maintenance off on node1 must not start that group, nor node2's restart make node1 take it"),
+                Arguments.of(51806L, null, "STONITH: node1's haresources loses node2's group while node1's daemon is"
+                        + " down and runs it: the start-up must release it (state directory), or node2 runs it too"),
                 Arguments.of(3570L, null, "after a cut, node2's auto_failback standby (after a"
                         + " cleanup) is ignored by node1, and node2 never releases node1's group"),
                 Arguments.of(1749L, null, "every link cut 7 s: node2's auto_failback standby, ignored by node1 (in"

@@ -67,10 +67,15 @@ class TakeoverMachineRegroupTest {
     }
 
     @Test
-    void aGroupThePeerDoesNotDefineIsStartedHereEvenWhenOurBitsDoNotCoverItsKind() {
+    void aGroupOfOursThePeerDoesNotDefineIsStartedHereOneOfThePeersWaitsForIt() {
         settled(ResourceSet.LOCAL);
-        // node2's group by its preferred node, but node2's haresources lacks it: it would run nowhere
-        assertThat(reloadAdding(NEW_THEIRS, Map.of(NEW_THEIRS.key(), PeerReport.UNDEFINED))).containsExactly(2);
+        assertThat(reloadAdding(NEW_MINE, Map.of(NEW_MINE.key(), PeerReport.UNDEFINED))).containsExactly(2);
+    }
+
+    @Test
+    void aGroupOfThePeersItDoesNotDefineYetIsLeftForItsOwnReload() {
+        settled(ResourceSet.LOCAL);
+        assertThat(reloadAdding(NEW_THEIRS, Map.of(NEW_THEIRS.key(), PeerReport.UNDEFINED))).isEmpty();
     }
 
     @Test
