@@ -6,6 +6,7 @@ import static org.jheartbeat.core.testkit.TwoNodeHarness.N2;
 
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class OneSidedDeathScenarioTest {
         h.run(3000);
         assertThat(h.runningOn(N1)).containsExactly(G1);
         assertThat(h.runningOn(N2)).as("node2 let go of node1's group").isEmpty();
-        assertThat(h.engine(N1).machine().state()).isEqualTo(org.jheartbeat.core.takeover.TakeoverState.STABLE);
+        assertThat(h.engine(N1).machine().state()).isEqualTo(TakeoverState.STABLE);
         assertThat(h.logs()).anyMatch(l -> l.endsWith("node1 INFO: standby message [me] from node2 ignored.  local"
                 + " resources in flux."));
         assertThat(h.ops()).contains("node2 stop " + G1 + " PARTITION_RELEASE").noneMatch(op -> op.startsWith("node1 stop"));
@@ -74,5 +75,33 @@ class OneSidedDeathScenarioTest {
         assertThat(h.runningOn(N2)).containsExactly(G2);
         assertThat(h.logs()).anyMatch(l -> l.contains("node1 WARN: Standby [") && l.endsWith("cancelled: node2 declared"
                 + " this node dead meanwhile."));
+    }
+
+    /**
+     * The same freeze during a negotiation with a Heartbeat 3.0.6 peer (no {@code jhb-groups}): node1 is
+     * frozen before its own group started; node2 takes it over. Resumed, node1 reads node2's first answer
+     * ({@code rsc_hold=local}) and would take its group; it waits out the resynchronisation instead and,
+     * node2's {@code rsc_hold} then covering node1's group, leaves it where it runs (as Heartbeat's nice_failback
+     * does: the group stays on the node that took it over).
+     */
+    @Test
+    void withAHeartbeatPeerTheBitsKeepTheResumedNodeFromStartingWhatThePeerTookOver() {
+        TwoNodeHarness h = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.OFF, 200);
+        h.asHeartbeat306(N2);
+        h.start(N2);
+        h.run(3000);
+        h.start(N1);
+        for (int t = 0; t < 3000 && h.engine(N1).machine().state() != TakeoverState.NEGOTIATING; t++) {
+            h.run(1);
+        }
+        assertThat(h.engine(N1).machine().state()).isEqualTo(TakeoverState.NEGOTIATING);
+        h.suspend(N1); // node2's answer waits in node1's socket
+        h.run(5000);
+        assertThat(h.runningOn(N2)).as("node1 declared dead: node2 took its group").containsExactly(G1, G2);
+        h.resume(N1, false);
+        h.run(4000);
+        assertThat(h.ops()).noneMatch(op -> op.startsWith("node1 start"));
+        assertThat(h.runningOn(N1)).isEmpty();
+        assertThat(h.runningOn(N2)).containsExactly(G1, G2);
     }
 }
