@@ -79,6 +79,11 @@ public final class GroupReports {
         return Optional.of(encode(groups.stream().map(ResourceGroupDecl::key).toList(), Arrays.asList(now)));
     }
 
+    /** The peer may have missed our reports (it may have declared us dead): the next {@link #due} sends one. */
+    public void peerMayHaveMissed() {
+        sentToGeneration = -1;
+    }
+
     /**
      * The peer's {@code jhb-groups}: kept for {@code generation}.
      *
@@ -126,6 +131,28 @@ public final class GroupReports {
         }
         GroupState s = peerStates.get(key);
         return s == null ? GroupPlacement.PeerReport.UNDEFINED : new GroupPlacement.PeerReport.Reported(s);
+    }
+
+    /**
+     * The groups the peer's report from {@code generation} (its current one) says are in one of {@code states}
+     * there.
+     *
+     * @param groups our groups, in haresources order
+     * @return their indices in {@code groups}; empty without such a report
+     */
+    public java.util.Set<Integer> peerHolding(List<ResourceGroupDecl> groups, long generation,
+                                              java.util.Set<GroupState> states) {
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        if (peerStates == null || peerGeneration != generation) {
+            return out;
+        }
+        for (int i = 0; i < groups.size(); i++) {
+            GroupState s = peerStates.get(groups.get(i).key());
+            if (s != null && states.contains(s)) {
+                out.add(i);
+            }
+        }
+        return out;
     }
 
     /** The {@code jhb-groups} body for {@code keys} in {@code states} (same order and size). */

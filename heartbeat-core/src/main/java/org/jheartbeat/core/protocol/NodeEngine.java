@@ -93,6 +93,11 @@ public final class NodeEngine {
     private long configGraceEndNanos = Long.MIN_VALUE;
     /** The peer's {@code resource} messages held back while waiting for its digest, in order. */
     private final java.util.ArrayDeque<TakeoverEvent> heldBack = new java.util.ArrayDeque<>();
+    /** The peer's seq of the frame being dispatched, and of its latest standby message ({@code ask_resources}). */
+    private long dispatchedSeq;
+    private long peerAskSeq;
+    /** When the resynchronisation after a long pause of this process ends ({@link TakeoverEvent.Resync}); MAX: none. */
+    private long resyncEndNanos = Long.MAX_VALUE;
     /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
     private final GroupReports groupReports = new GroupReports();
 
@@ -198,6 +203,9 @@ public final class NodeEngine {
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
+        if (nowNanos >= resyncEndNanos) {
+            endResync(out, nowNanos, wallMillis);
+        }
         if (!heldBack.isEmpty() && nowNanos >= configGraceEndNanos) {
             log(out, Level.INFO, "No configuration digest from " + peer + " within " + configGraceNanos() / 1_000_000
                     + " ms of comm up (a Heartbeat 3.0.6 peer?); negotiating resources without comparing haresources.");
@@ -209,6 +217,7 @@ public final class NodeEngine {
             feed(new TakeoverEvent.IdentityConflict(false), out, nowNanos, wallMillis);
         }
         feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
+        releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
         failBackIfDue(out, nowNanos, wallMillis);
         List<PingNodes.Change> pingChanges = pingNodes.evaluate(nowNanos);
         if (!pingChanges.isEmpty()) {
@@ -308,7 +317,7 @@ public final class NodeEngine {
         if (ipfail != null) {
             t = Math.min(t, ipfail.nextDeadlineNanos());
         }
-        return Math.min(t, exitAtNanos);
+        return Math.min(Math.min(t, exitAtNanos), resyncEndNanos);
     }
 
     /**
@@ -433,6 +442,7 @@ public final class NodeEngine {
                 return out;
             }
             case RESTART -> {
+                peerAskSeq = 0; // a new run numbers its frames from the start
                 peerPingUnknown();
                 // what it left running in maintenance its new daemon may have kept: not acquired meanwhile
                 machine.peerLeftRunning(peerMaintenanceRuns, out);
@@ -457,6 +467,7 @@ public final class NodeEngine {
         if (hg == leftGeneration && mt.get() == MessageType.STATUS) {
             return out; // the final beats after shutdone (Heartbeat keeps beating ~1 s): it is gone
         }
+        dispatchedSeq = seq;
         dispatch(mt.get(), message, out, nowNanos, wallMillis, verdict == SequenceTracker.Verdict.RESTART);
         return out;
     }
@@ -659,6 +670,12 @@ public final class NodeEngine {
                 if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Malformed bad) {
                     bad(out, peer.value(), bad.reason(), now);
                 } else if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Event ev) {
+                    if (type == MessageType.ASK_RESOURCES) {
+                        peerAskSeq = dispatchedSeq;
+                    }
+                    // a claim sent before the peer's part in the standby exchange (read late: it filled a gap)
+                    // does not end that exchange
+                    machine.claimPredatesExchange(type == MessageType.RESOURCE && dispatchedSeq < peerAskSeq);
                     if (type == MessageType.GROUP_FAILURE) {
                         apply(machine.on(ev.event(), now), out, now, wall);
                         if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
@@ -725,6 +742,7 @@ public final class NodeEngine {
                     if (ended) {
                         feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
                     }
+                    releaseWhatThePeerReportsRunning(out, now, wall);
                 }
             }
             case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
@@ -748,7 +766,9 @@ public final class NodeEngine {
         }
         log(out, level, e.logLine());
         counters.membership(e);
-        if (e instanceof MembershipEvent.NodeDead) {
+        if (e instanceof MembershipEvent.Paused p) {
+            resyncAfterPause(p.pausedMillis(), out, now, wall);
+        } else if (e instanceof MembershipEvent.NodeDead) {
             if (handshake.onPeerDead()) {
                 commNowUp(out, now, wall);
             }
@@ -760,6 +780,59 @@ public final class NodeEngine {
                 && machine.peerPresence().departed() && !restarted) {
             // the machine's PeerPresence is the one record of whether the peer was declared gone
             feed(new TakeoverEvent.PeerReturned(), out, now, wall);
+        }
+    }
+
+    /**
+     * This process did not run for {@code pausedMillis}: when the peer may have declared it dead meanwhile
+     * (its silence as the peer saw it, the pause plus up to a keepalive and a second of delay, may exceed
+     * deadtime), the frames queued meanwhile may be stale: the peer may have taken our groups over and
+     * cancelled a standby exchange. Starts are held back ({@link TakeoverEvent.Resync}) for two keepalives
+     * and a second, long enough for the peer's answer to our return (its {@code partition} claim and its
+     * {@code jhb-groups}, sent again to a node it heard return); our own report goes out again at once.
+     */
+    private void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
+        long mayBeDead = timing.deadtime().toMillis() - timing.keepalive().toMillis() - 1_000;
+        TakeoverState st = machine.state();
+        if (pausedMillis < mayBeDead || st == TakeoverState.AWAITING_COMM || st == TakeoverState.STOPPED
+                || st == TakeoverState.SHUTTING_DOWN || !detector.status(peer).isAlive()) {
+            return;
+        }
+        resyncEndNanos = now + 2 * timing.keepalive().toNanos() + 1_000_000_000L;
+        log(out, Level.WARN, peer + " may have declared this node dead during its pause: no resource group is started"
+                + " until " + peer + " has answered its return");
+        groupReports.peerMayHaveMissed();
+        feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
+    }
+
+    /** The resynchronisation after a pause ends: groups the peer holds by its latest account are not started here. */
+    private void endResync(List<Effect> out, long now, long wall) {
+        resyncEndNanos = Long.MAX_VALUE;
+        java.util.Set<Integer> holds = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
+                java.util.EnumSet.of(org.jheartbeat.core.takeover.GroupState.RUNNING,
+                        org.jheartbeat.core.takeover.GroupState.STARTING, org.jheartbeat.core.takeover.GroupState.STOPPING,
+                        org.jheartbeat.core.takeover.GroupState.BLOCKED));
+        feed(new TakeoverEvent.Resync(false, holds), out, now, wall);
+    }
+
+    /**
+     * Double ownership from what both nodes run (jheartbeat peers): when this node runs a group of the peer's
+     * and the peer's latest {@code jhb-groups} says it runs it too, the machine lets go of it here
+     * ({@link TakeoverEvent.PeerGroupsRunning}). Only while no frame of the peer is missing: a report is sent
+     * before the protocol messages of the same change, so with none missing it is not older than the last
+     * {@code done} or {@code resource} read. Checked on each report and each tick (a report read during a
+     * standby exchange is acted on once it ends).
+     */
+    private void releaseWhatThePeerReportsRunning(List<Effect> out, long now, long wall) {
+        if (!machine.holdings().includesForeign() || !peerSeq.missing().isEmpty()
+                || machine.state() != TakeoverState.STABLE && machine.state() != TakeoverState.STANDBY_GIVING) {
+            return;
+        }
+        java.util.Set<Integer> runs = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
+                java.util.EnumSet.of(org.jheartbeat.core.takeover.GroupState.RUNNING,
+                        org.jheartbeat.core.takeover.GroupState.STARTING));
+        if (!runs.isEmpty()) {
+            apply(machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
         }
     }
 

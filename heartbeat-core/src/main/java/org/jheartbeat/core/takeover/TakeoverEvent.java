@@ -166,6 +166,40 @@ public sealed interface TakeoverEvent {
      */
     record IdentityConflict(boolean on) implements TakeoverEvent { }
 
+    /**
+     * This process did not run for long enough that the peer may have declared it dead and taken its groups
+     * over (a SIGSTOP, a frozen VM: a pause of about deadtime), while this node saw no partition: what it
+     * reads first are the peer's frames queued meanwhile, which may be stale (jheartbeat only; Heartbeat 3.0.6
+     * acts on them). {@code on}: the resynchronisation begins: no group is started and no standby request
+     * accepted, so that the peer's answer to our return (its claim, {@code info=partition}, and its
+     * {@code jhb-groups}) arrives first. Off: it ends; a group the peer holds, by its own report or by its
+     * {@code rsc_hold} bits, is not started here.
+     *
+     * @param on        whether the resynchronisation begins (true) or ends (false)
+     * @param peerHolds at the end, the groups (indices here) the peer's {@code jhb-groups} reports running,
+     *                  starting, stopping or blocked there (empty from a Heartbeat 3.0.6 peer)
+     */
+    record Resync(boolean on, java.util.Set<Integer> peerHolds) implements TakeoverEvent {
+        public Resync {
+            peerHolds = java.util.Set.copyOf(peerHolds);
+        }
+    }
+
+    /**
+     * The peer's own report ({@code jhb-groups}, complete: no frame of the peer missing before it) says it runs
+     * or starts {@code groups} (indices here). A group among them that runs here too runs twice; the rule both
+     * nodes apply is that its preferred node keeps it (Heartbeat's rule at a healed partition: the node holding
+     * foreign resources lets go), so the other node stops its copy (jheartbeat only: a Heartbeat 3.0.6 peer
+     * sends no such report, and its {@code rsc_hold} claims are answered as before).
+     *
+     * @param groups the groups the peer reports running or starting there
+     */
+    record PeerGroupsRunning(java.util.Set<Integer> groups) implements TakeoverEvent {
+        public PeerGroupsRunning {
+            groups = java.util.Set.copyOf(groups);
+        }
+    }
+
     /** Time passed: lets the machine check its own timers (standby reply, negotiation). */
     record Tick() implements TakeoverEvent { }
 

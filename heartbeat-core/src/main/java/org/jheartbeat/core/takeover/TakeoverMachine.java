@@ -140,6 +140,10 @@ public final class TakeoverMachine {
     private final List<String> handoverProblems = new ArrayList<>();
     /** Another live node uses our name: no group is started until it is gone (issue 15). */
     private boolean identityConflict;
+    /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
+    private boolean claimPredatesExchange;
+    /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
+    private boolean resyncing;
     /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
     private boolean[] disputed;
     /** The cluster's maintenance setting (issue 20): groups it covers are left as they are. */
@@ -317,6 +321,10 @@ public final class TakeoverMachine {
             onTick(out, nowNanos);
         } else if (event instanceof TakeoverEvent.IdentityConflict e) {
             identityConflict = e.on();
+        } else if (event instanceof TakeoverEvent.Resync e) {
+            onResync(e, out);
+        } else if (event instanceof TakeoverEvent.PeerGroupsRunning e) {
+            releaseWhatThePreferredNodeRuns(e.groups(), out);
         } else if (event instanceof TakeoverEvent.GroupsDisputed e) {
             boolean changed = false;
             for (int i = 0; i < groups.size(); i++) {
@@ -682,6 +690,11 @@ public final class TakeoverMachine {
         if (state != TakeoverState.STABLE && state != TakeoverState.SHUTTING_DOWN) {
             ownershipCheckDue = true; // not looked at in this state: once STABLE
         }
+        if ((state == TakeoverState.STANDBY_TAKING
+                || state == TakeoverState.STANDBY_GIVING && standbyStep != StandbyStep.AWAITING_PEER)
+                && "partition".equals(e.info()) && !claimPredatesExchange) {
+            cancelStandbyOnClaim(out);
+        }
         if (state == TakeoverState.NEGOTIATING) {
             negotiate(false, out);
         } else if (state == TakeoverState.STABLE) {
@@ -695,6 +708,122 @@ public final class TakeoverMachine {
                 requestStandby(ResourceSet.FOREIGN, out, now);
             }
         }
+    }
+
+    /**
+     * The peer reports this node's return ({@code partition}) during a standby exchange: it declared this node
+     * dead (a pause, or a one-way cut this node did not see), so for it the exchange is over (Heartbeat
+     * cancels it at the death) and no {@code done} will come. (Its {@code mach_down} is not taken for that: one
+     * sent to this node's previous run can still arrive, retransmitted, during a later exchange. A request of
+     * ours still awaiting its answer goes on: it may yet reach the peer, retransmitted, and be answered; else
+     * it times out.) Ours
+     * ends too, as cancelled: groups already being stopped are stopped, nothing more is acquired, and the
+     * claim is then answered as in STABLE. Without this the exchange waited for good and neither node let go
+     * of the groups both ran.
+     */
+    private void cancelStandbyOnClaim(List<Effect> out) {
+        out.add(new LogLine(Level.WARN, "Standby [" + standbySet + "] cancelled: " + peer
+                + " declared this node dead meanwhile."));
+        if (state == TakeoverState.STANDBY_GIVING && standbyStep != StandbyStep.AWAITING_PEER) {
+            // we released (or are releasing) what the peer no longer comes to take: what its claim does not
+            // cover runs nowhere else, so it runs here again
+            for (int i = 0; i < groups.size(); i++) {
+                boolean given = isLocal(i) ? standbySet.includesLocal() : standbySet.includesForeign();
+                boolean peerHas = isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal();
+                if (given && !peerHas && !desired[i]) {
+                    desired[i] = true;
+                    out.add(new LogLine(Level.INFO, "Taking resource group " + groups.get(i).key() + " back: " + peer
+                            + " does not hold it."));
+                }
+            }
+        }
+        if (state == TakeoverState.STANDBY_TAKING && standbyStep == StandbyStep.ACQUIRING) {
+            // acquired from a peer that has since taken them back: what is not running yet is not started
+            ResourceSet mine = standbySet.mirrored();
+            for (int i = 0; i < groups.size(); i++) {
+                if (actual[i] == GroupState.STOPPED && (isLocal(i) ? mine.includesLocal() : mine.includesForeign())) {
+                    desired[i] = false;
+                }
+            }
+        }
+        state = TakeoverState.STABLE;
+        standbyStep = StandbyStep.NONE;
+        deadlineNanos = Long.MAX_VALUE;
+        if (handover == Handover.IN_PROGRESS) {
+            finishHandover(Handover.CANCELLED, peer + " declared " + me + " dead during the exchange");
+        }
+    }
+
+    /**
+     * {@link TakeoverEvent.Resync}: on, starts are held back (see {@link #reconcile}); off, a group the peer
+     * holds is no longer wanted here unless it runs here already, so the frames read first after the pause
+     * (a negotiation's answer, a standby's {@code done}) start nothing the peer took over meanwhile.
+     */
+    private void onResync(TakeoverEvent.Resync e, List<Effect> out) {
+        if (e.on()) {
+            resyncing = true;
+            return;
+        }
+        if (!resyncing) {
+            return;
+        }
+        resyncing = false;
+        if (state == TakeoverState.STABLE) {
+            resolveDoubleOwnership(out);
+        }
+        for (int i = 0; i < groups.size(); i++) {
+            // its report, or its bits: a takeover it did while we were paused may be in its bits only (its
+            // report of it waits until it hears us)
+            boolean peerHas = e.peerHolds().contains(i) || (isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal());
+            if (peerHas && desired[i] && actual[i] == GroupState.STOPPED && peerPresence.alive()) {
+                desired[i] = false;
+                // announced as what runs (audit), not as an acquisition whose bits would claim the group
+                settleInfo = state == TakeoverState.STABLE ? Settlement.CLAIMED : settleInfo;
+                out.add(new LogLine(Level.WARN, "Not starting resource group " + groups.get(i).key() + ": " + peer
+                        + " holds it (it took it over while this node did not run)."));
+            }
+        }
+    }
+
+    /**
+     * {@link TakeoverEvent.PeerGroupsRunning}: in STABLE (or while our standby request awaits its answer), a
+     * group of the peer's that runs here and that the
+     * peer reports running there is stopped here. Only the non-preferred node ever stops for this rule, so the
+     * two nodes never both let go; the preferred node's copy is never stopped by it.
+     */
+    private void releaseWhatThePreferredNodeRuns(java.util.Set<Integer> peerRuns, List<Effect> out) {
+        boolean givingBack = state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.AWAITING_PEER;
+        if (state != TakeoverState.STABLE && !givingBack || resyncing || !peerPresence.alive()) {
+            return;
+        }
+        boolean released = false;
+        for (int i : peerRuns) {
+            if (i < groups.size() && !isLocal(i) && desired[i] && actual[i] == GroupState.RUNNING && !peerFailed[i]
+                    && !peerBlocked[i] && !disputed[i] && !inMaintenance(i)) {
+                desired[i] = false;
+                released = true;
+                out.add(new LogLine(Level.ERROR, "Resource group " + groups.get(i).key() + " runs on both " + me + " and "
+                        + peer + " (" + peer + " reports it running there): releasing it here, " + peer
+                        + " is its preferred node."));
+            }
+        }
+        if (released && settleInfo == null) {
+            settleInfo = Settlement.PARTITION;
+        }
+    }
+
+    /**
+     * Set by the engine before each event from a peer message: whether a {@code resource} report was sent
+     * before the peer's latest standby message (it was read late, retransmitted to fill a gap), so that its
+     * {@code partition} claim is older than the exchange in progress and does not cancel it.
+     */
+    public void claimPredatesExchange(boolean older) {
+        this.claimPredatesExchange = older;
+    }
+
+    /** Whether starts are held back after a pause ({@link TakeoverEvent.Resync}). */
+    public boolean resyncing() {
+        return resyncing;
     }
 
     /**
@@ -758,6 +887,10 @@ public final class TakeoverMachine {
 
     /** Both nodes run the same groups (a healed partition): the non-preferred node lets go. */
     private void resolveDoubleOwnership(List<Effect> out) {
+        // after a pause the reports read first may be stale: decided at the end of the resynchronisation
+        if (resyncing) {
+            return;
+        }
         if (peerReport != null) {
             // its own account: release exactly what it runs or starts itself
             boolean released = false;
@@ -818,7 +951,7 @@ public final class TakeoverMachine {
      */
     private void reannounceLocal(List<Effect> out) {
         for (int i = 0; i < groups.size(); i++) {
-            if (isLocal(i) && actual[i] == GroupState.RUNNING && !identityConflict && !inMaintenance(i)) {
+            if (isLocal(i) && actual[i] == GroupState.RUNNING && !identityConflict && !resyncing && !inMaintenance(i)) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }
@@ -829,7 +962,7 @@ public final class TakeoverMachine {
         switch (e.phase()) {
             case ME -> {
                 out.add(new LogLine(Level.INFO, peer + " wants to go standby [" + e.set() + "]"));
-                if (state != TakeoverState.STABLE || !settled()) {
+                if (state != TakeoverState.STABLE || !settled() || resyncing) {
                     out.add(new LogLine(Level.INFO, "standby message [me] from " + peer
                             + " ignored.  local resources in flux."));
                     return;
@@ -1164,6 +1297,9 @@ public final class TakeoverMachine {
         if (peerPresence != PeerPresence.STABLE) {
             return Optional.of(peer + "'s resources are in flux");
         }
+        if (resyncing) {
+            return Optional.of("this node did not run for a while and waits for " + peer + "'s account of what runs");
+        }
         if (handover == Handover.IN_PROGRESS) {
             return Optional.of("standby in progress (" + handoverDetail + ")");
         }
@@ -1285,7 +1421,7 @@ public final class TakeoverMachine {
             }
         }
         for (int i = 0; i < groups.size(); i++) {
-            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !inMaintenance(i)
+            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !resyncing && !inMaintenance(i)
                     && !peerReportsIt(i)) {
                 actual[i] = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE

@@ -23,11 +23,21 @@ class SimulationRegressionTest {
                         + " (\"gave up resources\") and its group was taken over while it ran it"),
                 Arguments.of(1832L, null, "a peer heard again during the fence delay (a one-way cut) had lost its"
                         + " holdings: at its next death it \"gave up resources\", was not fenced, and its group ran twice"),
-                open(9, KnownBugs.FROZEN_RESUME, "node2 frozen 4.8 s (deadtime 3 s): node1 takes its group, node2"
-                        + " resumes and never notices; both run it for good (the lab's report)"),
-                open(54, KnownBugs.FROZEN_RESUME, "the same after a one-way cut node1->node2 of 9.4 s"),
-                open(1069, KnownBugs.FROZEN_RESUME, "STONITH: node1 frozen 9.4 s while node2 shuts down and restarts;"
-                        + " node2 takes its own group while node1, resumed, still runs it"),
+                Arguments.of(9L, null, "node2 frozen 4.8 s (deadtime 3 s): node1 takes its group, node2 resumes and"
+                        + " never notices; both ran it for good (the lab's report)"),
+                Arguments.of(54L, null, "the same after a one-way cut node1->node2 of 9.4 s"),
+                Arguments.of(1069L, null, "STONITH: node1 frozen 9.4 s while node2 shuts down and restarts; node2"
+                        + " took its own group while node1, resumed, still ran it"),
+                Arguments.of(302L, null, "node1 frozen while node2 goes standby: node1 resumed, took up the request that"
+                        + " waited, and waited in STANDBY_TAKING for good while both ran its group"),
+                Arguments.of(351L, null, "node1 frozen during its negotiation: resumed, it read the answer that waited"
+                        + " and started its group, which node2 had taken over meanwhile"),
+                Arguments.of(1196L, null, "node2 frozen twice: resumed, it re-announced (restarted) its group on a"
+                        + " stale partition report while node1 had taken it over again"),
+                Arguments.of(314L, null, "after a cut and a cleanup both run node1's group; node2, whose failback"
+                        + " standby waits for an answer, never let go of it"),
+                Arguments.of(4874L, null, "STONITH with fence delay: a failback standby cancelled on node2 by node1's"
+                        + " death (fence delayed, then cancelled) while node1 had released the group: it ran nowhere"),
                 Arguments.of(223L, null, "node1 killed, restarts while node2 still takes node1's"
                         + " group over: node2 answers rsc_hold=none isstable=0, node1 takes its group too"),
                 Arguments.of(1313L, null, "STONITH: node2 runs node1's group after a failure offer;"
