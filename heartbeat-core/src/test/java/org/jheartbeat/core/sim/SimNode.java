@@ -120,6 +120,7 @@ final class SimNode {
     }
 
     private void endDaemon() {
+        sim.media.senderGone(index);
         engine = null;
         frozen = false;
         backlog.clear();
@@ -279,7 +280,7 @@ final class SimNode {
                 if (SimChecks.isStatus(t.packet().classic())) {
                     lastBeatNanos = sim.now;
                 }
-                sim.transmit(this, t.packet());
+                sim.transmit(this, t.packet(), t.traffic());
             } else if (ef instanceof Effect.LogLine l) {
                 if (l.text().startsWith("No usable resource answer")) {
                     negotiationTimedOutAt = sim.now;
