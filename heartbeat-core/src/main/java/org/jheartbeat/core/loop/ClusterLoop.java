@@ -241,7 +241,7 @@ public final class ClusterLoop implements AutoCloseable {
     private void execute(Effect ef) {
         if (ef instanceof Effect.Transmit t) {
             for (Medium m : media) { // one broken medium must not silence the others
-                guard.run("sending on " + m.linkName(), () -> m.send(t.packet()));
+                guard.run("sending on " + m.linkName(), () -> m.send(t.packet(), t.traffic()));
             }
         } else if (ef instanceof Effect.LogLine l) {
             log(l.level(), l.text());

@@ -30,6 +30,14 @@ public interface Medium extends AutoCloseable {
     void send(WirePacket packet);
 
     /**
+     * Sends one packet, telling a slow medium how to queue it ({@link org.jheartbeat.core.wire.Traffic}):
+     * beats first, retransmissions dropped first. By default, as {@link #send(WirePacket)}.
+     */
+    default void send(WirePacket packet, org.jheartbeat.core.wire.Traffic traffic) {
+        send(packet);
+    }
+
+    /**
      * Counters for {@code hb status}, e.g. {@code garbage bytes} on a serial line; name → value.
      * Safe to call from any thread. Empty by default.
      */

@@ -32,6 +32,7 @@ import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.MessageType;
+import org.jheartbeat.core.wire.Traffic;
 import org.jheartbeat.core.wire.WireCodec;
 import org.jheartbeat.core.wire.WireFormatException;
 
@@ -425,7 +426,7 @@ public final class NodeEngine {
         boolean forUs = isForUs(message);
         if (unsequenced) {
             if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
-                retransmit(message, out);
+                retransmit(message, out, nowNanos);
             } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
                 long lost = parseHex(message.get(Field.FIRST_SEQ).orElse(""), -1);
                 if (lost > 0 && peerSeq.giveUp(lost)) {
@@ -1034,21 +1035,30 @@ public final class NodeEngine {
         }
     }
 
-    private void retransmit(HaMessage m, List<Effect> out) {
+    /**
+     * Answers an {@code NS_rexmit}: each packet still kept is sent again, unless it was less than 240 ms
+     * ago (the same request arrives once per medium), as {@link Traffic#RETRANSMISSION}, which a slow
+     * medium sends after everything else and drops first.
+     */
+    private void retransmit(HaMessage m, List<Effect> out, long now) {
         long first = parseDecimal(m.get(Field.FIRST_SEQ).orElse(""));
         long last = parseDecimal(m.get(Field.LAST_SEQ).orElse(""));
         if (first <= 0 || last < first) {
             return;
         }
         for (long s = first; s <= last && s < first + 50; s++) {
-            stamper.sent(s).ifPresent(p -> out.add(new Effect.Transmit(p)));
+            stamper.resend(s, now).ifPresent(p -> out.add(new Effect.Transmit(p, Traffic.RETRANSMISSION)));
         }
     }
 
+    /** Stamps and sends {@code body}: a beat ({@code status}), a retransmission request, or any other message. */
     private void transmit(List<Effect> out, HaMessage body, long wall) {
         boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
+        MessageType type = body.messageType().orElse(null);
+        Traffic traffic = type == MessageType.STATUS ? Traffic.BEAT
+                : type == MessageType.RETRANSMIT_REQUEST ? Traffic.RETRANSMISSION : Traffic.MESSAGE;
         out.add(new Effect.Transmit(stamper.stamp(body, wall,
-                toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty())));
+                toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty()), traffic));
     }
 
     private boolean isForUs(HaMessage m) {

@@ -24,6 +24,11 @@ import org.jheartbeat.core.wire.WirePacket;
 public final class OutboundStamper {
     /** Packets kept for retransmission (Heartbeat's MAXMSGHIST). */
     public static final int HISTORY = 500;
+    /**
+     * A packet is sent again at most once in this interval, ns: Heartbeat's {@code max_rexmit_delay}
+     * (250 ms, the peer's request interval) less 10 ms (facts C.4).
+     */
+    public static final long RESEND_INTERVAL_NANOS = 240_000_000L;
     /** {@code ttl}: hopfudge (1) + node count (2), never used by anyone in 3.0.6 but always sent. */
     private static final String TTL = "3";
 
@@ -34,6 +39,8 @@ public final class OutboundStamper {
     private final Supplier<String> loadAverage;
     private final WirePacket[] history = new WirePacket[HISTORY];
     private final long[] historySeq = new long[HISTORY];
+    /** When each kept packet was last sent again (monotonic ns); MIN_VALUE: never. */
+    private final long[] historyResentNanos = new long[HISTORY];
     private long lastSeq;
 
     /**
@@ -82,6 +89,7 @@ public final class OutboundStamper {
             int slot = (int) (seq % HISTORY);
             history[slot] = packet;
             historySeq[slot] = seq;
+            historyResentNanos[slot] = Long.MIN_VALUE;
         }
         return packet;
     }
@@ -90,6 +98,29 @@ public final class OutboundStamper {
     public Optional<WirePacket> sent(long seq) {
         int slot = (int) (seq % HISTORY);
         return seq > 0 && historySeq[slot] == seq ? Optional.of(history[slot]) : Optional.empty();
+    }
+
+    /**
+     * The packet to send again for an {@code NS_rexmit} of {@code seq}, unless it was already sent again
+     * less than {@link #RESEND_INTERVAL_NANOS} ago (Heartbeat 3.0.6 {@code process_rexmit}, facts C.4: the
+     * peer asks on every medium and every 250 ms, and one answer per interval is enough). Records the
+     * resend.
+     *
+     * @param seq      the sequence number asked for
+     * @param nowNanos monotonic time, ns
+     * @return the packet, or empty if it is no longer kept or was just sent again
+     */
+    public Optional<WirePacket> resend(long seq, long nowNanos) {
+        int slot = (int) (seq % HISTORY);
+        if (seq <= 0 || historySeq[slot] != seq) {
+            return Optional.empty();
+        }
+        long last = historyResentNanos[slot];
+        if (last != Long.MIN_VALUE && nowNanos - last < RESEND_INTERVAL_NANOS) {
+            return Optional.empty();
+        }
+        historyResentNanos[slot] = nowNanos;
+        return Optional.of(history[slot]);
     }
 
     /** Highest sequence number sent so far (0 before the first). */

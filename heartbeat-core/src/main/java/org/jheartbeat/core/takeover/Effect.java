@@ -44,8 +44,17 @@ public sealed interface Effect {
     /** Send a resource-protocol message to the peer (machine → engine; the engine transmits it). */
     record Announce(Announcement message) implements Effect { }
 
-    /** Send this packet on every medium (each picks its encoding). */
-    record Transmit(WirePacket packet) implements Effect { }
+    /**
+     * Send this packet on every medium (each picks its encoding and, if it is slow, how to queue it).
+     *
+     * @param traffic what the packet is to a medium's send queue
+     */
+    record Transmit(WirePacket packet, org.jheartbeat.core.wire.Traffic traffic) implements Effect {
+        /** A packet sent for the first time, not a beat. */
+        public Transmit(WirePacket packet) {
+            this(packet, org.jheartbeat.core.wire.Traffic.MESSAGE);
+        }
+    }
 
     /** Shutdown finished: every group stopped and {@code shutdone} sent (machine → engine). */
     record ShutdownComplete() implements Effect { }

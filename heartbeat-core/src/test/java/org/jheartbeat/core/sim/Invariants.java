@@ -6,6 +6,7 @@ import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.takeover.TakeoverState;
 
 /**
  * The properties checked after every step of a simulation (docs/simulation.md):
@@ -16,8 +17,9 @@ import org.jheartbeat.core.takeover.TakeoverMachine;
  *       (Heartbeat's known split brain, counted), and such a split brain ends within {@link #healBound}
  *       once the links work again;</li>
  *   <li>(b) a group runs (fully) somewhere within {@link #liveBound} of the moment both nodes are up, the
- *       links work, nothing of it has failed, it is in no maintenance, both define it alike and no
- *       operator command came;</li>
+ *       links work, nothing of it has failed, it is in no maintenance, both define it alike, no
+ *       operator command came and no node goes standby (a failback asked again once both nodes are
+ *       stable moves groups long after the cluster became calm; a standby's wait is bounded);</li>
  *   <li>(c) a group whose start failed on both nodes is started by neither until an operator clears it or
  *       a daemon restarts, and (with {@link Options#statusTruth}) both show it failed and running nowhere;</li>
  *   <li>(d) a live, unfrozen daemon sends a status beat at least every keepalive + {@value #BEAT_SLACK_NANOS} ns;</li>
@@ -60,6 +62,8 @@ final class Invariants {
     /** Per node, per setup group: its start failed there (truth), not cleared since. */
     private final boolean[][] startFailed;
     private long lastCommand = Simulator.START_NANOS;
+    /** Last time a node was going standby (a planned move: its groups stop here, then start there). */
+    private long lastStandby = Simulator.START_NANOS;
     private long lastTruthChange = Simulator.START_NANOS;
 
     Invariants(Simulator sim, Options options) {
@@ -220,8 +224,13 @@ final class Invariants {
         long calmComm = Math.max(lastCutOff[0], lastCutOff[1]);
         updateTrouble(now);
         checkBoth(now, calmComm);
+        for (SimNode node : sim.nodes) {
+            if (node.engine != null && node.engine.machine().state() == TakeoverState.STANDBY_GIVING) {
+                lastStandby = now;
+            }
+        }
         for (int gid = 0; gid < lastTrouble.length; gid++) {
-            checkLive(gid, now, Math.max(calmComm, Math.max(lastTrouble[gid], lastCommand)));
+            checkLive(gid, now, Math.max(Math.max(calmComm, lastStandby), Math.max(lastTrouble[gid], lastCommand)));
         }
     }
 

@@ -114,6 +114,7 @@ final class SimNode {
     }
 
     private void endDaemon() {
+        sim.media.senderGone(index);
         engine = null;
         frozen = false;
         backlog.clear();
@@ -306,7 +307,7 @@ final class SimNode {
                 if (SimChecks.isStatus(t.packet().classic())) {
                     lastBeatNanos = sim.now;
                 }
-                sim.transmit(this, t.packet());
+                sim.transmit(this, t.packet(), t.traffic());
             } else if (ef instanceof Effect.LogLine l) {
                 if (l.text().endsWith(": is dead")) {
                     peerDeclaredDeadAt = sim.now;

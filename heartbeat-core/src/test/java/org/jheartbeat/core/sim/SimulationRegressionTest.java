@@ -74,7 +74,10 @@ class SimulationRegressionTest {
                         + " cleanup) is ignored by node1, and node2 never releases node1's group"),
                 Arguments.of(1749L, null, "every link cut 7 s: node2's auto_failback standby, ignored by node1 (in"
                         + " flux), kept node2 from releasing node1's group for 10 s"),
-                Arguments.of(6721L, null, "the same double ownership, reported during a standby exchange"));
+                Arguments.of(6721L, null, "the same double ownership, reported during a standby exchange"),
+                Arguments.of(24322L, null, "the serial line flooded by retransmissions after a cut, eth1 still cut:"
+                        + " beats queued behind them, node1 declared dead while its frames arrived, its group taken"),
+                Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"));
     }
 
     /**
@@ -96,6 +99,35 @@ class SimulationRegressionTest {
         assertThat(sim.run()).isNull();
         assertThat(sim.nodes[0].persisted.nodes()).as("node1's maintenance on and off again applied").isEmpty();
         assertThat(sim.nodes[0].persisted.version()).isGreaterThanOrEqualTo(3);
+    }
+
+    /**
+     * The serial line flooded by retransmissions (the long run's seeds 24322 and 101320 above): every link
+     * cut for 8 s, then the serial line back while eth1 stays cut, keepalive 0.5 s and deadtime 3 s. Each
+     * node asks for each of the other's missing packets every 250 ms, over the serial line alone
+     * (19200 baud: about 1,900 bytes a second), and answers each request. The serial writer's queue holds
+     * 4 s of line time: written in order (as before), a beat queued behind a full line arrived after
+     * deadtime, node2 declared node1 dead 3 s after the line came back although its frames arrived, and
+     * both ran node1's group until eth1 came back. Beats go first now, retransmissions are dropped first,
+     * and a packet asked for on two media is sent again once per 240 ms.
+     */
+    @org.junit.jupiter.api.Test
+    void beatsAreNotDelayedBehindRetransmissionsOnTheSerialLine() {
+        List<SimEvent> events = List.of(
+                new SimEvent(10_000, SimEvent.Kind.CUT, 0, 2, 2, 0, 8_000),
+                new SimEvent(12_000, SimEvent.Kind.CUT, 0, 0, 2, 0, 20_000));
+        SimSetup noStonith = new SimSetup(false, 0, org.jheartbeat.core.config.FailbackPolicy.ON, false, true, false,
+                0, 300, 200, 500, 10_000, org.jheartbeat.core.protocol.SafetyRules.ALL, SimSetup.FAST);
+        Simulator sim = new Simulator(1, noStonith, events, 40_000, Invariants.Options.DEFAULT, true);
+        assertThat(sim.run()).as("%s", String.join("\n", sim.traceLines())).isNull();
+        assertThat(sim.traceLines()).as("retransmissions asked for over the serial line")
+                .anyMatch(l -> l.contains("lost packet(s) for"));
+        assertThat(sim.traceLines()).as("nobody declared dead after the serial line came back")
+                .noneMatch(l -> l.contains(": is dead") && time(l) > 18.0);
+    }
+
+    private static double time(String traceLine) {
+        return Double.parseDouble(traceLine.trim().split(" ")[0]);
     }
 
     private static Arguments open(long seed, String knownBug, String what) {

@@ -14,6 +14,7 @@ import org.jheartbeat.core.config.ResourceSpec;
 import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.WireCodec;
 import org.jheartbeat.core.wire.WireFormatException;
+import org.jheartbeat.core.wire.Traffic;
 import org.jheartbeat.core.wire.WirePacket;
 
 /**
@@ -74,7 +75,7 @@ final class Simulator {
             resourceIndex.put(resourceTokens.get(i), i);
         }
         SplittableRandom root = new SplittableRandom(seed ^ 0x5DEECE66DL);
-        this.media = new SimMedia(root.split());
+        this.media = new SimMedia(root.split(), (t, action) -> at(t, null, action), this::deliver);
         this.fenceRandom = root.split();
         nodes[0] = new SimNode(this, 0, root.split());
         nodes[1] = new SimNode(this, 1, root.split());
@@ -168,24 +169,27 @@ final class Simulator {
         return invariants.violation();
     }
 
-    /** Node {@code from}'s engine sends {@code packet} on both media. */
-    void transmit(SimNode from, WirePacket packet) {
+    /** Node {@code from}'s engine sends {@code packet} on both media ({@code traffic}: how a serial writer queues it). */
+    void transmit(SimNode from, WirePacket packet, Traffic traffic) {
         stats.frames++;
-        media.send(now, from.index, packet, (at, to, link, frame, corrupted) -> {
-            if (corrupted) {
-                checkCorruptionRejected(from, packet, link, frame);
+        media.send(now, from.index, packet, traffic);
+    }
+
+    /** A frame reaches node {@code to} at {@code at} (a corrupted copy of {@code original} is checked first). */
+    private void deliver(long at, int to, int link, byte[] frame, byte[] original) {
+        if (frame != original) {
+            checkCorruptionRejected(nodes[1 - to], original, link, frame);
+        }
+        at(at, null, () -> {
+            SimNode n = nodes[to];
+            if (n.daemonRunning()) {
+                n.receive(link, frame);
             }
-            at(at, null, () -> {
-                SimNode n = nodes[to];
-                if (n.daemonRunning()) {
-                    n.receive(link, frame);
-                }
-            });
         });
     }
 
     /** A frame with a flipped byte must fail authentication (or decode to the very message sent). */
-    private void checkCorruptionRejected(SimNode from, WirePacket packet, int link, byte[] frame) {
+    private void checkCorruptionRejected(SimNode from, byte[] original, int link, byte[] frame) {
         stats.corrupted++;
         MessageAuthenticator auth = new MessageAuthenticator(from.config.authKeys());
         HaMessage got;
@@ -195,7 +199,7 @@ final class Simulator {
             return;
         }
         try {
-            if (got.equals(WireCodec.decode(link == 0 ? packet.netstring() : packet.classic(), auth))) {
+            if (got.equals(WireCodec.decode(original, auth))) {
                 return;
             }
         } catch (WireFormatException e) {
@@ -279,7 +283,7 @@ final class Simulator {
             }
             case REPLAY -> {
                 for (SimMedia.Pipe p : media.select(e.target(), e.dir())) {
-                    media.replay(now, p, e.param(), (at, to, link, frame, c) -> at(at, null, () -> {
+                    media.replay(now, p, e.param(), (at, to, link, frame, original) -> at(at, null, () -> {
                         if (nodes[to].daemonRunning()) {
                             nodes[to].receive(link, frame);
                         }

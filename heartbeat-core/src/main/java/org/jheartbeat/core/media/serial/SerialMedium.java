@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jheartbeat.core.media.FrameSink;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.media.Medium;
+import org.jheartbeat.core.wire.Traffic;
 import org.jheartbeat.core.wire.WirePacket;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.slf4j.Logger;
@@ -28,8 +29,9 @@ import org.slf4j.LoggerFactory;
  *       writer it logs {@code EOF in ttygets [dev]: …} once, closes the port, releases the lock, and
  *       then tries to reopen the same path every 1 s, so a replugged line (a new PTY behind the same
  *       symlink) resumes without restarting the daemon.</li>
- *   <li><b>Writer</b> thread {@code hb-serial-write-<device>}: drains a queue bounded at 256 KiB (oldest
- *       frames dropped when full) in 512-byte fragments paced at the line rate by {@link SerialPacer}.
+ *   <li><b>Writer</b> thread {@code hb-serial-write-<device>}: drains a queue bounded at
+ *       {@value #SEND_QUEUE_SECONDS} s of line time ({@link SendQueue}: beats first, then other messages,
+ *       then retransmissions; retransmissions dropped first when full) in 512-byte fragments paced at the line rate by {@link SerialPacer}.
  *       A fragment write that takes over 500 ms logs {@code TTY write timeout on [dev] (no connection or
  *       bad cable? [see documentation])} at most once an hour, as Heartbeat does; frames queued during
  *       such a stall are dropped, since they would arrive late. While the line is down, frames are dropped.</li>
@@ -41,7 +43,7 @@ public final class SerialMedium implements Medium {
     public static final Set<Integer> SPEEDS = Set.copyOf(MediumDecl.Serial.RATES);
     /** Heartbeat's default {@code baud}, bits/s. */
     public static final int DEFAULT_BAUD = MediumDecl.Serial.DEFAULT_BAUD;
-    /** Seconds of line time the send queue may hold; older frames are dropped first (stale beats are useless). */
+    /** Seconds of line time the send queue may hold; retransmissions are dropped first, then the oldest frames (stale beats are useless). */
     public static final int SEND_QUEUE_SECONDS = 4;
     private static final Logger LOG = LoggerFactory.getLogger(SerialMedium.class);
     private static final long REOPEN_INTERVAL_MS = 1000;
@@ -134,10 +136,16 @@ public final class SerialMedium implements Medium {
         }
     }
 
-    /** Queues the packet's classic frame for writing; never blocks. */
+    /** Queues the packet's classic frame for writing, as a first-time message; never blocks. */
     @Override
     public void send(WirePacket packet) {
         sendFrame(packet.classic());
+    }
+
+    /** Queues the packet's classic frame in its lane: beats are written first, retransmissions dropped first. */
+    @Override
+    public void send(WirePacket packet, Traffic traffic) {
+        writeWork.offer(packet.classic(), traffic);
     }
 
     /** Queues {@code frame} (a complete classic frame, {@code >>>\n}…{@code <<<\n}) for writing; never blocks. */

@@ -7,11 +7,12 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.jheartbeat.core.time.MonotonicClock;
+import org.jheartbeat.core.wire.Traffic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The serial writer thread's work: drains a {@link SendQueue} onto the current {@link SerialLine} in
+ * The serial writer thread's work: drains a {@link SendQueue} (beats first) onto the current {@link SerialLine} in
  * 512-byte fragments paced by {@link SerialPacer} (Heartbeat 3.0.6 {@code serial.c}
  * {@code serial_write}/{@code ttyputs}; facts G.1).
  *
@@ -58,12 +59,20 @@ final class SerialWriter implements Runnable {
         this.onWriteError = onWriteError;
     }
 
-    /** Queues a frame; never blocks. Dropped (and counted) while the line is down. */
+    /** Queues a frame sent for the first time, not a beat; never blocks. Dropped (and counted) while the line is down. */
     void offer(byte[] frame) {
+        offer(frame, Traffic.MESSAGE);
+    }
+
+    /**
+     * Queues a frame in its {@link SendQueue} lane (beats are written first, retransmissions dropped
+     * first); never blocks. Dropped (and counted) while the line is down.
+     */
+    void offer(byte[] frame, Traffic traffic) {
         if (currentLine.get() == null) {
             dropped.incrementAndGet();
         } else {
-            queue.offer(frame);
+            queue.offer(frame, traffic);
         }
     }
 
