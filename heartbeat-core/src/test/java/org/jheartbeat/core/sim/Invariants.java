@@ -21,7 +21,8 @@ import org.jheartbeat.core.takeover.TakeoverState;
  *       operator command came and no node goes standby (a failback asked again once both nodes are
  *       stable moves groups long after the cluster became calm; a standby's wait is bounded);</li>
  *   <li>(c) a group whose start failed on both nodes is started by neither until an operator clears it or
- *       a daemon restarts, and (with {@link Options#statusTruth}) both show it failed and running nowhere;</li>
+ *       a daemon restarts, and (with {@link Options#statusTruth}) once quiet for {@value #STATUS_SETTLE_NANOS} ns
+ *       both show it failed and running nowhere;</li>
  *   <li>(d) a live, unfrozen daemon sends a status beat at least every keepalive + {@value #BEAT_SLACK_NANOS} ns;</li>
  *   <li>(e) nothing starts or stops a group in maintenance;</li>
  *   <li>(f) with {@link Options#statusTruth}: once things have been quiet for {@value #STATUS_SETTLE_NANOS}
@@ -330,6 +331,7 @@ final class Invariants {
         boolean on0 = sim.nodes[0].agents.runsFully(i0);
         boolean on1 = sim.nodes[1].agents.runsFully(i1);
         if (options.statusTruth() && sim.nodes[0].live() && sim.nodes[1].live()
+                && now - Math.max(since, lastTruthChange) >= STATUS_SETTLE_NANOS
                 && sim.nodes[0].engine.machine().groupState(i0) == GroupState.FAILED
                 && sim.nodes[1].engine.machine().groupState(i1) == GroupState.FAILED) {
             // (c): failed on both nodes: both show it failed and running nowhere

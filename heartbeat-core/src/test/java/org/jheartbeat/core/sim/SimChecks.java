@@ -1,9 +1,8 @@
 package org.jheartbeat.core.sim;
 
 import org.jheartbeat.core.config.ClusterConfig;
+import org.jheartbeat.core.loop.StatusGroups;
 import org.jheartbeat.core.protocol.NodeEngine;
-import org.jheartbeat.core.takeover.GroupState;
-import org.jheartbeat.core.takeover.ResourceSet;
 
 /** Small pure helpers of the invariants: recognising a beat, and what {@code hb status} would show. */
 final class SimChecks {
@@ -28,22 +27,10 @@ final class SimChecks {
 
     /**
      * Where {@code hb status} on the node of {@code engine} says group {@code i} runs: that node's name, the
-     * peer's, or {@code -}. The decision of {@code ClusterLoop.takeSnapshot} (the {@code on} column), copied
-     * here because it is private there; another branch moves it into a pure class, which this should then call.
+     * peer's, or {@code -} (the {@code on} column: {@link StatusGroups}, which asks {@link
+     * org.jheartbeat.core.takeover.GroupPlacement}; a place it only calls unconfirmed is {@code -}).
      */
     static String statusPlace(NodeEngine engine, ClusterConfig config, int i) {
-        var m = engine.machine();
-        GroupState here = m.groupState(i);
-        if (here == GroupState.RUNNING || here == GroupState.STARTING || here == GroupState.STOPPING
-                || here == GroupState.BLOCKED) {
-            return engine.me().value();
-        }
-        boolean peersOwn = config.resourceGroups().get(i).preferredNode().equals(engine.peer());
-        ResourceSet peerHolds = m.peerHoldings();
-        if (m.peerPresence().alive() && !m.disputed(i)
-                && (peersOwn ? peerHolds.includesLocal() : peerHolds.includesForeign())) {
-            return engine.peer().value();
-        }
-        return "-";
+        return StatusGroups.of(engine, config.resourceGroups()).get(i).runningOn();
     }
 }
