@@ -77,6 +77,13 @@ class TakeoverTableTest {
         EVENTS.put("PeerGroupFailure g2 clear", () -> new TakeoverEvent.PeerGroupFailure(1, GroupFailure.CLEAR));
         EVENTS.put("CleanupRequested all", () -> new TakeoverEvent.CleanupRequested(-1));
         EVENTS.put("GroupsDisputed g1", () -> new TakeoverEvent.GroupsDisputed(java.util.Set.of(0)));
+        EVENTS.put("PeerGroupStates g1 and g2 running there", () -> new TakeoverEvent.PeerGroupStates(
+                Map.of("g1", GroupState.RUNNING, "g2", GroupState.RUNNING)));
+        EVENTS.put("PeerGroupStates g1 and g2 stopped there", () -> new TakeoverEvent.PeerGroupStates(
+                Map.of("g1", GroupState.STOPPED, "g2", GroupState.STOPPED)));
+        EVENTS.put("PeerGroupsRunning g2", () -> new TakeoverEvent.PeerGroupsRunning(java.util.Set.of(1)));
+        EVENTS.put("Resync on", () -> new TakeoverEvent.Resync(true, java.util.Set.of()));
+        EVENTS.put("Resync off, g2 held there", () -> new TakeoverEvent.Resync(false, java.util.Set.of(1)));
         EVENTS.put("IdentityConflict on", () -> new TakeoverEvent.IdentityConflict(true));
         EVENTS.put("IdentityConflict off", () -> new TakeoverEvent.IdentityConflict(false));
         EVENTS.put("FenceOutcome ok", () -> new TakeoverEvent.FenceOutcome(true, "OK"));
