@@ -574,6 +574,8 @@ public final class TakeoverMachine {
             boolean had = failedHere[i] || peerFailed[i] || peerBlocked[i] || actual[i] == GroupState.BLOCKED;
             if (failedHere[i] && peerFailed[i] && isLocal(i) && peerPresence.alive()) {
                 desired[i] = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
+            } else if (failedHere[i] && !peerPresence.alive() && state == TakeoverState.STABLE) {
+                desired[i] = true; // it stayed down because the peer is not alive to run it: as logged, try here
             }
             failedHere[i] = false;
             peerFailed[i] = false;

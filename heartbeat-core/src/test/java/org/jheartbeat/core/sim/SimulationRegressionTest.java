@@ -77,7 +77,10 @@ class SimulationRegressionTest {
                 Arguments.of(6721L, null, "the same double ownership, reported during a standby exchange"),
                 Arguments.of(24322L, null, "the serial line flooded by retransmissions after a cut, eth1 still cut:"
                         + " beats queued behind them, node1 declared dead while its frames arrived, its group taken"),
-                Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"));
+                Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"),
+                Arguments.of(23445L, null, "STONITH: node2 fenced node1, took its group, the group failed there and stayed"
+                        + " down (node1 dead); hb cleanup on node2 cleared it but did not try it again as it said, and the"
+                        + " rejoined node1 saw rsc_hold=all: it ran nowhere"));
     }
 
     /**
