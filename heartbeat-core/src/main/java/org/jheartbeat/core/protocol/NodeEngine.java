@@ -644,6 +644,9 @@ public final class NodeEngine {
                 expectPeerPingCount(now);
                 peerJoining = true;
                 failbackDue = false;
+                // our report goes with the answer: one sent before the peer tracked our sequence numbers
+                // (its first frames from us lost) is never asked for again, and our groups may not change
+                groupReports.peerMayHaveMissed();
                 feed(new TakeoverEvent.PeerStarting(), out, now, wall);
             }
             case CONFIG_DIGEST -> {

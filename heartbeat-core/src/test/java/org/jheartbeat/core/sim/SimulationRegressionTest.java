@@ -57,9 +57,9 @@ class SimulationRegressionTest {
                 Arguments.of(1884L, null, "STONITH: the fence confirms 7 s late, after node2"
                         + " booted and took its group; node1 takes it over too"),
                 Arguments.of(7183L, null, "STONITH: the same late confirmation after node2 rebooted"),
-                open(8673, KnownBugs.STALE_STANDBY_DONE, "a done delayed 3 s across node1's restart ends node1's new"
+                Arguments.of(8673L, null, "a done delayed 3 s across node1's restart ends node1's new"
                         + " standby exchange: it starts the group node2 still stops"),
-                open(2612, KnownBugs.STANDBY_TAKING_STUCK, "a standby request cancelled during a one-way cut reaches"
+                Arguments.of(2612L, null, "a standby request cancelled during a one-way cut reaches"
                         + " node2 later; node2 waits in STANDBY_TAKING for good and both run node1's group"),
                 Arguments.of(2839L, null, "node2's haresources drops, then adds back its group that node1 runs:"
                         + " node2 must not start it too (node1's jhb-groups says it runs there)"),
@@ -131,10 +131,6 @@ class SimulationRegressionTest {
 
     private static double time(String traceLine) {
         return Double.parseDouble(traceLine.trim().split(" ")[0]);
-    }
-
-    private static Arguments open(long seed, String knownBug, String what) {
-        return Arguments.of(seed, knownBug, what);
     }
 
     @ParameterizedTest(name = "seed {0}: {2}")
