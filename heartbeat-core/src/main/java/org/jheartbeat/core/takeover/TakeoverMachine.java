@@ -893,39 +893,28 @@ public final class TakeoverMachine {
         if (resyncing) {
             return;
         }
-        if (peerReport != null) {
-            // its own account: release exactly what it runs or starts itself
-            boolean released = false;
-            for (int i = 0; i < groups.size(); i++) {
-                GroupState there = peerReport.get(groups.get(i).key());
-                if (!isLocal(i) && desired[i] && peerPresence.alive()
-                        && (there == GroupState.RUNNING || there == GroupState.STARTING)) {
-                    desired[i] = false;
-                    released = true;
-                }
-            }
-            if (released) {
-                out.add(new LogLine(Level.ERROR, "Both machines own foreign resources! Releasing "
-                        + peer + "'s groups, which it runs itself."));
-                settleInfo = Settlement.PARTITION;
-            }
+        // with the peer's own report: release exactly what it runs or starts itself; with only its rsc_hold
+        // (Heartbeat's share bit, not its groups), all of its share, except a group it reported it could not
+        // start (jhb-grpfail): that one does not run there, so this node keeps it
+        boolean fromReport = peerReport != null;
+        if (!fromReport && !(peerHolds.includesLocal() && holdsAny(false))) {
             return;
         }
-        if (peerHolds.includesLocal() && holdsAny(false)) {
-            // the peer's rsc_hold is Heartbeat's share bit, not its groups: a group it reported it could not
-            // start (jhb-grpfail) does not run there, so this node keeps it
-            boolean released = false;
-            for (int i = 0; i < groups.size(); i++) {
-                if (!isLocal(i) && desired[i] && !peerFailed[i]) {
-                    desired[i] = false;
-                    released = true;
-                }
+        boolean released = false;
+        for (int i = 0; i < groups.size(); i++) {
+            GroupState there = fromReport ? peerReport.get(groups.get(i).key()) : null;
+            boolean runsThere = fromReport
+                    ? peerPresence.alive() && (there == GroupState.RUNNING || there == GroupState.STARTING)
+                    : !peerFailed[i];
+            if (!isLocal(i) && desired[i] && runsThere) {
+                desired[i] = false;
+                released = true;
             }
-            if (released) {
-                out.add(new LogLine(Level.ERROR, "Both machines own foreign resources! Releasing "
-                        + peer + "'s groups, which it runs itself."));
-                settleInfo = Settlement.PARTITION;
-            }
+        }
+        if (released) {
+            out.add(new LogLine(Level.ERROR, "Both machines own foreign resources! Releasing "
+                    + peer + "'s groups, which it runs itself."));
+            settleInfo = Settlement.PARTITION;
         }
     }
 
