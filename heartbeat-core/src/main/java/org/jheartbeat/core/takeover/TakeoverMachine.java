@@ -1943,7 +1943,8 @@ public final class TakeoverMachine {
      * bits do not cover it (the peer will not start it); when the peer's haresources lacks it, when
      * this node is its preferred node or {@code share} covers it;
      * without a report (a Heartbeat 3.0.6 peer, or none yet), when {@code share} covers it and the
-     * live peer's bits do not; with the peer not alive, when {@code share} covers it. Before STABLE
+     * live peer's bits do not; with the peer not alive, when {@code share} covers it and the dead
+     * peer's last report (kept until it is fenced or restarts) does not say it runs there. Before STABLE
      * the negotiation decides, as for every group. Nothing is started here: the next event reconciles (the engine feeds
      * {@link TakeoverEvent.GroupsDisputed} right after, with the disputes of the new list). In STABLE
      * the holdings are announced once the groups settle.
@@ -2019,10 +2020,22 @@ public final class TakeoverMachine {
         }
     }
 
+    /** Whether a group in state {@code there} on the peer may run there (running, starting, stopping, blocked). */
+    private static boolean runsThere(GroupState there) {
+        return there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
+                || there == GroupState.BLOCKED;
+    }
+
     /** Whether a group new to our haresources is wanted here in STABLE (see {@link #regroup}). */
     private boolean wantedAfterRegroup(ResourceGroupDecl g, ResourceSet share, GroupPlacement.PeerReport report) {
         boolean ours = g.preferredNode().equals(me);
         boolean weHoldItsKind = ours ? share.includesLocal() : share.includesForeign();
+        if (report instanceof GroupPlacement.PeerReport.Reported r && runsThere(r.state())) {
+            // also when the peer is dead: its report is dropped when it is fenced or restarts, so a
+            // dead peer still reporting the group may run it (our bits may come from a takeover of a
+            // peer that "gave up resources" while we did not define this group)
+            return false;
+        }
         if (!peerPresence.alive()) {
             return weHoldItsKind;
         }
@@ -2030,10 +2043,6 @@ public final class TakeoverMachine {
         boolean peerHoldsItsKind = ours ? peerHolds.includesForeign() : peerHolds.includesLocal();
         if (report instanceof GroupPlacement.PeerReport.Reported r) {
             GroupState there = r.state();
-            if (there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
-                    || there == GroupState.BLOCKED) {
-                return false; // it runs there, whatever the bits say
-            }
             return ours || weHoldItsKind || !peerHoldsItsKind || there == GroupState.FAILED;
         }
         if (report instanceof GroupPlacement.PeerReport.Undefined) {

@@ -77,7 +77,9 @@ class SimulationRegressionTest {
                 Arguments.of(6721L, null, "the same double ownership, reported during a standby exchange"),
                 Arguments.of(24322L, null, "the serial line flooded by retransmissions after a cut, eth1 still cut:"
                         + " beats queued behind them, node1 declared dead while its frames arrived, its group taken"),
-                Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"));
+                Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"),
+                Arguments.of(1944L, null, "STONITH: node1's reload drops node2's group during a cut, node2 \"gave up"
+                        + " resources\" (unfenced); the reload adding it back must not take it while node2 reports it running"));
     }
 
     /**
