@@ -79,7 +79,10 @@ class SimulationRegressionTest {
                         + " beats queued behind them, node1 declared dead while its frames arrived, its group taken"),
                 Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"),
                 Arguments.of(1944L, null, "STONITH: node1's reload drops node2's group during a cut, node2 \"gave up"
-                        + " resources\" (unfenced); the reload adding it back must not take it while node2 reports it running"));
+                        + " resources\" (unfenced); the reload adding it back must not take it while node2 reports it running"),
+                Arguments.of(4346L, null, "a one-way cut node1->node2 as node1 restarts: node2 takes node1's group and its"
+                        + " mach_down bits reach node1, whose report of node2 was older (none sent to a dead peer): node1 took its group"),
+                Arguments.of(8826L, null, "the same after a one-way loss node1->node2 of 72 %"));
     }
 
     /**
