@@ -158,6 +158,12 @@ public final class TakeoverMachine {
      * restarted: left alone here (as in maintenance) until the peer's own report says where it runs.
      */
     private boolean[] peerLeftRunning;
+    /**
+     * Groups a reload removed after they failed here (and were offered to the peer), by key: a reload
+     * adding one back keeps the failure, so the peer's acceptance of our offer, possibly still on its
+     * way, is not met by a start here. Forgotten by {@code hb cleanup} of all groups.
+     */
+    private final java.util.Map<String, String[]> removedFailedHere = new java.util.HashMap<>();
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -567,6 +573,9 @@ public final class TakeoverMachine {
      * blocked here once more (its stop decides whether it is free again).
      */
     private void onCleanup(int group, boolean fromOperator, List<Effect> out) {
+        if (group < 0) {
+            removedFailedHere.clear();
+        }
         for (int i = 0; i < groups.size(); i++) {
             if (group >= 0 && i != group) {
                 continue;
@@ -1982,6 +1991,13 @@ public final class TakeoverMachine {
         boolean[] disputed2 = new boolean[n];
         boolean[] unmanaged2 = new boolean[n];
         boolean[] peerLeftRunning2 = new boolean[n];
+        java.util.Set<String> newKeys = new java.util.HashSet<>();
+        newGroups.forEach(g -> newKeys.add(g.key()));
+        for (int i = 0; i < groups.size(); i++) {
+            if (failedHere[i] && !newKeys.contains(groups.get(i).key())) {
+                removedFailedHere.put(groups.get(i).key(), new String[] {failureDetail[i], failedWhat[i]});
+            }
+        }
         for (int j = 0; j < n; j++) {
             ResourceGroupDecl g = newGroups.get(j);
             Integer i = old.get(g.key());
@@ -2000,7 +2016,14 @@ public final class TakeoverMachine {
                 actual2[j] = GroupState.STOPPED;
                 failureDetail2[j] = "";
                 failedWhat2[j] = STARTING_FAILED;
-                desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
+                String[] failed = removedFailedHere.remove(g.key());
+                if (failed != null) {
+                    failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
+                    failureDetail2[j] = failed[0];
+                    failedWhat2[j] = failed[1];
+                } else {
+                    desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
+                }
             }
         }
         groups = List.copyOf(newGroups);
