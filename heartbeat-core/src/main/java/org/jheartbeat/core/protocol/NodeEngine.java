@@ -935,9 +935,12 @@ public final class NodeEngine {
      * last beats before {@link Effect.Exit}.
      */
     private void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
-        // before the announcements of the same change, so the peer's status never trails its protocol
-        groupReports.due(config.resourceGroups(), machine::groupState,
-                peerSeq.generation(), localStatus == NodeStatus.ACTIVE && detector.status(peer).isAlive())
+        // before the announcements of the same change, so the peer's status never trails its protocol; also
+        // to a peer we take for dead when an announcement goes out (a one-way cut: it may hear our bits, and
+        // must not read them against an older report)
+        boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
+        groupReports.due(config.resourceGroups(), machine::groupState, peerSeq.generation(),
+                localStatus == NodeStatus.ACTIVE && (announces || detector.status(peer).isAlive()))
                 .ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {

@@ -158,6 +158,12 @@ public final class TakeoverMachine {
      * restarted: left alone here (as in maintenance) until the peer's own report says where it runs.
      */
     private boolean[] peerLeftRunning;
+    /**
+     * Groups a reload removed after they failed here (and were offered to the peer), by key: a reload
+     * adding one back keeps the failure, so the peer's acceptance of our offer, possibly still on its
+     * way, is not met by a start here. Forgotten by {@code hb cleanup} of all groups.
+     */
+    private final java.util.Map<String, String[]> removedFailedHere = new java.util.HashMap<>();
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -567,6 +573,9 @@ public final class TakeoverMachine {
      * blocked here once more (its stop decides whether it is free again).
      */
     private void onCleanup(int group, boolean fromOperator, List<Effect> out) {
+        if (group < 0) {
+            removedFailedHere.clear();
+        }
         for (int i = 0; i < groups.size(); i++) {
             if (group >= 0 && i != group) {
                 continue;
@@ -1934,7 +1943,8 @@ public final class TakeoverMachine {
      * bits do not cover it (the peer will not start it); when the peer's haresources lacks it, when
      * this node is its preferred node or {@code share} covers it;
      * without a report (a Heartbeat 3.0.6 peer, or none yet), when {@code share} covers it and the
-     * live peer's bits do not; with the peer not alive, when {@code share} covers it. Before STABLE
+     * live peer's bits do not; with the peer not alive, when {@code share} covers it and the dead
+     * peer's last report (kept until it is fenced or restarts) does not say it runs there. Before STABLE
      * the negotiation decides, as for every group. Nothing is started here: the next event reconciles (the engine feeds
      * {@link TakeoverEvent.GroupsDisputed} right after, with the disputes of the new list). In STABLE
      * the holdings are announced once the groups settle.
@@ -1972,6 +1982,13 @@ public final class TakeoverMachine {
         boolean[] disputed2 = new boolean[n];
         boolean[] unmanaged2 = new boolean[n];
         boolean[] peerLeftRunning2 = new boolean[n];
+        java.util.Set<String> newKeys = new java.util.HashSet<>();
+        newGroups.forEach(g -> newKeys.add(g.key()));
+        for (int i = 0; i < groups.size(); i++) {
+            if (failedHere[i] && !newKeys.contains(groups.get(i).key())) {
+                removedFailedHere.put(groups.get(i).key(), new String[] {failureDetail[i], failedWhat[i]});
+            }
+        }
         for (int j = 0; j < n; j++) {
             ResourceGroupDecl g = newGroups.get(j);
             Integer i = old.get(g.key());
@@ -1990,7 +2007,14 @@ public final class TakeoverMachine {
                 actual2[j] = GroupState.STOPPED;
                 failureDetail2[j] = "";
                 failedWhat2[j] = STARTING_FAILED;
-                desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
+                String[] failed = removedFailedHere.remove(g.key());
+                if (failed != null) {
+                    failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
+                    failureDetail2[j] = failed[0];
+                    failedWhat2[j] = failed[1];
+                } else {
+                    desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
+                }
             }
         }
         groups = List.copyOf(newGroups);
@@ -2010,10 +2034,22 @@ public final class TakeoverMachine {
         }
     }
 
+    /** Whether a group in state {@code there} on the peer may run there (running, starting, stopping, blocked). */
+    private static boolean runsThere(GroupState there) {
+        return there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
+                || there == GroupState.BLOCKED;
+    }
+
     /** Whether a group new to our haresources is wanted here in STABLE (see {@link #regroup}). */
     private boolean wantedAfterRegroup(ResourceGroupDecl g, ResourceSet share, GroupPlacement.PeerReport report) {
         boolean ours = g.preferredNode().equals(me);
         boolean weHoldItsKind = ours ? share.includesLocal() : share.includesForeign();
+        if (report instanceof GroupPlacement.PeerReport.Reported r && runsThere(r.state())) {
+            // also when the peer is dead: its report is dropped when it is fenced or restarts, so a
+            // dead peer still reporting the group may run it (our bits may come from a takeover of a
+            // peer that "gave up resources" while we did not define this group)
+            return false;
+        }
         if (!peerPresence.alive()) {
             return weHoldItsKind;
         }
@@ -2021,10 +2057,6 @@ public final class TakeoverMachine {
         boolean peerHoldsItsKind = ours ? peerHolds.includesForeign() : peerHolds.includesLocal();
         if (report instanceof GroupPlacement.PeerReport.Reported r) {
             GroupState there = r.state();
-            if (there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
-                    || there == GroupState.BLOCKED) {
-                return false; // it runs there, whatever the bits say
-            }
             return ours || weHoldItsKind || !peerHoldsItsKind || there == GroupState.FAILED;
         }
         if (report instanceof GroupPlacement.PeerReport.Undefined) {

@@ -54,7 +54,10 @@ class OneSidedDeathScenarioTest {
      * node2 hands its group to node1 ({@code hb standby local}); node1 is frozen just after it answered, so
      * node2's {@code done} waits in node1's socket while node2 declares node1 dead and takes both groups.
      * Before: the resumed node1 read the {@code done} and started G2, which node2 ran again, while the links
-     * worked. Now nothing starts until node2 has answered node1's return (its claim and its group report).
+     * worked. Now nothing starts until node2 has answered node1's return; node2's {@code jhb-groups}, sent
+     * with its takeover although it took node1 for dead, waits in the socket behind the {@code done} and
+     * shows G2 running there, so the exchange ends with nothing acquired (before those reports went to a
+     * dead peer, node2's {@code partition} claim cancelled it).
      */
     @Test
     void aDoneThatWaitedDuringAFreezeStartsNothingThePeerTookBack() {
@@ -76,6 +79,8 @@ class OneSidedDeathScenarioTest {
         // held back by the resynchronisation: the done read first ends the exchange, but starts nothing node2 reports
         assertThat(h.logs()).anyMatch(l -> l.contains("node1 WARN: node2 may have declared this node dead during its"
                 + " pause: no resource group is started until node2 has answered its return"));
+        assertThat(h.logs()).anyMatch(l -> l.endsWith("node1 INFO: Standby resource acquisition done [local]."));
+        assertThat(h.engine(N1).machine().state()).isEqualTo(TakeoverState.STABLE);
     }
 
     /**

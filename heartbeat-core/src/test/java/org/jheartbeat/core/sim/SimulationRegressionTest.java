@@ -80,7 +80,14 @@ class SimulationRegressionTest {
                 Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"),
                 Arguments.of(23445L, null, "STONITH: node2 fenced node1, took its group, the group failed there and stayed"
                         + " down (node1 dead); hb cleanup on node2 cleared it but did not try it again as it said, and the"
-                        + " rejoined node1 saw rsc_hold=all: it ran nowhere"));
+                        + " rejoined node1 saw rsc_hold=all: it ran nowhere"),
+                Arguments.of(1944L, null, "STONITH: node1's reload drops node2's group during a cut, node2 \"gave up"
+                        + " resources\" (unfenced); the reload adding it back must not take it while node2 reports it running"),
+                Arguments.of(4346L, null, "a one-way cut node1->node2 as node1 restarts: node2 takes node1's group and its"
+                        + " mach_down bits reach node1, whose report of node2 was older (none sent to a dead peer): node1 took its group"),
+                Arguments.of(8826L, null, "the same after a one-way loss node1->node2 of 72 %"),
+                Arguments.of(1486L, null, "eth1 cut: node2's group fails, node2 offers it to node1 over the serial line"
+                        + " and reloads a haresources without it, then with it again: the re-added group stays failed here"));
     }
 
     /**
