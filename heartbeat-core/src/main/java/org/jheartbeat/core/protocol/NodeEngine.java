@@ -431,6 +431,7 @@ public final class NodeEngine {
                 long lost = parseHex(message.get(Field.FIRST_SEQ).orElse(""), -1);
                 if (lost > 0 && peerSeq.giveUp(lost)) {
                     rexmit.giveUp(lost);
+                    machine.peerFramesMissing(!peerSeq.missing().isEmpty());
                     log(out, Level.WARN, "Irretrievably lost packet: node " + peer + " seq " + lost + " ("
                             + message.get(Field.INFO).orElse("no reason") + ")");
                 }
@@ -1006,6 +1007,7 @@ public final class NodeEngine {
     private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
         if (verdict == SequenceTracker.Verdict.RESTART) {
             rexmit.clear();
+            machine.peerFramesMissing(false);
             return;
         }
         if (verdict == SequenceTracker.Verdict.ACCEPT && lastBefore > 0 && seq > lastBefore + 1
@@ -1016,6 +1018,7 @@ public final class NodeEngine {
         if (rexmit.track(peerSeq.missing(), now)) {
             log(out, Level.INFO, "No pkts missing from " + peer + "!");
         }
+        machine.peerFramesMissing(!peerSeq.missing().isEmpty());
     }
 
     /** Sends due {@code NS_rexmit} requests ({@code firstseq}/{@code lastseq} in decimal, as 3.0.6). */

@@ -172,6 +172,8 @@ public final class TakeoverMachine {
     private java.util.Map<String, GroupState> peerReport;
     /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
     private boolean ownershipCheckDue;
+    /** Whether a frame of the peer is missing (told by the engine on each frame it accepts). */
+    private boolean peerFramesMissing;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     private boolean answerWhenSettled;
     /** The peer was heard with a new generation while we were fencing it: a late confirmation takes nothing. */
@@ -665,6 +667,12 @@ public final class TakeoverMachine {
         // it waits for isstable=1 (or its timeout) before taking its own groups: say so once we are
         answerWhenSettled = !stable;
         out.add(new Announce(new Resources(holdings(), stable, "")));
+        if (state == TakeoverState.NEGOTIATING) {
+            // both are starting (Heartbeat's R_BOTHSTARTING): each takes its own groups. The peer answers
+            // only a starting it received, and ours went to its previous run when it restarted meanwhile:
+            // waiting for its resource message would wait for the negotiation timeout
+            negotiate(false, out);
+        }
     }
 
     private void onPeerGroupStates(TakeoverEvent.PeerGroupStates e) {
@@ -892,6 +900,12 @@ public final class TakeoverMachine {
             return;
         }
         if (peerReport != null) {
+            // with a frame of the peer missing, its last report may be older than the done or resource just
+            // read (it is sent before them): a group it handed over would be released from a stale "running"
+            if (peerFramesMissing) {
+                ownershipCheckDue = true; // looked at again once the gap is filled
+                return;
+            }
             // its own account: release exactly what it runs or starts itself
             boolean released = false;
             for (int i = 0; i < groups.size(); i++) {
@@ -1691,6 +1705,15 @@ public final class TakeoverMachine {
                         + "; not started here meanwhile"));
             }
         }
+    }
+
+    /**
+     * Whether a frame of the peer is missing now (a gap in its sequence numbers awaiting retransmission): while
+     * one is, its last {@code jhb-groups} is not taken for double ownership (the next event after the gap is
+     * filled looks again).
+     */
+    public void peerFramesMissing(boolean missing) {
+        peerFramesMissing = missing;
     }
 
     /**

@@ -77,7 +77,14 @@ class SimulationRegressionTest {
                 Arguments.of(6721L, null, "the same double ownership, reported during a standby exchange"),
                 Arguments.of(24322L, null, "the serial line flooded by retransmissions after a cut, eth1 still cut:"
                         + " beats queued behind them, node1 declared dead while its frames arrived, its group taken"),
-                Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"));
+                Arguments.of(101320L, null, "the same flood: a split brain healed later than its bound"),
+                Arguments.of(5793L, null, "loss 56 %, hb takeover foreign on node2: node1's done read with its"
+                        + " \"stopping\" and \"stopped\" reports missing; node2 released the group it had just"
+                        + " taken on the stale \"running\": it ran nowhere"),
+                Arguments.of(6391L, null, "the same stale report after hb standby all on node2, delays and 89 % loss"),
+                Arguments.of(9673L, null, "the same after hb cleanup, delays up to 3.8 s and hb standby local"),
+                Arguments.of(8592L, null, "node2 started while node1 shut down; node1 restarted during node2's"
+                        + " negotiation: each waited for the other's stable answer until the 10 s timeout"));
     }
 
     /**
