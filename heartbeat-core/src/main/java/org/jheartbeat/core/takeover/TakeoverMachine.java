@@ -172,8 +172,8 @@ public final class TakeoverMachine {
     private java.util.Map<String, GroupState> peerReport;
     /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
     private boolean ownershipCheckDue;
-    /** Whether a frame of the peer is missing (told by the engine on each frame it accepts). */
-    private boolean peerFramesMissing;
+    /** Whether a frame the peer sent after its last report is missing (told by the engine on each frame). */
+    private boolean peerReportMayBeOld;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     private boolean answerWhenSettled;
     /** The peer was heard with a new generation while we were fencing it: a late confirmation takes nothing. */
@@ -900,9 +900,10 @@ public final class TakeoverMachine {
             return;
         }
         if (peerReport != null) {
-            // with a frame of the peer missing, its last report may be older than the done or resource just
-            // read (it is sent before them): a group it handed over would be released from a stale "running"
-            if (peerFramesMissing) {
+            // with a frame the peer sent after its last report missing, that report may be older than the done
+            // or resource just read (a report is sent before them): a group it handed over would be released
+            // on a stale "running"
+            if (peerReportMayBeOld) {
                 ownershipCheckDue = true; // looked at again once the gap is filled
                 return;
             }
@@ -1708,12 +1709,12 @@ public final class TakeoverMachine {
     }
 
     /**
-     * Whether a frame of the peer is missing now (a gap in its sequence numbers awaiting retransmission): while
-     * one is, its last {@code jhb-groups} is not taken for double ownership (the next event after the gap is
-     * filled looks again).
+     * Whether a frame the peer sent after its last {@code jhb-groups} is missing now (a gap awaiting
+     * retransmission; a newer report may be among them): while one is, that report is not taken for double
+     * ownership (the next event after the gap is filled looks again).
      */
-    public void peerFramesMissing(boolean missing) {
-        peerFramesMissing = missing;
+    public void peerReportMayBeOld(boolean mayBeOld) {
+        peerReportMayBeOld = mayBeOld;
     }
 
     /**

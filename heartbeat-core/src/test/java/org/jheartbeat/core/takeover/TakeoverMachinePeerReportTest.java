@@ -131,7 +131,7 @@ class TakeoverMachinePeerReportTest {
         m.on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""), T0);
         m.on(new TakeoverEvent.GroupStarted(0, true), T0);
         m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.ME), S);
-        m.peerFramesMissing(true); // its "stopping" and "stopped" reports lost, to be retransmitted
+        m.peerReportMayBeOld(true); // its "stopping" and "stopped" reports lost, to be retransmitted
         outOfDone.addAll(m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.DONE), 2 * S));
         return m;
     }
@@ -148,7 +148,7 @@ class TakeoverMachinePeerReportTest {
         out = m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), 2 * S);
         assertThat(log(out)).doesNotContain("Both machines own foreign resources");
         // the gap filled: the report "stopped" arrives (as the engine feeds it)
-        m.peerFramesMissing(false);
+        m.peerReportMayBeOld(false);
         out = m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
         m.peerReported(1, false, out);
         out.addAll(m.on(new TakeoverEvent.Tick(), 3 * S));
@@ -162,16 +162,16 @@ class TakeoverMachinePeerReportTest {
         List<Effect> out = new java.util.ArrayList<>();
         TakeoverMachine m = takesG2WithTheReportsMissing(out);
         m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), 2 * S);
-        m.peerFramesMissing(false);
+        m.peerReportMayBeOld(false);
         m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
         m.peerReported(1, false, out);
         m.on(new TakeoverEvent.Tick(), 3 * S);
         m.on(new TakeoverEvent.GroupStarted(1, true), 3 * S);
         // a frame missing again when its next report says g2 runs there (a copy of its own)
-        m.peerFramesMissing(true);
+        m.peerReportMayBeOld(true);
         out = m.on(report(GroupState.STOPPED, GroupState.RUNNING), 4 * S);
         assertThat(log(out)).doesNotContain("Both machines own foreign resources");
-        m.peerFramesMissing(false);
+        m.peerReportMayBeOld(false);
         out = m.on(new TakeoverEvent.Tick(), 5 * S);
         assertThat(log(out)).contains("Both machines own foreign resources! Releasing node2's groups");
         assertThat(out).contains(new Effect.StopGroup(1, GroupOpReason.PARTITION_RELEASE));
