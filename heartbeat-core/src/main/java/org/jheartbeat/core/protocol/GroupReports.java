@@ -116,6 +116,11 @@ public final class GroupReports {
         return Optional.empty();
     }
 
+    /** The sequence number of the peer's last report kept from {@code generation}, or -1 (none, or unknown). */
+    public long peerSeq(long generation) {
+        return peerGeneration == generation ? peerSeq : -1;
+    }
+
     /**
      * The peer's last report from {@code generation} (its current one), group key → state; null when
      * none came from that generation or its list was too long to send.

@@ -431,6 +431,7 @@ public final class NodeEngine {
                 long lost = parseHex(message.get(Field.FIRST_SEQ).orElse(""), -1);
                 if (lost > 0 && peerSeq.giveUp(lost)) {
                     rexmit.giveUp(lost);
+                    machine.peerReportMayBeOld(peerReportMayBeOld());
                     log(out, Level.WARN, "Irretrievably lost packet: node " + peer + " seq " + lost + " ("
                             + message.get(Field.INFO).orElse("no reason") + ")");
                 }
@@ -729,6 +730,7 @@ public final class NodeEngine {
                 Optional<String> malformed = groupReports.received(m, peerSeq.generation(),
                         parseHex(m.get(Field.SEQ).orElse(""), -1));
                 malformed.ifPresent(r -> bad(out, peer.value(), r, now));
+                machine.peerReportMayBeOld(peerReportMayBeOld());
                 if (malformed.isEmpty()) {
                     // what may run there, group by group: the machine's source of the peer's holdings
                     // (not through feed: it must not release resource messages held back for the jhb-config)
@@ -1008,10 +1010,20 @@ public final class NodeEngine {
                 .add(Field.DESTINATION, peer.value()).build(), wall);
     }
 
+    /**
+     * Whether a frame of the peer sent after its last kept {@code jhb-groups} is missing: a newer report (or
+     * the one of a change whose protocol messages were read already) may be among them.
+     */
+    private boolean peerReportMayBeOld() {
+        java.util.SortedSet<Long> missing = peerSeq.missing();
+        return !missing.isEmpty() && missing.last() > groupReports.peerSeq(peerSeq.generation());
+    }
+
     /** Keeps {@link #rexmit} in step with the tracker's missing set; logs gaps as Heartbeat does. */
     private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
         if (verdict == SequenceTracker.Verdict.RESTART) {
             rexmit.clear();
+            machine.peerReportMayBeOld(false);
             return;
         }
         if (verdict == SequenceTracker.Verdict.ACCEPT && lastBefore > 0 && seq > lastBefore + 1
@@ -1022,6 +1034,7 @@ public final class NodeEngine {
         if (rexmit.track(peerSeq.missing(), now)) {
             log(out, Level.INFO, "No pkts missing from " + peer + "!");
         }
+        machine.peerReportMayBeOld(peerReportMayBeOld());
     }
 
     /** Sends due {@code NS_rexmit} requests ({@code firstseq}/{@code lastseq} in decimal, as 3.0.6). */

@@ -178,6 +178,8 @@ public final class TakeoverMachine {
     private java.util.Map<String, GroupState> peerReport;
     /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
     private boolean ownershipCheckDue;
+    /** Whether a frame the peer sent after its last report is missing (told by the engine on each frame). */
+    private boolean peerReportMayBeOld;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     private boolean answerWhenSettled;
     /** The peer was heard with a new generation while we were fencing it: a late confirmation takes nothing. */
@@ -676,6 +678,12 @@ public final class TakeoverMachine {
         // it waits for isstable=1 (or its timeout) before taking its own groups: say so once we are
         answerWhenSettled = !stable;
         out.add(new Announce(new Resources(holdings(), stable, "")));
+        if (state == TakeoverState.NEGOTIATING) {
+            // both are starting (Heartbeat's R_BOTHSTARTING): each takes its own groups. The peer answers
+            // only a starting it received, and ours went to its previous run when it restarted meanwhile:
+            // waiting for its resource message would wait for the negotiation timeout
+            negotiate(false, out);
+        }
     }
 
     private void onPeerGroupStates(TakeoverEvent.PeerGroupStates e) {
@@ -906,6 +914,13 @@ public final class TakeoverMachine {
         // (Heartbeat's share bit, not its groups), all of its share, except a group it reported it could not
         // start (jhb-grpfail): that one does not run there, so this node keeps it
         boolean fromReport = peerReport != null;
+        if (fromReport && peerReportMayBeOld) {
+            // with a frame the peer sent after its last report missing, that report may be older than the done
+            // or resource just read (a report is sent before them): a group it handed over would be released
+            // on a stale "running"
+            ownershipCheckDue = true; // looked at again once the gap is filled
+            return;
+        }
         if (!fromReport && !(peerHolds.includesLocal() && holdsAny(false))) {
             return;
         }
@@ -1691,6 +1706,15 @@ public final class TakeoverMachine {
                         + "; not started here meanwhile"));
             }
         }
+    }
+
+    /**
+     * Whether a frame the peer sent after its last {@code jhb-groups} is missing now (a gap awaiting
+     * retransmission; a newer report may be among them): while one is, that report is not taken for double
+     * ownership (the next event after the gap is filled looks again).
+     */
+    public void peerReportMayBeOld(boolean mayBeOld) {
+        peerReportMayBeOld = mayBeOld;
     }
 
     /**

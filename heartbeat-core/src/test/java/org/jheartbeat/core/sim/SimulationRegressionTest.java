@@ -87,7 +87,14 @@ class SimulationRegressionTest {
                         + " mach_down bits reach node1, whose report of node2 was older (none sent to a dead peer): node1 took its group"),
                 Arguments.of(8826L, null, "the same after a one-way loss node1->node2 of 72 %"),
                 Arguments.of(1486L, null, "eth1 cut: node2's group fails, node2 offers it to node1 over the serial line"
-                        + " and reloads a haresources without it, then with it again: the re-added group stays failed here"));
+                        + " and reloads a haresources without it, then with it again: the re-added group stays failed here"),
+                Arguments.of(5793L, null, "loss 56 %, hb takeover foreign on node2: node1's done read with its"
+                        + " \"stopping\" and \"stopped\" reports missing; node2 released the group it had just"
+                        + " taken on the stale \"running\": it ran nowhere"),
+                Arguments.of(6391L, null, "the same stale report after hb standby all on node2, delays and 89 % loss"),
+                Arguments.of(9673L, null, "the same after hb cleanup, delays up to 3.8 s and hb standby local"),
+                Arguments.of(8592L, null, "node2 started while node1 shut down; node1 restarted during node2's"
+                        + " negotiation: each waited for the other's stable answer until the 10 s timeout"));
     }
 
     /**

@@ -62,9 +62,8 @@ class TakeoverMachinePeerReportTest {
     @Test
     void bothNodesStartingTakeTheirOwnGroupsAtOnce() {
         TakeoverMachine m = negotiating(false);
-        m.on(new TakeoverEvent.PeerStarting(), T0);
-        assertThat(starts(m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, false, ""), T0)))
-                .containsExactly(0);
+        assertThat(starts(m.on(new TakeoverEvent.PeerStarting(), T0))).containsExactly(0);
+        assertThat(starts(m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, false, ""), T0))).isEmpty();
     }
 
     /** The peer took g1 as an offer: its bits (local) do not cover it, its report does. */
@@ -123,6 +122,73 @@ class TakeoverMachinePeerReportTest {
         out = m.on(report(GroupState.STOPPED, GroupState.STARTING), 2 * S);
         assertThat(log(out)).contains("Both machines own foreign resources! Releasing node2's groups");
         assertThat(out).contains(new Effect.StopGroup(1, GroupOpReason.PARTITION_RELEASE));
+    }
+
+    /** node1 runs g1; node2 (g2 running, reported) goes standby and hands g2 over; its new reports are missing. */
+    private static TakeoverMachine takesG2WithTheReportsMissing(List<Effect> outOfDone) {
+        TakeoverMachine m = negotiating(false);
+        m.on(report(GroupState.STOPPED, GroupState.RUNNING), T0);
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""), T0);
+        m.on(new TakeoverEvent.GroupStarted(0, true), T0);
+        m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.ME), S);
+        m.peerReportMayBeOld(true); // its "stopping" and "stopped" reports lost, to be retransmitted
+        outOfDone.addAll(m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.DONE), 2 * S));
+        return m;
+    }
+
+    /**
+     * A frame of node2 missing: its last report ("g2 running") is older than the done and resource just read,
+     * so g2, handed over, is not released as owned by both (before: released at once, it ran nowhere).
+     */
+    @Test
+    void aReportOlderThanTheDoneIsNotTakenForDoubleOwnership() {
+        List<Effect> out = new java.util.ArrayList<>();
+        TakeoverMachine m = takesG2WithTheReportsMissing(out);
+        assertThat(starts(out)).isEmpty(); // the report says it still runs there: g2 waits for the next
+        out = m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), 2 * S);
+        assertThat(log(out)).doesNotContain("Both machines own foreign resources");
+        // the gap filled: the report "stopped" arrives (as the engine feeds it)
+        m.peerReportMayBeOld(false);
+        out = m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
+        m.peerReported(1, false, out);
+        out.addAll(m.on(new TakeoverEvent.Tick(), 3 * S));
+        assertThat(log(out)).doesNotContain("Both machines own foreign resources");
+        assertThat(starts(out)).containsExactly(1);
+    }
+
+    /** The check is put off, not dropped: once the gap is filled a report still saying g2 runs there releases it. */
+    @Test
+    void theDoubleOwnershipCheckIsMadeOnceTheGapIsFilled() {
+        List<Effect> out = new java.util.ArrayList<>();
+        TakeoverMachine m = takesG2WithTheReportsMissing(out);
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), 2 * S);
+        m.peerReportMayBeOld(false);
+        m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
+        m.peerReported(1, false, out);
+        m.on(new TakeoverEvent.Tick(), 3 * S);
+        m.on(new TakeoverEvent.GroupStarted(1, true), 3 * S);
+        // a frame missing again when its next report says g2 runs there (a copy of its own)
+        m.peerReportMayBeOld(true);
+        out = m.on(report(GroupState.STOPPED, GroupState.RUNNING), 4 * S);
+        assertThat(log(out)).doesNotContain("Both machines own foreign resources");
+        m.peerReportMayBeOld(false);
+        out = m.on(new TakeoverEvent.Tick(), 5 * S);
+        assertThat(log(out)).contains("Both machines own foreign resources! Releasing node2's groups");
+        assertThat(out).contains(new Effect.StopGroup(1, GroupOpReason.PARTITION_RELEASE));
+    }
+
+    /**
+     * node2 negotiating (its starting went to node1's previous run) when node1's new run sends starting: both
+     * are starting, node2 takes its own groups at once; before, each waited for the other's stable answer
+     * until the 10 s negotiation timeout.
+     */
+    @Test
+    void aNegotiatingNodeTakesItsOwnGroupsWhenThePeerStartsToo() {
+        TakeoverMachine m = negotiating(false);
+        m.on(report(GroupState.STOPPED, GroupState.STOPPED), T0);
+        List<Effect> out = m.on(new TakeoverEvent.PeerStarting(), S);
+        assertThat(starts(out)).containsExactly(0);
+        assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
     }
 
     /** A Heartbeat 3.0.6 peer sends no report: its bits decide, as before. */
