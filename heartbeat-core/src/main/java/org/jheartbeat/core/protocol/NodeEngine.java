@@ -759,8 +759,14 @@ public final class NodeEngine {
 
     /** The first tick or frame after a pause of this process discounts it ({@link FailureDetector#awake}). */
     private void awake(List<Effect> out, long now, long wall) {
-        detector.awake(now).forEach(e -> onMembership(e, out, now, wall, false));
+        List<MembershipEvent> events = detector.awake(now);
+        events.forEach(e -> onMembership(e, out, now, wall, false));
         pingNodes.paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
+        if (detector.lastPauseNanos() > 0 && events.stream().noneMatch(e -> e instanceof MembershipEvent.Paused)) {
+            // the peer was taken for dead before the pause (no silence of its to discount): it may have come
+            // back and taken its groups meanwhile, its frames waiting unread
+            resyncAfterPause(detector.lastPauseNanos() / 1_000_000, out, now, wall);
+        }
     }
 
     private void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
@@ -800,8 +806,10 @@ public final class NodeEngine {
     private void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
         long mayBeDead = timing.deadtime().toMillis() - timing.keepalive().toMillis() - 1_000;
         TakeoverState st = machine.state();
+        // also when the peer was taken for dead: it may have come back meanwhile and taken its groups
+        // (its frames wait unread), so a start decided now would act on the view from before the pause
         if (pausedMillis < mayBeDead || st == TakeoverState.AWAITING_COMM || st == TakeoverState.STOPPED
-                || st == TakeoverState.SHUTTING_DOWN || !detector.status(peer).isAlive()) {
+                || st == TakeoverState.SHUTTING_DOWN) {
             return;
         }
         resyncEndNanos = now + 2 * timing.keepalive().toNanos() + 1_000_000_000L;
@@ -1407,6 +1415,8 @@ public final class NodeEngine {
      */
     public List<Effect> onReload(ClusterConfig applied, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        // a reload read first after a pause of this process must not act on the view from before it
+        awake(out, nowNanos, wallMillis);
         List<org.jheartbeat.core.config.ResourceGroupDecl> oldGroups = config.resourceGroups();
         boolean regroup = !oldGroups.equals(applied.resourceGroups());
         if (regroup && !groupsQuiet()) {

@@ -50,6 +50,8 @@ final class SimNode {
     private long frozenAt;
     /** When this daemon last applied a reload, ns (-1: never). */
     long reloadedAt = -1;
+    /** When the daemon last started (simulated ns), or -1. */
+    long daemonStartedAt = -1;
     /** When the engine last declared its peer dead, ns. */
     long peerDeclaredDeadAt = -1;
     /** When an operator's {@code hb maintenance off} was last applied here, ns. */
@@ -134,6 +136,7 @@ final class SimNode {
         if (!powered || engine != null) {
             return;
         }
+        daemonStartedAt = sim.now;
         config = sim.variantConfig(variant);
         generation = generation == 0 ? wall() / 1000 + 1 : generation + 1;
         byte[] uuid = new byte[16];

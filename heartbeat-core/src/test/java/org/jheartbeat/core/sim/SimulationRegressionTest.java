@@ -94,7 +94,11 @@ class SimulationRegressionTest {
                 Arguments.of(6391L, null, "the same stale report after hb standby all on node2, delays and 89 % loss"),
                 Arguments.of(9673L, null, "the same after hb cleanup, delays up to 3.8 s and hb standby local"),
                 Arguments.of(8592L, null, "node2 started while node1 shut down; node1 restarted during node2's"
-                        + " negotiation: each waited for the other's stable answer until the 10 s timeout"));
+                        + " negotiation: each waited for the other's stable answer until the 10 s timeout"),
+                Arguments.of(9487L, null, "every link cut 20 s, a reload on node1 dropping node2's group, node1 frozen"
+                        + " 15.7 s: the reload adding it back, read first on resume, must not start it while node2 runs it"),
+                Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
+                        + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
 
     /**
