@@ -22,6 +22,7 @@ import org.jheartbeat.cli.logging.DaemonLog;
 import org.jheartbeat.cli.logging.LogSetup;
 import org.jheartbeat.cli.metrics.MetricsEndpoint;
 import org.jheartbeat.cli.runtime.HostChecks;
+import org.jheartbeat.cli.runtime.MaintenanceStartup;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
 import org.jheartbeat.sync.cluster.SyncRuntime;
 import org.jheartbeat.cli.watchdog.DaemonWatchdogs;
@@ -236,15 +237,15 @@ public final class Daemon {
             // a group that could not be released stays BLOCKED here, and the peer is told at comm up
             // in maintenance the groups it covers are only probed, and what runs is kept as it is
             // and a group it may have run before (state directory) that haresources dropped is released too
-            List<org.jheartbeat.core.config.ResourceGroupDecl> former = readGroups(state, config);
+            List<org.jheartbeat.core.config.ResourceGroupDecl> former = MaintenanceStartup.readGroups(state, config);
             loop.start(() -> {
-                var left = org.jheartbeat.cli.runtime.MaintenanceStartup.probeOrRelease(config, me,
+                var left = MaintenanceStartup.probeOrRelease(config, me,
                         engine.machine(), new ResourceGroupRunner(StandardResourceAgents.forHost(
                         config.configDir(), Path.of("/etc/init.d"), new OsProcessRunner())), former);
                 left.forEach((g, why) -> loop.unmanagedAtStartup(g.key(), why));
                 List<org.jheartbeat.core.config.ResourceGroupDecl> mayRun = new ArrayList<>(config.resourceGroups());
                 mayRun.addAll(left.keySet());
-                keepGroups(state, mayRun); // before the first beat, so before any start
+                MaintenanceStartup.keepGroups(state, mayRun); // before the first beat, so before any start
             });
         } catch (IOException e) {
             netty.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -253,14 +254,7 @@ public final class Daemon {
         realtime();
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
         Reloader reloader = new Reloader(config.configDir(), me, config, loop);
-        reloader.keepGroups(groups -> {
-            // before the reload starts any new group: what the file had, and the new groups
-            List<org.jheartbeat.core.config.ResourceGroupDecl> mayRun = new ArrayList<>(readGroups(state, config));
-            java.util.Set<String> have = new java.util.HashSet<>();
-            mayRun.forEach(g -> have.add(g.key()));
-            groups.stream().filter(g -> have.add(g.key())).forEach(mayRun::add);
-            keepGroups(state, mayRun);
-        });
+        reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
         ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
                 log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor));
         controlRef.set(control);
@@ -328,33 +322,6 @@ public final class Daemon {
                     state.maintenanceFile(), e.getMessage());
             return org.jheartbeat.core.takeover.Maintenance.NONE.with(
                     org.jheartbeat.core.takeover.Maintenance.Scope.CLUSTER, true, 1);
-        }
-    }
-
-    /**
-     * The groups this daemon may have run (state directory, {@code groups}); none when the file is
-     * missing. One that cannot be read is CRIT and taken as none: the groups of haresources are still
-     * released at start-up as always.
-     */
-    private static List<org.jheartbeat.core.config.ResourceGroupDecl> readGroups(StateDirectory state,
-                                                                               ClusterConfig config) {
-        try {
-            return state.readGroups(config.nodes());
-        } catch (IOException e) {
-            LOG.error(ClusterLoop.CRIT, "{}: cannot read the groups this node ran before ({}); a group dropped from"
-                    + " haresources while the daemon was down is not released", state.groupsFile(), e.getMessage());
-            return List.of();
-        }
-    }
-
-    /** Writes the groups this daemon may run to the state directory; a failure is CRIT (the next start cannot know). */
-    private static void keepGroups(StateDirectory state, List<org.jheartbeat.core.config.ResourceGroupDecl> groups) {
-        try {
-            state.writeGroups(groups);
-        } catch (IOException e) {
-            LOG.error(ClusterLoop.CRIT, "cannot keep the groups this node may run in {}: {}; if haresources drops one"
-                    + " while the daemon is down, the next start does not release it", state.groupsFile(),
-                    e.getMessage());
         }
     }
 

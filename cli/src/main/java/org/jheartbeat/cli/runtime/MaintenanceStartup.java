@@ -1,10 +1,13 @@
 package org.jheartbeat.cli.runtime;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.loop.ClusterLoop;
+import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.takeover.Maintenance;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.resources.group.GroupStatus;
@@ -78,7 +81,7 @@ public final class MaintenanceStartup {
             for (int j : r.unreleased()) {
                 String why = "BLOCKED: no longer in haresources, found running at start-up and could not be stopped;"
                         + " it may still run here and nothing manages it: stop it by hand";
-                LOG.error(org.jheartbeat.core.loop.ClusterLoop.CRIT, "Resource group {} is {}", gone.get(j).key(), why);
+                LOG.error(ClusterLoop.CRIT, "Resource group {} is {}", gone.get(j).key(), why);
                 left.put(gone.get(j), why);
             }
         }
@@ -117,5 +120,44 @@ public final class MaintenanceStartup {
         List<ResourceGroupDecl> sub = managed.stream().map(groups::get).toList();
         new StartupProbe(runner).releaseRunningGroups(sub).unreleased()
                 .forEach(j -> machine.blockedAtStartup(managed.get(j), "found running at start-up and could not be stopped"));
+    }
+
+    /**
+     * The groups this daemon may have run (state directory, {@code groups}); none when the file is
+     * missing. One that cannot be read is CRIT and taken as none: the groups of haresources are still
+     * released at start-up as always.
+     */
+    public static List<ResourceGroupDecl> readGroups(StateDirectory state, ClusterConfig config) {
+        try {
+            return state.readGroups(config.nodes());
+        } catch (IOException e) {
+            LOG.error(ClusterLoop.CRIT, "{}: cannot read the groups this node ran before ({}); a group dropped"
+                    + " from haresources while the daemon was down is not released", state.groupsFile(), e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** Writes the groups this daemon may run to the state directory; a failure is CRIT (the next start cannot know). */
+    public static void keepGroups(StateDirectory state, List<ResourceGroupDecl> groups) {
+        try {
+            state.writeGroups(groups);
+        } catch (IOException e) {
+            LOG.error(ClusterLoop.CRIT, "cannot keep the groups this node may run in {}: {}; if haresources drops"
+                    + " one while the daemon is down, the next start does not release it", state.groupsFile(),
+                    e.getMessage());
+        }
+    }
+
+    /**
+     * Before a reload applies {@code groups}: the state directory's {@code groups} gains them (what the
+     * file had stays: a group the reload drops may still run until it is stopped).
+     */
+    public static void addGroups(StateDirectory state, ClusterConfig config,
+                                 List<ResourceGroupDecl> groups) {
+        List<ResourceGroupDecl> mayRun = new ArrayList<>(readGroups(state, config));
+        java.util.Set<String> have = new java.util.HashSet<>();
+        mayRun.forEach(g -> have.add(g.key()));
+        groups.stream().filter(g -> have.add(g.key())).forEach(mayRun::add);
+        keepGroups(state, mayRun);
     }
 }
