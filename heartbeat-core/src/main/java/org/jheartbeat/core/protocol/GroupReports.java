@@ -160,6 +160,23 @@ public final class GroupReports {
         return out;
     }
 
+    /**
+     * The groups the peer's last report from a run before {@code generation} (its current one) says are in
+     * one of {@code states}: what a restarted peer's previous run last said it held. A new jheartbeat run
+     * may keep some of them running (maintenance survives a restart), so they are not taken for released
+     * until the new run's own report says where they run.
+     *
+     * @param groups our groups, in haresources order
+     * @return their indices in {@code groups}; empty when the last report is the current run's, or none came
+     */
+    public java.util.Set<Integer> previousRunHolding(List<ResourceGroupDecl> groups, long generation,
+                                                     java.util.Set<GroupState> states) {
+        if (peerGeneration < 0 || peerGeneration == generation) {
+            return new java.util.TreeSet<>();
+        }
+        return peerHolding(groups, peerGeneration, states);
+    }
+
     /** The {@code jhb-groups} body for {@code keys} in {@code states} (same order and size). */
     static HaMessage encode(List<String> keys, List<GroupState> states) {
         List<String> entries = new ArrayList<>();

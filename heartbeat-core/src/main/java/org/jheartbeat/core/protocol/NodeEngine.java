@@ -101,6 +101,10 @@ public final class NodeEngine {
     private long resyncEndNanos = Long.MAX_VALUE;
     /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
     private final GroupReports groupReports = new GroupReports();
+    /** The reported states in which a group may run on the node that reports it. */
+    private static final java.util.Set<org.jheartbeat.core.takeover.GroupState> HOLDING = java.util.EnumSet.of(
+            org.jheartbeat.core.takeover.GroupState.RUNNING, org.jheartbeat.core.takeover.GroupState.STARTING,
+            org.jheartbeat.core.takeover.GroupState.STOPPING, org.jheartbeat.core.takeover.GroupState.BLOCKED);
 
     private NodeStatus localStatus = NodeStatus.INIT;
     private boolean sentFirstStatus;
@@ -446,8 +450,13 @@ public final class NodeEngine {
             case RESTART -> {
                 peerAskSeq = 0; // a new run numbers its frames from the start
                 peerPingUnknown();
-                // what it left running in maintenance its new daemon may have kept: not acquired meanwhile
-                machine.peerLeftRunning(peerMaintenanceRuns, out);
+                // what it left running in maintenance its new daemon may have kept, and what its previous run
+                // last reported holding (a maintenance we never heard of may have kept that): not acquired
+                // until the new run's own report says where they run
+                java.util.Set<Integer> left = new java.util.TreeSet<>(peerMaintenanceRuns);
+                left.addAll(groupReports.previousRunHolding(config.resourceGroups(), peerSeq.generation(),
+                        HOLDING));
+                machine.peerLeftRunning(left, out);
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
@@ -822,10 +831,7 @@ public final class NodeEngine {
     /** The resynchronisation after a pause ends: groups the peer holds by its latest account are not started here. */
     private void endResync(List<Effect> out, long now, long wall) {
         resyncEndNanos = Long.MAX_VALUE;
-        java.util.Set<Integer> holds = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                java.util.EnumSet.of(org.jheartbeat.core.takeover.GroupState.RUNNING,
-                        org.jheartbeat.core.takeover.GroupState.STARTING, org.jheartbeat.core.takeover.GroupState.STOPPING,
-                        org.jheartbeat.core.takeover.GroupState.BLOCKED));
+        java.util.Set<Integer> holds = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(), HOLDING);
         feed(new TakeoverEvent.Resync(false, holds), out, now, wall);
     }
 

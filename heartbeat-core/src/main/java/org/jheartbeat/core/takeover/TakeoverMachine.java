@@ -154,8 +154,9 @@ public final class TakeoverMachine {
      */
     private boolean[] unmanaged;
     /**
-     * The peer left it running in maintenance when it stopped (its last {@code jhb-maint}) and has
-     * restarted: left alone here (as in maintenance) until the peer's own report says where it runs.
+     * The peer's previous run left it running (its last {@code jhb-maint} or {@code jhb-groups}) and the
+     * peer has restarted: left alone here (as in maintenance) until the new run's own report says where
+     * it runs.
      */
     private boolean[] peerLeftRunning;
     /**
@@ -1686,17 +1687,19 @@ public final class TakeoverMachine {
                     + " then run 'hb maintenance off' again";
         }
         if (peerLeftRunning[i]) {
-            return peer + " left it running in maintenance when it stopped; waiting for " + peer + "'s own report"
-                    + " of it";
+            return peer + " restarted after it last reported it running there (its new run may have kept it, as in"
+                    + " maintenance); waiting for " + peer + "'s own report of it";
         }
         return inMaintenance(i) ? "node " + peer : "";
     }
 
     /**
-     * The restarted peer said, before it stopped, that it ran these groups in maintenance (its last
-     * {@code jhb-maint}): its new daemon may have kept them running (its setting on disk), so they are
-     * left alone here, as in maintenance, until {@link #peerReported} says where they run. A group
-     * that runs here is not affected. jheartbeat only: a Heartbeat 3.0.6 peer sends no such report.
+     * The restarted peer said, before it stopped, that it ran these groups (in maintenance, its last
+     * {@code jhb-maint}; or at all, its last {@code jhb-groups}): its new daemon may have kept them running
+     * (a maintenance setting on disk, also one whose message was lost on the way here), so they are left
+     * alone here, as in maintenance, until {@link #peerReported} says where they run. Heartbeat's rule that a
+     * restarted node holds nothing does not hold for a jheartbeat peer. A group that runs here is not
+     * affected. jheartbeat only: a Heartbeat 3.0.6 peer sends no such report.
      */
     public void peerLeftRunning(java.util.Set<Integer> groupsThere, List<Effect> out) {
         for (int i : groupsThere) {
@@ -1729,7 +1732,12 @@ public final class TakeoverMachine {
             return false;
         }
         peerLeftRunning[i] = false;
-        if (runsThere) {
+        boolean peerAlive = peerPresence != PeerPresence.LOST && peerPresence != PeerPresence.GONE
+                && peerPresence != PeerPresence.UNKNOWN;
+        if (runsThere || peerAlive && !isLocal(i)) {
+            // a live peer's own group that does not run there is its to take (it negotiates after its
+            // restart, and our answers never claimed it while it was held here): a death declared meanwhile
+            // must not start it here as the peer starts it
             desired[i] = false;
         }
         out.add(new LogLine(Level.INFO, "Resource group " + groups.get(i).key() + (runsThere ? " runs on " + peer

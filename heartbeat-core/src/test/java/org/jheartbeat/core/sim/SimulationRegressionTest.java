@@ -97,8 +97,11 @@ class SimulationRegressionTest {
                         + " negotiation: each waited for the other's stable answer until the 10 s timeout"),
                 Arguments.of(9487L, null, "every link cut 20 s, a reload on node1 dropping node2's group, node1 frozen"
                         + " 15.7 s: the reload adding it back, read first on resume, must not start it while node2 runs it"),
-                Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
-                        + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
+                Arguments.of(7781L, null, "STONITH: node1's jhb-maint lost, its daemon killed and restarted in"
+                        + " maintenance: node2 took it for holding nothing and started its group"),
+                Arguments.of(6528L, null, "node2 killed and restarted, then frozen past deadtime: node1's hold of node2's"
+                        + " group (its last report) ended as node2 resumed, and both started it"),
+                Arguments.of(9037L, null, "the same with the nodes swapped: node1 killed 1.9 s, then frozen 5.4 s (deadtime 3 s)"));
     }
 
     /**

@@ -13,9 +13,9 @@ import org.jheartbeat.core.takeover.Effect.StartGroup;
 import org.junit.jupiter.api.Test;
 
 /**
- * A peer that stopped in maintenance left a group running and restarts: its new daemon may have kept
- * the group (its setting on disk), so this node does not acquire it ("restarted and holds nothing")
- * until the peer's own report says where it runs.
+ * A peer whose previous run left a group running (in maintenance, or by its last report) restarts: its
+ * new daemon may have kept the group (a maintenance setting on disk), so this node does not acquire it
+ * ("restarted and holds nothing") until the peer's own report says where it runs.
  */
 class TakeoverMachinePeerLeftRunningTest {
     static final NodeName N1 = NodeName.of("node1");
@@ -44,7 +44,7 @@ class TakeoverMachinePeerLeftRunningTest {
         assertThat(starts(on(new TakeoverEvent.PeerResources(ResourceSet.ALL, true, true, "")))).isEmpty();
         List<Effect> out = new ArrayList<>();
         m.peerLeftRunning(Set.of(0), out);
-        assertThat(out).anyMatch(e -> e instanceof Effect.LogLine l && l.text().contains("left it running"));
+        assertThat(out).anyMatch(e -> e instanceof Effect.LogLine l && l.text().contains("restarted after it last reported it running"));
         assertThat(m.inMaintenance(0)).isTrue();
         assertThat(starts(on(new TakeoverEvent.PeerRestarted()))).as("not acquired while node2 may run it").isEmpty();
         assertThat(starts(on(new TakeoverEvent.Tick()))).isEmpty();
@@ -65,5 +65,23 @@ class TakeoverMachinePeerLeftRunningTest {
         assertThat(m.peerReported(0, false, new ArrayList<>())).isTrue();
         assertThat(starts(on(new TakeoverEvent.Tick()))).containsExactly(0);
         assertThat(m.peerReported(0, false, new ArrayList<>())).as("only once").isFalse();
+    }
+
+    @Test
+    void theLivePeersOwnGroupIsLeftToItWhenItsReportEndsTheWait() {
+        on(new TakeoverEvent.CommUp());
+        assertThat(starts(on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, "")))).containsExactly(0);
+        on(new TakeoverEvent.GroupStarted(0, true));
+        List<Effect> out = new ArrayList<>();
+        m.peerLeftRunning(Set.of(1), out);
+        assertThat(m.inMaintenance(1)).isTrue();
+        on(new TakeoverEvent.PeerRestarted());
+        // then frozen past deadtime (no STONITH): its group is taken over, but held here
+        assertThat(starts(on(new TakeoverEvent.PeerDead()))).isEmpty();
+        on(new TakeoverEvent.PeerReturned());
+        on(new TakeoverEvent.PeerStarting());
+        assertThat(m.peerReported(1, false, new ArrayList<>())).isTrue();
+        assertThat(starts(on(new TakeoverEvent.Tick()))).as("node2 negotiates and takes its own group").isEmpty();
+        assertThat(m.groupState(1)).isEqualTo(GroupState.STOPPED);
     }
 }
