@@ -340,7 +340,7 @@ public final class ClusterLoop implements AutoCloseable {
     public static final long PEER_PROBE_TIMEOUT_S = 10;
 
     /**
-     * {@code hb maintenance on|off} for {@code scope} (issue 20; docs/design/takeover.md, "Maintenance").
+     * {@code hb maintenance on|off} for {@code scope} (docs/design/takeover.md, "Maintenance").
      * On: applied here, kept in the state directory, sent to the peer (now, or when it returns).
      * Off: the groups that leave maintenance are probed here and on the peer first; if one runs on both
      * nodes the request is refused and nothing changes; else what runs is adopted where it runs and

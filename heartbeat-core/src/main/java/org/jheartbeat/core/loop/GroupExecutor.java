@@ -101,7 +101,7 @@ public interface GroupExecutor extends AutoCloseable {
     }
 
     /**
-     * Asks every resource of group {@code group} for its status (issue 20, maintenance), after the
+     * Asks every resource of group {@code group} for its status (maintenance), after the
      * group's queued operations; starts and stops nothing.
      *
      * @return completes with what runs here, exceptionally when the status could not be learnt (the

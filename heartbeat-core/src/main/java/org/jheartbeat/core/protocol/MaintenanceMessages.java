@@ -9,7 +9,7 @@ import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.MessageType;
 
 /**
- * Encodes and decodes {@code jhb-maint} (issue 20; docs/design/takeover.md, "Maintenance"), pure.
+ * Encodes and decodes {@code jhb-maint} (docs/design/takeover.md, "Maintenance"), pure.
  * Three kinds, by {@code maint_op}:
  * <pre>
  *  set    maint_ver maint_cl [maint_nodes] [maint_grps] [maint_runs] [maint_yours]   the setting; runs = groups

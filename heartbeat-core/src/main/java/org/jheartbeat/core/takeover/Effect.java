@@ -68,11 +68,11 @@ public sealed interface Effect {
     /**
      * Watch (monitor) group {@code group} from now on ({@code on}: maintenance ended and it runs
      * here, adopted), or stop watching it ({@code false}: it entered maintenance). Nothing is started
-     * or stopped (issue 20).
+     * or stopped.
      */
     record WatchGroup(int group, boolean on) implements Effect { }
 
-    /** Keep the maintenance setting in the state directory (it changed; issue 20). */
+    /** Keep the maintenance setting in the state directory (it changed). */
     record PersistMaintenance(Maintenance setting) implements Effect { }
 
     /** The peer asks which groups run here: probe every group, answer with {@code jhb-maint runs}. */

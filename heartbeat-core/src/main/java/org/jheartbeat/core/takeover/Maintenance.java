@@ -10,8 +10,8 @@ import java.util.TreeSet;
 import org.jheartbeat.core.config.NodeName;
 
 /**
- * The cluster's maintenance setting ({@code hb maintenance on|off [--node NODE | --group GROUP]},
- * issue 20; docs/design/takeover.md, "Maintenance"): cluster-wide, and/or per node, and/or per
+ * The cluster's maintenance setting ({@code hb maintenance on|off [--node NODE | --group GROUP]};
+ * docs/design/takeover.md, "Maintenance"): cluster-wide, and/or per node, and/or per
  * resource group. While a group is in maintenance nothing of jheartbeat starts, stops, monitors,
  * takes over, fails back or hands it over; beats and membership go on. As Pacemaker's
  * {@code maintenance-mode} cluster property and per-node/per-resource {@code maintenance} attribute.

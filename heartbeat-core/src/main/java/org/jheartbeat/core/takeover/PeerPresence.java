@@ -1,8 +1,8 @@
 package org.jheartbeat.core.takeover;
 
 /**
- * The peer as the cluster acts on it: the one record of peer liveness that decisions read (issue 12,
- * "peer liveness has one owner"). The {@link org.jheartbeat.core.membership.FailureDetector} decides
+ * The peer as the cluster acts on it: the one record of peer liveness that decisions read
+ * (peer liveness has one owner). The {@link org.jheartbeat.core.membership.FailureDetector} decides
  * when the peer is heard or dead from beats; the takeover machine turns those decisions, and the
  * peer's own {@code starting}/{@code resource}/{@code shutdown} messages, into exactly one of these
  * values. Nothing else keeps a copy: the protocol engine, {@code hb status} and {@code cl_status

@@ -20,7 +20,7 @@ enum Settlement {
     CONFIG("config", "Resource groups settled after the haresources comparison."),
     /** This node's own groups taken back from a peer that restarted and holds nothing. */
     RESTART("restart", "Initial resource acquisition complete (restart)"),
-    /** Groups adopted or started when their maintenance ended (issue 20). */
+    /** Groups adopted or started when their maintenance ended. */
     MAINTENANCE("maintenance", "Resource groups settled after maintenance.");
 
     private final String wireInfo;

@@ -144,8 +144,8 @@ public sealed interface TakeoverEvent {
     }
 
     /**
-     * The peer's haresources defines these groups differently from ours (jheartbeat only, issue 11
-     * point 8; the loop compares the peer's {@code jhb-config} with our file): none of them may run
+     * The peer's haresources defines these groups differently from ours (jheartbeat only; the loop
+     * compares the peer's {@code jhb-config} with our file): none of them may run
      * here until a later event leaves them out. Replaces the previous set; an empty set clears it.
      *
      * @param groups local group indices
@@ -160,7 +160,7 @@ public sealed interface TakeoverEvent {
      * Another live node sends with this node's own name (its frames carry another node UUID or a newer
      * generation than ours: a machine that started as us, e.g. with a host name taken over by a Hostname
      * resource), or it has been silent for deadtime again. While on, the machine starts no group: no
-     * takeover, no failback (jheartbeat only, issue 15). Groups already running stay; fencing goes on.
+     * takeover, no failback (jheartbeat only). Groups already running stay; fencing goes on.
      *
      * @param on whether the conflict is live
      */
@@ -207,7 +207,7 @@ public sealed interface TakeoverEvent {
      * The maintenance setting changed (an operator's {@code hb maintenance}, the peer's {@code jhb-maint},
      * or the state file at start-up). Groups that leave maintenance are reconciled from what runs: the
      * caller probed them here ({@code probed}, their indices; {@code runsHere} those with any resource
-     * running here) and knows from the peer's probe which run there ({@code runsOnPeer}); issue 20.
+     * running here) and knows from the peer's probe which run there ({@code runsOnPeer}).
      *
      * @param setting    the new setting
      * @param probed     groups probed here just now (those leaving maintenance); others keep their state

@@ -15,7 +15,7 @@ import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.jheartbeat.core.wire.HaMessage;
 import org.junit.jupiter.api.Test;
 
-/** Issue 6 item 4: the nodes exchange config digests ({@code jhb-config}) and report a mismatch. */
+/** The nodes exchange config digests ({@code jhb-config}) and report a mismatch. */
 class ConfigDigestScenarioTest {
     /** Keepalive of {@link TwoNodeHarness}, ms. */
     static final long KEEPALIVE_MS = 500;
@@ -98,7 +98,7 @@ class ConfigDigestScenarioTest {
         assertThat(count("node1", warn)).isEqualTo(1);
         assertThat(count("node2", warn)).isEqualTo(1);
         // the cluster still runs: the files differ in one group, which neither node starts
-        // (issue 11, DisputedGroupsScenarioTest); the rest is a warning, not a fault
+        // (DisputedGroupsScenarioTest); the rest is a warning, not a fault
         assertThat(h.engine(N1).machine().state()).isEqualTo(TakeoverState.STABLE);
         assertThat(h.engine(N1).detector().status(N2)).isEqualTo(NodeStatus.ACTIVE);
         assertThat(h.placement()).isEqualTo(java.util.Map.of("node1", java.util.Set.of("198.18.0.100/24/eth0"),

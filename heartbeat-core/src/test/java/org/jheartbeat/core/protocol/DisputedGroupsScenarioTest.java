@@ -19,7 +19,7 @@ import org.jheartbeat.core.wire.MessageType;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 point 8: groups the two haresources define differently are started by neither node, with
+ * Groups the two haresources define differently are started by neither node, with
  * CRIT on both, until the files agree; groups defined the same run normally.
  */
 class DisputedGroupsScenarioTest {

@@ -7,8 +7,8 @@ import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every link cut between two nodes that each run a group (active-active), both with STONITH (issue 16's
- * fault matrix, "both links cut, STONITH, active-active"). With the fence delay, node2 (as many groups as
+ * Every link cut between two nodes that each run a group (active-active), both with STONITH (the fault
+ * matrix's "both links cut, STONITH, active-active"). With the fence delay, node2 (as many groups as
  * node1, later in ha.cf) waits, node1 fences it first and serves both groups; without it both fence at
  * once, as Heartbeat 3.0.6 (and jheartbeat before the delay) did. The harness's fence takes 0.5 s.
  */

@@ -15,7 +15,7 @@ import org.jheartbeat.core.wire.MessageType;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15: a live node that sends with our own name (another machine started as us, e.g. its host name
+ * A live node that sends with our own name (another machine started as us, e.g. its host name
  * was taken over by a Hostname resource) is never taken for our own echo: node1 logs CRIT and starts
  * nothing, not even the groups of a peer that died meanwhile, until that node has been silent for deadtime.
  */

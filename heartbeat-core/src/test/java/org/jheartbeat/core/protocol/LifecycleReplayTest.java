@@ -36,7 +36,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 4, item 5: the lifecycle capture of two real Heartbeat 3.0.6 nodes
+ * The lifecycle capture of two real Heartbeat 3.0.6 nodes
  * ({@code shared/vectors/heartbeat-3.0.6/lifecycle.pcap}, events in {@code lifecycle-events.txt}),
  * replayed into our {@link NodeEngine} playing node2, yields the resource decisions the real node2 made.
  *
@@ -218,7 +218,7 @@ class LifecycleReplayTest {
     }
 
     /**
-     * Issue 6 item 4: a real Heartbeat 3.0.6 peer sends no {@code jhb-config}. Our node2 sends its digest
+     * A real Heartbeat 3.0.6 peer sends no {@code jhb-config}. Our node2 sends its digest
      * after comm up and again when the real node1 restarts (its {@code starting} at about 70 s), logs no
      * mismatch, and says in status that the peer's config is unknown. (What the real node1 does with our
      * digest cannot be replayed: the capture predates it. Heartbeat drops unknown types, facts C.2.)

@@ -12,7 +12,7 @@ import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * Maintenance between two engines over the real codec (issue 20): the setting travels in
+ * Maintenance between two engines over the real codec: the setting travels in
  * {@code jhb-maint}, also to a peer that was down when it was set; a daemon restarted in maintenance
  * keeps what runs; the probe exchange of {@code off}; nothing ever runs on both nodes.
  */

@@ -17,7 +17,7 @@ import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14 item 4: ping nodes and the ipfail rule, two engines on a fake clock. The LAN uplink of a
+ * Ping nodes and the ipfail rule, two engines on a fake clock. The LAN uplink of a
  * node is cut by making its ping node stop answering it ({@link TwoNodeHarness#pingAnswers}).
  */
 class PingScenarioTest {

@@ -39,7 +39,7 @@ import org.jheartbeat.core.wire.WireCodec;
 import org.jheartbeat.core.wire.WireFormatException;
 
 /**
- * Fuzzer of the authenticated receive path, {@link NodeEngine#onFrame} (issue 16 item 6): our engine
+ * Fuzzer of the authenticated receive path, {@link NodeEngine#onFrame}: our engine
  * plays node2 of the lifecycle capture ({@link LifecycleReplayTest}), fed every datagram of the real
  * node1 on a fake clock up to the capture's end (node1 restarted, active, owning labsvc). Then, 1 ms
  * later, it is handed hostile frames grown from the capture (both directions, both of node1's

@@ -19,7 +19,7 @@ import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13 item 3 on two engines and a fake clock: a reload ({@code hb reload}) adds and removes
+ * On two engines and a fake clock: a reload ({@code hb reload}) adds and removes
  * groups without touching the others, announces the new config digest so that the peer compares
  * again, applies timings and keys, and a group the peer defines differently after a reload is
  * disputed on both nodes.

@@ -15,7 +15,7 @@ import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 point 5 in fake time: {@code cl_status rscstatus} through the sequence of RscStatusIT,
+ * In fake time: {@code cl_status rscstatus} through the sequence of RscStatusIT,
  * one group preferred by node1. The expected words are what a real Heartbeat 3.0.6 pair printed in
  * the lab (Debian 1:3.0.6-13+b2, LAB_NODE1=LAB_NODE2=heartbeat, LAB_GROUPS=single), node1/node2 after
  * each step; an empty side is a stopped or powered-off node.

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11 point 6: frames from before (an older generation, a sequence number behind the window,
+ * Frames from before (an older generation, a sequence number behind the window,
  * our own frames) are dropped silently, as Heartbeat 3.0.6's {@code should_drop_message} drops them:
  * they never refresh a link or a node, never make a peer restart or return, never reach the takeover
  * machine, so never cause a death, a takeover or a fence. Each test records frames, lets the cluster

@@ -12,7 +12,7 @@ import org.jheartbeat.core.state.StateDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The maintenance setting: scopes, versions, the state-file form and its persistence (issue 20). */
+/** The maintenance setting: scopes, versions, the state-file form and its persistence. */
 class MaintenanceTest {
     static final NodeName N1 = NodeName.of("node1");
     static final NodeName N2 = NodeName.of("node2");

@@ -14,7 +14,7 @@ import org.jheartbeat.core.takeover.Effect.StopGroup;
 import org.jheartbeat.core.takeover.TakeoverEvent.GroupsDisputed;
 import org.junit.jupiter.api.Test;
 
-/** Issue 11 point 8: the machine never starts a disputed group and stops one that runs. */
+/** The machine never starts a disputed group and stops one that runs. */
 class TakeoverMachineDisputedTest {
     static final NodeName N1 = NodeName.of("node1");
     static final NodeName N2 = NodeName.of("node2");

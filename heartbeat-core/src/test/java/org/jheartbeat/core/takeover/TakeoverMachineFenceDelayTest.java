@@ -11,7 +11,7 @@ import org.jheartbeat.core.config.ResourceSpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fencing race of a cut of every link (issue 16 part 5, "both links cut, STONITH, active-active";
+ * The fencing race of a cut of every link (the fault matrix's "both links cut, STONITH, active-active";
  * docs/design/stonith.md, "Fence delay"): the node that holds fewer groups, or with as many the one
  * listed later in ha.cf, waits {@code fence_delay} before its first FencePeer; the other fences at once.
  * A peer heard again during the wait is not fenced at all. Fake clock: times are the nanos fed.

@@ -9,7 +9,7 @@ import org.jheartbeat.core.config.NodeName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The takeover machine in maintenance (issue 20): nothing in scope is started or stopped whatever
+ * The takeover machine in maintenance: nothing in scope is started or stopped whatever
  * happens, fencing still runs, and leaving maintenance adopts what the probes found (the probe/adopt
  * kernel). node1 with g1 (node1's) and g2 (node2's), as {@link TakeoverTableTest}.
  */

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Each state is reached from a new machine by the shortest real sequence of events.
  *
  * <p>A second table ("State × event table in maintenance") has the same cells for a machine that was
- * put in cluster-wide maintenance ({@link TakeoverEvent.MaintenanceSet}) once in the state (issue 20).
+ * put in cluster-wide maintenance ({@link TakeoverEvent.MaintenanceSet}) once in the state.
  */
 class TakeoverTableTest {
     static final NodeName N1 = NodeName.of("node1");
