@@ -50,8 +50,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   power_on: 10s              # after a confirmed off, switch the peer on again this much later; never
  *   fence_delay: 5s            # all links cut: the node holding fewer groups waits this long to fence; 0: none
  * </pre>
- * Every user error is one {@link UserException} (exit 2) reading {@code FILE:LINE: what is wrong;
- * what to do}, as for sync.yaml; unknown keys are errors, with "did you mean".
+ * User errors are one {@link UserException} (exit 2) with a line per problem, every problem of the
+ * file at once, each {@code FILE:LINE: what is wrong; what to do}, as for sync.yaml; unknown keys are
+ * errors, with "did you mean".
  *
  * @param source          the file as read (messages name it)
  * @param metricsListen   per node name: where its metrics endpoint listens
@@ -126,63 +127,83 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
     }
 
     /**
-     * Parses the text of jheartbeat.yaml (empty, or only comments: no settings).
+     * Parses the text of jheartbeat.yaml (empty, or only comments: no settings). Every problem of the file
+     * is reported at once, one line each, ordered by line (a YAML syntax error stops the parse: nothing
+     * after it can be read).
      *
-     * @throws UserException exit 2, {@code FILE:LINE: what; what to do}, on the first error
+     * @throws UserException exit 2, one {@code FILE:LINE: what; what to do} line per problem
      */
     public static JheartbeatYaml parse(String text, Path source, Optional<ClusterConfig> cluster) throws UserException {
         Node root;
         try {
             root = YamlNodes.compose(text);
         } catch (YamlNodes.SyntaxError e) {
-            throw error(source, e.line(), e.getMessage());
+            throw failed(source, List.of(new Problem(e.line(), e.getMessage())));
         }
         Map<String, InetSocketAddress> listen = new LinkedHashMap<>();
         if (root == null || root instanceof ScalarNode s && s.getValue().isEmpty()) {
             return new JheartbeatYaml(source, listen);
         }
-        Map<String, NodeTuple> top = mapping(source, root, "the file", List.of("metrics", "monitor", "stonith"));
-        OperationTimeouts monitor = monitor(source, top.get("monitor"));
-        FencingPolicy fencing = fencing(source, top.get("stonith"));
-        NodeTuple metrics = top.get("metrics");
-        if (metrics != null && !isNull(metrics.getValueNode())) {
-            Map<String, NodeTuple> m = mapping(source, metrics.getValueNode(), "metrics:", List.of("listen"));
-            NodeTuple l = m.get("listen");
-            if (l != null && !isNull(l.getValueNode())) {
-                List<String> nodes = cluster.map(c -> c.nodes().stream().map(NodeName::value).toList()).orElse(null);
-                for (NodeTuple e : mapping(source, l.getValueNode(), "metrics: listen:", null).values()) {
-                    String node = ((ScalarNode) e.getKeyNode()).getValue();
-                    if (nodes != null && !nodes.contains(node.toLowerCase(Locale.ROOT))) {
-                        throw error(source, line(e.getKeyNode()), "metrics: listen: [" + node + "] is not a node of"
-                                + " ha.cf; " + Suggestions.closest(node, nodes).map(c -> "did you mean '" + c + "'? ")
-                                .orElse("") + "use one of " + String.join(", ", nodes));
-                    }
-                    listen.put(node.toLowerCase(Locale.ROOT), address(source, e.getValueNode(), node));
-                }
-            }
+        List<Problem> problems = new ArrayList<>();
+        Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
+                List.of("metrics", "monitor", "stonith")), Map.of());
+        OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
+        FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
+        attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen), null);
+        if (!problems.isEmpty()) {
+            throw failed(source, problems);
         }
         return new JheartbeatYaml(source, listen, monitor, fencing);
+    }
+
+    /** The {@code metrics:} section into {@code listen}: each node's entry checked on its own. */
+    private static Void metrics(List<Problem> problems, NodeTuple metrics, Optional<ClusterConfig> cluster,
+                                Map<String, InetSocketAddress> listen) throws Problem {
+        if (metrics == null || isNull(metrics.getValueNode())) {
+            return null;
+        }
+        Map<String, NodeTuple> m = mapping(problems, metrics.getValueNode(), "metrics:", List.of("listen"));
+        NodeTuple l = m.get("listen");
+        if (l == null || isNull(l.getValueNode())) {
+            return null;
+        }
+        List<String> nodes = cluster.map(c -> c.nodes().stream().map(NodeName::value).toList()).orElse(null);
+        for (NodeTuple e : mapping(problems, l.getValueNode(), "metrics: listen:", null).values()) {
+            String node = ((ScalarNode) e.getKeyNode()).getValue();
+            if (nodes != null && !nodes.contains(node.toLowerCase(Locale.ROOT))) {
+                problems.add(new Problem(line(e.getKeyNode()), "metrics: listen: [" + node + "] is not a node of"
+                        + " ha.cf; " + Suggestions.closest(node, nodes).map(c -> "did you mean '" + c + "'? ")
+                        .orElse("") + "use one of " + String.join(", ", nodes)));
+                continue;
+            }
+            InetSocketAddress a = attempt(problems, () -> address(e.getValueNode(), node), null);
+            if (a != null) {
+                listen.put(node.toLowerCase(Locale.ROOT), a);
+            }
+        }
+        return null;
     }
 
     /**
      * The {@code stonith:} section: {@code action}, {@code power_on} and {@code fence_delay}, each defaulting
      * as {@link FencingPolicy#DEFAULT}.
      */
-    private static FencingPolicy fencing(Path source, NodeTuple section) throws UserException {
+    private static FencingPolicy fencing(List<Problem> problems, NodeTuple section) throws Problem {
         FencingPolicy p = FencingPolicy.DEFAULT;
         if (section == null || isNull(section.getValueNode())) {
             return p;
         }
-        for (NodeTuple e : mapping(source, section.getValueNode(), "stonith:", List.of("action", "power_on",
+        for (NodeTuple e : mapping(problems, section.getValueNode(), "stonith:", List.of("action", "power_on",
                 "fence_delay")).values()) {
             String key = ((ScalarNode) e.getKeyNode()).getValue();
             if (!(e.getValueNode() instanceof ScalarNode v) || v.getValue().isBlank()) {
-                throw error(source, line(e.getValueNode()), "stonith: " + key + ": no value; write e.g. "
+                problems.add(new Problem(line(e.getValueNode()), "stonith: " + key + ": no value; write e.g. "
                         + switch (key) {
                             case "action" -> "auto";
                             case "fence_delay" -> "5s or 0";
                             default -> "10s or never";
-                        });
+                        }));
+                continue;
             }
             try {
                 p = switch (key) {
@@ -193,50 +214,51 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                     default -> new FencingPolicy(p.action(), p.powerOnAfter(), FencingPolicy.parseFenceDelay(v.getValue()));
                 };
             } catch (IllegalArgumentException ex) {
-                throw error(source, line(v), "stonith: " + key + ": " + ex.getMessage());
+                problems.add(new Problem(line(v), "stonith: " + key + ": " + ex.getMessage()));
             }
         }
         return p;
     }
 
     /** The {@code monitor:} section as haresources options, each checked with their rules. */
-    private static OperationTimeouts monitor(Path source, NodeTuple section) throws UserException {
+    private static OperationTimeouts monitor(List<Problem> problems, NodeTuple section) throws Problem {
         OperationTimeouts o = OperationTimeouts.NONE;
         if (section == null || isNull(section.getValueNode())) {
             return o;
         }
-        for (NodeTuple e : mapping(source, section.getValueNode(), "monitor:",
+        for (NodeTuple e : mapping(problems, section.getValueNode(), "monitor:",
                 List.of("interval", "restart_limit", "restart_window")).values()) {
             String key = ((ScalarNode) e.getKeyNode()).getValue();
             if (!(e.getValueNode() instanceof ScalarNode v) || v.getValue().isBlank()) {
-                throw error(source, line(e.getValueNode()), "monitor: " + key + ": no value; write e.g. "
-                        + (key.equals("restart_limit") ? "3" : key.equals("interval") ? "10s" : "10min"));
+                problems.add(new Problem(line(e.getValueNode()), "monitor: " + key + ": no value; write e.g. "
+                        + (key.equals("restart_limit") ? "3" : key.equals("interval") ? "10s" : "10min")));
+                continue;
             }
             try {
                 o = o.with(MONITOR_KEYS.get(key), v.getValue().trim());
             } catch (IllegalArgumentException ex) {
-                throw error(source, line(v), "monitor: " + key + ": " + ex.getMessage());
+                problems.add(new Problem(line(v), "monitor: " + key + ": " + ex.getMessage()));
             }
         }
         return o;
     }
 
-    private static InetSocketAddress address(Path source, Node value, String node) throws UserException {
+    private static InetSocketAddress address(Node value, String node) throws Problem {
         String what = "metrics: listen: " + node;
         String fix = "; write \"" + node + ": ADDRESS:PORT\" with one of " + node + "'s IP addresses, e.g. "
                 + "192.168.1.1:9810 ([::1]:9810 for IPv6)";
         if (!(value instanceof ScalarNode s) || s.getValue().isBlank()) {
-            throw error(source, line(value), what + ": no address" + fix);
+            throw new Problem(line(value), what + ": no address" + fix);
         }
         String text = s.getValue().trim();
         Matcher m = HOST_PORT.matcher(text);
         if (!m.matches()) {
-            throw error(source, line(value), what + ": [" + text + "] is not ADDRESS:PORT (an IP address, not a"
+            throw new Problem(line(value), what + ": [" + text + "] is not ADDRESS:PORT (an IP address, not a"
                     + " host name: nothing is looked up at start)" + fix);
         }
         int port = Integer.parseInt(m.group(2));
         if (port < 1 || port > 65535) {
-            throw error(source, line(value), what + ": port " + port + " is out of range; use 1..65535" + fix);
+            throw new Problem(line(value), what + ": port " + port + " is out of range; use 1..65535" + fix);
         }
         String host = m.group(1).startsWith("[") ? m.group(1).substring(1, m.group(1).length() - 1) : m.group(1);
         try {
@@ -245,15 +267,20 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
             }
             return new InetSocketAddress(InetAddress.getByName(host), port); // a literal: no lookup
         } catch (UnknownHostException e) {
-            throw error(source, line(value), what + ": [" + host + "] is not an IP address" + fix);
+            throw new Problem(line(value), what + ": [" + host + "] is not an IP address" + fix);
         }
     }
 
-    /** A mapping node's entries by key; {@code known} (null: anything) lists the allowed keys. */
-    private static Map<String, NodeTuple> mapping(Path source, Node n, String where, List<String> known)
-            throws UserException {
+    /**
+     * A mapping node's entries by key; {@code known} (null: anything) lists the allowed keys. A key that is
+     * not a plain word, unknown or given twice is recorded in {@code problems} and left out.
+     *
+     * @throws Problem when {@code n} is not a mapping
+     */
+    private static Map<String, NodeTuple> mapping(List<Problem> problems, Node n, String where, List<String> known)
+            throws Problem {
         if (!(n instanceof MappingNode map)) {
-            throw error(source, line(n), where + " must be a mapping of keys to values" + (known == null ? ""
+            throw new Problem(line(n), where + " must be a mapping of keys to values" + (known == null ? ""
                     : " (" + String.join(", ", known) + ")") + "; indent the entries under it");
         }
         // a section's messages start with its path ("metrics: listen: "); the top level's with nothing
@@ -261,18 +288,22 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         Map<String, NodeTuple> out = new LinkedHashMap<>();
         for (NodeTuple t : map.getValue()) {
             if (!(t.getKeyNode() instanceof ScalarNode k)) {
-                throw error(source, line(t.getKeyNode()), where + " has a key that is not a plain word; write KEY: VALUE");
+                problems.add(new Problem(line(t.getKeyNode()), where + " has a key that is not a plain word; write"
+                        + " KEY: VALUE"));
+                continue;
             }
             String key = k.getValue();
             if (known != null && !known.contains(key)) {
                 List<String> candidates = new ArrayList<>(known);
                 String hint = Suggestions.closest(key, candidates).map(c -> "did you mean '" + c + "'? ").orElse("");
-                throw error(source, line(k), at + "unknown key [" + key + "]; " + hint + "known: "
-                        + String.join(", ", known));
+                problems.add(new Problem(line(k), at + "unknown key [" + key + "]; " + hint + "known: "
+                        + String.join(", ", known)));
+                continue;
             }
             if (out.containsKey(key)) {
-                throw error(source, line(k), at + key + " appears twice (first on line "
-                        + line(out.get(key).getKeyNode()) + "); keep one");
+                problems.add(new Problem(line(k), at + key + " appears twice (first on line "
+                        + line(out.get(key).getKeyNode()) + "); keep one"));
+                continue;
             }
             out.put(key, t);
         }
@@ -288,8 +319,38 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         return n == null ? 0 : n.getStartMark().getLine() + 1;
     }
 
-    private static UserException error(Path source, int line, String what) {
+    /** One problem of the file: its 1-based line (0: none applies) and {@code what is wrong; what to do}. */
+    private static final class Problem extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final int line;
+
+        Problem(int line, String what) {
+            super(what, null, false, false);
+            this.line = line;
+        }
+    }
+
+    /** A step of the parse that may find a problem that stops it (its value cannot be read). */
+    private interface Step<T> {
+        T get() throws Problem;
+    }
+
+    /** The step's value; or, when it stops on a problem, the problem recorded and {@code fallback}. */
+    private static <T> T attempt(List<Problem> problems, Step<T> step, T fallback) {
+        try {
+            return step.get();
+        } catch (Problem p) {
+            problems.add(p);
+            return fallback;
+        }
+    }
+
+    /** Every problem as one user error, a {@code FILE:LINE: what} line each, ordered by line. */
+    private static UserException failed(Path source, List<Problem> problems) {
         String name = source == null ? NAME : source.toString();
-        return new UserException(ExitCodes.CONFIG, (line > 0 ? name + ":" + line + ": " : name + ": ") + what);
+        return new UserException(ExitCodes.CONFIG, problems.stream()
+                .sorted(java.util.Comparator.comparingInt(p -> p.line))
+                .map(p -> (p.line > 0 ? name + ":" + p.line + ": " : name + ": ") + p.getMessage())
+                .collect(java.util.stream.Collectors.joining("\n")));
     }
 }

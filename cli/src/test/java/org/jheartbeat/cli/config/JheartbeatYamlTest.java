@@ -158,6 +158,35 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void everyProblemOfTheFileIsReportedAtOnceInLineOrder() {
+        String text = """
+                metrics:
+                  listen:
+                    node3: 198.18.0.3:9810
+                    node1: 198.18.0.1
+                    node2: 198.18.0.2:9810
+                monitor:
+                  interval: often
+                  restart_limt: 2
+                stonith:
+                  fence_delay: soon
+                  action: auto
+                colour: blue
+                """;
+        assertThat(error(text)).isEqualTo(String.join("\n",
+                "/etc/ha.d/jheartbeat.yaml:3: metrics: listen: [node3] is not a node of ha.cf; did you mean 'node1'?"
+                        + " use one of node1, node2",
+                "/etc/ha.d/jheartbeat.yaml:4: metrics: listen: node1: [198.18.0.1] is not ADDRESS:PORT (an IP address,"
+                        + " not a host name: nothing is looked up at start); write \"node1: ADDRESS:PORT\" with one of"
+                        + " node1's IP addresses, e.g. 192.168.1.1:9810 ([::1]:9810 for IPv6)",
+                error("monitor:\n  interval: often\n").replace(":2:", ":7:"),
+                "/etc/ha.d/jheartbeat.yaml:8: monitor: unknown key [restart_limt]; did you mean 'restart_limit'? known:"
+                        + " interval, restart_limit, restart_window",
+                error("stonith:\n  fence_delay: soon\n").replace(":2:", ":10:"),
+                "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: metrics, monitor, stonith"));
+    }
+
+    @Test
     void withoutTheClusterAnyNodeNameIsTaken() throws Exception {
         assertThat(JheartbeatYaml.parse("metrics:\n  listen:\n    alpha: 198.18.0.1:9810\n", FILE, Optional.empty())
                 .metricsListen(NodeName.of("alpha"))).isPresent();
