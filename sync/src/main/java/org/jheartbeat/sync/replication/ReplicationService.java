@@ -63,6 +63,7 @@ public final class ReplicationService implements AutoCloseable {
     private final Map<String, Instant> nextFire = new HashMap<>();
     private final Map<String, ReentrantLock> jobLocks = new HashMap<>();
     private final ExecutorService workers;
+    private final ReplicaAges ages;
     private final Object wake = new Object();
     private volatile boolean closed;
     /** Jobs whose next scheduled run is the first since this node started their group. */
@@ -117,6 +118,7 @@ public final class ReplicationService implements AutoCloseable {
         this.localNode = Objects.requireNonNull(localNode, "localNode");
         this.runningGroupKeys = Objects.requireNonNull(runningGroupKeys, "runningGroupKeys");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.ages = new ReplicaAges(resolvedCfg.stateDir(), clock);
         this.runner = Objects.requireNonNull(runner, "runner");
         this.peerNode = cfg.nodes().keySet().stream().filter(n -> !n.equalsIgnoreCase(localNode)).sorted()
                 .findFirst().orElse(null);
@@ -353,27 +355,12 @@ public final class ReplicationService implements AutoCloseable {
 
     /**
      * Logs, for each job of a group, how old the local replica is: called before this node starts
-     * the group on takeover, which uses the replica as it is.
+     * the group on takeover, which uses the replica as it is ({@link ReplicaAges#log}).
      *
      * @param groupKey the group key
      */
     public void logReplicaAge(String groupKey) {
-        for (ReplicationJobSpec j : jobsOf(groupKey)) {
-            Optional<ReplicaStamp> s;
-            try {
-                s = stamp(j);
-            } catch (IOException e) {
-                LOG.warn("sync job {}: replica stamp unreadable ({}): data age unknown", j.name(), e.getMessage());
-                continue;
-            }
-            if (s.isEmpty()) {
-                LOG.warn("sync job {}: no replica stamp: data age unknown", j.name());
-            } else {
-                LOG.info("sync job {}: replica is {} old (last sync from {} at {})", j.name(),
-                        ReplicationRunner.human(Duration.between(s.get().start(), clock.instant())),
-                        s.get().sourceNode(), s.get().start());
-            }
-        }
+        ages.log(jobsOf(groupKey));
     }
 
     /**
@@ -382,31 +369,7 @@ public final class ReplicationService implements AutoCloseable {
      *         no readable stamp or no such job
      */
     public Optional<Duration> replicaAge(String job) {
-        Optional<ReplicationJobSpec> j = cfg.job(job);
-        if (j.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return stamp(j.get()).map(s -> Duration.between(s.start(), clock.instant()));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** The newest of the local stamp and, for a path target, the stamp next to the target. */
-    private Optional<ReplicaStamp> stamp(ReplicationJobSpec j) throws IOException {
-        Optional<ReplicaStamp> local = ReplicaStamp.read(ReplicaStamp.localFile(cfg.stateDir(), j.name()));
-        if (j.toPeer()) {
-            return local;
-        }
-        Optional<ReplicaStamp> target = ReplicaStamp.read(ReplicaStamp.targetFile(j.targetPath().orElseThrow(), j.name()));
-        if (local.isEmpty()) {
-            return target;
-        }
-        if (target.isEmpty()) {
-            return local;
-        }
-        return Optional.of(target.get().start().isAfter(local.get().start()) ? target.get() : local.get());
+        return cfg.job(job).flatMap(ages::age);
     }
 
     /**
