@@ -1,6 +1,5 @@
 package org.jheartbeat.sync.replication;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
