@@ -105,7 +105,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         if (request instanceof ControlRequest.Status st) {
             ControlServer.Stats c = controlStats.get();
-            ClusterLoop.MaintenanceView mv;
+            org.jheartbeat.core.loop.MaintenanceView mv;
             try {
                 mv = loop.maintenanceView().get(5, TimeUnit.SECONDS);
             } catch (Exception e) {
@@ -133,7 +133,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
      * The object of {@code hb status --json}: the snapshot's fields, then maintenance, sync, monitoring
      * and the daemon's own counters, written by one generator.
      */
-    private String statusJson(StatusSnapshot snap, ClusterLoop.MaintenanceView mv, ControlServer.Stats c) {
+    private String statusJson(StatusSnapshot snap, org.jheartbeat.core.loop.MaintenanceView mv, ControlServer.Stats c) {
         return JsonText.write(g -> {
             g.writeStartObject();
             JsonText.copyFields(snap.toJson(), g);
@@ -224,7 +224,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         }
         try {
             if (m.action() == ControlRequest.MaintenanceAction.STATUS) {
-                ClusterLoop.MaintenanceView v = loop.maintenanceView().get(5, TimeUnit.SECONDS);
+                org.jheartbeat.core.loop.MaintenanceView v = loop.maintenanceView().get(5, TimeUnit.SECONDS);
                 String line = v.setting().has(scope) ? "on (" + scope.describe() + ")"
                         : scope.kind() == org.jheartbeat.core.takeover.Maintenance.Kind.CLUSTER && v.setting().any()
                         ? "off cluster-wide; on for " + v.setting().describe()

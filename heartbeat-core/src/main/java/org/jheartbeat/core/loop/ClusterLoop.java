@@ -1,15 +1,8 @@
 package org.jheartbeat.core.loop;
 
 import java.io.IOException;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,15 +16,11 @@ import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.protocol.NodeEngine;
-import org.jheartbeat.core.takeover.GroupOpReason;
-import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 import org.slf4j.MarkerFactory;
 
@@ -44,26 +33,17 @@ import org.slf4j.MarkerFactory;
  * received frames waiting for the loop are bounded ({@link InboundFrameLimit}).
  */
 public final class ClusterLoop implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
     /** Marks ERROR events that Heartbeat would log as {@code CRIT}. */
     public static final Marker CRIT = MarkerFactory.getMarker("CRIT");
     private static final long MAX_SLEEP_NANOS = 100_000_000L;
-    private static final int RECENT_EVENTS = 20;
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
-            .withZone(ZoneId.systemDefault());
-
     /** The configuration the node runs: the one it started with, then as each reload applied it. */
     private volatile ClusterConfig config;
-    /** Keeps the maintenance setting (the daemon: the state directory); nothing by default. */
-    private java.util.function.Consumer<org.jheartbeat.core.takeover.Maintenance> maintenanceStore = m -> { };
-    /** Our {@code jhb-maint probe} requests waiting for the peer's answer, by number (loop thread only). */
-    private final Map<Long, CompletableFuture<java.util.Set<String>>> peerProbes = new java.util.HashMap<>();
-    private long probeRequests;
-    /**
-     * Groups no longer in haresources left as they were, unmanaged (a reload removed them in
-     * maintenance; the start-up found them running and left them): key → why, for status.
-     */
-    private final Map<String, String> removedInMaintenance = new LinkedHashMap<>();
+    /** {@code hb maintenance}: its requests, probes, the setting's store and the unmanaged groups. */
+    private final MaintenanceRequests maintenanceRequests = new MaintenanceRequests(this);
+    /** {@code hb standby} and {@code hb takeover}: the request and the watch of its exchange. */
+    private final HandoverRequests handovers = new HandoverRequests(this);
+    /** {@code hb reload}: the wait for quiet groups, the removed groups, the engine's new configuration. */
+    private final Reconfiguration reconfiguration = new Reconfiguration(this);
     private final NodeEngine engine;
     private final List<Medium> media;
     private final GroupExecutor groups;
@@ -72,11 +52,11 @@ public final class ClusterLoop implements AutoCloseable {
     private final WallClock wall;
     private final ScheduledExecutorService thread;
     private final CompletableFuture<Void> exited = new CompletableFuture<>();
-    private final Deque<String> recent = new ArrayDeque<>();
+    private final LoopLog log = new LoopLog();
     private final LoopGuard guard = new LoopGuard();
+    /** Carries out what the engine decided (packets, group operations, fencing, log lines). */
+    private final EffectRunner effectRunner;
     private final InboundFrameLimit frames = new InboundFrameLimit(InboundFrameLimit.MAX_WAITING);
-    /** Where log lines go (tests make it throw); called on the loop thread, under the guard. */
-    private java.util.function.BiConsumer<Level, String> logOutput = ClusterLoop::toSlf4j;
     /** Run on the loop thread at each timer wake-up (at least every 100 ms): the watchdogs' pet. */
     private volatile Runnable onWake = () -> { };
 
@@ -101,6 +81,7 @@ public final class ClusterLoop implements AutoCloseable {
         this.groups = groups;
         this.clock = clock;
         this.wall = wall;
+        this.effectRunner = new EffectRunner(this, this.media, groups, fencer, guard, exited, maintenanceRequests);
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hb-loop");
             t.setDaemon(false);
@@ -159,7 +140,7 @@ public final class ClusterLoop implements AutoCloseable {
 
     /** Sends the loop's log lines to {@code output} instead of SLF4J (tests). Set before {@link #start}. */
     void logTo(java.util.function.BiConsumer<Level, String> output) {
-        this.logOutput = output;
+        log.output(output);
     }
 
     private void startMedia() throws IOException {
@@ -205,7 +186,7 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     /** Runs {@code task} on the loop thread after {@code delay}, under the guard; nothing once closed. */
-    private void schedule(Runnable task, long delay, TimeUnit unit) {
+    void schedule(Runnable task, long delay, TimeUnit unit) {
         try {
             thread.schedule(guard.wrap("running a loop task", task), delay, unit);
         } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -213,16 +194,16 @@ public final class ClusterLoop implements AutoCloseable {
         }
     }
 
-    private void post(Runnable r) {
+    void post(Runnable r) {
         schedule(r, 0, TimeUnit.NANOSECONDS); // what execute does on a ScheduledThreadPoolExecutor
     }
 
-    private void answer(CompletableFuture<?> f, Runnable r) {
+    void answer(CompletableFuture<?> f, Runnable r) {
         post(answering(f, r));
     }
 
     /** {@code r} (which completes {@code f}) under the guard: if it fails, so does {@code f} (no endless wait). */
-    private Runnable answering(CompletableFuture<?> f, Runnable r) {
+    Runnable answering(CompletableFuture<?> f, Runnable r) {
         return () -> {
             if (!guard.run("answering a request", r)) {
                 f.completeExceptionally(new IllegalStateException("internal error in the cluster loop (see the log)"));
@@ -231,89 +212,11 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     /** One engine step and its effects; a step that throws drops its event, an effect that throws only itself. */
-    private void run(Function<NodeEngine, List<Effect>> step) {
+    void run(Function<NodeEngine, List<Effect>> step) {
         List<Effect> effects = guard.value("in an engine step (event dropped)", () -> step.apply(engine), List.of());
         for (Effect ef : effects) {
-            guard.run("executing " + ef.getClass().getSimpleName(), () -> execute(ef));
+            guard.run("executing " + ef.getClass().getSimpleName(), () -> effectRunner.execute(ef));
         }
-    }
-
-    private void execute(Effect ef) {
-        if (ef instanceof Effect.Transmit t) {
-            for (Medium m : media) { // one broken medium must not silence the others
-                guard.run("sending on " + m.linkName(), () -> m.send(t.packet(), t.traffic()));
-            }
-        } else if (ef instanceof Effect.LogLine l) {
-            log(l.level(), l.text());
-        } else if (ef instanceof Effect.PeerLost p) {
-            groups.peerLost(p.node(), p.how());
-        } else if (ef instanceof Effect.StartGroup s) {
-            log(Level.INFO, "Starting resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
-                    + ")");
-            guard.start("executing StartGroup", () -> groups.start(s.group(), s.reason()))
-                    .handle((r, err) -> err == null && r != null ? r
-                            : GroupExecutor.StartResult.failed(false, failureDetail(err)))
-                    .thenAccept(r -> post(() -> run(e -> e.onGroupStarted(s.group(), r.outcome(), r.detail(),
-                            clock.nanoTime(), wall.currentTimeMillis()))));
-        } else if (ef instanceof Effect.StopGroup s) {
-            log(Level.INFO, "Stopping resource group " + key(s.group()) + " (" + s.reason().describe(engine.peer())
-                    + ")");
-            stopDone(s.group(), guard.start("executing StopGroup", () -> groups.stop(s.group(), s.reason())));
-        } else if (ef instanceof Effect.SelfFence sf) {
-            fencer.fenceSelf(sf.reason());
-        } else if (ef instanceof Effect.FencePeer f) {
-            guard.start("executing FencePeer", () -> fencer.fence(f.node())).whenComplete((r, err) -> post(() -> run(
-                    e -> e.onFenceDone(err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),
-                    clock.nanoTime(), wall.currentTimeMillis()))));
-        } else if (ef instanceof Effect.Exit) {
-            exited.complete(null);
-        } else if (ef instanceof Effect.WatchGroup w) {
-            groups.watch(w.group(), w.on());
-        } else if (ef instanceof Effect.PersistMaintenance pm) {
-            maintenanceStore.accept(pm.setting());
-        } else if (ef instanceof Effect.ProbeForPeer pp) {
-            java.util.Set<Integer> all = new java.util.TreeSet<>();
-            for (int i = 0; i < config.resourceGroups().size(); i++) {
-                all.add(i);
-            }
-            groups.probeAll(all).whenComplete((found, err) -> post(() -> {
-                if (err != null) {
-                    log(Level.ERROR, "Maintenance: cannot probe the resource groups for " + engine.peer() + ": "
-                            + failureDetail(err) + "; not answering (its request fails)");
-                } else {
-                    run(e -> e.onProbedForPeer(pp.request(), GroupExecutor.Probe.RUNNING.in(found),
-                            GroupExecutor.Probe.PARTIAL.in(found), wall.currentTimeMillis()));
-                }
-            }));
-        } else if (ef instanceof Effect.PeerProbed pp) {
-            CompletableFuture<java.util.Set<String>> f = peerProbes.remove(pp.request());
-            if (f != null) {
-                f.complete(pp.runs());
-            }
-        } else if (ef instanceof Effect.ProbeThenApply pa) {
-            groups.probeAll(pa.leaving()).whenComplete((found, err) -> post(() -> {
-                if (err != null) {
-                    log(Level.CRIT, "Maintenance: cannot probe " + keys(pa.leaving()) + " (" + failureDetail(err)
-                            + "); they stay in maintenance here");
-                    return;
-                }
-                run(e -> e.onMaintenanceApplied(pa.setting(), pa.leaving(), GroupExecutor.Probe.RUNNING.in(found),
-                        GroupExecutor.Probe.PARTIAL.in(found), pa.peerRuns(), false, clock.nanoTime(),
-                        wall.currentTimeMillis()));
-            }));
-        }
-    }
-
-    /** Posts the end of group operation {@code op} back to the engine (a failure, when it completes with null). */
-    private void stopDone(int group, CompletableFuture<Boolean> op) {
-        op.whenComplete((ok, err) -> post(() -> run(e -> e.onGroupDone(group, false, err == null
-                && Boolean.TRUE.equals(ok), failureDetail(err), clock.nanoTime(), wall.currentTimeMillis()))));
-    }
-
-    private String keys(java.util.Collection<Integer> which) {
-        List<String> out = new ArrayList<>();
-        which.forEach(i -> out.add(key(i)));
-        return String.join(", ", out);
     }
 
     /**
@@ -321,7 +224,7 @@ public final class ClusterLoop implements AutoCloseable {
      * loop thread, must not block (the daemon writes on a thread of its own). Set before {@link #start}.
      */
     public void onMaintenanceChange(java.util.function.Consumer<org.jheartbeat.core.takeover.Maintenance> store) {
-        this.maintenanceStore = java.util.Objects.requireNonNull(store, "store");
+        maintenanceRequests.onChange(store);
     }
 
     /** How {@code hb maintenance} ended: applied ({@code ok}) or refused with what to fix, and a one-line account. */
@@ -333,7 +236,7 @@ public final class ClusterLoop implements AutoCloseable {
      * Call only from {@link #start(Runnable)}'s {@code beforeFirstBeat}, or before {@link #start}.
      */
     public void unmanagedAtStartup(String key, String why) {
-        removedInMaintenance.put(key, why);
+        maintenanceRequests.unmanaged(key, why);
     }
 
     /** How long {@code hb maintenance off} waits for the peer's probe, in s. */
@@ -350,102 +253,7 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public CompletableFuture<MaintenanceResult> maintenance(org.jheartbeat.core.takeover.Maintenance.Scope scope,
                                                             boolean on) {
-        CompletableFuture<MaintenanceResult> f = new CompletableFuture<>();
-        answer(f, () -> {
-            var m = engine.machine();
-            var cur = m.maintenance();
-            var next = cur.with(scope, on, cur.version() + 1);
-            java.util.Set<Integer> leaving = on ? java.util.Set.of() : m.leavingMaintenance(next);
-            if (cur.has(scope) == on && leaving.isEmpty()) {
-                f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " is already "
-                        + (on ? "on" : "off") + " (now: " + cur.describe() + ")"));
-                return;
-            }
-            boolean peerAlive = m.peerPresence().alive();
-            String away = peerAlive ? "" : "; " + engine.peer() + " is not reachable: applied on " + engine.me()
-                    + " only, and sent to " + engine.peer() + " when it returns";
-            if (leaving.isEmpty()) {
-                run(e -> e.onMaintenanceApplied(next, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(),
-                        e.peerMaintenanceRuns(), true, clock.nanoTime(), wall.currentTimeMillis()));
-                f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " " + (on ? "on" : "off")
-                        + " (now: " + next.describe() + ")" + away));
-                return;
-            }
-            CompletableFuture<java.util.Set<String>> peerRuns = new CompletableFuture<>();
-            // a peer that never sent jhb-config (a real Heartbeat 3.0.6 node) drops jhb-maint: not asked
-            boolean peerSpeaksJhb = engine.peerConfigDigest().isPresent();
-            String notAsked = peerAlive && !peerSpeaksJhb ? "; " + engine.peer() + " does not speak jhb-maint"
-                    + " (not jheartbeat?): only " + engine.me() + " was probed" : "";
-            if (peerAlive && peerSpeaksJhb) {
-                long req = ++probeRequests;
-                peerProbes.put(req, peerRuns);
-                run(e -> e.onPeerProbeRequested(req, wall.currentTimeMillis()));
-                schedule(() -> {
-                    if (peerProbes.remove(req) != null) {
-                        peerRuns.completeExceptionally(new java.util.concurrent.TimeoutException(engine.peer()
-                                + " did not answer the probe within " + PEER_PROBE_TIMEOUT_S + " s"));
-                    }
-                }, PEER_PROBE_TIMEOUT_S, TimeUnit.SECONDS);
-            } else if (!peerAlive) {
-                // it cannot be probed: what it last reported running in maintenance (jhb-maint; none once
-                // fenced) is left there, not started here too, until it returns and its probe decides
-                java.util.Set<String> last = new java.util.HashSet<>();
-                engine.peerMaintenanceRuns().forEach(i -> last.add(key(i)));
-                peerRuns.complete(last);
-            } else {
-                peerRuns.complete(java.util.Set.of());
-            }
-            groups.probeAll(leaving).thenCombine(peerRuns, (here, there) -> new Object[] {here, there})
-                    .whenComplete((both, err) -> answer(f, () -> {
-                        if (err != null) {
-                            f.complete(new MaintenanceResult(false, "cannot learn what runs (" + failureDetail(err)
-                                    + "); nothing changed"));
-                            return;
-                        }
-                        @SuppressWarnings("unchecked")
-                        Map<Integer, GroupExecutor.Probe> found = (Map<Integer, GroupExecutor.Probe>) both[0];
-                        java.util.Set<Integer> here = GroupExecutor.Probe.RUNNING.in(found);
-                        java.util.Set<Integer> partly = GroupExecutor.Probe.PARTIAL.in(found);
-                        @SuppressWarnings("unchecked")
-                        java.util.Set<String> thereKeys = (java.util.Set<String>) both[1];
-                        java.util.Set<Integer> there = new java.util.TreeSet<>();
-                        for (int i = 0; i < config.resourceGroups().size(); i++) {
-                            if (thereKeys.contains(key(i))) {
-                                there.add(i);
-                            }
-                        }
-                        List<String> twice = new ArrayList<>();
-                        for (int i : leaving) {
-                            if ((here.contains(i) || partly.contains(i)) && there.contains(i)) {
-                                twice.add(key(i) + " (preferred node " + config.resourceGroups().get(i).preferredNode()
-                                        + ")");
-                            }
-                        }
-                        if (!twice.isEmpty()) {
-                            f.complete(new MaintenanceResult(false, "resource group(s) " + String.join(", ", twice)
-                                    + " run on both " + engine.me() + " and " + engine.peer() + "; stop each on the node"
-                                    + " it should not run on (by hand, e.g. its init script's stop), then run 'hb"
-                                    + " maintenance off' again; nothing changed, maintenance stays on"));
-                            return;
-                        }
-                        var now = engine.machine().maintenance();
-                        var apply = now.version() >= next.version() ? now.with(scope, false, now.version() + 1) : next;
-                        run(e -> e.onMaintenanceApplied(apply, leaving, here, partly, there, true, clock.nanoTime(),
-                                wall.currentTimeMillis()));
-                        List<String> where = new ArrayList<>();
-                        for (int i : leaving) {
-                            where.add(key(i) + ": " + (here.contains(i) ? "runs on " + engine.me() + ", adopted"
-                                    : partly.contains(i) ? "runs partly on " + engine.me() + ", the rest started"
-                                    : there.contains(i) && !peerAlive ? "last reported running on " + engine.peer()
-                                    + ", which cannot be probed: left there, not started here"
-                                    : there.contains(i) ? "runs on " + engine.peer() + ", left there"
-                                    : "ran nowhere, started where it belongs"));
-                        }
-                        f.complete(new MaintenanceResult(true, "maintenance " + scope.describe() + " off (now: "
-                                + apply.describe() + ")" + away + notAsked + "\n" + String.join("\n", where)));
-                    }));
-        });
-        return f;
+        return maintenanceRequests.request(scope, on);
     }
 
     /**
@@ -453,53 +261,11 @@ public final class ClusterLoop implements AutoCloseable {
      * (here: the machine's state; the peer: its last {@code jhb-maint}). Taken on the loop thread.
      */
     public CompletableFuture<MaintenanceView> maintenanceView() {
-        CompletableFuture<MaintenanceView> f = new CompletableFuture<>();
-        answer(f, () -> {
-            var m = engine.machine();
-            Map<String, String> groupsIn = new LinkedHashMap<>();
-            for (int i = 0; i < config.resourceGroups().size(); i++) {
-                if (m.inMaintenance(i)) {
-                    groupsIn.put(key(i), m.maintenanceReason(i) + "; here " + m.groupState(i).displayName()
-                            + (engine.peerMaintenanceRuns().contains(i) ? "; runs on " + engine.peer() : ""));
-                }
-            }
-            groupsIn.putAll(removedInMaintenance);
-            f.complete(new MaintenanceView(m.maintenance(), groupsIn));
-        });
-        return f;
-    }
-
-    /**
-     * What {@code hb maintenance status} and {@code hb status} show.
-     *
-     * @param setting the cluster's maintenance setting as this node has it
-     * @param groups  group key → why it is in maintenance here and where it runs, for the groups in it
-     */
-    public record MaintenanceView(org.jheartbeat.core.takeover.Maintenance setting, Map<String, String> groups) {
-        /** The text block of {@code hb status}: {@code Maintenance: off}, or the setting and one line per group. */
-        public String render() {
-            StringBuilder sb = new StringBuilder("Maintenance: ").append(setting.describe()).append('\n');
-            groups.forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v).append('\n'));
-            return sb.toString();
-        }
-
-        /** The JSON member of {@code hb status --json}: {@code "maintenance":{"setting":S,"version":N,"groups":{KEY:S}}}. */
-        public String json() {
-            StringBuilder sb = new StringBuilder("\"maintenance\":{\"setting\":")
-                    .append(StatusSnapshot.jsonString(setting.describe())).append(",\"version\":")
-                    .append(setting.version()).append(",\"cluster\":").append(setting.cluster())
-                    .append(",\"groups\":{");
-            int n = 0;
-            for (Map.Entry<String, String> e : groups.entrySet()) {
-                sb.append(n++ == 0 ? "" : ",").append(StatusSnapshot.jsonString(e.getKey())).append(':')
-                        .append(StatusSnapshot.jsonString(e.getValue()));
-            }
-            return sb.append("}}").toString();
-        }
+        return maintenanceRequests.view();
     }
 
     /** The reason a group operation completed exceptionally ({@link GroupExecutor}), or empty. */
-    private static String failureDetail(Throwable err) {
+    static String failureDetail(Throwable err) {
         Throwable t = err;
         while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null
                 && (t.getMessage() == null || t.getMessage().equals(t.getCause().toString()))) {
@@ -508,31 +274,13 @@ public final class ClusterLoop implements AutoCloseable {
         return t == null ? "" : t.getMessage() != null ? t.getMessage() : t.toString();
     }
 
-    private String key(int group) {
+    String key(int group) {
         return config.resourceGroups().get(group).key();
     }
 
-    /** Logs {@code text}; a log that throws costs that line only, never the action logged (under the guard). */
-    private void log(Level level, String text) {
-        guard.run("logging", () -> logOutput.accept(level, text));
-        if (level == Level.DEBUG) {
-            return;
-        }
-        if (recent.size() == RECENT_EVENTS) {
-            recent.removeFirst();
-        }
-        recent.addLast(TIME.format(Instant.ofEpochMilli(wall.currentTimeMillis())) + " "
-                + (level == Level.INFO ? "" : level + ": ") + text);
-    }
-
-    private static void toSlf4j(Level level, String text) {
-        switch (level) {
-            case DEBUG -> LOG.debug(text);
-            case INFO -> LOG.info(text);
-            case WARN -> LOG.warn(text);
-            case ERROR -> LOG.error(text);
-            case CRIT -> LOG.error(CRIT, text);
-        }
+    /** Logs {@code text} ({@link LoopLog}). */
+    void log(Level level, String text) {
+        log.line(level, text, wall.currentTimeMillis(), guard);
     }
 
     /**
@@ -613,37 +361,7 @@ public final class ClusterLoop implements AutoCloseable {
      * 3.0.6 {@code hb_resource.c}: "Standby in progress- new request from NODE ignored").
      */
     public CompletableFuture<HandoverResult> handover(boolean takeover, ResourceSet set) {
-        CompletableFuture<HandoverResult> f = new CompletableFuture<>();
-        answer(f, () -> {
-            var m = engine.machine();
-            if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
-                log(Level.WARN, "Standby in progress- new request from " + engine.me() + " ignored ["
-                        + (takeover ? "takeover " : "standby ") + set + "; " + m.handoverDetail() + " in progress]");
-                f.complete(new HandoverResult(false, "standby in progress (" + m.handoverDetail()
-                        + "); new request ignored", TakeoverMachine.Handover.REFUSED));
-                return;
-            }
-            run(e -> takeover ? e.onTakeoverRequested(set, clock.nanoTime(), wall.currentTimeMillis())
-                    : e.onStandbyRequested(set, clock.nanoTime(), wall.currentTimeMillis()));
-            watchHandover(m.handoverSerial(), f);
-        });
-        return f;
-    }
-
-    private void watchHandover(long serial, CompletableFuture<HandoverResult> f) {
-        var m = engine.machine();
-        if (f.isDone()) {
-            return;
-        }
-        if (m.handoverSerial() != serial) {
-            f.complete(new HandoverResult(false, "superseded by another standby or takeover request",
-                    TakeoverMachine.Handover.CANCELLED));
-        } else if (m.handover() != TakeoverMachine.Handover.IN_PROGRESS) {
-            f.complete(new HandoverResult(m.handover() == TakeoverMachine.Handover.DONE, m.handoverDetail(),
-                    m.handover()));
-        } else if (!thread.isShutdown()) {
-            schedule(answering(f, () -> watchHandover(serial, f)), 100, TimeUnit.MILLISECONDS);
-        }
+        return handovers.request(takeover, set);
     }
 
     /**
@@ -663,62 +381,40 @@ public final class ClusterLoop implements AutoCloseable {
      *         groups stayed in flux ({@code waitNanos} passed; nothing applied)
      */
     public CompletableFuture<Void> reconfigure(ClusterConfig applied, long waitNanos) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        long deadline = clock.nanoTime() + waitNanos;
-        answer(f, () -> reconfigure(applied, deadline, f));
-        return f;
+        return reconfiguration.request(applied, waitNanos);
     }
 
-    private void reconfigure(ClusterConfig applied, long deadline, CompletableFuture<Void> f) {
-        List<ResourceGroupDecl> old = config.resourceGroups();
-        boolean regroup = !old.equals(applied.resourceGroups());
-        if (regroup && !engine.groupsQuiet()) {
-            if (clock.nanoTime() - deadline > 0 || thread.isShutdown()) {
-                f.completeExceptionally(new IllegalStateException("resource groups are still starting or stopping"
-                        + " (or a standby or fencing is in progress): nothing applied; try again"));
-            } else {
-                schedule(answering(f, () -> reconfigure(applied, deadline, f)), 100, TimeUnit.MILLISECONDS);
-            }
-            return;
-        }
-        java.util.Set<String> kept = new java.util.HashSet<>();
-        applied.resourceGroups().forEach(g -> kept.add(g.key()));
-        for (int i = 0; i < old.size(); i++) {
-            String key = old.get(i).key();
-            if (kept.contains(key)) {
-                continue;
-            }
-            GroupState here = engine.machine().groupState(i);
-            if (engine.machine().inMaintenance(i)) {
-                // maintenance: nothing starts or stops it, a reload neither
-                String why = "removed from haresources while in maintenance (" + engine.machine().maintenanceReason(i)
-                        + "); here " + here.displayName() + ": left as it is, unmanaged; stop it by hand if it runs";
-                removedInMaintenance.put(key, why);
-                log(Level.WARN, "Resource group " + key + " was " + why + ".");
-            } else if (here == GroupState.RUNNING) {
-                log(Level.INFO, "Stopping resource group " + key + " (" + GroupOpReason.REMOVED.describe(engine.peer())
-                        + ")");
-                groups.stop(i, GroupOpReason.REMOVED).whenComplete((ok, err) -> post(() -> {
-                    if (err == null && ok) {
-                        log(Level.INFO, "Resource group " + key + " stopped; it is no longer in haresources.");
-                    } else {
-                        log(Level.CRIT, "Resource group " + key + " was removed from haresources but could not be"
-                                + " stopped on " + engine.me() + (failureDetail(err).isEmpty() ? "" : " ("
-                                + failureDetail(err) + ")") + ": it may still run"
-                                + " here and nothing manages it any more; stop it by hand.");
-                    }
-                }));
-            } else if (here == GroupState.BLOCKED) {
-                log(Level.CRIT, "Resource group " + key + " was removed from haresources while blocked on "
-                        + engine.me() + " (a stop failed): it may still run here and nothing manages it any more;"
-                        + " stop it by hand.");
-            }
-        }
-        removedInMaintenance.keySet().removeAll(kept); // back in haresources: managed again
-        groups.regroup(applied.resourceGroups());
+    /** The engine; loop thread only. */
+    NodeEngine engine() {
+        return engine;
+    }
+
+    /** Whether the loop was closed (requests that wait give up). */
+    boolean closed() {
+        return thread.isShutdown();
+    }
+
+    /** A reload applied: the configuration the node runs from now on (loop thread). */
+    void configure(ClusterConfig applied) {
         config = applied;
-        run(e -> e.onReload(applied, clock.nanoTime(), wall.currentTimeMillis()));
-        f.complete(null);
+    }
+
+    /** The maintenance requests (a reload leaves removed groups in maintenance unmanaged there). */
+    MaintenanceRequests maintenanceRequests() {
+        return maintenanceRequests;
+    }
+
+    /** Runs group operations. */
+    GroupExecutor groups() {
+        return groups;
+    }
+
+    long nanoTime() {
+        return clock.nanoTime();
+    }
+
+    long wallMillis() {
+        return wall.currentTimeMillis();
     }
 
     /** The configuration the node runs now: the one it started with, then as each reload applied it. */
@@ -752,7 +448,7 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     private StatusSnapshot takeSnapshot() {
-        return LoopSnapshot.take(engine, config, media, List.copyOf(recent), new StatusSnapshot.LoopHealth(
+        return LoopSnapshot.take(engine, config, media, log.recent(), new StatusSnapshot.LoopHealth(
                 frames.dropped(), guard.errors(), guard.errorsByKind(), engine.staleFrames().total()));
     }
 

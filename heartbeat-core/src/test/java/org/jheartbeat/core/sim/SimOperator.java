@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigReload;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.loop.MaintenanceOff;
 import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.Maintenance;
@@ -140,20 +141,13 @@ final class SimOperator {
     private void finishOff(PendingOff p, Set<String> thereKeys) {
         SimNode n = p.node;
         List<ResourceGroupDecl> gs = n.config.resourceGroups();
-        Set<Integer> there = new TreeSet<>();
-        for (int i = 0; i < gs.size(); i++) {
-            if (thereKeys.contains(gs.get(i).key())) {
-                there.add(i);
-            }
+        Set<Integer> there = MaintenanceOff.indicesOf(gs, thereKeys);
+        List<String> twice = MaintenanceOff.runOnBoth(gs, p.leaving, p.here, p.partly, there);
+        if (!twice.isEmpty()) {
+            sim.trace(n, "hb maintenance off refused: " + String.join(", ", twice) + " run on both nodes");
+            return;
         }
-        for (int i : p.leaving) {
-            if ((p.here.contains(i) || p.partly.contains(i)) && there.contains(i)) {
-                sim.trace(n, "hb maintenance off refused: " + gs.get(i).key() + " runs on both nodes");
-                return;
-            }
-        }
-        Maintenance now = n.engine.machine().maintenance();
-        Maintenance apply = now.version() >= p.next.version() ? now.with(p.scope, false, now.version() + 1) : p.next;
+        Maintenance apply = MaintenanceOff.settingToApply(n.engine.machine().maintenance(), p.next, p.scope);
         n.maintenanceOffAt = sim.now;
         n.execute(n.engine.onMaintenanceApplied(apply, p.leaving, p.here, p.partly, there, true, sim.now, n.wall()));
     }
