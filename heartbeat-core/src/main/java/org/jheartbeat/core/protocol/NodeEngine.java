@@ -602,6 +602,9 @@ public final class NodeEngine {
     /** Operator takeover ({@code hb takeover}): ask the peer to hand us {@code set} (relative to this node). */
     public List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        // read first after a pause of this process, it must not act on the view from before it (refused while
+        // the peer may have taken our groups meanwhile: resynchronising)
+        awake(out, nowNanos, wallMillis);
         failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
@@ -610,6 +613,9 @@ public final class NodeEngine {
     /** Operator standby: hand {@code set} (relative to this node) to the peer. */
     public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        // read first after a pause of this process, it must not act on the view from before it (refused while
+        // the peer may have taken our groups meanwhile: resynchronising)
+        awake(out, nowNanos, wallMillis);
         failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;

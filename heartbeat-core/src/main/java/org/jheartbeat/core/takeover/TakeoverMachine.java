@@ -977,6 +977,15 @@ public final class TakeoverMachine {
         switch (e.phase()) {
             case ME -> {
                 out.add(new LogLine(Level.INFO, peer + " wants to go standby [" + e.set() + "]"));
+                if (!peerPresence.alive()) {
+                    // sent by a peer this node declared dead and has not yet heard return (its beat follows):
+                    // it does not know we took its groups, and its return makes us release the ones it still
+                    // runs; accepting would have both nodes let go of them (it gives them to us, we give them
+                    // back), each waiting for the other. Unanswered, its request times out and it keeps them.
+                    out.add(new LogLine(Level.INFO, "standby message [me] from " + peer + " ignored: " + peer
+                            + " was declared dead and is not heard back yet."));
+                    return;
+                }
                 if (state != TakeoverState.STABLE || !settled() || resyncing) {
                     out.add(new LogLine(Level.INFO, "standby message [me] from " + peer
                             + " ignored.  local resources in flux."));

@@ -97,6 +97,11 @@ class SimulationRegressionTest {
                         + " negotiation: each waited for the other's stable answer until the 10 s timeout"),
                 Arguments.of(9487L, null, "every link cut 20 s, a reload on node1 dropping node2's group, node1 frozen"
                         + " 15.7 s: the reload adding it back, read first on resume, must not start it while node2 runs it"),
+                Arguments.of(11868L, null, "node1 frozen 9.1 s with hb standby all waiting: node2, which took node1's group,"
+                        + " accepted the request before node1's return and released the group on that return; node1 gave"
+                        + " it up, then cancelled on node2's partition claim: it ran nowhere"),
+                Arguments.of(22076L, null, "the same with both nodes frozen and hb standby all on node2"),
+                Arguments.of(31675L, null, "the same with hb standby local on node2 after a serial cut"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }

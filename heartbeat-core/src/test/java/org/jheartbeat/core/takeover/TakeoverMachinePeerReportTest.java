@@ -310,4 +310,29 @@ class TakeoverMachinePeerReportTest {
         assertThat(fences(m.on(new TakeoverEvent.Tick(), 16 * S))).isFalse();
         assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
     }
+
+    /**
+     * node2, resumed from a pause node1 took for its death, asks to go standby before its beat tells node1 it
+     * is back: node1, which took g2 over, ignores the request (before: it answered {@code other}, then released
+     * g2 on node2's return, while node2 gave g2 up and cancelled on node1's partition claim: g2 ran nowhere),
+     * and on the return releases g2, which node2 still runs.
+     */
+    @Test
+    void aStandbyRequestFromAPeerNotYetHeardBackIsIgnored() {
+        TakeoverMachine m = negotiating(false);
+        m.on(report(GroupState.STOPPED, GroupState.RUNNING), T0);
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""), T0);
+        m.on(new TakeoverEvent.GroupStarted(0, true), T0);
+        m.on(new TakeoverEvent.PeerDead(), S);
+        m.on(new TakeoverEvent.GroupStarted(1, true), S);
+
+        List<Effect> out = m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.ME), 5 * S);
+        assertThat(log(out)).contains("standby message [me] from node2 ignored: node2 was declared dead");
+        assertThat(out).noneMatch(e -> e instanceof Effect.Announce);
+        assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
+
+        out = new java.util.ArrayList<>(m.on(new TakeoverEvent.PeerReturned(), 5 * S));
+        out.addAll(m.on(report(GroupState.STOPPED, GroupState.RUNNING), 5 * S));
+        assertThat(out).contains(new Effect.StopGroup(1, GroupOpReason.PARTITION_RELEASE));
+    }
 }
