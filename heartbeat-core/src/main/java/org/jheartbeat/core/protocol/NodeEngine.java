@@ -627,8 +627,18 @@ public final class NodeEngine {
                 NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
                 long dtMs = parseHex(m.get(Field.DEADTIME).orElse(""), 0);
                 boolean firstContact = !detector.heardFrom(peer);
+                // never heard before, and being fenced for its silence at initdead: the run heard now is not one
+                // declared dead after it was seen (no return after a partition), so it is taken as a restart: a
+                // new daemon released what ran there, or reports it (TakeoverMachine calls off a fence not yet
+                // at the device, and takes nothing over on the outcome of one that is, but negotiates)
+                boolean unseenRun = firstContact && !restarted && machine.state() == TakeoverState.FENCING;
+                if (unseenRun) {
+                    log(out, Level.INFO, peer + " is heard for the first time while being fenced for its silence at"
+                            + " start-up: a run of it this node never saw");
+                    feed(new TakeoverEvent.PeerRestarted(), out, now, wall);
+                }
                 for (MembershipEvent e : detector.statusReceived(peer, st, Duration.ofMillis(Math.max(0, dtMs)), now)) {
-                    onMembership(e, out, now, wall, restarted);
+                    onMembership(e, out, now, wall, restarted || unseenRun);
                 }
                 if (firstContact && handshake.onFirstContact(now)) {
                     sendReqnodes(out, wall);

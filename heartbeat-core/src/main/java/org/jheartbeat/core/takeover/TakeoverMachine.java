@@ -109,8 +109,8 @@ public final class TakeoverMachine {
     private boolean peerNeverDelaysFencing;
     /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
     private boolean fenceDelayed;
-    /** The state the delayed fence interrupted: NEGOTIATING and AWAITING_COMM resume if it is cancelled. */
-    private TakeoverState stateBeforeFenceDelay = TakeoverState.STABLE;
+    /** The state the fence (delayed or not) interrupted: NEGOTIATING and AWAITING_COMM resume if it is called off. */
+    private TakeoverState stateBeforeFence = TakeoverState.STABLE;
     /** What the peer held before the death the delayed fence is for: still held if it returns in the delay. */
     private ResourceSet peerHoldsBeforeFenceDelay = ResourceSet.NONE;
     private int fenceAttempts;
@@ -300,8 +300,8 @@ public final class TakeoverMachine {
                 deadlineNanos = Long.MAX_VALUE;
                 fenceStatus = "fence of " + peer + " cancelled: it was heard again during the fence delay";
                 // a standby exchange the death cancelled does not resume; a negotiation starts over
-                state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
-                        || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+                state = stateBeforeFence == TakeoverState.NEGOTIATING
+                        || stateBeforeFence == TakeoverState.AWAITING_COMM ? stateBeforeFence : TakeoverState.STABLE;
                 // it lost nothing (a restart would have come as PeerRestarted): without this, a peer that never
                 // saw the partition (a one-way cut) never reports again, and at its next death it "gave up
                 // resources" and is not fenced
@@ -622,15 +622,19 @@ public final class TakeoverMachine {
         peerPresence = PeerPresence.IN_FLUX;
         peerHolds = ResourceSet.NONE;
         peerReport = null;
-        if (state == TakeoverState.FENCING && fenceDelayed) {
-            // nothing went to the device yet, and the run it was meant for is over: a new daemon released
-            // what the old one ran (or reports it blocked), so the fence is called off
+        // no request at the device: the delay, or the pause after a failed attempt (its retry deadline)
+        boolean noneAtTheDevice = fenceDelayed || deadlineNanos != Long.MAX_VALUE;
+        if (state == TakeoverState.FENCING && noneAtTheDevice) {
+            // nothing is at the device now, and the run it was meant for is over: a new daemon released what
+            // the old one ran (or reports it blocked), so the fence is called off (before, a retry reset a
+            // node that had just started and reported that it runs nothing)
+            String when = fenceDelayed ? "during the fence delay" : "after a failed fencing attempt";
             fenceDelayed = false;
-            fenceStatus = "fence of " + peer + " cancelled: it restarted during the fence delay";
-            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted during the fence delay; its fence"
+            fenceStatus = "fence of " + peer + " cancelled: it restarted " + when;
+            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted " + when + "; its fence"
                     + " is cancelled (it holds nothing now)."));
-            state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
-                    || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+            state = stateBeforeFence == TakeoverState.NEGOTIATING
+                    || stateBeforeFence == TakeoverState.AWAITING_COMM ? stateBeforeFence : TakeoverState.STABLE;
             deadlineNanos = state == TakeoverState.NEGOTIATING ? now + NEGOTIATION_TIMEOUT_NANOS : Long.MAX_VALUE;
         } else if (state == TakeoverState.NEGOTIATING) {
             // our starting went to its previous run: the new one would take our answers for a node in flux
@@ -1114,7 +1118,7 @@ public final class TakeoverMachine {
      * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
      */
     private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
-        stateBeforeFenceDelay = state;
+        stateBeforeFence = state;
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
         fenceDelayed = true;
@@ -1173,6 +1177,9 @@ public final class TakeoverMachine {
     }
 
     private void startFencing(List<Effect> out) {
+        if (state != TakeoverState.FENCING) {
+            stateBeforeFence = state;
+        }
         fenceDelayed = false;
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
@@ -1226,6 +1233,14 @@ public final class TakeoverMachine {
             fenceStatus = "fencing " + peer + " " + outcome + " after it restarted";
             out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " was heard"
                     + " restarted since it was asked for: nothing is taken over from it."));
+            if (stateBeforeFence == TakeoverState.NEGOTIATING) {
+                // fenced before we had negotiated (its silence at initdead): negotiate now with the run heard
+                // (its starting, answered in flux while fencing, is not sent again)
+                state = TakeoverState.NEGOTIATING;
+                deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+                negotiate(false, out);
+                return;
+            }
             state = TakeoverState.STABLE;
             standbyStep = StandbyStep.NONE;
             deadlineNanos = Long.MAX_VALUE;

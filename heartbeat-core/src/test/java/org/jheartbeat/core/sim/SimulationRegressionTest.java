@@ -102,6 +102,12 @@ class SimulationRegressionTest {
                         + " it up, then cancelled on node2's partition claim: it ran nowhere"),
                 Arguments.of(22076L, null, "the same with both nodes frozen and hb standby all on node2"),
                 Arguments.of(31675L, null, "the same with hb standby local on node2 after a serial cut"),
+                Arguments.of(47721L, null, "STONITH, fence delay: node2 starts past node1's initdead; node1's device fails,"
+                        + " and node1 kept fencing node2, heard starting meanwhile: nothing ran for 12 s, then node2 was reset"),
+                Arguments.of(48141L, null, "STONITH: the same with node1's first request timing out (8 s) while node2 starts"),
+                Arguments.of(40370L, null, "STONITH, fence delay: the same with the device timing out (node2 left on)"),
+                Arguments.of(51266L, null, "STONITH, fence delay, auto_failback legacy: the same with a failing device"),
+                Arguments.of(58384L, null, "STONITH, fence delay: the same with the device timing out once"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }

@@ -312,6 +312,41 @@ class TakeoverMachinePeerReportTest {
     }
 
     /**
+     * STONITH: node2, never heard, is fenced for its silence at initdead (node1 negotiating); the device fails.
+     * node2 then starts (a run node1 never saw, taken as a restart): the retry is called off and node1
+     * negotiates, taking its own group at node2's starting (before: node1 kept fencing the node that had
+     * just started, ran nothing until the device worked, then reset it).
+     */
+    @Test
+    void aRestartAfterAFailedFencingAttemptCancelsTheRetry() {
+        TakeoverMachine m = negotiating(true);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), T0))).isTrue();
+        m.on(new TakeoverEvent.FenceOutcome(false, "device failure"), T0 + S);
+        List<Effect> out = m.on(new TakeoverEvent.PeerRestarted(), T0 + 2 * S);
+        assertThat(log(out)).contains("restarted after a failed fencing attempt; its fence is cancelled");
+        assertThat(m.state()).isEqualTo(TakeoverState.NEGOTIATING);
+        assertThat(fences(m.on(new TakeoverEvent.Tick(), T0 + 7 * S))).isFalse();
+        m.on(report(GroupState.STOPPED, GroupState.STOPPED), T0 + 7 * S);
+        assertThat(starts(m.on(new TakeoverEvent.PeerStarting(), T0 + 7 * S))).containsExactly(0);
+    }
+
+    /**
+     * The same with the request still at the device when node2 is heard starting (answered in flux): its
+     * failure takes nothing over, and node1 negotiates at once from node2's starting and report.
+     */
+    @Test
+    void aFenceOutcomeAfterAnUnnegotiatedPeerRestartedNegotiates() {
+        TakeoverMachine m = negotiating(true);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), T0))).isTrue();
+        m.on(new TakeoverEvent.PeerRestarted(), T0 + S);
+        m.on(report(GroupState.STOPPED, GroupState.STOPPED), T0 + S);
+        m.on(new TakeoverEvent.PeerStarting(), T0 + S);
+        List<Effect> out = m.on(new TakeoverEvent.FenceOutcome(false, "timed out"), T0 + 8 * S);
+        assertThat(log(out)).contains("nothing is taken over from it", "Acquiring resource groups of node1");
+        assertThat(starts(out)).containsExactly(0);
+    }
+
+    /**
      * node2, resumed from a pause node1 took for its death, asks to go standby before its beat tells node1 it
      * is back: node1, which took g2 over, ignores the request (before: it answered {@code other}, then released
      * g2 on node2's return, while node2 gave g2 up and cancelled on node1's partition claim: g2 ran nowhere),
