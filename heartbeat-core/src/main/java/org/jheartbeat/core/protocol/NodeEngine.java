@@ -1456,7 +1456,8 @@ public final class NodeEngine {
             lastProbeForPeer = null;
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
-            machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport);
+            apply(machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
+                    wallMillis);
         }
         localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
         ConfigDigest digest = ConfigDigest.of(applied);

@@ -2000,12 +2000,14 @@ public final class TakeoverMachine {
      * @param newGroups the haresources groups after the reload, in file order
      * @param share     what this node holds, relative to itself ({@code rsc_hold})
      * @param peerReport what the peer's current {@code jhb-groups} report says of a group key
+     * @return announcements to make: the failure of a group added back that failed here before its removal
      * @throws IllegalStateException when a group is starting or stopping (its result would come back
      *                               under a stale index), or the machine is not AWAITING_COMM,
      *                               NEGOTIATING or STABLE
      */
-    public void regroup(List<ResourceGroupDecl> newGroups, ResourceSet share,
-                        java.util.function.Function<String, GroupPlacement.PeerReport> peerReport) {
+    public List<Effect> regroup(List<ResourceGroupDecl> newGroups, ResourceSet share,
+                                java.util.function.Function<String, GroupPlacement.PeerReport> peerReport) {
+        List<Effect> out = new ArrayList<>();
         for (GroupState a : actual) {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 throw new IllegalStateException("resource groups are starting or stopping");
@@ -2058,8 +2060,12 @@ public final class TakeoverMachine {
                 String[] failed = removedFailedHere.remove(g.key());
                 if (failed != null) {
                     failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
+                    actual2[j] = GroupState.FAILED; // and reported so
                     failureDetail2[j] = failed[0];
                     failedWhat2[j] = failed[1];
+                    // offered again: a peer that restarted meanwhile forgot the offer, and the failures a
+                    // node announces to a starting peer did not include a group it did not define then
+                    out.add(new Announce(new Announcement.GroupFailed(g.key(), GroupFailure.START)));
                 } else {
                     desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
                 }
@@ -2080,6 +2086,7 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
         }
+        return out;
     }
 
     /** Whether a group in state {@code there} on the peer may run there (running, starting, stopping, blocked). */

@@ -108,6 +108,9 @@ class SimulationRegressionTest {
                 Arguments.of(40370L, null, "STONITH, fence delay: the same with the device timing out (node2 left on)"),
                 Arguments.of(51266L, null, "STONITH, fence delay, auto_failback legacy: the same with a failing device"),
                 Arguments.of(58384L, null, "STONITH, fence delay: the same with the device timing out once"),
+                Arguments.of(45646L, null, "STONITH: node2's group failed there and ran on node1; node1 power-cycled, node2"
+                        + " reloads without then with that group: its kept failure was reported as stopped and never offered"
+                        + " to node1's new run: it ran nowhere"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
