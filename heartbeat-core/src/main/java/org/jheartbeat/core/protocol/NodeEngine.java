@@ -611,6 +611,9 @@ public final class NodeEngine {
     /** Operator takeover ({@code hb takeover}): ask the peer to hand us {@code set} (relative to this node). */
     public List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        // read first after a pause of this process, it must not act on the view from before it (refused while
+        // the peer may have taken our groups meanwhile: resynchronising)
+        awake(out, nowNanos, wallMillis);
         failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
@@ -619,6 +622,9 @@ public final class NodeEngine {
     /** Operator standby: hand {@code set} (relative to this node) to the peer. */
     public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        // read first after a pause of this process, it must not act on the view from before it (refused while
+        // the peer may have taken our groups meanwhile: resynchronising)
+        awake(out, nowNanos, wallMillis);
         failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
@@ -630,8 +636,18 @@ public final class NodeEngine {
                 NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
                 long dtMs = parseHex(m.get(Field.DEADTIME).orElse(""), 0);
                 boolean firstContact = !detector.heardFrom(peer);
+                // never heard before, and being fenced for its silence at initdead: the run heard now is not one
+                // declared dead after it was seen (no return after a partition), so it is taken as a restart: a
+                // new daemon released what ran there, or reports it (TakeoverMachine calls off a fence not yet
+                // at the device, and takes nothing over on the outcome of one that is, but negotiates)
+                boolean unseenRun = firstContact && !restarted && machine.state() == TakeoverState.FENCING;
+                if (unseenRun) {
+                    log(out, Level.INFO, peer + " is heard for the first time while being fenced for its silence at"
+                            + " start-up: a run of it this node never saw");
+                    feed(new TakeoverEvent.PeerRestarted(), out, now, wall);
+                }
                 for (MembershipEvent e : detector.statusReceived(peer, st, Duration.ofMillis(Math.max(0, dtMs)), now)) {
-                    onMembership(e, out, now, wall, restarted);
+                    onMembership(e, out, now, wall, restarted || unseenRun);
                 }
                 if (firstContact && handshake.onFirstContact(now)) {
                     sendReqnodes(out, wall);
@@ -1446,7 +1462,8 @@ public final class NodeEngine {
             lastProbeForPeer = null;
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
-            machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport);
+            apply(machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
+                    wallMillis);
         }
         localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
         ConfigDigest digest = ConfigDigest.of(applied);

@@ -109,8 +109,8 @@ public final class TakeoverMachine {
     private boolean peerNeverDelaysFencing;
     /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
     private boolean fenceDelayed;
-    /** The state the delayed fence interrupted: NEGOTIATING and AWAITING_COMM resume if it is cancelled. */
-    private TakeoverState stateBeforeFenceDelay = TakeoverState.STABLE;
+    /** The state the fence (delayed or not) interrupted: NEGOTIATING and AWAITING_COMM resume if it is called off. */
+    private TakeoverState stateBeforeFence = TakeoverState.STABLE;
     /** What the peer held before the death the delayed fence is for: still held if it returns in the delay. */
     private ResourceSet peerHoldsBeforeFenceDelay = ResourceSet.NONE;
     private int fenceAttempts;
@@ -301,8 +301,8 @@ public final class TakeoverMachine {
                 deadlineNanos = Long.MAX_VALUE;
                 fenceStatus = "fence of " + peer + " cancelled: it was heard again during the fence delay";
                 // a standby exchange the death cancelled does not resume; a negotiation starts over
-                state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
-                        || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+                state = stateBeforeFence == TakeoverState.NEGOTIATING
+                        || stateBeforeFence == TakeoverState.AWAITING_COMM ? stateBeforeFence : TakeoverState.STABLE;
                 // it lost nothing (a restart would have come as PeerRestarted): without this, a peer that never
                 // saw the partition (a one-way cut) never reports again, and at its next death it "gave up
                 // resources" and is not fenced
@@ -623,15 +623,19 @@ public final class TakeoverMachine {
         peerPresence = PeerPresence.IN_FLUX;
         peerHolds = ResourceSet.NONE;
         peerReport = null;
-        if (state == TakeoverState.FENCING && fenceDelayed) {
-            // nothing went to the device yet, and the run it was meant for is over: a new daemon released
-            // what the old one ran (or reports it blocked), so the fence is called off
+        // no request at the device: the delay, or the pause after a failed attempt (its retry deadline)
+        boolean noneAtTheDevice = fenceDelayed || deadlineNanos != Long.MAX_VALUE;
+        if (state == TakeoverState.FENCING && noneAtTheDevice) {
+            // nothing is at the device now, and the run it was meant for is over: a new daemon released what
+            // the old one ran (or reports it blocked), so the fence is called off (before, a retry reset a
+            // node that had just started and reported that it runs nothing)
+            String when = fenceDelayed ? "during the fence delay" : "after a failed fencing attempt";
             fenceDelayed = false;
-            fenceStatus = "fence of " + peer + " cancelled: it restarted during the fence delay";
-            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted during the fence delay; its fence"
+            fenceStatus = "fence of " + peer + " cancelled: it restarted " + when;
+            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted " + when + "; its fence"
                     + " is cancelled (it holds nothing now)."));
-            state = stateBeforeFenceDelay == TakeoverState.NEGOTIATING
-                    || stateBeforeFenceDelay == TakeoverState.AWAITING_COMM ? stateBeforeFenceDelay : TakeoverState.STABLE;
+            state = stateBeforeFence == TakeoverState.NEGOTIATING
+                    || stateBeforeFence == TakeoverState.AWAITING_COMM ? stateBeforeFence : TakeoverState.STABLE;
             deadlineNanos = state == TakeoverState.NEGOTIATING ? now + NEGOTIATION_TIMEOUT_NANOS : Long.MAX_VALUE;
         } else if (state == TakeoverState.NEGOTIATING) {
             // our starting went to its previous run: the new one would take our answers for a node in flux
@@ -978,6 +982,15 @@ public final class TakeoverMachine {
         switch (e.phase()) {
             case ME -> {
                 out.add(new LogLine(Level.INFO, peer + " wants to go standby [" + e.set() + "]"));
+                if (!peerPresence.alive()) {
+                    // sent by a peer this node declared dead and has not yet heard return (its beat follows):
+                    // it does not know we took its groups, and its return makes us release the ones it still
+                    // runs; accepting would have both nodes let go of them (it gives them to us, we give them
+                    // back), each waiting for the other. Unanswered, its request times out and it keeps them.
+                    out.add(new LogLine(Level.INFO, "standby message [me] from " + peer + " ignored: " + peer
+                            + " was declared dead and is not heard back yet."));
+                    return;
+                }
                 if (state != TakeoverState.STABLE || !settled() || resyncing) {
                     out.add(new LogLine(Level.INFO, "standby message [me] from " + peer
                             + " ignored.  local resources in flux."));
@@ -1106,7 +1119,7 @@ public final class TakeoverMachine {
      * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
      */
     private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
-        stateBeforeFenceDelay = state;
+        stateBeforeFence = state;
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
         fenceDelayed = true;
@@ -1165,6 +1178,9 @@ public final class TakeoverMachine {
     }
 
     private void startFencing(List<Effect> out) {
+        if (state != TakeoverState.FENCING) {
+            stateBeforeFence = state;
+        }
         fenceDelayed = false;
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
@@ -1218,6 +1234,14 @@ public final class TakeoverMachine {
             fenceStatus = "fencing " + peer + " " + outcome + " after it restarted";
             out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " was heard"
                     + " restarted since it was asked for: nothing is taken over from it."));
+            if (stateBeforeFence == TakeoverState.NEGOTIATING) {
+                // fenced before we had negotiated (its silence at initdead): negotiate now with the run heard
+                // (its starting, answered in flux while fencing, is not sent again)
+                state = TakeoverState.NEGOTIATING;
+                deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
+                negotiate(false, out);
+                return;
+            }
             state = TakeoverState.STABLE;
             standbyStep = StandbyStep.NONE;
             deadlineNanos = Long.MAX_VALUE;
@@ -1984,12 +2008,14 @@ public final class TakeoverMachine {
      * @param newGroups the haresources groups after the reload, in file order
      * @param share     what this node holds, relative to itself ({@code rsc_hold})
      * @param peerReport what the peer's current {@code jhb-groups} report says of a group key
+     * @return announcements to make: the failure of a group added back that failed here before its removal
      * @throws IllegalStateException when a group is starting or stopping (its result would come back
      *                               under a stale index), or the machine is not AWAITING_COMM,
      *                               NEGOTIATING or STABLE
      */
-    public void regroup(List<ResourceGroupDecl> newGroups, ResourceSet share,
-                        java.util.function.Function<String, GroupPlacement.PeerReport> peerReport) {
+    public List<Effect> regroup(List<ResourceGroupDecl> newGroups, ResourceSet share,
+                                java.util.function.Function<String, GroupPlacement.PeerReport> peerReport) {
+        List<Effect> out = new ArrayList<>();
         for (GroupState a : actual) {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 throw new IllegalStateException("resource groups are starting or stopping");
@@ -2042,8 +2068,12 @@ public final class TakeoverMachine {
                 String[] failed = removedFailedHere.remove(g.key());
                 if (failed != null) {
                     failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
+                    actual2[j] = GroupState.FAILED; // and reported so
                     failureDetail2[j] = failed[0];
                     failedWhat2[j] = failed[1];
+                    // offered again: a peer that restarted meanwhile forgot the offer, and the failures a
+                    // node announces to a starting peer did not include a group it did not define then
+                    out.add(new Announce(new Announcement.GroupFailed(g.key(), GroupFailure.START)));
                 } else {
                     desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
                 }
@@ -2064,6 +2094,7 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
         }
+        return out;
     }
 
     /** Whether a group in state {@code there} on the peer may run there (running, starting, stopping, blocked). */

@@ -97,6 +97,20 @@ class SimulationRegressionTest {
                         + " negotiation: each waited for the other's stable answer until the 10 s timeout"),
                 Arguments.of(9487L, null, "every link cut 20 s, a reload on node1 dropping node2's group, node1 frozen"
                         + " 15.7 s: the reload adding it back, read first on resume, must not start it while node2 runs it"),
+                Arguments.of(11868L, null, "node1 frozen 9.1 s with hb standby all waiting: node2, which took node1's group,"
+                        + " accepted the request before node1's return and released the group on that return; node1 gave"
+                        + " it up, then cancelled on node2's partition claim: it ran nowhere"),
+                Arguments.of(22076L, null, "the same with both nodes frozen and hb standby all on node2"),
+                Arguments.of(31675L, null, "the same with hb standby local on node2 after a serial cut"),
+                Arguments.of(47721L, null, "STONITH, fence delay: node2 starts past node1's initdead; node1's device fails,"
+                        + " and node1 kept fencing node2, heard starting meanwhile: nothing ran for 12 s, then node2 was reset"),
+                Arguments.of(48141L, null, "STONITH: the same with node1's first request timing out (8 s) while node2 starts"),
+                Arguments.of(40370L, null, "STONITH, fence delay: the same with the device timing out (node2 left on)"),
+                Arguments.of(51266L, null, "STONITH, fence delay, auto_failback legacy: the same with a failing device"),
+                Arguments.of(58384L, null, "STONITH, fence delay: the same with the device timing out once"),
+                Arguments.of(45646L, null, "STONITH: node2's group failed there and ran on node1; node1 power-cycled, node2"
+                        + " reloads without then with that group: its kept failure was reported as stopped and never offered"
+                        + " to node1's new run: it ran nowhere"),
                 Arguments.of(7781L, null, "STONITH: node1's jhb-maint lost, its daemon killed and restarted in"
                         + " maintenance: node2 took it for holding nothing and started its group"),
                 Arguments.of(6528L, null, "node2 killed and restarted, then frozen past deadtime: node1's hold of node2's"

@@ -310,4 +310,64 @@ class TakeoverMachinePeerReportTest {
         assertThat(fences(m.on(new TakeoverEvent.Tick(), 16 * S))).isFalse();
         assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
     }
+
+    /**
+     * STONITH: node2, never heard, is fenced for its silence at initdead (node1 negotiating); the device fails.
+     * node2 then starts (a run node1 never saw, taken as a restart): the retry is called off and node1
+     * negotiates, taking its own group at node2's starting (before: node1 kept fencing the node that had
+     * just started, ran nothing until the device worked, then reset it).
+     */
+    @Test
+    void aRestartAfterAFailedFencingAttemptCancelsTheRetry() {
+        TakeoverMachine m = negotiating(true);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), T0))).isTrue();
+        m.on(new TakeoverEvent.FenceOutcome(false, "device failure"), T0 + S);
+        List<Effect> out = m.on(new TakeoverEvent.PeerRestarted(), T0 + 2 * S);
+        assertThat(log(out)).contains("restarted after a failed fencing attempt; its fence is cancelled");
+        assertThat(m.state()).isEqualTo(TakeoverState.NEGOTIATING);
+        assertThat(fences(m.on(new TakeoverEvent.Tick(), T0 + 7 * S))).isFalse();
+        m.on(report(GroupState.STOPPED, GroupState.STOPPED), T0 + 7 * S);
+        assertThat(starts(m.on(new TakeoverEvent.PeerStarting(), T0 + 7 * S))).containsExactly(0);
+    }
+
+    /**
+     * The same with the request still at the device when node2 is heard starting (answered in flux): its
+     * failure takes nothing over, and node1 negotiates at once from node2's starting and report.
+     */
+    @Test
+    void aFenceOutcomeAfterAnUnnegotiatedPeerRestartedNegotiates() {
+        TakeoverMachine m = negotiating(true);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), T0))).isTrue();
+        m.on(new TakeoverEvent.PeerRestarted(), T0 + S);
+        m.on(report(GroupState.STOPPED, GroupState.STOPPED), T0 + S);
+        m.on(new TakeoverEvent.PeerStarting(), T0 + S);
+        List<Effect> out = m.on(new TakeoverEvent.FenceOutcome(false, "timed out"), T0 + 8 * S);
+        assertThat(log(out)).contains("nothing is taken over from it", "Acquiring resource groups of node1");
+        assertThat(starts(out)).containsExactly(0);
+    }
+
+    /**
+     * node2, resumed from a pause node1 took for its death, asks to go standby before its beat tells node1 it
+     * is back: node1, which took g2 over, ignores the request (before: it answered {@code other}, then released
+     * g2 on node2's return, while node2 gave g2 up and cancelled on node1's partition claim: g2 ran nowhere),
+     * and on the return releases g2, which node2 still runs.
+     */
+    @Test
+    void aStandbyRequestFromAPeerNotYetHeardBackIsIgnored() {
+        TakeoverMachine m = negotiating(false);
+        m.on(report(GroupState.STOPPED, GroupState.RUNNING), T0);
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""), T0);
+        m.on(new TakeoverEvent.GroupStarted(0, true), T0);
+        m.on(new TakeoverEvent.PeerDead(), S);
+        m.on(new TakeoverEvent.GroupStarted(1, true), S);
+
+        List<Effect> out = m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.ME), 5 * S);
+        assertThat(log(out)).contains("standby message [me] from node2 ignored: node2 was declared dead");
+        assertThat(out).noneMatch(e -> e instanceof Effect.Announce);
+        assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
+
+        out = new java.util.ArrayList<>(m.on(new TakeoverEvent.PeerReturned(), 5 * S));
+        out.addAll(m.on(report(GroupState.STOPPED, GroupState.RUNNING), 5 * S));
+        assertThat(out).contains(new Effect.StopGroup(1, GroupOpReason.PARTITION_RELEASE));
+    }
 }

@@ -107,4 +107,22 @@ class TakeoverMachineRegroupTest {
         settled(ResourceSet.LOCAL);
         assertThat(reloadAdding(NEW_MINE, Map.of())).containsExactly(2);
     }
+
+    /**
+     * node1's own group fails here and is offered; a reload drops it, another adds it back: it stays FAILED here
+     * (reported so) and is offered again, for a peer that restarted meanwhile forgot the offer (before: reported
+     * stopped and never offered again, it ran nowhere).
+     */
+    @Test
+    void aGroupAddedBackAfterItFailedHereIsReportedFailedAndOfferedAgain() {
+        settled(ResourceSet.LOCAL);
+        on(new TakeoverEvent.GroupFailedRunning(0, "monitor"));
+        on(new TakeoverEvent.GroupStopped(0, true));
+        assertThat(m.groupState(0)).isEqualTo(GroupState.FAILED);
+        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        List<Effect> out = m.regroup(List.of(MINE, THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        assertThat(out).containsExactly(new Effect.Announce(new Announcement.GroupFailed(MINE.key(), GroupFailure.START)));
+        assertThat(m.groupState(0)).isEqualTo(GroupState.FAILED);
+        assertThat(starts(on(new TakeoverEvent.GroupsDisputed(Set.of())))).isEmpty();
+    }
 }
