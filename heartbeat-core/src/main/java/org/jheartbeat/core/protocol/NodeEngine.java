@@ -807,9 +807,10 @@ public final class NodeEngine {
         long mayBeDead = timing.deadtime().toMillis() - timing.keepalive().toMillis() - 1_000;
         TakeoverState st = machine.state();
         // also when the peer was taken for dead: it may have come back meanwhile and taken its groups
-        // (its frames wait unread), so a start decided now would act on the view from before the pause
-        if (pausedMillis < mayBeDead || st == TakeoverState.AWAITING_COMM || st == TakeoverState.STOPPED
-                || st == TakeoverState.SHUTTING_DOWN) {
+        // (its frames wait unread), so a start decided now would act on the view from before the pause;
+        // and before comm up: the peer may have declared this node dead at its initdead and taken its
+        // groups, and its queued `starting` (sent at that comm up) would read as both nodes starting
+        if (pausedMillis < mayBeDead || st == TakeoverState.STOPPED || st == TakeoverState.SHUTTING_DOWN) {
             return;
         }
         resyncEndNanos = now + 2 * timing.keepalive().toNanos() + 1_000_000_000L;

@@ -97,6 +97,8 @@ class SimulationRegressionTest {
                         + " negotiation: each waited for the other's stable answer until the 10 s timeout"),
                 Arguments.of(9487L, null, "every link cut 20 s, a reload on node1 dropping node2's group, node1 frozen"
                         + " 15.7 s: the reload adding it back, read first on resume, must not start it while node2 runs it"),
+                Arguments.of(17685L, null, "node2 frozen 3.6 s before its comm up, node1 declares it dead at initdead"
+                        + " and takes its group: node2, resumed, read node1's queued starting as both starting and took it too"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
