@@ -352,6 +352,7 @@ public final class ClusterLoop implements AutoCloseable {
                                                             boolean on) {
         CompletableFuture<MaintenanceResult> f = new CompletableFuture<>();
         answer(f, () -> {
+            run(e -> e.onOperatorCommand(clock.nanoTime(), wall.currentTimeMillis())); // a pause first
             var m = engine.machine();
             var cur = m.maintenance();
             var next = cur.with(scope, on, cur.version() + 1);
@@ -615,6 +616,7 @@ public final class ClusterLoop implements AutoCloseable {
     public CompletableFuture<HandoverResult> handover(boolean takeover, ResourceSet set) {
         CompletableFuture<HandoverResult> f = new CompletableFuture<>();
         answer(f, () -> {
+            run(e -> e.onOperatorCommand(clock.nanoTime(), wall.currentTimeMillis())); // a pause first
             var m = engine.machine();
             if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
                 log(Level.WARN, "Standby in progress- new request from " + engine.me() + " ignored ["

@@ -530,6 +530,7 @@ public final class NodeEngine {
      */
     public List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
         apply(machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
         failBackAfterCleanup(out, nowNanos, wallMillis);
         return out;
@@ -591,6 +592,19 @@ public final class NodeEngine {
         return out;
     }
 
+    /**
+     * An operator command is about to be decided (the loop reads this engine's view to decide it, e.g.
+     * whether the peer is alive for {@code hb maintenance off}): a pause of this process ends here first, so
+     * that a command read first after a SIGSTOP does not act on the view from before it (the peer may have
+     * declared this node dead and taken its groups meanwhile; starts are then held for the
+     * resynchronisation). Changes nothing else.
+     */
+    public List<Effect> onOperatorCommand(long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
+        return out;
+    }
+
     /** Orderly shutdown (SIGTERM): release every group, send {@code shutdone}, beat one more second, exit. */
     public List<Effect> onShutdownRequested(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
@@ -602,6 +616,7 @@ public final class NodeEngine {
     /** Operator takeover ({@code hb takeover}): ask the peer to hand us {@code set} (relative to this node). */
     public List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
         failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
@@ -610,6 +625,7 @@ public final class NodeEngine {
     /** Operator standby: hand {@code set} (relative to this node) to the peer. */
     public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
         failbackDue = false; // the operator places the groups now
         apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
@@ -1158,6 +1174,7 @@ public final class NodeEngine {
                                              java.util.Set<Integer> runsHere, java.util.Set<Integer> partly,
                                              java.util.Set<Integer> runsPeer, boolean announce, long now, long wall) {
         List<Effect> out = new ArrayList<>();
+        awake(out, now, wall);
         applyMaintenance(next, probed, runsHere, partly, runsPeer, announce, out, now, wall);
         return out;
     }

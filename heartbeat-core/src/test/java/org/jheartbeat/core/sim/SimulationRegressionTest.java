@@ -99,6 +99,8 @@ class SimulationRegressionTest {
                         + " 15.7 s: the reload adding it back, read first on resume, must not start it while node2 runs it"),
                 Arguments.of(17685L, null, "node2 frozen 3.6 s before its comm up, node1 declares it dead at initdead"
                         + " and takes its group: node2, resumed, read node1's queued starting as both starting and took it too"),
+                Arguments.of(27548L, null, "node1 frozen 25 s with hb maintenance off queued: read first on resume, it"
+                        + " took node2 for dead still and started node2's group, which node2 ran"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
