@@ -964,11 +964,12 @@ public final class NodeEngine {
     private void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
         // before the announcements of the same change, so the peer's status never trails its protocol; also
         // to a peer we take for dead when an announcement goes out (a one-way cut: it may hear our bits, and
-        // must not read them against an older report)
+        // must not read them against an older report); and to a peer we take for dead on each change: across a
+        // one-way cut it hears us and must not start a group we take over
         boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
         groupReports.due(config.resourceGroups(), machine::groupState, peerSeq.generation(),
-                localStatus == NodeStatus.ACTIVE && (announces || detector.status(peer).isAlive()))
-                .ifPresent(m -> transmit(out, m, wall));
+                localStatus == NodeStatus.ACTIVE && (announces || detector.status(peer).isAlive()),
+                localStatus == NodeStatus.ACTIVE).ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {
                 if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone

@@ -101,6 +101,8 @@ class SimulationRegressionTest {
                         + " and takes its group: node2, resumed, read node1's queued starting as both starting and took it too"),
                 Arguments.of(27548L, null, "node1 frozen 25 s with hb maintenance off queued: read first on resume, it"
                         + " took node2 for dead still and started node2's group, which node2 ran"),
+                Arguments.of(27940L, null, "node1 frozen with node2's standby done queued, node1->node2 cut: node2"
+                        + " declares node1 dead and starts its group without telling node1, which starts it too"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
