@@ -1214,6 +1214,7 @@ public final class NodeEngine {
         runs.addAll(partly);
         java.util.List<String> keys = new java.util.ArrayList<>();
         runs.forEach(i -> keys.add(config.resourceGroups().get(i).key()));
+        keys.addAll(machine.removedLeftRunning()); // not in haresources, so not probed, but left running here
         transmit(out, MaintenanceMessages.runs(request, keys), wall);
         return out;
     }
@@ -1245,6 +1246,7 @@ public final class NodeEngine {
                 keys.add(config.resourceGroups().get(i).key());
             }
         }
+        keys.addAll(machine.removedLeftRunning());
         return keys;
     }
 
@@ -1459,7 +1461,14 @@ public final class NodeEngine {
             lastProbeForPeer = null;
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
+            java.util.Set<String> left = machine.removedLeftRunning();
             machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport);
+            for (int j = 0; j < applied.resourceGroups().size(); j++) {
+                if (left.contains(applied.resourceGroups().get(j).key()) && !machine.inMaintenance(j)
+                        && machine.groupState(j) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+                    out.add(new Effect.WatchGroup(j, true)); // managed again: watched, as when adopted
+                }
+            }
         }
         localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
         ConfigDigest digest = ConfigDigest.of(applied);

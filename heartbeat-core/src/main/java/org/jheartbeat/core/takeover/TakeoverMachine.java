@@ -164,6 +164,12 @@ public final class TakeoverMachine {
      * way, is not met by a start here. Forgotten by {@code hb cleanup} of all groups.
      */
     private final java.util.Map<String, String[]> removedFailedHere = new java.util.HashMap<>();
+    /**
+     * Groups a reload removed while in maintenance here and left as they were, running or blocked (nothing
+     * stops them: they may run here until a reload adds them back), by key, with that state: what runs
+     * here for the peer's probe, and the state a reload adding one back starts from.
+     */
+    private final java.util.Map<String, GroupState> removedLeftHere = new java.util.LinkedHashMap<>();
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -1833,6 +1839,14 @@ public final class TakeoverMachine {
     }
 
     /**
+     * The groups a reload removed while in maintenance here that were left running (or blocked: they may
+     * run) and have not been added back, by key: they run here as far as this node knows.
+     */
+    public java.util.Set<String> removedLeftRunning() {
+        return java.util.Set.copyOf(removedLeftHere.keySet());
+    }
+
+    /**
      * Marks group {@code i} as running here before the machine runs: a daemon that starts in
      * maintenance found it running and leaves it so (issue 20).
      */
@@ -2012,6 +2026,10 @@ public final class TakeoverMachine {
             if (failedHere[i] && !newKeys.contains(groups.get(i).key())) {
                 removedFailedHere.put(groups.get(i).key(), new String[] {failureDetail[i], failedWhat[i]});
             }
+            if (!newKeys.contains(groups.get(i).key()) && inMaintenance(i)
+                    && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.BLOCKED)) {
+                removedLeftHere.put(groups.get(i).key(), actual[i]);
+            }
         }
         for (int j = 0; j < n; j++) {
             ResourceGroupDecl g = newGroups.get(j);
@@ -2032,7 +2050,11 @@ public final class TakeoverMachine {
                 failureDetail2[j] = "";
                 failedWhat2[j] = STARTING_FAILED;
                 String[] failed = removedFailedHere.remove(g.key());
-                if (failed != null) {
+                GroupState left = removedLeftHere.remove(g.key());
+                if (left != null) {
+                    actual2[j] = left; // it ran on, unmanaged, while it was not in haresources
+                    desired2[j] = left == GroupState.RUNNING;
+                } else if (failed != null) {
                     failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
                     failureDetail2[j] = failed[0];
                     failedWhat2[j] = failed[1];

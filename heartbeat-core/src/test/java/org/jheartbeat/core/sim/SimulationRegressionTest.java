@@ -103,6 +103,9 @@ class SimulationRegressionTest {
                         + " took node2 for dead still and started node2's group, which node2 ran"),
                 Arguments.of(27940L, null, "node1 frozen with node2's standby done queued, node1->node2 cut: node2"
                         + " declares node1 dead and starts its group without telling node1, which starts it too"),
+                Arguments.of(10200L, null, "a reload on node1 drops node2's group in cluster-wide maintenance (left"
+                        + " running); maintenance off on node2 must not start it (node1's probe answer lists it), nor the"
+                        + " reload adding it back take it for stopped"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
