@@ -704,6 +704,13 @@ public final class NodeEngine {
                             failBackAfterCleanup(out, now, wall);
                         }
                     } else {
+                        if (ev.event() instanceof TakeoverEvent.PeerResources r
+                                && ("partition".equals(r.info()) || "mach_down".equals(r.info()))) {
+                            // it took us for dead: our reports meanwhile may be lost for good (a restarted peer
+                            // tracks our sequence numbers only from the first frame it heard), and it must
+                            // know what runs here to let go of what it took over
+                            groupReports.peerMayHaveMissed();
+                        }
                         feed(ev.event(), out, now, wall);
                     }
                     if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable() && peerJoining) {

@@ -106,6 +106,11 @@ class SimulationRegressionTest {
                 Arguments.of(10200L, null, "a reload on node1 drops node2's group in cluster-wide maintenance (left"
                         + " running); maintenance off on node2 must not start it (node1's probe answer lists it), nor the"
                         + " reload adding it back take it for stopped"),
+                Arguments.of(110400L, null, "node2 restarted, node1 frozen, then cut node1->node2: node2 takes node1's"
+                        + " group at initdead; once healed it never heard node1's report (sent before it tracked node1's"
+                        + " frames) and ran the group on beside node1"),
+                Arguments.of(146810L, null, "the same unhealed split brain: node1's report lost to a peer that took it"
+                        + " for dead"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
