@@ -165,9 +165,11 @@ public final class TakeoverMachine {
      */
     private final java.util.Map<String, String[]> removedFailedHere = new java.util.HashMap<>();
     /**
-     * Groups a reload removed while in maintenance here and left as they were, running or blocked (nothing
-     * stops them: they may run here until a reload adds them back), by key, with that state: what runs
-     * here for the peer's probe, and the state a reload adding one back starts from.
+     * Groups a reload removed while in maintenance here and left as they were, running or blocked, and those
+     * the start-up found running though haresources no longer defines them and left (in maintenance, or a
+     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. By
+     * key, with that state: what runs here for the peer's probe, and the state a reload adding one back
+     * starts from.
      */
     private final java.util.Map<String, GroupState> removedLeftHere = new java.util.LinkedHashMap<>();
 
@@ -1650,6 +1652,15 @@ public final class TakeoverMachine {
     }
 
     /**
+     * Before the machine runs: the start-up found group {@code key}, which haresources no longer defines,
+     * running here and left it ({@code state} RUNNING: in maintenance; BLOCKED: its release failed). It
+     * counts as running here ({@link #removedLeftRunning}) until a reload adds it back in that state.
+     */
+    public void leftAtStartup(String key, GroupState state) {
+        removedLeftHere.put(key, state);
+    }
+
+    /**
      * Self-fencing on a stop failure (Heartbeat rebooted; jheartbeat only when the admin asks, {@code hb
      * daemon --self-fence-command}): a group that cannot be stopped makes this node tell the peer and
      * ask for a {@link Effect.SelfFence} instead of staying blocked. Set before the first event.
@@ -2054,6 +2065,8 @@ public final class TakeoverMachine {
                 if (left != null) {
                     actual2[j] = left; // it ran on, unmanaged, while it was not in haresources
                     desired2[j] = left == GroupState.RUNNING;
+                    failureDetail2[j] = left == GroupState.BLOCKED ? "left running here while not in haresources"
+                            + " (could not be stopped)" : "";
                 } else if (failed != null) {
                     failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
                     failureDetail2[j] = failed[0];

@@ -111,6 +111,8 @@ class SimulationRegressionTest {
                         + " frames) and ran the group on beside node1"),
                 Arguments.of(146810L, null, "the same unhealed split brain: node1's report lost to a peer that took it"
                         + " for dead"),
+                Arguments.of(239689L, null, "node1's daemon killed running node2's group, its haresources loses it,"
+                        + " the start-up release fails (BLOCKED); the reload adding it back must not take it for stopped"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
