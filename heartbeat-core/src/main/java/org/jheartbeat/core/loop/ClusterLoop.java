@@ -704,6 +704,7 @@ public final class ClusterLoop implements AutoCloseable {
                     if (err == null && ok) {
                         log(Level.INFO, "Resource group " + key + " stopped; it is no longer in haresources.");
                     } else {
+                        engine.machine().leftUnmanaged(key, GroupState.BLOCKED); // may run here: the peer's probe
                         log(Level.CRIT, "Resource group " + key + " was removed from haresources but could not be"
                                 + " stopped on " + engine.me() + (failureDetail(err).isEmpty() ? "" : " ("
                                 + failureDetail(err) + ")") + ": it may still run"

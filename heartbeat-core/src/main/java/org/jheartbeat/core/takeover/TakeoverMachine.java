@@ -165,7 +165,8 @@ public final class TakeoverMachine {
      */
     private final java.util.Map<String, String[]> removedFailedHere = new java.util.HashMap<>();
     /**
-     * Groups a reload removed while in maintenance here and left as they were, running or blocked, and those
+     * Groups a reload removed while blocked here or in maintenance and left as they were, a reload's stop of
+     * a removed group that failed, and those
      * the start-up found running though haresources no longer defines them and left (in maintenance, or a
      * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. By
      * key, with that state: what runs here for the peer's probe, and the state a reload adding one back
@@ -1652,12 +1653,15 @@ public final class TakeoverMachine {
     }
 
     /**
-     * Before the machine runs: the start-up found group {@code key}, which haresources no longer defines,
-     * running here and left it ({@code state} RUNNING: in maintenance; BLOCKED: its release failed). It
-     * counts as running here ({@link #removedLeftRunning}) until a reload adds it back in that state.
+     * Group {@code key}, which haresources no longer defines, was left here as it is: the start-up found it
+     * running and left it ({@code state} RUNNING: in maintenance; BLOCKED: its release failed), or a reload's
+     * stop of it failed (BLOCKED). It counts as running here ({@link #removedLeftRunning}) until a reload
+     * adds it back in that state. Ignored for a group defined now (added back meanwhile).
      */
-    public void leftAtStartup(String key, GroupState state) {
-        removedLeftHere.put(key, state);
+    public void leftUnmanaged(String key, GroupState state) {
+        if (groups.stream().noneMatch(g -> g.key().equals(key))) {
+            removedLeftHere.put(key, state);
+        }
     }
 
     /**
@@ -2037,8 +2041,8 @@ public final class TakeoverMachine {
             if (failedHere[i] && !newKeys.contains(groups.get(i).key())) {
                 removedFailedHere.put(groups.get(i).key(), new String[] {failureDetail[i], failedWhat[i]});
             }
-            if (!newKeys.contains(groups.get(i).key()) && inMaintenance(i)
-                    && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.BLOCKED)) {
+            if (!newKeys.contains(groups.get(i).key()) && (actual[i] == GroupState.BLOCKED
+                    || inMaintenance(i) && actual[i] == GroupState.RUNNING)) {
                 removedLeftHere.put(groups.get(i).key(), actual[i]);
             }
         }

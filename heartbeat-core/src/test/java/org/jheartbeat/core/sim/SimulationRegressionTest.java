@@ -113,6 +113,8 @@ class SimulationRegressionTest {
                         + " for dead"),
                 Arguments.of(239689L, null, "node1's daemon killed running node2's group, its haresources loses it,"
                         + " the start-up release fails (BLOCKED); the reload adding it back must not take it for stopped"),
+                Arguments.of(243478L, null, "a reload drops node2's group from node1 and its stop fails: the reload"
+                        + " adding it back must find it BLOCKED, not stopped, or it runs on both for good"),
                 Arguments.of(7781L, KnownBugs.RESTART_IN_UNSEEN_MAINTENANCE, "STONITH: node1's jhb-maint lost, its daemon"
                         + " killed and restarted in maintenance: node2 takes it for holding nothing and starts its group"));
     }
