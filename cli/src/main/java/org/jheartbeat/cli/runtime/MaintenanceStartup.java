@@ -69,6 +69,7 @@ public final class MaintenanceStartup {
                             + " at start-up while in maintenance: left as it is, unmanaged; stop it by hand";
                     LOG.warn("Resource group {} is {}", g.key(), why);
                     left.put(g, why);
+                    machine.leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.RUNNING);
                 }
             } else {
                 gone.add(g);
@@ -83,6 +84,7 @@ public final class MaintenanceStartup {
                         + " it may still run here and nothing manages it: stop it by hand";
                 LOG.error(ClusterLoop.CRIT, "Resource group {} is {}", gone.get(j).key(), why);
                 left.put(gone.get(j), why);
+                machine.leftUnmanaged(gone.get(j).key(), org.jheartbeat.core.takeover.GroupState.BLOCKED);
             }
         }
         probeCurrent(config, me, machine, runner);

@@ -28,6 +28,7 @@ final class HandoverRequests {
     CompletableFuture<ClusterLoop.HandoverResult> request(boolean takeover, ResourceSet set) {
         CompletableFuture<ClusterLoop.HandoverResult> f = new CompletableFuture<>();
         loop.answer(f, () -> {
+            loop.run(e -> e.onOperatorCommand(loop.nanoTime(), loop.wallMillis())); // a pause first
             TakeoverMachine m = loop.engine().machine();
             if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
                 loop.log(Level.WARN, "Standby in progress- new request from " + loop.engine().me() + " ignored ["

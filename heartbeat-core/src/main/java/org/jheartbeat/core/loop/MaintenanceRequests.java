@@ -106,6 +106,7 @@ final class MaintenanceRequests {
     CompletableFuture<ClusterLoop.MaintenanceResult> request(Maintenance.Scope scope, boolean on) {
         CompletableFuture<ClusterLoop.MaintenanceResult> f = new CompletableFuture<>();
         loop.answer(f, () -> {
+            loop.run(e -> e.onOperatorCommand(loop.nanoTime(), loop.wallMillis())); // a pause first
             NodeEngine engine = loop.engine();
             TakeoverMachine m = engine.machine();
             Maintenance cur = m.maintenance();

@@ -74,6 +74,7 @@ final class Reconfiguration {
                     if (err == null && ok) {
                         loop.log(Level.INFO, "Resource group " + key + " stopped; it is no longer in haresources.");
                     } else {
+                        loop.engine().machine().leftUnmanaged(key, GroupState.BLOCKED); // may run here: the peer's probe
                         loop.log(Level.CRIT, "Resource group " + key + " was removed from haresources but could not be"
                                 + " stopped on " + loop.engine().me() + (ClusterLoop.failureDetail(err).isEmpty() ? "" : " ("
                                 + ClusterLoop.failureDetail(err) + ")") + ": it may still run"

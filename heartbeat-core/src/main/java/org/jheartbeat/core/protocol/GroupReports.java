@@ -28,8 +28,9 @@ import org.jheartbeat.core.wire.MessageType;
  * Heartbeat peer) rather than an old one.
  *
  * <p>Sending: once communication is up, whenever a group's state or the group list changed since the
- * last report to the peer's current generation, and again to a restarted peer and to one that was
- * unreachable (it may have missed reports). Sequenced like {@code jhb-config}: a lost one is
+ * last report to the peer's current generation (also while the peer is taken for dead: across a one-way
+ * cut it may hear us), and again to a restarted peer and to one that was unreachable (it may have missed
+ * reports). Sequenced like {@code jhb-config}: a lost one is
  * retransmitted; a real Heartbeat peer drops it as an unknown type. Receiving: kept with the peer
  * generation it came from; a report from an older generation says nothing. Not thread-safe: the
  * engine's thread owns it.
@@ -62,15 +63,32 @@ public final class GroupReports {
      */
     public Optional<HaMessage> due(List<ResourceGroupDecl> groups, IntFunction<GroupState> state, long peerGeneration,
                                    boolean reachable) {
-        if (!reachable) {
-            sentToGeneration = -1;
-            return Optional.empty();
-        }
+        return due(groups, state, peerGeneration, reachable, false);
+    }
+
+    /**
+     * As {@link #due(List, IntFunction, long, boolean)}; {@code onChange}: when the peer is not reachable,
+     * a report still goes out when a state changed since the last one sent (comm up here, the peer taken
+     * for dead: it may still hear us across a one-way cut, and must not start a group we start), and all
+     * again once it is reachable.
+     */
+    public Optional<HaMessage> due(List<ResourceGroupDecl> groups, IntFunction<GroupState> state, long peerGeneration,
+                                   boolean reachable, boolean onChange) {
         GroupState[] now = new GroupState[groups.size()];
         for (int i = 0; i < now.length; i++) {
             now[i] = state.apply(i);
         }
-        if (sentToGeneration == peerGeneration && groups.equals(sentGroups) && Arrays.equals(now, sentStates)) {
+        boolean same = groups.equals(sentGroups) && Arrays.equals(now, sentStates);
+        if (!reachable) {
+            sentToGeneration = -1;
+            if (!onChange || same) {
+                return Optional.empty();
+            }
+            sentGroups = List.copyOf(groups);
+            sentStates = now;
+            return Optional.of(encode(groups.stream().map(ResourceGroupDecl::key).toList(), Arrays.asList(now)));
+        }
+        if (sentToGeneration == peerGeneration && same) {
             return Optional.empty();
         }
         sentGroups = List.copyOf(groups);

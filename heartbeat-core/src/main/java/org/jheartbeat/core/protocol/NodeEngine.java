@@ -539,6 +539,7 @@ public final class NodeEngine {
      */
     public List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
         apply(machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
         failBackAfterCleanup(out, nowNanos, wallMillis);
         return out;
@@ -597,6 +598,19 @@ public final class NodeEngine {
             }
         }
         apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    /**
+     * An operator command is about to be decided (the loop reads this engine's view to decide it, e.g.
+     * whether the peer is alive for {@code hb maintenance off}): a pause of this process ends here first, so
+     * that a command read first after a SIGSTOP does not act on the view from before it (the peer may have
+     * declared this node dead and taken its groups meanwhile; starts are then held for the
+     * resynchronisation). Changes nothing else.
+     */
+    public List<Effect> onOperatorCommand(long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        awake(out, nowNanos, wallMillis);
         return out;
     }
 
@@ -713,6 +727,13 @@ public final class NodeEngine {
                             failBackAfterCleanup(out, now, wall);
                         }
                     } else {
+                        if (ev.event() instanceof TakeoverEvent.PeerResources r
+                                && ("partition".equals(r.info()) || "mach_down".equals(r.info()))) {
+                            // it took us for dead: our reports meanwhile may be lost for good (a restarted peer
+                            // tracks our sequence numbers only from the first frame it heard), and it must
+                            // know what runs here to let go of what it took over
+                            groupReports.peerMayHaveMissed();
+                        }
                         feed(ev.event(), out, now, wall);
                     }
                     if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable() && peerJoining) {
@@ -832,9 +853,10 @@ public final class NodeEngine {
         long mayBeDead = timing.deadtime().toMillis() - timing.keepalive().toMillis() - 1_000;
         TakeoverState st = machine.state();
         // also when the peer was taken for dead: it may have come back meanwhile and taken its groups
-        // (its frames wait unread), so a start decided now would act on the view from before the pause
-        if (pausedMillis < mayBeDead || st == TakeoverState.AWAITING_COMM || st == TakeoverState.STOPPED
-                || st == TakeoverState.SHUTTING_DOWN) {
+        // (its frames wait unread), so a start decided now would act on the view from before the pause;
+        // and before comm up: the peer may have declared this node dead at its initdead and taken its
+        // groups, and its queued `starting` (sent at that comm up) would read as both nodes starting
+        if (pausedMillis < mayBeDead || st == TakeoverState.STOPPED || st == TakeoverState.SHUTTING_DOWN) {
             return;
         }
         resyncEndNanos = now + 2 * timing.keepalive().toNanos() + 1_000_000_000L;
@@ -969,11 +991,12 @@ public final class NodeEngine {
     private void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
         // before the announcements of the same change, so the peer's status never trails its protocol; also
         // to a peer we take for dead when an announcement goes out (a one-way cut: it may hear our bits, and
-        // must not read them against an older report)
+        // must not read them against an older report); and to a peer we take for dead on each change: across a
+        // one-way cut it hears us and must not start a group we take over
         boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
         groupReports.due(config.resourceGroups(), machine::groupState, peerSeq.generation(),
-                localStatus == NodeStatus.ACTIVE && (announces || detector.status(peer).isAlive()))
-                .ifPresent(m -> transmit(out, m, wall));
+                localStatus == NodeStatus.ACTIVE && (announces || detector.status(peer).isAlive()),
+                localStatus == NodeStatus.ACTIVE).ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {
                 if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
@@ -1179,6 +1202,7 @@ public final class NodeEngine {
                                              java.util.Set<Integer> runsHere, java.util.Set<Integer> partly,
                                              java.util.Set<Integer> runsPeer, boolean announce, long now, long wall) {
         List<Effect> out = new ArrayList<>();
+        awake(out, now, wall);
         applyMaintenance(next, probed, runsHere, partly, runsPeer, announce, out, now, wall);
         return out;
     }
@@ -1217,6 +1241,7 @@ public final class NodeEngine {
         runs.addAll(partly);
         java.util.List<String> keys = new java.util.ArrayList<>();
         runs.forEach(i -> keys.add(config.resourceGroups().get(i).key()));
+        keys.addAll(machine.removedLeftRunning()); // not in haresources, so not probed, but left running here
         transmit(out, MaintenanceMessages.runs(request, keys), wall);
         return out;
     }
@@ -1248,6 +1273,7 @@ public final class NodeEngine {
                 keys.add(config.resourceGroups().get(i).key());
             }
         }
+        keys.addAll(machine.removedLeftRunning());
         return keys;
     }
 
@@ -1462,8 +1488,15 @@ public final class NodeEngine {
             lastProbeForPeer = null;
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
+            java.util.Set<String> left = machine.removedLeftRunning();
             apply(machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
                     wallMillis);
+            for (int j = 0; j < applied.resourceGroups().size(); j++) {
+                if (left.contains(applied.resourceGroups().get(j).key()) && !machine.inMaintenance(j)
+                        && machine.groupState(j) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+                    out.add(new Effect.WatchGroup(j, true)); // managed again: watched, as when adopted
+                }
+            }
         }
         localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
         ConfigDigest digest = ConfigDigest.of(applied);

@@ -165,6 +165,15 @@ public final class TakeoverMachine {
      * way, is not met by a start here. Forgotten by {@code hb cleanup} of all groups.
      */
     private final java.util.Map<String, String[]> removedFailedHere = new java.util.HashMap<>();
+    /**
+     * Groups a reload removed while blocked here or in maintenance and left as they were, a reload's stop of
+     * a removed group that failed, and those
+     * the start-up found running though haresources no longer defines them and left (in maintenance, or a
+     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. By
+     * key, with that state: what runs here for the peer's probe, and the state a reload adding one back
+     * starts from.
+     */
+    private final java.util.Map<String, GroupState> removedLeftHere = new java.util.LinkedHashMap<>();
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -1669,6 +1678,18 @@ public final class TakeoverMachine {
     }
 
     /**
+     * Group {@code key}, which haresources no longer defines, was left here as it is: the start-up found it
+     * running and left it ({@code state} RUNNING: in maintenance; BLOCKED: its release failed), or a reload's
+     * stop of it failed (BLOCKED). It counts as running here ({@link #removedLeftRunning}) until a reload
+     * adds it back in that state. Ignored for a group defined now (added back meanwhile).
+     */
+    public void leftUnmanaged(String key, GroupState state) {
+        if (groups.stream().noneMatch(g -> g.key().equals(key))) {
+            removedLeftHere.put(key, state);
+        }
+    }
+
+    /**
      * Self-fencing on a stop failure (Heartbeat rebooted; jheartbeat only when the admin asks, {@code hb
      * daemon --self-fence-command}): a group that cannot be stopped makes this node tell the peer and
      * ask for a {@link Effect.SelfFence} instead of staying blocked. Set before the first event.
@@ -1865,6 +1886,14 @@ public final class TakeoverMachine {
     }
 
     /**
+     * The groups a reload removed while in maintenance here that were left running (or blocked: they may
+     * run) and have not been added back, by key: they run here as far as this node knows.
+     */
+    public java.util.Set<String> removedLeftRunning() {
+        return java.util.Set.copyOf(removedLeftHere.keySet());
+    }
+
+    /**
      * Marks group {@code i} as running here before the machine runs: a daemon that starts in
      * maintenance found it running and leaves it so (issue 20).
      */
@@ -2046,6 +2075,10 @@ public final class TakeoverMachine {
             if (failedHere[i] && !newKeys.contains(groups.get(i).key())) {
                 removedFailedHere.put(groups.get(i).key(), new String[] {failureDetail[i], failedWhat[i]});
             }
+            if (!newKeys.contains(groups.get(i).key()) && (actual[i] == GroupState.BLOCKED
+                    || inMaintenance(i) && actual[i] == GroupState.RUNNING)) {
+                removedLeftHere.put(groups.get(i).key(), actual[i]);
+            }
         }
         for (int j = 0; j < n; j++) {
             ResourceGroupDecl g = newGroups.get(j);
@@ -2066,7 +2099,13 @@ public final class TakeoverMachine {
                 failureDetail2[j] = "";
                 failedWhat2[j] = STARTING_FAILED;
                 String[] failed = removedFailedHere.remove(g.key());
-                if (failed != null) {
+                GroupState left = removedLeftHere.remove(g.key());
+                if (left != null) {
+                    actual2[j] = left; // it ran on, unmanaged, while it was not in haresources
+                    desired2[j] = left == GroupState.RUNNING;
+                    failureDetail2[j] = left == GroupState.BLOCKED ? "left running here while not in haresources"
+                            + " (could not be stopped)" : "";
+                } else if (failed != null) {
                     failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
                     actual2[j] = GroupState.FAILED; // and reported so
                     failureDetail2[j] = failed[0];

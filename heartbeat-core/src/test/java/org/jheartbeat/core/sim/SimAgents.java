@@ -283,6 +283,10 @@ final class SimAgents {
                     begin(q.peekFirst());
                 }
             }
+            if (!op.report && !op.start && !result && node.engine != null) {
+                // as ClusterLoop.reconfigure: a reload's failed stop of a removed group leaves it BLOCKED, unmanaged
+                node.engine.machine().leftUnmanaged(node.sim.groupKeys.get(op.gid), org.jheartbeat.core.takeover.GroupState.BLOCKED);
+            }
             if (op.report && node.engine != null) {
                 node.execute(op.start ? node.engine.onGroupStarted(op.local, outcome, why, node.sim.now, node.wall())
                         : node.engine.onGroupDone(op.local, false, result, why, node.sim.now, node.wall()));

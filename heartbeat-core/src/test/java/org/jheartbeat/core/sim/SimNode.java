@@ -187,9 +187,11 @@ final class SimNode {
             }
             if (persisted.covers(name, g.key())) {
                 sim.trace(this, g.key() + " no longer in haresources, running, in maintenance: left as it is");
+                engine.machine().leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.RUNNING);
                 next.add(g);
             } else if (!agents.releaseAtStartup(sim.groupKeys.indexOf(g.key()), res)) {
                 sim.trace(this, g.key() + " no longer in haresources, running, could not be stopped: BLOCKED");
+                engine.machine().leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.BLOCKED);
                 next.add(g);
             } else {
                 sim.trace(this, g.key() + " no longer in haresources: released at start-up");

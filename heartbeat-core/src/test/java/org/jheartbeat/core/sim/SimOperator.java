@@ -70,6 +70,7 @@ final class SimOperator {
 
     private void handover(SimNode n, boolean takeover, ResourceSet set) {
         n.daemonDo(() -> {
+            n.execute(n.engine.onOperatorCommand(sim.now, n.wall())); // as ClusterLoop.handover: a pause first
             TakeoverMachine m = n.engine.machine();
             if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
                 sim.trace(n, "operator request refused: a hand-over is in progress");
@@ -96,6 +97,7 @@ final class SimOperator {
             case 1 -> new Maintenance.Scope(Maintenance.Kind.NODE, n.name.value());
             default -> new Maintenance.Scope(Maintenance.Kind.GROUP, sim.groupKeys.get(Math.max(0, e.target())));
         };
+        n.execute(n.engine.onOperatorCommand(sim.now, n.wall())); // as ClusterLoop.maintenance: a pause first
         TakeoverMachine m = n.engine.machine();
         Maintenance cur = m.maintenance();
         Maintenance next = cur.with(scope, on, cur.version() + 1);

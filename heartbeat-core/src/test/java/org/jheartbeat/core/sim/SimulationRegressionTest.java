@@ -97,6 +97,24 @@ class SimulationRegressionTest {
                         + " negotiation: each waited for the other's stable answer until the 10 s timeout"),
                 Arguments.of(9487L, null, "every link cut 20 s, a reload on node1 dropping node2's group, node1 frozen"
                         + " 15.7 s: the reload adding it back, read first on resume, must not start it while node2 runs it"),
+                Arguments.of(17685L, null, "node2 frozen 3.6 s before its comm up, node1 declares it dead at initdead"
+                        + " and takes its group: node2, resumed, read node1's queued starting as both starting and took it too"),
+                Arguments.of(27548L, null, "node1 frozen 25 s with hb maintenance off queued: read first on resume, it"
+                        + " took node2 for dead still and started node2's group, which node2 ran"),
+                Arguments.of(27940L, null, "node1 frozen with node2's standby done queued, node1->node2 cut: node2"
+                        + " declares node1 dead and starts its group without telling node1, which starts it too"),
+                Arguments.of(10200L, null, "a reload on node1 drops node2's group in cluster-wide maintenance (left"
+                        + " running); maintenance off on node2 must not start it (node1's probe answer lists it), nor the"
+                        + " reload adding it back take it for stopped"),
+                Arguments.of(110400L, null, "node2 restarted, node1 frozen, then cut node1->node2: node2 takes node1's"
+                        + " group at initdead; once healed it never heard node1's report (sent before it tracked node1's"
+                        + " frames) and ran the group on beside node1"),
+                Arguments.of(146810L, null, "the same unhealed split brain: node1's report lost to a peer that took it"
+                        + " for dead"),
+                Arguments.of(239689L, null, "node1's daemon killed running node2's group, its haresources loses it,"
+                        + " the start-up release fails (BLOCKED); the reload adding it back must not take it for stopped"),
+                Arguments.of(243478L, null, "a reload drops node2's group from node1 and its stop fails: the reload"
+                        + " adding it back must find it BLOCKED, not stopped, or it runs on both for good"),
                 Arguments.of(11868L, null, "node1 frozen 9.1 s with hb standby all waiting: node2, which took node1's group,"
                         + " accepted the request before node1's return and released the group on that return; node1 gave"
                         + " it up, then cancelled on node2's partition claim: it ran nowhere"),
