@@ -1,7 +1,6 @@
 package org.jheartbeat.core.takeover;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.jheartbeat.core.config.FailbackPolicy;
@@ -96,7 +95,6 @@ public final class TakeoverMachine {
 
     private final NodeName me;
     private final NodeName peer;
-    private List<ResourceGroupDecl> groups;
     private final FailbackPolicy failback;
     private final boolean fencing;
     /** Whether the peer comes before this node in ha.cf's {@code node} lines (the fencing race's tie-break). */
@@ -117,21 +115,8 @@ public final class TakeoverMachine {
     private String fenceStatus;
 
     private TakeoverState state = TakeoverState.AWAITING_COMM;
-    private GroupState[] actual;
-    private boolean[] desired;
-    /** A start failed here: not started here again until an operator clears it (actual FAILED). */
-    private boolean[] failedHere;
-    /** The peer reported a failed start: this node runs the group if it can (offered once). */
-    private boolean[] peerFailed;
-    /** The peer reported a failed stop: it may run there, so this node never starts it (unless fenced). */
-    private boolean[] peerBlocked;
-    private static final String STARTING_FAILED = "failed to start";
-    /** How a FAILED group failed here: {@value #STARTING_FAILED} or "failed while running". */
-    private String[] failedWhat;
-    /** Being stopped after failing while running here: FAILED here once that stop succeeds (monitoring). */
-    private boolean[] failingRunning;
-    /** Why a group FAILED or is BLOCKED here, for logs and the operator. */
-    private String[] failureDetail;
+    /** One slot per resource group, in haresources order: its state here and what is known of it. */
+    private List<GroupSlot> slots;
     /** Reset this node on a stop failure (the admin asked for it) instead of leaving the group blocked. */
     private boolean selfFence;
     /** The peer said it resets itself after a stop failure: its blocked groups are free once it is gone. */
@@ -144,21 +129,8 @@ public final class TakeoverMachine {
     private boolean claimPredatesExchange;
     /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
     private boolean resyncing;
-    /** Groups the peer's haresources defines differently: never started, stopped if running (issue 11). */
-    private boolean[] disputed;
     /** The cluster's maintenance setting (issue 20): groups it covers are left as they are. */
     private Maintenance maintenance = Maintenance.NONE;
-    /**
-     * Found running on both nodes when their maintenance ended: left alone here (as in maintenance)
-     * until the operator stops one copy and runs {@code hb maintenance off} again.
-     */
-    private boolean[] unmanaged;
-    /**
-     * The peer's previous run left it running (its last {@code jhb-maint} or {@code jhb-groups}) and the
-     * peer has restarted: left alone here (as in maintenance) until the new run's own report says where
-     * it runs.
-     */
-    private boolean[] peerLeftRunning;
     /**
      * Groups a reload removed after they failed here (and were offered to the peer), by key: a reload
      * adding one back keeps the failure, so the peer's acceptance of our offer, possibly still on its
@@ -243,22 +215,16 @@ public final class TakeoverMachine {
         this.fenceStatus = fencing ? "ready (nothing fenced yet)" : "no STONITH device configured";
         this.me = me;
         this.peer = peer;
-        this.groups = List.copyOf(groups);
+        this.slots = slotsFor(groups);
         this.failback = failback;
-        this.actual = new GroupState[groups.size()];
-        this.desired = new boolean[groups.size()];
-        this.failedHere = new boolean[groups.size()];
-        this.peerFailed = new boolean[groups.size()];
-        this.peerBlocked = new boolean[groups.size()];
-        this.failureDetail = new String[groups.size()];
-        this.failingRunning = new boolean[groups.size()];
-        this.failedWhat = new String[groups.size()];
-        Arrays.fill(failedWhat, STARTING_FAILED);
-        this.disputed = new boolean[groups.size()];
-        this.unmanaged = new boolean[groups.size()];
-        this.peerLeftRunning = new boolean[groups.size()];
-        Arrays.fill(actual, GroupState.STOPPED);
-        Arrays.fill(failureDetail, "");
+    }
+
+    private static List<GroupSlot> slotsFor(List<ResourceGroupDecl> groups) {
+        List<GroupSlot> slots = new ArrayList<>(groups.size());
+        for (ResourceGroupDecl g : groups) {
+            slots.add(new GroupSlot(g));
+        }
+        return slots;
     }
 
     /**
@@ -345,9 +311,9 @@ public final class TakeoverMachine {
             releaseWhatThePreferredNodeRuns(e.groups(), out);
         } else if (event instanceof TakeoverEvent.GroupsDisputed e) {
             boolean changed = false;
-            for (int i = 0; i < groups.size(); i++) {
-                changed |= disputed[i] != e.groups().contains(i);
-                disputed[i] = e.groups().contains(i);
+            for (int i = 0; i < slots.size(); i++) {
+                changed |= slots.get(i).disputed != e.groups().contains(i);
+                slots.get(i).disputed = e.groups().contains(i);
             }
             if (changed && state == TakeoverState.STABLE && settleInfo == null) {
                 settleInfo = Settlement.CONFIG; // announce what we hold once the starts and stops end
@@ -385,7 +351,7 @@ public final class TakeoverMachine {
     private void onGroupStarted(GroupStarted e, List<Effect> out) {
         int i = e.group();
         if (e.ok()) {
-            actual[i] = GroupState.RUNNING;
+            slots.get(i).actual = GroupState.RUNNING;
             return;
         }
         if (e.outcome() == StartOutcome.FAILED_STILL_RUNNING) {
@@ -393,21 +359,21 @@ public final class TakeoverMachine {
             blockHere(i, "failed to start on " + me + " and could not be stopped again", e.detail(), out);
             return;
         }
-        failHere(i, STARTING_FAILED, e.detail(), out);
+        failHere(i, GroupSlot.STARTING_FAILED, e.detail(), out);
     }
 
     /** The group is down here after a failure: FAILED, not started here again, offered once to the peer. */
     private void failHere(int i, String what, String detail, List<Effect> out) {
-        failedWhat[i] = what;
-        actual[i] = GroupState.FAILED;
-        failedHere[i] = true;
-        desired[i] = false;
-        failureDetail[i] = detail;
-        String key = groups.get(i).key();
+        slots.get(i).failedWhat = what;
+        slots.get(i).actual = GroupState.FAILED;
+        slots.get(i).failedHere = true;
+        slots.get(i).desired = false;
+        slots.get(i).failureDetail = detail;
+        String key = slots.get(i).key();
         String why = detail.isEmpty() ? "" : " (" + detail + ")";
-        if (peerFailed[i]) {
+        if (slots.get(i).peerFailed) {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
-                    + (what.equals(STARTING_FAILED) ? " and on " : " and failed to start on ") + peer
+                    + (what.equals(GroupSlot.STARTING_FAILED) ? " and on " : " and failed to start on ") + peer
                     + ": it stays stopped on both nodes until an operator clears it"
                     + " (hb cleanup " + key + ")"));
         } else if (peerPresence.alive()) {
@@ -430,35 +396,35 @@ public final class TakeoverMachine {
      */
     private void onGroupFailedRunning(TakeoverEvent.GroupFailedRunning e, List<Effect> out) {
         int i = e.group();
-        String key = groups.get(i).key();
+        String key = slots.get(i).key();
         if (inMaintenance(i)) {
             out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
                     + "), but it is in maintenance (" + maintenanceReason(i) + "); nothing is done"));
             return;
         }
-        if (actual[i] != GroupState.RUNNING) {
+        if (slots.get(i).actual != GroupState.RUNNING) {
             out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
-                    + "), but it is " + actual[i] + " here now; nothing more is done for that failure"));
+                    + "), but it is " + slots.get(i).actual + " here now; nothing more is done for that failure"));
             return;
         }
         out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed on " + me + " (" + e.detail()
                 + "): stopping it; it leaves this node"));
-        failingRunning[i] = true;
-        failureDetail[i] = e.detail();
-        actual[i] = GroupState.STOPPING;
+        slots.get(i).failingRunning = true;
+        slots.get(i).failureDetail = e.detail();
+        slots.get(i).actual = GroupState.STOPPING;
         out.add(new StopGroup(i, GroupOpReason.MONITOR_FAILURE));
     }
 
     private void onGroupStopped(GroupStopped e, List<Effect> out) {
         int i = e.group();
-        boolean failing = failingRunning[i];
-        failingRunning[i] = false;
+        boolean failing = slots.get(i).failingRunning;
+        slots.get(i).failingRunning = false;
         if (e.ok() && failing) {
-            failHere(i, "failed while running", failureDetail[i], out);
+            failHere(i, GroupSlot.RUNNING_FAILED, slots.get(i).failureDetail, out);
             return;
         }
         if (e.ok()) {
-            actual[i] = GroupState.STOPPED;
+            slots.get(i).actual = GroupState.STOPPED;
             return;
         }
         blockHere(i, "could not be stopped on " + me, e.detail(), out);
@@ -472,9 +438,9 @@ public final class TakeoverMachine {
      * @param what what happened, after the group's key in the log ("could not be stopped on node1")
      */
     private void blockHere(int i, String what, String detail, List<Effect> out) {
-        actual[i] = GroupState.BLOCKED;
-        failureDetail[i] = detail;
-        String key = groups.get(i).key();
+        slots.get(i).actual = GroupState.BLOCKED;
+        slots.get(i).failureDetail = detail;
+        String key = slots.get(i).key();
         String why = detail.isEmpty() ? "" : " (" + detail + ")";
         if (selfFence && state != TakeoverState.STOPPED) {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + why
@@ -496,41 +462,41 @@ public final class TakeoverMachine {
 
     /** Tells the peer of every failure it must know about: before {@code starting} or a {@code resource} answer. */
     private void announceFailures(List<Effect> out) {
-        for (int i = 0; i < groups.size(); i++) {
-            if (actual[i] == GroupState.BLOCKED) {
-                out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.STOP)));
-            } else if (failedHere[i]) {
-                out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.START)));
+        for (int i = 0; i < slots.size(); i++) {
+            if (slots.get(i).actual == GroupState.BLOCKED) {
+                out.add(new Announce(new Announcement.GroupFailed(slots.get(i).key(), GroupFailure.STOP)));
+            } else if (slots.get(i).failedHere) {
+                out.add(new Announce(new Announcement.GroupFailed(slots.get(i).key(), GroupFailure.START)));
             }
         }
     }
 
     private void onPeerGroupFailure(TakeoverEvent.PeerGroupFailure e, List<Effect> out, long now) {
         int i = e.group();
-        String key = groups.get(i).key();
+        String key = slots.get(i).key();
         switch (e.failure()) {
             case START -> {
-                peerFailed[i] = true;
+                slots.get(i).peerFailed = true;
                 if (handover == Handover.IN_PROGRESS) {
                     handoverProblems.add(peer + " could not start resource group " + key
-                            + (failedHere[i] ? "" : "; it runs on " + me + " again"));
+                            + (slots.get(i).failedHere ? "" : "; it runs on " + me + " again"));
                 }
-                if (failedHere[i]) {
+                if (slots.get(i).failedHere) {
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + peer
                             + " and on " + me + ": it stays stopped on both nodes until an operator clears it"
                             + " (hb cleanup " + key + ")"));
-                } else if (peerBlocked[i]) {
+                } else if (slots.get(i).peerBlocked) {
                     out.add(new LogLine(Level.INFO, peer + " could not start resource group " + key
                             + "; not taking it: it is blocked on " + peer));
                 } else if (state == TakeoverState.STABLE || state == TakeoverState.NEGOTIATING
                         || state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING) {
                     out.add(new LogLine(Level.WARN, peer + " could not start resource group " + key
                             + "; taking it over"));
-                    desired[i] = true;
+                    slots.get(i).desired = true;
                 }
             }
             case STOP -> {
-                peerBlocked[i] = true;
+                slots.get(i).peerBlocked = true;
                 if (handover == Handover.IN_PROGRESS) {
                     handoverProblems.add("resource group " + key + " could not be stopped on " + peer
                             + "; it stays there, blocked");
@@ -551,7 +517,7 @@ public final class TakeoverMachine {
                 }
             }
             case SELF_FENCE -> {
-                peerBlocked[i] = true;
+                slots.get(i).peerBlocked = true;
                 peerSelfFencing = true;
                 if (handover == Handover.IN_PROGRESS) {
                     handoverProblems.add("resource group " + key + " could not be stopped on " + peer
@@ -569,10 +535,10 @@ public final class TakeoverMachine {
 
     /** In a hand-over to the peer: groups it failed to start stay here (it would only fail again). */
     private void keepWhatThePeerCannotRun(List<Effect> out) {
-        for (int i = 0; i < groups.size(); i++) {
-            if (peerFailed[i] && !desired[i] && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.STARTING)) {
-                desired[i] = true;
-                String key = groups.get(i).key();
+        for (int i = 0; i < slots.size(); i++) {
+            if (slots.get(i).peerFailed && !slots.get(i).desired && (slots.get(i).actual == GroupState.RUNNING || slots.get(i).actual == GroupState.STARTING)) {
+                slots.get(i).desired = true;
+                String key = slots.get(i).key();
                 out.add(new LogLine(Level.WARN, "Keeping resource group " + key + ": " + peer
                         + " could not start it (clear with 'hb cleanup " + key + "' once it can)"));
                 handoverProblems.add("resource group " + key + " stays on " + me + ": " + peer + " could not start it");
@@ -588,35 +554,35 @@ public final class TakeoverMachine {
         if (group < 0) {
             removedFailedHere.clear();
         }
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if (group >= 0 && i != group) {
                 continue;
             }
-            boolean had = failedHere[i] || peerFailed[i] || peerBlocked[i] || actual[i] == GroupState.BLOCKED;
-            if (failedHere[i] && peerFailed[i] && isLocal(i) && peerPresence.alive()) {
-                desired[i] = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
-            } else if (failedHere[i] && !peerPresence.alive() && state == TakeoverState.STABLE) {
-                desired[i] = true; // it stayed down because the peer is not alive to run it: as logged, try here
+            boolean had = slots.get(i).failedHere || slots.get(i).peerFailed || slots.get(i).peerBlocked || slots.get(i).actual == GroupState.BLOCKED;
+            if (slots.get(i).failedHere && slots.get(i).peerFailed && isLocal(i) && peerPresence.alive()) {
+                slots.get(i).desired = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
+            } else if (slots.get(i).failedHere && !peerPresence.alive() && state == TakeoverState.STABLE) {
+                slots.get(i).desired = true; // it stayed down because the peer is not alive to run it: as logged, try here
             }
-            failedHere[i] = false;
-            peerFailed[i] = false;
-            peerBlocked[i] = false;
-            failureDetail[i] = "";
-            if (actual[i] == GroupState.FAILED) {
-                actual[i] = GroupState.STOPPED;
-            } else if (actual[i] == GroupState.BLOCKED && inMaintenance(i)) {
-                out.add(new LogLine(Level.WARN, "Resource group " + groups.get(i).key() + " stays blocked: it is in"
+            slots.get(i).failedHere = false;
+            slots.get(i).peerFailed = false;
+            slots.get(i).peerBlocked = false;
+            slots.get(i).failureDetail = "";
+            if (slots.get(i).actual == GroupState.FAILED) {
+                slots.get(i).actual = GroupState.STOPPED;
+            } else if (slots.get(i).actual == GroupState.BLOCKED && inMaintenance(i)) {
+                out.add(new LogLine(Level.WARN, "Resource group " + slots.get(i).key() + " stays blocked: it is in"
                         + " maintenance (" + maintenanceReason(i) + "), nothing stops it; run 'hb cleanup' again after"
                         + " 'hb maintenance off'"));
-            } else if (actual[i] == GroupState.BLOCKED) {
-                actual[i] = GroupState.STOPPING;
+            } else if (slots.get(i).actual == GroupState.BLOCKED) {
+                slots.get(i).actual = GroupState.STOPPING;
                 out.add(new StopGroup(i, GroupOpReason.CLEANUP));
             }
             if (fromOperator && had) {
-                out.add(new LogLine(Level.INFO, "Failures of resource group " + groups.get(i).key() + " cleared."));
+                out.add(new LogLine(Level.INFO, "Failures of resource group " + slots.get(i).key() + " cleared."));
             }
             if (fromOperator) {
-                out.add(new Announce(new Announcement.GroupFailed(groups.get(i).key(), GroupFailure.CLEAR)));
+                out.add(new Announce(new Announcement.GroupFailed(slots.get(i).key(), GroupFailure.CLEAR)));
             }
         }
     }
@@ -656,10 +622,10 @@ public final class TakeoverMachine {
             // confirmation must not lead to a takeover (onFenceOutcome)
             peerRestartedWhileFencing = true;
         }
-        Arrays.fill(peerFailed, false);
+        slots.forEach(s -> s.peerFailed = false);
         if (peerSelfFencing) {
             peerSelfFencing = false;
-            Arrays.fill(peerBlocked, false);
+            slots.forEach(s -> s.peerBlocked = false);
         }
         if (handover == Handover.IN_PROGRESS) {
             finishHandover(Handover.CANCELLED, peer + " restarted during the exchange");
@@ -670,8 +636,8 @@ public final class TakeoverMachine {
             standbyStep = StandbyStep.NONE;
             deadlineNanos = Long.MAX_VALUE;
             boolean missing = false;
-            for (int i = 0; i < groups.size(); i++) {
-                missing |= isLocal(i) && !desired[i];
+            for (int i = 0; i < slots.size(); i++) {
+                missing |= isLocal(i) && !slots.get(i).desired;
             }
             if (missing) {
                 out.add(new LogLine(Level.INFO, peer + " restarted and holds nothing now: acquiring the resource groups of "
@@ -760,12 +726,12 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STANDBY_GIVING && standbyStep != StandbyStep.AWAITING_PEER) {
             // we released (or are releasing) what the peer no longer comes to take: what its claim does not
             // cover runs nowhere else, so it runs here again
-            for (int i = 0; i < groups.size(); i++) {
+            for (int i = 0; i < slots.size(); i++) {
                 boolean given = isLocal(i) ? standbySet.includesLocal() : standbySet.includesForeign();
                 boolean peerHas = isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal();
-                if (given && !peerHas && !desired[i]) {
-                    desired[i] = true;
-                    out.add(new LogLine(Level.INFO, "Taking resource group " + groups.get(i).key() + " back: " + peer
+                if (given && !peerHas && !slots.get(i).desired) {
+                    slots.get(i).desired = true;
+                    out.add(new LogLine(Level.INFO, "Taking resource group " + slots.get(i).key() + " back: " + peer
                             + " does not hold it."));
                 }
             }
@@ -773,9 +739,9 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STANDBY_TAKING && standbyStep == StandbyStep.ACQUIRING) {
             // acquired from a peer that has since taken them back: what is not running yet is not started
             ResourceSet mine = standbySet.mirrored();
-            for (int i = 0; i < groups.size(); i++) {
-                if (actual[i] == GroupState.STOPPED && (isLocal(i) ? mine.includesLocal() : mine.includesForeign())) {
-                    desired[i] = false;
+            for (int i = 0; i < slots.size(); i++) {
+                if (slots.get(i).actual == GroupState.STOPPED && (isLocal(i) ? mine.includesLocal() : mine.includesForeign())) {
+                    slots.get(i).desired = false;
                 }
             }
         }
@@ -804,15 +770,15 @@ public final class TakeoverMachine {
         if (state == TakeoverState.STABLE) {
             resolveDoubleOwnership(out);
         }
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             // its report, or its bits: a takeover it did while we were paused may be in its bits only (its
             // report of it waits until it hears us)
             boolean peerHas = e.peerHolds().contains(i) || (isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal());
-            if (peerHas && desired[i] && actual[i] == GroupState.STOPPED && peerPresence.alive()) {
-                desired[i] = false;
+            if (peerHas && slots.get(i).desired && slots.get(i).actual == GroupState.STOPPED && peerPresence.alive()) {
+                slots.get(i).desired = false;
                 // announced as what runs (audit), not as an acquisition whose bits would claim the group
                 settleInfo = state == TakeoverState.STABLE ? Settlement.CLAIMED : settleInfo;
-                out.add(new LogLine(Level.WARN, "Not starting resource group " + groups.get(i).key() + ": " + peer
+                out.add(new LogLine(Level.WARN, "Not starting resource group " + slots.get(i).key() + ": " + peer
                         + " holds it (it took it over while this node did not run)."));
             }
         }
@@ -831,11 +797,11 @@ public final class TakeoverMachine {
         }
         boolean released = false;
         for (int i : peerRuns) {
-            if (i < groups.size() && !isLocal(i) && desired[i] && actual[i] == GroupState.RUNNING && !peerFailed[i]
-                    && !peerBlocked[i] && !disputed[i] && !inMaintenance(i)) {
-                desired[i] = false;
+            if (i < slots.size() && !isLocal(i) && slots.get(i).desired && slots.get(i).actual == GroupState.RUNNING && !slots.get(i).peerFailed
+                    && !slots.get(i).peerBlocked && !slots.get(i).disputed && !inMaintenance(i)) {
+                slots.get(i).desired = false;
                 released = true;
-                out.add(new LogLine(Level.ERROR, "Resource group " + groups.get(i).key() + " runs on both " + me + " and "
+                out.add(new LogLine(Level.ERROR, "Resource group " + slots.get(i).key() + " runs on both " + me + " and "
                         + peer + " (" + peer + " reports it running there): releasing it here, " + peer
                         + " is its preferred node."));
             }
@@ -873,7 +839,7 @@ public final class TakeoverMachine {
         boolean peerRunsOurs = false;
         boolean toTake = false;
         boolean anyOurs = false;
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i)) {
                 anyOurs = true;
                 peerRunsOurs |= peerMayRun(i);
@@ -890,9 +856,9 @@ public final class TakeoverMachine {
             }
             return;
         }
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i) && !peerMayRun(i)) {
-                desired[i] = true;
+                slots.get(i).desired = true;
             }
         }
         settleInfo = Settlement.REQ_OUR_RESOURCES;
@@ -907,7 +873,7 @@ public final class TakeoverMachine {
      */
     private boolean peerMayRun(int i) {
         if (peerReport != null) {
-            return occupies(peerReport.get(groups.get(i).key()));
+            return occupies(peerReport.get(slots.get(i).key()));
         }
         return isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal();
     }
@@ -939,13 +905,13 @@ public final class TakeoverMachine {
             return;
         }
         boolean released = false;
-        for (int i = 0; i < groups.size(); i++) {
-            GroupState there = fromReport ? peerReport.get(groups.get(i).key()) : null;
+        for (int i = 0; i < slots.size(); i++) {
+            GroupState there = fromReport ? peerReport.get(slots.get(i).key()) : null;
             boolean runsThere = fromReport
                     ? peerPresence.alive() && (there == GroupState.RUNNING || there == GroupState.STARTING)
-                    : !peerFailed[i];
-            if (!isLocal(i) && desired[i] && runsThere) {
-                desired[i] = false;
+                    : !slots.get(i).peerFailed;
+            if (!isLocal(i) && slots.get(i).desired && runsThere) {
+                slots.get(i).desired = false;
                 released = true;
             }
         }
@@ -979,9 +945,9 @@ public final class TakeoverMachine {
      * gratuitous ARP), without stopping anything.
      */
     private void reannounceLocal(List<Effect> out) {
-        for (int i = 0; i < groups.size(); i++) {
-            if (isLocal(i) && actual[i] == GroupState.RUNNING && !identityConflict && !resyncing && !inMaintenance(i)) {
-                actual[i] = GroupState.STARTING;
+        for (int i = 0; i < slots.size(); i++) {
+            if (isLocal(i) && slots.get(i).actual == GroupState.RUNNING && !identityConflict && !resyncing && !inMaintenance(i)) {
+                slots.get(i).actual = GroupState.STARTING;
                 out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }
         }
@@ -1035,9 +1001,9 @@ public final class TakeoverMachine {
                     setDesiredFor(false, false);
                 }
                 keepWhatThePeerCannotRun(out);
-                for (int i = 0; i < groups.size(); i++) {
-                    if (disputed[i] && (isLocal(i) ? standbySet.includesLocal() : standbySet.includesForeign())) {
-                        handoverProblems.add("resource group " + groups.get(i).key() + " is defined differently on "
+                for (int i = 0; i < slots.size(); i++) {
+                    if (slots.get(i).disputed && (isLocal(i) ? standbySet.includesLocal() : standbySet.includesForeign())) {
+                        handoverProblems.add("resource group " + slots.get(i).key() + " is defined differently on "
                                 + me + " and " + peer + ": it runs on neither node until haresources agree");
                     }
                 }
@@ -1069,7 +1035,7 @@ public final class TakeoverMachine {
         if (peerSelfFencing) {
             // it said it resets itself because of a stop failure: what it could not stop is gone with it
             peerSelfFencing = false;
-            Arrays.fill(peerBlocked, false);
+            slots.forEach(s -> s.peerBlocked = false);
         }
         if (state == TakeoverState.FENCING && peerRestartedWhileFencing && peerPresence.alive()) {
             // the run heard since the fence was asked for left too: the outcome decides (onFenceOutcome)
@@ -1162,7 +1128,8 @@ public final class TakeoverMachine {
      */
     private int groupsHeldHere() {
         int n = 0;
-        for (GroupState a : actual) {
+        for (GroupSlot s : slots) {
+            GroupState a = s.actual;
             if (a == GroupState.RUNNING || a == GroupState.STARTING || a == GroupState.STOPPING
                     || a == GroupState.BLOCKED) {
                 n++;
@@ -1178,7 +1145,7 @@ public final class TakeoverMachine {
      */
     private int peerGroupsHeld() {
         int n = 0;
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if (peerMayRun(i)) {
                 n++;
             }
@@ -1201,10 +1168,10 @@ public final class TakeoverMachine {
 
     private void takeOverFromDeadPeer(List<Effect> out) {
         takeovers++;
-        for (int i = 0; i < groups.size(); i++) {
-            if (inMaintenance(i) && actual[i] != GroupState.RUNNING && !failedHere[i] && !disputed[i]) {
+        for (int i = 0; i < slots.size(); i++) {
+            if (inMaintenance(i) && slots.get(i).actual != GroupState.RUNNING && !slots.get(i).failedHere && !slots.get(i).disputed) {
                 out.add(new LogLine(Level.WARN, "Maintenance (" + maintenanceReason(i) + "): resource group "
-                        + groups.get(i).key() + " would be taken over from " + peer + " now; it is left as it is"
+                        + slots.get(i).key() + " would be taken over from " + peer + " now; it is left as it is"
                         + " ('hb maintenance off' decides from what runs)"));
             }
         }
@@ -1255,8 +1222,8 @@ public final class TakeoverMachine {
             standbyStep = StandbyStep.NONE;
             deadlineNanos = Long.MAX_VALUE;
             boolean missing = false;
-            for (int i = 0; i < groups.size(); i++) {
-                missing |= isLocal(i) && !desired[i];
+            for (int i = 0; i < slots.size(); i++) {
+                missing |= isLocal(i) && !slots.get(i).desired;
             }
             if (missing) {
                 setDesiredFor(true, true);
@@ -1273,8 +1240,8 @@ public final class TakeoverMachine {
             peerHolds = ResourceSet.NONE;
             peerReport = null;
             // powered off: nothing of it runs any more, whatever it could not stop
-            Arrays.fill(peerBlocked, false);
-            Arrays.fill(peerFailed, false);
+            slots.forEach(s -> s.peerBlocked = false);
+            slots.forEach(s -> s.peerFailed = false);
             state = TakeoverState.STABLE;
             takeOverFromDeadPeer(out);
         } else {
@@ -1314,10 +1281,10 @@ public final class TakeoverMachine {
     private void requestTakeover(ResourceSet set, List<Effect> out, long now) {
         handoverIsTakeover = true;
         Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
-        for (int i = 0; i < groups.size() && refusal.isEmpty(); i++) {
-            if (failedHere[i] && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
-                refusal = Optional.of("resource group " + groups.get(i).key() + " failed to start on " + me
-                        + "; clear it first with 'hb cleanup " + groups.get(i).key() + "'");
+        for (int i = 0; i < slots.size() && refusal.isEmpty(); i++) {
+            if (slots.get(i).failedHere && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
+                refusal = Optional.of("resource group " + slots.get(i).key() + " failed to start on " + me
+                        + "; clear it first with 'hb cleanup " + slots.get(i).key() + "'");
             }
         }
         handoverSerial++;
@@ -1385,7 +1352,7 @@ public final class TakeoverMachine {
         state = TakeoverState.SHUTTING_DOWN;
         out.add(new Announce(new Resources(ResourceSet.NONE, false, "shutdown")));
         out.add(new LogLine(Level.INFO, "Giving up all HA resources."));
-        Arrays.fill(desired, false);
+        slots.forEach(s -> s.desired = false);
     }
 
     private void onTick(List<Effect> out, long now) {
@@ -1436,9 +1403,9 @@ public final class TakeoverMachine {
      */
     /** The first group of {@code set} (relative to this node) in maintenance, as a refusal; empty if none. */
     private Optional<String> maintenanceIn(ResourceSet set) {
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if ((isLocal(i) ? set.includesLocal() : set.includesForeign()) && inMaintenance(i)) {
-                return Optional.of("resource group " + groups.get(i).key() + " is in maintenance ("
+                return Optional.of("resource group " + slots.get(i).key() + " is in maintenance ("
                         + maintenanceReason(i) + "); end it first with 'hb maintenance off'");
             }
         }
@@ -1446,7 +1413,7 @@ public final class TakeoverMachine {
     }
 
     private boolean want(int i) {
-        return desired[i] && !failedHere[i] && !peerBlocked[i] && !disputed[i];
+        return slots.get(i).desired && !slots.get(i).failedHere && !slots.get(i).peerBlocked && !slots.get(i).disputed;
     }
 
     /**
@@ -1455,26 +1422,26 @@ public final class TakeoverMachine {
      * failed, or is gone). Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
      */
     private boolean peerReportsIt(int i) {
-        return peerReport != null && peerPresence.alive() && occupies(peerReport.get(groups.get(i).key()));
+        return peerReport != null && peerPresence.alive() && occupies(peerReport.get(slots.get(i).key()));
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
     private void reconcile(List<Effect> out) {
-        for (int i = groups.size() - 1; i >= 0; i--) {
-            if (!want(i) && actual[i] == GroupState.RUNNING && !inMaintenance(i)) {
-                actual[i] = GroupState.STOPPING;
+        for (int i = slots.size() - 1; i >= 0; i--) {
+            if (!want(i) && slots.get(i).actual == GroupState.RUNNING && !inMaintenance(i)) {
+                slots.get(i).actual = GroupState.STOPPING;
                 out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? GroupOpReason.SHUTDOWN
-                        : disputed[i] ? GroupOpReason.DISPUTED
+                        : slots.get(i).disputed ? GroupOpReason.DISPUTED
                         : state == TakeoverState.STANDBY_GIVING ? GroupOpReason.STANDBY_RELEASE
                         : GroupOpReason.PARTITION_RELEASE));
             }
         }
-        for (int i = 0; i < groups.size(); i++) {
-            if (want(i) && actual[i] == GroupState.STOPPED && !identityConflict && !resyncing && !inMaintenance(i)
+        for (int i = 0; i < slots.size(); i++) {
+            if (want(i) && slots.get(i).actual == GroupState.STOPPED && !identityConflict && !resyncing && !inMaintenance(i)
                     && !peerReportsIt(i)) {
-                actual[i] = GroupState.STARTING;
+                slots.get(i).actual = GroupState.STARTING;
                 out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
-                        : peerFailed[i] && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
+                        : slots.get(i).peerFailed && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
                         : !peerPresence.alive() || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
             }
         }
@@ -1521,9 +1488,9 @@ public final class TakeoverMachine {
             }
             case SHUTTING_DOWN -> {
                 List<String> left = new ArrayList<>();
-                for (int i = 0; i < groups.size(); i++) {
-                    if (inMaintenance(i) && actual[i] != GroupState.STOPPED && actual[i] != GroupState.FAILED) {
-                        left.add(groups.get(i).key() + " (" + actual[i].displayName() + ")");
+                for (int i = 0; i < slots.size(); i++) {
+                    if (inMaintenance(i) && slots.get(i).actual != GroupState.STOPPED && slots.get(i).actual != GroupState.FAILED) {
+                        left.add(slots.get(i).key() + " (" + slots.get(i).actual.displayName() + ")");
                     }
                 }
                 out.add(left.isEmpty() ? new LogLine(Level.INFO, "All HA resources relinquished.")
@@ -1547,17 +1514,17 @@ public final class TakeoverMachine {
     }
 
     private void setDesired(boolean local, boolean foreign, boolean run) {
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i) ? local : foreign) {
-                desired[i] = run;
+                slots.get(i).desired = run;
             }
         }
     }
 
     private void setDesiredFor(boolean localGroups, boolean run) {
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i) == localGroups) {
-                desired[i] = run;
+                slots.get(i).desired = run;
             }
         }
     }
@@ -1572,14 +1539,14 @@ public final class TakeoverMachine {
      * docs/benchmarks.md).
      */
     private boolean peerMayHoldAGroup() {
-        for (int i = 0; peerReport != null && i < groups.size(); i++) {
-            if (occupies(peerReport.get(groups.get(i).key()))) {
+        for (int i = 0; peerReport != null && i < slots.size(); i++) {
+            if (occupies(peerReport.get(slots.get(i).key()))) {
                 return true; // its own account: the bits miss groups taken as offers or after maintenance
             }
         }
         boolean peerLocalGroups = false;
         boolean peerForeignGroups = false;
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             peerLocalGroups |= !isLocal(i);
             peerForeignGroups |= isLocal(i);
         }
@@ -1587,13 +1554,13 @@ public final class TakeoverMachine {
     }
 
     private boolean isLocal(int i) {
-        return groups.get(i).preferredNode().equals(me);
+        return slots.get(i).decl.preferredNode().equals(me);
     }
 
     private boolean holdsAny(boolean localGroups) {
-        for (int i = 0; i < groups.size(); i++) {
+        for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i) == localGroups
-                    && (actual[i] == GroupState.RUNNING || actual[i] == GroupState.STARTING)) {
+                    && (slots.get(i).actual == GroupState.RUNNING || slots.get(i).actual == GroupState.STARTING)) {
                 return true;
             }
         }
@@ -1602,8 +1569,8 @@ public final class TakeoverMachine {
 
     /** True when no group is starting or stopping and every group is where it should be. */
     public boolean settled() {
-        for (int i = 0; i < groups.size(); i++) {
-            GroupState a = actual[i];
+        for (int i = 0; i < slots.size(); i++) {
+            GroupState a = slots.get(i).actual;
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 return false;
             }
@@ -1632,12 +1599,12 @@ public final class TakeoverMachine {
      * and nobody cleared it ({@code hb cleanup}).
      */
     public boolean peerFailed(int i) {
-        return peerFailed[i] || peerBlocked[i];
+        return slots.get(i).peerFailed || slots.get(i).peerBlocked;
     }
 
     /** Run state of group {@code i}. */
     public GroupState groupState(int i) {
-        return actual[i];
+        return slots.get(i).actual;
     }
 
     /**
@@ -1646,20 +1613,20 @@ public final class TakeoverMachine {
      */
     public String groupProblem(int i) {
         List<String> p = new ArrayList<>();
-        if (actual[i] == GroupState.BLOCKED) {
-            p.add("could not be stopped here" + (failureDetail[i].isEmpty() ? "" : ": " + failureDetail[i]));
-        } else if (failedHere[i]) {
-            p.add(failedWhat[i] + " here" + (failureDetail[i].isEmpty() ? "" : ": " + failureDetail[i]));
+        if (slots.get(i).actual == GroupState.BLOCKED) {
+            p.add("could not be stopped here" + (slots.get(i).failureDetail.isEmpty() ? "" : ": " + slots.get(i).failureDetail));
+        } else if (slots.get(i).failedHere) {
+            p.add(slots.get(i).failedWhat + " here" + (slots.get(i).failureDetail.isEmpty() ? "" : ": " + slots.get(i).failureDetail));
         }
-        if (peerBlocked[i]) {
+        if (slots.get(i).peerBlocked) {
             p.add("could not be stopped on " + peer);
-        } else if (peerFailed[i]) {
+        } else if (slots.get(i).peerFailed) {
             p.add("failed to start on " + peer);
         }
-        if (!p.isEmpty() && (failedHere[i] && peerFailed[i] || actual[i] == GroupState.BLOCKED || peerBlocked[i])) {
-            p.add("clear with 'hb cleanup " + groups.get(i).key() + "'");
+        if (!p.isEmpty() && (slots.get(i).failedHere && slots.get(i).peerFailed || slots.get(i).actual == GroupState.BLOCKED || slots.get(i).peerBlocked)) {
+            p.add("clear with 'hb cleanup " + slots.get(i).key() + "'");
         }
-        if (identityConflict && actual[i] != GroupState.RUNNING) {
+        if (identityConflict && slots.get(i).actual != GroupState.RUNNING) {
             p.add("not started here while another live node uses this node's name " + me
                     + " (see the CRIT log line; issue 15)");
         }
@@ -1673,8 +1640,8 @@ public final class TakeoverMachine {
      * @param detail why the stop failed
      */
     public void blockedAtStartup(int i, String detail) {
-        actual[i] = GroupState.BLOCKED;
-        failureDetail[i] = detail;
+        slots.get(i).actual = GroupState.BLOCKED;
+        slots.get(i).failureDetail = detail;
     }
 
     /**
@@ -1684,7 +1651,7 @@ public final class TakeoverMachine {
      * adds it back in that state. Ignored for a group defined now (added back meanwhile).
      */
     public void leftUnmanaged(String key, GroupState state) {
-        if (groups.stream().noneMatch(g -> g.key().equals(key))) {
+        if (slots.stream().noneMatch(s -> s.key().equals(key))) {
             removedLeftHere.put(key, state);
         }
     }
@@ -1714,24 +1681,24 @@ public final class TakeoverMachine {
     }
 
     private boolean inMaintenance(int i, Maintenance m) {
-        if (unmanaged[i] || peerLeftRunning[i] || m.covers(me, groups.get(i).key())) {
+        if (slots.get(i).unmanaged || slots.get(i).peerLeftRunning || m.covers(me, slots.get(i).key())) {
             return true;
         }
-        return m.nodes().contains(peer.value()) && actual[i] != GroupState.RUNNING && actual[i] != GroupState.STARTING
-                && actual[i] != GroupState.STOPPING && actual[i] != GroupState.BLOCKED;
+        return m.nodes().contains(peer.value()) && slots.get(i).actual != GroupState.RUNNING && slots.get(i).actual != GroupState.STARTING
+                && slots.get(i).actual != GroupState.STOPPING && slots.get(i).actual != GroupState.BLOCKED;
     }
 
     /** Why group {@code i} is in maintenance here, for logs and {@code hb status}; empty when it is not. */
     public String maintenanceReason(int i) {
-        String r = maintenance.reason(me, groups.get(i).key());
+        String r = maintenance.reason(me, slots.get(i).key());
         if (!r.isEmpty()) {
             return r;
         }
-        if (unmanaged[i]) {
+        if (slots.get(i).unmanaged) {
             return "found running on both " + me + " and " + peer + " when maintenance ended: stop it on one node,"
                     + " then run 'hb maintenance off' again";
         }
-        if (peerLeftRunning[i]) {
+        if (slots.get(i).peerLeftRunning) {
             return peer + " restarted after it last reported it running there (its new run may have kept it, as in"
                     + " maintenance); waiting for " + peer + "'s own report of it";
         }
@@ -1748,9 +1715,9 @@ public final class TakeoverMachine {
      */
     public void peerLeftRunning(java.util.Set<Integer> groupsThere, List<Effect> out) {
         for (int i : groupsThere) {
-            if (i < groups.size() && (actual[i] == GroupState.STOPPED || actual[i] == GroupState.FAILED)) {
-                peerLeftRunning[i] = true;
-                out.add(new LogLine(Level.WARN, "Resource group " + groups.get(i).key() + ": " + maintenanceReason(i)
+            if (i < slots.size() && (slots.get(i).actual == GroupState.STOPPED || slots.get(i).actual == GroupState.FAILED)) {
+                slots.get(i).peerLeftRunning = true;
+                out.add(new LogLine(Level.WARN, "Resource group " + slots.get(i).key() + ": " + maintenanceReason(i)
                         + "; not started here meanwhile"));
             }
         }
@@ -1773,19 +1740,19 @@ public final class TakeoverMachine {
      * @return whether it ended such a wait
      */
     public boolean peerReported(int i, boolean runsThere, List<Effect> out) {
-        if (!peerLeftRunning[i]) {
+        if (!slots.get(i).peerLeftRunning) {
             return false;
         }
-        peerLeftRunning[i] = false;
+        slots.get(i).peerLeftRunning = false;
         boolean peerAlive = peerPresence != PeerPresence.LOST && peerPresence != PeerPresence.GONE
                 && peerPresence != PeerPresence.UNKNOWN;
         if (runsThere || peerAlive && !isLocal(i)) {
             // a live peer's own group that does not run there is its to take (it negotiates after its
             // restart, and our answers never claimed it while it was held here): a death declared meanwhile
             // must not start it here as the peer starts it
-            desired[i] = false;
+            slots.get(i).desired = false;
         }
-        out.add(new LogLine(Level.INFO, "Resource group " + groups.get(i).key() + (runsThere ? " runs on " + peer
+        out.add(new LogLine(Level.INFO, "Resource group " + slots.get(i).key() + (runsThere ? " runs on " + peer
                 + " by its report: left there" : " does not run on " + peer + " by its report: managed again")));
         return true;
     }
@@ -1801,9 +1768,9 @@ public final class TakeoverMachine {
      */
     public java.util.Set<Integer> leavingMaintenance(Maintenance next) {
         java.util.Set<Integer> out = new java.util.TreeSet<>();
-        for (int i = 0; i < groups.size(); i++) {
-            if (inMaintenance(i) && !next.covers(me, groups.get(i).key())
-                    && !(next.nodes().contains(peer.value()) && actual[i] != GroupState.RUNNING)) {
+        for (int i = 0; i < slots.size(); i++) {
+            if (inMaintenance(i) && !next.covers(me, slots.get(i).key())
+                    && !(next.nodes().contains(peer.value()) && slots.get(i).actual != GroupState.RUNNING)) {
                 out.add(i);
             }
         }
@@ -1818,8 +1785,8 @@ public final class TakeoverMachine {
      * both is refused: left alone here, CRIT.
      */
     private void onMaintenanceSet(TakeoverEvent.MaintenanceSet e, List<Effect> out) {
-        boolean[] was = new boolean[groups.size()];
-        for (int i = 0; i < groups.size(); i++) {
+        boolean[] was = new boolean[slots.size()];
+        for (int i = 0; i < slots.size(); i++) {
             was[i] = inMaintenance(i);
         }
         Maintenance before = maintenance;
@@ -1829,53 +1796,53 @@ public final class TakeoverMachine {
                     + ")"));
         }
         boolean changed = false;
-        for (int i = 0; i < groups.size(); i++) {
-            String key = groups.get(i).key();
+        for (int i = 0; i < slots.size(); i++) {
+            String key = slots.get(i).key();
             if (e.probed().contains(i) && !maintenance.covers(me, key)) {
                 boolean here = e.runsHere().contains(i);
                 boolean partly = e.partlyHere().contains(i);
                 boolean there = e.runsOnPeer().contains(i);
-                unmanaged[i] = false;
-                if (actual[i] == GroupState.STARTING || actual[i] == GroupState.STOPPING) {
-                    out.add(new LogLine(Level.INFO, "Resource group " + key + " is " + actual[i].displayName()
+                slots.get(i).unmanaged = false;
+                if (slots.get(i).actual == GroupState.STARTING || slots.get(i).actual == GroupState.STOPPING) {
+                    out.add(new LogLine(Level.INFO, "Resource group " + key + " is " + slots.get(i).actual.displayName()
                             + ": the operation issued before its maintenance decides where it ends"));
                     continue;
                 }
                 if ((here || partly) && there) {
-                    unmanaged[i] = true;
+                    slots.get(i).unmanaged = true;
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " runs on both " + me + " and " + peer
                             + ": left alone here; stop it on the node it should not run on, then run"
                             + " 'hb maintenance off' again"));
                     continue;
                 }
                 changed = true;
-                if (actual[i] == GroupState.BLOCKED) {
+                if (slots.get(i).actual == GroupState.BLOCKED) {
                     continue; // may run here, unknown: only hb cleanup frees it
                 }
                 if (here) {
-                    actual[i] = GroupState.RUNNING;
-                    desired[i] = state != TakeoverState.SHUTTING_DOWN; // shutting down: adopted, then stopped
+                    slots.get(i).actual = GroupState.RUNNING;
+                    slots.get(i).desired = state != TakeoverState.SHUTTING_DOWN; // shutting down: adopted, then stopped
                     out.add(new LogLine(Level.INFO, "Resource group " + key + " runs on " + me + ": adopted as it is"));
                     out.add(new Effect.WatchGroup(i, true));
                 } else if (partly) {
-                    actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
-                    desired[i] |= state == TakeoverState.STABLE;
+                    slots.get(i).actual = slots.get(i).failedHere ? GroupState.FAILED : GroupState.STOPPED;
+                    slots.get(i).desired |= state == TakeoverState.STABLE;
                     out.add(new LogLine(Level.INFO, "Resource group " + key + " runs partly on " + me
                             + ": starting the rest of it here"));
                 } else {
-                    actual[i] = failedHere[i] ? GroupState.FAILED : GroupState.STOPPED;
+                    slots.get(i).actual = slots.get(i).failedHere ? GroupState.FAILED : GroupState.STOPPED;
                     if (state == TakeoverState.STABLE) {
                         // in any other state the protocol decides: the negotiation, the takeover after a fence,
                         // the standby exchange in progress, the shutdown
-                        desired[i] = !there && (!peerPresence.alive() || isLocal(i));
+                        slots.get(i).desired = !there && (!peerPresence.alive() || isLocal(i));
                     }
                     out.add(new LogLine(Level.INFO, "Resource group " + key + (there ? " runs on " + peer
-                            + ": left there" : " runs nowhere: " + (desired[i] ? "starting it on " + me
+                            + ": left there" : " runs nowhere: " + (slots.get(i).desired ? "starting it on " + me
                             : "it belongs to " + peer))));
                 }
             } else if (!was[i] && inMaintenance(i)) {
                 out.add(new LogLine(Level.INFO, "Resource group " + key + " is in maintenance ("
-                        + maintenanceReason(i) + "): left " + (actual[i] == GroupState.RUNNING ? "running" : "as it is")
+                        + maintenanceReason(i) + "): left " + (slots.get(i).actual == GroupState.RUNNING ? "running" : "as it is")
                         + " here, not watched, not moved"));
                 out.add(new Effect.WatchGroup(i, false));
             }
@@ -1898,8 +1865,8 @@ public final class TakeoverMachine {
      * maintenance found it running and leaves it so (issue 20).
      */
     public void runningAtStartup(int i) {
-        actual[i] = GroupState.RUNNING;
-        desired[i] = true;
+        slots.get(i).actual = GroupState.RUNNING;
+        slots.get(i).desired = true;
     }
 
     /**
@@ -1912,7 +1879,7 @@ public final class TakeoverMachine {
 
     /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */
     public boolean disputed(int i) {
-        return disputed[i];
+        return slots.get(i).disputed;
     }
 
     /** Whether the peer last reported its resources settled ({@code isstable=1}) and has not restarted since. */
@@ -2045,8 +2012,8 @@ public final class TakeoverMachine {
     public List<Effect> regroup(List<ResourceGroupDecl> newGroups, ResourceSet share,
                                 java.util.function.Function<String, GroupPlacement.PeerReport> peerReport) {
         List<Effect> out = new ArrayList<>();
-        for (GroupState a : actual) {
-            if (a == GroupState.STARTING || a == GroupState.STOPPING) {
+        for (GroupSlot s : slots) {
+            if (s.actual == GroupState.STARTING || s.actual == GroupState.STOPPING) {
                 throw new IllegalStateException("resource groups are starting or stopping");
             }
         }
@@ -2055,81 +2022,50 @@ public final class TakeoverMachine {
             throw new IllegalStateException("resource groups cannot change in state " + state);
         }
         java.util.Map<String, Integer> old = new java.util.HashMap<>();
-        for (int i = 0; i < groups.size(); i++) {
-            old.putIfAbsent(groups.get(i).key(), i);
+        for (int i = 0; i < slots.size(); i++) {
+            old.putIfAbsent(slots.get(i).key(), i);
         }
-        int n = newGroups.size();
-        GroupState[] actual2 = new GroupState[n];
-        boolean[] desired2 = new boolean[n];
-        boolean[] failedHere2 = new boolean[n];
-        boolean[] peerFailed2 = new boolean[n];
-        boolean[] peerBlocked2 = new boolean[n];
-        String[] failureDetail2 = new String[n];
-        String[] failedWhat2 = new String[n];
-        boolean[] disputed2 = new boolean[n];
-        boolean[] unmanaged2 = new boolean[n];
-        boolean[] peerLeftRunning2 = new boolean[n];
         java.util.Set<String> newKeys = new java.util.HashSet<>();
         newGroups.forEach(g -> newKeys.add(g.key()));
-        for (int i = 0; i < groups.size(); i++) {
-            if (failedHere[i] && !newKeys.contains(groups.get(i).key())) {
-                removedFailedHere.put(groups.get(i).key(), new String[] {failureDetail[i], failedWhat[i]});
+        for (int i = 0; i < slots.size(); i++) {
+            GroupSlot s = slots.get(i);
+            if (s.failedHere && !newKeys.contains(s.key())) {
+                removedFailedHere.put(s.key(), new String[] {s.failureDetail, s.failedWhat});
             }
-            if (!newKeys.contains(groups.get(i).key()) && (actual[i] == GroupState.BLOCKED
-                    || inMaintenance(i) && actual[i] == GroupState.RUNNING)) {
-                removedLeftHere.put(groups.get(i).key(), actual[i]);
+            if (!newKeys.contains(s.key()) && (s.actual == GroupState.BLOCKED
+                    || inMaintenance(i) && s.actual == GroupState.RUNNING)) {
+                removedLeftHere.put(s.key(), s.actual);
             }
         }
-        for (int j = 0; j < n; j++) {
-            ResourceGroupDecl g = newGroups.get(j);
+        List<GroupSlot> next = new ArrayList<>(newGroups.size());
+        for (ResourceGroupDecl g : newGroups) {
             Integer i = old.get(g.key());
             if (i != null) {
-                actual2[j] = actual[i];
-                desired2[j] = desired[i];
-                failedHere2[j] = failedHere[i];
-                peerFailed2[j] = peerFailed[i];
-                peerBlocked2[j] = peerBlocked[i];
-                failureDetail2[j] = failureDetail[i];
-                failedWhat2[j] = failedWhat[i];
-                disputed2[j] = disputed[i];
-                unmanaged2[j] = unmanaged[i];
-                peerLeftRunning2[j] = peerLeftRunning[i];
+                next.add(slots.get(i).carriedTo(g));
+                continue;
+            }
+            GroupSlot s = new GroupSlot(g);
+            next.add(s);
+            String[] failed = removedFailedHere.remove(g.key());
+            GroupState left = removedLeftHere.remove(g.key());
+            if (left != null) {
+                s.actual = left; // it ran on, unmanaged, while it was not in haresources
+                s.desired = left == GroupState.RUNNING;
+                s.failureDetail = left == GroupState.BLOCKED ? "left running here while not in haresources"
+                        + " (could not be stopped)" : "";
+            } else if (failed != null) {
+                s.failedHere = true; // offered to the peer before it was removed: still not ours to start
+                s.actual = GroupState.FAILED; // and reported so
+                s.failureDetail = failed[0];
+                s.failedWhat = failed[1];
+                // offered again: a peer that restarted meanwhile forgot the offer, and the failures a
+                // node announces to a starting peer did not include a group it did not define then
+                out.add(new Announce(new Announcement.GroupFailed(g.key(), GroupFailure.START)));
             } else {
-                actual2[j] = GroupState.STOPPED;
-                failureDetail2[j] = "";
-                failedWhat2[j] = STARTING_FAILED;
-                String[] failed = removedFailedHere.remove(g.key());
-                GroupState left = removedLeftHere.remove(g.key());
-                if (left != null) {
-                    actual2[j] = left; // it ran on, unmanaged, while it was not in haresources
-                    desired2[j] = left == GroupState.RUNNING;
-                    failureDetail2[j] = left == GroupState.BLOCKED ? "left running here while not in haresources"
-                            + " (could not be stopped)" : "";
-                } else if (failed != null) {
-                    failedHere2[j] = true; // offered to the peer before it was removed: still not ours to start
-                    actual2[j] = GroupState.FAILED; // and reported so
-                    failureDetail2[j] = failed[0];
-                    failedWhat2[j] = failed[1];
-                    // offered again: a peer that restarted meanwhile forgot the offer, and the failures a
-                    // node announces to a starting peer did not include a group it did not define then
-                    out.add(new Announce(new Announcement.GroupFailed(g.key(), GroupFailure.START)));
-                } else {
-                    desired2[j] = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
-                }
+                s.desired = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
             }
         }
-        groups = List.copyOf(newGroups);
-        actual = actual2;
-        desired = desired2;
-        failedHere = failedHere2;
-        peerFailed = peerFailed2;
-        peerBlocked = peerBlocked2;
-        failureDetail = failureDetail2;
-        failedWhat = failedWhat2;
-        failingRunning = new boolean[n]; // only set while a group is STOPPING, which a regroup refuses
-        disputed = disputed2;
-        unmanaged = unmanaged2;
-        peerLeftRunning = peerLeftRunning2;
+        slots = next;
         if (state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
         }
