@@ -96,23 +96,8 @@ public final class TakeoverMachine {
     private final NodeName me;
     private final NodeName peer;
     private final FailbackPolicy failback;
-    private final boolean fencing;
-    /** Whether the peer comes before this node in ha.cf's {@code node} lines (the fencing race's tie-break). */
-    private final boolean peerFirstInHaCf;
-    /** How long the loser of the fencing race waits before fencing a lost peer, ns; 0: never waits. */
-    private long fenceDelayNanos;
-    /** Fence a peer that may hold groups before taking them over (off only in tests proving the rule). */
-    private boolean fenceBeforeTakeover = true;
-    /** The peer is a Heartbeat 3.0.6 node: it fences at once, so in a fencing race this node always waits. */
-    private boolean peerNeverDelaysFencing;
-    /** In FENCING, waiting out {@link #fenceDelayNanos}: no FencePeer emitted yet, so still cancellable. */
-    private boolean fenceDelayed;
-    /** The state the fence (delayed or not) interrupted: NEGOTIATING and AWAITING_COMM resume if it is called off. */
-    private TakeoverState stateBeforeFence = TakeoverState.STABLE;
-    /** What the peer held before the death the delayed fence is for: still held if it returns in the delay. */
-    private ResourceSet peerHoldsBeforeFenceDelay = ResourceSet.NONE;
-    private int fenceAttempts;
-    private String fenceStatus;
+    /** The FENCING sub-state and the fencing settings (device, race, delay). */
+    private final Fencing fence;
 
     private TakeoverState state = TakeoverState.AWAITING_COMM;
     /** One slot per resource group, in haresources order: its state here and what is known of it. */
@@ -164,8 +149,6 @@ public final class TakeoverMachine {
     private boolean peerReportMayBeOld;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     private boolean answerWhenSettled;
-    /** The peer was heard with a new generation while we were fencing it: a late confirmation takes nothing. */
-    private boolean peerRestartedWhileFencing;
 
     private ResourceSet standbySet = ResourceSet.NONE;
     /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
@@ -210,9 +193,7 @@ public final class TakeoverMachine {
      */
     public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback,
                            boolean fencing, boolean peerFirstInHaCf) {
-        this.fencing = fencing;
-        this.peerFirstInHaCf = peerFirstInHaCf;
-        this.fenceStatus = fencing ? "ready (nothing fenced yet)" : "no STONITH device configured";
+        this.fence = new Fencing(fencing, peerFirstInHaCf);
         this.me = me;
         this.peer = peer;
         this.slots = slotsFor(groups);
@@ -264,24 +245,22 @@ public final class TakeoverMachine {
             onPeerGone(true, out, nowNanos);
         } else if (event instanceof PeerRestarted) {
             onPeerRestarted(out, nowNanos);
-        } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fenceDelayed) {
+        } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fence.delayed()) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
         } else if (event instanceof TakeoverEvent.PeerReturned) {
-            if (fenceDelayed) {
+            if (fence.delayed()) {
                 // no FencePeer went out and nothing of the peer was taken over: calling it off is safe
                 out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition; its fence is"
                         + " cancelled (it was delayed and not yet started)."));
-                fenceDelayed = false;
                 deadlineNanos = Long.MAX_VALUE;
-                fenceStatus = "fence of " + peer + " cancelled: it was heard again during the fence delay";
+                fence.callOffDelay("fence of " + peer + " cancelled: it was heard again during the fence delay");
                 // a standby exchange the death cancelled does not resume; a negotiation starts over
-                state = stateBeforeFence == TakeoverState.NEGOTIATING
-                        || stateBeforeFence == TakeoverState.AWAITING_COMM ? stateBeforeFence : TakeoverState.STABLE;
+                state = fence.resumeState();
                 // it lost nothing (a restart would have come as PeerRestarted): without this, a peer that never
                 // saw the partition (a one-way cut) never reports again, and at its next death it "gave up
                 // resources" and is not fenced
-                peerHolds = peerHoldsBeforeFenceDelay;
+                peerHolds = fence.peerHoldsBeforeDelay();
                 if (state == TakeoverState.NEGOTIATING) {
                     deadlineNanos = nowNanos + NEGOTIATION_TIMEOUT_NANOS;
                 }
@@ -501,7 +480,7 @@ public final class TakeoverMachine {
                     handoverProblems.add("resource group " + key + " could not be stopped on " + peer
                             + "; it stays there, blocked");
                 }
-                if (fencing && state != TakeoverState.FENCING && state != TakeoverState.SHUTTING_DOWN
+                if (fence.configured() && state != TakeoverState.FENCING && state != TakeoverState.SHUTTING_DOWN
                         && state != TakeoverState.AWAITING_COMM) {
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
                             + ": resetting " + peer + " with STONITH before starting it here."));
@@ -512,7 +491,7 @@ public final class TakeoverMachine {
                     startFencing(out);
                 } else {
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
-                            + ": not starting it here" + (fencing ? "" : " (no STONITH device to make sure it is down)")
+                            + ": not starting it here" + (fence.configured() ? "" : " (no STONITH device to make sure it is down)")
                             + " until it is cleared on " + peer + " (hb cleanup " + key + ")"));
                 }
             }
@@ -599,18 +578,16 @@ public final class TakeoverMachine {
         peerHolds = ResourceSet.NONE;
         peerReport = null;
         // no request at the device: the delay, or the pause after a failed attempt (its retry deadline)
-        boolean noneAtTheDevice = fenceDelayed || deadlineNanos != Long.MAX_VALUE;
+        boolean noneAtTheDevice = fence.delayed() || deadlineNanos != Long.MAX_VALUE;
         if (state == TakeoverState.FENCING && noneAtTheDevice) {
             // nothing is at the device now, and the run it was meant for is over: a new daemon released what
             // the old one ran (or reports it blocked), so the fence is called off (before, a retry reset a
             // node that had just started and reported that it runs nothing)
-            String when = fenceDelayed ? "during the fence delay" : "after a failed fencing attempt";
-            fenceDelayed = false;
-            fenceStatus = "fence of " + peer + " cancelled: it restarted " + when;
+            String when = fence.delayed() ? "during the fence delay" : "after a failed fencing attempt";
+            fence.callOffDelay("fence of " + peer + " cancelled: it restarted " + when);
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted " + when + "; its fence"
                     + " is cancelled (it holds nothing now)."));
-            state = stateBeforeFence == TakeoverState.NEGOTIATING
-                    || stateBeforeFence == TakeoverState.AWAITING_COMM ? stateBeforeFence : TakeoverState.STABLE;
+            state = fence.resumeState();
             deadlineNanos = state == TakeoverState.NEGOTIATING ? now + NEGOTIATION_TIMEOUT_NANOS : Long.MAX_VALUE;
         } else if (state == TakeoverState.NEGOTIATING) {
             // our starting went to its previous run: the new one would take our answers for a node in flux
@@ -620,7 +597,7 @@ public final class TakeoverMachine {
         } else if (state == TakeoverState.FENCING) {
             // the device may have acted before this run started (it then runs what it took since): its
             // confirmation must not lead to a takeover (onFenceOutcome)
-            peerRestartedWhileFencing = true;
+            fence.peerRestarted(true);
         }
         slots.forEach(s -> s.peerFailed = false);
         if (peerSelfFencing) {
@@ -1037,7 +1014,7 @@ public final class TakeoverMachine {
             peerSelfFencing = false;
             slots.forEach(s -> s.peerBlocked = false);
         }
-        if (state == TakeoverState.FENCING && peerRestartedWhileFencing && peerPresence.alive()) {
+        if (state == TakeoverState.FENCING && fence.peerRestarted() && peerPresence.alive()) {
             // the run heard since the fence was asked for left too: the outcome decides (onFenceOutcome)
             peerPresence = clean ? PeerPresence.GONE : PeerPresence.LOST;
             peerReport = null;
@@ -1048,7 +1025,7 @@ public final class TakeoverMachine {
         boolean wasStable = peerPresence == PeerPresence.STABLE;
         boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
-        peerHoldsBeforeFenceDelay = peerHolds;
+        fence.peerHoldsBeforeDelay(peerHolds);
         peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
         peerHolds = ResourceSet.NONE;
         answerWhenSettled = false;
@@ -1064,16 +1041,13 @@ public final class TakeoverMachine {
         if (gaveUp) {
             out.add(new LogLine(Level.INFO, "Dead node " + peer + " gave up resources."));
             out.add(new Announce(new StonithReport(peer, "unneeded")));
-        } else if (fencing && fenceBeforeTakeover) {
+        } else if (fence.fencesBeforeTakeover()) {
             int ourWeight = groupsHeldHere();
             // no race when we hold nothing in a settled cluster: the peer then sees a node that gave up
             // resources and does not fence it (the rule above, on its side), so waiting would only delay
             // the failover of an active/passive pair. Before the cluster settled both may fence: race.
             boolean peerFencesUs = ourWeight > 0 || !wasStable;
-            // a Heartbeat 3.0.6 peer never waits: only this node's wait can keep one node alive
-            boolean weWait = peerNeverDelaysFencing
-                    || peerWeight > ourWeight || peerWeight == ourWeight && peerFirstInHaCf;
-            if (fenceDelayNanos > 0 && peerFencesUs && weWait) {
+            if (fence.weWait(peerWeight, ourWeight, peerFencesUs)) {
                 delayFencing(peerWeight, ourWeight, out, now);
                 return;
             }
@@ -1090,35 +1064,15 @@ public final class TakeoverMachine {
 
     /**
      * The fencing race of a two-node cut (Pacemaker's {@code priority-fencing-delay}; Heartbeat 3.0.6 has
-     * no such delay): this node lost it, so it waits {@link #fenceDelayNanos} before its first FencePeer,
+     * no such delay): this node lost it, so it waits {@link #fenceDelay} before its first FencePeer,
      * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
      */
     private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
-        stateBeforeFence = state;
+        String line = fence.startDelay(state, peer, peerWeight, ourWeight);
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
-        fenceDelayed = true;
-        fenceAttempts = 0;
-        deadlineNanos = now + fenceDelayNanos;
-        String delay = describeNanos(fenceDelayNanos);
-        String why = peerNeverDelaysFencing
-                ? "it is a Heartbeat 3.0.6 node, which fences at once without a delay"
-                : "it holds " + peerWeight + " resource group(s), we hold " + ourWeight
-                + (peerWeight == ourWeight ? ", and it comes first in ha.cf" : "");
-        fenceStatus = "fence of " + peer + " delayed for " + delay + " (" + why + ")";
-        out.add(new LogLine(Level.INFO, "Delaying STONITH of " + peer + " by " + delay + ": " + why
-                + " (jheartbeat.yaml stonith.fence_delay); the node that holds more fences first."));
-    }
-
-    /** {@code 5 s}, {@code 1.5 s}, {@code 250 ms}: a delay for log lines. */
-    private static String describeNanos(long nanos) {
-        if (nanos % 1_000_000_000L == 0) {
-            return nanos / 1_000_000_000L + " s";
-        }
-        if (nanos >= 1_000_000_000L && nanos % 100_000_000L == 0) {
-            return nanos / 1_000_000_000L + "." + nanos % 1_000_000_000L / 100_000_000L + " s";
-        }
-        return nanos / 1_000_000L + " ms";
+        deadlineNanos = now + fence.delayNanos();
+        out.add(new LogLine(Level.INFO, line));
     }
 
     /**
@@ -1154,15 +1108,10 @@ public final class TakeoverMachine {
     }
 
     private void startFencing(List<Effect> out) {
-        if (state != TakeoverState.FENCING) {
-            stateBeforeFence = state;
-        }
-        fenceDelayed = false;
+        fence.startAttempts(state, peer);
         state = TakeoverState.FENCING;
         standbyStep = StandbyStep.NONE;
         deadlineNanos = Long.MAX_VALUE;
-        fenceAttempts = 1;
-        fenceStatus = "fencing " + peer + " (attempt 1)";
         out.add(new Effect.FencePeer(peer));
     }
 
@@ -1187,11 +1136,11 @@ public final class TakeoverMachine {
         if (state != TakeoverState.FENCING) {
             return;
         }
-        if (peerRestartedWhileFencing) {
+        if (fence.peerRestarted()) {
             // heard with a new generation since the fence was asked for: whether the device reset the old run
             // or the new one, the run it was meant for is over. A new run that is down again is declared dead
             // by its silence (and fenced then); one that runs holds what it took since: nothing is taken over
-            peerRestartedWhileFencing = false;
+            fence.peerRestarted(false);
             String outcome = (e.fenced() ? "confirmed" : "failed") + " (" + e.detail() + ")";
             if (peerPresence == PeerPresence.LOST) {
                 // the new run died too, and may hold what it took since: it is fenced in turn
@@ -1203,14 +1152,14 @@ public final class TakeoverMachine {
             if (peerPresence == PeerPresence.GONE) {
                 out.add(new LogLine(Level.INFO, "STONITH of " + peer + " " + outcome + "; " + peer + " restarted and"
                         + " shut down since."));
-                fenceStatus = "fencing " + peer + " " + outcome + " after it restarted and shut down";
+                fence.status("fencing " + peer + " " + outcome + " after it restarted and shut down");
                 takeOverFromDeadPeer(out);
                 return;
             }
-            fenceStatus = "fencing " + peer + " " + outcome + " after it restarted";
+            fence.status("fencing " + peer + " " + outcome + " after it restarted");
             out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " was heard"
                     + " restarted since it was asked for: nothing is taken over from it."));
-            if (stateBeforeFence == TakeoverState.NEGOTIATING) {
+            if (fence.stateBefore() == TakeoverState.NEGOTIATING) {
                 // fenced before we had negotiated (its silence at initdead): negotiate now with the run heard
                 // (its starting, answered in flux while fencing, is not sent again)
                 state = TakeoverState.NEGOTIATING;
@@ -1232,7 +1181,7 @@ public final class TakeoverMachine {
             return;
         }
         if (e.fenced()) {
-            fenceStatus = peer + " fenced after " + fenceAttempts + " attempt(s): " + e.detail();
+            fence.fenced(peer, e.detail());
             out.add(new LogLine(Level.INFO, "node " + peer + " now reset."));
             out.add(new Announce(new StonithReport(peer, "OK")));
             // fenced means down: its next silence is not a new death to fence again
@@ -1245,8 +1194,7 @@ public final class TakeoverMachine {
             state = TakeoverState.STABLE;
             takeOverFromDeadPeer(out);
         } else {
-            fenceStatus = "fencing " + peer + " failed " + fenceAttempts + " time(s), retrying every "
-                    + FENCE_RETRY_NANOS / 1_000_000_000L + " s; last: " + e.detail();
+            fence.failed(peer, e.detail(), FENCE_RETRY_NANOS);
             out.add(new LogLine(Level.CRIT, "STONITH of " + peer + " failed.  Retrying... (" + e.detail()
                     + "; its resources are NOT taken over until it is fenced)"));
             deadlineNanos = now + FENCE_RETRY_NANOS;
@@ -1345,9 +1293,8 @@ public final class TakeoverMachine {
         if (!settled()) {
             out.add(new LogLine(Level.INFO, "Shutdown delayed until current resource activity finishes."));
         }
-        if (fenceDelayed) {
-            fenceDelayed = false;
-            fenceStatus = "fence of " + peer + " not started: this node shut down during the fence delay";
+        if (fence.delayed()) {
+            fence.callOffDelay("fence of " + peer + " not started: this node shut down during the fence delay");
         }
         state = TakeoverState.SHUTTING_DOWN;
         out.add(new Announce(new Resources(ResourceSet.NONE, false, "shutdown")));
@@ -1356,15 +1303,14 @@ public final class TakeoverMachine {
     }
 
     private void onTick(List<Effect> out, long now) {
-        if (state == TakeoverState.FENCING && fenceDelayed && now >= deadlineNanos) {
+        if (state == TakeoverState.FENCING && fence.delayed() && now >= deadlineNanos) {
             out.add(new LogLine(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
             startFencing(out);
             return;
         }
         if (state == TakeoverState.FENCING && now >= deadlineNanos) {
             deadlineNanos = Long.MAX_VALUE;
-            fenceAttempts++;
-            fenceStatus = "fencing " + peer + " (attempt " + fenceAttempts + ")";
+            fence.retry(peer);
             out.add(new Effect.FencePeer(peer));
             return;
         }
@@ -1909,7 +1855,7 @@ public final class TakeoverMachine {
      * before each peer death; default false (the peer is a jheartbeat node and plays by the same rule).
      */
     public void peerNeverDelaysFencing(boolean heartbeatPeer) {
-        this.peerNeverDelaysFencing = heartbeatPeer;
+        fence.peerNeverDelays(heartbeatPeer);
     }
 
     /**
@@ -1924,10 +1870,7 @@ public final class TakeoverMachine {
      * @throws IllegalArgumentException when {@code nanos} is negative
      */
     public void fenceDelay(long nanos) {
-        if (nanos < 0) {
-            throw new IllegalArgumentException("fence delay " + nanos + " ns is negative");
-        }
-        this.fenceDelayNanos = nanos;
+        fence.delayNanos(nanos);
     }
 
     /**
@@ -1935,17 +1878,17 @@ public final class TakeoverMachine {
      * without fencing it first, as without a device. Set before the first event.
      */
     public void fenceBeforeTakeover(boolean on) {
-        this.fenceBeforeTakeover = on;
+        fence.beforeTakeover(on);
     }
 
     /** Whether a fence of the peer is waiting out the fence delay (nothing sent to the device yet). */
     public boolean fenceDelayed() {
-        return fenceDelayed;
+        return fence.delayed();
     }
 
     /** One line about fencing for {@code hb status}: {@code none}, delayed, in progress with attempts, or done. */
     public String fenceStatus() {
-        return fenceStatus;
+        return fence.status();
     }
 
     /**
