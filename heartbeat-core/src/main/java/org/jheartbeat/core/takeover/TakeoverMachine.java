@@ -106,8 +106,6 @@ public final class TakeoverMachine {
     private boolean selfFence;
     /** The peer said it resets itself after a stop failure: its blocked groups are free once it is gone. */
     private boolean peerSelfFencing;
-    /** Groups of the current hand-over that did not end where they were meant to, one line each. */
-    private final List<String> handoverProblems = new ArrayList<>();
     /** Another live node uses our name: no group is started until it is gone (issue 15). */
     private boolean identityConflict;
     /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
@@ -150,20 +148,12 @@ public final class TakeoverMachine {
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     private boolean answerWhenSettled;
 
-    private ResourceSet standbySet = ResourceSet.NONE;
-    /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
-    private StandbyStep standbyStep = StandbyStep.NONE;
+    /** The standby exchange and the operator's standby/takeover request it serves. */
+    private final StandbyExchange exchange = new StandbyExchange();
+    /** When the current negotiation, standby request or fence step times out (monotonic ns), or MAX_VALUE. */
     private long deadlineNanos = Long.MAX_VALUE;
-    private Handover handover = Handover.NONE;
-    /** Whether the operator request {@link #handover} is about was a takeover (else a standby). */
-    private boolean handoverIsTakeover;
-    /** Finished operator requests of this node, by [takeover ? 1 : 0][outcome ordinal] (metrics). */
-    private final long[][] handoversFinished = new long[2][Handover.values().length];
     /** Times this node took over the groups of a dead or departed peer (metrics). */
     private long takeovers;
-    private String handoverDetail = "";
-    private long handoverSerial;
-    private long handoverDeadlineNanos = Long.MAX_VALUE;
     /** When non-null, why groups are moving: announced ({@code resource info=...}) and logged once they settle. */
     private Settlement settleInfo;
 
@@ -362,8 +352,8 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
                     + "; it stays down: " + peer + " is not alive to run it (hb cleanup " + key + " tries again here)"));
         }
-        if (handover == Handover.IN_PROGRESS) {
-            handoverProblems.add("resource group " + key + " " + what + " on " + me + why);
+        if (exchange.inProgress()) {
+            exchange.problem("resource group " + key + " " + what + " on " + me + why);
         }
         out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.START)));
     }
@@ -433,8 +423,8 @@ public final class TakeoverMachine {
                 + ": it may still run here. It is blocked: nothing starts or stops it, and " + peer
                 + " is told not to start it; " + peer + " fences " + me + " first if it has a STONITH device."
                 + " Otherwise stop it by hand, then run 'hb cleanup " + key + "'."));
-        if (handover == Handover.IN_PROGRESS) {
-            handoverProblems.add("resource group " + key + " " + what + why + "; it stays here, blocked");
+        if (exchange.inProgress()) {
+            exchange.problem("resource group " + key + " " + what + why + "; it stays here, blocked");
         }
         out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.STOP)));
     }
@@ -456,8 +446,8 @@ public final class TakeoverMachine {
         switch (e.failure()) {
             case START -> {
                 slots.get(i).peerFailed = true;
-                if (handover == Handover.IN_PROGRESS) {
-                    handoverProblems.add(peer + " could not start resource group " + key
+                if (exchange.inProgress()) {
+                    exchange.problem(peer + " could not start resource group " + key
                             + (slots.get(i).failedHere ? "" : "; it runs on " + me + " again"));
                 }
                 if (slots.get(i).failedHere) {
@@ -476,16 +466,16 @@ public final class TakeoverMachine {
             }
             case STOP -> {
                 slots.get(i).peerBlocked = true;
-                if (handover == Handover.IN_PROGRESS) {
-                    handoverProblems.add("resource group " + key + " could not be stopped on " + peer
+                if (exchange.inProgress()) {
+                    exchange.problem("resource group " + key + " could not be stopped on " + peer
                             + "; it stays there, blocked");
                 }
                 if (fence.configured() && state != TakeoverState.FENCING && state != TakeoverState.SHUTTING_DOWN
                         && state != TakeoverState.AWAITING_COMM) {
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
                             + ": resetting " + peer + " with STONITH before starting it here."));
-                    if (handover == Handover.IN_PROGRESS) {
-                        finishHandover(Handover.FAILED, String.join("; ", handoverProblems)
+                    if (exchange.inProgress()) {
+                        exchange.finish(Handover.FAILED, exchange.problems()
                                 + "; " + peer + " is being fenced");
                     }
                     startFencing(out);
@@ -498,8 +488,8 @@ public final class TakeoverMachine {
             case SELF_FENCE -> {
                 slots.get(i).peerBlocked = true;
                 peerSelfFencing = true;
-                if (handover == Handover.IN_PROGRESS) {
-                    handoverProblems.add("resource group " + key + " could not be stopped on " + peer
+                if (exchange.inProgress()) {
+                    exchange.problem("resource group " + key + " could not be stopped on " + peer
                             + ", which resets itself");
                 }
                 out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer + ", which"
@@ -520,7 +510,7 @@ public final class TakeoverMachine {
                 String key = slots.get(i).key();
                 out.add(new LogLine(Level.WARN, "Keeping resource group " + key + ": " + peer
                         + " could not start it (clear with 'hb cleanup " + key + "' once it can)"));
-                handoverProblems.add("resource group " + key + " stays on " + me + ": " + peer + " could not start it");
+                exchange.problem("resource group " + key + " stays on " + me + ": " + peer + " could not start it");
             }
         }
     }
@@ -604,13 +594,13 @@ public final class TakeoverMachine {
             peerSelfFencing = false;
             slots.forEach(s -> s.peerBlocked = false);
         }
-        if (handover == Handover.IN_PROGRESS) {
-            finishHandover(Handover.CANCELLED, peer + " restarted during the exchange");
+        if (exchange.inProgress()) {
+            exchange.finish(Handover.CANCELLED, peer + " restarted during the exchange");
         }
         if (state == TakeoverState.STABLE || state == TakeoverState.STANDBY_GIVING
                 || state == TakeoverState.STANDBY_TAKING) {
             state = TakeoverState.STABLE;
-            standbyStep = StandbyStep.NONE;
+            exchange.step(StandbyStep.NONE);
             deadlineNanos = Long.MAX_VALUE;
             boolean missing = false;
             for (int i = 0; i < slots.size(); i++) {
@@ -667,7 +657,7 @@ public final class TakeoverMachine {
             ownershipCheckDue = true; // not looked at in this state: once STABLE
         }
         if ((state == TakeoverState.STANDBY_TAKING
-                || state == TakeoverState.STANDBY_GIVING && standbyStep != StandbyStep.AWAITING_PEER)
+                || state == TakeoverState.STANDBY_GIVING && exchange.step() != StandbyStep.AWAITING_PEER)
                 && "partition".equals(e.info()) && !claimPredatesExchange) {
             cancelStandbyOnClaim(out);
         }
@@ -698,13 +688,13 @@ public final class TakeoverMachine {
      * of the groups both ran.
      */
     private void cancelStandbyOnClaim(List<Effect> out) {
-        out.add(new LogLine(Level.WARN, "Standby [" + standbySet + "] cancelled: " + peer
+        out.add(new LogLine(Level.WARN, "Standby [" + exchange.set() + "] cancelled: " + peer
                 + " declared this node dead meanwhile."));
-        if (state == TakeoverState.STANDBY_GIVING && standbyStep != StandbyStep.AWAITING_PEER) {
+        if (state == TakeoverState.STANDBY_GIVING && exchange.step() != StandbyStep.AWAITING_PEER) {
             // we released (or are releasing) what the peer no longer comes to take: what its claim does not
             // cover runs nowhere else, so it runs here again
             for (int i = 0; i < slots.size(); i++) {
-                boolean given = isLocal(i) ? standbySet.includesLocal() : standbySet.includesForeign();
+                boolean given = isLocal(i) ? exchange.set().includesLocal() : exchange.set().includesForeign();
                 boolean peerHas = isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal();
                 if (given && !peerHas && !slots.get(i).desired) {
                     slots.get(i).desired = true;
@@ -713,9 +703,9 @@ public final class TakeoverMachine {
                 }
             }
         }
-        if (state == TakeoverState.STANDBY_TAKING && standbyStep == StandbyStep.ACQUIRING) {
+        if (state == TakeoverState.STANDBY_TAKING && exchange.step() == StandbyStep.ACQUIRING) {
             // acquired from a peer that has since taken them back: what is not running yet is not started
-            ResourceSet mine = standbySet.mirrored();
+            ResourceSet mine = exchange.set().mirrored();
             for (int i = 0; i < slots.size(); i++) {
                 if (slots.get(i).actual == GroupState.STOPPED && (isLocal(i) ? mine.includesLocal() : mine.includesForeign())) {
                     slots.get(i).desired = false;
@@ -723,10 +713,10 @@ public final class TakeoverMachine {
             }
         }
         state = TakeoverState.STABLE;
-        standbyStep = StandbyStep.NONE;
+        exchange.step(StandbyStep.NONE);
         deadlineNanos = Long.MAX_VALUE;
-        if (handover == Handover.IN_PROGRESS) {
-            finishHandover(Handover.CANCELLED, peer + " declared " + me + " dead during the exchange");
+        if (exchange.inProgress()) {
+            exchange.finish(Handover.CANCELLED, peer + " declared " + me + " dead during the exchange");
         }
     }
 
@@ -768,7 +758,7 @@ public final class TakeoverMachine {
      * two nodes never both let go; the preferred node's copy is never stopped by it.
      */
     private void releaseWhatThePreferredNodeRuns(java.util.Set<Integer> peerRuns, List<Effect> out) {
-        boolean givingBack = state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.AWAITING_PEER;
+        boolean givingBack = state == TakeoverState.STANDBY_GIVING && exchange.step() == StandbyStep.AWAITING_PEER;
         if (state != TakeoverState.STABLE && !givingBack || resyncing || !peerPresence.alive()) {
             return;
         }
@@ -955,54 +945,54 @@ public final class TakeoverMachine {
                     return;
                 }
                 state = TakeoverState.STANDBY_TAKING;
-                standbySet = e.set();
-                standbyStep = StandbyStep.AWAITING_PEER;
+                exchange.set(e.set());
+                exchange.step(StandbyStep.AWAITING_PEER);
                 deadlineNanos = Long.MAX_VALUE;
                 out.add(new Announce(new AskResources(e.set(), StandbyPhase.OTHER)));
             }
             case OTHER -> {
-                if (state != TakeoverState.STANDBY_GIVING || standbyStep != StandbyStep.AWAITING_PEER) {
+                if (state != TakeoverState.STANDBY_GIVING || exchange.step() != StandbyStep.AWAITING_PEER) {
                     return;
                 }
-                out.add(new LogLine(Level.INFO, "standby: " + peer + " can take our " + standbySet + " resources"));
-                standbyStep = StandbyStep.RELEASING;
+                out.add(new LogLine(Level.INFO, "standby: " + peer + " can take our " + exchange.set() + " resources"));
+                exchange.step(StandbyStep.RELEASING);
                 deadlineNanos = Long.MAX_VALUE;
-                boolean keepLocal = holdsAny(true) && !standbySet.includesLocal();
-                boolean keepForeign = holdsAny(false) && !standbySet.includesForeign();
+                boolean keepLocal = holdsAny(true) && !exchange.set().includesLocal();
+                boolean keepForeign = holdsAny(false) && !exchange.set().includesForeign();
                 out.add(new Announce(new Resources(ResourceSet.of(keepLocal, keepForeign), false, "standby")));
-                out.add(new LogLine(Level.INFO, "give up " + standbySet + " HA resources (standby)."));
-                if (standbySet.includesLocal()) {
+                out.add(new LogLine(Level.INFO, "give up " + exchange.set() + " HA resources (standby)."));
+                if (exchange.set().includesLocal()) {
                     setDesiredFor(true, false);
                 }
-                if (standbySet.includesForeign()) {
+                if (exchange.set().includesForeign()) {
                     setDesiredFor(false, false);
                 }
                 keepWhatThePeerCannotRun(out);
                 for (int i = 0; i < slots.size(); i++) {
-                    if (slots.get(i).disputed && (isLocal(i) ? standbySet.includesLocal() : standbySet.includesForeign())) {
-                        handoverProblems.add("resource group " + slots.get(i).key() + " is defined differently on "
+                    if (slots.get(i).disputed && (isLocal(i) ? exchange.set().includesLocal() : exchange.set().includesForeign())) {
+                        exchange.problem("resource group " + slots.get(i).key() + " is defined differently on "
                                 + me + " and " + peer + ": it runs on neither node until haresources agree");
                     }
                 }
             }
             case DONE -> {
                 if (state == TakeoverState.STANDBY_TAKING) {
-                    out.add(new LogLine(Level.INFO, "standby: acquire [" + standbySet + "] resources from " + peer));
-                    ResourceSet mine = standbySet.mirrored();
+                    out.add(new LogLine(Level.INFO, "standby: acquire [" + exchange.set() + "] resources from " + peer));
+                    ResourceSet mine = exchange.set().mirrored();
                     if (mine.includesLocal()) {
                         setDesiredFor(true, true);
                     }
                     if (mine.includesForeign()) {
                         setDesiredFor(false, true);
                     }
-                    peerHolds = ResourceSet.of(peerHolds.includesLocal() && !standbySet.includesLocal(),
-                            peerHolds.includesForeign() && !standbySet.includesForeign());
-                    standbyStep = StandbyStep.ACQUIRING;
-                } else if (state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.RELEASED) {
+                    peerHolds = ResourceSet.of(peerHolds.includesLocal() && !exchange.set().includesLocal(),
+                            peerHolds.includesForeign() && !exchange.set().includesForeign());
+                    exchange.step(StandbyStep.ACQUIRING);
+                } else if (state == TakeoverState.STANDBY_GIVING && exchange.step() == StandbyStep.RELEASED) {
                     out.add(new LogLine(Level.INFO, "Other node completed standby takeover of "
-                            + standbySet + " resources."));
+                            + exchange.set() + " resources."));
                     becomeStable("", out);
-                    finishHandoverDone("standby [" + standbySet + "] completed");
+                    exchange.finishDone("standby [" + exchange.set() + "] completed");
                 }
             }
         }
@@ -1032,8 +1022,8 @@ public final class TakeoverMachine {
         if (clean) {
             peerReport = null; // it released everything; a new run reports anew
         }
-        if (handover == Handover.IN_PROGRESS) {
-            finishHandover(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
+        if (exchange.inProgress()) {
+            exchange.finish(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
         }
         if (state == TakeoverState.SHUTTING_DOWN) {
             return;
@@ -1070,7 +1060,7 @@ public final class TakeoverMachine {
     private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
         String line = fence.startDelay(state, peer, peerWeight, ourWeight);
         state = TakeoverState.FENCING;
-        standbyStep = StandbyStep.NONE;
+        exchange.step(StandbyStep.NONE);
         deadlineNanos = now + fence.delayNanos();
         out.add(new LogLine(Level.INFO, line));
     }
@@ -1110,7 +1100,7 @@ public final class TakeoverMachine {
     private void startFencing(List<Effect> out) {
         fence.startAttempts(state, peer);
         state = TakeoverState.FENCING;
-        standbyStep = StandbyStep.NONE;
+        exchange.step(StandbyStep.NONE);
         deadlineNanos = Long.MAX_VALUE;
         out.add(new Effect.FencePeer(peer));
     }
@@ -1126,7 +1116,7 @@ public final class TakeoverMachine {
         }
         out.add(new LogLine(Level.INFO, "Resources being acquired from " + peer + "."));
         state = TakeoverState.STABLE;
-        standbyStep = StandbyStep.NONE;
+        exchange.step(StandbyStep.NONE);
         deadlineNanos = Long.MAX_VALUE;
         setDesired(true, true, true);
         settleInfo = Settlement.MACH_DOWN;
@@ -1168,7 +1158,7 @@ public final class TakeoverMachine {
                 return;
             }
             state = TakeoverState.STABLE;
-            standbyStep = StandbyStep.NONE;
+            exchange.step(StandbyStep.NONE);
             deadlineNanos = Long.MAX_VALUE;
             boolean missing = false;
             for (int i = 0; i < slots.size(); i++) {
@@ -1202,21 +1192,19 @@ public final class TakeoverMachine {
     }
 
     private void requestStandby(ResourceSet set, List<Effect> out, long now) {
-        handoverIsTakeover = false;
+        exchange.request(false);
         Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
-        handoverSerial++;
+        exchange.nextSerial();
         if (refusal.isPresent()) {
             out.add(new LogLine(Level.WARN, "Standby [" + set + "] refused: " + refusal.get()));
-            finishHandover(Handover.REFUSED, refusal.get());
+            exchange.finish(Handover.REFUSED, refusal.get());
             return;
         }
-        handover = Handover.IN_PROGRESS;
-        handoverProblems.clear();
-        handoverDetail = "standby [" + set + "]";
+        exchange.begin("standby [" + set + "]");
         out.add(new LogLine(Level.INFO, "Going standby [" + set + "]."));
         state = TakeoverState.STANDBY_GIVING;
-        standbySet = set;
-        standbyStep = StandbyStep.AWAITING_PEER;
+        exchange.set(set);
+        exchange.step(StandbyStep.AWAITING_PEER);
         deadlineNanos = now + STANDBY_REPLY_TIMEOUT_NANOS;
         out.add(new Announce(new AskResources(set, StandbyPhase.ME)));
     }
@@ -1227,7 +1215,7 @@ public final class TakeoverMachine {
      * set, and this node takes the groups in STANDBY_TAKING.
      */
     private void requestTakeover(ResourceSet set, List<Effect> out, long now) {
-        handoverIsTakeover = true;
+        exchange.request(true);
         Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
         for (int i = 0; i < slots.size() && refusal.isEmpty(); i++) {
             if (slots.get(i).failedHere && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
@@ -1235,16 +1223,14 @@ public final class TakeoverMachine {
                         + "; clear it first with 'hb cleanup " + slots.get(i).key() + "'");
             }
         }
-        handoverSerial++;
+        exchange.nextSerial();
         if (refusal.isPresent()) {
             out.add(new LogLine(Level.WARN, "Takeover [" + set + "] refused: " + refusal.get()));
-            finishHandover(Handover.REFUSED, refusal.get());
+            exchange.finish(Handover.REFUSED, refusal.get());
             return;
         }
-        handover = Handover.IN_PROGRESS;
-        handoverProblems.clear();
-        handoverDetail = "takeover [" + set + "]";
-        handoverDeadlineNanos = now + TAKEOVER_REPLY_TIMEOUT_NANOS;
+        exchange.begin("takeover [" + set + "]");
+        exchange.deadlineNanos(now + TAKEOVER_REPLY_TIMEOUT_NANOS);
         out.add(new LogLine(Level.INFO, "Asking " + peer + " to hand over [" + set + "] resources (hb_takeover)."));
         out.add(new Announce(new Announcement.Takeover(set)));
     }
@@ -1264,26 +1250,10 @@ public final class TakeoverMachine {
         if (resyncing) {
             return Optional.of("this node did not run for a while and waits for " + peer + "'s account of what runs");
         }
-        if (handover == Handover.IN_PROGRESS) {
-            return Optional.of("standby in progress (" + handoverDetail + ")");
+        if (exchange.inProgress()) {
+            return Optional.of("standby in progress (" + exchange.detail() + ")");
         }
         return Optional.empty();
-    }
-
-    /** The exchange ran to its end: DONE, or FAILED naming every group that did not end where it should. */
-    private void finishHandoverDone(String detail) {
-        if (handoverProblems.isEmpty()) {
-            finishHandover(Handover.DONE, detail);
-        } else {
-            finishHandover(Handover.FAILED, detail + ", but " + String.join("; ", handoverProblems));
-        }
-    }
-
-    private void finishHandover(Handover result, String detail) {
-        handoversFinished[handoverIsTakeover ? 1 : 0][result.ordinal()]++;
-        handover = result;
-        handoverDetail = detail;
-        handoverDeadlineNanos = Long.MAX_VALUE;
     }
 
     private void onShutdown(List<Effect> out) {
@@ -1314,19 +1284,19 @@ public final class TakeoverMachine {
             out.add(new Effect.FencePeer(peer));
             return;
         }
-        if (now >= handoverDeadlineNanos && handover == Handover.IN_PROGRESS && state == TakeoverState.STABLE) {
+        if (now >= exchange.deadlineNanos() && exchange.inProgress() && state == TakeoverState.STABLE) {
             out.add(new LogLine(Level.WARN, peer + " did not hand over in time; takeover request cancelled."));
-            finishHandover(Handover.CANCELLED, peer + " did not start a standby within "
+            exchange.finish(Handover.CANCELLED, peer + " did not start a standby within "
                     + TAKEOVER_REPLY_TIMEOUT_NANOS / 1_000_000_000L + " s");
         }
         if (now < deadlineNanos) {
             return;
         }
         deadlineNanos = Long.MAX_VALUE;
-        if (state == TakeoverState.STANDBY_GIVING && standbyStep == StandbyStep.AWAITING_PEER) {
+        if (state == TakeoverState.STANDBY_GIVING && exchange.step() == StandbyStep.AWAITING_PEER) {
             out.add(new LogLine(Level.WARN, "No reply to standby request.  Standby request cancelled."));
             state = TakeoverState.STABLE;
-            finishHandover(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
+            exchange.finish(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
         } else if (state == TakeoverState.NEGOTIATING && peerReport == null && peerPresence.alive()) {
             // it is alive but did not answer stable: our starting may have been lost, or it is still busy;
             // taking our groups now could start one it runs, so ask again (Heartbeat takes them: RQSTDELAY)
@@ -1411,24 +1381,24 @@ public final class TakeoverMachine {
                 }
             }
             case STANDBY_GIVING -> {
-                if (standbyStep == StandbyStep.RELEASING) {
-                    standbyStep = StandbyStep.RELEASED;
+                if (exchange.step() == StandbyStep.RELEASING) {
+                    exchange.step(StandbyStep.RELEASED);
                     // from our done on the peer starts what we gave: should it die before it reports, it may
                     // hold them (fenced, not "gave up resources")
-                    ResourceSet given = standbySet.mirrored();
+                    ResourceSet given = exchange.set().mirrored();
                     peerHolds = ResourceSet.of(peerHolds.includesLocal() || given.includesLocal(),
                             peerHolds.includesForeign() || given.includesForeign());
-                    out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
-                    out.add(new LogLine(Level.INFO, "Local standby process completed [" + standbySet + "]."));
+                    out.add(new Announce(new AskResources(exchange.set(), StandbyPhase.DONE)));
+                    out.add(new LogLine(Level.INFO, "Local standby process completed [" + exchange.set() + "]."));
                 }
             }
             case STANDBY_TAKING -> {
-                if (standbyStep == StandbyStep.ACQUIRING) {
-                    out.add(new LogLine(Level.INFO, "Standby resource acquisition done [" + standbySet + "]."));
-                    out.add(new Announce(new AskResources(standbySet, StandbyPhase.DONE)));
+                if (exchange.step() == StandbyStep.ACQUIRING) {
+                    out.add(new LogLine(Level.INFO, "Standby resource acquisition done [" + exchange.set() + "]."));
+                    out.add(new Announce(new AskResources(exchange.set(), StandbyPhase.DONE)));
                     becomeStable("", out);
-                    if (handover == Handover.IN_PROGRESS) {
-                        finishHandoverDone("acquired [" + standbySet.mirrored() + "] from " + peer);
+                    if (exchange.inProgress()) {
+                        exchange.finishDone("acquired [" + exchange.set().mirrored() + "] from " + peer);
                     }
                 }
             }
@@ -1452,7 +1422,7 @@ public final class TakeoverMachine {
 
     private void becomeStable(String info, List<Effect> out) {
         state = TakeoverState.STABLE;
-        standbyStep = StandbyStep.NONE;
+        exchange.step(StandbyStep.NONE);
         deadlineNanos = Long.MAX_VALUE;
         settleInfo = null;
         answerWhenSettled = false;
@@ -1845,7 +1815,7 @@ public final class TakeoverMachine {
 
     /** The earliest monotonic instant at which a {@link Tick} matters, or {@link Long#MAX_VALUE}. */
     public long nextDeadlineNanos() {
-        return Math.min(deadlineNanos, handoverDeadlineNanos);
+        return Math.min(deadlineNanos, exchange.deadlineNanos());
     }
 
     /**
@@ -1907,22 +1877,22 @@ public final class TakeoverMachine {
      * @param takeover true for takeover requests, false for standby requests
      */
     public long handoversFinished(boolean takeover, Handover outcome) {
-        return handoversFinished[takeover ? 1 : 0][outcome.ordinal()];
+        return exchange.finished(takeover, outcome);
     }
 
     /** Outcome of the latest standby/takeover request (operator or auto-failback). */
     public Handover handover() {
-        return handover;
+        return exchange.outcome();
     }
 
     /** One line about {@link #handover()}: what was asked and how it ended. */
     public String handoverDetail() {
-        return handoverDetail;
+        return exchange.detail();
     }
 
     /** Increases with every standby/takeover request, so a caller can tell its own from a later one. */
     public long handoverSerial() {
-        return handoverSerial;
+        return exchange.serial();
     }
 
     /**
