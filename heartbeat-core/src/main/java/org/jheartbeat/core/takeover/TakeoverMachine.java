@@ -112,8 +112,8 @@ public final class TakeoverMachine {
     private boolean claimPredatesExchange;
     /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
     private boolean resyncing;
-    /** The cluster's maintenance setting (issue 20): groups it covers are left as they are. */
-    private Maintenance maintenance = Maintenance.NONE;
+    /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
+    private final MaintenancePolicy maint;
     /**
      * Groups a reload removed after they failed here (and were offered to the peer), by key: a reload
      * adding one back keeps the failure, so the peer's acceptance of our offer, possibly still on its
@@ -186,6 +186,7 @@ public final class TakeoverMachine {
         this.fence = new Fencing(fencing, peerFirstInHaCf);
         this.me = me;
         this.peer = peer;
+        this.maint = new MaintenancePolicy(me, peer);
         this.slots = slotsFor(groups);
         this.failback = failback;
     }
@@ -1593,32 +1594,12 @@ public final class TakeoverMachine {
      * nodes when its maintenance ended.
      */
     public boolean inMaintenance(int i) {
-        return inMaintenance(i, maintenance);
-    }
-
-    private boolean inMaintenance(int i, Maintenance m) {
-        if (slots.get(i).unmanaged || slots.get(i).peerLeftRunning || m.covers(me, slots.get(i).key())) {
-            return true;
-        }
-        return m.nodes().contains(peer.value()) && slots.get(i).actual != GroupState.RUNNING && slots.get(i).actual != GroupState.STARTING
-                && slots.get(i).actual != GroupState.STOPPING && slots.get(i).actual != GroupState.BLOCKED;
+        return maint.covers(slots.get(i));
     }
 
     /** Why group {@code i} is in maintenance here, for logs and {@code hb status}; empty when it is not. */
     public String maintenanceReason(int i) {
-        String r = maintenance.reason(me, slots.get(i).key());
-        if (!r.isEmpty()) {
-            return r;
-        }
-        if (slots.get(i).unmanaged) {
-            return "found running on both " + me + " and " + peer + " when maintenance ended: stop it on one node,"
-                    + " then run 'hb maintenance off' again";
-        }
-        if (slots.get(i).peerLeftRunning) {
-            return peer + " restarted after it last reported it running there (its new run may have kept it, as in"
-                    + " maintenance); waiting for " + peer + "'s own report of it";
-        }
-        return inMaintenance(i) ? "node " + peer : "";
+        return maint.reason(slots.get(i));
     }
 
     /**
@@ -1630,13 +1611,7 @@ public final class TakeoverMachine {
      * affected. jheartbeat only: a Heartbeat 3.0.6 peer sends no such report.
      */
     public void peerLeftRunning(java.util.Set<Integer> groupsThere, List<Effect> out) {
-        for (int i : groupsThere) {
-            if (i < slots.size() && (slots.get(i).actual == GroupState.STOPPED || slots.get(i).actual == GroupState.FAILED)) {
-                slots.get(i).peerLeftRunning = true;
-                out.add(new LogLine(Level.WARN, "Resource group " + slots.get(i).key() + ": " + maintenanceReason(i)
-                        + "; not started here meanwhile"));
-            }
-        }
+        maint.peerLeftRunning(groupsThere, slots, out);
     }
 
     /**
@@ -1656,26 +1631,12 @@ public final class TakeoverMachine {
      * @return whether it ended such a wait
      */
     public boolean peerReported(int i, boolean runsThere, List<Effect> out) {
-        if (!slots.get(i).peerLeftRunning) {
-            return false;
-        }
-        slots.get(i).peerLeftRunning = false;
-        boolean peerAlive = peerPresence != PeerPresence.LOST && peerPresence != PeerPresence.GONE
-                && peerPresence != PeerPresence.UNKNOWN;
-        if (runsThere || peerAlive && !isLocal(i)) {
-            // a live peer's own group that does not run there is its to take (it negotiates after its
-            // restart, and our answers never claimed it while it was held here): a death declared meanwhile
-            // must not start it here as the peer starts it
-            slots.get(i).desired = false;
-        }
-        out.add(new LogLine(Level.INFO, "Resource group " + slots.get(i).key() + (runsThere ? " runs on " + peer
-                + " by its report: left there" : " does not run on " + peer + " by its report: managed again")));
-        return true;
+        return maint.peerReported(slots.get(i), runsThere, peerPresence, out);
     }
 
     /** The maintenance setting this machine works with. */
     public Maintenance maintenance() {
-        return maintenance;
+        return maint.setting();
     }
 
     /**
@@ -1683,14 +1644,7 @@ public final class TakeoverMachine {
      * before feeding {@link TakeoverEvent.MaintenanceSet} with {@code next}.
      */
     public java.util.Set<Integer> leavingMaintenance(Maintenance next) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
-        for (int i = 0; i < slots.size(); i++) {
-            if (inMaintenance(i) && !next.covers(me, slots.get(i).key())
-                    && !(next.nodes().contains(peer.value()) && slots.get(i).actual != GroupState.RUNNING)) {
-                out.add(i);
-            }
-        }
-        return out;
+        return maint.leaving(slots, next);
     }
 
     /**
@@ -1701,68 +1655,7 @@ public final class TakeoverMachine {
      * both is refused: left alone here, CRIT.
      */
     private void onMaintenanceSet(TakeoverEvent.MaintenanceSet e, List<Effect> out) {
-        boolean[] was = new boolean[slots.size()];
-        for (int i = 0; i < slots.size(); i++) {
-            was[i] = inMaintenance(i);
-        }
-        Maintenance before = maintenance;
-        maintenance = e.setting();
-        if (!before.describe().equals(maintenance.describe())) {
-            out.add(new LogLine(Level.INFO, "Maintenance mode: " + maintenance.describe() + " (was " + before.describe()
-                    + ")"));
-        }
-        boolean changed = false;
-        for (int i = 0; i < slots.size(); i++) {
-            String key = slots.get(i).key();
-            if (e.probed().contains(i) && !maintenance.covers(me, key)) {
-                boolean here = e.runsHere().contains(i);
-                boolean partly = e.partlyHere().contains(i);
-                boolean there = e.runsOnPeer().contains(i);
-                slots.get(i).unmanaged = false;
-                if (slots.get(i).actual == GroupState.STARTING || slots.get(i).actual == GroupState.STOPPING) {
-                    out.add(new LogLine(Level.INFO, "Resource group " + key + " is " + slots.get(i).actual.displayName()
-                            + ": the operation issued before its maintenance decides where it ends"));
-                    continue;
-                }
-                if ((here || partly) && there) {
-                    slots.get(i).unmanaged = true;
-                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " runs on both " + me + " and " + peer
-                            + ": left alone here; stop it on the node it should not run on, then run"
-                            + " 'hb maintenance off' again"));
-                    continue;
-                }
-                changed = true;
-                if (slots.get(i).actual == GroupState.BLOCKED) {
-                    continue; // may run here, unknown: only hb cleanup frees it
-                }
-                if (here) {
-                    slots.get(i).actual = GroupState.RUNNING;
-                    slots.get(i).desired = state != TakeoverState.SHUTTING_DOWN; // shutting down: adopted, then stopped
-                    out.add(new LogLine(Level.INFO, "Resource group " + key + " runs on " + me + ": adopted as it is"));
-                    out.add(new Effect.WatchGroup(i, true));
-                } else if (partly) {
-                    slots.get(i).actual = slots.get(i).failedHere ? GroupState.FAILED : GroupState.STOPPED;
-                    slots.get(i).desired |= state == TakeoverState.STABLE;
-                    out.add(new LogLine(Level.INFO, "Resource group " + key + " runs partly on " + me
-                            + ": starting the rest of it here"));
-                } else {
-                    slots.get(i).actual = slots.get(i).failedHere ? GroupState.FAILED : GroupState.STOPPED;
-                    if (state == TakeoverState.STABLE) {
-                        // in any other state the protocol decides: the negotiation, the takeover after a fence,
-                        // the standby exchange in progress, the shutdown
-                        slots.get(i).desired = !there && (!peerPresence.alive() || isLocal(i));
-                    }
-                    out.add(new LogLine(Level.INFO, "Resource group " + key + (there ? " runs on " + peer
-                            + ": left there" : " runs nowhere: " + (slots.get(i).desired ? "starting it on " + me
-                            : "it belongs to " + peer))));
-                }
-            } else if (!was[i] && inMaintenance(i)) {
-                out.add(new LogLine(Level.INFO, "Resource group " + key + " is in maintenance ("
-                        + maintenanceReason(i) + "): left " + (slots.get(i).actual == GroupState.RUNNING ? "running" : "as it is")
-                        + " here, not watched, not moved"));
-                out.add(new Effect.WatchGroup(i, false));
-            }
-        }
+        boolean changed = maint.apply(e, slots, state, peerPresence.alive(), out);
         if (changed && state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.MAINTENANCE; // announce what we hold once any start ends
         }
@@ -1790,7 +1683,7 @@ public final class TakeoverMachine {
      * that go through {@link TakeoverEvent.MaintenanceSet}.
      */
     public void maintenanceAtStartup(Maintenance setting) {
-        this.maintenance = setting;
+        maint.setting(setting);
     }
 
     /** Whether group {@code i} is disputed: the peer's haresources defines it differently. */
