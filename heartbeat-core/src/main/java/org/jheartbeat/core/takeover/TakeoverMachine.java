@@ -114,21 +114,8 @@ public final class TakeoverMachine {
     private boolean resyncing;
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
     private final MaintenancePolicy maint;
-    /**
-     * Groups a reload removed after they failed here (and were offered to the peer), by key: a reload
-     * adding one back keeps the failure, so the peer's acceptance of our offer, possibly still on its
-     * way, is not met by a start here. Forgotten by {@code hb cleanup} of all groups.
-     */
-    private final java.util.Map<String, String[]> removedFailedHere = new java.util.HashMap<>();
-    /**
-     * Groups a reload removed while blocked here or in maintenance and left as they were, a reload's stop of
-     * a removed group that failed, and those
-     * the start-up found running though haresources no longer defines them and left (in maintenance, or a
-     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. By
-     * key, with that state: what runs here for the peer's probe, and the state a reload adding one back
-     * starts from.
-     */
-    private final java.util.Map<String, GroupState> removedLeftHere = new java.util.LinkedHashMap<>();
+    /** The groups a reload removed that still matter (failed here, left here), and the carrying over. */
+    private final GroupReload reload = new GroupReload();
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     private PeerPresence peerPresence = PeerPresence.UNKNOWN;
@@ -522,7 +509,7 @@ public final class TakeoverMachine {
      */
     private void onCleanup(int group, boolean fromOperator, List<Effect> out) {
         if (group < 0) {
-            removedFailedHere.clear();
+            reload.forgetRemovedFailures();
         }
         for (int i = 0; i < slots.size(); i++) {
             if (group >= 0 && i != group) {
@@ -1569,7 +1556,7 @@ public final class TakeoverMachine {
      */
     public void leftUnmanaged(String key, GroupState state) {
         if (slots.stream().noneMatch(s -> s.key().equals(key))) {
-            removedLeftHere.put(key, state);
+            reload.leftUnmanaged(key, state);
         }
     }
 
@@ -1666,7 +1653,7 @@ public final class TakeoverMachine {
      * run) and have not been added back, by key: they run here as far as this node knows.
      */
     public java.util.Set<String> removedLeftRunning() {
-        return java.util.Set.copyOf(removedLeftHere.keySet());
+        return reload.removedLeftRunning();
     }
 
     /**
@@ -1827,87 +1814,11 @@ public final class TakeoverMachine {
                 && state != TakeoverState.STABLE) {
             throw new IllegalStateException("resource groups cannot change in state " + state);
         }
-        java.util.Map<String, Integer> old = new java.util.HashMap<>();
-        for (int i = 0; i < slots.size(); i++) {
-            old.putIfAbsent(slots.get(i).key(), i);
-        }
-        java.util.Set<String> newKeys = new java.util.HashSet<>();
-        newGroups.forEach(g -> newKeys.add(g.key()));
-        for (int i = 0; i < slots.size(); i++) {
-            GroupSlot s = slots.get(i);
-            if (s.failedHere && !newKeys.contains(s.key())) {
-                removedFailedHere.put(s.key(), new String[] {s.failureDetail, s.failedWhat});
-            }
-            if (!newKeys.contains(s.key()) && (s.actual == GroupState.BLOCKED
-                    || inMaintenance(i) && s.actual == GroupState.RUNNING)) {
-                removedLeftHere.put(s.key(), s.actual);
-            }
-        }
-        List<GroupSlot> next = new ArrayList<>(newGroups.size());
-        for (ResourceGroupDecl g : newGroups) {
-            Integer i = old.get(g.key());
-            if (i != null) {
-                next.add(slots.get(i).carriedTo(g));
-                continue;
-            }
-            GroupSlot s = new GroupSlot(g);
-            next.add(s);
-            String[] failed = removedFailedHere.remove(g.key());
-            GroupState left = removedLeftHere.remove(g.key());
-            if (left != null) {
-                s.actual = left; // it ran on, unmanaged, while it was not in haresources
-                s.desired = left == GroupState.RUNNING;
-                s.failureDetail = left == GroupState.BLOCKED ? "left running here while not in haresources"
-                        + " (could not be stopped)" : "";
-            } else if (failed != null) {
-                s.failedHere = true; // offered to the peer before it was removed: still not ours to start
-                s.actual = GroupState.FAILED; // and reported so
-                s.failureDetail = failed[0];
-                s.failedWhat = failed[1];
-                // offered again: a peer that restarted meanwhile forgot the offer, and the failures a
-                // node announces to a starting peer did not include a group it did not define then
-                out.add(new Announce(new Announcement.GroupFailed(g.key(), GroupFailure.START)));
-            } else {
-                s.desired = state == TakeoverState.STABLE && wantedAfterRegroup(g, share, peerReport.apply(g.key()));
-            }
-        }
-        slots = next;
+        slots = reload.regroup(slots, newGroups, maint, g -> state == TakeoverState.STABLE
+                && GroupReload.wantedNew(me, g, share, peerReport.apply(g.key()), peerPresence.alive(), peerHolds), out);
         if (state == TakeoverState.STABLE && settleInfo == null) {
             settleInfo = Settlement.CONFIG; // announce what we hold once the new groups have started
         }
         return out;
-    }
-
-    /** Whether a group in state {@code there} on the peer may run there (running, starting, stopping, blocked). */
-    private static boolean runsThere(GroupState there) {
-        return there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
-                || there == GroupState.BLOCKED;
-    }
-
-    /** Whether a group new to our haresources is wanted here in STABLE (see {@link #regroup}). */
-    private boolean wantedAfterRegroup(ResourceGroupDecl g, ResourceSet share, GroupPlacement.PeerReport report) {
-        boolean ours = g.preferredNode().equals(me);
-        boolean weHoldItsKind = ours ? share.includesLocal() : share.includesForeign();
-        if (report instanceof GroupPlacement.PeerReport.Reported r && runsThere(r.state())) {
-            // also when the peer is dead: its report is dropped when it is fenced or restarts, so a
-            // dead peer still reporting the group may run it (our bits may come from a takeover of a
-            // peer that "gave up resources" while we did not define this group)
-            return false;
-        }
-        if (!peerPresence.alive()) {
-            return weHoldItsKind;
-        }
-        // the peer's bits are relative to the peer: our groups are its foreign ones
-        boolean peerHoldsItsKind = ours ? peerHolds.includesForeign() : peerHolds.includesLocal();
-        if (report instanceof GroupPlacement.PeerReport.Reported r) {
-            GroupState there = r.state();
-            return ours || weHoldItsKind || !peerHoldsItsKind || there == GroupState.FAILED;
-        }
-        if (report instanceof GroupPlacement.PeerReport.Undefined) {
-            // the peer's haresources lacks it (not reloaded yet?): it runs nowhere else; a group of the
-            // peer's waits for the peer to define it, unless we hold the peer's kind of group
-            return ours || weHoldItsKind;
-        }
-        return weHoldItsKind && !peerHoldsItsKind;
     }
 }
