@@ -93,32 +93,34 @@ public final class TakeoverMachine {
      */
     public enum Handover { NONE, IN_PROGRESS, DONE, FAILED, CANCELLED, REFUSED }
 
-    private final NodeName me;
-    private final NodeName peer;
+    final NodeName me;
+    final NodeName peer;
     private final FailbackPolicy failback;
     /** The FENCING sub-state and the fencing settings (device, race, delay). */
-    private final Fencing fence;
+    final Fencing fence;
 
-    private TakeoverState state = TakeoverState.AWAITING_COMM;
+    TakeoverState state = TakeoverState.AWAITING_COMM;
     /** One slot per resource group, in haresources order: its state here and what is known of it. */
-    private List<GroupSlot> slots;
+    List<GroupSlot> slots;
     /** Reset this node on a stop failure (the admin asked for it) instead of leaving the group blocked. */
-    private boolean selfFence;
+    boolean selfFence;
     /** The peer said it resets itself after a stop failure: its blocked groups are free once it is gone. */
-    private boolean peerSelfFencing;
+    boolean peerSelfFencing;
     /** Another live node uses our name: no group is started until it is gone (issue 15). */
-    private boolean identityConflict;
+    boolean identityConflict;
     /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
     private boolean claimPredatesExchange;
     /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
     private boolean resyncing;
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
-    private final MaintenancePolicy maint;
+    final MaintenancePolicy maint;
+    /** The failure rows of the table (any state): failures here and on the peer, cleanup. */
+    private final GroupFailures failures = new GroupFailures(this);
     /** The groups a reload removed that still matter (failed here, left here), and the carrying over. */
-    private final GroupReload reload = new GroupReload();
+    final GroupReload reload = new GroupReload();
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
-    private PeerPresence peerPresence = PeerPresence.UNKNOWN;
+    PeerPresence peerPresence = PeerPresence.UNKNOWN;
     private ResourceSet peerHolds = ResourceSet.NONE;
     /**
      * The peer's own account of its groups ({@code jhb-groups}), by key, from its current run; null: none
@@ -136,7 +138,7 @@ public final class TakeoverMachine {
     private boolean answerWhenSettled;
 
     /** The standby exchange and the operator's standby/takeover request it serves. */
-    private final StandbyExchange exchange = new StandbyExchange();
+    final StandbyExchange exchange = new StandbyExchange();
     /** When the current negotiation, standby request or fence step times out (monotonic ns), or MAX_VALUE. */
     private long deadlineNanos = Long.MAX_VALUE;
     /** Times this node took over the groups of a dead or departed peer (metrics). */
@@ -199,15 +201,15 @@ public final class TakeoverMachine {
             return out;
         }
         if (event instanceof GroupStarted e) {
-            onGroupStarted(e, out);
+            failures.groupStarted(e, out);
         } else if (event instanceof GroupStopped e) {
-            onGroupStopped(e, out);
+            failures.groupStopped(e, out);
         } else if (event instanceof TakeoverEvent.GroupFailedRunning e) {
-            onGroupFailedRunning(e, out);
+            failures.groupFailedRunning(e, out);
         } else if (event instanceof TakeoverEvent.PeerGroupFailure e) {
-            onPeerGroupFailure(e, out, nowNanos);
+            failures.peerGroupFailure(e, out, nowNanos);
         } else if (event instanceof TakeoverEvent.CleanupRequested e) {
-            onCleanup(e.group(), true, out);
+            failures.cleanup(e.group(), true, out);
         } else if (event instanceof CommUp) {
             onCommUp(out, nowNanos);
         } else if (event instanceof PeerStarting) {
@@ -301,247 +303,8 @@ public final class TakeoverMachine {
         }
         state = TakeoverState.NEGOTIATING;
         deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
-        announceFailures(out);
+        failures.announce(out);
         out.add(new Announce(new Starting()));
-    }
-
-    private void onGroupStarted(GroupStarted e, List<Effect> out) {
-        int i = e.group();
-        if (e.ok()) {
-            slots.get(i).actual = GroupState.RUNNING;
-            return;
-        }
-        if (e.outcome() == StartOutcome.FAILED_STILL_RUNNING) {
-            // offered to the peer, what is left here would run on both nodes (Pacemaker: a failed stop)
-            blockHere(i, "failed to start on " + me + " and could not be stopped again", e.detail(), out);
-            return;
-        }
-        failHere(i, GroupSlot.STARTING_FAILED, e.detail(), out);
-    }
-
-    /** The group is down here after a failure: FAILED, not started here again, offered once to the peer. */
-    private void failHere(int i, String what, String detail, List<Effect> out) {
-        slots.get(i).failedWhat = what;
-        slots.get(i).actual = GroupState.FAILED;
-        slots.get(i).failedHere = true;
-        slots.get(i).desired = false;
-        slots.get(i).failureDetail = detail;
-        String key = slots.get(i).key();
-        String why = detail.isEmpty() ? "" : " (" + detail + ")";
-        if (slots.get(i).peerFailed) {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
-                    + (what.equals(GroupSlot.STARTING_FAILED) ? " and on " : " and failed to start on ") + peer
-                    + ": it stays stopped on both nodes until an operator clears it"
-                    + " (hb cleanup " + key + ")"));
-        } else if (peerPresence.alive()) {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
-                    + "; offering it to " + peer));
-        } else {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + me + why
-                    + "; it stays down: " + peer + " is not alive to run it (hb cleanup " + key + " tries again here)"));
-        }
-        if (exchange.inProgress()) {
-            exchange.problem("resource group " + key + " " + what + " on " + me + why);
-        }
-        out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.START)));
-    }
-
-    /**
-     * Monitoring gave up on a group running here: stop all of it; {@link #onGroupStopped} then makes it
-     * FAILED and offers it to the peer, as a failed start. A group not running here (being stopped or
-     * started by an operation issued meanwhile) is left to that operation.
-     */
-    private void onGroupFailedRunning(TakeoverEvent.GroupFailedRunning e, List<Effect> out) {
-        int i = e.group();
-        String key = slots.get(i).key();
-        if (inMaintenance(i)) {
-            out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
-                    + "), but it is in maintenance (" + maintenanceReason(i) + "); nothing is done"));
-            return;
-        }
-        if (slots.get(i).actual != GroupState.RUNNING) {
-            out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
-                    + "), but it is " + slots.get(i).actual + " here now; nothing more is done for that failure"));
-            return;
-        }
-        out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed on " + me + " (" + e.detail()
-                + "): stopping it; it leaves this node"));
-        slots.get(i).failingRunning = true;
-        slots.get(i).failureDetail = e.detail();
-        slots.get(i).actual = GroupState.STOPPING;
-        out.add(new StopGroup(i, GroupOpReason.MONITOR_FAILURE));
-    }
-
-    private void onGroupStopped(GroupStopped e, List<Effect> out) {
-        int i = e.group();
-        boolean failing = slots.get(i).failingRunning;
-        slots.get(i).failingRunning = false;
-        if (e.ok() && failing) {
-            failHere(i, GroupSlot.RUNNING_FAILED, slots.get(i).failureDetail, out);
-            return;
-        }
-        if (e.ok()) {
-            slots.get(i).actual = GroupState.STOPPED;
-            return;
-        }
-        blockHere(i, "could not be stopped on " + me, e.detail(), out);
-    }
-
-    /**
-     * A stop of the group failed here (its own, or the rollback of a failed start): it may still run
-     * here, so it is BLOCKED, the peer is told not to start it ({@code jhb-grpfail stop}), and only
-     * {@code hb cleanup} (which stops it once more) frees it; with self-fencing this node resets instead.
-     *
-     * @param what what happened, after the group's key in the log ("could not be stopped on node1")
-     */
-    private void blockHere(int i, String what, String detail, List<Effect> out) {
-        slots.get(i).actual = GroupState.BLOCKED;
-        slots.get(i).failureDetail = detail;
-        String key = slots.get(i).key();
-        String why = detail.isEmpty() ? "" : " (" + detail + ")";
-        if (selfFence && state != TakeoverState.STOPPED) {
-            out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + why
-                    + ": resetting " + me + " (self-fencing on a stop failure is configured); " + peer
-                    + " takes the group over once " + me + " is gone."));
-            out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.SELF_FENCE)));
-            out.add(new Effect.SelfFence("resource group " + key + " could not be stopped" + why));
-            return;
-        }
-        out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + why
-                + ": it may still run here. It is blocked: nothing starts or stops it, and " + peer
-                + " is told not to start it; " + peer + " fences " + me + " first if it has a STONITH device."
-                + " Otherwise stop it by hand, then run 'hb cleanup " + key + "'."));
-        if (exchange.inProgress()) {
-            exchange.problem("resource group " + key + " " + what + why + "; it stays here, blocked");
-        }
-        out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.STOP)));
-    }
-
-    /** Tells the peer of every failure it must know about: before {@code starting} or a {@code resource} answer. */
-    private void announceFailures(List<Effect> out) {
-        for (int i = 0; i < slots.size(); i++) {
-            if (slots.get(i).actual == GroupState.BLOCKED) {
-                out.add(new Announce(new Announcement.GroupFailed(slots.get(i).key(), GroupFailure.STOP)));
-            } else if (slots.get(i).failedHere) {
-                out.add(new Announce(new Announcement.GroupFailed(slots.get(i).key(), GroupFailure.START)));
-            }
-        }
-    }
-
-    private void onPeerGroupFailure(TakeoverEvent.PeerGroupFailure e, List<Effect> out, long now) {
-        int i = e.group();
-        String key = slots.get(i).key();
-        switch (e.failure()) {
-            case START -> {
-                slots.get(i).peerFailed = true;
-                if (exchange.inProgress()) {
-                    exchange.problem(peer + " could not start resource group " + key
-                            + (slots.get(i).failedHere ? "" : "; it runs on " + me + " again"));
-                }
-                if (slots.get(i).failedHere) {
-                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " failed to start on " + peer
-                            + " and on " + me + ": it stays stopped on both nodes until an operator clears it"
-                            + " (hb cleanup " + key + ")"));
-                } else if (slots.get(i).peerBlocked) {
-                    out.add(new LogLine(Level.INFO, peer + " could not start resource group " + key
-                            + "; not taking it: it is blocked on " + peer));
-                } else if (state == TakeoverState.STABLE || state == TakeoverState.NEGOTIATING
-                        || state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING) {
-                    out.add(new LogLine(Level.WARN, peer + " could not start resource group " + key
-                            + "; taking it over"));
-                    slots.get(i).desired = true;
-                }
-            }
-            case STOP -> {
-                slots.get(i).peerBlocked = true;
-                if (exchange.inProgress()) {
-                    exchange.problem("resource group " + key + " could not be stopped on " + peer
-                            + "; it stays there, blocked");
-                }
-                if (fence.configured() && state != TakeoverState.FENCING && state != TakeoverState.SHUTTING_DOWN
-                        && state != TakeoverState.AWAITING_COMM) {
-                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
-                            + ": resetting " + peer + " with STONITH before starting it here."));
-                    if (exchange.inProgress()) {
-                        exchange.finish(Handover.FAILED, exchange.problems()
-                                + "; " + peer + " is being fenced");
-                    }
-                    startFencing(out);
-                } else {
-                    out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer
-                            + ": not starting it here" + (fence.configured() ? "" : " (no STONITH device to make sure it is down)")
-                            + " until it is cleared on " + peer + " (hb cleanup " + key + ")"));
-                }
-            }
-            case SELF_FENCE -> {
-                slots.get(i).peerBlocked = true;
-                peerSelfFencing = true;
-                if (exchange.inProgress()) {
-                    exchange.problem("resource group " + key + " could not be stopped on " + peer
-                            + ", which resets itself");
-                }
-                out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + peer + ", which"
-                        + " resets itself: it is started here once " + peer + " is gone."));
-            }
-            case CLEAR -> {
-                out.add(new LogLine(Level.INFO, "Failures of resource group " + key + " cleared on " + peer + "."));
-                onCleanup(i, false, out);
-            }
-        }
-    }
-
-    /** In a hand-over to the peer: groups it failed to start stay here (it would only fail again). */
-    private void keepWhatThePeerCannotRun(List<Effect> out) {
-        for (int i = 0; i < slots.size(); i++) {
-            if (slots.get(i).peerFailed && !slots.get(i).desired && (slots.get(i).actual == GroupState.RUNNING || slots.get(i).actual == GroupState.STARTING)) {
-                slots.get(i).desired = true;
-                String key = slots.get(i).key();
-                out.add(new LogLine(Level.WARN, "Keeping resource group " + key + ": " + peer
-                        + " could not start it (clear with 'hb cleanup " + key + "' once it can)"));
-                exchange.problem("resource group " + key + " stays on " + me + ": " + peer + " could not start it");
-            }
-        }
-    }
-
-    /**
-     * {@code hb cleanup}: forget failed starts (here and those the peer reported), and stop a group
-     * blocked here once more (its stop decides whether it is free again).
-     */
-    private void onCleanup(int group, boolean fromOperator, List<Effect> out) {
-        if (group < 0) {
-            reload.forgetRemovedFailures();
-        }
-        for (int i = 0; i < slots.size(); i++) {
-            if (group >= 0 && i != group) {
-                continue;
-            }
-            boolean had = slots.get(i).failedHere || slots.get(i).peerFailed || slots.get(i).peerBlocked || slots.get(i).actual == GroupState.BLOCKED;
-            if (slots.get(i).failedHere && slots.get(i).peerFailed && isLocal(i) && peerPresence.alive()) {
-                slots.get(i).desired = true; // it failed on both nodes, so it runs nowhere: its preferred node tries again
-            } else if (slots.get(i).failedHere && !peerPresence.alive() && state == TakeoverState.STABLE) {
-                slots.get(i).desired = true; // it stayed down because the peer is not alive to run it: as logged, try here
-            }
-            slots.get(i).failedHere = false;
-            slots.get(i).peerFailed = false;
-            slots.get(i).peerBlocked = false;
-            slots.get(i).failureDetail = "";
-            if (slots.get(i).actual == GroupState.FAILED) {
-                slots.get(i).actual = GroupState.STOPPED;
-            } else if (slots.get(i).actual == GroupState.BLOCKED && inMaintenance(i)) {
-                out.add(new LogLine(Level.WARN, "Resource group " + slots.get(i).key() + " stays blocked: it is in"
-                        + " maintenance (" + maintenanceReason(i) + "), nothing stops it; run 'hb cleanup' again after"
-                        + " 'hb maintenance off'"));
-            } else if (slots.get(i).actual == GroupState.BLOCKED) {
-                slots.get(i).actual = GroupState.STOPPING;
-                out.add(new StopGroup(i, GroupOpReason.CLEANUP));
-            }
-            if (fromOperator && had) {
-                out.add(new LogLine(Level.INFO, "Failures of resource group " + slots.get(i).key() + " cleared."));
-            }
-            if (fromOperator) {
-                out.add(new Announce(new Announcement.GroupFailed(slots.get(i).key(), GroupFailure.CLEAR)));
-            }
-        }
     }
 
     /**
@@ -608,7 +371,7 @@ public final class TakeoverMachine {
         if (state == TakeoverState.AWAITING_COMM) {
             return;
         }
-        announceFailures(out);
+        failures.announce(out);
         boolean stable = state == TakeoverState.STABLE && settled();
         // it waits for isstable=1 (or its timeout) before taking its own groups: say so once we are
         answerWhenSettled = !stable;
@@ -955,7 +718,7 @@ public final class TakeoverMachine {
                 if (exchange.set().includesForeign()) {
                     setDesiredFor(false, false);
                 }
-                keepWhatThePeerCannotRun(out);
+                failures.keepWhatThePeerCannotRun(out);
                 for (int i = 0; i < slots.size(); i++) {
                     if (slots.get(i).disputed && (isLocal(i) ? exchange.set().includesLocal() : exchange.set().includesForeign())) {
                         exchange.problem("resource group " + slots.get(i).key() + " is defined differently on "
@@ -1085,7 +848,7 @@ public final class TakeoverMachine {
         return n;
     }
 
-    private void startFencing(List<Effect> out) {
+    void startFencing(List<Effect> out) {
         fence.startAttempts(state, peer);
         state = TakeoverState.FENCING;
         exchange.step(StandbyStep.NONE);
@@ -1457,7 +1220,7 @@ public final class TakeoverMachine {
         return peerHolds.includesLocal() && peerLocalGroups || peerHolds.includesForeign() && peerForeignGroups;
     }
 
-    private boolean isLocal(int i) {
+    boolean isLocal(int i) {
         return slots.get(i).decl.preferredNode().equals(me);
     }
 
@@ -1516,25 +1279,7 @@ public final class TakeoverMachine {
      * peer; empty when nothing is wrong. One line, for {@code hb status}.
      */
     public String groupProblem(int i) {
-        List<String> p = new ArrayList<>();
-        if (slots.get(i).actual == GroupState.BLOCKED) {
-            p.add("could not be stopped here" + (slots.get(i).failureDetail.isEmpty() ? "" : ": " + slots.get(i).failureDetail));
-        } else if (slots.get(i).failedHere) {
-            p.add(slots.get(i).failedWhat + " here" + (slots.get(i).failureDetail.isEmpty() ? "" : ": " + slots.get(i).failureDetail));
-        }
-        if (slots.get(i).peerBlocked) {
-            p.add("could not be stopped on " + peer);
-        } else if (slots.get(i).peerFailed) {
-            p.add("failed to start on " + peer);
-        }
-        if (!p.isEmpty() && (slots.get(i).failedHere && slots.get(i).peerFailed || slots.get(i).actual == GroupState.BLOCKED || slots.get(i).peerBlocked)) {
-            p.add("clear with 'hb cleanup " + slots.get(i).key() + "'");
-        }
-        if (identityConflict && slots.get(i).actual != GroupState.RUNNING) {
-            p.add("not started here while another live node uses this node's name " + me
-                    + " (see the CRIT log line; issue 15)");
-        }
-        return String.join("; ", p);
+        return failures.problem(i);
     }
 
     /**
