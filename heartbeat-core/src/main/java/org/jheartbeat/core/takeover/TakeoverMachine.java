@@ -10,7 +10,6 @@ import org.jheartbeat.core.takeover.Announcement.AskResources;
 import org.jheartbeat.core.takeover.Announcement.Resources;
 import org.jheartbeat.core.takeover.Announcement.ShutDone;
 import org.jheartbeat.core.takeover.Announcement.Starting;
-import org.jheartbeat.core.takeover.Announcement.StonithReport;
 import org.jheartbeat.core.takeover.Effect.Announce;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.Effect.LogLine;
@@ -114,6 +113,8 @@ public final class TakeoverMachine {
     private boolean resyncing;
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
     final MaintenancePolicy maint;
+    /** The PeerDead/PeerShutdown column and the FENCING row of the table: fence, wait, take over. */
+    private final PeerLoss peerLoss = new PeerLoss(this);
     /** The failure rows of the table (any state): failures here and on the peer, cleanup. */
     private final GroupFailures failures = new GroupFailures(this);
     /** The groups a reload removed that still matter (failed here, left here), and the carrying over. */
@@ -121,7 +122,7 @@ public final class TakeoverMachine {
 
     /** The one record of the peer's liveness that decisions read (see {@link PeerPresence}). */
     PeerPresence peerPresence = PeerPresence.UNKNOWN;
-    private ResourceSet peerHolds = ResourceSet.NONE;
+    ResourceSet peerHolds = ResourceSet.NONE;
     /**
      * The peer's own account of its groups ({@code jhb-groups}), by key, from its current run; null: none
      * (a Heartbeat 3.0.6 peer, or not arrived yet). When present, it, not {@link #peerHolds}, says what
@@ -129,22 +130,22 @@ public final class TakeoverMachine {
      * as an offer. Kept across a death of the same run (the peer's state is unchanged, or its reports
      * are on their way), dropped when it restarts, shuts down or is fenced.
      */
-    private java.util.Map<String, GroupState> peerReport;
+    java.util.Map<String, GroupState> peerReport;
     /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
     private boolean ownershipCheckDue;
     /** Whether a frame the peer sent after its last report is missing (told by the engine on each frame). */
     private boolean peerReportMayBeOld;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
-    private boolean answerWhenSettled;
+    boolean answerWhenSettled;
 
     /** The standby exchange and the operator's standby/takeover request it serves. */
     final StandbyExchange exchange = new StandbyExchange();
     /** When the current negotiation, standby request or fence step times out (monotonic ns), or MAX_VALUE. */
-    private long deadlineNanos = Long.MAX_VALUE;
+    long deadlineNanos = Long.MAX_VALUE;
     /** Times this node took over the groups of a dead or departed peer (metrics). */
-    private long takeovers;
+    long takeovers;
     /** When non-null, why groups are moving: announced ({@code resource info=...}) and logged once they settle. */
-    private Settlement settleInfo;
+    Settlement settleInfo;
 
     /**
      * @param me       this node
@@ -219,10 +220,10 @@ public final class TakeoverMachine {
         } else if (event instanceof PeerAskResources e) {
             onPeerAskResources(e, out, nowNanos);
         } else if (event instanceof PeerDead) {
-            onPeerGone(false, out, nowNanos);
+            peerLoss.peerGone(false, out, nowNanos);
         } else if (event instanceof PeerShutdown) {
             out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + peer + "'."));
-            onPeerGone(true, out, nowNanos);
+            peerLoss.peerGone(true, out, nowNanos);
         } else if (event instanceof PeerRestarted) {
             onPeerRestarted(out, nowNanos);
         } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fence.delayed()) {
@@ -255,7 +256,7 @@ public final class TakeoverMachine {
         } else if (event instanceof StandbyRequested e) {
             requestStandby(e.set(), out, nowNanos);
         } else if (event instanceof TakeoverEvent.FenceOutcome e) {
-            onFenceOutcome(e, out, nowNanos);
+            peerLoss.fenceOutcome(e, out, nowNanos);
         } else if (event instanceof TakeoverEvent.TakeoverRequested e) {
             requestTakeover(e.set(), out, nowNanos);
         } else if (event instanceof ShutdownRequested) {
@@ -337,7 +338,7 @@ public final class TakeoverMachine {
             out.add(new Announce(new Starting()));
         } else if (state == TakeoverState.FENCING) {
             // the device may have acted before this run started (it then runs what it took since): its
-            // confirmation must not lead to a takeover (onFenceOutcome)
+            // confirmation must not lead to a takeover (PeerLoss.fenceOutcome)
             fence.peerRestarted(true);
         }
         slots.forEach(s -> s.peerFailed = false);
@@ -550,7 +551,7 @@ public final class TakeoverMachine {
      * or still stopping them. What the peer runs is its per-group report when it sends one, else its
      * {@code rsc_hold} (all or none of our groups, as Heartbeat).
      */
-    private void negotiate(boolean timedOut, List<Effect> out) {
+    void negotiate(boolean timedOut, List<Effect> out) {
         if (!timedOut && peerPresence != PeerPresence.STABLE && peerPresence != PeerPresence.JOINING) {
             return;
         }
@@ -589,7 +590,7 @@ public final class TakeoverMachine {
      * Whether group {@code i} may run on the peer: by its per-group report (running, starting, stopping
      * or blocked there) when it sends one, else by its {@code rsc_hold} share of that kind.
      */
-    private boolean peerMayRun(int i) {
+    boolean peerMayRun(int i) {
         if (peerReport != null) {
             return occupies(peerReport.get(slots.get(i).key()));
         }
@@ -749,199 +750,6 @@ public final class TakeoverMachine {
         }
     }
 
-    private void onPeerGone(boolean clean, List<Effect> out, long now) {
-        if (peerSelfFencing) {
-            // it said it resets itself because of a stop failure: what it could not stop is gone with it
-            peerSelfFencing = false;
-            slots.forEach(s -> s.peerBlocked = false);
-        }
-        if (state == TakeoverState.FENCING && fence.peerRestarted() && peerPresence.alive()) {
-            // the run heard since the fence was asked for left too: the outcome decides (onFenceOutcome)
-            peerPresence = clean ? PeerPresence.GONE : PeerPresence.LOST;
-            peerReport = null;
-        }
-        if (peerPresence == PeerPresence.GONE || state == TakeoverState.FENCING) {
-            return;
-        }
-        boolean wasStable = peerPresence == PeerPresence.STABLE;
-        boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
-        int peerWeight = peerGroupsHeld();
-        fence.peerHoldsBeforeDelay(peerHolds);
-        peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
-        peerHolds = ResourceSet.NONE;
-        answerWhenSettled = false;
-        if (clean) {
-            peerReport = null; // it released everything; a new run reports anew
-        }
-        if (exchange.inProgress()) {
-            exchange.finish(Handover.CANCELLED, peer + " left the cluster; its groups are taken over");
-        }
-        if (state == TakeoverState.SHUTTING_DOWN) {
-            return;
-        }
-        if (gaveUp) {
-            out.add(new LogLine(Level.INFO, "Dead node " + peer + " gave up resources."));
-            out.add(new Announce(new StonithReport(peer, "unneeded")));
-        } else if (fence.fencesBeforeTakeover()) {
-            int ourWeight = groupsHeldHere();
-            // no race when we hold nothing in a settled cluster: the peer then sees a node that gave up
-            // resources and does not fence it (the rule above, on its side), so waiting would only delay
-            // the failover of an active/passive pair. Before the cluster settled both may fence: race.
-            boolean peerFencesUs = ourWeight > 0 || !wasStable;
-            if (fence.weWait(peerWeight, ourWeight, peerFencesUs)) {
-                delayFencing(peerWeight, ourWeight, out, now);
-                return;
-            }
-            out.add(new LogLine(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
-            startFencing(out);
-            return;
-        } else {
-            out.add(new LogLine(Level.WARN, "No STONITH device configured."));
-            out.add(new LogLine(Level.WARN, "Shared disks are not protected."));
-            out.add(new Announce(new StonithReport(peer, "n_stnth")));
-        }
-        takeOverFromDeadPeer(out);
-    }
-
-    /**
-     * The fencing race of a two-node cut (Pacemaker's {@code priority-fencing-delay}; Heartbeat 3.0.6 has
-     * no such delay): this node lost it, so it waits {@link #fenceDelay} before its first FencePeer,
-     * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
-     */
-    private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
-        String line = fence.startDelay(state, peer, peerWeight, ourWeight);
-        state = TakeoverState.FENCING;
-        exchange.step(StandbyStep.NONE);
-        deadlineNanos = now + fence.delayNanos();
-        out.add(new LogLine(Level.INFO, line));
-    }
-
-    /**
-     * This node's weight in the fencing race: its groups that may run here (running, starting, stopping,
-     * or blocked by a failed stop). With none in a settled cluster, the peer sees a node that gave up
-     * resources and does not fence it, so this node does not wait.
-     */
-    private int groupsHeldHere() {
-        int n = 0;
-        for (GroupSlot s : slots) {
-            GroupState a = s.actual;
-            if (a == GroupState.RUNNING || a == GroupState.STARTING || a == GroupState.STOPPING
-                    || a == GroupState.BLOCKED) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    /**
-     * The peer's weight in the fencing race: the groups its last {@code rsc_hold} report covers, read
-     * as {@link #peerMayHoldAGroup} reads it (its {@code local} bit covers the groups it prefers, its
-     * {@code foreign} bit ours).
-     */
-    private int peerGroupsHeld() {
-        int n = 0;
-        for (int i = 0; i < slots.size(); i++) {
-            if (peerMayRun(i)) {
-                n++;
-            }
-        }
-        return n;
-    }
-
-    void startFencing(List<Effect> out) {
-        fence.startAttempts(state, peer);
-        state = TakeoverState.FENCING;
-        exchange.step(StandbyStep.NONE);
-        deadlineNanos = Long.MAX_VALUE;
-        out.add(new Effect.FencePeer(peer));
-    }
-
-    private void takeOverFromDeadPeer(List<Effect> out) {
-        takeovers++;
-        for (int i = 0; i < slots.size(); i++) {
-            if (inMaintenance(i) && slots.get(i).actual != GroupState.RUNNING && !slots.get(i).failedHere && !slots.get(i).disputed) {
-                out.add(new LogLine(Level.WARN, "Maintenance (" + maintenanceReason(i) + "): resource group "
-                        + slots.get(i).key() + " would be taken over from " + peer + " now; it is left as it is"
-                        + " ('hb maintenance off' decides from what runs)"));
-            }
-        }
-        out.add(new LogLine(Level.INFO, "Resources being acquired from " + peer + "."));
-        state = TakeoverState.STABLE;
-        exchange.step(StandbyStep.NONE);
-        deadlineNanos = Long.MAX_VALUE;
-        setDesired(true, true, true);
-        settleInfo = Settlement.MACH_DOWN;
-    }
-
-    private void onFenceOutcome(TakeoverEvent.FenceOutcome e, List<Effect> out, long now) {
-        if (state != TakeoverState.FENCING) {
-            return;
-        }
-        if (fence.peerRestarted()) {
-            // heard with a new generation since the fence was asked for: whether the device reset the old run
-            // or the new one, the run it was meant for is over. A new run that is down again is declared dead
-            // by its silence (and fenced then); one that runs holds what it took since: nothing is taken over
-            fence.peerRestarted(false);
-            String outcome = (e.fenced() ? "confirmed" : "failed") + " (" + e.detail() + ")";
-            if (peerPresence == PeerPresence.LOST) {
-                // the new run died too, and may hold what it took since: it is fenced in turn
-                out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " restarted"
-                        + " and died again since it was asked for: fencing it again."));
-                startFencing(out);
-                return;
-            }
-            if (peerPresence == PeerPresence.GONE) {
-                out.add(new LogLine(Level.INFO, "STONITH of " + peer + " " + outcome + "; " + peer + " restarted and"
-                        + " shut down since."));
-                fence.status("fencing " + peer + " " + outcome + " after it restarted and shut down");
-                takeOverFromDeadPeer(out);
-                return;
-            }
-            fence.status("fencing " + peer + " " + outcome + " after it restarted");
-            out.add(new LogLine(Level.WARN, "STONITH of " + peer + " " + outcome + ", but " + peer + " was heard"
-                    + " restarted since it was asked for: nothing is taken over from it."));
-            if (fence.stateBefore() == TakeoverState.NEGOTIATING) {
-                // fenced before we had negotiated (its silence at initdead): negotiate now with the run heard
-                // (its starting, answered in flux while fencing, is not sent again)
-                state = TakeoverState.NEGOTIATING;
-                deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
-                negotiate(false, out);
-                return;
-            }
-            state = TakeoverState.STABLE;
-            exchange.step(StandbyStep.NONE);
-            deadlineNanos = Long.MAX_VALUE;
-            boolean missing = false;
-            for (int i = 0; i < slots.size(); i++) {
-                missing |= isLocal(i) && !slots.get(i).desired;
-            }
-            if (missing) {
-                setDesiredFor(true, true);
-                settleInfo = Settlement.RESTART;
-            }
-            return;
-        }
-        if (e.fenced()) {
-            fence.fenced(peer, e.detail());
-            out.add(new LogLine(Level.INFO, "node " + peer + " now reset."));
-            out.add(new Announce(new StonithReport(peer, "OK")));
-            // fenced means down: its next silence is not a new death to fence again
-            peerPresence = PeerPresence.GONE;
-            peerHolds = ResourceSet.NONE;
-            peerReport = null;
-            // powered off: nothing of it runs any more, whatever it could not stop
-            slots.forEach(s -> s.peerBlocked = false);
-            slots.forEach(s -> s.peerFailed = false);
-            state = TakeoverState.STABLE;
-            takeOverFromDeadPeer(out);
-        } else {
-            fence.failed(peer, e.detail(), FENCE_RETRY_NANOS);
-            out.add(new LogLine(Level.CRIT, "STONITH of " + peer + " failed.  Retrying... (" + e.detail()
-                    + "; its resources are NOT taken over until it is fenced)"));
-            deadlineNanos = now + FENCE_RETRY_NANOS;
-        }
-    }
-
     private void requestStandby(ResourceSet set, List<Effect> out, long now) {
         exchange.request(false);
         Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
@@ -1026,7 +834,7 @@ public final class TakeoverMachine {
     private void onTick(List<Effect> out, long now) {
         if (state == TakeoverState.FENCING && fence.delayed() && now >= deadlineNanos) {
             out.add(new LogLine(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
-            startFencing(out);
+            peerLoss.startFencing(out);
             return;
         }
         if (state == TakeoverState.FENCING && now >= deadlineNanos) {
@@ -1180,7 +988,7 @@ public final class TakeoverMachine {
         out.add(new Announce(new Resources(holdings(), true, info)));
     }
 
-    private void setDesired(boolean local, boolean foreign, boolean run) {
+    void setDesired(boolean local, boolean foreign, boolean run) {
         for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i) ? local : foreign) {
                 slots.get(i).desired = run;
@@ -1188,7 +996,7 @@ public final class TakeoverMachine {
         }
     }
 
-    private void setDesiredFor(boolean localGroups, boolean run) {
+    void setDesiredFor(boolean localGroups, boolean run) {
         for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i) == localGroups) {
                 slots.get(i).desired = run;
@@ -1205,7 +1013,7 @@ public final class TakeoverMachine {
      * both fenced each other when every link was cut, and the UPSs powered both off (fault matrix,
      * docs/benchmarks.md).
      */
-    private boolean peerMayHoldAGroup() {
+    boolean peerMayHoldAGroup() {
         for (int i = 0; peerReport != null && i < slots.size(); i++) {
             if (occupies(peerReport.get(slots.get(i).key()))) {
                 return true; // its own account: the bits miss groups taken as offers or after maintenance
@@ -1272,6 +1080,11 @@ public final class TakeoverMachine {
     /** Run state of group {@code i}. */
     public GroupState groupState(int i) {
         return slots.get(i).actual;
+    }
+
+    /** Fences the peer now (see {@link PeerLoss#startFencing}). */
+    void startFencing(List<Effect> out) {
+        peerLoss.startFencing(out);
     }
 
     /**

@@ -1,0 +1,218 @@
+package org.jheartbeat.core.takeover;
+
+import java.util.List;
+import org.jheartbeat.core.takeover.Announcement.StonithReport;
+import org.jheartbeat.core.takeover.Effect.Announce;
+import org.jheartbeat.core.takeover.Effect.Level;
+import org.jheartbeat.core.takeover.Effect.LogLine;
+import org.jheartbeat.core.takeover.TakeoverMachine.Handover;
+
+/**
+ * The loss of the peer in the {@link TakeoverMachine}'s table: the PeerDead/PeerShutdown column (a peer
+ * that gave up its resources is taken over at once; one that may hold groups is fenced first when a STONITH
+ * device is configured, after the fence delay when this node loses the fencing race) and the FENCING row's
+ * FenceOutcome (fenced: take everything over; failed: retry; the peer restarted meanwhile: take nothing).
+ * Heartbeat 3.0.6's {@code hb_resource.c} (mach_down, STONITH before takeover) with jheartbeat's fencing
+ * race (docs/design/stonith.md). The bookkeeping of the fence is {@link Fencing}'s; this class decides.
+ * Works on the machine's state; owned by the machine's thread.
+ */
+final class PeerLoss {
+    private final TakeoverMachine m;
+
+    PeerLoss(TakeoverMachine machine) {
+        this.m = machine;
+    }
+
+    void peerGone(boolean clean, List<Effect> out, long now) {
+        if (m.peerSelfFencing) {
+            // it said it resets itself because of a stop failure: what it could not stop is gone with it
+            m.peerSelfFencing = false;
+            m.slots.forEach(s -> s.peerBlocked = false);
+        }
+        if (m.state == TakeoverState.FENCING && m.fence.peerRestarted() && m.peerPresence.alive()) {
+            // the run heard since the fence was asked for left too: the outcome decides (fenceOutcome)
+            m.peerPresence = clean ? PeerPresence.GONE : PeerPresence.LOST;
+            m.peerReport = null;
+        }
+        if (m.peerPresence == PeerPresence.GONE || m.state == TakeoverState.FENCING) {
+            return;
+        }
+        boolean wasStable = m.peerPresence == PeerPresence.STABLE;
+        boolean gaveUp = clean || !m.peerMayHoldAGroup() && wasStable;
+        int peerWeight = peerGroupsHeld();
+        m.fence.peerHoldsBeforeDelay(m.peerHolds);
+        m.peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
+        m.peerHolds = ResourceSet.NONE;
+        m.answerWhenSettled = false;
+        if (clean) {
+            m.peerReport = null; // it released everything; a new run reports anew
+        }
+        if (m.exchange.inProgress()) {
+            m.exchange.finish(Handover.CANCELLED, m.peer + " left the cluster; its groups are taken over");
+        }
+        if (m.state == TakeoverState.SHUTTING_DOWN) {
+            return;
+        }
+        if (gaveUp) {
+            out.add(new LogLine(Level.INFO, "Dead node " + m.peer + " gave up resources."));
+            out.add(new Announce(new StonithReport(m.peer, "unneeded")));
+        } else if (m.fence.fencesBeforeTakeover()) {
+            int ourWeight = groupsHeldHere();
+            // no race when we hold nothing in a settled cluster: the peer then sees a node that gave up
+            // resources and does not fence it (the rule above, on its side), so waiting would only delay
+            // the failover of an active/passive pair. Before the cluster settled both may fence: race.
+            boolean peerFencesUs = ourWeight > 0 || !wasStable;
+            if (m.fence.weWait(peerWeight, ourWeight, peerFencesUs)) {
+                delayFencing(peerWeight, ourWeight, out, now);
+                return;
+            }
+            out.add(new LogLine(Level.INFO, "Resetting node " + m.peer + " with STONITH before taking over its resources."));
+            startFencing(out);
+            return;
+        } else {
+            out.add(new LogLine(Level.WARN, "No STONITH device configured."));
+            out.add(new LogLine(Level.WARN, "Shared disks are not protected."));
+            out.add(new Announce(new StonithReport(m.peer, "n_stnth")));
+        }
+        takeOver(out);
+    }
+
+    /**
+     * The fencing race of a two-node cut (Pacemaker's {@code priority-fencing-delay}; Heartbeat 3.0.6 has
+     * no such delay): this node lost it, so it waits {@link TakeoverMachine#fenceDelay} before its first FencePeer,
+     * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
+     */
+    private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
+        String line = m.fence.startDelay(m.state, m.peer, peerWeight, ourWeight);
+        m.state = TakeoverState.FENCING;
+        m.exchange.step(StandbyStep.NONE);
+        m.deadlineNanos = now + m.fence.delayNanos();
+        out.add(new LogLine(Level.INFO, line));
+    }
+
+    /**
+     * This node's weight in the fencing race: its groups that may run here (running, starting, stopping,
+     * or blocked by a failed stop). With none in a settled cluster, the peer sees a node that gave up
+     * resources and does not fence it, so this node does not wait.
+     */
+    private int groupsHeldHere() {
+        int n = 0;
+        for (GroupSlot s : m.slots) {
+            GroupState a = s.actual;
+            if (a == GroupState.RUNNING || a == GroupState.STARTING || a == GroupState.STOPPING
+                    || a == GroupState.BLOCKED) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The peer's weight in the fencing race: the groups its last {@code rsc_hold} report covers, read
+     * as {@link TakeoverMachine#peerMayHoldAGroup} reads it (its {@code local} bit covers the groups it prefers, its
+     * {@code foreign} bit ours).
+     */
+    private int peerGroupsHeld() {
+        int n = 0;
+        for (int i = 0; i < m.slots.size(); i++) {
+            if (m.peerMayRun(i)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    void startFencing(List<Effect> out) {
+        m.fence.startAttempts(m.state, m.peer);
+        m.state = TakeoverState.FENCING;
+        m.exchange.step(StandbyStep.NONE);
+        m.deadlineNanos = Long.MAX_VALUE;
+        out.add(new Effect.FencePeer(m.peer));
+    }
+
+    private void takeOver(List<Effect> out) {
+        m.takeovers++;
+        for (int i = 0; i < m.slots.size(); i++) {
+            if (m.inMaintenance(i) && m.slots.get(i).actual != GroupState.RUNNING && !m.slots.get(i).failedHere && !m.slots.get(i).disputed) {
+                out.add(new LogLine(Level.WARN, "Maintenance (" + m.maintenanceReason(i) + "): resource group "
+                        + m.slots.get(i).key() + " would be taken over from " + m.peer + " now; it is left as it is"
+                        + " ('hb maintenance off' decides from what runs)"));
+            }
+        }
+        out.add(new LogLine(Level.INFO, "Resources being acquired from " + m.peer + "."));
+        m.state = TakeoverState.STABLE;
+        m.exchange.step(StandbyStep.NONE);
+        m.deadlineNanos = Long.MAX_VALUE;
+        m.setDesired(true, true, true);
+        m.settleInfo = Settlement.MACH_DOWN;
+    }
+
+    void fenceOutcome(TakeoverEvent.FenceOutcome e, List<Effect> out, long now) {
+        if (m.state != TakeoverState.FENCING) {
+            return;
+        }
+        if (m.fence.peerRestarted()) {
+            // heard with a new generation since the fence was asked for: whether the device reset the old run
+            // or the new one, the run it was meant for is over. A new run that is down again is declared dead
+            // by its silence (and fenced then); one that runs holds what it took since: nothing is taken over
+            m.fence.peerRestarted(false);
+            String outcome = (e.fenced() ? "confirmed" : "failed") + " (" + e.detail() + ")";
+            if (m.peerPresence == PeerPresence.LOST) {
+                // the new run died too, and may hold what it took since: it is fenced in turn
+                out.add(new LogLine(Level.WARN, "STONITH of " + m.peer + " " + outcome + ", but " + m.peer + " restarted"
+                        + " and died again since it was asked for: fencing it again."));
+                startFencing(out);
+                return;
+            }
+            if (m.peerPresence == PeerPresence.GONE) {
+                out.add(new LogLine(Level.INFO, "STONITH of " + m.peer + " " + outcome + "; " + m.peer + " restarted and"
+                        + " shut down since."));
+                m.fence.status("fencing " + m.peer + " " + outcome + " after it restarted and shut down");
+                takeOver(out);
+                return;
+            }
+            m.fence.status("fencing " + m.peer + " " + outcome + " after it restarted");
+            out.add(new LogLine(Level.WARN, "STONITH of " + m.peer + " " + outcome + ", but " + m.peer + " was heard"
+                    + " restarted since it was asked for: nothing is taken over from it."));
+            if (m.fence.stateBefore() == TakeoverState.NEGOTIATING) {
+                // fenced before we had negotiated (its silence at initdead): negotiate now with the run heard
+                // (its starting, answered in flux while fencing, is not sent again)
+                m.state = TakeoverState.NEGOTIATING;
+                m.deadlineNanos = now + TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS;
+                m.negotiate(false, out);
+                return;
+            }
+            m.state = TakeoverState.STABLE;
+            m.exchange.step(StandbyStep.NONE);
+            m.deadlineNanos = Long.MAX_VALUE;
+            boolean missing = false;
+            for (int i = 0; i < m.slots.size(); i++) {
+                missing |= m.isLocal(i) && !m.slots.get(i).desired;
+            }
+            if (missing) {
+                m.setDesiredFor(true, true);
+                m.settleInfo = Settlement.RESTART;
+            }
+            return;
+        }
+        if (e.fenced()) {
+            m.fence.fenced(m.peer, e.detail());
+            out.add(new LogLine(Level.INFO, "node " + m.peer + " now reset."));
+            out.add(new Announce(new StonithReport(m.peer, "OK")));
+            // fenced means down: its next silence is not a new death to fence again
+            m.peerPresence = PeerPresence.GONE;
+            m.peerHolds = ResourceSet.NONE;
+            m.peerReport = null;
+            // powered off: nothing of it runs any more, whatever it could not stop
+            m.slots.forEach(s -> s.peerBlocked = false);
+            m.slots.forEach(s -> s.peerFailed = false);
+            m.state = TakeoverState.STABLE;
+            takeOver(out);
+        } else {
+            m.fence.failed(m.peer, e.detail(), TakeoverMachine.FENCE_RETRY_NANOS);
+            out.add(new LogLine(Level.CRIT, "STONITH of " + m.peer + " failed.  Retrying... (" + e.detail()
+                    + "; its resources are NOT taken over until it is fenced)"));
+            m.deadlineNanos = now + TakeoverMachine.FENCE_RETRY_NANOS;
+        }
+    }
+}
