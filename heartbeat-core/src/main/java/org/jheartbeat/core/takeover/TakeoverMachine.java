@@ -110,13 +110,15 @@ public final class TakeoverMachine {
     /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
     private boolean claimPredatesExchange;
     /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
-    private boolean resyncing;
+    boolean resyncing;
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
     final MaintenancePolicy maint;
+    /** The standby exchange's rows (STANDBY_GIVING, STANDBY_TAKING) and the operator's standby/takeover requests. */
+    private final StandbyHandler standby = new StandbyHandler(this);
     /** The PeerDead/PeerShutdown column and the FENCING row of the table: fence, wait, take over. */
     private final PeerLoss peerLoss = new PeerLoss(this);
     /** The failure rows of the table (any state): failures here and on the peer, cleanup. */
-    private final GroupFailures failures = new GroupFailures(this);
+    final GroupFailures failures = new GroupFailures(this);
     /** The groups a reload removed that still matter (failed here, left here), and the carrying over. */
     final GroupReload reload = new GroupReload();
 
@@ -218,7 +220,7 @@ public final class TakeoverMachine {
         } else if (event instanceof PeerResources e) {
             onPeerResources(e, out, nowNanos);
         } else if (event instanceof PeerAskResources e) {
-            onPeerAskResources(e, out, nowNanos);
+            standby.peerAskResources(e, out, nowNanos);
         } else if (event instanceof PeerDead) {
             peerLoss.peerGone(false, out, nowNanos);
         } else if (event instanceof PeerShutdown) {
@@ -254,11 +256,11 @@ public final class TakeoverMachine {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
             }
         } else if (event instanceof StandbyRequested e) {
-            requestStandby(e.set(), out, nowNanos);
+            standby.requestStandby(e.set(), out, nowNanos);
         } else if (event instanceof TakeoverEvent.FenceOutcome e) {
             peerLoss.fenceOutcome(e, out, nowNanos);
         } else if (event instanceof TakeoverEvent.TakeoverRequested e) {
-            requestTakeover(e.set(), out, nowNanos);
+            standby.requestTakeover(e.set(), out, nowNanos);
         } else if (event instanceof ShutdownRequested) {
             onShutdown(out);
         } else if (event instanceof Tick) {
@@ -411,7 +413,7 @@ public final class TakeoverMachine {
         if ((state == TakeoverState.STANDBY_TAKING
                 || state == TakeoverState.STANDBY_GIVING && exchange.step() != StandbyStep.AWAITING_PEER)
                 && "partition".equals(e.info()) && !claimPredatesExchange) {
-            cancelStandbyOnClaim(out);
+            standby.cancelOnClaim(out);
         }
         if (state == TakeoverState.NEGOTIATING) {
             negotiate(false, out);
@@ -423,52 +425,8 @@ public final class TakeoverMachine {
             }
             if (joined && failback != FailbackPolicy.OFF && holdsAny(false) && !peerHolds.includesLocal()) {
                 out.add(new LogLine(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
-                requestStandby(ResourceSet.FOREIGN, out, now);
+                standby.requestStandby(ResourceSet.FOREIGN, out, now);
             }
-        }
-    }
-
-    /**
-     * The peer reports this node's return ({@code partition}) during a standby exchange: it declared this node
-     * dead (a pause, or a one-way cut this node did not see), so for it the exchange is over (Heartbeat
-     * cancels it at the death) and no {@code done} will come. (Its {@code mach_down} is not taken for that: one
-     * sent to this node's previous run can still arrive, retransmitted, during a later exchange. A request of
-     * ours still awaiting its answer goes on: it may yet reach the peer, retransmitted, and be answered; else
-     * it times out.) Ours
-     * ends too, as cancelled: groups already being stopped are stopped, nothing more is acquired, and the
-     * claim is then answered as in STABLE. Without this the exchange waited for good and neither node let go
-     * of the groups both ran.
-     */
-    private void cancelStandbyOnClaim(List<Effect> out) {
-        out.add(new LogLine(Level.WARN, "Standby [" + exchange.set() + "] cancelled: " + peer
-                + " declared this node dead meanwhile."));
-        if (state == TakeoverState.STANDBY_GIVING && exchange.step() != StandbyStep.AWAITING_PEER) {
-            // we released (or are releasing) what the peer no longer comes to take: what its claim does not
-            // cover runs nowhere else, so it runs here again
-            for (int i = 0; i < slots.size(); i++) {
-                boolean given = isLocal(i) ? exchange.set().includesLocal() : exchange.set().includesForeign();
-                boolean peerHas = isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal();
-                if (given && !peerHas && !slots.get(i).desired) {
-                    slots.get(i).desired = true;
-                    out.add(new LogLine(Level.INFO, "Taking resource group " + slots.get(i).key() + " back: " + peer
-                            + " does not hold it."));
-                }
-            }
-        }
-        if (state == TakeoverState.STANDBY_TAKING && exchange.step() == StandbyStep.ACQUIRING) {
-            // acquired from a peer that has since taken them back: what is not running yet is not started
-            ResourceSet mine = exchange.set().mirrored();
-            for (int i = 0; i < slots.size(); i++) {
-                if (slots.get(i).actual == GroupState.STOPPED && (isLocal(i) ? mine.includesLocal() : mine.includesForeign())) {
-                    slots.get(i).desired = false;
-                }
-            }
-        }
-        state = TakeoverState.STABLE;
-        exchange.step(StandbyStep.NONE);
-        deadlineNanos = Long.MAX_VALUE;
-        if (exchange.inProgress()) {
-            exchange.finish(Handover.CANCELLED, peer + " declared " + me + " dead during the exchange");
         }
     }
 
@@ -672,149 +630,6 @@ public final class TakeoverMachine {
         }
     }
 
-    private void onPeerAskResources(PeerAskResources e, List<Effect> out, long now) {
-        switch (e.phase()) {
-            case ME -> {
-                out.add(new LogLine(Level.INFO, peer + " wants to go standby [" + e.set() + "]"));
-                if (!peerPresence.alive()) {
-                    // sent by a peer this node declared dead and has not yet heard return (its beat follows):
-                    // it does not know we took its groups, and its return makes us release the ones it still
-                    // runs; accepting would have both nodes let go of them (it gives them to us, we give them
-                    // back), each waiting for the other. Unanswered, its request times out and it keeps them.
-                    out.add(new LogLine(Level.INFO, "standby message [me] from " + peer + " ignored: " + peer
-                            + " was declared dead and is not heard back yet."));
-                    return;
-                }
-                if (state != TakeoverState.STABLE || !settled() || resyncing) {
-                    out.add(new LogLine(Level.INFO, "standby message [me] from " + peer
-                            + " ignored.  local resources in flux."));
-                    return;
-                }
-                Optional<String> inMaint = maintenanceIn(e.set().mirrored());
-                if (inMaint.isPresent()) {
-                    out.add(new LogLine(Level.INFO, "standby message [me] from " + peer + " ignored: "
-                            + inMaint.get()));
-                    return;
-                }
-                state = TakeoverState.STANDBY_TAKING;
-                exchange.set(e.set());
-                exchange.step(StandbyStep.AWAITING_PEER);
-                deadlineNanos = Long.MAX_VALUE;
-                out.add(new Announce(new AskResources(e.set(), StandbyPhase.OTHER)));
-            }
-            case OTHER -> {
-                if (state != TakeoverState.STANDBY_GIVING || exchange.step() != StandbyStep.AWAITING_PEER) {
-                    return;
-                }
-                out.add(new LogLine(Level.INFO, "standby: " + peer + " can take our " + exchange.set() + " resources"));
-                exchange.step(StandbyStep.RELEASING);
-                deadlineNanos = Long.MAX_VALUE;
-                boolean keepLocal = holdsAny(true) && !exchange.set().includesLocal();
-                boolean keepForeign = holdsAny(false) && !exchange.set().includesForeign();
-                out.add(new Announce(new Resources(ResourceSet.of(keepLocal, keepForeign), false, "standby")));
-                out.add(new LogLine(Level.INFO, "give up " + exchange.set() + " HA resources (standby)."));
-                if (exchange.set().includesLocal()) {
-                    setDesiredFor(true, false);
-                }
-                if (exchange.set().includesForeign()) {
-                    setDesiredFor(false, false);
-                }
-                failures.keepWhatThePeerCannotRun(out);
-                for (int i = 0; i < slots.size(); i++) {
-                    if (slots.get(i).disputed && (isLocal(i) ? exchange.set().includesLocal() : exchange.set().includesForeign())) {
-                        exchange.problem("resource group " + slots.get(i).key() + " is defined differently on "
-                                + me + " and " + peer + ": it runs on neither node until haresources agree");
-                    }
-                }
-            }
-            case DONE -> {
-                if (state == TakeoverState.STANDBY_TAKING) {
-                    out.add(new LogLine(Level.INFO, "standby: acquire [" + exchange.set() + "] resources from " + peer));
-                    ResourceSet mine = exchange.set().mirrored();
-                    if (mine.includesLocal()) {
-                        setDesiredFor(true, true);
-                    }
-                    if (mine.includesForeign()) {
-                        setDesiredFor(false, true);
-                    }
-                    peerHolds = ResourceSet.of(peerHolds.includesLocal() && !exchange.set().includesLocal(),
-                            peerHolds.includesForeign() && !exchange.set().includesForeign());
-                    exchange.step(StandbyStep.ACQUIRING);
-                } else if (state == TakeoverState.STANDBY_GIVING && exchange.step() == StandbyStep.RELEASED) {
-                    out.add(new LogLine(Level.INFO, "Other node completed standby takeover of "
-                            + exchange.set() + " resources."));
-                    becomeStable("", out);
-                    exchange.finishDone("standby [" + exchange.set() + "] completed");
-                }
-            }
-        }
-    }
-
-    private void requestStandby(ResourceSet set, List<Effect> out, long now) {
-        exchange.request(false);
-        Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
-        exchange.nextSerial();
-        if (refusal.isPresent()) {
-            out.add(new LogLine(Level.WARN, "Standby [" + set + "] refused: " + refusal.get()));
-            exchange.finish(Handover.REFUSED, refusal.get());
-            return;
-        }
-        exchange.begin("standby [" + set + "]");
-        out.add(new LogLine(Level.INFO, "Going standby [" + set + "]."));
-        state = TakeoverState.STANDBY_GIVING;
-        exchange.set(set);
-        exchange.step(StandbyStep.AWAITING_PEER);
-        deadlineNanos = now + STANDBY_REPLY_TIMEOUT_NANOS;
-        out.add(new Announce(new AskResources(set, StandbyPhase.ME)));
-    }
-
-    /**
-     * {@code hb takeover SET}: ask the peer, with Heartbeat's {@code hb_takeover rsc_hold=SET}
-     * message, to hand us SET (relative to us); the peer answers by going standby with the mirrored
-     * set, and this node takes the groups in STANDBY_TAKING.
-     */
-    private void requestTakeover(ResourceSet set, List<Effect> out, long now) {
-        exchange.request(true);
-        Optional<String> refusal = handoverRefusal().or(() -> maintenanceIn(set));
-        for (int i = 0; i < slots.size() && refusal.isEmpty(); i++) {
-            if (slots.get(i).failedHere && (isLocal(i) ? set.includesLocal() : set.includesForeign())) {
-                refusal = Optional.of("resource group " + slots.get(i).key() + " failed to start on " + me
-                        + "; clear it first with 'hb cleanup " + slots.get(i).key() + "'");
-            }
-        }
-        exchange.nextSerial();
-        if (refusal.isPresent()) {
-            out.add(new LogLine(Level.WARN, "Takeover [" + set + "] refused: " + refusal.get()));
-            exchange.finish(Handover.REFUSED, refusal.get());
-            return;
-        }
-        exchange.begin("takeover [" + set + "]");
-        exchange.deadlineNanos(now + TAKEOVER_REPLY_TIMEOUT_NANOS);
-        out.add(new LogLine(Level.INFO, "Asking " + peer + " to hand over [" + set + "] resources (hb_takeover)."));
-        out.add(new Announce(new Announcement.Takeover(set)));
-    }
-
-    private Optional<String> handoverRefusal() {
-        if (!peerPresence.alive()) {
-            return Optional.of(peer + " is not alive");
-        }
-        if (state != TakeoverState.STABLE || !settled()) {
-            return Optional.of((state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING
-                    ? "standby in progress" : "local resources in flux")
-                    + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
-        }
-        if (peerPresence != PeerPresence.STABLE) {
-            return Optional.of(peer + "'s resources are in flux");
-        }
-        if (resyncing) {
-            return Optional.of("this node did not run for a while and waits for " + peer + "'s account of what runs");
-        }
-        if (exchange.inProgress()) {
-            return Optional.of("standby in progress (" + exchange.detail() + ")");
-        }
-        return Optional.empty();
-    }
-
     private void onShutdown(List<Effect> out) {
         if (state == TakeoverState.SHUTTING_DOWN) {
             return;
@@ -877,7 +692,7 @@ public final class TakeoverMachine {
      * FAILED and BLOCKED groups are left alone.
      */
     /** The first group of {@code set} (relative to this node) in maintenance, as a refusal; empty if none. */
-    private Optional<String> maintenanceIn(ResourceSet set) {
+    Optional<String> maintenanceIn(ResourceSet set) {
         for (int i = 0; i < slots.size(); i++) {
             if ((isLocal(i) ? set.includesLocal() : set.includesForeign()) && inMaintenance(i)) {
                 return Optional.of("resource group " + slots.get(i).key() + " is in maintenance ("
@@ -979,7 +794,7 @@ public final class TakeoverMachine {
         }
     }
 
-    private void becomeStable(String info, List<Effect> out) {
+    void becomeStable(String info, List<Effect> out) {
         state = TakeoverState.STABLE;
         exchange.step(StandbyStep.NONE);
         deadlineNanos = Long.MAX_VALUE;
@@ -1032,7 +847,7 @@ public final class TakeoverMachine {
         return slots.get(i).decl.preferredNode().equals(me);
     }
 
-    private boolean holdsAny(boolean localGroups) {
+    boolean holdsAny(boolean localGroups) {
         for (int i = 0; i < slots.size(); i++) {
             if (isLocal(i) == localGroups
                     && (slots.get(i).actual == GroupState.RUNNING || slots.get(i).actual == GroupState.STARTING)) {
