@@ -113,6 +113,8 @@ public final class TakeoverMachine {
     boolean resyncing;
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
     final MaintenancePolicy maint;
+    /** Both nodes may run a group (a healed partition, a pause): who lets go, and what is re-announced. */
+    private final DoubleOwnership doubleOwnership = new DoubleOwnership(this);
     /** The standby exchange's rows (STANDBY_GIVING, STANDBY_TAKING) and the operator's standby/takeover requests. */
     private final StandbyHandler standby = new StandbyHandler(this);
     /** The PeerDead/PeerShutdown column and the FENCING row of the table: fence, wait, take over. */
@@ -134,9 +136,9 @@ public final class TakeoverMachine {
      */
     java.util.Map<String, GroupState> peerReport;
     /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
-    private boolean ownershipCheckDue;
+    boolean ownershipCheckDue;
     /** Whether a frame the peer sent after its last report is missing (told by the engine on each frame). */
-    private boolean peerReportMayBeOld;
+    boolean peerReportMayBeOld;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     boolean answerWhenSettled;
 
@@ -268,9 +270,9 @@ public final class TakeoverMachine {
         } else if (event instanceof TakeoverEvent.IdentityConflict e) {
             identityConflict = e.on();
         } else if (event instanceof TakeoverEvent.Resync e) {
-            onResync(e, out);
+            doubleOwnership.resync(e, out);
         } else if (event instanceof TakeoverEvent.PeerGroupsRunning e) {
-            releaseWhatThePreferredNodeRuns(e.groups(), out);
+            doubleOwnership.releaseWhatThePreferredNodeRuns(e.groups(), out);
         } else if (event instanceof TakeoverEvent.GroupsDisputed e) {
             boolean changed = false;
             for (int i = 0; i < slots.size(); i++) {
@@ -290,7 +292,7 @@ public final class TakeoverMachine {
         if (ownershipCheckDue && (state == TakeoverState.STABLE || peerReport != null
                 && (state == TakeoverState.STANDBY_GIVING || state == TakeoverState.STANDBY_TAKING))) {
             ownershipCheckDue = false;
-            resolveDoubleOwnership(out);
+            doubleOwnership.resolve(out);
         }
         reconcile(out);
         settleIfDone(out);
@@ -418,73 +420,15 @@ public final class TakeoverMachine {
         if (state == TakeoverState.NEGOTIATING) {
             negotiate(false, out);
         } else if (state == TakeoverState.STABLE) {
-            resolveDoubleOwnership(out);
-            answerClaimOnOurGroups(e, out);
+            doubleOwnership.resolve(out);
+            doubleOwnership.answerClaim(e, out);
             if ("partition".equals(e.info()) && !peerHolds.includesForeign()) {
-                reannounceLocal(out);
+                doubleOwnership.reannounceLocal(out);
             }
             if (joined && failback != FailbackPolicy.OFF && holdsAny(false) && !peerHolds.includesLocal()) {
                 out.add(new LogLine(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
                 standby.requestStandby(ResourceSet.FOREIGN, out, now);
             }
-        }
-    }
-
-    /**
-     * {@link TakeoverEvent.Resync}: on, starts are held back (see {@link #reconcile}); off, a group the peer
-     * holds is no longer wanted here unless it runs here already, so the frames read first after the pause
-     * (a negotiation's answer, a standby's {@code done}) start nothing the peer took over meanwhile.
-     */
-    private void onResync(TakeoverEvent.Resync e, List<Effect> out) {
-        if (e.on()) {
-            resyncing = true;
-            return;
-        }
-        if (!resyncing) {
-            return;
-        }
-        resyncing = false;
-        if (state == TakeoverState.STABLE) {
-            resolveDoubleOwnership(out);
-        }
-        for (int i = 0; i < slots.size(); i++) {
-            // its report, or its bits: a takeover it did while we were paused may be in its bits only (its
-            // report of it waits until it hears us)
-            boolean peerHas = e.peerHolds().contains(i) || (isLocal(i) ? peerHolds.includesForeign() : peerHolds.includesLocal());
-            if (peerHas && slots.get(i).desired && slots.get(i).actual == GroupState.STOPPED && peerPresence.alive()) {
-                slots.get(i).desired = false;
-                // announced as what runs (audit), not as an acquisition whose bits would claim the group
-                settleInfo = state == TakeoverState.STABLE ? Settlement.CLAIMED : settleInfo;
-                out.add(new LogLine(Level.WARN, "Not starting resource group " + slots.get(i).key() + ": " + peer
-                        + " holds it (it took it over while this node did not run)."));
-            }
-        }
-    }
-
-    /**
-     * {@link TakeoverEvent.PeerGroupsRunning}: in STABLE (or while our standby request awaits its answer), a
-     * group of the peer's that runs here and that the
-     * peer reports running there is stopped here. Only the non-preferred node ever stops for this rule, so the
-     * two nodes never both let go; the preferred node's copy is never stopped by it.
-     */
-    private void releaseWhatThePreferredNodeRuns(java.util.Set<Integer> peerRuns, List<Effect> out) {
-        boolean givingBack = state == TakeoverState.STANDBY_GIVING && exchange.step() == StandbyStep.AWAITING_PEER;
-        if (state != TakeoverState.STABLE && !givingBack || resyncing || !peerPresence.alive()) {
-            return;
-        }
-        boolean released = false;
-        for (int i : peerRuns) {
-            if (i < slots.size() && !isLocal(i) && slots.get(i).desired && slots.get(i).actual == GroupState.RUNNING && !slots.get(i).peerFailed
-                    && !slots.get(i).peerBlocked && !slots.get(i).disputed && !inMaintenance(i)) {
-                slots.get(i).desired = false;
-                released = true;
-                out.add(new LogLine(Level.ERROR, "Resource group " + slots.get(i).key() + " runs on both " + me + " and "
-                        + peer + " (" + peer + " reports it running there): releasing it here, " + peer
-                        + " is its preferred node."));
-            }
-        }
-        if (released && settleInfo == null) {
-            settleInfo = Settlement.PARTITION;
         }
     }
 
@@ -559,75 +503,6 @@ public final class TakeoverMachine {
     private static boolean occupies(GroupState s) {
         return s == GroupState.RUNNING || s == GroupState.STARTING || s == GroupState.STOPPING
                 || s == GroupState.BLOCKED;
-    }
-
-    /** Both nodes run the same groups (a healed partition): the non-preferred node lets go. */
-    private void resolveDoubleOwnership(List<Effect> out) {
-        // after a pause the reports read first may be stale: decided at the end of the resynchronisation
-        if (resyncing) {
-            return;
-        }
-        // with the peer's own report: release exactly what it runs or starts itself; with only its rsc_hold
-        // (Heartbeat's share bit, not its groups), all of its share, except a group it reported it could not
-        // start (jhb-grpfail): that one does not run there, so this node keeps it
-        boolean fromReport = peerReport != null;
-        if (fromReport && peerReportMayBeOld) {
-            // with a frame the peer sent after its last report missing, that report may be older than the done
-            // or resource just read (a report is sent before them): a group it handed over would be released
-            // on a stale "running"
-            ownershipCheckDue = true; // looked at again once the gap is filled
-            return;
-        }
-        if (!fromReport && !(peerHolds.includesLocal() && holdsAny(false))) {
-            return;
-        }
-        boolean released = false;
-        for (int i = 0; i < slots.size(); i++) {
-            GroupState there = fromReport ? peerReport.get(slots.get(i).key()) : null;
-            boolean runsThere = fromReport
-                    ? peerPresence.alive() && (there == GroupState.RUNNING || there == GroupState.STARTING)
-                    : !slots.get(i).peerFailed;
-            if (!isLocal(i) && slots.get(i).desired && runsThere) {
-                slots.get(i).desired = false;
-                released = true;
-            }
-        }
-        if (released) {
-            out.add(new LogLine(Level.ERROR, "Both machines own foreign resources! Releasing "
-                    + peer + "'s groups, which it runs itself."));
-            settleInfo = Settlement.PARTITION;
-        }
-    }
-
-    /**
-     * The peer took over our groups from this node, declared dead ({@code mach_down}), or saw it return
-     * ({@code partition}), and says it holds them ({@code foreign} in its {@code rsc_hold}) while they
-     * run here: this process was stopped, or cut off, and, having seen no partition itself, announced
-     * nothing. Our holdings, announced now ({@code info=audit}), make the peer release them
-     * ({@link #resolveDoubleOwnership} there): the copy on the non-preferred node stops. Other reports
-     * are not answered: the bits follow the protocol and may claim groups that do not run there.
-     */
-    private void answerClaimOnOurGroups(PeerResources e, List<Effect> out) {
-        if (("mach_down".equals(e.info()) || "partition".equals(e.info())) && e.held().includesForeign()
-                && holdsAny(true) && settleInfo == null) {
-            out.add(new LogLine(Level.ERROR, "Both machines own our resources! Telling " + peer
-                    + " which of them run here."));
-            settleInfo = Settlement.CLAIMED;
-        }
-    }
-
-    /**
-     * The peer let go of our groups after a healed partition: neighbours may still point at it, so
-     * run our running groups' start again (resources that run are re-asserted, e.g. the IP agent's
-     * gratuitous ARP), without stopping anything.
-     */
-    private void reannounceLocal(List<Effect> out) {
-        for (int i = 0; i < slots.size(); i++) {
-            if (isLocal(i) && slots.get(i).actual == GroupState.RUNNING && !identityConflict && !resyncing && !inMaintenance(i)) {
-                slots.get(i).actual = GroupState.STARTING;
-                out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
-            }
-        }
     }
 
     private void onShutdown(List<Effect> out) {
