@@ -6,15 +6,11 @@ import java.util.Optional;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
-import org.jheartbeat.core.takeover.Announcement.AskResources;
 import org.jheartbeat.core.takeover.Announcement.Resources;
-import org.jheartbeat.core.takeover.Announcement.ShutDone;
 import org.jheartbeat.core.takeover.Announcement.Starting;
 import org.jheartbeat.core.takeover.Effect.Announce;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.Effect.LogLine;
-import org.jheartbeat.core.takeover.Effect.StartGroup;
-import org.jheartbeat.core.takeover.Effect.StopGroup;
 import org.jheartbeat.core.takeover.TakeoverEvent.CommUp;
 import org.jheartbeat.core.takeover.TakeoverEvent.GroupStarted;
 import org.jheartbeat.core.takeover.TakeoverEvent.GroupStopped;
@@ -113,6 +109,8 @@ public final class TakeoverMachine {
     boolean resyncing;
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
     final MaintenancePolicy maint;
+    /** Issues the starts and stops towards what is wanted here, and ends a transition once it settles. */
+    private final Reconciler reconciler = new Reconciler(this);
     /** Both nodes may run a group (a healed partition, a pause): who lets go, and what is re-announced. */
     private final DoubleOwnership doubleOwnership = new DoubleOwnership(this);
     /** The standby exchange's rows (STANDBY_GIVING, STANDBY_TAKING) and the operator's standby/takeover requests. */
@@ -294,8 +292,8 @@ public final class TakeoverMachine {
             ownershipCheckDue = false;
             doubleOwnership.resolve(out);
         }
-        reconcile(out);
-        settleIfDone(out);
+        reconciler.reconcile(out);
+        reconciler.settleIfDone(out);
         return out;
     }
 
@@ -500,7 +498,7 @@ public final class TakeoverMachine {
     }
 
     /** Whether a node in state {@code s} (null: the group is not defined there) may run the group. */
-    private static boolean occupies(GroupState s) {
+    static boolean occupies(GroupState s) {
         return s == GroupState.RUNNING || s == GroupState.STARTING || s == GroupState.STOPPING
                 || s == GroupState.BLOCKED;
     }
@@ -560,12 +558,6 @@ public final class TakeoverMachine {
         }
     }
 
-    /**
-     * Whether group {@code i} should run here: the protocol wants it here ({@code desired}, which a
-     * failed start on the peer also sets: the offer), but never when it failed here or is blocked on
-     * the peer (it may run there), or is disputed (the peer's haresources defines it differently).
-     * FAILED and BLOCKED groups are left alone.
-     */
     /** The first group of {@code set} (relative to this node) in maintenance, as a refusal; empty if none. */
     Optional<String> maintenanceIn(ResourceSet set) {
         for (int i = 0; i < slots.size(); i++) {
@@ -575,98 +567,6 @@ public final class TakeoverMachine {
             }
         }
         return Optional.empty();
-    }
-
-    private boolean want(int i) {
-        return slots.get(i).desired && !slots.get(i).failedHere && !slots.get(i).peerBlocked && !slots.get(i).disputed;
-    }
-
-    /**
-     * Whether the live peer's own report says group {@code i} runs, starts, stops or is blocked there: then
-     * it is not started here, whatever the protocol wants (it starts once the peer reports it stopped or
-     * failed, or is gone). Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
-     */
-    private boolean peerReportsIt(int i) {
-        return peerReport != null && peerPresence.alive() && occupies(peerReport.get(slots.get(i).key()));
-    }
-
-    /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
-    private void reconcile(List<Effect> out) {
-        for (int i = slots.size() - 1; i >= 0; i--) {
-            if (!want(i) && slots.get(i).actual == GroupState.RUNNING && !inMaintenance(i)) {
-                slots.get(i).actual = GroupState.STOPPING;
-                out.add(new StopGroup(i, state == TakeoverState.SHUTTING_DOWN ? GroupOpReason.SHUTDOWN
-                        : slots.get(i).disputed ? GroupOpReason.DISPUTED
-                        : state == TakeoverState.STANDBY_GIVING ? GroupOpReason.STANDBY_RELEASE
-                        : GroupOpReason.PARTITION_RELEASE));
-            }
-        }
-        for (int i = 0; i < slots.size(); i++) {
-            if (want(i) && slots.get(i).actual == GroupState.STOPPED && !identityConflict && !resyncing && !inMaintenance(i)
-                    && !peerReportsIt(i)) {
-                slots.get(i).actual = GroupState.STARTING;
-                out.add(new StartGroup(i, state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
-                        : slots.get(i).peerFailed && peerPresence.alive() ? GroupOpReason.OFFER_ACCEPT
-                        : !peerPresence.alive() || !isLocal(i) ? GroupOpReason.TAKEOVER : GroupOpReason.LOCAL_START));
-            }
-        }
-    }
-
-    private void settleIfDone(List<Effect> out) {
-        if (!settled()) {
-            return;
-        }
-        switch (state) {
-            case STABLE -> {
-                if (settleInfo != null) {
-                    Settlement info = settleInfo;
-                    settleInfo = null;
-                    answerWhenSettled = false;
-                    out.add(new LogLine(Level.INFO, info.logLine(peer)));
-                    out.add(new Announce(new Resources(holdings(), true, info.wireInfo())));
-                } else if (answerWhenSettled && peerPresence.alive()) {
-                    answerWhenSettled = false;
-                    out.add(new Announce(new Resources(holdings(), true, "")));
-                }
-            }
-            case STANDBY_GIVING -> {
-                if (exchange.step() == StandbyStep.RELEASING) {
-                    exchange.step(StandbyStep.RELEASED);
-                    // from our done on the peer starts what we gave: should it die before it reports, it may
-                    // hold them (fenced, not "gave up resources")
-                    ResourceSet given = exchange.set().mirrored();
-                    peerHolds = ResourceSet.of(peerHolds.includesLocal() || given.includesLocal(),
-                            peerHolds.includesForeign() || given.includesForeign());
-                    out.add(new Announce(new AskResources(exchange.set(), StandbyPhase.DONE)));
-                    out.add(new LogLine(Level.INFO, "Local standby process completed [" + exchange.set() + "]."));
-                }
-            }
-            case STANDBY_TAKING -> {
-                if (exchange.step() == StandbyStep.ACQUIRING) {
-                    out.add(new LogLine(Level.INFO, "Standby resource acquisition done [" + exchange.set() + "]."));
-                    out.add(new Announce(new AskResources(exchange.set(), StandbyPhase.DONE)));
-                    becomeStable("", out);
-                    if (exchange.inProgress()) {
-                        exchange.finishDone("acquired [" + exchange.set().mirrored() + "] from " + peer);
-                    }
-                }
-            }
-            case SHUTTING_DOWN -> {
-                List<String> left = new ArrayList<>();
-                for (int i = 0; i < slots.size(); i++) {
-                    if (inMaintenance(i) && slots.get(i).actual != GroupState.STOPPED && slots.get(i).actual != GroupState.FAILED) {
-                        left.add(slots.get(i).key() + " (" + slots.get(i).actual.displayName() + ")");
-                    }
-                }
-                out.add(left.isEmpty() ? new LogLine(Level.INFO, "All HA resources relinquished.")
-                        : new LogLine(Level.WARN, "HA resources relinquished, except resource groups in maintenance,"
-                        + " left as they are: " + String.join(", ", left)));
-                out.add(new Announce(new ShutDone()));
-                out.add(new Effect.ShutdownComplete());
-                state = TakeoverState.STOPPED;
-            }
-            default -> { }
-        }
     }
 
     void becomeStable(String info, List<Effect> out) {
@@ -734,19 +634,7 @@ public final class TakeoverMachine {
 
     /** True when no group is starting or stopping and every group is where it should be. */
     public boolean settled() {
-        for (int i = 0; i < slots.size(); i++) {
-            GroupState a = slots.get(i).actual;
-            if (a == GroupState.STARTING || a == GroupState.STOPPING) {
-                return false;
-            }
-            if (inMaintenance(i)) {
-                continue; // left as it is: whatever runs is where it should be
-            }
-            if (want(i) ? a == GroupState.STOPPED && !peerReportsIt(i) : a == GroupState.RUNNING) {
-                return false;
-            }
-        }
-        return true;
+        return reconciler.settled();
     }
 
     /** What this node holds, relative to itself ({@code rsc_hold} of our {@code resource} messages). */
