@@ -90,7 +90,7 @@ public final class TakeoverMachine {
 
     final NodeName me;
     final NodeName peer;
-    private final FailbackPolicy failback;
+    final FailbackPolicy failback;
     /** The FENCING sub-state and the fencing settings (device, race, delay). */
     final Fencing fence;
 
@@ -104,17 +104,19 @@ public final class TakeoverMachine {
     /** Another live node uses our name: no group is started until it is gone (issue 15). */
     boolean identityConflict;
     /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
-    private boolean claimPredatesExchange;
+    boolean claimPredatesExchange;
     /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
     boolean resyncing;
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
     final MaintenancePolicy maint;
+    /** Comm up, the negotiation and the peer's reports (starting, resource, jhb-groups, a restart). */
+    private final PeerReports peerReports = new PeerReports(this);
     /** Issues the starts and stops towards what is wanted here, and ends a transition once it settles. */
     private final Reconciler reconciler = new Reconciler(this);
     /** Both nodes may run a group (a healed partition, a pause): who lets go, and what is re-announced. */
-    private final DoubleOwnership doubleOwnership = new DoubleOwnership(this);
+    final DoubleOwnership doubleOwnership = new DoubleOwnership(this);
     /** The standby exchange's rows (STANDBY_GIVING, STANDBY_TAKING) and the operator's standby/takeover requests. */
-    private final StandbyHandler standby = new StandbyHandler(this);
+    final StandbyHandler standby = new StandbyHandler(this);
     /** The PeerDead/PeerShutdown column and the FENCING row of the table: fence, wait, take over. */
     private final PeerLoss peerLoss = new PeerLoss(this);
     /** The failure rows of the table (any state): failures here and on the peer, cleanup. */
@@ -214,11 +216,11 @@ public final class TakeoverMachine {
         } else if (event instanceof TakeoverEvent.CleanupRequested e) {
             failures.cleanup(e.group(), true, out);
         } else if (event instanceof CommUp) {
-            onCommUp(out, nowNanos);
+            peerReports.commUp(out, nowNanos);
         } else if (event instanceof PeerStarting) {
-            onPeerStarting(out);
+            peerReports.peerStarting(out);
         } else if (event instanceof PeerResources e) {
-            onPeerResources(e, out, nowNanos);
+            peerReports.peerResources(e, out, nowNanos);
         } else if (event instanceof PeerAskResources e) {
             standby.peerAskResources(e, out, nowNanos);
         } else if (event instanceof PeerDead) {
@@ -227,7 +229,7 @@ public final class TakeoverMachine {
             out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + peer + "'."));
             peerLoss.peerGone(true, out, nowNanos);
         } else if (event instanceof PeerRestarted) {
-            onPeerRestarted(out, nowNanos);
+            peerReports.peerRestarted(out, nowNanos);
         } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fence.delayed()) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
@@ -283,7 +285,7 @@ public final class TakeoverMachine {
         } else if (event instanceof TakeoverEvent.MaintenanceSet e) {
             onMaintenanceSet(e, out);
         } else if (event instanceof TakeoverEvent.PeerGroupStates e) {
-            onPeerGroupStates(e);
+            peerReports.peerGroupStates(e);
         }
         // with the peer's own report, a group it runs itself is let go in a standby exchange too (the peer
         // may ignore ours while in flux, and the exchange then waits 10 s); with bits alone only in STABLE
@@ -295,139 +297,6 @@ public final class TakeoverMachine {
         reconciler.reconcile(out);
         reconciler.settleIfDone(out);
         return out;
-    }
-
-    private void onCommUp(List<Effect> out, long now) {
-        if (state != TakeoverState.AWAITING_COMM) {
-            return;
-        }
-        if (peerPresence == PeerPresence.UNKNOWN) {
-            peerPresence = PeerPresence.IN_FLUX; // comm is up: the peer is heard, or about to be declared dead
-        }
-        state = TakeoverState.NEGOTIATING;
-        deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
-        failures.announce(out);
-        out.add(new Announce(new Starting()));
-    }
-
-    /**
-     * The peer started again (a new generation): whatever it held before, it holds nothing now, so this
-     * node takes its own groups back (e.g. those it handed over with {@code hb standby}), and a
-     * hand-over with the old peer ends. Its failed starts are forgotten; a failed stop is not (the
-     * resource may still run there until it says otherwise, or is fenced).
-     */
-    private void onPeerRestarted(List<Effect> out, long now) {
-        out.add(new LogLine(Level.INFO, "Heartbeat restart on node " + peer));
-        peerPresence = PeerPresence.IN_FLUX;
-        peerHolds = ResourceSet.NONE;
-        peerReport = null;
-        // no request at the device: the delay, or the pause after a failed attempt (its retry deadline)
-        boolean noneAtTheDevice = fence.delayed() || deadlineNanos != Long.MAX_VALUE;
-        if (state == TakeoverState.FENCING && noneAtTheDevice) {
-            // nothing is at the device now, and the run it was meant for is over: a new daemon released what
-            // the old one ran (or reports it blocked), so the fence is called off (before, a retry reset a
-            // node that had just started and reported that it runs nothing)
-            String when = fence.delayed() ? "during the fence delay" : "after a failed fencing attempt";
-            fence.callOffDelay("fence of " + peer + " cancelled: it restarted " + when);
-            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " restarted " + when + "; its fence"
-                    + " is cancelled (it holds nothing now)."));
-            state = fence.resumeState();
-            deadlineNanos = state == TakeoverState.NEGOTIATING ? now + NEGOTIATION_TIMEOUT_NANOS : Long.MAX_VALUE;
-        } else if (state == TakeoverState.NEGOTIATING) {
-            // our starting went to its previous run: the new one would take our answers for a node in flux
-            // and wait for a stable one, as we wait for its, until both time out
-            deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
-            out.add(new Announce(new Starting()));
-        } else if (state == TakeoverState.FENCING) {
-            // the device may have acted before this run started (it then runs what it took since): its
-            // confirmation must not lead to a takeover (PeerLoss.fenceOutcome)
-            fence.peerRestarted(true);
-        }
-        slots.forEach(s -> s.peerFailed = false);
-        if (peerSelfFencing) {
-            peerSelfFencing = false;
-            slots.forEach(s -> s.peerBlocked = false);
-        }
-        if (exchange.inProgress()) {
-            exchange.finish(Handover.CANCELLED, peer + " restarted during the exchange");
-        }
-        if (state == TakeoverState.STABLE || state == TakeoverState.STANDBY_GIVING
-                || state == TakeoverState.STANDBY_TAKING) {
-            state = TakeoverState.STABLE;
-            exchange.step(StandbyStep.NONE);
-            deadlineNanos = Long.MAX_VALUE;
-            boolean missing = false;
-            for (int i = 0; i < slots.size(); i++) {
-                missing |= isLocal(i) && !slots.get(i).desired;
-            }
-            if (missing) {
-                out.add(new LogLine(Level.INFO, peer + " restarted and holds nothing now: acquiring the resource groups of "
-                        + me + " it had."));
-                setDesiredFor(true, true);
-                settleInfo = Settlement.RESTART;
-            }
-        }
-    }
-
-    private void onPeerStarting(List<Effect> out) {
-        peerPresence = PeerPresence.JOINING;
-        if (state == TakeoverState.AWAITING_COMM) {
-            return;
-        }
-        failures.announce(out);
-        boolean stable = state == TakeoverState.STABLE && settled();
-        // it waits for isstable=1 (or its timeout) before taking its own groups: say so once we are
-        answerWhenSettled = !stable;
-        out.add(new Announce(new Resources(holdings(), stable, "")));
-        if (state == TakeoverState.NEGOTIATING) {
-            // both are starting (Heartbeat's R_BOTHSTARTING): each takes its own groups. The peer answers
-            // only a starting it received, and ours went to its previous run when it restarted meanwhile:
-            // waiting for its resource message would wait for the negotiation timeout
-            negotiate(false, out);
-        }
-    }
-
-    private void onPeerGroupStates(TakeoverEvent.PeerGroupStates e) {
-        peerReport = e.states();
-        if (state == TakeoverState.STABLE) {
-            ownershipCheckDue = true; // looked at once this event is handled (on)
-        } else if (state != TakeoverState.SHUTTING_DOWN) {
-            ownershipCheckDue = true; // looked at once STABLE
-        }
-    }
-
-    private void onPeerResources(PeerResources e, List<Effect> out, long now) {
-        boolean wasStable = peerPresence == PeerPresence.STABLE;
-        boolean joined = e.stable() && peerPresence == PeerPresence.JOINING;
-        peerHolds = e.full() || e.held() == ResourceSet.NONE ? e.held()
-                : ResourceSet.of(peerHolds.includesLocal() || e.held().includesLocal(),
-                        peerHolds.includesForeign() || e.held().includesForeign());
-        peerPresence = e.stable() ? PeerPresence.STABLE
-                : peerPresence == PeerPresence.JOINING ? PeerPresence.JOINING : PeerPresence.IN_FLUX;
-        if (e.stable() && !wasStable) {
-            out.add(new LogLine(Level.INFO, "remote resource transition completed."));
-        }
-        if (state != TakeoverState.STABLE && state != TakeoverState.SHUTTING_DOWN) {
-            ownershipCheckDue = true; // not looked at in this state: once STABLE
-        }
-        if ((state == TakeoverState.STANDBY_TAKING
-                || state == TakeoverState.STANDBY_GIVING && exchange.step() != StandbyStep.AWAITING_PEER)
-                && "partition".equals(e.info()) && !claimPredatesExchange) {
-            standby.cancelOnClaim(out);
-        }
-        if (state == TakeoverState.NEGOTIATING) {
-            negotiate(false, out);
-        } else if (state == TakeoverState.STABLE) {
-            doubleOwnership.resolve(out);
-            doubleOwnership.answerClaim(e, out);
-            if ("partition".equals(e.info()) && !peerHolds.includesForeign()) {
-                doubleOwnership.reannounceLocal(out);
-            }
-            if (joined && failback != FailbackPolicy.OFF && holdsAny(false) && !peerHolds.includesLocal()) {
-                out.add(new LogLine(Level.INFO, "auto_failback: giving " + peer + " its resource groups back"));
-                standby.requestStandby(ResourceSet.FOREIGN, out, now);
-            }
-        }
     }
 
     /**
@@ -442,48 +311,6 @@ public final class TakeoverMachine {
     /** Whether starts are held back after a pause ({@link TakeoverEvent.Resync}). */
     public boolean resyncing() {
         return resyncing;
-    }
-
-    /**
-     * NEGOTIATING: take our own groups the peer does not run, once its answer is stable ({@code isstable=1})
-     * or it is starting too (it then takes only its own), or on {@code timedOut}. Heartbeat waits for
-     * {@code isstable=1} (or RQSTDELAY): an answer in flux may come from a peer still taking our groups over
-     * or still stopping them. What the peer runs is its per-group report when it sends one, else its
-     * {@code rsc_hold} (all or none of our groups, as Heartbeat).
-     */
-    void negotiate(boolean timedOut, List<Effect> out) {
-        if (!timedOut && peerPresence != PeerPresence.STABLE && peerPresence != PeerPresence.JOINING) {
-            return;
-        }
-        boolean peerRunsOurs = false;
-        boolean toTake = false;
-        boolean anyOurs = false;
-        for (int i = 0; i < slots.size(); i++) {
-            if (isLocal(i)) {
-                anyOurs = true;
-                peerRunsOurs |= peerMayRun(i);
-                toTake |= !peerMayRun(i);
-            }
-        }
-        if (!anyOurs) {
-            peerRunsOurs = peerHolds.includesForeign(); // an empty share: its bits say who holds it (Heartbeat)
-        }
-        if (peerRunsOurs && !toTake) {
-            if (peerPresence == PeerPresence.STABLE) {
-                out.add(new LogLine(Level.INFO, "Local Resource acquisition completed. (none)"));
-                becomeStable("", out);
-            }
-            return;
-        }
-        for (int i = 0; i < slots.size(); i++) {
-            if (isLocal(i) && !peerMayRun(i)) {
-                slots.get(i).desired = true;
-            }
-        }
-        settleInfo = Settlement.REQ_OUR_RESOURCES;
-        state = TakeoverState.STABLE;
-        deadlineNanos = Long.MAX_VALUE;
-        out.add(new LogLine(Level.INFO, "Acquiring resource groups of " + me));
     }
 
     /**
@@ -554,7 +381,7 @@ public final class TakeoverMachine {
         } else if (state == TakeoverState.NEGOTIATING) {
             out.add(new LogLine(Level.INFO, "No stable resource answer from " + peer
                     + " in time; taking our own groups it does not run."));
-            negotiate(true, out);
+            peerReports.negotiate(true, out);
         }
     }
 
@@ -658,6 +485,11 @@ public final class TakeoverMachine {
     /** Run state of group {@code i}. */
     public GroupState groupState(int i) {
         return slots.get(i).actual;
+    }
+
+    /** Negotiates now (see {@link PeerReports#negotiate}). */
+    void negotiate(boolean timedOut, List<Effect> out) {
+        peerReports.negotiate(timedOut, out);
     }
 
     /** Fences the peer now (see {@link PeerLoss#startFencing}). */
