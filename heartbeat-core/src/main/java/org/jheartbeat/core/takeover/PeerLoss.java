@@ -1,6 +1,7 @@
 package org.jheartbeat.core.takeover;
 
 import java.util.List;
+import org.jheartbeat.core.takeover.Announcement.Resources;
 import org.jheartbeat.core.takeover.Announcement.StonithReport;
 import org.jheartbeat.core.takeover.Effect.Announce;
 import org.jheartbeat.core.takeover.Effect.Level;
@@ -213,6 +214,43 @@ final class PeerLoss {
             out.add(new LogLine(Level.CRIT, "STONITH of " + m.peer + " failed.  Retrying... (" + e.detail()
                     + "; its resources are NOT taken over until it is fenced)"));
             m.deadlineNanos = now + TakeoverMachine.FENCE_RETRY_NANOS;
+        }
+    }
+
+    /**
+     * The peer is heard again after it was declared dead (a healed partition, a pause of its own): being
+     * fenced, fencing goes on (it may still hold resources); in the fence delay, the fence is called off
+     * and the interrupted state resumes; otherwise, and then, its holdings are announced ({@code partition})
+     * and double ownership is looked for.
+     */
+    void peerReturned(List<Effect> out, long nowNanos) {
+        if (m.state == TakeoverState.FENCING && !m.fence.delayed()) {
+            out.add(new LogLine(Level.CRIT, "Cluster node " + m.peer + " is heard again while being fenced;"
+                    + " fencing goes on (it may still hold resources)."));
+            return;
+        }
+        if (m.fence.delayed()) {
+            // no FencePeer went out and nothing of the peer was taken over: calling it off is safe
+            out.add(new LogLine(Level.CRIT, "Cluster node " + m.peer + " returning after partition; its fence is"
+                    + " cancelled (it was delayed and not yet started)."));
+            m.deadlineNanos = Long.MAX_VALUE;
+            m.fence.callOffDelay("fence of " + m.peer + " cancelled: it was heard again during the fence delay");
+            // a standby exchange the death cancelled does not resume; a negotiation starts over
+            m.state = m.fence.resumeState();
+            // it lost nothing (a restart would have come as PeerRestarted): without this, a peer that never
+            // saw the partition (a one-way cut) never reports again, and at its next death it "gave up
+            // resources" and is not fenced
+            m.peerHolds = m.fence.peerHoldsBeforeDelay();
+            if (m.state == TakeoverState.NEGOTIATING) {
+                m.deadlineNanos = nowNanos + TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS;
+            }
+        } else {
+            out.add(new LogLine(Level.CRIT, "Cluster node " + m.peer + " returning after partition."));
+        }
+        m.peerPresence = PeerPresence.STABLE;
+        m.ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
+        if (m.state != TakeoverState.AWAITING_COMM && m.state != TakeoverState.SHUTTING_DOWN) {
+            out.add(new Announce(new Resources(m.holdings(), m.settled(), "partition")));
         }
     }
 }

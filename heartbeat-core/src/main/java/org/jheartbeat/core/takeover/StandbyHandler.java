@@ -88,7 +88,7 @@ final class StandbyHandler {
                             + " ignored.  local resources in flux."));
                     return;
                 }
-                Optional<String> inMaint = m.maintenanceIn(e.set().mirrored());
+                Optional<String> inMaint = maintenanceIn(e.set().mirrored());
                 if (inMaint.isPresent()) {
                     out.add(new LogLine(Level.INFO, "standby message [me] from " + m.peer + " ignored: "
                             + inMaint.get()));
@@ -150,7 +150,7 @@ final class StandbyHandler {
 
     void requestStandby(ResourceSet set, List<Effect> out, long now) {
         m.exchange.request(false);
-        Optional<String> refusal = refusal().or(() -> m.maintenanceIn(set));
+        Optional<String> refusal = refusal().or(() -> maintenanceIn(set));
         m.exchange.nextSerial();
         if (refusal.isPresent()) {
             out.add(new LogLine(Level.WARN, "Standby [" + set + "] refused: " + refusal.get()));
@@ -173,7 +173,7 @@ final class StandbyHandler {
      */
     void requestTakeover(ResourceSet set, List<Effect> out, long now) {
         m.exchange.request(true);
-        Optional<String> refusal = refusal().or(() -> m.maintenanceIn(set));
+        Optional<String> refusal = refusal().or(() -> maintenanceIn(set));
         for (int i = 0; i < m.slots.size() && refusal.isEmpty(); i++) {
             if (m.slots.get(i).failedHere && (m.isLocal(i) ? set.includesLocal() : set.includesForeign())) {
                 refusal = Optional.of("resource group " + m.slots.get(i).key() + " failed to start on " + m.me
@@ -209,6 +209,17 @@ final class StandbyHandler {
         }
         if (m.exchange.inProgress()) {
             return Optional.of("standby in progress (" + m.exchange.detail() + ")");
+        }
+        return Optional.empty();
+    }
+
+    /** The first group of {@code set} (relative to this node) in maintenance, as a refusal; empty if none. */
+    private Optional<String> maintenanceIn(ResourceSet set) {
+        for (int i = 0; i < m.slots.size(); i++) {
+            if ((m.isLocal(i) ? set.includesLocal() : set.includesForeign()) && m.inMaintenance(i)) {
+                return Optional.of("resource group " + m.slots.get(i).key() + " is in maintenance ("
+                        + m.maintenanceReason(i) + "); end it first with 'hb maintenance off'");
+            }
         }
         return Optional.empty();
     }

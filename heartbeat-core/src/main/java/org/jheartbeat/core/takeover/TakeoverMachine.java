@@ -2,12 +2,10 @@ package org.jheartbeat.core.takeover;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.takeover.Announcement.Resources;
-import org.jheartbeat.core.takeover.Announcement.Starting;
 import org.jheartbeat.core.takeover.Effect.Announce;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.Effect.LogLine;
@@ -70,6 +68,16 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  * protocol still runs, fencing included: a dead peer is fenced, and what would have been taken over
  * is logged); leaving maintenance adopts what the probes found running and starts a group that runs
  * nowhere on the node it belongs to.
+ *
+ * <p>Where the table lives: {@link #on} dispatches each event to one handler. CommUp, NEGOTIATING,
+ * PeerStarting, PeerResources, PeerGroupStates and PeerRestarted: {@link PeerReports}; PeerAskResources
+ * and the operator's StandbyRequested/TakeoverRequested: {@link StandbyHandler} (its record:
+ * {@link StandbyExchange}); PeerDead/PeerShutdown, FenceOutcome and PeerReturned: {@link PeerLoss} (the
+ * FENCING sub-state: {@link Fencing}); Tick: {@link Timeouts}; the failure rows and CleanupRequested:
+ * {@link GroupFailures}; Resync, PeerGroupsRunning and double ownership: {@link DoubleOwnership};
+ * MaintenanceSet: {@link MaintenancePolicy}; a reload: {@link GroupReload}. After every event
+ * {@link Reconciler} issues the starts and stops and ends a settled transition. What is known of each
+ * group is one {@link GroupSlot}.
  * Not thread-safe: owned by the cluster loop's thread.
  */
 public final class TakeoverMachine {
@@ -110,15 +118,17 @@ public final class TakeoverMachine {
     /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
     final MaintenancePolicy maint;
     /** Comm up, the negotiation and the peer's reports (starting, resource, jhb-groups, a restart). */
-    private final PeerReports peerReports = new PeerReports(this);
+    final PeerReports peerReports = new PeerReports(this);
     /** Issues the starts and stops towards what is wanted here, and ends a transition once it settles. */
     private final Reconciler reconciler = new Reconciler(this);
     /** Both nodes may run a group (a healed partition, a pause): who lets go, and what is re-announced. */
     final DoubleOwnership doubleOwnership = new DoubleOwnership(this);
     /** The standby exchange's rows (STANDBY_GIVING, STANDBY_TAKING) and the operator's standby/takeover requests. */
     final StandbyHandler standby = new StandbyHandler(this);
+    /** The Tick column: the machine's timers. */
+    private final Timeouts timeouts = new Timeouts(this);
     /** The PeerDead/PeerShutdown column and the FENCING row of the table: fence, wait, take over. */
-    private final PeerLoss peerLoss = new PeerLoss(this);
+    final PeerLoss peerLoss = new PeerLoss(this);
     /** The failure rows of the table (any state): failures here and on the peer, cleanup. */
     final GroupFailures failures = new GroupFailures(this);
     /** The groups a reload removed that still matter (failed here, left here), and the carrying over. */
@@ -230,33 +240,8 @@ public final class TakeoverMachine {
             peerLoss.peerGone(true, out, nowNanos);
         } else if (event instanceof PeerRestarted) {
             peerReports.peerRestarted(out, nowNanos);
-        } else if (event instanceof TakeoverEvent.PeerReturned && state == TakeoverState.FENCING && !fence.delayed()) {
-            out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " is heard again while being fenced;"
-                    + " fencing goes on (it may still hold resources)."));
         } else if (event instanceof TakeoverEvent.PeerReturned) {
-            if (fence.delayed()) {
-                // no FencePeer went out and nothing of the peer was taken over: calling it off is safe
-                out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition; its fence is"
-                        + " cancelled (it was delayed and not yet started)."));
-                deadlineNanos = Long.MAX_VALUE;
-                fence.callOffDelay("fence of " + peer + " cancelled: it was heard again during the fence delay");
-                // a standby exchange the death cancelled does not resume; a negotiation starts over
-                state = fence.resumeState();
-                // it lost nothing (a restart would have come as PeerRestarted): without this, a peer that never
-                // saw the partition (a one-way cut) never reports again, and at its next death it "gave up
-                // resources" and is not fenced
-                peerHolds = fence.peerHoldsBeforeDelay();
-                if (state == TakeoverState.NEGOTIATING) {
-                    deadlineNanos = nowNanos + NEGOTIATION_TIMEOUT_NANOS;
-                }
-            } else {
-                out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
-            }
-            peerPresence = PeerPresence.STABLE;
-            ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
-            if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
-                out.add(new Announce(new Resources(holdings(), settled(), "partition")));
-            }
+            peerLoss.peerReturned(out, nowNanos);
         } else if (event instanceof StandbyRequested e) {
             standby.requestStandby(e.set(), out, nowNanos);
         } else if (event instanceof TakeoverEvent.FenceOutcome e) {
@@ -266,7 +251,7 @@ public final class TakeoverMachine {
         } else if (event instanceof ShutdownRequested) {
             onShutdown(out);
         } else if (event instanceof Tick) {
-            onTick(out, nowNanos);
+            timeouts.tick(out, nowNanos);
         } else if (event instanceof TakeoverEvent.IdentityConflict e) {
             identityConflict = e.on();
         } else if (event instanceof TakeoverEvent.Resync e) {
@@ -344,56 +329,6 @@ public final class TakeoverMachine {
         out.add(new Announce(new Resources(ResourceSet.NONE, false, "shutdown")));
         out.add(new LogLine(Level.INFO, "Giving up all HA resources."));
         slots.forEach(s -> s.desired = false);
-    }
-
-    private void onTick(List<Effect> out, long now) {
-        if (state == TakeoverState.FENCING && fence.delayed() && now >= deadlineNanos) {
-            out.add(new LogLine(Level.INFO, "Resetting node " + peer + " with STONITH before taking over its resources."));
-            peerLoss.startFencing(out);
-            return;
-        }
-        if (state == TakeoverState.FENCING && now >= deadlineNanos) {
-            deadlineNanos = Long.MAX_VALUE;
-            fence.retry(peer);
-            out.add(new Effect.FencePeer(peer));
-            return;
-        }
-        if (now >= exchange.deadlineNanos() && exchange.inProgress() && state == TakeoverState.STABLE) {
-            out.add(new LogLine(Level.WARN, peer + " did not hand over in time; takeover request cancelled."));
-            exchange.finish(Handover.CANCELLED, peer + " did not start a standby within "
-                    + TAKEOVER_REPLY_TIMEOUT_NANOS / 1_000_000_000L + " s");
-        }
-        if (now < deadlineNanos) {
-            return;
-        }
-        deadlineNanos = Long.MAX_VALUE;
-        if (state == TakeoverState.STANDBY_GIVING && exchange.step() == StandbyStep.AWAITING_PEER) {
-            out.add(new LogLine(Level.WARN, "No reply to standby request.  Standby request cancelled."));
-            state = TakeoverState.STABLE;
-            exchange.finish(Handover.CANCELLED, "no reply from " + peer + " to the standby request");
-        } else if (state == TakeoverState.NEGOTIATING && peerReport == null && peerPresence.alive()) {
-            // it is alive but did not answer stable: our starting may have been lost, or it is still busy;
-            // taking our groups now could start one it runs, so ask again (Heartbeat takes them: RQSTDELAY)
-            out.add(new LogLine(Level.INFO, "No stable resource answer from " + peer + " in time; asking again."));
-            answerWhenSettled = false;
-            deadlineNanos = now + NEGOTIATION_TIMEOUT_NANOS;
-            out.add(new Announce(new Starting()));
-        } else if (state == TakeoverState.NEGOTIATING) {
-            out.add(new LogLine(Level.INFO, "No stable resource answer from " + peer
-                    + " in time; taking our own groups it does not run."));
-            peerReports.negotiate(true, out);
-        }
-    }
-
-    /** The first group of {@code set} (relative to this node) in maintenance, as a refusal; empty if none. */
-    Optional<String> maintenanceIn(ResourceSet set) {
-        for (int i = 0; i < slots.size(); i++) {
-            if ((isLocal(i) ? set.includesLocal() : set.includesForeign()) && inMaintenance(i)) {
-                return Optional.of("resource group " + slots.get(i).key() + " is in maintenance ("
-                        + maintenanceReason(i) + "); end it first with 'hb maintenance off'");
-            }
-        }
-        return Optional.empty();
     }
 
     void becomeStable(String info, List<Effect> out) {
