@@ -29,11 +29,7 @@ import picocli.CommandLine.Spec;
 /** {@code hb config ...}: configuration tools. */
 @Command(name = "config", description = "Configuration tools.", mixinStandardHelpOptions = true,
         subcommands = {ConfigCommand.Check.class, ConfigCommand.Diff.class, ConfigPushCommand.class})
-public final class ConfigCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    /** {@code hb config} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
+public final class ConfigCommand extends CommandGroup {
     /**
      * This machine's node name as the daemon decides it ({@link org.jheartbeat.cli.daemon.NodeIdentity}):
      * {@code uname -n}, lowercased, unless that is a host name this machine took over from its peer
@@ -70,11 +66,6 @@ public final class ConfigCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return NodeName.of("localhost");
         }
-    }
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
     }
 
     /**

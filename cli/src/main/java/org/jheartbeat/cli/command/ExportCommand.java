@@ -39,16 +39,7 @@ import picocli.CommandLine.Spec;
 /** {@code hb export ...}: the configuration in another cluster manager's terms. */
 @Command(name = "export", description = "Export the cluster configuration for another cluster manager.",
         mixinStandardHelpOptions = true, subcommands = {ExportCommand.Pacemaker.class})
-public final class ExportCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    /** {@code hb export} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
-
+public final class ExportCommand extends CommandGroup {
     /** What {@code --format} writes besides corosync.conf, cib.xml and the report. */
     public enum Format { cib, pcs, crmsh }
 

@@ -27,15 +27,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "stonith", mixinStandardHelpOptions = true, description = "STONITH (fencing) devices by hand.",
         subcommands = {StonithCommand.ListTypes.class, StonithCommand.Status.class, StonithCommand.Reset.class,
             StonithCommand.Off.class, StonithCommand.On.class, StonithConfirmCommand.class})
-public final class StonithCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
-
+public final class StonithCommand extends CommandGroup {
     /** {@code hb stonith list-types}: every device type this machine can use. */
     @Command(name = "list-types", mixinStandardHelpOptions = true,
             description = "List the STONITH device types (built-in, cluster-glue external plugins, fence agents found here).")

@@ -43,15 +43,7 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the run failed or was refused", "2:invalid sync.yaml",
             "3:no daemon running (run needs it to know where the group runs; see --force)", "64:usage error"})
-public final class SyncCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
-
+public final class SyncCommand extends CommandGroup {
     /** Options shared by the sync commands. */
     abstract static class Base implements Callable<Integer> {
         @Spec
