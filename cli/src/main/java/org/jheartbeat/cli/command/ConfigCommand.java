@@ -84,9 +84,8 @@ public final class ConfigCommand extends CommandGroup {
         @Mixin
         ConfigDirOption configDir;
 
-        @Option(names = "--node-name", paramLabel = "NAME",
-                description = "Also check that this node is listed in ha.cf.")
-        String nodeName;
+        @Mixin
+        NodeNameOption nodeName;
 
         @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
                 description = "A running daemon's state directory: its STONITH device is asked through it"
@@ -104,7 +103,7 @@ public final class ConfigCommand extends CommandGroup {
             PrintWriter err = spec.commandLine().getErr();
             Optional<NodeName> node;
             try {
-                node = Optional.ofNullable(nodeName).map(NodeName::of);
+                node = nodeName.value().map(NodeName::of);
             } catch (IllegalArgumentException e) {
                 err.println("hb: --node-name: " + e.getMessage());
                 return ExitCodes.USAGE;

@@ -31,9 +31,8 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
     @Mixin
     StateDirOption stateDir;
 
-    @Option(names = "--node-name", paramLabel = "NAME",
-            description = "This node's name (default: uname -n, lowercased).")
-    String nodeName;
+    @Mixin
+    NodeNameOption nodeName;
 
     @Option(names = "--debug", description = "Also print debug lines on standard error.")
     boolean debug;
@@ -53,7 +52,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     + " empty: give the command that resets this node, e.g. 'systemctl reboot --force --force',"
                     + " or leave the option out");
         }
-        return new Daemon(new Daemon.Options(configDir.path(), stateDir.path(), Optional.ofNullable(nodeName), debug,
+        return new Daemon(new Daemon.Options(configDir.path(), stateDir.path(), nodeName.value(), debug,
                 Optional.ofNullable(selfFenceCommand)),
                 spec.commandLine().getErr()).run();
     }

@@ -86,10 +86,8 @@ public final class ExportCommand extends CommandGroup {
                         + " on another machine). Repeat per node.")
         List<String> nodeAddress = new ArrayList<>();
 
-        @Option(names = "--node-name", paramLabel = "NAME",
-                description = "The node this machine is (default: uname -n when it is a node): its ucast lines name"
-                        + " the peer's addresses, its interfaces give its own.")
-        String nodeName;
+        @Mixin
+        NodeNameOption nodeName;
 
         @Option(names = "--cluster-name", paramLabel = "NAME", defaultValue = "jheartbeat",
                 description = "corosync cluster_name (default: ${DEFAULT-VALUE}).")
@@ -210,8 +208,8 @@ public final class ExportCommand extends CommandGroup {
         }
 
         private Optional<String> localNode(ClusterConfig config) {
-            if (nodeName != null) {
-                return Optional.of(nodeName.toLowerCase(java.util.Locale.ROOT));
+            if (nodeName.value().isPresent()) {
+                return nodeName.value().map(n -> n.toLowerCase(java.util.Locale.ROOT));
             }
             String me = ConfigCommand.thisNode().value();
             return config.nodes().stream().anyMatch(n -> n.value().equals(me)) ? Optional.of(me) : Optional.empty();

@@ -50,12 +50,12 @@ public final class StonithCommand extends CommandGroup {
         @Mixin
         ConfigDirOption configDir;
 
-        @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name (default: uname -n).")
-        String nodeName;
+        @Mixin
+        NodeNameOption nodeName;
 
         /** The device ha.cf gives this node. @throws UserException when none, or it is broken */
         StonithDevice openDevice(boolean checkStatus) throws Exception {
-            NodeName me = NodeName.of(nodeName != null ? nodeName : org.jheartbeat.cli.daemon.Daemon.unameN());
+            NodeName me = NodeName.of(nodeName.value().isPresent() ? nodeName.value().get() : org.jheartbeat.cli.daemon.Daemon.unameN());
             ConfigLoadResult r = ConfigLoader.load(configDir.path(), Optional.of(me));
             if (r.config().isEmpty()) {
                 r.diagnostics().stream().filter(ConfigDiagnostic::isError)

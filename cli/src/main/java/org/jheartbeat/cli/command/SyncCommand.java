@@ -55,13 +55,12 @@ public final class SyncCommand extends CommandGroup {
         @Mixin
         StateDirOption stateDir;
 
-        @Option(names = "--node-name", paramLabel = "NAME",
-                description = "This node's name, as the daemon's --node-name (default: uname -n, lowercased).")
-        String nodeName;
+        @Mixin
+        NodeNameOption nodeName;
 
         String node() {
             try {
-                return nodeName != null ? nodeName : org.jheartbeat.cli.daemon.Daemon.unameN().toLowerCase(java.util.Locale.ROOT);
+                return nodeName.value().isPresent() ? nodeName.value().get() : org.jheartbeat.cli.daemon.Daemon.unameN().toLowerCase(java.util.Locale.ROOT);
             } catch (IOException e) {
                 return "localhost";
             }
