@@ -77,16 +77,7 @@ public final class ConfigCommand extends CommandGroup {
             description = "Check ha.cf, authkeys and haresources; print every problem as file:line: message.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:valid (warnings may be printed)", "2:at least one error", "64:usage error"})
-    public static final class Check implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        ConfigDirOption configDir;
-
-        @Mixin
-        NodeNameOption nodeName;
-
+    public static final class Check extends NodeCommand {
         @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
                 description = "A running daemon's state directory: its STONITH device is asked through it"
                         + " (default: ${DEFAULT-VALUE}).")

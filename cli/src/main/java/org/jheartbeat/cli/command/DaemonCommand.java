@@ -6,9 +6,7 @@ import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code hb daemon}: runs a cluster node in the foreground until SIGTERM/SIGINT, then releases its
@@ -21,18 +19,9 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped cleanly", "1:could not start (medium, watchdog device, state directory, already running)",
             "2:invalid configuration", "64:usage error"})
-public final class DaemonCommand implements java.util.concurrent.Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    ConfigDirOption configDir;
-
+public final class DaemonCommand extends NodeCommand {
     @Mixin
     StateDirOption stateDir;
-
-    @Mixin
-    NodeNameOption nodeName;
 
     @Option(names = "--debug", description = "Also print debug lines on standard error.")
     boolean debug;

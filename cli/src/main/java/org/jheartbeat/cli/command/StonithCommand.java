@@ -17,7 +17,6 @@ import org.jheartbeat.stonith.StonithResult;
 import org.jheartbeat.stonith.fencing.StonithSetup;
 import org.jheartbeat.stonith.registry.StonithDevices;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -43,16 +42,7 @@ public final class StonithCommand extends CommandGroup {
     }
 
     /** Options shared by the commands that open this node's device. */
-    abstract static class DeviceCommand implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        ConfigDirOption configDir;
-
-        @Mixin
-        NodeNameOption nodeName;
-
+    abstract static class DeviceCommand extends NodeCommand {
         /** The device ha.cf gives this node. @throws UserException when none, or it is broken */
         StonithDevice openDevice(boolean checkStatus) throws Exception {
             NodeName me = NodeName.of(nodeName.value().isPresent() ? nodeName.value().get() : org.jheartbeat.cli.daemon.Daemon.unameN());

@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
@@ -27,10 +26,8 @@ import org.jheartbeat.sync.replication.ReplicationService;
 import org.jheartbeat.sync.replication.RunOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code hb sync status|run}: the replication jobs of {@code sync.yaml}. State comes from the job
@@ -45,18 +42,9 @@ import picocli.CommandLine.Spec;
             "3:no daemon running (run needs it to know where the group runs; see --force)", "64:usage error"})
 public final class SyncCommand extends CommandGroup {
     /** Options shared by the sync commands. */
-    abstract static class Base implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        ConfigDirOption configDir;
-
+    abstract static class Base extends NodeCommand {
         @Mixin
         StateDirOption stateDir;
-
-        @Mixin
-        NodeNameOption nodeName;
 
         String node() {
             try {
