@@ -38,17 +38,9 @@ import picocli.CommandLine.Spec;
         description = "The load-balancing director: ldirectord.cf, health checks and the IPVS table.",
         subcommands = {LvsCommand.Check.class, LvsCommand.Daemon.class, LvsCommand.Status.class,
             LvsCommand.Reload.class, LvsCommand.RealServer.class})
-public final class LvsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+public final class LvsCommand extends CommandGroup {
     /** Where the control sockets of running directors live. */
     static final Path RUN_DIR = Path.of("/run/jheartbeat");
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
 
     /**
      * The config file for a name as ldirectord 4.x finds it: a bare name is looked up as
