@@ -11,7 +11,7 @@ import org.jheartbeat.core.takeover.Effect.Level;
 
 /**
  * Compares this node's {@link ConfigDigest} with the one the peer sent in {@code jhb-config}
- * (issue 6 item 4) and decides what to log: a WARN naming the differing files once per peer
+ * and decides what to log: a WARN naming the differing files once per peer
  * generation and set of differing files (a peer changes its configuration by restarting, which
  * starts a new generation, or by a reload, which sends its digest again),
  * and an INFO when a peer that differed matches again. A plain match is not logged. Keeps the last
