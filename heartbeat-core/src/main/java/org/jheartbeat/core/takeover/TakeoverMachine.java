@@ -113,6 +113,12 @@ public final class TakeoverMachine {
     private TakeoverState stateBeforeFence = TakeoverState.STABLE;
     /** What the peer held before the death the delayed fence is for: still held if it returns in the delay. */
     private ResourceSet peerHoldsBeforeFenceDelay = ResourceSet.NONE;
+    /**
+     * The peer's presence when it was last declared dead: heard again (the same run), it is as it was then. A
+     * peer that never noticed the partition sends no {@code resource} report of its own, so "heard again" is
+     * not "reported stable": a peer in the middle of a standby exchange may still take groups back.
+     */
+    private PeerPresence presenceBeforeDeath = PeerPresence.STABLE;
     private int fenceAttempts;
     private String fenceStatus;
 
@@ -322,7 +328,8 @@ public final class TakeoverMachine {
             } else {
                 out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
             }
-            peerPresence = PeerPresence.STABLE;
+            peerPresence = presenceBeforeDeath == PeerPresence.IN_FLUX || presenceBeforeDeath == PeerPresence.JOINING
+                    ? presenceBeforeDeath : PeerPresence.STABLE;
             ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
             if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
@@ -769,6 +776,8 @@ public final class TakeoverMachine {
                             + " does not hold it."));
                 }
             }
+            // our standby announcement said we are in flux: say what we hold, stable, once the groups settled
+            settleInfo = Settlement.STANDBY_CANCELLED;
         }
         if (state == TakeoverState.STANDBY_TAKING && standbyStep == StandbyStep.ACQUIRING) {
             // acquired from a peer that has since taken them back: what is not running yet is not started
@@ -1080,6 +1089,7 @@ public final class TakeoverMachine {
             return;
         }
         boolean wasStable = peerPresence == PeerPresence.STABLE;
+        presenceBeforeDeath = peerPresence;
         boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
         peerHoldsBeforeFenceDelay = peerHolds;

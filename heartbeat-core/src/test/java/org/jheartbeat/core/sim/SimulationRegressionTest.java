@@ -133,7 +133,10 @@ class SimulationRegressionTest {
                         + " maintenance: node2 took it for holding nothing and started its group"),
                 Arguments.of(6528L, null, "node2 killed and restarted, then frozen past deadtime: node1's hold of node2's"
                         + " group (its last report) ended as node2 resumed, and both started it"),
-                Arguments.of(9037L, null, "the same with the nodes swapped: node1 killed 1.9 s, then frozen 5.4 s (deadtime 3 s)"));
+                Arguments.of(9037L, null, "the same with the nodes swapped: node1 killed 1.9 s, then frozen 5.4 s (deadtime 3 s)"),
+                Arguments.of(26728L, null, "STONITH, fence delay: node1 frozen in its standby, heard again in the delay;"
+                        + " it took its group back as node2's claim showed, the report lost in a one-way cut: node2 took"
+                        + " it for stable and holding nothing (\"gave up resources\") and took the group unfenced"));
     }
 
     /**

@@ -154,6 +154,28 @@ class TakeoverMachineFenceDelayTest {
         assertThat(m.takeovers()).isZero();
     }
 
+    /**
+     * node1 goes standby (in flux, giving its group), is frozen before its {@code done} and declared dead; heard
+     * again during the delay, it is as it was: in flux, for it never noticed the partition and so never reports
+     * stable. It may take its group back (our claim says we do not hold it), and that report may be lost: at
+     * its next death it is fenced, not taken for a node that gave up resources.
+     */
+    @Test
+    void aPeerInFluxHeardAgainDuringTheWaitStaysInFluxAndIsFencedAtItsNextDeath() {
+        TakeoverMachine m = stable(N2, TakeoverTableTest.GROUPS, DELAY);
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, false, "standby"), DEATH - 2_000_000_000L);
+        m.on(new TakeoverEvent.PeerGroupStates(java.util.Map.of("g1", GroupState.STOPPING, "g2", GroupState.STOPPED)),
+                DEATH - 2_000_000_000L);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), DEATH))).isFalse(); // delayed: 1 group each
+        m.on(new TakeoverEvent.PeerGroupStates(java.util.Map.of("g1", GroupState.STOPPED, "g2", GroupState.STOPPED)),
+                DEATH + 2_000_000_000L);
+        m.on(new TakeoverEvent.PeerReturned(), DEATH + 2_000_000_000L);
+        assertThat(m.peerPresence()).isEqualTo(PeerPresence.IN_FLUX);
+        List<Effect> again = m.on(new TakeoverEvent.PeerDead(), DEATH + 7_000_000_000L);
+        assertThat(log(again)).doesNotContain("gave up resources");
+        assertThat(starts(again)).isEmpty();
+    }
+
     @Test
     void aPeerLostAndHeardAgainDuringTheNegotiationResumesIt() {
         TakeoverMachine m = new TakeoverMachine(N2, N1, TakeoverTableTest.GROUPS, FailbackPolicy.ON, true, true);
