@@ -1462,10 +1462,13 @@ public final class TakeoverMachine {
     /**
      * Whether the live peer's own report says group {@code i} runs, starts, stops or is blocked there: then
      * it is not started here, whatever the protocol wants (it starts once the peer reports it stopped or
-     * failed, or is gone). Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
+     * failed, or is gone). Also while that peer, declared dead, is being fenced: a group we wanted anyway
+     * (our own, back from the peer after a cleanup here) may still run there until the fence is confirmed,
+     * which drops the report. Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
      */
     private boolean peerReportsIt(int i) {
-        return peerReport != null && peerPresence.alive() && occupies(peerReport.get(groups.get(i).key()));
+        return peerReport != null && (peerPresence.alive() || state == TakeoverState.FENCING)
+                && occupies(peerReport.get(groups.get(i).key()));
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */

@@ -136,7 +136,9 @@ class SimulationRegressionTest {
                 Arguments.of(9037L, null, "the same with the nodes swapped: node1 killed 1.9 s, then frozen 5.4 s (deadtime 3 s)"),
                 Arguments.of(26728L, null, "STONITH, fence delay: node1 frozen in its standby, heard again in the delay;"
                         + " it took its group back as node2's claim showed, the report lost in a one-way cut: node2 took"
-                        + " it for stable and holding nothing (\"gave up resources\") and took the group unfenced"));
+                        + " it for stable and holding nothing (\"gave up resources\") and took the group unfenced"),
+                Arguments.of(36070L, null, "STONITH: node1's group failed, node2 restarted and took it as an offer, hb"
+                        + " cleanup on node1, then 86 % loss node2->node1: node1 started it as it asked for node2's fence"));
     }
 
     /**
