@@ -175,9 +175,10 @@ public final class TakeoverMachine {
      * Groups a reload removed while blocked here or in maintenance and left as they were, a reload's stop of
      * a removed group that failed, and those
      * the start-up found running though haresources no longer defines them and left (in maintenance, or a
-     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. By
-     * key, with that state: what runs here for the peer's probe, and the state a reload adding one back
-     * starts from.
+     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. Also,
+     * STOPPING, a removed group the reload is stopping, until that stop ends ({@link #removedStopEnded}). By
+     * key, with that state: what runs here for the peer's probe and report, and the state a reload adding
+     * one back starts from.
      */
     private final java.util.Map<String, GroupState> removedLeftHere = new java.util.LinkedHashMap<>();
 
@@ -1907,6 +1908,39 @@ public final class TakeoverMachine {
     }
 
     /**
+     * The groups haresources no longer defines that may still run here, by key, with their state: stopping while
+     * the reload that removed them stops them, blocked when that stop failed (or they were), running when left in
+     * maintenance. The peer is told them in our {@code jhb-groups}: it may still define them, and must not start
+     * them meanwhile (Pacemaker likewise keeps an orphaned resource active in its status until it is stopped).
+     */
+    public java.util.Map<String, GroupState> removedLeftHere() {
+        return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(removedLeftHere));
+    }
+
+    /**
+     * The reload's stop of removed group {@code key} ended: it no longer runs here ({@code ok}), or it may and is
+     * left BLOCKED, unmanaged, as {@link #leftUnmanaged}.
+     *
+     * @return whether that stop was awaited (false for a group not being stopped so)
+     */
+    public boolean removedStopEnded(String key, boolean ok) {
+        if (removedLeftHere.get(key) != GroupState.STOPPING) {
+            return false;
+        }
+        if (ok) {
+            removedLeftHere.remove(key);
+        } else {
+            removedLeftHere.put(key, GroupState.BLOCKED);
+        }
+        return true;
+    }
+
+    /** Whether the stop of a group a reload removed is still under way. */
+    public boolean removedStopping() {
+        return removedLeftHere.containsValue(GroupState.STOPPING);
+    }
+
+    /**
      * Marks group {@code i} as running here before the machine runs: a daemon that starts in
      * maintenance found it running and leaves it so (issue 20).
      */
@@ -2091,6 +2125,9 @@ public final class TakeoverMachine {
             if (!newKeys.contains(groups.get(i).key()) && (actual[i] == GroupState.BLOCKED
                     || inMaintenance(i) && actual[i] == GroupState.RUNNING)) {
                 removedLeftHere.put(groups.get(i).key(), actual[i]);
+            } else if (!newKeys.contains(groups.get(i).key()) && actual[i] == GroupState.RUNNING) {
+                // the reload stops it: it may run here, and is reported so, until that stop ends (removedStopEnded)
+                removedLeftHere.put(groups.get(i).key(), GroupState.STOPPING);
             }
         }
         for (int j = 0; j < n; j++) {

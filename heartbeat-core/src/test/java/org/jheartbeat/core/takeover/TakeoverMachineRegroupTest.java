@@ -125,4 +125,32 @@ class TakeoverMachineRegroupTest {
         assertThat(m.groupState(0)).isEqualTo(GroupState.FAILED);
         assertThat(starts(on(new TakeoverEvent.GroupsDisputed(Set.of())))).isEmpty();
     }
+
+    /**
+     * A reload removes our running group: the caller stops it, and until that stop ends the group is left here
+     * STOPPING (reported so to the peer, which may still define it), then forgotten; a failed stop leaves it
+     * BLOCKED. Groups may not change meanwhile ({@link TakeoverMachine#removedStopping}).
+     */
+    @Test
+    void aRemovedRunningGroupIsLeftHereStoppingUntilTheReloadsStopEnds() {
+        settled(ResourceSet.LOCAL);
+        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        assertThat(m.removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.STOPPING));
+        assertThat(m.removedStopping()).isTrue();
+        assertThat(m.removedStopEnded("198.18.0.101", true)).as("not being stopped").isFalse();
+        assertThat(m.removedStopEnded("198.18.0.100", true)).isTrue();
+        assertThat(m.removedLeftHere()).isEmpty();
+        assertThat(m.removedStopping()).isFalse();
+        assertThat(m.removedStopEnded("198.18.0.100", true)).as("told once").isFalse();
+    }
+
+    @Test
+    void aRemovedGroupWhoseStopFailedIsLeftBlocked() {
+        settled(ResourceSet.LOCAL);
+        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        assertThat(m.removedStopEnded("198.18.0.100", false)).isTrue();
+        assertThat(m.removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.BLOCKED));
+        assertThat(m.removedStopping()).isFalse();
+        assertThat(m.removedLeftRunning()).containsExactly("198.18.0.100");
+    }
 }
