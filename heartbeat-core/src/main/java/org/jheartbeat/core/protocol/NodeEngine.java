@@ -524,17 +524,16 @@ public final class NodeEngine {
     /**
      * The stop of group {@code key}, which a reload removed from haresources, ended (the caller stops it:
      * {@link #onReload}). Until then our {@code jhb-groups} reports it stopping, so that a peer that still
-     * defines it does not start it meanwhile; then it is no longer reported ({@code ok}), or reported
-     * blocked and left unmanaged (the stop failed: it may still run here).
+     * defines it does not start it meanwhile, and a shutdown waits for it before its {@code shutdone}; then it is
+     * no longer reported ({@code ok}), or reported blocked, left unmanaged, and the peer told not to start it
+     * (the stop failed: it may still run here; {@link TakeoverMachine#removedStopEnded}).
      *
      * @param key the group's key
      * @param ok  whether it stopped
      */
     public List<Effect> onRemovedGroupStopped(String key, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        if (machine.removedStopEnded(key, ok)) {
-            apply(List.of(), out, nowNanos, wallMillis);
-        }
+        apply(machine.removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 

@@ -1534,6 +1534,9 @@ public final class TakeoverMachine {
                 }
             }
             case SHUTTING_DOWN -> {
+                if (removedStopping()) {
+                    return; // shutdone says we hold nothing: not while a reload still stops a removed group
+                }
                 List<String> left = new ArrayList<>();
                 for (int i = 0; i < groups.size(); i++) {
                     if (inMaintenance(i) && actual[i] != GroupState.STOPPED && actual[i] != GroupState.FAILED) {
@@ -1919,20 +1922,25 @@ public final class TakeoverMachine {
 
     /**
      * The reload's stop of removed group {@code key} ended: it no longer runs here ({@code ok}), or it may and is
-     * left BLOCKED, unmanaged, as {@link #leftUnmanaged}.
+     * left BLOCKED, unmanaged, as {@link #leftUnmanaged}; the peer, which may still define it, is told not to
+     * start it ({@code jhb-grpfail stop}, as for a group of ours whose stop failed: it holds beyond our shutdown);
+     * and a shutdown that waited for the stop goes on.
      *
-     * @return whether that stop was awaited (false for a group not being stopped so)
+     * @return the effects; empty when that stop was not awaited (a group not being stopped so)
      */
-    public boolean removedStopEnded(String key, boolean ok) {
+    public List<Effect> removedStopEnded(String key, boolean ok, long nowNanos) {
+        List<Effect> out = new ArrayList<>();
         if (removedLeftHere.get(key) != GroupState.STOPPING) {
-            return false;
+            return out;
         }
         if (ok) {
             removedLeftHere.remove(key);
         } else {
             removedLeftHere.put(key, GroupState.BLOCKED);
+            out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.STOP)));
         }
-        return true;
+        out.addAll(on(new TakeoverEvent.Tick(), nowNanos)); // settles: a shutdown waits for such a stop
+        return out;
     }
 
     /** Whether the stop of a group a reload removed is still under way. */

@@ -141,6 +141,8 @@ class SimulationRegressionTest {
                 Arguments.of(63695L, null, "node2 reloads without its own group and goes standby during that stop:"
                         + " node1 took the group at the done while node2 still stopped it"),
                 Arguments.of(52076L, null, "the same standby 390 ms after the reload"),
+                Arguments.of(84588L, null, "node1's reload drops node2's group (run there after a failure offer) and"
+                        + " node1 shuts down during that stop: shutdone must wait for it, and a failed stop is told to node2"),
                 Arguments.of(26728L, null, "STONITH, fence delay: node1 frozen in its standby, heard again in the delay;"
                         + " it took its group back as node2's claim showed, the report lost in a one-way cut: node2 took"
                         + " it for stable and holding nothing (\"gave up resources\") and took the group unfenced"),
