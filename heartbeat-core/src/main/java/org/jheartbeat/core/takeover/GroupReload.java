@@ -33,9 +33,10 @@ final class GroupReload {
      * Groups a reload removed while blocked here or in maintenance and left as they were, a reload's stop of
      * a removed group that failed, and those
      * the start-up found running though haresources no longer defines them and left (in maintenance, or a
-     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. By
-     * key, with that state: what runs here for the peer's probe, and the state a reload adding one back
-     * starts from.
+     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. Also,
+     * STOPPING, a removed group the reload is stopping, until that stop ends ({@link #stopEnded}). By
+     * key, with that state: what runs here for the peer's probe and report, and the state a reload adding
+     * one back starts from.
      */
     private final Map<String, GroupState> removedLeftHere = new LinkedHashMap<>();
 
@@ -52,6 +53,36 @@ final class GroupReload {
     /** The keys of removed groups left here (running, or blocked: they may run). */
     Set<String> removedLeftRunning() {
         return Set.copyOf(removedLeftHere.keySet());
+    }
+
+    /** See {@link TakeoverMachine#removedLeftHere}. */
+    Map<String, GroupState> removedLeftHere() {
+        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(removedLeftHere));
+    }
+
+    /**
+     * The reload's stop of removed group {@code key} ended (see {@link TakeoverMachine#removedStopEnded}):
+     * forgotten when it succeeded, else left BLOCKED and the peer told ({@code jhb-grpfail stop}, in
+     * {@code out}).
+     *
+     * @return false when that stop was not awaited (a group not being stopped so)
+     */
+    boolean stopEnded(String key, boolean ok, List<Effect> out) {
+        if (removedLeftHere.get(key) != GroupState.STOPPING) {
+            return false;
+        }
+        if (ok) {
+            removedLeftHere.remove(key);
+        } else {
+            removedLeftHere.put(key, GroupState.BLOCKED);
+            out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.STOP)));
+        }
+        return true;
+    }
+
+    /** Whether the stop of a group a reload removed is still under way. */
+    boolean removedStopping() {
+        return removedLeftHere.containsValue(GroupState.STOPPING);
     }
 
     /**
@@ -77,6 +108,9 @@ final class GroupReload {
             if (!newKeys.contains(s.key()) && (s.actual == GroupState.BLOCKED
                     || maint.covers(s) && s.actual == GroupState.RUNNING)) {
                 removedLeftHere.put(s.key(), s.actual);
+            } else if (!newKeys.contains(s.key()) && s.actual == GroupState.RUNNING) {
+                // the reload stops it: it may run here, and is reported so, until that stop ends (stopEnded)
+                removedLeftHere.put(s.key(), GroupState.STOPPING);
             }
         }
         List<GroupSlot> next = new ArrayList<>(newGroups.size());

@@ -19,6 +19,12 @@ import org.jheartbeat.core.takeover.TakeoverMachine.Handover;
  */
 final class PeerLoss {
     private final TakeoverMachine m;
+    /**
+     * The peer's presence when it was last declared dead: heard again (the same run), it is as it was then. A
+     * peer that never noticed the partition sends no {@code resource} report of its own, so "heard again" is
+     * not "reported stable": a peer in the middle of a standby exchange may still take groups back.
+     */
+    private PeerPresence presenceBeforeDeath = PeerPresence.STABLE;
 
     PeerLoss(TakeoverMachine machine) {
         this.m = machine;
@@ -39,6 +45,7 @@ final class PeerLoss {
             return;
         }
         boolean wasStable = m.peerPresence == PeerPresence.STABLE;
+        presenceBeforeDeath = m.peerPresence;
         boolean gaveUp = clean || !m.peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
         m.fence.peerHoldsBeforeDelay(m.peerHolds);
@@ -247,7 +254,8 @@ final class PeerLoss {
         } else {
             out.add(new LogLine(Level.CRIT, "Cluster node " + m.peer + " returning after partition."));
         }
-        m.peerPresence = PeerPresence.STABLE;
+        m.peerPresence = presenceBeforeDeath == PeerPresence.IN_FLUX || presenceBeforeDeath == PeerPresence.JOINING
+                ? presenceBeforeDeath : PeerPresence.STABLE;
         m.ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
         if (m.state != TakeoverState.AWAITING_COMM && m.state != TakeoverState.SHUTTING_DOWN) {
             out.add(new Announce(new Resources(m.holdings(), m.settled(), "partition")));

@@ -41,10 +41,13 @@ final class Reconciler {
     /**
      * Whether the live peer's own report says group {@code i} runs, starts, stops or is blocked there: then
      * it is not started here, whatever the protocol wants (it starts once the peer reports it stopped or
-     * failed, or is gone). Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
+     * failed, or is gone). Also while that peer, declared dead, is being fenced: a group we wanted anyway
+     * (our own, back from the peer after a cleanup here) may still run there until the fence is confirmed,
+     * which drops the report. Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
      */
     private boolean peerReportsIt(int i) {
-        return m.peerReport != null && m.peerPresence.alive() && TakeoverMachine.occupies(m.peerReport.get(m.slots.get(i).key()));
+        return m.peerReport != null && (m.peerPresence.alive() || m.state == TakeoverState.FENCING)
+                && TakeoverMachine.occupies(m.peerReport.get(m.slots.get(i).key()));
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
@@ -109,6 +112,9 @@ final class Reconciler {
                 }
             }
             case SHUTTING_DOWN -> {
+                if (m.removedStopping()) {
+                    return; // shutdone says we hold nothing: not while a reload still stops a removed group
+                }
                 List<String> left = new ArrayList<>();
                 for (int i = 0; i < m.slots.size(); i++) {
                     if (m.inMaintenance(i) && m.slots.get(i).actual != GroupState.STOPPED && m.slots.get(i).actual != GroupState.FAILED) {

@@ -52,6 +52,8 @@ final class StandbyHandler {
                             + " does not hold it."));
                 }
             }
+            // our standby announcement said we are in flux: say what we hold, stable, once the groups settled
+            m.settleInfo = Settlement.STANDBY_CANCELLED;
         }
         if (m.state == TakeoverState.STANDBY_TAKING && m.exchange.step() == StandbyStep.ACQUIRING) {
             // acquired from a peer that has since taken them back: what is not running yet is not started

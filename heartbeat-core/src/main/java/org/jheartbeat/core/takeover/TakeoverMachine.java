@@ -560,6 +560,38 @@ public final class TakeoverMachine {
     }
 
     /**
+     * The groups haresources no longer defines that may still run here, by key, with their state: stopping while
+     * the reload that removed them stops them, blocked when that stop failed (or they were), running when left in
+     * maintenance. The peer is told them in our {@code jhb-groups}: it may still define them, and must not start
+     * them meanwhile (Pacemaker likewise keeps an orphaned resource active in its status until it is stopped).
+     */
+    public java.util.Map<String, GroupState> removedLeftHere() {
+        return reload.removedLeftHere();
+    }
+
+    /**
+     * The reload's stop of removed group {@code key} ended: it no longer runs here ({@code ok}), or it may and is
+     * left BLOCKED, unmanaged, as {@link #leftUnmanaged}; the peer, which may still define it, is told not to
+     * start it ({@code jhb-grpfail stop}, as for a group of ours whose stop failed: it holds beyond our shutdown);
+     * and a shutdown that waited for the stop goes on.
+     *
+     * @return the effects; empty when that stop was not awaited (a group not being stopped so)
+     */
+    public List<Effect> removedStopEnded(String key, boolean ok, long nowNanos) {
+        List<Effect> out = new ArrayList<>();
+        if (!reload.stopEnded(key, ok, out)) {
+            return out;
+        }
+        out.addAll(on(new TakeoverEvent.Tick(), nowNanos)); // settles: a shutdown waits for such a stop
+        return out;
+    }
+
+    /** Whether the stop of a group a reload removed is still under way. */
+    public boolean removedStopping() {
+        return reload.removedStopping();
+    }
+
+    /**
      * Marks group {@code i} as running here before the machine runs: a daemon that starts in
      * maintenance found it running and leaves it so (issue 20).
      */
