@@ -17,7 +17,6 @@ import org.jheartbeat.core.membership.FailureDetector;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
-import org.jheartbeat.core.ping.IpfailRule;
 import org.jheartbeat.core.ping.PingNodes;
 import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.takeover.ResourceSet;
@@ -117,19 +116,10 @@ public final class NodeEngine {
     private long exitAtNanos = Long.MAX_VALUE;
     /** When to (re)request the peer's missing packets ({@code NS_rexmit}). */
     private final RetransmitScheduler rexmit = new RetransmitScheduler();
-    /** The ping pseudo-nodes' statuses (ha.cf {@code ping}, {@code ping_group}). */
-    private final PingNodes pingNodes;
-    /** The ipfail rule, when ha.cf has {@code respawn ... ipfail}; null otherwise. */
-    private final IpfailRule ipfail;
-    /** The count our last {@code jhb-ping} carried and the peer generation it went to (-1: none). */
-    private int pingCountSent = -1;
-    private long pingSentToGeneration = -1;
+    /** The ping pseudo-nodes, ipfail and the {@code jhb-ping} exchange. */
+    private final PingCoordination ping;
     /** Until when another node using our name counts as live (monotonic ns); MIN_VALUE: none heard. */
     private long impostorUntilNanos = Long.MIN_VALUE;
-    /** The peer's count from its last {@code jhb-ping}; -1 when unknown. */
-    private int peerPingCount = -1;
-    /** When the peer's first {@code jhb-ping} is overdue (monotonic ns), if ipfail waits for one. */
-    private long peerPingDueNanos = Long.MAX_VALUE;
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -162,9 +152,8 @@ public final class NodeEngine {
         this.nextStatusNanos = startNanos;
         this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
         this.localGroupsWire = GroupDigest.encode(config.resourceGroups().stream().map(GroupDigest::of).toList());
-        this.pingNodes = new PingNodes(config.ping().nodes(), config.ping().deadping(), startNanos);
-        this.ipfail = config.ping().ipfail() && pingNodes.any()
-                ? new IpfailRule(ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF) : null;
+        this.ping = new PingCoordination(peer, new PingNodes(config.ping().nodes(), config.ping().deadping(),
+                startNanos), config.ping().ipfail(), ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF);
     }
 
     /**
@@ -224,12 +213,12 @@ public final class NodeEngine {
         feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
         releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
         failBackIfDue(out, nowNanos, wallMillis);
-        List<PingNodes.Change> pingChanges = pingNodes.evaluate(nowNanos);
+        List<PingNodes.Change> pingChanges = ping.pingNodes().evaluate(nowNanos);
         if (!pingChanges.isEmpty()) {
             onPingChanges(pingChanges, out, nowNanos, wallMillis);
         }
         sendPingCountIfNew(out, wallMillis);
-        warnIfNoPeerPingCount(out, nowNanos);
+        ping.noPeerCountWarning(nowNanos, detector.status(peer).isAlive()).ifPresent(out::add);
         ipfailIfDue(out, nowNanos, wallMillis);
         return out;
     }
@@ -243,73 +232,30 @@ public final class NodeEngine {
     public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
-        pingNodes.answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
+        ping.pingNodes().answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
         return out;
     }
 
     private void onPingChanges(List<PingNodes.Change> changes, List<Effect> out, long now, long wall) {
-        for (PingNodes.Change c : changes) {
-            log(out, c.to() == org.jheartbeat.core.ping.PingStatus.DEAD ? Level.WARN : Level.INFO, c.logLine());
-        }
-        if (!pingNodes.settled()) {
-            return;
-        }
-        if (ipfail != null) {
-            ipfail.local(pingNodes.upCount(), now);
-        }
+        ping.changed(changes, out, now);
         sendPingCountIfNew(out, wall);
     }
 
-    /**
-     * Sends our {@code jhb-ping} when the count changed or this peer generation has not had it, once our
-     * ping nodes have settled and communication is up. A real Heartbeat peer ignores it.
-     */
+    /** Sends our {@code jhb-ping} when {@link PingCoordination#countToSend} says so. */
     private void sendPingCountIfNew(List<Effect> out, long wall) {
-        if (!pingNodes.any() || !pingNodes.settled() || localStatus != NodeStatus.ACTIVE
-                || !detector.status(peer).isAlive()) {
-            return;
-        }
-        int count = pingNodes.upCount();
-        if (count == pingCountSent && pingSentToGeneration == peerSeq.generation()) {
-            return;
-        }
-        pingCountSent = count;
-        pingSentToGeneration = peerSeq.generation();
-        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.PING_COUNT.wireName())
-                .add(Field.PING_COUNT, Integer.toString(count)).build(), wall);
+        ping.countToSend(localStatus == NodeStatus.ACTIVE, detector.status(peer).isAlive(), peerSeq.generation())
+                .ifPresent(m -> transmit(out, m, wall));
     }
 
-    /**
-     * Heartbeat's ipfail: when this node has seen fewer live ping nodes than the peer for the settle
-     * delay and both are stable, it goes standby for everything it holds; with auto_failback on and
-     * balanced counts, it hands the peer's own groups back ({@link IpfailRule}).
-     */
+    /** Heartbeat's ipfail ({@link PingCoordination#ipfailDue}): a standby when the ping counts say so. */
     private void ipfailIfDue(List<Effect> out, long now, long wall) {
-        if (ipfail == null) {
-            return;
-        }
         boolean stable = machine.state() == TakeoverState.STABLE && machine.settled() && machine.peerStable()
                 && detector.status(peer).isAlive() && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
-        Optional<IpfailRule.Verdict> v = ipfail.due(now, stable);
-        if (v.isEmpty()) {
-            return;
-        }
-        String counts = pingNodes.upCount() + " live ping node(s) here, " + ipfail.peerCount().orElse(-1)
-                + " on " + peer;
-        ResourceSet held = machine.holdings();
-        if (v.get() == IpfailRule.Verdict.GIVE_UP_ALL) {
-            if (held == ResourceSet.NONE) {
-                log(out, Level.INFO, "ipfail: " + counts + "; this node holds no group, nothing to hand over");
-                return;
-            }
-            log(out, Level.WARN, "ipfail: " + counts + ": giving up because we have less visible ping nodes;"
-                    + " handing [all] to " + peer);
-            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.ALL), now), out, now, wall);
-        } else if (held.includesForeign()) {
-            log(out, Level.INFO, "ipfail: " + counts + ", balanced: handing " + peer + " back its share [foreign]"
-                    + " (auto_failback)");
-            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now, wall);
-        }
+        ping.ipfailDue(now, stable, machine.holdings()).ifPresent(a -> {
+            out.add(a.line());
+            a.standby().ifPresent(set -> apply(machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
+                    wall));
+        });
     }
 
     /** The earliest monotonic instant at which {@link #onTimer} has something to do. */
@@ -318,10 +264,7 @@ public final class NodeEngine {
         t = Math.min(t, machine.nextDeadlineNanos());
         t = Math.min(t, handshake.nextDeadlineNanos());
         t = Math.min(t, rexmit.nextDeadlineNanos());
-        t = Math.min(t, pingNodes.nextDeadlineNanos());
-        if (ipfail != null) {
-            t = Math.min(t, ipfail.nextDeadlineNanos());
-        }
+        t = Math.min(t, ping.nextDeadlineNanos());
         return Math.min(Math.min(t, exitAtNanos), resyncEndNanos);
     }
 
@@ -449,7 +392,7 @@ public final class NodeEngine {
             }
             case RESTART -> {
                 peerAskSeq = 0; // a new run numbers its frames from the start
-                peerPingUnknown();
+                ping.peerUnknown();
                 // what it left running in maintenance its new daemon may have kept, and what its previous run
                 // last reported holding (a maintenance we never heard of may have kept that): not acquired
                 // until the new run's own report says where they run
@@ -756,19 +699,14 @@ public final class NodeEngine {
                             + String.join(", ", left) + "; not taken over, and not started here by 'hb maintenance"
                             + " off' until " + peer + " is back");
                 }
-                peerPingUnknown();
+                ping.peerUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
             case PING_COUNT -> {
-                String n = m.get(Field.PING_COUNT).orElse("");
-                if (!n.matches("[0-9]{1,4}")) {
+                if (!ping.peerCount(m.get(Field.PING_COUNT).orElse(""), now)) {
                     bad(out, peer.value(), type.wireName() + " without a valid " + Field.PING_COUNT.wireName(), now);
                     return;
                 }
-                if (ipfail != null) {
-                    ipfail.peer(Integer.parseInt(n), now);
-                }
-                peerPingCount = Integer.parseInt(n);
                 sendPingCountIfNew(out, wall);
             }
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
@@ -807,7 +745,7 @@ public final class NodeEngine {
     private void awake(List<Effect> out, long now, long wall) {
         List<MembershipEvent> events = detector.awake(now);
         events.forEach(e -> onMembership(e, out, now, wall, false));
-        pingNodes.paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
+        ping.pingNodes().paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
         if (detector.lastPauseNanos() > 0 && events.stream().noneMatch(e -> e instanceof MembershipEvent.Paused)) {
             // the peer was taken for dead before the pause (no silence of its to discount): it may have come
             // back and taken its groups meanwhile, its frames waiting unread
@@ -831,7 +769,7 @@ public final class NodeEngine {
                 commNowUp(out, now, wall);
             }
             out.add(new Effect.PeerLost(peer, "died"));
-            peerPingUnknown();
+            ping.peerUnknown();
             machine.peerNeverDelaysFencing(peerIsHeartbeat306(now));
             feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
@@ -1395,35 +1333,9 @@ public final class NodeEngine {
         }
     }
 
-    /**
-     * A jheartbeat peer with the same ping nodes reports its count once they have settled: within
-     * deadping of its start, plus a keepalive or two for the message.
-     */
+    /** A jheartbeat peer reports its ping count within deadping of its start, plus a keepalive or two. */
     private void expectPeerPingCount(long now) {
-        if (ipfail != null && peerPingCount < 0) {
-            peerPingDueNanos = now + config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos();
-        }
-    }
-
-    /** ipfail on, but the peer never reported a count: say once why nothing will move. */
-    private void warnIfNoPeerPingCount(List<Effect> out, long now) {
-        if (now < peerPingDueNanos) {
-            return;
-        }
-        peerPingDueNanos = Long.MAX_VALUE;
-        if (peerPingCount < 0 && detector.status(peer).isAlive()) {
-            log(out, Level.WARN, "ipfail: " + peer + " reports no ping node count (a Heartbeat 3.0.6 peer, or no"
-                    + " ping nodes in its ha.cf): ping nodes are only reported, nothing moves because of them");
-        }
-    }
-
-    private void peerPingUnknown() {
-        peerPingCount = -1;
-        peerPingDueNanos = Long.MAX_VALUE;
-        pingSentToGeneration = -1; // tell it again once it is heard: it forgot ours too
-        if (ipfail != null) {
-            ipfail.peerUnknown();
-        }
+        ping.expectPeerCount(now, config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos());
     }
 
     /**
@@ -1522,12 +1434,12 @@ public final class NodeEngine {
 
     /** The ping pseudo-nodes and their statuses (read-only use, on the loop thread). */
     public PingNodes pingNodes() {
-        return pingNodes;
+        return ping.pingNodes();
     }
 
     /** The peer's last reported count of live ping nodes ({@code jhb-ping}), or -1 when unknown. */
     public int peerPingCount() {
-        return peerPingCount;
+        return ping.peerPingCount();
     }
 
     /** This node's name. */
