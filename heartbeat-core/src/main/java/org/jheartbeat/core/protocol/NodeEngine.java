@@ -73,12 +73,8 @@ public final class NodeEngine {
     private boolean failbackDue;
     private final int ackTrigger;
     private final PeerConfigCheck configCheck;
-    /** The peer generation our maintenance setting ({@code jhb-maint set}) was last sent to; -1: none. */
-    private long maintenanceSentToGeneration = -1;
-    /** Groups the peer last said run on it ({@code jhb-maint}), by index; for status during maintenance. */
-    private java.util.Set<Integer> peerMaintenanceRuns = java.util.Set.of();
-    /** Our last probe answered to the peer: [groups running fully here, partly]; null before any. */
-    private List<java.util.Set<Integer>> lastProbeForPeer;
+    /** {@code jhb-maint}: the peer's groups in maintenance, our probe for it, our setting sent. */
+    private final MaintenanceCoordination maint;
     /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
     private long digestSentToGeneration = -1;
     /** Our {@code cfg_groups} value ({@link GroupDigest#encode}). */
@@ -151,6 +147,7 @@ public final class NodeEngine {
                 config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
         this.nextStatusNanos = startNanos;
         this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
+        this.maint = new MaintenanceCoordination(peer);
         this.localGroupsWire = GroupDigest.encode(config.resourceGroups().stream().map(GroupDigest::of).toList());
         this.ping = new PingCoordination(peer, new PingNodes(config.ping().nodes(), config.ping().deadping(),
                 startNanos), config.ping().ipfail(), ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF);
@@ -396,7 +393,7 @@ public final class NodeEngine {
                 // what it left running in maintenance its new daemon may have kept, and what its previous run
                 // last reported holding (a maintenance we never heard of may have kept that): not acquired
                 // until the new run's own report says where they run
-                java.util.Set<Integer> left = new java.util.TreeSet<>(peerMaintenanceRuns);
+                java.util.Set<Integer> left = new java.util.TreeSet<>(maint.peerRuns());
                 left.addAll(groupReports.previousRunHolding(config.resourceGroups(), peerSeq.generation(),
                         HOLDING));
                 machine.peerLeftRunning(left, out);
@@ -535,7 +532,7 @@ public final class NodeEngine {
         List<Effect> out = new ArrayList<>();
         counters.fenceDone(fenced);
         if (fenced) {
-            peerMaintenanceRuns = java.util.Set.of(); // powered off: what it ran in maintenance is gone
+            maint.peerFenced(); // powered off: what it ran in maintenance is gone
             for (int i = 0; i < config.resourceGroups().size(); i++) {
                 machine.peerReported(i, false, out); // the outcome's event below reconciles
             }
@@ -692,13 +689,7 @@ public final class NodeEngine {
                     log(out, Level.INFO, e.logLine());
                 }
                 out.add(new Effect.PeerLost(peer, "shut down"));
-                if (!peerMaintenanceRuns.isEmpty()) {
-                    java.util.List<String> left = new java.util.ArrayList<>();
-                    peerMaintenanceRuns.forEach(i -> left.add(config.resourceGroups().get(i).key()));
-                    log(out, Level.WARN, peer + " shut down leaving resource groups in maintenance running there: "
-                            + String.join(", ", left) + "; not taken over, and not started here by 'hb maintenance"
-                            + " off' until " + peer + " is back");
-                }
+                maint.leftRunningAtShutdown(config.resourceGroups()).ifPresent(out::add);
                 ping.peerUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
@@ -1089,38 +1080,10 @@ public final class NodeEngine {
         } else if (d instanceof MaintenanceMessages.Decoded.Runs r) {
             out.add(new Effect.PeerProbed(r.request(), r.runs()));
         } else if (d instanceof MaintenanceMessages.Decoded.Set set) {
-            java.util.Set<Integer> peerRuns = indices(set.runs());
-            peerMaintenanceRuns = peerRuns;
-            Maintenance cur = machine.maintenance();
-            Maintenance win = Maintenance.newer(cur, set.setting());
-            if (win.equals(cur)) {
-                if (!cur.equals(set.setting())) {
-                    log(out, Level.INFO, peer + " has an older maintenance setting (" + set.setting().describe()
-                            + ", version " + set.setting().version() + "); sending ours (" + cur.describe() + ")");
-                    maintenanceSentToGeneration = -1;
-                    sendMaintenanceIfNew(out, wall);
-                }
-                if (cur.any() && !set.runs().isEmpty()) {
-                    log(out, Level.INFO, "Maintenance: " + peer + " runs " + String.join(", ", set.runs()));
-                }
-                return;
-            }
-            log(out, Level.INFO, "Maintenance setting from " + peer + ": " + win.describe() + " (version "
-                    + win.version() + ")");
-            java.util.Set<Integer> leaving = machine.leavingMaintenance(win);
-            if (leaving.isEmpty()) {
-                applyMaintenance(win, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), peerRuns, false, out,
-                        now, wall);
-            } else if (set.yours().isPresent() && lastProbeForPeer != null) {
-                // the peer decided from the probe we just answered: use it (it tells partly from fully)
-                java.util.Set<Integer> here = new java.util.TreeSet<>(lastProbeForPeer.get(0));
-                here.retainAll(leaving);
-                java.util.Set<Integer> partly = new java.util.TreeSet<>(lastProbeForPeer.get(1));
-                partly.retainAll(leaving);
-                applyMaintenance(win, leaving, here, partly, peerRuns, false, out, now, wall);
-            } else {
-                out.add(new Effect.ProbeThenApply(win, leaving, peerRuns));
-            }
+            maint.onSet(set, machine.maintenance(), machine::leavingMaintenance, this::groupIndex,
+                    peerSeq.generation(), this::runningKeys, out, msg -> transmit(out, msg, wall)).ifPresent(a ->
+                    applyMaintenance(a.next(), a.probed(), a.runsHere(), a.partly(), a.runsPeer(), false, out, now,
+                            wall));
         }
     }
 
@@ -1152,11 +1115,8 @@ public final class NodeEngine {
                 wall);
         out.add(new Effect.PersistMaintenance(next));
         if (announce && detector.status(peer).isAlive()) {
-            java.util.List<String> yours = new java.util.ArrayList<>();
-            runsPeer.forEach(i -> yours.add(config.resourceGroups().get(i).key()));
-            transmit(out, MaintenanceMessages.set(next, runningKeys(),
-                    probed.isEmpty() ? Optional.empty() : Optional.of(yours)), wall);
-            maintenanceSentToGeneration = peerSeq.generation();
+            transmit(out, maint.announcement(next, probed, runsPeer, config.resourceGroups(), runningKeys(),
+                    peerSeq.generation()), wall);
         }
     }
 
@@ -1174,13 +1134,8 @@ public final class NodeEngine {
     public List<Effect> onProbedForPeer(long request, java.util.Set<Integer> fully, java.util.Set<Integer> partly,
                                         long wall) {
         List<Effect> out = new ArrayList<>();
-        lastProbeForPeer = List.of(java.util.Set.copyOf(fully), java.util.Set.copyOf(partly));
-        java.util.Set<Integer> runs = new java.util.TreeSet<>(fully);
-        runs.addAll(partly);
-        java.util.List<String> keys = new java.util.ArrayList<>();
-        runs.forEach(i -> keys.add(config.resourceGroups().get(i).key()));
-        keys.addAll(machine.removedLeftRunning()); // not in haresources, so not probed, but left running here
-        transmit(out, MaintenanceMessages.runs(request, keys), wall);
+        transmit(out, maint.probedForPeer(request, fully, partly, config.resourceGroups(),
+                machine.removedLeftRunning()), wall);
         return out;
     }
 
@@ -1191,17 +1146,13 @@ public final class NodeEngine {
 
     /** Groups the peer last reported running on it in a {@code jhb-maint} (status during maintenance). */
     public java.util.Set<Integer> peerMaintenanceRuns() {
-        return peerMaintenanceRuns;
+        return maint.peerRuns();
     }
 
     /** Sends our maintenance setting to a peer generation that has not had it (comm up, a restarted peer). */
     private void sendMaintenanceIfNew(List<Effect> out, long wall) {
-        Maintenance cur = machine.maintenance();
-        if (cur.version() == 0 || maintenanceSentToGeneration == peerSeq.generation()) {
-            return;
-        }
-        maintenanceSentToGeneration = peerSeq.generation();
-        transmit(out, MaintenanceMessages.set(cur, runningKeys(), Optional.empty()), wall);
+        maint.settingToSend(machine.maintenance(), peerSeq.generation(), this::runningKeys)
+                .ifPresent(m -> transmit(out, m, wall));
     }
 
     private java.util.List<String> runningKeys() {
@@ -1213,30 +1164,6 @@ public final class NodeEngine {
         }
         keys.addAll(machine.removedLeftRunning());
         return keys;
-    }
-
-    private java.util.Set<Integer> indices(java.util.Collection<String> keys) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
-        for (String k : keys) {
-            int i = groupIndex(k);
-            if (i >= 0) {
-                out.add(i);
-            }
-        }
-        return out;
-    }
-
-    /** {@code old} (indices into {@code before}) as indices into the groups now, by key; groups gone are dropped. */
-    private java.util.Set<Integer> reindexed(java.util.Set<Integer> old,
-                                             List<org.jheartbeat.core.config.ResourceGroupDecl> before) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
-        old.forEach(i -> {
-            int j = groupIndex(before.get(i).key());
-            if (j >= 0) {
-                out.add(j);
-            }
-        });
-        return out;
     }
 
     private int groupIndex(String key) {
@@ -1396,8 +1323,7 @@ public final class NodeEngine {
             }
             disputes = remapped;
             // what the peer last said runs there, and our last probe for it, are indices into the old list
-            peerMaintenanceRuns = reindexed(peerMaintenanceRuns, oldGroups);
-            lastProbeForPeer = null;
+            maint.regrouped(oldGroups, this::groupIndex);
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                     applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
             java.util.Set<String> left = machine.removedLeftRunning();
