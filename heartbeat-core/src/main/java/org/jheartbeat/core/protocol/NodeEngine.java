@@ -72,23 +72,10 @@ public final class NodeEngine {
      */
     private boolean failbackDue;
     private final int ackTrigger;
-    private final PeerConfigCheck configCheck;
+    /** {@code jhb-config}: the digest comparison, the disputed groups, the grace for the peer's digest. */
+    private final ConfigAgreement agreement;
     /** {@code jhb-maint}: the peer's groups in maintenance, our probe for it, our setting sent. */
     private final MaintenanceCoordination maint;
-    /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
-    private long digestSentToGeneration = -1;
-    /** Our {@code cfg_groups} value ({@link GroupDigest#encode}). */
-    private String localGroupsWire;
-    /** The peer's last {@code cfg_groups}, to compare a reloaded haresources with; null when none came. */
-    private GroupDigest.PeerGroups peerGroups;
-    /** Local groups the peer's haresources defines differently → why (issue 11 point 8). */
-    private java.util.SortedMap<Integer, String> disputes = new java.util.TreeMap<>();
-    /** The peer generation whose {@code jhb-config} (good or bad) last arrived; -1 for none. */
-    private long configHeardGeneration = -1;
-    /** In NEGOTIATING, the peer's {@code resource} messages wait for its digest until then (monotonic ns). */
-    private long configGraceEndNanos = Long.MIN_VALUE;
-    /** The peer's {@code resource} messages held back while waiting for its digest, in order. */
-    private final java.util.ArrayDeque<TakeoverEvent> heldBack = new java.util.ArrayDeque<>();
     /** The peer's seq of the frame being dispatched, and of its latest standby message ({@code ask_resources}). */
     private long dispatchedSeq;
     private long peerAskSeq;
@@ -146,9 +133,8 @@ public final class NodeEngine {
         this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                 config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
         this.nextStatusNanos = startNanos;
-        this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
+        this.agreement = new ConfigAgreement(me, peer, config);
         this.maint = new MaintenanceCoordination(peer);
-        this.localGroupsWire = GroupDigest.encode(config.resourceGroups().stream().map(GroupDigest::of).toList());
         this.ping = new PingCoordination(peer, new PingNodes(config.ping().nodes(), config.ping().deadping(),
                 startNanos), config.ping().ipfail(), ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF);
     }
@@ -197,10 +183,7 @@ public final class NodeEngine {
         if (nowNanos >= resyncEndNanos) {
             endResync(out, nowNanos, wallMillis);
         }
-        if (!heldBack.isEmpty() && nowNanos >= configGraceEndNanos) {
-            log(out, Level.INFO, "No configuration digest from " + peer + " within " + configGraceNanos() / 1_000_000
-                    + " ms of comm up (a Heartbeat 3.0.6 peer?); negotiating resources without comparing haresources.");
-        }
+        agreement.graceEnded(nowNanos, configGraceNanos()).ifPresent(out::add);
         if (impostorUntilNanos != Long.MIN_VALUE && nowNanos >= impostorUntilNanos) {
             impostorUntilNanos = Long.MIN_VALUE;
             log(out, Level.WARN, "The other node using this node's name " + me + " has been silent for deadtime;"
@@ -630,22 +613,8 @@ public final class NodeEngine {
                 feed(new TakeoverEvent.PeerStarting(), out, now, wall);
             }
             case CONFIG_DIGEST -> {
-                ConfigDigest d = ConfigDigest.parse(m.get(Field.CONFIG_HARESOURCES).orElse(null),
-                        m.get(Field.CONFIG_AUTHKEYS).orElse(null), m.get(Field.CONFIG_HA_CF).orElse(null));
-                configHeardGeneration = peerSeq.generation();
-                if (d == null) {
-                    log(out, Level.WARN, "malformed " + type.wireName() + " message from " + peer + "; ignored");
-                } else {
-                    configCheck.received(peerSeq.generation(), d).ifPresent(out::add);
-                    GroupDigest.PeerGroups groups = m.get(Field.CONFIG_GROUPS).map(GroupDigest::decode).orElse(null);
-                    peerGroups = groups;
-                    if (groups instanceof GroupDigest.PeerGroups.Unreadable) {
-                        log(out, Level.WARN, "unreadable " + Field.CONFIG_GROUPS.wireName() + " in "
-                                + type.wireName() + " message from " + peer);
-                    }
-                    applyDisputes(GroupAgreement.disputed(me, config.resourceGroups(), peer, groups,
-                            !d.haresources().equals(configCheck.local().haresources())), out, now, wall);
-                }
+                agreement.received(m, peerSeq.generation(), config.resourceGroups(), out)
+                        .ifPresent(g -> apply(machine.on(new TakeoverEvent.GroupsDisputed(g), now), out, now, wall));
                 sendConfigDigestIfNew(out, wall);
                 feed(null, out, now, wall); // the peer's resource messages held back for this
             }
@@ -832,84 +801,29 @@ public final class NodeEngine {
         sendMaintenanceIfNew(out, wall);
         sendPingCountIfNew(out, wall);
         expectPeerPingCount(now);
-        configGraceEndNanos = now + configGraceNanos();
+        agreement.commUp(now, configGraceNanos());
         apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
     }
 
-    /**
-     * Whether the peer is a Heartbeat 3.0.6 node: communication came up with its current generation and
-     * the grace for its {@code jhb-config} passed without one (a jheartbeat peer sends it with its
-     * {@code starting}, or to a restarted peer). Unknown (no comm up yet) counts as a jheartbeat peer.
-     */
+    /** Whether the peer is a Heartbeat 3.0.6 node ({@link ConfigAgreement#peerIsHeartbeat306}). */
     private boolean peerIsHeartbeat306(long now) {
-        return configGraceEndNanos != Long.MIN_VALUE && now >= configGraceEndNanos
-                && configHeardGeneration != peerSeq.generation();
+        return agreement.peerIsHeartbeat306(now, peerSeq.generation());
     }
 
     /**
-     * Feeds {@code event} (null: none) to the machine, unless it is a {@code resource} message from
-     * the peer while negotiating and the peer's {@code jhb-config} has not arrived within
-     * {@link #configGraceNanos()} of comm up: such messages are held back (in order) so that groups
-     * are negotiated with the disputed ones known. Any other event first releases what is held.
+     * Feeds {@code event} (null: none) to the machine, after what {@link ConfigAgreement#admit} held back
+     * for the peer's {@code jhb-config}, unless it holds this one back too.
      */
     private void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
-        boolean waiting = machine.state() == TakeoverState.NEGOTIATING
-                && configHeardGeneration != peerSeq.generation() && now < configGraceEndNanos;
-        if (waiting && event instanceof TakeoverEvent.PeerResources) {
-            heldBack.addLast(event);
-            return;
-        }
-        if (!waiting || !(event instanceof TakeoverEvent.Tick)) {
-            while (!heldBack.isEmpty()) {
-                apply(machine.on(heldBack.removeFirst(), now), out, now, wall);
-            }
-        }
-        if (event != null) {
-            apply(machine.on(event, now), out, now, wall);
+        for (TakeoverEvent e : agreement.admit(event, machine.state() == TakeoverState.NEGOTIATING, now,
+                peerSeq.generation())) {
+            apply(machine.on(e, now), out, now, wall);
         }
     }
 
-    /**
-     * Takes the newly computed disputed groups: a CRIT line for each group newly disputed (or for
-     * another reason), an INFO line for each no longer disputed, and the new set to the machine.
-     */
-    private void applyDisputes(java.util.SortedMap<Integer, String> now, List<Effect> out, long nowNanos, long wall) {
-        String both = me.compareTo(peer) < 0 ? me + " and " + peer : peer + " and " + me;
-        for (var e : now.entrySet()) {
-            if (!e.getValue().equals(disputes.get(e.getKey()))) {
-                log(out, Level.CRIT, "Resource group " + config.resourceGroups().get(e.getKey()).key()
-                        + " is defined differently on " + both + " (" + e.getValue()
-                        + "): started by neither node until haresources agree");
-            }
-        }
-        for (int g : disputes.keySet()) {
-            if (!now.containsKey(g)) {
-                log(out, Level.INFO, "Resource group " + config.resourceGroups().get(g).key() + " is defined the same on "
-                        + both + " now; it is no longer held back.");
-            }
-        }
-        boolean changed = !disputes.keySet().equals(now.keySet());
-        disputes = now;
-        if (changed) {
-            apply(machine.on(new TakeoverEvent.GroupsDisputed(now.keySet()), nowNanos), out, nowNanos, wall);
-        }
-    }
-
-    /**
-     * Sends our {@code jhb-config} unless this peer generation already has it: after comm up, and
-     * to a restarted peer (its {@code starting} or its own digest). A real Heartbeat peer ignores it.
-     */
+    /** Sends our {@code jhb-config} unless this peer generation already has it ({@link ConfigAgreement#digestToSend}). */
     private void sendConfigDigestIfNew(List<Effect> out, long wall) {
-        if (digestSentToGeneration == peerSeq.generation()) {
-            return;
-        }
-        digestSentToGeneration = peerSeq.generation();
-        ConfigDigest d = configCheck.local();
-        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.CONFIG_DIGEST.wireName())
-                .add(Field.CONFIG_HARESOURCES, d.haresources())
-                .add(Field.CONFIG_AUTHKEYS, d.authkeys())
-                .add(Field.CONFIG_HA_CF, d.haCf())
-                .add(Field.CONFIG_GROUPS, localGroupsWire).build(), wall);
+        agreement.digestToSend(peerSeq.generation()).ifPresent(m -> transmit(out, m, wall));
     }
 
     /**
@@ -1314,14 +1228,7 @@ public final class NodeEngine {
         detector.retime(timing);
         stamper.rekey(new org.jheartbeat.core.auth.MessageAuthenticator(applied.authKeys()));
         if (regroup) {
-            java.util.SortedMap<Integer, String> remapped = new java.util.TreeMap<>();
-            for (var e : disputes.entrySet()) {
-                int j = groupIndex(oldGroups.get(e.getKey()).key());
-                if (j >= 0) {
-                    remapped.put(j, e.getValue());
-                }
-            }
-            disputes = remapped;
+            agreement.regrouped(oldGroups, this::groupIndex);
             // what the peer last said runs there, and our last probe for it, are indices into the old list
             maint.regrouped(oldGroups, this::groupIndex);
             rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
@@ -1336,21 +1243,15 @@ public final class NodeEngine {
                 }
             }
         }
-        localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
-        ConfigDigest digest = ConfigDigest.of(applied);
-        configCheck.reloaded(digest, peerSeq.generation()).ifPresent(out::add);
-        Optional<ConfigDigest> theirs = configCheck.peerDigest(peerSeq.generation());
-        if (theirs.isPresent()) {
-            applyDisputes(GroupAgreement.disputed(me, applied.resourceGroups(), peer, peerGroups,
-                    !theirs.get().haresources().equals(digest.haresources())), out, nowNanos, wallMillis);
-        }
+        agreement.reloaded(applied, peerSeq.generation(), out).ifPresent(g ->
+                apply(machine.on(new TakeoverEvent.GroupsDisputed(g), nowNanos), out, nowNanos, wallMillis));
         if (regroup) {
             // reconciles: a new group wanted here starts now (unless disputed)
-            apply(machine.on(new TakeoverEvent.GroupsDisputed(disputes.keySet()), nowNanos), out, nowNanos,
+            apply(machine.on(new TakeoverEvent.GroupsDisputed(agreement.disputed()), nowNanos), out, nowNanos,
                     wallMillis);
         }
         if (localStatus == NodeStatus.ACTIVE) {
-            digestSentToGeneration = -1;
+            agreement.resendDigest();
             sendConfigDigestIfNew(out, wallMillis);
         }
         return out;
@@ -1434,12 +1335,12 @@ public final class NodeEngine {
             // its digest was from a run that ended: its files may have changed since (issue 12 trial)
             return "unknown (" + peer + " is not running; compare again once it is back)";
         }
-        return configCheck.statusLine(peerSeq.generation());
+        return agreement.check().statusLine(peerSeq.generation());
     }
 
     /** This node's configuration digest. */
     public ConfigDigest localConfigDigest() {
-        return configCheck.local();
+        return agreement.check().local();
     }
 
     /**
@@ -1447,11 +1348,11 @@ public final class NodeEngine {
      * starts it), or empty when it is not.
      */
     public Optional<String> disputeReason(int i) {
-        return Optional.ofNullable(disputes.get(i));
+        return Optional.ofNullable(agreement.disputeReason(i));
     }
 
     /** The digest the peer's current generation sent, if any. */
     public Optional<ConfigDigest> peerConfigDigest() {
-        return machine.peerPresence().departed() ? Optional.empty() : configCheck.peerDigest(peerSeq.generation());
+        return machine.peerPresence().departed() ? Optional.empty() : agreement.check().peerDigest(peerSeq.generation());
     }
 }
