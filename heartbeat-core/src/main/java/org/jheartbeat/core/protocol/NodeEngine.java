@@ -79,8 +79,8 @@ public final class NodeEngine {
     /** The peer's seq of the frame being dispatched, and of its latest standby message ({@code ask_resources}). */
     private long dispatchedSeq;
     private long peerAskSeq;
-    /** When the resynchronisation after a long pause of this process ends ({@link TakeoverEvent.Resync}); MAX: none. */
-    private long resyncEndNanos = Long.MAX_VALUE;
+    /** The resynchronisation after a long pause of this process ({@link TakeoverEvent.Resync}). */
+    private final PauseResync resync;
     /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
     private final GroupReports groupReports = new GroupReports();
     /** The reported states in which a group may run on the node that reports it. */
@@ -101,8 +101,8 @@ public final class NodeEngine {
     private final RetransmitScheduler rexmit = new RetransmitScheduler();
     /** The ping pseudo-nodes, ipfail and the {@code jhb-ping} exchange. */
     private final PingCoordination ping;
-    /** Until when another node using our name counts as live (monotonic ns); MIN_VALUE: none heard. */
-    private long impostorUntilNanos = Long.MIN_VALUE;
+    /** Whether another live node uses our name. */
+    private final IdentityGuard identity;
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -135,6 +135,8 @@ public final class NodeEngine {
         this.nextStatusNanos = startNanos;
         this.agreement = new ConfigAgreement(me, peer, config);
         this.maint = new MaintenanceCoordination(peer);
+        this.resync = new PauseResync(peer);
+        this.identity = new IdentityGuard(me);
         this.ping = new PingCoordination(peer, new PingNodes(config.ping().nodes(), config.ping().deadping(),
                 startNanos), config.ping().ipfail(), ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF);
     }
@@ -180,16 +182,13 @@ public final class NodeEngine {
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
-        if (nowNanos >= resyncEndNanos) {
-            endResync(out, nowNanos, wallMillis);
+        if (resync.ends(nowNanos)) {
+            // groups the peer holds by its latest account are not started here
+            feed(new TakeoverEvent.Resync(false, groupReports.peerHolding(config.resourceGroups(),
+                    peerSeq.generation(), HOLDING)), out, nowNanos, wallMillis);
         }
         agreement.graceEnded(nowNanos, configGraceNanos()).ifPresent(out::add);
-        if (impostorUntilNanos != Long.MIN_VALUE && nowNanos >= impostorUntilNanos) {
-            impostorUntilNanos = Long.MIN_VALUE;
-            log(out, Level.WARN, "The other node using this node's name " + me + " has been silent for deadtime;"
-                    + " this node acts on its groups again.");
-            feed(new TakeoverEvent.IdentityConflict(false), out, nowNanos, wallMillis);
-        }
+        identity.expired(nowNanos, out).ifPresent(e -> feed(e, out, nowNanos, wallMillis));
         feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
         releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
         failBackIfDue(out, nowNanos, wallMillis);
@@ -245,7 +244,7 @@ public final class NodeEngine {
         t = Math.min(t, handshake.nextDeadlineNanos());
         t = Math.min(t, rexmit.nextDeadlineNanos());
         t = Math.min(t, ping.nextDeadlineNanos());
-        return Math.min(Math.min(t, exitAtNanos), resyncEndNanos);
+        return Math.min(Math.min(t, exitAtNanos), resync.endNanos());
     }
 
     /**
@@ -290,9 +289,10 @@ public final class NodeEngine {
             return out;
         }
         if (from.equals(me)) {
-            Optional<String> other = otherInstance(message);
+            Optional<String> other = IdentityGuard.otherInstance(message, stamper.uuid(), stamper.generation());
             if (other.isPresent()) {
-                onImpostor(other.get(), source, link, out, nowNanos, wallMillis);
+                identity.heard(other.get(), source, link, nowNanos, timing.deadtime().toNanos(), out)
+                        .ifPresent(e -> feed(e, out, nowNanos, wallMillis));
                 return out;
             }
             // our own frames echoed back, or left in a line by our previous run: never about the peer
@@ -739,36 +739,12 @@ public final class NodeEngine {
         }
     }
 
-    /**
-     * This process did not run for {@code pausedMillis}: when the peer may have declared it dead meanwhile
-     * (its silence as the peer saw it, the pause plus up to a keepalive and a second of delay, may exceed
-     * deadtime), the frames queued meanwhile may be stale: the peer may have taken our groups over and
-     * cancelled a standby exchange. Starts are held back ({@link TakeoverEvent.Resync}) for two keepalives
-     * and a second, long enough for the peer's answer to our return (its {@code partition} claim and its
-     * {@code jhb-groups}, sent again to a node it heard return); our own report goes out again at once.
-     */
+    /** This process did not run for {@code pausedMillis}: starts wait when {@link PauseResync#paused} says so. */
     private void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
-        long mayBeDead = timing.deadtime().toMillis() - timing.keepalive().toMillis() - 1_000;
-        TakeoverState st = machine.state();
-        // also when the peer was taken for dead: it may have come back meanwhile and taken its groups
-        // (its frames wait unread), so a start decided now would act on the view from before the pause;
-        // and before comm up: the peer may have declared this node dead at its initdead and taken its
-        // groups, and its queued `starting` (sent at that comm up) would read as both nodes starting
-        if (pausedMillis < mayBeDead || st == TakeoverState.STOPPED || st == TakeoverState.SHUTTING_DOWN) {
-            return;
+        if (resync.paused(pausedMillis, machine.state(), timing, now, out)) {
+            groupReports.peerMayHaveMissed(); // our own report goes out again at once
+            feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
         }
-        resyncEndNanos = now + 2 * timing.keepalive().toNanos() + 1_000_000_000L;
-        log(out, Level.WARN, peer + " may have declared this node dead during its pause: no resource group is started"
-                + " until " + peer + " has answered its return");
-        groupReports.peerMayHaveMissed();
-        feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
-    }
-
-    /** The resynchronisation after a pause ends: groups the peer holds by its latest account are not started here. */
-    private void endResync(List<Effect> out, long now, long wall) {
-        resyncEndNanos = Long.MAX_VALUE;
-        java.util.Set<Integer> holds = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(), HOLDING);
-        feed(new TakeoverEvent.Resync(false, holds), out, now, wall);
     }
 
     /**
@@ -1089,42 +1065,6 @@ public final class NodeEngine {
         return -1;
     }
 
-    /**
-     * Whether a frame that carries our name comes from another instance: a node UUID other than ours,
-     * or (without a UUID) a generation newer than ours. Our own echoes carry our UUID and generation; a
-     * previous run's frames our UUID and an older generation (Heartbeat's generation only grows).
-     *
-     * @return what tells it apart, for the log; empty for our own frames
-     */
-    private Optional<String> otherInstance(HaMessage message) {
-        Optional<byte[]> uuid = message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16);
-        long hg = parseHex(message.get(Field.GENERATION).orElse("0"), -1);
-        if (uuid.isPresent() && !java.util.Arrays.equals(uuid.get(), stamper.uuid())) {
-            return Optional.of("node UUID " + java.util.HexFormat.of().formatHex(uuid.get()) + ", generation " + hg);
-        }
-        if (uuid.isEmpty() && hg > stamper.generation()) {
-            return Optional.of("generation " + hg + ", ours is " + stamper.generation());
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * A live node sends with our name: CRIT (once per conflict), and the machine starts nothing until
-     * that node has been silent for deadtime. Its frames refresh nothing about the peer.
-     */
-    private void onImpostor(String what, String source, String link, List<Effect> out, long now, long wall) {
-        boolean fresh = impostorUntilNanos == Long.MIN_VALUE;
-        impostorUntilNanos = now + timing.deadtime().toNanos();
-        if (!fresh) {
-            return;
-        }
-        log(out, Level.CRIT, "Another live node uses this node's name " + me + " (" + what + ", from " + source
-                + " on " + link + "): this node starts no resource group and takes nothing over until it has"
-                + " been silent for deadtime. Stop the daemon that started as " + me + " on that machine (was its"
-                + " host name taken over by a Hostname resource? start it with --node-name).");
-        feed(new TakeoverEvent.IdentityConflict(true), out, now, wall);
-    }
-
     private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
         staleFrames.record(reason, detail, now).ifPresent(line -> log(out, Level.DEBUG, line));
     }
@@ -1152,7 +1092,8 @@ public final class NodeEngine {
         return true;
     }
 
-    private static long parseHex(String s, long fallback) {
+    /** {@code s} as a hexadecimal number (at most 15 digits), or {@code fallback}. */
+    static long parseHex(String s, long fallback) {
         if (s.isEmpty() || s.length() > 15) {
             return fallback;
         }
