@@ -64,13 +64,8 @@ public final class NodeEngine {
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
     private final LinkSequences linkSeqs = new LinkSequences();
     private final RscHold rscHold;
-    /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
-    private boolean peerJoining;
-    /**
-     * auto_failback is owed to a (re)joined peer: the machine saw no group to give back, or its failback
-     * standby is still in progress (it may be cancelled unanswered, by a peer in flux).
-     */
-    private boolean failbackDue;
+    /** auto_failback: whether the peer is joining, and whether a failback is owed to it. */
+    private final AutoFailback failback;
     private final int ackTrigger;
     /** {@code jhb-config}: the digest comparison, the disputed groups, the grace for the peer's digest. */
     private final ConfigAgreement agreement;
@@ -135,6 +130,7 @@ public final class NodeEngine {
         this.nextStatusNanos = startNanos;
         this.agreement = new ConfigAgreement(me, peer, config);
         this.maint = new MaintenanceCoordination(peer);
+        this.failback = new AutoFailback(peer);
         this.resync = new PauseResync(peer);
         this.identity = new IdentityGuard(me);
         this.ping = new PingCoordination(peer, new PingNodes(config.ping().nodes(), config.ping().deadping(),
@@ -468,44 +464,12 @@ public final class NodeEngine {
         return out;
     }
 
-    /**
-     * auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): a group the peer
-     * prefers runs here because it failed there; once no such group has a failure left on the peer, they go
-     * back as when the peer joins (Pacemaker, with the stickiness of 0 that {@code auto_failback on} exports
-     * to, moves a resource back to its preferred node once its failure there is cleared). Heartbeat 3.0.6
-     * fails back only when a node joins; without this, a cleared group stayed on this node until the peer
-     * restarted or {@code hb failback}.
-     */
-    /**
-     * Whether a group the peer prefers runs here. {@code rsc_hold} says so after a takeover from a dead
-     * peer, not after this node took a group the peer could not run (a failure offer): that one is found here.
-     */
-    private boolean runsAGroupOfThePeers() {
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (config.resourceGroups().get(i).preferredNode().equals(peer)
-                    && machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
-                return true;
-            }
-        }
-        return false;
-    }
-
+    /** auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): {@link AutoFailback}. */
     private void failBackAfterCleanup(List<Effect> out, long now, long wall) {
         if (config.autoFailback() == FailbackPolicy.OFF || !detector.status(peer).isAlive()) {
             return;
         }
-        boolean peersGroupHere = false;
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (config.resourceGroups().get(i).preferredNode().equals(peer)
-                    && machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
-                if (machine.peerFailed(i)) {
-                    return;
-                }
-                peersGroupHere = true;
-            }
-        }
-        if (peersGroupHere) {
-            failbackDue = true;
+        if (failback.cleanupCleared(config.resourceGroups(), machine::groupState, machine::peerFailed)) {
             failBackIfDue(out, now, wall);
         }
     }
@@ -551,7 +515,7 @@ public final class NodeEngine {
         // read first after a pause of this process, it must not act on the view from before it (refused while
         // the peer may have taken our groups meanwhile: resynchronising)
         awake(out, nowNanos, wallMillis);
-        failbackDue = false; // the operator places the groups now
+        failback.operatorPlaces();
         apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -562,7 +526,7 @@ public final class NodeEngine {
         // read first after a pause of this process, it must not act on the view from before it (refused while
         // the peer may have taken our groups meanwhile: resynchronising)
         awake(out, nowNanos, wallMillis);
-        failbackDue = false; // the operator places the groups now
+        failback.operatorPlaces();
         apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -605,8 +569,7 @@ public final class NodeEngine {
                 sendMaintenanceIfNew(out, wall);
                 sendPingCountIfNew(out, wall);
                 expectPeerPingCount(now);
-                peerJoining = true;
-                failbackDue = false;
+                failback.peerStarting();
                 // our report goes with the answer: one sent before the peer tracked our sequence numbers
                 // (its first frames from us lost) is never asked for again, and our groups may not change
                 groupReports.peerMayHaveMissed();
@@ -645,9 +608,8 @@ public final class NodeEngine {
                         }
                         feed(ev.event(), out, now, wall);
                     }
-                    if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable() && peerJoining) {
-                        peerJoining = false;
-                        failbackDue = config.autoFailback() != FailbackPolicy.OFF;
+                    if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable()
+                            && failback.peerStable(config.autoFailback() != FailbackPolicy.OFF)) {
                         failBackIfDue(out, now, wall);
                     }
                 }
@@ -832,33 +794,17 @@ public final class NodeEngine {
         }
     }
 
-    /**
-     * Heartbeat's auto_failback ({@code PerformAutoFailback}): once a (re)joined peer is stable, a
-     * node whose bits include {@code foreign} goes standby for {@code foreign}, even when no group of
-     * the peer's exists, so that both nodes' {@code rsc_hold} end up as Heartbeat's ({@code local} on
-     * both). When there are foreign groups to give back the takeover machine starts that standby
-     * itself; this covers the case where it sees nothing to give. Waits (checked every tick) while
-     * either side is in flux, as Heartbeat's "Auto failback delayed." does, and while a standby is in
-     * progress: a failback standby the peer ignored ("local resources in flux") and that was cancelled
-     * for want of a reply is asked again once both nodes are stable, where Heartbeat 3.0.6 gives up for
-     * good and leaves the peer's groups here. An operator's {@code hb standby}/{@code hb takeover}
-     * ends what is owed ({@link #onStandbyRequested}, {@link #onTakeoverRequested}).
-     */
+    /** Heartbeat's auto_failback: the standby for {@code foreign} once {@link AutoFailback#standbyDue}. */
     private void failBackIfDue(List<Effect> out, long now, long wall) {
-        if (!failbackDue) {
-            return;
-        }
-        if (!rscHold.value().includesForeign() && !runsAGroupOfThePeers() || !detector.status(peer).isAlive()) {
-            failbackDue = false;
-            return;
-        }
-        if (machine.state() != TakeoverState.STABLE || machine.handover() == TakeoverMachine.Handover.IN_PROGRESS
-                || !machine.settled() || !machine.peerStable()) {
-            return;
-        }
-        failbackDue = false;
-        log(out, Level.INFO, "auto_failback: handing " + peer + " back its share [foreign]");
-        apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now, wall);
+        failback.standbyDue(() -> rscHold.value().includesForeign()
+                        || AutoFailback.runsAGroupOf(peer, config.resourceGroups(), machine::groupState),
+                detector.status(peer).isAlive(), () -> machine.state() == TakeoverState.STABLE
+                        && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS && machine.settled()
+                        && machine.peerStable()).ifPresent(line -> {
+                            out.add(line);
+                            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now,
+                                    wall);
+                        });
     }
 
     private void sendStatus(List<Effect> out, long now, long wall) {
