@@ -23,6 +23,7 @@ import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.StartOutcome;
 import org.jheartbeat.core.takeover.Effect;
+import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.Maintenance;
@@ -78,10 +79,6 @@ public final class NodeEngine {
     private final PauseResync resync;
     /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
     private final GroupReports groupReports = new GroupReports();
-    /** The reported states in which a group may run on the node that reports it. */
-    private static final java.util.Set<org.jheartbeat.core.takeover.GroupState> HOLDING = java.util.EnumSet.of(
-            org.jheartbeat.core.takeover.GroupState.RUNNING, org.jheartbeat.core.takeover.GroupState.STARTING,
-            org.jheartbeat.core.takeover.GroupState.STOPPING, org.jheartbeat.core.takeover.GroupState.BLOCKED);
 
     private NodeStatus localStatus = NodeStatus.INIT;
     private boolean sentFirstStatus;
@@ -181,7 +178,7 @@ public final class NodeEngine {
         if (resync.ends(nowNanos)) {
             // groups the peer holds by its latest account are not started here
             feed(new TakeoverEvent.Resync(false, groupReports.peerHolding(config.resourceGroups(),
-                    peerSeq.generation(), HOLDING)), out, nowNanos, wallMillis);
+                    peerSeq.generation(), GroupReports.HOLDING)), out, nowNanos, wallMillis);
         }
         agreement.graceEnded(nowNanos, configGraceNanos()).ifPresent(out::add);
         identity.expired(nowNanos, out).ifPresent(e -> feed(e, out, nowNanos, wallMillis));
@@ -369,13 +366,8 @@ public final class NodeEngine {
             case RESTART -> {
                 peerAskSeq = 0; // a new run numbers its frames from the start
                 ping.peerUnknown();
-                // what it left running in maintenance its new daemon may have kept, and what its previous run
-                // last reported holding (a maintenance we never heard of may have kept that): not acquired
-                // until the new run's own report says where they run
-                java.util.Set<Integer> left = new java.util.TreeSet<>(maint.peerRuns());
-                left.addAll(groupReports.previousRunHolding(config.resourceGroups(), peerSeq.generation(),
-                        HOLDING));
-                machine.peerLeftRunning(left, out);
+                machine.peerLeftRunning(groupReports.leftByRestartedPeer(config.resourceGroups(),
+                        peerSeq.generation(), maint.peerRuns()), out);
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
@@ -643,13 +635,8 @@ public final class NodeEngine {
                     apply(machine.on(new TakeoverEvent.PeerGroupStates(groupReports.peerStates(peerSeq.generation())),
                             now), out, now, wall);
                     boolean ended = false;
-                    for (int i = 0; i < config.resourceGroups().size(); i++) {
-                        var r = peerReport(config.resourceGroups().get(i).key());
-                        if (!(r instanceof org.jheartbeat.core.takeover.GroupPlacement.PeerReport.None)) {
-                            ended |= machine.peerReported(i, r instanceof org.jheartbeat.core.takeover.GroupPlacement
-                                    .PeerReport.Reported rep && rep.state() != org.jheartbeat.core.takeover.GroupState.STOPPED
-                                    && rep.state() != org.jheartbeat.core.takeover.GroupState.FAILED, out);
-                        }
+                    for (var r : groupReports.peerMayRun(config.resourceGroups(), peerSeq.generation()).entrySet()) {
+                        ended |= machine.peerReported(r.getKey(), r.getValue(), out);
                     }
                     if (ended) {
                         feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
@@ -723,8 +710,7 @@ public final class NodeEngine {
             return;
         }
         java.util.Set<Integer> runs = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                java.util.EnumSet.of(org.jheartbeat.core.takeover.GroupState.RUNNING,
-                        org.jheartbeat.core.takeover.GroupState.STARTING));
+                java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING));
         if (!runs.isEmpty()) {
             apply(machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
         }
@@ -828,13 +814,9 @@ public final class NodeEngine {
                 .add(Field.DESTINATION, peer.value()).build(), wall);
     }
 
-    /**
-     * Whether a frame of the peer sent after its last kept {@code jhb-groups} is missing: a newer report (or
-     * the one of a change whose protocol messages were read already) may be among them.
-     */
+    /** Whether a newer {@code jhb-groups} of the peer may be missing ({@link GroupReports#peerReportMayBeOld}). */
     private boolean peerReportMayBeOld() {
-        java.util.SortedSet<Long> missing = peerSeq.missing();
-        return !missing.isEmpty() && missing.last() > groupReports.peerSeq(peerSeq.generation());
+        return groupReports.peerReportMayBeOld(peerSeq.missing(), peerSeq.generation());
     }
 
     /** Keeps {@link #rexmit} in step with the tracker's missing set; logs gaps as Heartbeat does. */
@@ -994,7 +976,7 @@ public final class NodeEngine {
     private java.util.List<String> runningKeys() {
         java.util.List<String> keys = new java.util.ArrayList<>();
         for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+            if (machine.groupState(i) == GroupState.RUNNING) {
                 keys.add(config.resourceGroups().get(i).key());
             }
         }
@@ -1078,8 +1060,8 @@ public final class NodeEngine {
         }
         for (int i = 0; i < config.resourceGroups().size(); i++) {
             var g = machine.groupState(i);
-            if (g == org.jheartbeat.core.takeover.GroupState.STARTING
-                    || g == org.jheartbeat.core.takeover.GroupState.STOPPING) {
+            if (g == GroupState.STARTING
+                    || g == GroupState.STOPPING) {
                 return false;
             }
         }
@@ -1125,7 +1107,7 @@ public final class NodeEngine {
                     wallMillis);
             for (int j = 0; j < applied.resourceGroups().size(); j++) {
                 if (left.contains(applied.resourceGroups().get(j).key()) && !machine.inMaintenance(j)
-                        && machine.groupState(j) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+                        && machine.groupState(j) == GroupState.RUNNING) {
                     out.add(new Effect.WatchGroup(j, true)); // managed again: watched, as when adopted
                 }
             }
