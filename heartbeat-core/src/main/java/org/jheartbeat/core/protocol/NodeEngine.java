@@ -67,7 +67,8 @@ public final class NodeEngine {
     private final RscHold rscHold;
     /** auto_failback: whether the peer is joining, and whether a failback is owed to it. */
     private final AutoFailback failback;
-    private final int ackTrigger;
+    /** Acknowledgements and retransmission requests for the peer's frames. */
+    private final FlowControl flow;
     /** {@code jhb-config}: the digest comparison, the disputed groups, the grace for the peer's digest. */
     private final ConfigAgreement agreement;
     /** {@code jhb-maint}: the peer's groups in maintenance, our probe for it, our setting sent. */
@@ -89,8 +90,6 @@ public final class NodeEngine {
     /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
     private long leftGeneration = -1;
     private long exitAtNanos = Long.MAX_VALUE;
-    /** When to (re)request the peer's missing packets ({@code NS_rexmit}). */
-    private final RetransmitScheduler rexmit = new RetransmitScheduler();
     /** The ping pseudo-nodes, ipfail and the {@code jhb-ping} exchange. */
     private final PingCoordination ping;
     /** Whether another live node uses our name. */
@@ -116,7 +115,7 @@ public final class NodeEngine {
         this.peer = config.peerOf(me).orElseThrow(() -> new IllegalArgumentException("no peer node in ha.cf"));
         this.timing = config.timing();
         this.stamper = stamper;
-        this.ackTrigger = ackTrigger;
+        this.flow = new FlowControl(peer, ackTrigger);
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
@@ -235,7 +234,7 @@ public final class NodeEngine {
         long t = Math.min(nextStatusNanos, detector.nextDeadlineNanos());
         t = Math.min(t, machine.nextDeadlineNanos());
         t = Math.min(t, handshake.nextDeadlineNanos());
-        t = Math.min(t, rexmit.nextDeadlineNanos());
+        t = Math.min(t, flow.nextDeadlineNanos());
         t = Math.min(t, ping.nextDeadlineNanos());
         return Math.min(Math.min(t, exitAtNanos), resync.endNanos());
     }
@@ -346,15 +345,12 @@ public final class NodeEngine {
         boolean forUs = isForUs(message);
         if (unsequenced) {
             if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
-                retransmit(message, out, nowNanos);
+                FlowControl.retransmit(message, stamper, out, nowNanos);
             } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
-                long lost = parseHex(message.get(Field.FIRST_SEQ).orElse(""), -1);
-                if (lost > 0 && peerSeq.giveUp(lost)) {
-                    rexmit.giveUp(lost);
+                flow.nak(message, peerSeq).ifPresent(line -> {
                     machine.peerReportMayBeOld(peerReportMayBeOld());
-                    log(out, Level.WARN, "Irretrievably lost packet: node " + peer + " seq " + lost + " ("
-                            + message.get(Field.INFO).orElse("no reason") + ")");
-                }
+                    out.add(line);
+                });
             }
             return out;
         }
@@ -372,17 +368,7 @@ public final class NodeEngine {
             }
             default -> { }
         }
-        if (peerSeq.missing().isEmpty() && (seq % 10 == ackTrigger || seq < peerSeq.lastSeq())) {
-            // flow control (C.5): acknowledge at seq % 10 == trigger when nothing is missing below;
-            // when a retransmission closes the last gap, acknowledge the highest such seq
-            long last = peerSeq.lastSeq();
-            long ack = last - Math.floorMod(last - ackTrigger, 10);
-            if (ack > 0 && (seq == last || ack >= seq)) {
-                transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.ACK.wireName())
-                        .add(Field.DESTINATION, peer.value()).add(Field.ACK_SEQ, OutboundStamper.hex(ack)).build(),
-                        wallMillis);
-            }
-        }
+        flow.ackFor(seq, peerSeq).ifPresent(ack -> transmit(out, ack, wallMillis)); // flow control (C.5)
         if (!forUs || mt.isEmpty()) {
             return out;
         }
@@ -819,54 +805,16 @@ public final class NodeEngine {
         return groupReports.peerReportMayBeOld(peerSeq.missing(), peerSeq.generation());
     }
 
-    /** Keeps {@link #rexmit} in step with the tracker's missing set; logs gaps as Heartbeat does. */
+    /** Keeps the retransmission requests in step with the tracker ({@link FlowControl#track}). */
     private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
-        if (verdict == SequenceTracker.Verdict.RESTART) {
-            rexmit.clear();
-            machine.peerReportMayBeOld(false);
-            return;
-        }
-        if (verdict == SequenceTracker.Verdict.ACCEPT && lastBefore > 0 && seq > lastBefore + 1
-                && peerSeq.lastSeq() == seq && !peerSeq.missing().isEmpty()) {
-            log(out, Level.WARN, (seq - lastBefore - 1) + " lost packet(s) for [" + peer + "] [" + lastBefore + ":"
-                    + seq + "]");
-        }
-        if (rexmit.track(peerSeq.missing(), now)) {
-            log(out, Level.INFO, "No pkts missing from " + peer + "!");
-        }
-        machine.peerReportMayBeOld(peerReportMayBeOld());
+        flow.track(verdict, lastBefore, seq, peerSeq, out, now);
+        machine.peerReportMayBeOld(verdict != SequenceTracker.Verdict.RESTART && peerReportMayBeOld());
     }
 
-    /** Sends due {@code NS_rexmit} requests ({@code firstseq}/{@code lastseq} in decimal, as 3.0.6). */
+    /** Sends the due {@code NS_rexmit} requests ({@link FlowControl#requestsDue}). */
     private void requestRetransmissions(List<Effect> out, long now, long wall) {
-        if (rexmit.isEmpty()) {
-            return;
-        }
-        if (!detector.status(peer).isAlive()) {
-            rexmit.clear();
-            return;
-        }
-        for (long seq : rexmit.dueNow(now)) {
-            transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.RETRANSMIT_REQUEST.wireName())
-                    .add(Field.DESTINATION, peer.value())
-                    .add(Field.FIRST_SEQ, Long.toString(seq))
-                    .add(Field.LAST_SEQ, Long.toString(seq)).build(), wall);
-        }
-    }
-
-    /**
-     * Answers an {@code NS_rexmit}: each packet still kept is sent again, unless it was less than 240 ms
-     * ago (the same request arrives once per medium), as {@link Traffic#RETRANSMISSION}, which a slow
-     * medium sends after everything else and drops first.
-     */
-    private void retransmit(HaMessage m, List<Effect> out, long now) {
-        long first = parseDecimal(m.get(Field.FIRST_SEQ).orElse(""));
-        long last = parseDecimal(m.get(Field.LAST_SEQ).orElse(""));
-        if (first <= 0 || last < first) {
-            return;
-        }
-        for (long s = first; s <= last && s < first + 50; s++) {
-            stamper.resend(s, now).ifPresent(p -> out.add(new Effect.Transmit(p, Traffic.RETRANSMISSION)));
+        for (HaMessage m : flow.requestsDue(now, detector.status(peer).isAlive())) {
+            transmit(out, m, wall);
         }
     }
 
@@ -1029,17 +977,6 @@ public final class NodeEngine {
             return Long.parseLong(s, 16);
         } catch (NumberFormatException e) {
             return fallback;
-        }
-    }
-
-    private static long parseDecimal(String s) {
-        if (s.isEmpty() || s.length() > 18) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return -1;
         }
     }
 
