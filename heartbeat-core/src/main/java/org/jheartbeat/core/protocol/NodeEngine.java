@@ -63,7 +63,8 @@ public final class NodeEngine {
     private final BadPacketCounter badPackets = new BadPacketCounter();
     private final EventCounters counters = new EventCounters();
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
-    private final LinkSequences linkSeqs = new LinkSequences();
+    /** The sequence check of the peer's frames, with the newest frame each link carried. */
+    private final FrameAdmission admission = new FrameAdmission();
     private final RscHold rscHold;
     /** auto_failback: whether the peer is joining, and whether a failback is owed to it. */
     private final AutoFailback failback;
@@ -296,46 +297,23 @@ public final class NodeEngine {
             return out;
         }
         Optional<MessageType> mt = MessageType.fromWire(type.get());
-        boolean unsequenced = type.get().startsWith("NS_");
-        long hg = parseHex(message.get(Field.GENERATION).orElse("0"), -1);
-        long seq = unsequenced ? 0 : parseHex(message.get(Field.SEQ).orElse(""), -1);
-        if (hg < 0 || (!unsequenced && seq <= 0)) {
-            bad(out, source + " on " + link, "missing or bad seqno/generation", nowNanos);
+        FrameAdmission.Result admitted = admission.admit(message, type.get(), from, link, peerSeq);
+        if (admitted instanceof FrameAdmission.Bad b) {
+            bad(out, source + " on " + link, b.reason(), nowNanos);
             return out;
         }
-        // Frames from before are dropped here, before they refresh a link or the node's liveness
-        // (Heartbeat 3.0.6 should_drop_message: DROPIT updates nothing). NS_ frames carry no seq; one
-        // that carries an hg older than the tracked generation is from before as well.
-        if (unsequenced && message.get(Field.GENERATION).isPresent() && hg < peerSeq.generation()) {
-            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg
-                    + " (tracking gen " + peerSeq.generation() + ")", nowNanos);
+        if (admitted instanceof FrameAdmission.Stale st) {
+            stale(out, st.reason(), st.detail(), nowNanos);
             return out;
         }
-        long lastBefore = peerSeq.lastSeq();
-        long genBefore = peerSeq.generation();
-        SequenceTracker.Verdict verdict = unsequenced ? SequenceTracker.Verdict.ACCEPT : peerSeq.offer(hg, seq);
-        if (verdict == SequenceTracker.Verdict.REPLAY) {
-            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg + " seq "
-                    + seq + " (tracking gen " + genBefore + ")", nowNanos);
-            return out;
+        if (!(admitted instanceof FrameAdmission.Admitted a)) {
+            return out; // a copy of an older frame
         }
-        if (verdict == SequenceTracker.Verdict.STALE) {
-            stale(out, StaleFrameCounter.Reason.STALE_SEQUENCE, from + " " + type.get() + " gen " + hg + " seq "
-                    + seq + " (newest seq " + lastBefore + ")", nowNanos);
-            return out;
-        }
-        boolean newOnLink = unsequenced || linkSeqs.newOn(link, hg, seq); // NS_ frames refresh no link: below
-        if (verdict == SequenceTracker.Verdict.DUPLICATE && !newOnLink) {
-            // this link carried it already: duplicated on the way, or replayed; refreshes nothing
-            stale(out, StaleFrameCounter.Reason.REPEATED_ON_LINK, from + " " + type.get() + " gen " + hg + " seq "
-                    + seq + " on " + link, nowNanos);
-            return out;
-        }
-        if (verdict == SequenceTracker.Verdict.DUPLICATE && seq != peerSeq.lastSeq()) {
-            // a copy of an older frame (over another link, or held by a line): Heartbeat drops it
-            // without refreshing anything; only a copy of the newest one refreshes its link
-            return out;
-        }
+        boolean unsequenced = a.unsequenced();
+        long hg = a.hg();
+        long seq = a.seq();
+        long lastBefore = a.lastBefore();
+        SequenceTracker.Verdict verdict = a.verdict();
         message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
         // an NS_ frame (ack, retransmission request) has no seq, so a recorded one cannot be told from a
         // new one: it refreshes no link; the peer's beats, sent on every link each keepalive, do
