@@ -3,12 +3,9 @@ package org.jheartbeat.core.protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDigest;
-import org.jheartbeat.core.config.GroupAgreement;
-import org.jheartbeat.core.config.GroupDigest;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
@@ -47,6 +44,14 @@ import org.jheartbeat.core.wire.WireFormatException;
  * peer is heard, {@code reqnodes} every 1 s until its {@code repnodes} arrives, which is "comm up":
  * status becomes {@code active} and the resource negotiation starts. A peer never heard within
  * initdead is declared dead, and this node takes every group.
+ *
+ * <p>The engine routes: the decisions that are not routing live in pure classes of their own, which it
+ * feeds and whose results it sends or feeds to the machine: {@code LocalStatus} (our status and beat),
+ * {@code FrameAdmission} (the peer's sequence numbers), {@code FlowControl} (acks and retransmission),
+ * {@code ConfigAgreement} ({@code jhb-config}, disputed groups), {@code MaintenanceCoordination}
+ * ({@code jhb-maint}), {@code PingCoordination} (ping nodes, ipfail), {@code IdentityGuard} (another node
+ * with our name), {@code PauseResync} (a pause of this process), {@code AutoFailback} and
+ * {@link GroupReports} ({@code jhb-groups}).
  */
 public final class NodeEngine {
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
@@ -82,9 +87,8 @@ public final class NodeEngine {
     /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
     private final GroupReports groupReports = new GroupReports();
 
-    private NodeStatus localStatus = NodeStatus.INIT;
-    private boolean sentFirstStatus;
-    private long nextStatusNanos;
+    /** The status we advertise and when our next beat is due. */
+    private final LocalStatus local;
     /** reqnodes/repnodes until communication is up. */
     private final CommUpHandshake handshake = new CommUpHandshake();
     private byte[] peerUuid;
@@ -124,7 +128,7 @@ public final class NodeEngine {
         this.machine.fenceBeforeTakeover(rules.fenceBeforeTakeover());
         this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
                 config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
-        this.nextStatusNanos = startNanos;
+        this.local = new LocalStatus(startNanos);
         this.agreement = new ConfigAgreement(me, peer, config);
         this.maint = new MaintenanceCoordination(peer);
         this.failback = new AutoFailback(peer);
@@ -163,13 +167,11 @@ public final class NodeEngine {
             exitAtNanos = Long.MAX_VALUE;
             return out;
         }
-        if (nowNanos >= nextStatusNanos) {
-            sendStatus(out, nowNanos, wallMillis);
-            long next = nextStatusNanos + timing.keepalive().toNanos();
-            nextStatusNanos = next > nowNanos ? next : nowNanos + timing.keepalive().toNanos();
+        if (local.beatDue(nowNanos, timing.keepalive().toNanos())) {
+            sendStatus(out, wallMillis);
         }
         if (handshake.requestDue(nowNanos)) {
-            sendReqnodes(out, wallMillis);
+            transmit(out, LocalStatus.requestNodes(peer), wallMillis);
         }
         requestRetransmissions(out, nowNanos, wallMillis);
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
@@ -215,7 +217,7 @@ public final class NodeEngine {
 
     /** Sends our {@code jhb-ping} when {@link PingCoordination#countToSend} says so. */
     private void sendPingCountIfNew(List<Effect> out, long wall) {
-        ping.countToSend(localStatus == NodeStatus.ACTIVE, detector.status(peer).isAlive(), peerSeq.generation())
+        ping.countToSend(local.active(), detector.status(peer).isAlive(), peerSeq.generation())
                 .ifPresent(m -> transmit(out, m, wall));
     }
 
@@ -232,7 +234,7 @@ public final class NodeEngine {
 
     /** The earliest monotonic instant at which {@link #onTimer} has something to do. */
     public long nextWakeupNanos() {
-        long t = Math.min(nextStatusNanos, detector.nextDeadlineNanos());
+        long t = Math.min(local.nextBeatNanos(), detector.nextDeadlineNanos());
         t = Math.min(t, machine.nextDeadlineNanos());
         t = Math.min(t, handshake.nextDeadlineNanos());
         t = Math.min(t, flow.nextDeadlineNanos());
@@ -507,14 +509,10 @@ public final class NodeEngine {
                     onMembership(e, out, now, wall, restarted || unseenRun);
                 }
                 if (firstContact && handshake.onFirstContact(now)) {
-                    sendReqnodes(out, wall);
+                    transmit(out, LocalStatus.requestNodes(peer), wall);
                 }
             }
-            case REQUEST_NODES -> transmit(out, HaMessage.builder()
-                    .add(Field.DESTINATION, peer.value())
-                    .add(Field.TYPE, MessageType.REPLY_NODES.wireName())
-                    .add(Field.NODE_LIST, nodeList())
-                    .add(Field.DELETED_NODE_LIST, " ").build(), wall);
+            case REQUEST_NODES -> transmit(out, LocalStatus.replyNodes(peer, config.nodes()), wall);
             case REPLY_NODES -> {
                 if (handshake.onReplyNodes()) {
                     commNowUp(out, now, wall);
@@ -681,10 +679,8 @@ public final class NodeEngine {
     }
 
     private void commNowUp(List<Effect> out, long now, long wall) {
-        log(out, Level.INFO, "Comm_now_up(): updating status to active");
-        localStatus = NodeStatus.ACTIVE;
-        log(out, Level.INFO, "Local status now set to: 'active'");
-        sendStatus(out, now, wall);
+        local.commUp(out);
+        sendStatus(out, wall);
         sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
         sendMaintenanceIfNew(out, wall);
         sendPingCountIfNew(out, wall);
@@ -726,8 +722,8 @@ public final class NodeEngine {
         // one-way cut it hears us and must not start a group we take over
         boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
         groupReports.due(config.resourceGroups(), machine::groupState, peerSeq.generation(),
-                localStatus == NodeStatus.ACTIVE && (announces || detector.status(peer).isAlive()),
-                localStatus == NodeStatus.ACTIVE).ifPresent(m -> transmit(out, m, wall));
+                local.active() && (announces || detector.status(peer).isAlive()),
+                local.active()).ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {
                 if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
@@ -757,25 +753,8 @@ public final class NodeEngine {
                         });
     }
 
-    private void sendStatus(List<Effect> out, long now, long wall) {
-        if (sentFirstStatus && localStatus == NodeStatus.INIT) {
-            localStatus = NodeStatus.UP;
-            log(out, Level.INFO, "Local status now set to: 'up'");
-        }
-        sentFirstStatus = true;
-        // Heartbeat 3.0.6 advertises deadtime + 2 s for its first 5 s (hb_add_deadtime); we always
-        // advertise deadtime, so a node that dies right after start is still taken over in deadtime.
-        long dt = timing.deadtime().toMillis();
-        transmit(out, HaMessage.builder()
-                .add(Field.TYPE, MessageType.STATUS.wireName())
-                .add(Field.STATUS, localStatus.wireName())
-                .add(Field.DEADTIME, OutboundStamper.hex(dt))
-                .add(Field.PROTOCOL, "1").build(), wall);
-    }
-
-    private void sendReqnodes(List<Effect> out, long wall) {
-        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.REQUEST_NODES.wireName())
-                .add(Field.DESTINATION, peer.value()).build(), wall);
+    private void sendStatus(List<Effect> out, long wall) {
+        transmit(out, local.beat(timing.deadtime().toMillis(), out), wall);
     }
 
     /** Whether a newer {@code jhb-groups} of the peer may be missing ({@link GroupReports#peerReportMayBeOld}). */
@@ -931,12 +910,6 @@ public final class NodeEngine {
         out.add(new Effect.LogLine(level, text));
     }
 
-    private String nodeList() {
-        StringBuilder sb = new StringBuilder();
-        config.nodes().forEach(n -> sb.append(n.value()).append(' '));
-        return sb.toString();
-    }
-
     private static boolean allZero(byte[] b) {
         for (byte x : b) {
             if (x != 0) {
@@ -1034,7 +1007,7 @@ public final class NodeEngine {
             apply(machine.on(new TakeoverEvent.GroupsDisputed(agreement.disputed()), nowNanos), out, nowNanos,
                     wallMillis);
         }
-        if (localStatus == NodeStatus.ACTIVE) {
+        if (local.active()) {
             agreement.resendDigest();
             sendConfigDigestIfNew(out, wallMillis);
         }
@@ -1065,7 +1038,7 @@ public final class NodeEngine {
 
     /** The status this node advertises. */
     public NodeStatus localStatus() {
-        return localStatus;
+        return local.status();
     }
 
     /** The failure detector (read-only use: statuses and links). */
