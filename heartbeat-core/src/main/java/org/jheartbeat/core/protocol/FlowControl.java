@@ -90,7 +90,7 @@ final class FlowControl {
      * @return the WARN to log when the tracker gave it up; empty when it was not missing
      */
     Optional<Effect.LogLine> nak(HaMessage m, SequenceTracker peerSeq) {
-        long lost = NodeEngine.parseHex(m.get(Field.FIRST_SEQ).orElse(""), -1);
+        long lost = FrameAdmission.parseHex(m.get(Field.FIRST_SEQ).orElse(""), -1);
         if (lost <= 0 || !peerSeq.giveUp(lost)) {
             return Optional.empty();
         }

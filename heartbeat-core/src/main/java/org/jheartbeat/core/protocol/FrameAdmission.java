@@ -1,5 +1,7 @@
 package org.jheartbeat.core.protocol;
 
+import java.util.Arrays;
+import java.util.Optional;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.membership.SequenceTracker;
 import org.jheartbeat.core.wire.Field;
@@ -42,6 +44,42 @@ final class FrameAdmission {
             implements Result { }
 
     /**
+     * Whether {@code m} is addressed to this node: its destination UUID when it has one that is not all
+     * zeros, else its destination name (case-insensitive); a message without a destination is for everyone.
+     *
+     * @param me      this node
+     * @param ourUuid our node UUID
+     */
+    static boolean isFor(HaMessage m, NodeName me, byte[] ourUuid) {
+        Optional<byte[]> destUuid = m.getBinary(Field.DESTINATION_UUID);
+        if (destUuid.isPresent() && !allZero(destUuid.get())) {
+            return Arrays.equals(destUuid.get(), ourUuid);
+        }
+        return m.get(Field.DESTINATION).map(d -> d.equalsIgnoreCase(me.value())).orElse(true);
+    }
+
+    /** {@code s} as a hexadecimal number (at most 15 digits), or {@code fallback}. */
+    static long parseHex(String s, long fallback) {
+        if (s.isEmpty() || s.length() > 15) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(s, 16);
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    private static boolean allZero(byte[] b) {
+        for (byte x : b) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Checks the peer's frame {@code message} of type {@code type} that arrived on {@code link}.
      *
      * @param from    the peer, for log details
@@ -49,8 +87,8 @@ final class FrameAdmission {
      */
     Result admit(HaMessage message, String type, NodeName from, String link, SequenceTracker peerSeq) {
         boolean unsequenced = type.startsWith("NS_");
-        long hg = NodeEngine.parseHex(message.get(Field.GENERATION).orElse("0"), -1);
-        long seq = unsequenced ? 0 : NodeEngine.parseHex(message.get(Field.SEQ).orElse(""), -1);
+        long hg = parseHex(message.get(Field.GENERATION).orElse("0"), -1);
+        long seq = unsequenced ? 0 : parseHex(message.get(Field.SEQ).orElse(""), -1);
         if (hg < 0 || (!unsequenced && seq <= 0)) {
             return new Bad("missing or bad seqno/generation");
         }

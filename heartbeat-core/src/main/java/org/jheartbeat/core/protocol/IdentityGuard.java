@@ -40,7 +40,7 @@ final class IdentityGuard {
      */
     static Optional<String> otherInstance(HaMessage message, byte[] ourUuid, long ourGeneration) {
         Optional<byte[]> uuid = message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16);
-        long hg = NodeEngine.parseHex(message.get(Field.GENERATION).orElse("0"), -1);
+        long hg = FrameAdmission.parseHex(message.get(Field.GENERATION).orElse("0"), -1);
         if (uuid.isPresent() && !Arrays.equals(uuid.get(), ourUuid)) {
             return Optional.of("node UUID " + HexFormat.of().formatHex(uuid.get()) + ", generation " + hg);
         }

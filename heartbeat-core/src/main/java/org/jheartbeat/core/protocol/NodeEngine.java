@@ -322,7 +322,7 @@ public final class NodeEngine {
         for (MembershipEvent e : unsequenced ? List.<MembershipEvent>of() : detector.packetReceived(from, link, nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
-        boolean forUs = isForUs(message);
+        boolean forUs = FrameAdmission.isFor(message, me, stamper.uuid());
         if (unsequenced) {
             if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
                 FlowControl.retransmit(message, stamper, out, nowNanos);
@@ -493,7 +493,7 @@ public final class NodeEngine {
         switch (type) {
             case STATUS -> {
                 NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
-                long dtMs = parseHex(m.get(Field.DEADTIME).orElse(""), 0);
+                long dtMs = FrameAdmission.parseHex(m.get(Field.DEADTIME).orElse(""), 0);
                 boolean firstContact = !detector.heardFrom(peer);
                 // never heard before, and being fenced for its silence at initdead: the run heard now is not one
                 // declared dead after it was seen (no return after a partition), so it is taken as a restart: a
@@ -588,7 +588,7 @@ public final class NodeEngine {
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
             case GROUP_STATES -> {
                 Optional<String> malformed = groupReports.received(m, peerSeq.generation(),
-                        parseHex(m.get(Field.SEQ).orElse(""), -1));
+                        FrameAdmission.parseHex(m.get(Field.SEQ).orElse(""), -1));
                 malformed.ifPresent(r -> bad(out, peer.value(), r, now));
                 machine.peerReportMayBeOld(peerReportMayBeOld());
                 if (malformed.isEmpty()) {
@@ -785,14 +785,6 @@ public final class NodeEngine {
                 toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty()), traffic));
     }
 
-    private boolean isForUs(HaMessage m) {
-        Optional<byte[]> destUuid = m.getBinary(Field.DESTINATION_UUID);
-        if (destUuid.isPresent() && !allZero(destUuid.get())) {
-            return java.util.Arrays.equals(destUuid.get(), stamper.uuid());
-        }
-        return m.get(Field.DESTINATION).map(d -> d.equalsIgnoreCase(me.value())).orElse(true);
-    }
-
     /** {@code jhb-maint} from the peer: a probe request, its answer, or its setting (the newer one wins). */
     private void onMaintenanceMessage(HaMessage m, List<Effect> out, long now, long wall) {
         MaintenanceMessages.Decoded d = MaintenanceMessages.decode(m);
@@ -908,27 +900,6 @@ public final class NodeEngine {
 
     private static void log(List<Effect> out, Level level, String text) {
         out.add(new Effect.LogLine(level, text));
-    }
-
-    private static boolean allZero(byte[] b) {
-        for (byte x : b) {
-            if (x != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** {@code s} as a hexadecimal number (at most 15 digits), or {@code fallback}. */
-    static long parseHex(String s, long fallback) {
-        if (s.isEmpty() || s.length() > 15) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(s, 16);
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
     }
 
     /** A jheartbeat peer reports its ping count within deadping of its start, plus a keepalive or two. */
