@@ -126,8 +126,8 @@ public final class NodeEngine {
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
                 config.stonithFor(me).isPresent(), config.nodes().indexOf(peer) < config.nodes().indexOf(me));
         this.machine.fenceBeforeTakeover(rules.fenceBeforeTakeover());
-        this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
-                config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
+        this.rscHold = new RscHold(Regrouping.prefersAny(config.resourceGroups(), me),
+                Regrouping.prefersAny(config.resourceGroups(), peer));
         this.local = new LocalStatus(startNanos);
         this.agreement = new ConfigAgreement(me, peer, config);
         this.maint = new MaintenanceCoordination(peer);
@@ -913,18 +913,7 @@ public final class NodeEngine {
      * in a standby exchange, fencing or shutting down).
      */
     public boolean groupsQuiet() {
-        TakeoverState s = machine.state();
-        if (s != TakeoverState.AWAITING_COMM && s != TakeoverState.NEGOTIATING && s != TakeoverState.STABLE) {
-            return false;
-        }
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            var g = machine.groupState(i);
-            if (g == GroupState.STARTING
-                    || g == GroupState.STOPPING) {
-                return false;
-            }
-        }
-        return true;
+        return Regrouping.quiet(machine.state(), config.resourceGroups().size(), machine::groupState);
     }
 
     /**
@@ -959,17 +948,13 @@ public final class NodeEngine {
             agreement.regrouped(oldGroups, this::groupIndex);
             // what the peer last said runs there, and our last probe for it, are indices into the old list
             maint.regrouped(oldGroups, this::groupIndex);
-            rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
-                    applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
+            rscHold.groupsChanged(Regrouping.prefersAny(applied.resourceGroups(), me),
+                    Regrouping.prefersAny(applied.resourceGroups(), peer));
             java.util.Set<String> left = machine.removedLeftRunning();
             apply(machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
                     wallMillis);
-            for (int j = 0; j < applied.resourceGroups().size(); j++) {
-                if (left.contains(applied.resourceGroups().get(j).key()) && !machine.inMaintenance(j)
-                        && machine.groupState(j) == GroupState.RUNNING) {
-                    out.add(new Effect.WatchGroup(j, true)); // managed again: watched, as when adopted
-                }
-            }
+            out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), machine::inMaintenance,
+                    machine::groupState)); // managed again: watched, as when adopted
         }
         agreement.reloaded(applied, peerSeq.generation(), out).ifPresent(g ->
                 apply(machine.on(new TakeoverEvent.GroupsDisputed(g), nowNanos), out, nowNanos, wallMillis));
