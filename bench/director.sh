@@ -38,12 +38,8 @@ OUT=$(mktemp -d /tmp/director-bench.XXXXXX)
 export LAB_RUN=$OUT/lab
 export HB_JAR=$JAR
 PIDS=()
-cleanup() {
-    local p
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    "$LAB" down >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
+. "$ROOT/bench/lib.sh"
+trap bench_cleanup EXIT
 "$LAB" up >/dev/null
 N1=$LAB_ID-n1 N2=$LAB_ID-n2 CL=$LAB_ID-cl
 ip -n "$N1" addr add 198.18.0.100/24 dev eth0

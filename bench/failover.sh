@@ -55,9 +55,9 @@ command -v python3 >/dev/null || { echo "failover.sh: needs python3 (apt-get ins
 BASE=${LAB_ID:-fo$(($$ % 1000))}
 OUT=$(mktemp -d /tmp/failover-bench.XXXXXX)
 PIDS=()
+. "$ROOT/bench/lib.sh"
 cleanup() {
-    local p
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    kill_pids
     for s in $SYSTEMS; do LAB_ID=$BASE${s:0:1} "$LAB" down >/dev/null 2>&1 || true; done
 }
 trap cleanup EXIT

@@ -45,12 +45,8 @@ fi
 export LAB_ID=${LAB_ID:-sk$(($$ % 1000))}
 OUT=$(mktemp -d /tmp/soak.XXXXXX)
 PIDS=()
-cleanup() {
-    local p
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-    "$LAB" down >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
+. "$ROOT/bench/lib.sh"
+trap bench_cleanup EXIT
 
 export LAB_NODE1=jheartbeat LAB_NODE2=jheartbeat LAB_KEEPALIVE=100ms LAB_DEADTIME=500ms LAB_WARNTIME=300ms
 export LAB_INITDEAD=10 LAB_AUTO_FAILBACK=on

@@ -70,9 +70,10 @@ LABS=()   # lab ids
 KIND=()   # heartbeat | jheartbeat
 NAME=()   # row name
 PIDS=()
+. "$ROOT/bench/lib.sh"
 cleanup() {
-    local p l
-    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    local l
+    kill_pids
     for l in "${LABS[@]}"; do LAB_ID=$l "$LAB" down >/dev/null 2>&1 || true; done
 }
 trap cleanup EXIT

@@ -1535,26 +1535,36 @@ cmd_noloss() {
 # Several nodes: the chains are made first and the jumps inserted last, one
 # node right after the other, so that the uplinks go down nearly together.
 cmd_uplinkcut() {
-    local n nodes=()
-    (($# > 0)) || die "usage: uplinkcut NODE [NODE]"
-    for n in "$@"; do
-        nodes+=("$(node_num "$n")")
-    done
-    require_up
-    command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
-    for n in "${nodes[@]}"; do
+    local n
+    uplink_nodes uplinkcut "$@"
+    for n in "${UPLINK_NODES[@]}"; do
         uplink_remove "$n"
         ipt "$n" -N "$UPLINK_CHAIN"
         ipt "$n" -A "$UPLINK_CHAIN" -i eth0 -j DROP
         ipt "$n" -A "$UPLINK_CHAIN" -o eth0 -j DROP
     done
-    for n in "${nodes[@]}"; do
+    for n in "${UPLINK_NODES[@]}"; do
         ipt "$n" -I INPUT 1 -j "$UPLINK_CHAIN"
         ipt "$n" -I OUTPUT 1 -j "$UPLINK_CHAIN"
     done
-    for n in "${nodes[@]}"; do
+    for n in "${UPLINK_NODES[@]}"; do
         log "node$n: LAN uplink cut (eth0 drops everything; eth1 untouched)"
     done
+}
+
+# uplink_nodes VERB NODE...: UPLINK_NODES=(the numbers of NODE...) for
+# uplinkcut and uplinkrestore, once the lab is up and iptables is there; dies
+# with VERB's usage when no NODE is given.
+uplink_nodes() {
+    local verb=$1 n
+    shift
+    (($# > 0)) || die "usage: $verb NODE [NODE]"
+    UPLINK_NODES=()
+    for n in "$@"; do
+        UPLINK_NODES+=("$(node_num "$n")")
+    done
+    require_up
+    command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
 }
 
 uplink_remove() {
@@ -1571,14 +1581,9 @@ uplink_remove() {
 }
 
 cmd_uplinkrestore() {
-    local n nodes=()
-    (($# > 0)) || die "usage: uplinkrestore NODE [NODE]"
-    for n in "$@"; do
-        nodes+=("$(node_num "$n")")
-    done
-    require_up
-    command -v iptables >/dev/null || die "iptables not found (scripts/setup.sh installs it)"
-    for n in "${nodes[@]}"; do
+    local n
+    uplink_nodes uplinkrestore "$@"
+    for n in "${UPLINK_NODES[@]}"; do
         uplink_remove "$n"
         log "node$n: LAN uplink restored"
     done

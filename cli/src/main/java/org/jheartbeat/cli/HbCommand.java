@@ -3,6 +3,7 @@ package org.jheartbeat.cli;
 import org.jheartbeat.cli.command.BackupCommand;
 import org.jheartbeat.cli.command.ClStatusCommand;
 import org.jheartbeat.cli.command.CleanupCommand;
+import org.jheartbeat.cli.command.CommandGroup;
 import org.jheartbeat.cli.command.ConfigCommand;
 import org.jheartbeat.cli.command.FailbackCommand;
 import org.jheartbeat.cli.command.LvsCommand;
@@ -18,7 +19,7 @@ import org.jheartbeat.cli.command.SyncCommand;
 import org.jheartbeat.cli.command.TakeoverCommand;
 import picocli.CommandLine.Command;
 
-/** {@code hb}: the jheartbeat command. */
+/** {@code hb}: the jheartbeat command; without a command, its usage on stderr and exit 64. */
 @Command(name = "hb", mixinStandardHelpOptions = true, resourceBundle = "org.jheartbeat.cli.HbMessages",
         version = {"jheartbeat 0.1.0 (speaks the Heartbeat 3.0.6 R1 protocol)"},
         description = "Two-node high-availability cluster manager, wire-compatible with Linux-HA Heartbeat 3.0.6.",
@@ -36,13 +37,5 @@ import picocli.CommandLine.Command;
             "64:command-line usage error",
             "75:refused at once by the daemon, nothing changed (standby/takeover/failback while a hand-over is in"
                 + " progress); try again later"})
-public final class HbCommand implements java.util.concurrent.Callable<Integer> {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    /** {@code hb} without a command: usage on stderr, exit {@link org.jheartbeat.cli.error.ExitCodes#USAGE}. */
-    @Override
-    public Integer call() {
-        return org.jheartbeat.cli.command.CommandGroups.missingCommand(spec);
-    }
+public final class HbCommand extends CommandGroup {
 }

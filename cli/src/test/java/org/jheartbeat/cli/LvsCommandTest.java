@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.jheartbeat.cli.command.LvsCommand;
+import org.jheartbeat.cli.command.LvsRealServerCommand;
 import org.jheartbeat.cli.error.UserException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -157,15 +157,15 @@ class LvsCommandTest {
     @Test
     void realserverChecksItsStateDirBeforeChangingAnything() throws Exception {
         Path file = Files.writeString(dir.resolve("not-a-dir"), "");
-        assertThatThrownBy(() -> LvsCommand.stateFile("198.18.0.150", file, false))
+        assertThatThrownBy(() -> LvsRealServerCommand.stateFile("198.18.0.150", file, false))
                 .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(1))
                 .hasMessage("realserver 198.18.0.150: cannot keep the values it replaces (for --undo) in --state-dir "
                         + file + ": it exists and is not a directory; give a writable directory. Nothing changed");
-        assertThatThrownBy(() -> LvsCommand.stateFile("198.18.0.150", Path.of(""), true))
+        assertThatThrownBy(() -> LvsRealServerCommand.stateFile("198.18.0.150", Path.of(""), true))
                 .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(64))
                 .hasMessage("--state-dir is empty; give the directory that keeps the values for --undo (default"
                         + " /var/lib/jheartbeat)");
-        assertThat(LvsCommand.stateFile("198.18.0.150", dir.resolve("new"), false))
+        assertThat(LvsRealServerCommand.stateFile("198.18.0.150", dir.resolve("new"), false))
                 .isEqualTo(dir.resolve("new/lvs-realserver-198.18.0.150.state"));
         assertThat(dir.resolve("new")).isDirectory();
     }
@@ -175,12 +175,12 @@ class LvsCommandTest {
     void aDamagedRealserverStateFileIsNamedWithItsLine() throws Exception {
         Path state = Files.writeString(dir.resolve("lvs-realserver-198.18.0.150.state"),
                 "net.ipv4.conf.all.arp_ignore=0\nnet.ipv4.conf.all.arp_announce=two\n");
-        assertThatThrownBy(() -> LvsCommand.readState("198.18.0.150", state))
+        assertThatThrownBy(() -> LvsRealServerCommand.readState("198.18.0.150", state))
                 .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(1))
                 .hasMessage(state + ":2: not SYSCTL=NUMBER as this command writes it; correct or delete the file (then"
                         + " set the ARP sysctls by hand). Nothing changed");
         Files.writeString(state, "all/arp_ignore=0\nall/arp_announce=0\n");
-        assertThat(LvsCommand.readState("198.18.0.150", state)).containsEntry("all/arp_ignore", 0)
+        assertThat(LvsRealServerCommand.readState("198.18.0.150", state)).containsEntry("all/arp_ignore", 0)
                 .containsEntry("all/arp_announce", 0);
     }
 }

@@ -6,7 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The shared {@code --config-dir} and {@code --state-dir} mixins keep each command's own help text
+ * The shared {@code --config-dir}, {@code --state-dir} and {@code --node-name} mixins keep each command's own help text
  * (from {@code HbMessages.properties}, keyed by the command's qualified name) and their defaults; a key
  * that no longer matches its command would silently fall back to the generic text.
  */
@@ -30,6 +30,14 @@ class SharedOptionsHelpTest {
         "standby|--state-dir=DIR The daemon's state directory (default: /var/lib/jheartbeat).",
         "export pacemaker|--config-dir=DIR Configuration directory to export: ha.cf, haresources, authkeys, and"
             + " sync.yaml, jheartbeat.yaml, resource.d if present (default: /etc/ha.d).",
+        "daemon|--node-name=NAME This node's name (default: uname -n, lowercased).",
+        "config check|--node-name=NAME Also check that this node is listed in ha.cf.",
+        "config push|--node-name=NAME This node's name, to find the peer in ha.cf (default: uname -n).",
+        "sync status|--node-name=NAME This node's name, as the daemon's --node-name (default: uname -n, lowercased).",
+        "sync run|--node-name=NAME This node's name, as the daemon's --node-name (default: uname -n, lowercased).",
+        "stonith reset|--node-name=NAME This node's name (default: uname -n).",
+        "export pacemaker|--node-name=NAME The node this machine is (default: uname -n when it is a node): its ucast"
+            + " lines name the peer's addresses, its interfaces give its own.",
     })
     void eachCommandKeepsItsWording(String command, String expected) {
         String[] words = command.split(" ");

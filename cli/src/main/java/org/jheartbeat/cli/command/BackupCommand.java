@@ -42,16 +42,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:failure (disk missing, wrong or full, rsync or verify failed, busy)",
             "2:invalid or missing sync.yaml configuration", "64:usage error (unknown backup name, bad option)"})
-public final class BackupCommand implements Callable<Integer> {
+public final class BackupCommand extends CommandGroup {
     private static final DateTimeFormatter TIME = TimeFormats.LOCAL_TIME;
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
 
     /**
      * Reads {@code <configDir>/sync.yaml} with the daemon's parser ({@link

@@ -29,11 +29,7 @@ import picocli.CommandLine.Spec;
 /** {@code hb config ...}: configuration tools. */
 @Command(name = "config", description = "Configuration tools.", mixinStandardHelpOptions = true,
         subcommands = {ConfigCommand.Check.class, ConfigCommand.Diff.class, ConfigPushCommand.class})
-public final class ConfigCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    /** {@code hb config} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
+public final class ConfigCommand extends CommandGroup {
     /**
      * This machine's node name as the daemon decides it ({@link org.jheartbeat.cli.daemon.NodeIdentity}):
      * {@code uname -n}, lowercased, unless that is a host name this machine took over from its peer
@@ -72,11 +68,6 @@ public final class ConfigCommand implements Callable<Integer> {
         }
     }
 
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
-
     /**
      * {@code hb config check}: reads ha.cf, authkeys and haresources and prints every problem as
      * {@code file:line: message}; exit 2 if any is an error, else 0 (warnings are printed too).
@@ -86,17 +77,7 @@ public final class ConfigCommand implements Callable<Integer> {
             description = "Check ha.cf, authkeys and haresources; print every problem as file:line: message.",
             exitCodeListHeading = "%nExit codes:%n",
             exitCodeList = {"0:valid (warnings may be printed)", "2:at least one error", "64:usage error"})
-    public static final class Check implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        ConfigDirOption configDir;
-
-        @Option(names = "--node-name", paramLabel = "NAME",
-                description = "Also check that this node is listed in ha.cf.")
-        String nodeName;
-
+    public static final class Check extends NodeCommand {
         @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "/var/lib/jheartbeat",
                 description = "A running daemon's state directory: its STONITH device is asked through it"
                         + " (default: ${DEFAULT-VALUE}).")
@@ -113,7 +94,7 @@ public final class ConfigCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             Optional<NodeName> node;
             try {
-                node = Optional.ofNullable(nodeName).map(NodeName::of);
+                node = nodeName.value().map(NodeName::of);
             } catch (IllegalArgumentException e) {
                 err.println("hb: --node-name: " + e.getMessage());
                 return ExitCodes.USAGE;

@@ -75,9 +75,8 @@ public final class ConfigPushCommand implements Callable<Integer> {
             description = "Push only this file (ha.cf, authkeys, haresources, sync.yaml or jheartbeat.yaml); repeatable.")
     List<String> only = new ArrayList<>();
 
-    @Option(names = "--node-name", paramLabel = "NAME",
-            description = "This node's name, to find the peer in ha.cf (default: uname -n).")
-    String nodeName;
+    @Mixin
+    NodeNameOption nodeName;
 
     @Option(names = {"-n", "--dry-run"}, description = "Only show what would be written.")
     boolean dryRun;
@@ -242,7 +241,7 @@ public final class ConfigPushCommand implements Callable<Integer> {
     private String peerHost(ClusterConfig config) throws UserException {
         NodeName me;
         try {
-            me = nodeName != null ? NodeName.of(nodeName) : ConfigCommand.thisNode();
+            me = nodeName.value().map(NodeName::of).orElseGet(ConfigCommand::thisNode);
         } catch (IllegalArgumentException e) {
             throw new UserException(ExitCodes.USAGE, "config push: --node-name: " + e.getMessage());
         }

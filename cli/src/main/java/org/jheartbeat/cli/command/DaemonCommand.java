@@ -6,9 +6,7 @@ import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code hb daemon}: runs a cluster node in the foreground until SIGTERM/SIGINT, then releases its
@@ -21,19 +19,9 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped cleanly", "1:could not start (medium, watchdog device, state directory, already running)",
             "2:invalid configuration", "64:usage error"})
-public final class DaemonCommand implements java.util.concurrent.Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    ConfigDirOption configDir;
-
+public final class DaemonCommand extends NodeCommand {
     @Mixin
     StateDirOption stateDir;
-
-    @Option(names = "--node-name", paramLabel = "NAME",
-            description = "This node's name (default: uname -n, lowercased).")
-    String nodeName;
 
     @Option(names = "--debug", description = "Also print debug lines on standard error.")
     boolean debug;
@@ -53,7 +41,7 @@ public final class DaemonCommand implements java.util.concurrent.Callable<Intege
                     + " empty: give the command that resets this node, e.g. 'systemctl reboot --force --force',"
                     + " or leave the option out");
         }
-        return new Daemon(new Daemon.Options(configDir.path(), stateDir.path(), Optional.ofNullable(nodeName), debug,
+        return new Daemon(new Daemon.Options(configDir.path(), stateDir.path(), nodeName.value(), debug,
                 Optional.ofNullable(selfFenceCommand)),
                 spec.commandLine().getErr()).run();
     }

@@ -39,16 +39,7 @@ import picocli.CommandLine.Spec;
 /** {@code hb export ...}: the configuration in another cluster manager's terms. */
 @Command(name = "export", description = "Export the cluster configuration for another cluster manager.",
         mixinStandardHelpOptions = true, subcommands = {ExportCommand.Pacemaker.class})
-public final class ExportCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    /** {@code hb export} without a command: usage on stderr, exit {@link ExitCodes#USAGE}. */
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
-
+public final class ExportCommand extends CommandGroup {
     /** What {@code --format} writes besides corosync.conf, cib.xml and the report. */
     public enum Format { cib, pcs, crmsh }
 
@@ -95,10 +86,8 @@ public final class ExportCommand implements Callable<Integer> {
                         + " on another machine). Repeat per node.")
         List<String> nodeAddress = new ArrayList<>();
 
-        @Option(names = "--node-name", paramLabel = "NAME",
-                description = "The node this machine is (default: uname -n when it is a node): its ucast lines name"
-                        + " the peer's addresses, its interfaces give its own.")
-        String nodeName;
+        @Mixin
+        NodeNameOption nodeName;
 
         @Option(names = "--cluster-name", paramLabel = "NAME", defaultValue = "jheartbeat",
                 description = "corosync cluster_name (default: ${DEFAULT-VALUE}).")
@@ -219,8 +208,8 @@ public final class ExportCommand implements Callable<Integer> {
         }
 
         private Optional<String> localNode(ClusterConfig config) {
-            if (nodeName != null) {
-                return Optional.of(nodeName.toLowerCase(java.util.Locale.ROOT));
+            if (nodeName.value().isPresent()) {
+                return nodeName.value().map(n -> n.toLowerCase(java.util.Locale.ROOT));
             }
             String me = ConfigCommand.thisNode().value();
             return config.nodes().stream().anyMatch(n -> n.value().equals(me)) ? Optional.of(me) : Optional.empty();

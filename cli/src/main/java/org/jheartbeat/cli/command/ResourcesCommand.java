@@ -30,17 +30,9 @@ import picocli.CommandLine.Spec;
             ResourcesCommand.Describe.class, CleanupCommand.class,
             ResourcesEditCommands.Add.class, ResourcesEditCommands.Remove.class, ResourcesEditCommands.Move.class,
             ResourcesEditCommands.AddResource.class, ResourcesEditCommands.RemoveResource.class})
-public final class ResourcesCommand implements Callable<Integer> {
+public final class ResourcesCommand extends CommandGroup {
     /** Where init scripts are looked for, after {@code resource.d} (Heartbeat's ResourceManager). */
     static final Path INIT_DIR = Path.of("/etc/init.d");
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
 
     /** Options and helpers shared by every {@code hb resources} command. */
     abstract static class Base implements Callable<Integer> {

@@ -56,17 +56,13 @@ public final class StatusCommand implements Callable<Integer> {
      * "running":false,"error":"..."}}, on one line.
      */
     static String notRunningJson(String error) {
-        StringBuilder sb = new StringBuilder("{\"schema\":\"jheartbeat.status/1\",\"running\":false,\"error\":\"");
-        for (char c : error.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else if (c < 0x20) {
-                sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.append("\"}").toString();
+        return org.jheartbeat.core.control.JsonText.write(g -> {
+            g.writeStartObject();
+            g.writeStringField("schema", "jheartbeat.status/1");
+            g.writeBooleanField("running", false);
+            g.writeStringField("error", error);
+            g.writeEndObject();
+        });
     }
 
     @Override

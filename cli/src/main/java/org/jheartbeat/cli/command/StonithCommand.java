@@ -17,7 +17,6 @@ import org.jheartbeat.stonith.StonithResult;
 import org.jheartbeat.stonith.fencing.StonithSetup;
 import org.jheartbeat.stonith.registry.StonithDevices;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -27,15 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "stonith", mixinStandardHelpOptions = true, description = "STONITH (fencing) devices by hand.",
         subcommands = {StonithCommand.ListTypes.class, StonithCommand.Status.class, StonithCommand.Reset.class,
             StonithCommand.Off.class, StonithCommand.On.class, StonithConfirmCommand.class})
-public final class StonithCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
-
+public final class StonithCommand extends CommandGroup {
     /** {@code hb stonith list-types}: every device type this machine can use. */
     @Command(name = "list-types", mixinStandardHelpOptions = true,
             description = "List the STONITH device types (built-in, cluster-glue external plugins, fence agents found here).")
@@ -51,19 +42,10 @@ public final class StonithCommand implements Callable<Integer> {
     }
 
     /** Options shared by the commands that open this node's device. */
-    abstract static class DeviceCommand implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        ConfigDirOption configDir;
-
-        @Option(names = "--node-name", paramLabel = "NAME", description = "This node's name (default: uname -n).")
-        String nodeName;
-
+    abstract static class DeviceCommand extends NodeCommand {
         /** The device ha.cf gives this node. @throws UserException when none, or it is broken */
         StonithDevice openDevice(boolean checkStatus) throws Exception {
-            NodeName me = NodeName.of(nodeName != null ? nodeName : org.jheartbeat.cli.daemon.Daemon.unameN());
+            NodeName me = NodeName.of(nodeName.value().isPresent() ? nodeName.value().get() : org.jheartbeat.cli.daemon.Daemon.unameN());
             ConfigLoadResult r = ConfigLoader.load(configDir.path(), Optional.of(me));
             if (r.config().isEmpty()) {
                 r.diagnostics().stream().filter(ConfigDiagnostic::isError)

@@ -9,7 +9,6 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
@@ -27,10 +26,8 @@ import org.jheartbeat.sync.replication.ReplicationService;
 import org.jheartbeat.sync.replication.RunOutcome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code hb sync status|run}: the replication jobs of {@code sync.yaml}. State comes from the job
@@ -43,33 +40,15 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the run failed or was refused", "2:invalid sync.yaml",
             "3:no daemon running (run needs it to know where the group runs; see --force)", "64:usage error"})
-public final class SyncCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        return CommandGroups.missingCommand(spec);
-    }
-
+public final class SyncCommand extends CommandGroup {
     /** Options shared by the sync commands. */
-    abstract static class Base implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Mixin
-        ConfigDirOption configDir;
-
+    abstract static class Base extends NodeCommand {
         @Mixin
         StateDirOption stateDir;
 
-        @Option(names = "--node-name", paramLabel = "NAME",
-                description = "This node's name, as the daemon's --node-name (default: uname -n, lowercased).")
-        String nodeName;
-
         String node() {
             try {
-                return nodeName != null ? nodeName : org.jheartbeat.cli.daemon.Daemon.unameN().toLowerCase(java.util.Locale.ROOT);
+                return nodeName.value().isPresent() ? nodeName.value().get() : org.jheartbeat.cli.daemon.Daemon.unameN().toLowerCase(java.util.Locale.ROOT);
             } catch (IOException e) {
                 return "localhost";
             }

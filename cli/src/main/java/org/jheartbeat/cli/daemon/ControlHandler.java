@@ -136,9 +136,8 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     private String statusJson(StatusSnapshot snap, org.jheartbeat.core.loop.MaintenanceView mv, ControlServer.Stats c) {
         return JsonText.write(g -> {
             g.writeStartObject();
-            JsonText.copyFields(snap.toJson(), g);
-            // the maintenance view hands out its fields as text (core's loop package); wrapped to be parsed
-            JsonText.copyFields("{" + mv.json() + "}", g);
+            snap.writeFields(g);
+            mv.writeField(g);
             sync.writeStatusJson(g);
             MonitorStatus.write(g, monitorStatus());
             g.writeBooleanField("running", true);

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.time.MonotonicClock;
-import org.jheartbeat.director.alert.Alert;
 import org.jheartbeat.director.alert.DaemonStatus;
 import org.jheartbeat.director.config.Endpoint;
 import org.jheartbeat.director.config.LdirectordConfig;
@@ -43,16 +42,9 @@ import org.jheartbeat.director.table.TableSnapshot;
  *       service; with {@code cleanstop = no} nothing changes.</li>
  * </ul>
  *
- * <p><b>alerts</b> ({@code emailalert}, as ldirectord 4.x's {@code ld_emailalert_send}): every
- * change of a real or fallback server that ldirectord mails about (added, restored, quiescent,
- * deleted, purged; the fallback added or deleted) yields a {@link DirectorAction.Mail} whose
- * subject is the log line, when the service has {@code emailalert} and its
- * {@code emailalertstatus} names the kernel's {@link DaemonStatus} ({@code start}: starting,
- * {@code reload}: reloading, {@code stop}: stopping, checks and {@link #alertsDue}: running). A
- * real taken down (deleted or quiesced) with {@code emailalertfreq} N &gt; 0 is remembered; while
- * it stays down {@link #alertsDue} repeats "Inaccessible real server: ..." once N seconds have
- * passed since its last alert (ldirectord's {@code ld_emailalert_resend}, run after each pass, so
- * the repeats are as accurate as {@code checkinterval}). Putting it back forgets it.
+ * <p><b>alerts</b> ({@code emailalert}): every change of a real or fallback server that ldirectord
+ * mails about also goes to {@link EmailAlerts}, which decides the mail and its repeats
+ * ({@link #alertsDue}) from the kernel's {@link DaemonStatus}.
  *
  * <p>The kernel keeps its own {@link IpvsTable} of what it applied; after a backend failure the
  * shell hands it the table read back ({@link #resync}). Time only from the injected
@@ -82,13 +74,7 @@ public final class DirectorKernel {
         }
     }
 
-    /** A real server of a virtual service, for alert repeats. */
-    private record AlertKey(ServiceKey service, Endpoint real) {
-    }
-
-    private final MonotonicClock clock;
-    /** Reals down with repeats due: when their last alert was decided (clock ns). */
-    private final Map<AlertKey, Long> lastAlert = new LinkedHashMap<>();
+    private final EmailAlerts alerts;
     private DaemonStatus status = DaemonStatus.STARTING;
     private IpvsTable table = new IpvsTable();
     private final Map<ServiceKey, VirtualState> virtuals = new LinkedHashMap<>();
@@ -104,7 +90,7 @@ public final class DirectorKernel {
      * @param clock the time of alert repeats ({@code emailalertfreq}); tests pass a fake clock
      */
     public DirectorKernel(MonotonicClock clock) {
-        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+        this.alerts = new EmailAlerts(java.util.Objects.requireNonNull(clock, "clock"));
     }
 
     /** The real servers' states, for status and tests: (service, real) to up. */
@@ -256,18 +242,11 @@ public final class DirectorKernel {
     public List<DirectorAction> alertsDue() {
         out = new ArrayList<>();
         status = DaemonStatus.RUNNING;
-        long now = clock.nanoTime();
-        for (Map.Entry<AlertKey, Long> e : List.copyOf(lastAlert.entrySet())) {
-            VirtualState v = virtuals.get(e.getKey().service());
-            RealState r = v == null ? null : v.reals.get(e.getKey().real());
-            if (r == null || r.up || v.virtual.emailAlertFreq() == 0) {
-                lastAlert.remove(e.getKey()); // gone, back up, or repeats switched off by a reload
-                continue;
-            }
-            if (now - e.getValue() >= v.virtual.emailAlertFreq() * 1_000_000_000L) {
-                alert(v, r.real.endpoint(), "Inaccessible real server: " + id(v, r.real.endpoint()), true);
-            }
-        }
+        alerts.due((service, real) -> {
+            VirtualState v = virtuals.get(service);
+            RealState r = v == null ? null : v.reals.get(real);
+            return r == null || r.up ? null : v.virtual;
+        }, status, config, out);
         return take();
     }
 
@@ -489,42 +468,7 @@ public final class DirectorKernel {
     /** A change of a real or fallback server: its log line, and the alert ldirectord sends with it. */
     private void changed(VirtualState v, Endpoint real, String message, boolean down) {
         log(Level.INFO, message);
-        alert(v, real, message, down);
-    }
-
-    /**
-     * ldirectord's {@code ld_emailalert_send}: a real taken {@code down} is remembered for repeats
-     * when {@code emailalertfreq} &gt; 0 (any other change forgets it), whatever the filter; then,
-     * if the service has {@code emailalert} and {@code emailalertstatus} names the current state,
-     * one log line {@code emailalert: SUBJECT} and one {@link DirectorAction.Mail}.
-     */
-    private void alert(VirtualState v, Endpoint real, String message, boolean down) {
-        VirtualService vs = v.virtual;
-        AlertKey key = new AlertKey(vs.key(), real);
-        if (down && vs.emailAlertFreq() > 0) {
-            lastAlert.put(key, clock.nanoTime());
-        } else {
-            lastAlert.remove(key);
-        }
-        if (vs.emailAlert().isEmpty() || !status.allowedBy(vs.emailAlertStatus())) {
-            return;
-        }
-        List<String> to = new ArrayList<>();
-        for (String a : vs.emailAlert().get().split(",")) {
-            if (!a.isBlank()) {
-                to.add(a.trim());
-            }
-        }
-        if (to.isEmpty()) {
-            return;
-        }
-        String subject = vs.serviceName().map(n -> "[" + n + "] " + message).orElse(message);
-        List<String> details = new ArrayList<>();
-        vs.serviceName().ifPresent(n -> details.add("Service name: " + n));
-        vs.comment().ifPresent(c -> details.add("Comment: " + c));
-        log(Level.INFO, "emailalert: " + message);
-        out.add(new DirectorAction.Mail(new Alert(to, config.globals().emailAlertFrom(), vs.smtp(), subject, message,
-                status, details)));
+        alerts.send(v.virtual, real, message, down, status, config, out);
     }
 
     private List<DirectorAction> take() {

@@ -2,8 +2,6 @@ package org.jheartbeat.core.control;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -44,31 +42,5 @@ public final class JsonText {
             throw new UncheckedIOException(e);
         }
         return out.toString();
-    }
-
-    /**
-     * Copies the fields of the JSON object {@code objectJson} into the object {@code g} is writing,
-     * numbers as they are written there (no rounding through double).
-     *
-     * @throws IOException if {@code objectJson} is not one JSON object
-     */
-    public static void copyFields(String objectJson, JsonGenerator g) throws IOException {
-        try (JsonParser p = FACTORY.createParser(objectJson)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("not a JSON object: " + abbreviate(objectJson));
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                g.writeFieldName(p.currentName());
-                p.nextToken();
-                g.copyCurrentStructureExact(p);
-            }
-            if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-                throw new IOException("not one JSON object: " + abbreviate(objectJson));
-            }
-        }
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
     }
 }

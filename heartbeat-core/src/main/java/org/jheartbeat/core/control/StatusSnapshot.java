@@ -1,5 +1,8 @@
 package org.jheartbeat.core.control;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+
 import java.util.List;
 import java.util.Map;
 
@@ -162,110 +165,82 @@ public record StatusSnapshot(String node, long generation, String takeoverState,
      * that may hold it by a coarse report only is {@code running_on_unconfirmed} (see {@link GroupView}).
      */
     public String toJson() {
-        StringBuilder sb = new StringBuilder("{");
-        field(sb, "schema").append(str("jheartbeat.status/1")).append(',');
-        field(sb, "node").append(str(node)).append(',');
-        field(sb, "generation").append(generation).append(',');
-        field(sb, "takeover_state").append(str(takeoverState)).append(',');
-        field(sb, "rsc_status").append(str(rscStatus)).append(',');
-        field(sb, "nodes").append('[');
-        for (int i = 0; i < nodes.size(); i++) {
-            NodeView n = nodes.get(i);
-            sb.append(i == 0 ? "" : ",").append('{');
-            field(sb, "name").append(str(n.name())).append(',');
-            field(sb, "status").append(str(n.status())).append(',');
-            field(sb, "local").append(n.local()).append(',');
-            field(sb, "type").append(str(n.type())).append(',');
-            field(sb, "links");
-            object(sb, new java.util.TreeMap<>(n.links()), v -> str(v));
-            sb.append('}');
-        }
-        sb.append("],");
-        field(sb, "groups").append('[');
-        for (int i = 0; i < groups.size(); i++) {
-            GroupView g = groups.get(i);
-            sb.append(i == 0 ? "" : ",").append('{');
-            field(sb, "key").append(str(g.key())).append(',');
-            field(sb, "preferred_node").append(str(g.preferredNode())).append(',');
-            field(sb, "state_here").append(str(g.localState())).append(',');
-            field(sb, "running_on").append("-".equals(g.runningOn()) ? "null" : str(g.runningOn())).append(',');
-            field(sb, "running_on_unconfirmed").append(jsonString(g.unconfirmedOn())).append(',');
-            field(sb, "placement").append(jsonString(g.placement())).append(',');
-            field(sb, "resources").append(str(g.resources())).append(',');
-            field(sb, "problem").append(g.problem().isEmpty() ? "null" : str(g.problem())).append(',');
-            field(sb, "disputed").append(jsonString(g.disputed()));
-            sb.append('}');
-        }
-        sb.append("],");
-        field(sb, "fencing").append(str(fencing)).append(',');
-        field(sb, "config").append(str(config)).append(',');
-        field(sb, "bad_packets").append(badPackets).append(',');
-        field(sb, "bad_packets_by_source");
-        object(sb, new java.util.TreeMap<>(badBySource), String::valueOf);
-        sb.append(',');
-        field(sb, "frames_dropped").append(loop.framesDropped()).append(',');
-        field(sb, "frames_from_before").append(loop.framesFromBefore()).append(',');
-        field(sb, "internal_errors").append(loop.internalErrors()).append(',');
-        field(sb, "internal_errors_by_kind");
-        object(sb, new java.util.TreeMap<>(loop.internalErrorsByKind()), String::valueOf);
-        sb.append(',');
-        field(sb, "media").append('{');
-        int m = 0;
-        for (Map.Entry<String, Map<String, Long>> e : new java.util.TreeMap<>(media).entrySet()) {
-            sb.append(m++ == 0 ? "" : ",").append(str(e.getKey())).append(':');
-            object(sb, new java.util.TreeMap<>(e.getValue()), String::valueOf);
-        }
-        sb.append("},");
-        field(sb, "recent_events").append('[');
-        for (int i = 0; i < recentEvents.size(); i++) {
-            sb.append(i == 0 ? "" : ",").append(str(recentEvents.get(i)));
-        }
-        sb.append("]}");
-        return sb.toString();
+        return JsonText.write(g -> {
+            g.writeStartObject();
+            writeFields(g);
+            g.writeEndObject();
+        });
     }
 
-    private static StringBuilder field(StringBuilder sb, String name) {
-        return sb.append(str(name)).append(':');
-    }
-
-    private static <V> void object(StringBuilder sb, Map<String, V> map, java.util.function.Function<V, String> value) {
-        sb.append('{');
-        int i = 0;
-        for (Map.Entry<String, V> e : map.entrySet()) {
-            sb.append(i++ == 0 ? "" : ",").append(str(e.getKey())).append(':').append(value.apply(e.getValue()));
-        }
-        sb.append('}');
-    }
-
-    /** A JSON string literal (RFC 8259 escaping). */
     /**
-     * A JSON string literal for {@code s} (quotes, backslash and control characters escaped);
-     * {@code null} gives {@code null}. Shared by every JSON document of the control socket.
+     * Writes the fields of {@link #toJson()} into the object {@code g} is writing (the daemon's status
+     * object adds its own after them).
+     *
+     * @throws IOException only from the generator
      */
-    public static String jsonString(String s) {
-        return s == null ? "null" : str(s);
+    public void writeFields(JsonGenerator g) throws IOException {
+        g.writeStringField("schema", "jheartbeat.status/1");
+        g.writeStringField("node", node);
+        g.writeNumberField("generation", generation);
+        g.writeStringField("takeover_state", takeoverState);
+        g.writeStringField("rsc_status", rscStatus);
+        g.writeArrayFieldStart("nodes");
+        for (NodeView n : nodes) {
+            g.writeStartObject();
+            g.writeStringField("name", n.name());
+            g.writeStringField("status", n.status());
+            g.writeBooleanField("local", n.local());
+            g.writeStringField("type", n.type());
+            g.writeObjectFieldStart("links");
+            for (Map.Entry<String, String> l : new java.util.TreeMap<>(n.links()).entrySet()) {
+                g.writeStringField(l.getKey(), l.getValue());
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("groups");
+        for (GroupView gv : groups) {
+            g.writeStartObject();
+            g.writeStringField("key", gv.key());
+            g.writeStringField("preferred_node", gv.preferredNode());
+            g.writeStringField("state_here", gv.localState());
+            g.writeStringField("running_on", "-".equals(gv.runningOn()) ? null : gv.runningOn());
+            g.writeStringField("running_on_unconfirmed", gv.unconfirmedOn());
+            g.writeStringField("placement", gv.placement());
+            g.writeStringField("resources", gv.resources());
+            g.writeStringField("problem", gv.problem().isEmpty() ? null : gv.problem());
+            g.writeStringField("disputed", gv.disputed());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeStringField("fencing", fencing);
+        g.writeStringField("config", config);
+        g.writeNumberField("bad_packets", badPackets);
+        counts(g, "bad_packets_by_source", badBySource);
+        g.writeNumberField("frames_dropped", loop.framesDropped());
+        g.writeNumberField("frames_from_before", loop.framesFromBefore());
+        g.writeNumberField("internal_errors", loop.internalErrors());
+        counts(g, "internal_errors_by_kind", loop.internalErrorsByKind());
+        g.writeObjectFieldStart("media");
+        for (Map.Entry<String, Map<String, Long>> e : new java.util.TreeMap<>(media).entrySet()) {
+            counts(g, e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+        g.writeArrayFieldStart("recent_events");
+        for (String e : recentEvents) {
+            g.writeString(e);
+        }
+        g.writeEndArray();
     }
 
-    static String str(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
+    /** {@code "name":{KEY:N,...}}, keys sorted. */
+    private static void counts(JsonGenerator g, String name, Map<String, ? extends Number> map) throws IOException {
+        g.writeObjectFieldStart(name);
+        for (Map.Entry<String, ? extends Number> e : new java.util.TreeMap<>(map).entrySet()) {
+            g.writeNumberField(e.getKey(), e.getValue().longValue());
         }
-        return sb.append('"').toString();
+        g.writeEndObject();
     }
 
     /**

@@ -1,7 +1,8 @@
 package org.jheartbeat.core.loop;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
 import java.util.Map;
-import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.takeover.Maintenance;
 
 /**
@@ -18,17 +19,22 @@ public record MaintenanceView(Maintenance setting, Map<String, String> groups) {
         return sb.toString();
     }
 
-    /** The JSON member of {@code hb status --json}: {@code "maintenance":{"setting":S,"version":N,"groups":{KEY:S}}}. */
-    public String json() {
-        StringBuilder sb = new StringBuilder("\"maintenance\":{\"setting\":")
-                .append(StatusSnapshot.jsonString(setting.describe())).append(",\"version\":")
-                .append(setting.version()).append(",\"cluster\":").append(setting.cluster())
-                .append(",\"groups\":{");
-        int n = 0;
+    /**
+     * The member of {@code hb status --json}, written into the object {@code g} is writing:
+     * {@code "maintenance":{"setting":S,"version":N,"cluster":B,"groups":{KEY:S}}}.
+     *
+     * @throws IOException only from the generator
+     */
+    public void writeField(JsonGenerator g) throws IOException {
+        g.writeObjectFieldStart("maintenance");
+        g.writeStringField("setting", setting.describe());
+        g.writeNumberField("version", setting.version());
+        g.writeBooleanField("cluster", setting.cluster());
+        g.writeObjectFieldStart("groups");
         for (Map.Entry<String, String> e : groups.entrySet()) {
-            sb.append(n++ == 0 ? "" : ",").append(StatusSnapshot.jsonString(e.getKey())).append(':')
-                    .append(StatusSnapshot.jsonString(e.getValue()));
+            g.writeStringField(e.getKey(), e.getValue());
         }
-        return sb.append("}}").toString();
+        g.writeEndObject();
+        g.writeEndObject();
     }
 }

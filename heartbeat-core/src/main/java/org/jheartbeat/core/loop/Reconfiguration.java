@@ -71,10 +71,13 @@ final class Reconfiguration {
                 loop.log(Level.INFO, "Stopping resource group " + key + " (" + GroupOpReason.REMOVED.describe(loop.engine().peer())
                         + ")");
                 loop.groups().stop(i, GroupOpReason.REMOVED).whenComplete((ok, err) -> loop.post(() -> {
-                    if (err == null && ok) {
+                    // reported stopping to the peer until now; a failed stop leaves it BLOCKED, unmanaged (it may run
+                    // here: the peer's probe and report say so)
+                    boolean stopped = err == null && Boolean.TRUE.equals(ok);
+                    loop.run(e -> e.onRemovedGroupStopped(key, stopped, loop.nanoTime(), loop.wallMillis()));
+                    if (stopped) {
                         loop.log(Level.INFO, "Resource group " + key + " stopped; it is no longer in haresources.");
                     } else {
-                        loop.engine().machine().leftUnmanaged(key, GroupState.BLOCKED); // may run here: the peer's probe
                         loop.log(Level.CRIT, "Resource group " + key + " was removed from haresources but could not be"
                                 + " stopped on " + loop.engine().me() + (ClusterLoop.failureDetail(err).isEmpty() ? "" : " ("
                                 + ClusterLoop.failureDetail(err) + ")") + ": it may still run"

@@ -43,6 +43,7 @@ public final class GroupReports {
 
     private List<ResourceGroupDecl> sentGroups = List.of();
     private GroupState[] sentStates = new GroupState[0];
+    private Map<String, GroupState> sentLeft = Map.of();
     /** The peer generation our last report went to; -1: none since it was last unreachable. */
     private long sentToGeneration = -1;
     /** The peer's last report, key → state (null: none, or too many groups), and its generation. */
@@ -74,27 +75,49 @@ public final class GroupReports {
      */
     public Optional<HaMessage> due(List<ResourceGroupDecl> groups, IntFunction<GroupState> state, long peerGeneration,
                                    boolean reachable, boolean onChange) {
+        return due(groups, state, Map.of(), peerGeneration, reachable, onChange);
+    }
+
+    /**
+     * As {@link #due(List, IntFunction, long, boolean, boolean)}, the report also listing {@code leftHere}: groups
+     * haresources no longer defines that may still run here (a reload's stop under way, a failed one, left in
+     * maintenance), by key, after ours.
+     */
+    public Optional<HaMessage> due(List<ResourceGroupDecl> groups, IntFunction<GroupState> state,
+                                   Map<String, GroupState> leftHere, long peerGeneration, boolean reachable,
+                                   boolean onChange) {
         GroupState[] now = new GroupState[groups.size()];
         for (int i = 0; i < now.length; i++) {
             now[i] = state.apply(i);
         }
-        boolean same = groups.equals(sentGroups) && Arrays.equals(now, sentStates);
+        boolean same = groups.equals(sentGroups) && Arrays.equals(now, sentStates) && leftHere.equals(sentLeft);
         if (!reachable) {
             sentToGeneration = -1;
             if (!onChange || same) {
                 return Optional.empty();
             }
-            sentGroups = List.copyOf(groups);
-            sentStates = now;
-            return Optional.of(encode(groups.stream().map(ResourceGroupDecl::key).toList(), Arrays.asList(now)));
+            return Optional.of(sent(groups, now, leftHere));
         }
         if (sentToGeneration == peerGeneration && same) {
             return Optional.empty();
         }
+        sentToGeneration = peerGeneration;
+        return Optional.of(sent(groups, now, leftHere));
+    }
+
+    private HaMessage sent(List<ResourceGroupDecl> groups, GroupState[] now, Map<String, GroupState> leftHere) {
         sentGroups = List.copyOf(groups);
         sentStates = now;
-        sentToGeneration = peerGeneration;
-        return Optional.of(encode(groups.stream().map(ResourceGroupDecl::key).toList(), Arrays.asList(now)));
+        sentLeft = Map.copyOf(leftHere);
+        List<String> keys = new ArrayList<>(groups.stream().map(ResourceGroupDecl::key).toList());
+        List<GroupState> states = new ArrayList<>(Arrays.asList(now));
+        leftHere.forEach((k, v) -> {
+            if (!keys.contains(k)) {
+                keys.add(k);
+                states.add(v);
+            }
+        });
+        return encode(keys, states);
     }
 
     /** The peer may have missed our reports (it may have declared us dead): the next {@link #due} sends one. */

@@ -399,6 +399,22 @@ public final class NodeEngine {
     }
 
     /**
+     * The stop of group {@code key}, which a reload removed from haresources, ended (the caller stops it:
+     * {@link #onReload}). Until then our {@code jhb-groups} reports it stopping, so that a peer that still
+     * defines it does not start it meanwhile, and a shutdown waits for it before its {@code shutdone}; then it is
+     * no longer reported ({@code ok}), or reported blocked, left unmanaged, and the peer told not to start it
+     * (the stop failed: it may still run here; {@link TakeoverMachine#removedStopEnded}).
+     *
+     * @param key the group's key
+     * @param ok  whether it stopped
+     */
+    public List<Effect> onRemovedGroupStopped(String key, boolean ok, long nowNanos, long wallMillis) {
+        List<Effect> out = new ArrayList<>();
+        apply(machine.removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
+        return out;
+    }
+
+    /**
      * Monitoring gave up on group {@code group} running here ({@link TakeoverEvent.GroupFailedRunning}):
      * the machine stops it and offers it to the peer.
      *
@@ -721,7 +737,7 @@ public final class NodeEngine {
         // must not read them against an older report); and to a peer we take for dead on each change: across a
         // one-way cut it hears us and must not start a group we take over
         boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
-        groupReports.due(config.resourceGroups(), machine::groupState, peerSeq.generation(),
+        groupReports.due(config.resourceGroups(), machine::groupState, machine.removedLeftHere(), peerSeq.generation(),
                 local.active() && (announces || detector.status(peer).isAlive()),
                 local.active()).ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
@@ -909,11 +925,12 @@ public final class NodeEngine {
 
     /**
      * Whether the resource groups may change now ({@link #onReload} with another group list): no
-     * group is starting or stopping, and the machine is awaiting comm, negotiating or stable (not
-     * in a standby exchange, fencing or shutting down).
+     * group is starting or stopping (nor one an earlier reload removed), and the machine is awaiting
+     * comm, negotiating or stable (not in a standby exchange, fencing or shutting down).
      */
     public boolean groupsQuiet() {
-        return Regrouping.quiet(machine.state(), config.resourceGroups().size(), machine::groupState);
+        return Regrouping.quiet(machine.state(), config.resourceGroups().size(), machine::groupState)
+                && !machine.removedStopping();
     }
 
     /**
@@ -925,7 +942,8 @@ public final class NodeEngine {
      * group's state by key and starts a new group where this node holds that kind of group. The
      * disputes are computed again against the peer's last group list, and our new {@code jhb-config}
      * is sent at once when comm is up, so the peer compares again (once both nodes are reloaded a
-     * new group is agreed). A group removed from the list is the caller's to stop.
+     * new group is agreed). A group removed from the list is the caller's to stop, and its end is told to
+     * {@link #onRemovedGroupStopped}: until then our {@code jhb-groups} reports it stopping.
      *
      * @param applied the configuration to run; its nodes and media must be the running ones
      * @throws IllegalStateException when the group list changes and {@link #groupsQuiet()} is false

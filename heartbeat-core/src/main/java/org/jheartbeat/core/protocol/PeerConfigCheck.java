@@ -11,7 +11,7 @@ import org.jheartbeat.core.takeover.Effect.Level;
 
 /**
  * Compares this node's {@link ConfigDigest} with the one the peer sent in {@code jhb-config}
- * (issue 6 item 4) and decides what to log: a WARN naming the differing files once per peer
+ * and decides what to log: a WARN naming the differing files once per peer
  * generation and set of differing files (a peer changes its configuration by restarting, which
  * starts a new generation, or by a reload, which sends its digest again),
  * and an INFO when a peer that differed matches again. A plain match is not logged. Keeps the last
@@ -48,22 +48,7 @@ public final class PeerConfigCheck {
     public Optional<Effect.LogLine> received(long generation, ConfigDigest digest) {
         peerDigest = Objects.requireNonNull(digest, "digest");
         peerDigestGeneration = generation;
-        List<ConfigDigest.Part> diff = local.differences(digest);
-        if (diff.isEmpty()) {
-            boolean wasDifferent = differed;
-            differed = false;
-            warnedParts = List.of();
-            return wasDifferent ? Optional.of(new Effect.LogLine(Level.INFO, "Configuration matches " + peer + " now."))
-                    : Optional.empty();
-        }
-        differed = true;
-        if (generation == warnedGeneration && diff.equals(warnedParts)) {
-            return Optional.empty();
-        }
-        warnedGeneration = generation;
-        warnedParts = diff;
-        return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
-                + ". Make these files the same on both nodes and reload both (hb reload), or compare with 'hb config diff'."));
+        return compare(digest, generation, false, "");
     }
 
     /**
@@ -81,7 +66,22 @@ public final class PeerConfigCheck {
         if (theirs.isEmpty()) {
             return Optional.empty();
         }
-        List<ConfigDigest.Part> diff = local.differences(theirs.get());
+        return compare(theirs.get(), currentGeneration, true, " (after reload)");
+    }
+
+    /**
+     * Compares this node's digest with the peer's and remembers what was said.
+     *
+     * @param theirs       the peer's digest
+     * @param generation   the peer's generation that sent it
+     * @param warnAgain    whether a WARN already given for this generation and these files is given again
+     *                     (after a reload it is: this node's files changed)
+     * @param afterWhat    put after the file names in the WARN, e.g. {@code " (after reload)"}
+     * @return INFO when it matches and did not before, a WARN naming the files when it differs (unless
+     *         said already), else nothing
+     */
+    private Optional<Effect.LogLine> compare(ConfigDigest theirs, long generation, boolean warnAgain, String afterWhat) {
+        List<ConfigDigest.Part> diff = local.differences(theirs);
         if (diff.isEmpty()) {
             boolean wasDifferent = differed;
             differed = false;
@@ -90,10 +90,13 @@ public final class PeerConfigCheck {
                     : Optional.empty();
         }
         differed = true;
-        warnedGeneration = currentGeneration;
+        if (!warnAgain && generation == warnedGeneration && diff.equals(warnedParts)) {
+            return Optional.empty();
+        }
+        warnedGeneration = generation;
         warnedParts = diff;
         return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
-                + " (after reload). Make these files the same on both nodes and reload both (hb reload), or compare"
+                + afterWhat + ". Make these files the same on both nodes and reload both (hb reload), or compare"
                 + " with 'hb config diff'."));
     }
 

@@ -20,6 +20,11 @@ enum Settlement {
     CONFIG("config", "Resource groups settled after the haresources comparison."),
     /** This node's own groups taken back from a peer that restarted and holds nothing. */
     RESTART("restart", "Initial resource acquisition complete (restart)"),
+    /**
+     * Our standby exchange cancelled by the peer's claim after it declared us dead: what we gave up and it
+     * does not hold is ours again (the wire info of {@link #CLAIMED}: our bits say what is held).
+     */
+    STANDBY_CANCELLED("audit", "Resource groups settled after the cancelled standby."),
     /** Groups adopted or started when their maintenance ended. */
     MAINTENANCE("maintenance", "Resource groups settled after maintenance.");
 

@@ -113,6 +113,12 @@ public final class TakeoverMachine {
     private TakeoverState stateBeforeFence = TakeoverState.STABLE;
     /** What the peer held before the death the delayed fence is for: still held if it returns in the delay. */
     private ResourceSet peerHoldsBeforeFenceDelay = ResourceSet.NONE;
+    /**
+     * The peer's presence when it was last declared dead: heard again (the same run), it is as it was then. A
+     * peer that never noticed the partition sends no {@code resource} report of its own, so "heard again" is
+     * not "reported stable": a peer in the middle of a standby exchange may still take groups back.
+     */
+    private PeerPresence presenceBeforeDeath = PeerPresence.STABLE;
     private int fenceAttempts;
     private String fenceStatus;
 
@@ -169,9 +175,10 @@ public final class TakeoverMachine {
      * Groups a reload removed while blocked here or in maintenance and left as they were, a reload's stop of
      * a removed group that failed, and those
      * the start-up found running though haresources no longer defines them and left (in maintenance, or a
-     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. By
-     * key, with that state: what runs here for the peer's probe, and the state a reload adding one back
-     * starts from.
+     * failed release: BLOCKED). Nothing stops them: they may run here until a reload adds them back. Also,
+     * STOPPING, a removed group the reload is stopping, until that stop ends ({@link #removedStopEnded}). By
+     * key, with that state: what runs here for the peer's probe and report, and the state a reload adding
+     * one back starts from.
      */
     private final java.util.Map<String, GroupState> removedLeftHere = new java.util.LinkedHashMap<>();
 
@@ -322,7 +329,8 @@ public final class TakeoverMachine {
             } else {
                 out.add(new LogLine(Level.CRIT, "Cluster node " + peer + " returning after partition."));
             }
-            peerPresence = PeerPresence.STABLE;
+            peerPresence = presenceBeforeDeath == PeerPresence.IN_FLUX || presenceBeforeDeath == PeerPresence.JOINING
+                    ? presenceBeforeDeath : PeerPresence.STABLE;
             ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
             if (state != TakeoverState.AWAITING_COMM && state != TakeoverState.SHUTTING_DOWN) {
                 out.add(new Announce(new Resources(holdings(), settled(), "partition")));
@@ -769,6 +777,8 @@ public final class TakeoverMachine {
                             + " does not hold it."));
                 }
             }
+            // our standby announcement said we are in flux: say what we hold, stable, once the groups settled
+            settleInfo = Settlement.STANDBY_CANCELLED;
         }
         if (state == TakeoverState.STANDBY_TAKING && standbyStep == StandbyStep.ACQUIRING) {
             // acquired from a peer that has since taken them back: what is not running yet is not started
@@ -1080,6 +1090,7 @@ public final class TakeoverMachine {
             return;
         }
         boolean wasStable = peerPresence == PeerPresence.STABLE;
+        presenceBeforeDeath = peerPresence;
         boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
         peerHoldsBeforeFenceDelay = peerHolds;
@@ -1452,10 +1463,13 @@ public final class TakeoverMachine {
     /**
      * Whether the live peer's own report says group {@code i} runs, starts, stops or is blocked there: then
      * it is not started here, whatever the protocol wants (it starts once the peer reports it stopped or
-     * failed, or is gone). Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
+     * failed, or is gone). Also while that peer, declared dead, is being fenced: a group we wanted anyway
+     * (our own, back from the peer after a cleanup here) may still run there until the fence is confirmed,
+     * which drops the report. Without a report (a Heartbeat 3.0.6 peer) the protocol alone decides.
      */
     private boolean peerReportsIt(int i) {
-        return peerReport != null && peerPresence.alive() && occupies(peerReport.get(groups.get(i).key()));
+        return peerReport != null && (peerPresence.alive() || state == TakeoverState.FENCING)
+                && occupies(peerReport.get(groups.get(i).key()));
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
@@ -1520,6 +1534,9 @@ public final class TakeoverMachine {
                 }
             }
             case SHUTTING_DOWN -> {
+                if (removedStopping()) {
+                    return; // shutdone says we hold nothing: not while a reload still stops a removed group
+                }
                 List<String> left = new ArrayList<>();
                 for (int i = 0; i < groups.size(); i++) {
                     if (inMaintenance(i) && actual[i] != GroupState.STOPPED && actual[i] != GroupState.FAILED) {
@@ -1894,6 +1911,44 @@ public final class TakeoverMachine {
     }
 
     /**
+     * The groups haresources no longer defines that may still run here, by key, with their state: stopping while
+     * the reload that removed them stops them, blocked when that stop failed (or they were), running when left in
+     * maintenance. The peer is told them in our {@code jhb-groups}: it may still define them, and must not start
+     * them meanwhile (Pacemaker likewise keeps an orphaned resource active in its status until it is stopped).
+     */
+    public java.util.Map<String, GroupState> removedLeftHere() {
+        return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(removedLeftHere));
+    }
+
+    /**
+     * The reload's stop of removed group {@code key} ended: it no longer runs here ({@code ok}), or it may and is
+     * left BLOCKED, unmanaged, as {@link #leftUnmanaged}; the peer, which may still define it, is told not to
+     * start it ({@code jhb-grpfail stop}, as for a group of ours whose stop failed: it holds beyond our shutdown);
+     * and a shutdown that waited for the stop goes on.
+     *
+     * @return the effects; empty when that stop was not awaited (a group not being stopped so)
+     */
+    public List<Effect> removedStopEnded(String key, boolean ok, long nowNanos) {
+        List<Effect> out = new ArrayList<>();
+        if (removedLeftHere.get(key) != GroupState.STOPPING) {
+            return out;
+        }
+        if (ok) {
+            removedLeftHere.remove(key);
+        } else {
+            removedLeftHere.put(key, GroupState.BLOCKED);
+            out.add(new Announce(new Announcement.GroupFailed(key, GroupFailure.STOP)));
+        }
+        out.addAll(on(new TakeoverEvent.Tick(), nowNanos)); // settles: a shutdown waits for such a stop
+        return out;
+    }
+
+    /** Whether the stop of a group a reload removed is still under way. */
+    public boolean removedStopping() {
+        return removedLeftHere.containsValue(GroupState.STOPPING);
+    }
+
+    /**
      * Marks group {@code i} as running here before the machine runs: a daemon that starts in
      * maintenance found it running and leaves it so (issue 20).
      */
@@ -2078,6 +2133,9 @@ public final class TakeoverMachine {
             if (!newKeys.contains(groups.get(i).key()) && (actual[i] == GroupState.BLOCKED
                     || inMaintenance(i) && actual[i] == GroupState.RUNNING)) {
                 removedLeftHere.put(groups.get(i).key(), actual[i]);
+            } else if (!newKeys.contains(groups.get(i).key()) && actual[i] == GroupState.RUNNING) {
+                // the reload stops it: it may run here, and is reported so, until that stop ends (removedStopEnded)
+                removedLeftHere.put(groups.get(i).key(), GroupState.STOPPING);
             }
         }
         for (int j = 0; j < n; j++) {

@@ -120,4 +120,20 @@ class GroupReportsTest {
         assertThat(r.due(List.of(group("a")), i -> states[i], 4, true).flatMap(m -> m.get(Field.GROUP_STATES)))
                 .as("a reload removed b").contains("running:a");
     }
+
+    /** A group a reload removed that may still run here is listed after ours while it does, and again once gone. */
+    @Test
+    void groupsLeftHereAreReportedAfterOursUntilTheyAreGone() {
+        GroupReports r = new GroupReports();
+        List<ResourceGroupDecl> groups = List.of(group("a"));
+        GroupState[] states = {GroupState.RUNNING};
+        assertThat(r.due(groups, i -> states[i], Map.of("b", GroupState.STOPPING), 3, true, false)
+                .flatMap(m -> m.get(Field.GROUP_STATES))).contains("running:a,stopping:b");
+        assertThat(r.due(groups, i -> states[i], Map.of("b", GroupState.STOPPING), 3, true, false))
+                .as("nothing changed").isEmpty();
+        assertThat(r.due(groups, i -> states[i], Map.of("b", GroupState.BLOCKED), 3, true, false)
+                .flatMap(m -> m.get(Field.GROUP_STATES))).contains("running:a,blocked:b");
+        assertThat(r.due(groups, i -> states[i], Map.of(), 3, true, false)
+                .flatMap(m -> m.get(Field.GROUP_STATES))).as("stopped: gone").contains("running:a");
+    }
 }

@@ -283,9 +283,11 @@ final class SimAgents {
                     begin(q.peekFirst());
                 }
             }
-            if (!op.report && !op.start && !result && node.engine != null) {
-                // as ClusterLoop.reconfigure: a reload's failed stop of a removed group leaves it BLOCKED, unmanaged
-                node.engine.machine().leftUnmanaged(node.sim.groupKeys.get(op.gid), org.jheartbeat.core.takeover.GroupState.BLOCKED);
+            if (op.reason == GroupOpReason.REMOVED && node.engine != null) {
+                // as Reconfiguration: the engine reports a removed group stopping until its stop ends, then gone
+                // or (failed) BLOCKED, unmanaged
+                node.execute(node.engine.onRemovedGroupStopped(node.sim.groupKeys.get(op.gid), result, node.sim.now,
+                        node.wall()));
             }
             if (op.report && node.engine != null) {
                 node.execute(op.start ? node.engine.onGroupStarted(op.local, outcome, why, node.sim.now, node.wall())

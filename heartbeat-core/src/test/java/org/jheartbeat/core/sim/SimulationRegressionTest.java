@@ -133,7 +133,21 @@ class SimulationRegressionTest {
                         + " maintenance: node2 took it for holding nothing and started its group"),
                 Arguments.of(6528L, null, "node2 killed and restarted, then frozen past deadtime: node1's hold of node2's"
                         + " group (its last report) ended as node2 resumed, and both started it"),
-                Arguments.of(9037L, null, "the same with the nodes swapped: node1 killed 1.9 s, then frozen 5.4 s (deadtime 3 s)"));
+                Arguments.of(9037L, null, "the same with the nodes swapped: node1 killed 1.9 s, then frozen 5.4 s (deadtime 3 s)"),
+                Arguments.of(14222L, null, "STONITH: node1 runs node2's group and reloads a haresources without it"
+                        + " as node2 negotiates: node1's report dropped the group it was stopping, node2 started it"),
+                Arguments.of(15617L, null, "the same reload after node2's daemon was killed and restarted"),
+                Arguments.of(25481L, null, "the same reload while node2 boots"),
+                Arguments.of(63695L, null, "node2 reloads without its own group and goes standby during that stop:"
+                        + " node1 took the group at the done while node2 still stopped it"),
+                Arguments.of(52076L, null, "the same standby 390 ms after the reload"),
+                Arguments.of(84588L, null, "node1's reload drops node2's group (run there after a failure offer) and"
+                        + " node1 shuts down during that stop: shutdone must wait for it, and a failed stop is told to node2"),
+                Arguments.of(26728L, null, "STONITH, fence delay: node1 frozen in its standby, heard again in the delay;"
+                        + " it took its group back as node2's claim showed, the report lost in a one-way cut: node2 took"
+                        + " it for stable and holding nothing (\"gave up resources\") and took the group unfenced"),
+                Arguments.of(36070L, null, "STONITH: node1's group failed, node2 restarted and took it as an offer, hb"
+                        + " cleanup on node1, then 86 % loss node2->node1: node1 started it as it asked for node2's fence"));
     }
 
     /**

@@ -154,6 +154,51 @@ class TakeoverMachineFenceDelayTest {
         assertThat(m.takeovers()).isZero();
     }
 
+    /**
+     * node1 goes standby (in flux, giving its group), is frozen before its {@code done} and declared dead; heard
+     * again during the delay, it is as it was: in flux, for it never noticed the partition and so never reports
+     * stable. It may take its group back (our claim says we do not hold it), and that report may be lost: at
+     * its next death it is fenced, not taken for a node that gave up resources.
+     */
+    @Test
+    void aPeerInFluxHeardAgainDuringTheWaitStaysInFluxAndIsFencedAtItsNextDeath() {
+        TakeoverMachine m = stable(N2, TakeoverTableTest.GROUPS, DELAY);
+        m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, false, "standby"), DEATH - 2_000_000_000L);
+        m.on(new TakeoverEvent.PeerGroupStates(java.util.Map.of("g1", GroupState.STOPPING, "g2", GroupState.STOPPED)),
+                DEATH - 2_000_000_000L);
+        assertThat(fences(m.on(new TakeoverEvent.PeerDead(), DEATH))).isFalse(); // delayed: 1 group each
+        m.on(new TakeoverEvent.PeerGroupStates(java.util.Map.of("g1", GroupState.STOPPED, "g2", GroupState.STOPPED)),
+                DEATH + 2_000_000_000L);
+        m.on(new TakeoverEvent.PeerReturned(), DEATH + 2_000_000_000L);
+        assertThat(m.peerPresence()).isEqualTo(PeerPresence.IN_FLUX);
+        List<Effect> again = m.on(new TakeoverEvent.PeerDead(), DEATH + 7_000_000_000L);
+        assertThat(log(again)).doesNotContain("gave up resources");
+        assertThat(starts(again)).isEmpty();
+    }
+
+    /**
+     * node1's group failed here; node2 restarted (node1 wants its own group back, but it failed here) and
+     * took it as an offer; after {@code hb cleanup} node1 wants it again but holds off while node2 reports it
+     * running. node2 is declared dead: until the fence is confirmed the group may still run there, so it is
+     * not started here before.
+     */
+    @Test
+    void aGroupThePeerReportedRunningIsNotStartedBeforeItsFenceIsConfirmed() {
+        TakeoverMachine m = stable(N1, TakeoverTableTest.GROUPS, 0);
+        m.on(new TakeoverEvent.GroupFailedRunning(0, "monitor"), T0 + 1_000_000_000L);
+        m.on(new TakeoverEvent.GroupStopped(0, true, ""), T0 + 2_000_000_000L);
+        m.on(new TakeoverEvent.PeerRestarted(), T0 + 2_500_000_000L);
+        m.on(new TakeoverEvent.PeerGroupStates(java.util.Map.of("g1", GroupState.RUNNING, "g2", GroupState.RUNNING)),
+                T0 + 3_000_000_000L);
+        List<Effect> cleanup = m.on(new TakeoverEvent.CleanupRequested(-1), T0 + 4_000_000_000L);
+        assertThat(starts(cleanup)).isEmpty();
+        List<Effect> dead = m.on(new TakeoverEvent.PeerDead(), DEATH);
+        assertThat(dead).contains(new Effect.FencePeer(N2));
+        assertThat(starts(dead)).as("g1 may still run on node2").isEmpty();
+        assertThat(starts(m.on(new TakeoverEvent.FenceOutcome(true, "OK"), DEATH + 1_000_000_000L)))
+                .containsExactlyInAnyOrder(0, 1);
+    }
+
     @Test
     void aPeerLostAndHeardAgainDuringTheNegotiationResumesIt() {
         TakeoverMachine m = new TakeoverMachine(N2, N1, TakeoverTableTest.GROUPS, FailbackPolicy.ON, true, true);

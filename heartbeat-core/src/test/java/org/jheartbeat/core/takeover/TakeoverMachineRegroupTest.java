@@ -125,4 +125,36 @@ class TakeoverMachineRegroupTest {
         assertThat(m.groupState(0)).isEqualTo(GroupState.FAILED);
         assertThat(starts(on(new TakeoverEvent.GroupsDisputed(Set.of())))).isEmpty();
     }
+
+    /**
+     * A reload removes our running group: the caller stops it, and until that stop ends the group is left here
+     * STOPPING (reported so to the peer, which may still define it), then forgotten. Groups may not change
+     * meanwhile ({@link TakeoverMachine#removedStopping}), and a shutdown waits for it before its shutdone.
+     */
+    @Test
+    void aRemovedRunningGroupIsLeftHereStoppingUntilTheReloadsStopEnds() {
+        settled(ResourceSet.LOCAL);
+        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        assertThat(m.removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.STOPPING));
+        assertThat(m.removedStopping()).isTrue();
+        assertThat(on(new TakeoverEvent.ShutdownRequested())).as("shutdone waits")
+                .noneMatch(e -> e instanceof Effect.Announce a && a.message() instanceof Announcement.ShutDone);
+        assertThat(m.removedStopEnded("198.18.0.101", true, now)).as("not being stopped").isEmpty();
+        List<Effect> ended = m.removedStopEnded("198.18.0.100", true, now);
+        assertThat(ended).anyMatch(e -> e instanceof Effect.Announce a && a.message() instanceof Announcement.ShutDone);
+        assertThat(m.removedLeftHere()).isEmpty();
+        assertThat(m.removedStopping()).isFalse();
+    }
+
+    /** A failed stop leaves it BLOCKED, unmanaged, and the peer is told not to start it. */
+    @Test
+    void aRemovedGroupWhoseStopFailedIsLeftBlockedAndThePeerToldNotToStartIt() {
+        settled(ResourceSet.LOCAL);
+        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        assertThat(m.removedStopEnded("198.18.0.100", false, now)).contains(new Effect.Announce(
+                new Announcement.GroupFailed("198.18.0.100", GroupFailure.STOP)));
+        assertThat(m.removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.BLOCKED));
+        assertThat(m.removedStopping()).isFalse();
+        assertThat(m.removedLeftRunning()).containsExactly("198.18.0.100");
+    }
 }

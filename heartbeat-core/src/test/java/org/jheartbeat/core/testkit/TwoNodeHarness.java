@@ -577,6 +577,7 @@ public final class TwoNodeHarness {
         var plan = org.jheartbeat.core.config.ConfigReload.plan(node.config, next);
         ClusterConfig applied = plan.applied();
         Set<Integer> running = new TreeSet<>();
+        List<String> removed = new ArrayList<>();
         for (int g : node.running) {
             String k = key(node, g);
             int j = -1;
@@ -590,6 +591,7 @@ public final class TwoNodeHarness {
             } else {
                 ops.add(n + " stop " + k + " REMOVED");
                 trace.add(at() + " " + n + " stopped " + k + " (removed)");
+                removed.add(k);
             }
         }
         node.running.clear();
@@ -597,6 +599,9 @@ public final class TwoNodeHarness {
         node.config = applied;
         trace.add(at() + " " + n + " reload");
         handle(node, node.engine.onReload(applied, clock.nanoTime(), clock.currentTimeMillis()));
+        for (String k : removed) { // as the daemon's loop: the end of each such stop goes to the engine
+            handle(node, node.engine.onRemovedGroupStopped(k, true, clock.nanoTime(), clock.currentTimeMillis()));
+        }
         return plan.changes();
     }
 

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.jheartbeat.stonith.StonithConfigException;
+import org.slf4j.Logger;
 
 /**
  * Host-list parsing as cluster-glue's {@code StringToHostList} ({@code expect.c}; facts
@@ -45,6 +47,24 @@ public final class HostList {
                     + "' is missing or empty (give the node names, separated by blanks or commas)");
         }
         return hosts;
+    }
+
+    /**
+     * The check before fencing {@code node}: its name as devices compare it ({@link #normalize}) when
+     * {@code hosts} lists it; otherwise an ERROR {@code DEVICE: HOST is not in PARAM [HOSTS]} and empty, for
+     * which the device answers {@code BADHOST}.
+     *
+     * @param device the device's name in the log line (its type, or the fence agent)
+     * @param param  the parameter that lists the hosts, e.g. {@code hostlist}
+     * @param log    the device's logger
+     */
+    public static Optional<String> listed(String node, List<String> hosts, String device, String param, Logger log) {
+        String host = normalize(node);
+        if (!hosts.contains(host)) {
+            log.error("{}: {} is not in {} {}", device, host, param, hosts);
+            return Optional.empty();
+        }
+        return Optional.of(host);
     }
 
     /** The node name as devices compare it: lower-cased, as the {@code stonith} command does (§2.2). */

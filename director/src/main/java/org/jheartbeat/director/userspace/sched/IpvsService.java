@@ -5,11 +5,9 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,6 +19,7 @@ import org.jheartbeat.director.table.RealSpec;
 import org.jheartbeat.director.table.ServiceSpec;
 import org.jheartbeat.director.table.TableReal;
 import org.jheartbeat.director.table.TableService;
+import org.jheartbeat.director.userspace.sched.PersistenceTemplates.Template;
 
 /**
  * One virtual service decided as Linux IPVS decides it (facts {@code lvs.md} §1–§2; kernel
@@ -46,14 +45,15 @@ import org.jheartbeat.director.table.TableService;
  * last connection);</li>
  * <li>{@code --stats} and {@code --rate} as {@link Traffic} computes them, every 2 s.</li>
  * </ul>
+ * The service owns the destination list, the connection entries and the counters; the scheduler is
+ * chosen by {@link Schedulers}, the persistence templates are kept by {@link PersistenceTemplates} and
+ * the threshold rules are {@link Dest}'s.
  * Not thread-safe; time from the clock given at creation (nanoseconds, monotonic).
  */
 public final class IpvsService implements ServiceScheduling {
     static final long SECOND = 1_000_000_000L;
     /** {@code IP_VS_DEST_TRASH_PERIOD}. */
     static final long TRASH_PERIOD_NANOS = 120 * SECOND;
-    /** The kernel's "expire later": a template that still controls connections lives 60 s more. */
-    static final long EXPIRE_LATER_NANOS = 60 * SECOND;
 
     /** Connection states as {@code ipvsadm -L -n -c} names them. */
     enum State {
@@ -82,23 +82,6 @@ public final class IpvsService implements ServiceScheduling {
         }
     }
 
-    private final class Template {
-        final long seq = sequence++;
-        final InetAddress key;
-        final Dest dest;
-        long timeoutNanos;
-        long expiresAt;
-        int controlled;
-        boolean invalid;
-        boolean assured;
-
-        Template(InetAddress key, Dest dest, long timeoutNanos) {
-            this.key = key;
-            this.dest = dest;
-            this.timeoutNanos = timeoutNanos;
-        }
-    }
-
     private final LongSupplier clock;
     private final Tunables tunables;
     private ServiceSpec spec;
@@ -108,8 +91,7 @@ public final class IpvsService implements ServiceScheduling {
     private final Traffic traffic = new Traffic();
     private long nextEstimate;
     private final Map<InetSocketAddress, Entry> entries = new LinkedHashMap<>();
-    private final List<Template> templates = new ArrayList<>();
-    private final Map<InetAddress, Template> validTemplates = new HashMap<>();
+    private final PersistenceTemplates templates;
     private final InetAddress virtualAddress;
 
     /**
@@ -125,8 +107,9 @@ public final class IpvsService implements ServiceScheduling {
         this.spec = Objects.requireNonNull(spec, "spec");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.tunables = Objects.requireNonNull(tunables, "tunables");
+        this.templates = new PersistenceTemplates(tunables);
         this.virtualAddress = virtualAddress(spec);
-        this.scheduler = newScheduler(spec);
+        this.scheduler = Schedulers.create(spec, dests, tunables);
         long now = clock.getAsLong();
         this.nextEstimate = now + Traffic.PERIOD_NANOS;
         scheduler.tick(now);
@@ -145,40 +128,6 @@ public final class IpvsService implements ServiceScheduling {
         }
     }
 
-    private Scheduler newScheduler(ServiceSpec s) {
-        boolean flag1 = false;
-        boolean flag2 = false;
-        if (s.schedFlags().isPresent()) {
-            for (String f : s.schedFlags().get().split(",")) {
-                switch (f.trim().toLowerCase(Locale.ROOT)) {
-                    case "flag-1", "sh-fallback", "mh-fallback" -> flag1 = true;
-                    case "flag-2", "sh-port", "mh-port" -> flag2 = true;
-                    case "flag-3", "" -> {
-                    }
-                    default -> throw new IllegalArgumentException("unknown scheduler flag '" + f
-                            + "' (ipvsadm -b takes sh-fallback, sh-port, mh-fallback, mh-port, flag-1..3)");
-                }
-            }
-        }
-        return switch (s.scheduler()) {
-            case "rr" -> new RoundRobin(dests);
-            case "wrr" -> new WeightedRoundRobin(dests);
-            case "lc" -> new LeastConnection(dests, LeastConnection.Rule.LC);
-            case "wlc" -> new LeastConnection(dests, LeastConnection.Rule.WLC);
-            case "sed" -> new LeastConnection(dests, LeastConnection.Rule.SED);
-            case "nq" -> new LeastConnection(dests, LeastConnection.Rule.NQ);
-            case "fo" -> new LeastConnection(dests, LeastConnection.Rule.FO);
-            case "ovf" -> new LeastConnection(dests, LeastConnection.Rule.OVF);
-            case "lblc" -> new Locality(dests, false, tunables.lblcExpirationSeconds() * SECOND);
-            case "lblcr" -> new Locality(dests, true, tunables.lblcrExpirationSeconds() * SECOND);
-            case "dh" -> new Hashing(dests, Hashing.Kind.DH, false, false);
-            case "sh" -> new Hashing(dests, Hashing.Kind.SH, flag1, flag2);
-            case "mh" -> new Hashing(dests, Hashing.Kind.MH, flag1, flag2);
-            default -> throw new IllegalArgumentException("Scheduler or persistence engine not found: '"
-                    + s.scheduler() + "' (one of rr wrr lc wlc sed nq lblc lblcr dh sh mh fo ovf)");
-        };
-    }
-
     /** The scheduler object (for tests in this package). */
     Scheduler scheduler() {
         return scheduler;
@@ -193,7 +142,7 @@ public final class IpvsService implements ServiceScheduling {
         }
         boolean newSched = !service.scheduler().equals(spec.scheduler())
                 || !service.schedFlags().equals(spec.schedFlags());
-        Scheduler next = newSched ? newScheduler(service) : scheduler;
+        Scheduler next = newSched ? Schedulers.create(service, dests, tunables) : scheduler;
         spec = service;
         if (newSched) {
             scheduler = next;
@@ -219,26 +168,12 @@ public final class IpvsService implements ServiceScheduling {
         if (d == null) {
             d = new Dest(real);
         } else {
-            apply(d, real, true);
+            d.update(real, true);
             d.available = true;
             d.idleSince = -1;
         }
         dests.add(0, d);
         scheduler.added(d);
-    }
-
-    /** {@code __ip_vs_update_dest}: weight, last weight, thresholds and the overload flag. */
-    private static void apply(Dest d, RealSpec real, boolean add) {
-        if (add || real.weight() != 0) {
-            d.lastWeight = real.weight();
-        }
-        d.weight = real.weight();
-        if (real.upperThreshold() == 0 || real.upperThreshold() > d.upperThreshold) {
-            d.overloaded = false;
-        }
-        d.upperThreshold = real.upperThreshold();
-        d.lowerThreshold = real.lowerThreshold();
-        d.spec = real;
     }
 
     @Override
@@ -249,7 +184,7 @@ public final class IpvsService implements ServiceScheduling {
             throw new IllegalArgumentException("No such destination: " + real.endpoint());
         }
         Dest d = dests.get(i);
-        apply(d, real, false);
+        d.update(real, false);
         scheduler.updated(d);
     }
 
@@ -301,24 +236,14 @@ public final class IpvsService implements ServiceScheduling {
         Template ct = null;
         Dest dest;
         if (spec.persistent().isPresent()) {
-            InetAddress key = masked(client.getAddress());
-            ct = validTemplates.get(key);
-            if (ct != null && !templateValid(ct)) {
-                ct.invalid = true;
-                validTemplates.remove(key);
-                ct = null;
-            }
+            InetAddress key = PersistenceTemplates.masked(client.getAddress(), spec.netmask());
+            ct = templates.valid(key);
             if (ct == null) {
                 dest = scheduler.schedule(request, now);
                 if (dest == null) {
                     return Optional.empty();
                 }
-                ct = new Template(key, dest, spec.persistent().get() * SECOND);
-                dest.persistConns++;
-                dest.idleSince = -1;
-                checkUpper(dest);
-                templates.add(ct);
-                validTemplates.put(key, ct);
+                ct = templates.create(sequence++, key, dest, spec.persistent().get() * SECOND);
             } else {
                 dest = ct.dest;
             }
@@ -331,7 +256,7 @@ public final class IpvsService implements ServiceScheduling {
         Entry e = new Entry(client, dest, udp);
         dest.inactConns++;
         dest.idleSince = -1;
-        checkUpper(dest);
+        dest.checkUpper();
         setState(e, udp ? State.UDP : State.SYN_RECV, now);
         if (ct != null) {
             e.control = ct;
@@ -346,54 +271,6 @@ public final class IpvsService implements ServiceScheduling {
             entries.put(client, e);
         }
         return Optional.of(new Handle(e, dest));
-    }
-
-    private boolean templateValid(Template ct) {
-        return ct.dest.available && !(tunables.expireQuiescentTemplate() && ct.dest.weight == 0);
-    }
-
-    private InetAddress masked(InetAddress a) {
-        if (spec.netmask().isEmpty()) {
-            return a;
-        }
-        byte[] b = a.getAddress();
-        byte[] m = mask(spec.netmask().get(), b.length);
-        if (m == null) {
-            return a;
-        }
-        for (int i = 0; i < b.length; i++) {
-            b[i] &= m[i];
-        }
-        try {
-            return InetAddress.getByAddress(b);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** The netmask as bytes for an address of {@code length} bytes, or null if of the other family. */
-    static byte[] mask(String netmask, int length) {
-        if (netmask.contains(".")) {
-            if (length != 4) {
-                return null;
-            }
-            String[] p = netmask.split("\\.");
-            byte[] m = new byte[4];
-            for (int i = 0; i < 4; i++) {
-                m[i] = (byte) Integer.parseInt(p[i]);
-            }
-            return m;
-        }
-        if (length != 16) {
-            return null;
-        }
-        int prefix = Integer.parseInt(netmask.startsWith("/") ? netmask.substring(1) : netmask);
-        byte[] m = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            int bits = Math.max(0, Math.min(8, prefix - 8 * i));
-            m[i] = (byte) (0xff << (8 - bits));
-        }
-        return m;
     }
 
     private long timeout(State s) {
@@ -431,26 +308,6 @@ public final class IpvsService implements ServiceScheduling {
         }
     }
 
-    private static void checkUpper(Dest d) {
-        if (d.upperThreshold != 0 && d.totalConns() >= d.upperThreshold) {
-            d.overloaded = true;
-        }
-    }
-
-    private static void checkLower(Dest d) {
-        if (d.lowerThreshold != 0) {
-            if (d.totalConns() < d.lowerThreshold) {
-                d.overloaded = false;
-            }
-        } else if (d.upperThreshold != 0) {
-            if (d.totalConns() * 4 < d.upperThreshold * 3L) {
-                d.overloaded = false;
-            }
-        } else {
-            d.overloaded = false;
-        }
-    }
-
     /** Frees a connection entry: unbinds it from its destination and its template, forgets it. */
     private void drop(Entry e) {
         if (!e.live) {
@@ -470,7 +327,7 @@ public final class IpvsService implements ServiceScheduling {
         } else {
             e.dest.activeConns--;
         }
-        checkLower(e.dest);
+        e.dest.checkLower();
         if (e.control != null) {
             e.control.controlled--;
         }
@@ -488,23 +345,7 @@ public final class IpvsService implements ServiceScheduling {
                 it.remove();
             }
         }
-        for (Iterator<Template> it = templates.iterator(); it.hasNext(); ) {
-            Template ct = it.next();
-            if (now - ct.expiresAt < 0) {
-                continue;
-            }
-            if (ct.controlled > 0) {
-                ct.timeoutNanos = EXPIRE_LATER_NANOS;
-                ct.expiresAt = now + EXPIRE_LATER_NANOS;
-                continue;
-            }
-            it.remove();
-            if (validTemplates.get(ct.key) == ct) {
-                validTemplates.remove(ct.key);
-            }
-            ct.dest.persistConns--;
-            checkLower(ct.dest);
-        }
+        templates.expire(now);
         for (Iterator<Dest> it = trash.iterator(); it.hasNext(); ) {
             Dest d = it.next();
             if (d.totalConns() + d.persistConns > 0) {
@@ -578,19 +419,13 @@ public final class IpvsService implements ServiceScheduling {
                     e.dest.spec.endpoint().toString())});
         }
         String tproto = spec.key().protocol() == Protocol.FWM ? "IP" : proto;
-        for (Template ct : templates) {
-            int vport = ct.invalid ? 65535 : spec.key().port();
-            int dport = ct.invalid ? 65535 : ct.dest.address.getPort();
-            rows.add(new Object[] {ct.seq, new ConnectionEntry(tproto, seconds(ct.expiresAt - now),
-                    ct.assured ? "ASSURED" : "NONE", new Endpoint(ct.key, 0).toString(),
-                    new Endpoint(virtualAddress, vport).toString(),
-                    new Endpoint(ct.dest.address.getAddress(), dport).toString())});
-        }
+        templates.list(rows, now, tproto, virtualAddress, spec.key().port());
         rows.sort(Comparator.comparingLong(r -> (Long) r[0]));
         return rows.stream().map(r -> (ConnectionEntry) r[1]).toList();
     }
 
-    private static long seconds(long nanos) {
+    /** A remaining time in whole seconds, as the {@code -c} listing shows it; never negative. */
+    static long seconds(long nanos) {
         return Math.max(0, nanos / SECOND);
     }
 

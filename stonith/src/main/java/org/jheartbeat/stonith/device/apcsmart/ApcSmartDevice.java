@@ -14,8 +14,8 @@ import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithConfigException;
-import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.StonithResult;
+import org.jheartbeat.stonith.device.FixedTypeDevice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Results: lock or open failure {@code OOPS} (as the plugin's failed init); node not in hostlist
  * {@code BADHOST}; not configured {@code INVAL}; otherwise the dialogue's result.
  */
-public final class ApcSmartDevice implements StonithDevice {
+public final class ApcSmartDevice extends FixedTypeDevice {
     /** The type name, as in ha.cf and {@code stonith -t}. */
     public static final String TYPE = "apcsmart";
 
@@ -65,20 +65,11 @@ public final class ApcSmartDevice implements StonithDevice {
      */
     public ApcSmartDevice(Duration operationTimeout, ApcSmartDialogue.InitMode initMode, MonotonicClock clock,
                           Sleeper sleeper) {
+        super(TYPE, List.of("ttydev", "hostlist"));
         this.operationTimeout = operationTimeout;
         this.initMode = initMode;
         this.clock = clock;
         this.sleeper = sleeper;
-    }
-
-    @Override
-    public String type() {
-        return TYPE;
-    }
-
-    @Override
-    public List<String> configNames() {
-        return List.of("ttydev", "hostlist");
     }
 
     /**

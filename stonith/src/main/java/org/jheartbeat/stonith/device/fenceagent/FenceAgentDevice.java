@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
@@ -245,11 +246,11 @@ public final class FenceAgentDevice implements StonithDevice {
     /** reboot/on/off as described in the class comment. */
     @Override
     public StonithResult reset(ResetRequest request, String node) {
-        String host = HostList.normalize(node);
-        if (!hosts.contains(host)) {
-            LOG.error("{}: {} is not in hostlist {}", agent, host, hosts);
+        Optional<String> listed = HostList.listed(node, hosts, agent, "hostlist", LOG);
+        if (listed.isEmpty()) {
             return StonithResult.BADHOST;
         }
+        String host = listed.get();
         String action = switch (request) {
             case GENERIC_RESET -> metadata == null || metadata.actions().contains("reboot") ? "reboot" : "off";
             case POWER_ON -> "on";

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,8 +21,8 @@ import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithConfigException;
-import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.StonithResult;
+import org.jheartbeat.stonith.device.FixedTypeDevice;
 import org.jheartbeat.stonith.device.HostList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * <p>Nodes not in the list are BADHOST; names must be plain host names (they become file names).
  * {@link #status()} is OK when the run dir is a writable directory, else ACCESS.
  */
-public final class MeatwareDevice implements StonithDevice {
+public final class MeatwareDevice extends FixedTypeDevice {
     public static final String TYPE = "meatware";
     /** Default wait for the operator: 24 h. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofHours(24);
@@ -89,20 +90,11 @@ public final class MeatwareDevice implements StonithDevice {
      * @param sleeper the {@link #POLL_INTERVAL} pause between checks for a confirmation
      */
     public MeatwareDevice(Path runDir, Duration timeout, MonotonicClock clock, Sleeper sleeper) {
+        super(TYPE, List.of("hostlist"));
         this.runDir = runDir;
         this.timeout = timeout;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-    }
-
-    @Override
-    public String type() {
-        return TYPE;
-    }
-
-    @Override
-    public List<String> configNames() {
-        return List.of("hostlist");
     }
 
     /** @throws StonithConfigException for an empty hostlist, a bad host name, timeout or run dir */
@@ -186,11 +178,11 @@ public final class MeatwareDevice implements StonithDevice {
     /** Blocks until confirmed or timed out; see the class comment. */
     @Override
     public StonithResult reset(ResetRequest request, String node) {
-        String host = HostList.normalize(node);
-        if (!hosts.contains(host)) {
-            LOG.error("meatware: {} is not in hostlist {}", host, hosts);
+        Optional<String> listed = HostList.listed(node, hosts, TYPE, "hostlist", LOG);
+        if (listed.isEmpty()) {
             return StonithResult.BADHOST;
         }
+        String host = listed.get();
         String token = UUID.randomUUID() + "\n";
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (pending.putIfAbsent(host, done) != null) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessResult;
@@ -15,8 +16,8 @@ import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.stonith.ResetRequest;
 import org.jheartbeat.stonith.StonithConfigException;
-import org.jheartbeat.stonith.StonithDevice;
 import org.jheartbeat.stonith.StonithResult;
+import org.jheartbeat.stonith.device.FixedTypeDevice;
 import org.jheartbeat.stonith.device.HostList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * upsc prints a status, TIMEOUT, else ACCESS. The password is on upscmd's command line, as in
  * external/nut (upscmd reads it nowhere else without a terminal).
  */
-public final class NutDevice implements StonithDevice {
+public final class NutDevice extends FixedTypeDevice {
     public static final String TYPE = "nut";
     public static final String DEFAULT_POWERON = "load.on";
     public static final String DEFAULT_POWEROFF = "load.off";
@@ -79,18 +80,9 @@ public final class NutDevice implements StonithDevice {
     }
 
     public NutDevice(ProcessRunner runner, Sleeper sleeper) {
+        super(TYPE, NAMES);
         this.runner = runner;
         this.sleeper = sleeper;
-    }
-
-    @Override
-    public String type() {
-        return TYPE;
-    }
-
-    @Override
-    public List<String> configNames() {
-        return NAMES;
     }
 
     /** @throws StonithConfigException naming the missing, unknown or out-of-range parameter */
@@ -158,11 +150,11 @@ public final class NutDevice implements StonithDevice {
 
     @Override
     public StonithResult reset(ResetRequest request, String node) {
-        String host = HostList.normalize(node);
-        if (!hosts.contains(host)) {
-            LOG.error("nut: {} is not in hostname {}", host, hosts);
+        Optional<String> listed = HostList.listed(node, hosts, TYPE, "hostname", LOG);
+        if (listed.isEmpty()) {
             return StonithResult.BADHOST;
         }
+        String host = listed.get();
         String command = p.get(switch (request) {
             case GENERIC_RESET -> "reset";
             case POWER_ON -> "poweron";

@@ -1,0 +1,55 @@
+package org.jheartbeat.cli.command;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.director.config.LdirectordConfig;
+import org.jheartbeat.director.config.LdirectordParser;
+import org.jheartbeat.director.runtime.CheckFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hb lvs check FILE}: reads an ldirectord.cf as the director would ({@link LvsCommand#read}) and
+ * prints each problem as {@code file:line: message}, or a one-line summary when it is valid.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = "Check an ldirectord.cf; print every problem as file:line: message.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:valid (warnings may be printed)", "2:at least one error", "64:usage error"})
+public final class LvsCheckCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE",
+            description = "The config (a bare name is looked up in /etc/ha.d and /etc/ha.d/conf;"
+                    + " default ldirectord.cf).")
+    String file;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Path path = LvsCommand.resolveConfig(file);
+        long t0 = System.nanoTime();
+        LdirectordParser.Result r = LvsCommand.read(path, CheckFactory.standard());
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        for (ConfigDiagnostic d : r.diagnostics()) {
+            (d.isError() ? err : out).println(d.format());
+        }
+        long n = r.diagnostics().stream().filter(ConfigDiagnostic::isError).count();
+        if (n > 0) {
+            err.println(n + " error(s) in " + path + "; fix them before starting the director.");
+            return ExitCodes.CONFIG;
+        }
+        LdirectordConfig c = r.config().orElseThrow();
+        out.println(path + ": configuration OK (" + c.virtuals().size() + " virtual service(s), "
+                + c.virtuals().stream().mapToInt(v -> v.reals().size()).sum() + " real server(s), read in " + ms
+                + " ms)");
+        return ExitCodes.OK;
+    }
+}
