@@ -819,7 +819,7 @@ public final class NodeEngine {
     }
 
     /**
-     * Applies a maintenance setting (issue 20): to the machine (groups in {@code probed} take what runs
+     * Applies a maintenance setting: to the machine (groups in {@code probed} take what runs
      * as their state), to the state directory, and, when {@code announce}, to the peer (with what runs
      * here and, for a probe exchange, what its probe found there).
      *
@@ -934,7 +934,7 @@ public final class NodeEngine {
     }
 
     /**
-     * A configuration reload (issue 13 item 3): from now on this node runs {@code applied}
+     * A configuration reload: from now on this node runs {@code applied}
      * ({@link org.jheartbeat.core.config.ConfigReload.Plan#applied()}). The timings go to the failure
      * detector and the beat timer (the beat already scheduled stays, the following ones are one new
      * keepalive apart; the deadtime we advertise changes with our next {@code status}); new authkeys sign and verify every
@@ -1063,7 +1063,7 @@ public final class NodeEngine {
     /** The {@code Config:} line of {@code hb status}, e.g. {@code same as node2}. */
     public String configStatus() {
         if (machine.peerPresence().departed()) {
-            // its digest was from a run that ended: its files may have changed since (issue 12 trial)
+            // its digest was from a run that ended: its files may have changed since
             return "unknown (" + peer + " is not running; compare again once it is back)";
         }
         return agreement.check().statusLine(peerSeq.generation());
