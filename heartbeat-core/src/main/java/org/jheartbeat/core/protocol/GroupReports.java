@@ -218,6 +218,49 @@ public final class GroupReports {
         return peerHolding(groups, peerGeneration, states);
     }
 
+    /** The reported states in which a group may run on the node that reports it. */
+    static final java.util.Set<GroupState> HOLDING = java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING,
+            GroupState.STOPPING, GroupState.BLOCKED);
+
+    /**
+     * What a peer restarted as {@code generation} may have left running: the groups it last said run there in
+     * maintenance ({@code maintenanceRuns}: its new daemon may have kept them) and what its previous run last
+     * reported holding (a maintenance we never heard of may have kept that). Not taken for released until
+     * the new run's own report says where they run.
+     */
+    java.util.Set<Integer> leftByRestartedPeer(List<ResourceGroupDecl> groups, long generation,
+                                               java.util.Set<Integer> maintenanceRuns) {
+        java.util.Set<Integer> left = new java.util.TreeSet<>(maintenanceRuns);
+        left.addAll(previousRunHolding(groups, generation, HOLDING));
+        return left;
+    }
+
+    /**
+     * Whether a frame of the peer sent after its last kept report is missing: a newer report (or the one
+     * of a change whose protocol messages were read already) may be among them.
+     *
+     * @param missing the peer's missing sequence numbers
+     */
+    boolean peerReportMayBeOld(java.util.SortedSet<Long> missing, long generation) {
+        return !missing.isEmpty() && missing.last() > peerSeq(generation);
+    }
+
+    /**
+     * For each group the peer's report from {@code generation} says something of (by index, in order):
+     * whether it may still run there (reported in a state other than stopped or failed).
+     */
+    java.util.SortedMap<Integer, Boolean> peerMayRun(List<ResourceGroupDecl> groups, long generation) {
+        java.util.SortedMap<Integer, Boolean> out = new java.util.TreeMap<>();
+        for (int i = 0; i < groups.size(); i++) {
+            GroupPlacement.PeerReport r = peerReport(groups.get(i).key(), generation);
+            if (!(r instanceof GroupPlacement.PeerReport.None)) {
+                out.put(i, r instanceof GroupPlacement.PeerReport.Reported rep && rep.state() != GroupState.STOPPED
+                        && rep.state() != GroupState.FAILED);
+            }
+        }
+        return out;
+    }
+
     /** The {@code jhb-groups} body for {@code keys} in {@code states} (same order and size). */
     static HaMessage encode(List<String> keys, List<GroupState> states) {
         List<String> entries = new ArrayList<>();

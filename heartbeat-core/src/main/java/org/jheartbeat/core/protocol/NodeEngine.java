@@ -3,12 +3,9 @@ package org.jheartbeat.core.protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ConfigDigest;
-import org.jheartbeat.core.config.GroupAgreement;
-import org.jheartbeat.core.config.GroupDigest;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
@@ -17,13 +14,13 @@ import org.jheartbeat.core.membership.FailureDetector;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
-import org.jheartbeat.core.ping.IpfailRule;
 import org.jheartbeat.core.ping.PingNodes;
 import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.StartOutcome;
 import org.jheartbeat.core.takeover.Effect;
+import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.Maintenance;
@@ -47,6 +44,14 @@ import org.jheartbeat.core.wire.WireFormatException;
  * peer is heard, {@code reqnodes} every 1 s until its {@code repnodes} arrives, which is "comm up":
  * status becomes {@code active} and the resource negotiation starts. A peer never heard within
  * initdead is declared dead, and this node takes every group.
+ *
+ * <p>The engine routes: the decisions that are not routing live in pure classes of their own, which it
+ * feeds and whose results it sends or feeds to the machine: {@code LocalStatus} (our status and beat),
+ * {@code FrameAdmission} (the peer's sequence numbers), {@code FlowControl} (acks and retransmission),
+ * {@code ConfigAgreement} ({@code jhb-config}, disputed groups), {@code MaintenanceCoordination}
+ * ({@code jhb-maint}), {@code PingCoordination} (ping nodes, ipfail), {@code IdentityGuard} (another node
+ * with our name), {@code PauseResync} (a pause of this process), {@code AutoFailback} and
+ * {@link GroupReports} ({@code jhb-groups}).
  */
 public final class NodeEngine {
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
@@ -63,73 +68,37 @@ public final class NodeEngine {
     private final BadPacketCounter badPackets = new BadPacketCounter();
     private final EventCounters counters = new EventCounters();
     private final StaleFrameCounter staleFrames = new StaleFrameCounter();
-    private final LinkSequences linkSeqs = new LinkSequences();
+    /** The sequence check of the peer's frames, with the newest frame each link carried. */
+    private final FrameAdmission admission = new FrameAdmission();
     private final RscHold rscHold;
-    /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
-    private boolean peerJoining;
-    /**
-     * auto_failback is owed to a (re)joined peer: the machine saw no group to give back, or its failback
-     * standby is still in progress (it may be cancelled unanswered, by a peer in flux).
-     */
-    private boolean failbackDue;
-    private final int ackTrigger;
-    private final PeerConfigCheck configCheck;
-    /** The peer generation our maintenance setting ({@code jhb-maint set}) was last sent to; -1: none. */
-    private long maintenanceSentToGeneration = -1;
-    /** Groups the peer last said run on it ({@code jhb-maint}), by index; for status during maintenance. */
-    private java.util.Set<Integer> peerMaintenanceRuns = java.util.Set.of();
-    /** Our last probe answered to the peer: [groups running fully here, partly]; null before any. */
-    private List<java.util.Set<Integer>> lastProbeForPeer;
-    /** The peer generation our {@code jhb-config} was last sent to (-1, as the tracker's: peer not heard, nothing sent). */
-    private long digestSentToGeneration = -1;
-    /** Our {@code cfg_groups} value ({@link GroupDigest#encode}). */
-    private String localGroupsWire;
-    /** The peer's last {@code cfg_groups}, to compare a reloaded haresources with; null when none came. */
-    private GroupDigest.PeerGroups peerGroups;
-    /** Local groups the peer's haresources defines differently → why (issue 11 point 8). */
-    private java.util.SortedMap<Integer, String> disputes = new java.util.TreeMap<>();
-    /** The peer generation whose {@code jhb-config} (good or bad) last arrived; -1 for none. */
-    private long configHeardGeneration = -1;
-    /** In NEGOTIATING, the peer's {@code resource} messages wait for its digest until then (monotonic ns). */
-    private long configGraceEndNanos = Long.MIN_VALUE;
-    /** The peer's {@code resource} messages held back while waiting for its digest, in order. */
-    private final java.util.ArrayDeque<TakeoverEvent> heldBack = new java.util.ArrayDeque<>();
+    /** auto_failback: whether the peer is joining, and whether a failback is owed to it. */
+    private final AutoFailback failback;
+    /** Acknowledgements and retransmission requests for the peer's frames. */
+    private final FlowControl flow;
+    /** {@code jhb-config}: the digest comparison, the disputed groups, the grace for the peer's digest. */
+    private final ConfigAgreement agreement;
+    /** {@code jhb-maint}: the peer's groups in maintenance, our probe for it, our setting sent. */
+    private final MaintenanceCoordination maint;
     /** The peer's seq of the frame being dispatched, and of its latest standby message ({@code ask_resources}). */
     private long dispatchedSeq;
     private long peerAskSeq;
-    /** When the resynchronisation after a long pause of this process ends ({@link TakeoverEvent.Resync}); MAX: none. */
-    private long resyncEndNanos = Long.MAX_VALUE;
+    /** The resynchronisation after a long pause of this process ({@link TakeoverEvent.Resync}). */
+    private final PauseResync resync;
     /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
     private final GroupReports groupReports = new GroupReports();
-    /** The reported states in which a group may run on the node that reports it. */
-    private static final java.util.Set<org.jheartbeat.core.takeover.GroupState> HOLDING = java.util.EnumSet.of(
-            org.jheartbeat.core.takeover.GroupState.RUNNING, org.jheartbeat.core.takeover.GroupState.STARTING,
-            org.jheartbeat.core.takeover.GroupState.STOPPING, org.jheartbeat.core.takeover.GroupState.BLOCKED);
 
-    private NodeStatus localStatus = NodeStatus.INIT;
-    private boolean sentFirstStatus;
-    private long nextStatusNanos;
+    /** The status we advertise and when our next beat is due. */
+    private final LocalStatus local;
     /** reqnodes/repnodes until communication is up. */
     private final CommUpHandshake handshake = new CommUpHandshake();
     private byte[] peerUuid;
     /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
     private long leftGeneration = -1;
     private long exitAtNanos = Long.MAX_VALUE;
-    /** When to (re)request the peer's missing packets ({@code NS_rexmit}). */
-    private final RetransmitScheduler rexmit = new RetransmitScheduler();
-    /** The ping pseudo-nodes' statuses (ha.cf {@code ping}, {@code ping_group}). */
-    private final PingNodes pingNodes;
-    /** The ipfail rule, when ha.cf has {@code respawn ... ipfail}; null otherwise. */
-    private final IpfailRule ipfail;
-    /** The count our last {@code jhb-ping} carried and the peer generation it went to (-1: none). */
-    private int pingCountSent = -1;
-    private long pingSentToGeneration = -1;
-    /** Until when another node using our name counts as live (monotonic ns); MIN_VALUE: none heard. */
-    private long impostorUntilNanos = Long.MIN_VALUE;
-    /** The peer's count from its last {@code jhb-ping}; -1 when unknown. */
-    private int peerPingCount = -1;
-    /** When the peer's first {@code jhb-ping} is overdue (monotonic ns), if ipfail waits for one. */
-    private long peerPingDueNanos = Long.MAX_VALUE;
+    /** The ping pseudo-nodes, ipfail and the {@code jhb-ping} exchange. */
+    private final PingCoordination ping;
+    /** Whether another live node uses our name. */
+    private final IdentityGuard identity;
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -151,20 +120,22 @@ public final class NodeEngine {
         this.peer = config.peerOf(me).orElseThrow(() -> new IllegalArgumentException("no peer node in ha.cf"));
         this.timing = config.timing();
         this.stamper = stamper;
-        this.ackTrigger = ackTrigger;
+        this.flow = new FlowControl(peer, ackTrigger);
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
                 config.stonithFor(me).isPresent(), config.nodes().indexOf(peer) < config.nodes().indexOf(me));
         this.machine.fenceBeforeTakeover(rules.fenceBeforeTakeover());
-        this.rscHold = new RscHold(config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
-                config.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
-        this.nextStatusNanos = startNanos;
-        this.configCheck = new PeerConfigCheck(peer, ConfigDigest.of(config));
-        this.localGroupsWire = GroupDigest.encode(config.resourceGroups().stream().map(GroupDigest::of).toList());
-        this.pingNodes = new PingNodes(config.ping().nodes(), config.ping().deadping(), startNanos);
-        this.ipfail = config.ping().ipfail() && pingNodes.any()
-                ? new IpfailRule(ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF) : null;
+        this.rscHold = new RscHold(Regrouping.prefersAny(config.resourceGroups(), me),
+                Regrouping.prefersAny(config.resourceGroups(), peer));
+        this.local = new LocalStatus(startNanos);
+        this.agreement = new ConfigAgreement(me, peer, config);
+        this.maint = new MaintenanceCoordination(peer);
+        this.failback = new AutoFailback(peer);
+        this.resync = new PauseResync(peer);
+        this.identity = new IdentityGuard(me);
+        this.ping = new PingCoordination(peer, new PingNodes(config.ping().nodes(), config.ping().deadping(),
+                startNanos), config.ping().ipfail(), ipfailSettleNanos(), config.autoFailback() != FailbackPolicy.OFF);
     }
 
     /**
@@ -196,40 +167,32 @@ public final class NodeEngine {
             exitAtNanos = Long.MAX_VALUE;
             return out;
         }
-        if (nowNanos >= nextStatusNanos) {
-            sendStatus(out, nowNanos, wallMillis);
-            long next = nextStatusNanos + timing.keepalive().toNanos();
-            nextStatusNanos = next > nowNanos ? next : nowNanos + timing.keepalive().toNanos();
+        if (local.beatDue(nowNanos, timing.keepalive().toNanos())) {
+            sendStatus(out, wallMillis);
         }
         if (handshake.requestDue(nowNanos)) {
-            sendReqnodes(out, wallMillis);
+            transmit(out, LocalStatus.requestNodes(peer), wallMillis);
         }
         requestRetransmissions(out, nowNanos, wallMillis);
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
-        if (nowNanos >= resyncEndNanos) {
-            endResync(out, nowNanos, wallMillis);
+        if (resync.ends(nowNanos)) {
+            // groups the peer holds by its latest account are not started here
+            feed(new TakeoverEvent.Resync(false, groupReports.peerHolding(config.resourceGroups(),
+                    peerSeq.generation(), GroupReports.HOLDING)), out, nowNanos, wallMillis);
         }
-        if (!heldBack.isEmpty() && nowNanos >= configGraceEndNanos) {
-            log(out, Level.INFO, "No configuration digest from " + peer + " within " + configGraceNanos() / 1_000_000
-                    + " ms of comm up (a Heartbeat 3.0.6 peer?); negotiating resources without comparing haresources.");
-        }
-        if (impostorUntilNanos != Long.MIN_VALUE && nowNanos >= impostorUntilNanos) {
-            impostorUntilNanos = Long.MIN_VALUE;
-            log(out, Level.WARN, "The other node using this node's name " + me + " has been silent for deadtime;"
-                    + " this node acts on its groups again.");
-            feed(new TakeoverEvent.IdentityConflict(false), out, nowNanos, wallMillis);
-        }
+        agreement.graceEnded(nowNanos, configGraceNanos()).ifPresent(out::add);
+        identity.expired(nowNanos, out).ifPresent(e -> feed(e, out, nowNanos, wallMillis));
         feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
         releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
         failBackIfDue(out, nowNanos, wallMillis);
-        List<PingNodes.Change> pingChanges = pingNodes.evaluate(nowNanos);
+        List<PingNodes.Change> pingChanges = ping.pingNodes().evaluate(nowNanos);
         if (!pingChanges.isEmpty()) {
             onPingChanges(pingChanges, out, nowNanos, wallMillis);
         }
         sendPingCountIfNew(out, wallMillis);
-        warnIfNoPeerPingCount(out, nowNanos);
+        ping.noPeerCountWarning(nowNanos, detector.status(peer).isAlive()).ifPresent(out::add);
         ipfailIfDue(out, nowNanos, wallMillis);
         return out;
     }
@@ -243,86 +206,40 @@ public final class NodeEngine {
     public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
-        pingNodes.answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
+        ping.pingNodes().answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
         return out;
     }
 
     private void onPingChanges(List<PingNodes.Change> changes, List<Effect> out, long now, long wall) {
-        for (PingNodes.Change c : changes) {
-            log(out, c.to() == org.jheartbeat.core.ping.PingStatus.DEAD ? Level.WARN : Level.INFO, c.logLine());
-        }
-        if (!pingNodes.settled()) {
-            return;
-        }
-        if (ipfail != null) {
-            ipfail.local(pingNodes.upCount(), now);
-        }
+        ping.changed(changes, out, now);
         sendPingCountIfNew(out, wall);
     }
 
-    /**
-     * Sends our {@code jhb-ping} when the count changed or this peer generation has not had it, once our
-     * ping nodes have settled and communication is up. A real Heartbeat peer ignores it.
-     */
+    /** Sends our {@code jhb-ping} when {@link PingCoordination#countToSend} says so. */
     private void sendPingCountIfNew(List<Effect> out, long wall) {
-        if (!pingNodes.any() || !pingNodes.settled() || localStatus != NodeStatus.ACTIVE
-                || !detector.status(peer).isAlive()) {
-            return;
-        }
-        int count = pingNodes.upCount();
-        if (count == pingCountSent && pingSentToGeneration == peerSeq.generation()) {
-            return;
-        }
-        pingCountSent = count;
-        pingSentToGeneration = peerSeq.generation();
-        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.PING_COUNT.wireName())
-                .add(Field.PING_COUNT, Integer.toString(count)).build(), wall);
+        ping.countToSend(local.active(), detector.status(peer).isAlive(), peerSeq.generation())
+                .ifPresent(m -> transmit(out, m, wall));
     }
 
-    /**
-     * Heartbeat's ipfail: when this node has seen fewer live ping nodes than the peer for the settle
-     * delay and both are stable, it goes standby for everything it holds; with auto_failback on and
-     * balanced counts, it hands the peer's own groups back ({@link IpfailRule}).
-     */
+    /** Heartbeat's ipfail ({@link PingCoordination#ipfailDue}): a standby when the ping counts say so. */
     private void ipfailIfDue(List<Effect> out, long now, long wall) {
-        if (ipfail == null) {
-            return;
-        }
         boolean stable = machine.state() == TakeoverState.STABLE && machine.settled() && machine.peerStable()
                 && detector.status(peer).isAlive() && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
-        Optional<IpfailRule.Verdict> v = ipfail.due(now, stable);
-        if (v.isEmpty()) {
-            return;
-        }
-        String counts = pingNodes.upCount() + " live ping node(s) here, " + ipfail.peerCount().orElse(-1)
-                + " on " + peer;
-        ResourceSet held = machine.holdings();
-        if (v.get() == IpfailRule.Verdict.GIVE_UP_ALL) {
-            if (held == ResourceSet.NONE) {
-                log(out, Level.INFO, "ipfail: " + counts + "; this node holds no group, nothing to hand over");
-                return;
-            }
-            log(out, Level.WARN, "ipfail: " + counts + ": giving up because we have less visible ping nodes;"
-                    + " handing [all] to " + peer);
-            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.ALL), now), out, now, wall);
-        } else if (held.includesForeign()) {
-            log(out, Level.INFO, "ipfail: " + counts + ", balanced: handing " + peer + " back its share [foreign]"
-                    + " (auto_failback)");
-            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now, wall);
-        }
+        ping.ipfailDue(now, stable, machine.holdings()).ifPresent(a -> {
+            out.add(a.line());
+            a.standby().ifPresent(set -> apply(machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
+                    wall));
+        });
     }
 
     /** The earliest monotonic instant at which {@link #onTimer} has something to do. */
     public long nextWakeupNanos() {
-        long t = Math.min(nextStatusNanos, detector.nextDeadlineNanos());
+        long t = Math.min(local.nextBeatNanos(), detector.nextDeadlineNanos());
         t = Math.min(t, machine.nextDeadlineNanos());
         t = Math.min(t, handshake.nextDeadlineNanos());
-        t = Math.min(t, rexmit.nextDeadlineNanos());
-        t = Math.min(t, pingNodes.nextDeadlineNanos());
-        if (ipfail != null) {
-            t = Math.min(t, ipfail.nextDeadlineNanos());
-        }
-        return Math.min(Math.min(t, exitAtNanos), resyncEndNanos);
+        t = Math.min(t, flow.nextDeadlineNanos());
+        t = Math.min(t, ping.nextDeadlineNanos());
+        return Math.min(Math.min(t, exitAtNanos), resync.endNanos());
     }
 
     /**
@@ -367,9 +284,10 @@ public final class NodeEngine {
             return out;
         }
         if (from.equals(me)) {
-            Optional<String> other = otherInstance(message);
+            Optional<String> other = IdentityGuard.otherInstance(message, stamper.uuid(), stamper.generation());
             if (other.isPresent()) {
-                onImpostor(other.get(), source, link, out, nowNanos, wallMillis);
+                identity.heard(other.get(), source, link, nowNanos, timing.deadtime().toNanos(), out)
+                        .ifPresent(e -> feed(e, out, nowNanos, wallMillis));
                 return out;
             }
             // our own frames echoed back, or left in a line by our previous run: never about the peer
@@ -381,64 +299,38 @@ public final class NodeEngine {
             return out;
         }
         Optional<MessageType> mt = MessageType.fromWire(type.get());
-        boolean unsequenced = type.get().startsWith("NS_");
-        long hg = parseHex(message.get(Field.GENERATION).orElse("0"), -1);
-        long seq = unsequenced ? 0 : parseHex(message.get(Field.SEQ).orElse(""), -1);
-        if (hg < 0 || (!unsequenced && seq <= 0)) {
-            bad(out, source + " on " + link, "missing or bad seqno/generation", nowNanos);
+        FrameAdmission.Result admitted = admission.admit(message, type.get(), from, link, peerSeq);
+        if (admitted instanceof FrameAdmission.Bad b) {
+            bad(out, source + " on " + link, b.reason(), nowNanos);
             return out;
         }
-        // Frames from before are dropped here, before they refresh a link or the node's liveness
-        // (Heartbeat 3.0.6 should_drop_message: DROPIT updates nothing). NS_ frames carry no seq; one
-        // that carries an hg older than the tracked generation is from before as well.
-        if (unsequenced && message.get(Field.GENERATION).isPresent() && hg < peerSeq.generation()) {
-            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg
-                    + " (tracking gen " + peerSeq.generation() + ")", nowNanos);
+        if (admitted instanceof FrameAdmission.Stale st) {
+            stale(out, st.reason(), st.detail(), nowNanos);
             return out;
         }
-        long lastBefore = peerSeq.lastSeq();
-        long genBefore = peerSeq.generation();
-        SequenceTracker.Verdict verdict = unsequenced ? SequenceTracker.Verdict.ACCEPT : peerSeq.offer(hg, seq);
-        if (verdict == SequenceTracker.Verdict.REPLAY) {
-            stale(out, StaleFrameCounter.Reason.OLD_GENERATION, from + " " + type.get() + " gen " + hg + " seq "
-                    + seq + " (tracking gen " + genBefore + ")", nowNanos);
-            return out;
+        if (!(admitted instanceof FrameAdmission.Admitted a)) {
+            return out; // a copy of an older frame
         }
-        if (verdict == SequenceTracker.Verdict.STALE) {
-            stale(out, StaleFrameCounter.Reason.STALE_SEQUENCE, from + " " + type.get() + " gen " + hg + " seq "
-                    + seq + " (newest seq " + lastBefore + ")", nowNanos);
-            return out;
-        }
-        boolean newOnLink = unsequenced || linkSeqs.newOn(link, hg, seq); // NS_ frames refresh no link: below
-        if (verdict == SequenceTracker.Verdict.DUPLICATE && !newOnLink) {
-            // this link carried it already: duplicated on the way, or replayed; refreshes nothing
-            stale(out, StaleFrameCounter.Reason.REPEATED_ON_LINK, from + " " + type.get() + " gen " + hg + " seq "
-                    + seq + " on " + link, nowNanos);
-            return out;
-        }
-        if (verdict == SequenceTracker.Verdict.DUPLICATE && seq != peerSeq.lastSeq()) {
-            // a copy of an older frame (over another link, or held by a line): Heartbeat drops it
-            // without refreshing anything; only a copy of the newest one refreshes its link
-            return out;
-        }
+        boolean unsequenced = a.unsequenced();
+        long hg = a.hg();
+        long seq = a.seq();
+        long lastBefore = a.lastBefore();
+        SequenceTracker.Verdict verdict = a.verdict();
         message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
         // an NS_ frame (ack, retransmission request) has no seq, so a recorded one cannot be told from a
         // new one: it refreshes no link; the peer's beats, sent on every link each keepalive, do
         for (MembershipEvent e : unsequenced ? List.<MembershipEvent>of() : detector.packetReceived(from, link, nowNanos)) {
             onMembership(e, out, nowNanos, wallMillis, false);
         }
-        boolean forUs = isForUs(message);
+        boolean forUs = FrameAdmission.isFor(message, me, stamper.uuid());
         if (unsequenced) {
             if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
-                retransmit(message, out, nowNanos);
+                FlowControl.retransmit(message, stamper, out, nowNanos);
             } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
-                long lost = parseHex(message.get(Field.FIRST_SEQ).orElse(""), -1);
-                if (lost > 0 && peerSeq.giveUp(lost)) {
-                    rexmit.giveUp(lost);
+                flow.nak(message, peerSeq).ifPresent(line -> {
                     machine.peerReportMayBeOld(peerReportMayBeOld());
-                    log(out, Level.WARN, "Irretrievably lost packet: node " + peer + " seq " + lost + " ("
-                            + message.get(Field.INFO).orElse("no reason") + ")");
-                }
+                    out.add(line);
+                });
             }
             return out;
         }
@@ -449,29 +341,14 @@ public final class NodeEngine {
             }
             case RESTART -> {
                 peerAskSeq = 0; // a new run numbers its frames from the start
-                peerPingUnknown();
-                // what it left running in maintenance its new daemon may have kept, and what its previous run
-                // last reported holding (a maintenance we never heard of may have kept that): not acquired
-                // until the new run's own report says where they run
-                java.util.Set<Integer> left = new java.util.TreeSet<>(peerMaintenanceRuns);
-                left.addAll(groupReports.previousRunHolding(config.resourceGroups(), peerSeq.generation(),
-                        HOLDING));
-                machine.peerLeftRunning(left, out);
+                ping.peerUnknown();
+                machine.peerLeftRunning(groupReports.leftByRestartedPeer(config.resourceGroups(),
+                        peerSeq.generation(), maint.peerRuns()), out);
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
         }
-        if (peerSeq.missing().isEmpty() && (seq % 10 == ackTrigger || seq < peerSeq.lastSeq())) {
-            // flow control (C.5): acknowledge at seq % 10 == trigger when nothing is missing below;
-            // when a retransmission closes the last gap, acknowledge the highest such seq
-            long last = peerSeq.lastSeq();
-            long ack = last - Math.floorMod(last - ackTrigger, 10);
-            if (ack > 0 && (seq == last || ack >= seq)) {
-                transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.ACK.wireName())
-                        .add(Field.DESTINATION, peer.value()).add(Field.ACK_SEQ, OutboundStamper.hex(ack)).build(),
-                        wallMillis);
-            }
-        }
+        flow.ackFor(seq, peerSeq).ifPresent(ack -> transmit(out, ack, wallMillis)); // flow control (C.5)
         if (!forUs || mt.isEmpty()) {
             return out;
         }
@@ -561,44 +438,12 @@ public final class NodeEngine {
         return out;
     }
 
-    /**
-     * auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): a group the peer
-     * prefers runs here because it failed there; once no such group has a failure left on the peer, they go
-     * back as when the peer joins (Pacemaker, with the stickiness of 0 that {@code auto_failback on} exports
-     * to, moves a resource back to its preferred node once its failure there is cleared). Heartbeat 3.0.6
-     * fails back only when a node joins; without this, a cleared group stayed on this node until the peer
-     * restarted or {@code hb failback}.
-     */
-    /**
-     * Whether a group the peer prefers runs here. {@code rsc_hold} says so after a takeover from a dead
-     * peer, not after this node took a group the peer could not run (a failure offer): that one is found here.
-     */
-    private boolean runsAGroupOfThePeers() {
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (config.resourceGroups().get(i).preferredNode().equals(peer)
-                    && machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
-                return true;
-            }
-        }
-        return false;
-    }
-
+    /** auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): {@link AutoFailback}. */
     private void failBackAfterCleanup(List<Effect> out, long now, long wall) {
         if (config.autoFailback() == FailbackPolicy.OFF || !detector.status(peer).isAlive()) {
             return;
         }
-        boolean peersGroupHere = false;
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (config.resourceGroups().get(i).preferredNode().equals(peer)
-                    && machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
-                if (machine.peerFailed(i)) {
-                    return;
-                }
-                peersGroupHere = true;
-            }
-        }
-        if (peersGroupHere) {
-            failbackDue = true;
+        if (failback.cleanupCleared(config.resourceGroups(), machine::groupState, machine::peerFailed)) {
             failBackIfDue(out, now, wall);
         }
     }
@@ -608,7 +453,7 @@ public final class NodeEngine {
         List<Effect> out = new ArrayList<>();
         counters.fenceDone(fenced);
         if (fenced) {
-            peerMaintenanceRuns = java.util.Set.of(); // powered off: what it ran in maintenance is gone
+            maint.peerFenced(); // powered off: what it ran in maintenance is gone
             for (int i = 0; i < config.resourceGroups().size(); i++) {
                 machine.peerReported(i, false, out); // the outcome's event below reconciles
             }
@@ -644,7 +489,7 @@ public final class NodeEngine {
         // read first after a pause of this process, it must not act on the view from before it (refused while
         // the peer may have taken our groups meanwhile: resynchronising)
         awake(out, nowNanos, wallMillis);
-        failbackDue = false; // the operator places the groups now
+        failback.operatorPlaces();
         apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -655,7 +500,7 @@ public final class NodeEngine {
         // read first after a pause of this process, it must not act on the view from before it (refused while
         // the peer may have taken our groups meanwhile: resynchronising)
         awake(out, nowNanos, wallMillis);
-        failbackDue = false; // the operator places the groups now
+        failback.operatorPlaces();
         apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
@@ -664,7 +509,7 @@ public final class NodeEngine {
         switch (type) {
             case STATUS -> {
                 NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
-                long dtMs = parseHex(m.get(Field.DEADTIME).orElse(""), 0);
+                long dtMs = FrameAdmission.parseHex(m.get(Field.DEADTIME).orElse(""), 0);
                 boolean firstContact = !detector.heardFrom(peer);
                 // never heard before, and being fenced for its silence at initdead: the run heard now is not one
                 // declared dead after it was seen (no return after a partition), so it is taken as a restart: a
@@ -680,14 +525,10 @@ public final class NodeEngine {
                     onMembership(e, out, now, wall, restarted || unseenRun);
                 }
                 if (firstContact && handshake.onFirstContact(now)) {
-                    sendReqnodes(out, wall);
+                    transmit(out, LocalStatus.requestNodes(peer), wall);
                 }
             }
-            case REQUEST_NODES -> transmit(out, HaMessage.builder()
-                    .add(Field.DESTINATION, peer.value())
-                    .add(Field.TYPE, MessageType.REPLY_NODES.wireName())
-                    .add(Field.NODE_LIST, nodeList())
-                    .add(Field.DELETED_NODE_LIST, " ").build(), wall);
+            case REQUEST_NODES -> transmit(out, LocalStatus.replyNodes(peer, config.nodes()), wall);
             case REPLY_NODES -> {
                 if (handshake.onReplyNodes()) {
                     commNowUp(out, now, wall);
@@ -698,30 +539,15 @@ public final class NodeEngine {
                 sendMaintenanceIfNew(out, wall);
                 sendPingCountIfNew(out, wall);
                 expectPeerPingCount(now);
-                peerJoining = true;
-                failbackDue = false;
+                failback.peerStarting();
                 // our report goes with the answer: one sent before the peer tracked our sequence numbers
                 // (its first frames from us lost) is never asked for again, and our groups may not change
                 groupReports.peerMayHaveMissed();
                 feed(new TakeoverEvent.PeerStarting(), out, now, wall);
             }
             case CONFIG_DIGEST -> {
-                ConfigDigest d = ConfigDigest.parse(m.get(Field.CONFIG_HARESOURCES).orElse(null),
-                        m.get(Field.CONFIG_AUTHKEYS).orElse(null), m.get(Field.CONFIG_HA_CF).orElse(null));
-                configHeardGeneration = peerSeq.generation();
-                if (d == null) {
-                    log(out, Level.WARN, "malformed " + type.wireName() + " message from " + peer + "; ignored");
-                } else {
-                    configCheck.received(peerSeq.generation(), d).ifPresent(out::add);
-                    GroupDigest.PeerGroups groups = m.get(Field.CONFIG_GROUPS).map(GroupDigest::decode).orElse(null);
-                    peerGroups = groups;
-                    if (groups instanceof GroupDigest.PeerGroups.Unreadable) {
-                        log(out, Level.WARN, "unreadable " + Field.CONFIG_GROUPS.wireName() + " in "
-                                + type.wireName() + " message from " + peer);
-                    }
-                    applyDisputes(GroupAgreement.disputed(me, config.resourceGroups(), peer, groups,
-                            !d.haresources().equals(configCheck.local().haresources())), out, now, wall);
-                }
+                agreement.received(m, peerSeq.generation(), config.resourceGroups(), out)
+                        .ifPresent(g -> apply(machine.on(new TakeoverEvent.GroupsDisputed(g), now), out, now, wall));
                 sendConfigDigestIfNew(out, wall);
                 feed(null, out, now, wall); // the peer's resource messages held back for this
             }
@@ -752,9 +578,8 @@ public final class NodeEngine {
                         }
                         feed(ev.event(), out, now, wall);
                     }
-                    if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable() && peerJoining) {
-                        peerJoining = false;
-                        failbackDue = config.autoFailback() != FailbackPolicy.OFF;
+                    if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable()
+                            && failback.peerStable(config.autoFailback() != FailbackPolicy.OFF)) {
                         failBackIfDue(out, now, wall);
                     }
                 }
@@ -765,32 +590,21 @@ public final class NodeEngine {
                     log(out, Level.INFO, e.logLine());
                 }
                 out.add(new Effect.PeerLost(peer, "shut down"));
-                if (!peerMaintenanceRuns.isEmpty()) {
-                    java.util.List<String> left = new java.util.ArrayList<>();
-                    peerMaintenanceRuns.forEach(i -> left.add(config.resourceGroups().get(i).key()));
-                    log(out, Level.WARN, peer + " shut down leaving resource groups in maintenance running there: "
-                            + String.join(", ", left) + "; not taken over, and not started here by 'hb maintenance"
-                            + " off' until " + peer + " is back");
-                }
-                peerPingUnknown();
+                maint.leftRunningAtShutdown(config.resourceGroups()).ifPresent(out::add);
+                ping.peerUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
             case PING_COUNT -> {
-                String n = m.get(Field.PING_COUNT).orElse("");
-                if (!n.matches("[0-9]{1,4}")) {
+                if (!ping.peerCount(m.get(Field.PING_COUNT).orElse(""), now)) {
                     bad(out, peer.value(), type.wireName() + " without a valid " + Field.PING_COUNT.wireName(), now);
                     return;
                 }
-                if (ipfail != null) {
-                    ipfail.peer(Integer.parseInt(n), now);
-                }
-                peerPingCount = Integer.parseInt(n);
                 sendPingCountIfNew(out, wall);
             }
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
             case GROUP_STATES -> {
                 Optional<String> malformed = groupReports.received(m, peerSeq.generation(),
-                        parseHex(m.get(Field.SEQ).orElse(""), -1));
+                        FrameAdmission.parseHex(m.get(Field.SEQ).orElse(""), -1));
                 malformed.ifPresent(r -> bad(out, peer.value(), r, now));
                 machine.peerReportMayBeOld(peerReportMayBeOld());
                 if (malformed.isEmpty()) {
@@ -799,13 +613,8 @@ public final class NodeEngine {
                     apply(machine.on(new TakeoverEvent.PeerGroupStates(groupReports.peerStates(peerSeq.generation())),
                             now), out, now, wall);
                     boolean ended = false;
-                    for (int i = 0; i < config.resourceGroups().size(); i++) {
-                        var r = peerReport(config.resourceGroups().get(i).key());
-                        if (!(r instanceof org.jheartbeat.core.takeover.GroupPlacement.PeerReport.None)) {
-                            ended |= machine.peerReported(i, r instanceof org.jheartbeat.core.takeover.GroupPlacement
-                                    .PeerReport.Reported rep && rep.state() != org.jheartbeat.core.takeover.GroupState.STOPPED
-                                    && rep.state() != org.jheartbeat.core.takeover.GroupState.FAILED, out);
-                        }
+                    for (var r : groupReports.peerMayRun(config.resourceGroups(), peerSeq.generation()).entrySet()) {
+                        ended |= machine.peerReported(r.getKey(), r.getValue(), out);
                     }
                     if (ended) {
                         feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
@@ -823,7 +632,7 @@ public final class NodeEngine {
     private void awake(List<Effect> out, long now, long wall) {
         List<MembershipEvent> events = detector.awake(now);
         events.forEach(e -> onMembership(e, out, now, wall, false));
-        pingNodes.paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
+        ping.pingNodes().paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
         if (detector.lastPauseNanos() > 0 && events.stream().noneMatch(e -> e instanceof MembershipEvent.Paused)) {
             // the peer was taken for dead before the pause (no silence of its to discount): it may have come
             // back and taken its groups meanwhile, its frames waiting unread
@@ -847,7 +656,7 @@ public final class NodeEngine {
                 commNowUp(out, now, wall);
             }
             out.add(new Effect.PeerLost(peer, "died"));
-            peerPingUnknown();
+            ping.peerUnknown();
             machine.peerNeverDelaysFencing(peerIsHeartbeat306(now));
             feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
@@ -857,36 +666,12 @@ public final class NodeEngine {
         }
     }
 
-    /**
-     * This process did not run for {@code pausedMillis}: when the peer may have declared it dead meanwhile
-     * (its silence as the peer saw it, the pause plus up to a keepalive and a second of delay, may exceed
-     * deadtime), the frames queued meanwhile may be stale: the peer may have taken our groups over and
-     * cancelled a standby exchange. Starts are held back ({@link TakeoverEvent.Resync}) for two keepalives
-     * and a second, long enough for the peer's answer to our return (its {@code partition} claim and its
-     * {@code jhb-groups}, sent again to a node it heard return); our own report goes out again at once.
-     */
+    /** This process did not run for {@code pausedMillis}: starts wait when {@link PauseResync#paused} says so. */
     private void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
-        long mayBeDead = timing.deadtime().toMillis() - timing.keepalive().toMillis() - 1_000;
-        TakeoverState st = machine.state();
-        // also when the peer was taken for dead: it may have come back meanwhile and taken its groups
-        // (its frames wait unread), so a start decided now would act on the view from before the pause;
-        // and before comm up: the peer may have declared this node dead at its initdead and taken its
-        // groups, and its queued `starting` (sent at that comm up) would read as both nodes starting
-        if (pausedMillis < mayBeDead || st == TakeoverState.STOPPED || st == TakeoverState.SHUTTING_DOWN) {
-            return;
+        if (resync.paused(pausedMillis, machine.state(), timing, now, out)) {
+            groupReports.peerMayHaveMissed(); // our own report goes out again at once
+            feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
         }
-        resyncEndNanos = now + 2 * timing.keepalive().toNanos() + 1_000_000_000L;
-        log(out, Level.WARN, peer + " may have declared this node dead during its pause: no resource group is started"
-                + " until " + peer + " has answered its return");
-        groupReports.peerMayHaveMissed();
-        feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
-    }
-
-    /** The resynchronisation after a pause ends: groups the peer holds by its latest account are not started here. */
-    private void endResync(List<Effect> out, long now, long wall) {
-        resyncEndNanos = Long.MAX_VALUE;
-        java.util.Set<Integer> holds = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(), HOLDING);
-        feed(new TakeoverEvent.Resync(false, holds), out, now, wall);
     }
 
     /**
@@ -903,100 +688,42 @@ public final class NodeEngine {
             return;
         }
         java.util.Set<Integer> runs = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                java.util.EnumSet.of(org.jheartbeat.core.takeover.GroupState.RUNNING,
-                        org.jheartbeat.core.takeover.GroupState.STARTING));
+                java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING));
         if (!runs.isEmpty()) {
             apply(machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
         }
     }
 
     private void commNowUp(List<Effect> out, long now, long wall) {
-        log(out, Level.INFO, "Comm_now_up(): updating status to active");
-        localStatus = NodeStatus.ACTIVE;
-        log(out, Level.INFO, "Local status now set to: 'active'");
-        sendStatus(out, now, wall);
+        local.commUp(out);
+        sendStatus(out, wall);
         sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
         sendMaintenanceIfNew(out, wall);
         sendPingCountIfNew(out, wall);
         expectPeerPingCount(now);
-        configGraceEndNanos = now + configGraceNanos();
+        agreement.commUp(now, configGraceNanos());
         apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
     }
 
-    /**
-     * Whether the peer is a Heartbeat 3.0.6 node: communication came up with its current generation and
-     * the grace for its {@code jhb-config} passed without one (a jheartbeat peer sends it with its
-     * {@code starting}, or to a restarted peer). Unknown (no comm up yet) counts as a jheartbeat peer.
-     */
+    /** Whether the peer is a Heartbeat 3.0.6 node ({@link ConfigAgreement#peerIsHeartbeat306}). */
     private boolean peerIsHeartbeat306(long now) {
-        return configGraceEndNanos != Long.MIN_VALUE && now >= configGraceEndNanos
-                && configHeardGeneration != peerSeq.generation();
+        return agreement.peerIsHeartbeat306(now, peerSeq.generation());
     }
 
     /**
-     * Feeds {@code event} (null: none) to the machine, unless it is a {@code resource} message from
-     * the peer while negotiating and the peer's {@code jhb-config} has not arrived within
-     * {@link #configGraceNanos()} of comm up: such messages are held back (in order) so that groups
-     * are negotiated with the disputed ones known. Any other event first releases what is held.
+     * Feeds {@code event} (null: none) to the machine, after what {@link ConfigAgreement#admit} held back
+     * for the peer's {@code jhb-config}, unless it holds this one back too.
      */
     private void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
-        boolean waiting = machine.state() == TakeoverState.NEGOTIATING
-                && configHeardGeneration != peerSeq.generation() && now < configGraceEndNanos;
-        if (waiting && event instanceof TakeoverEvent.PeerResources) {
-            heldBack.addLast(event);
-            return;
-        }
-        if (!waiting || !(event instanceof TakeoverEvent.Tick)) {
-            while (!heldBack.isEmpty()) {
-                apply(machine.on(heldBack.removeFirst(), now), out, now, wall);
-            }
-        }
-        if (event != null) {
-            apply(machine.on(event, now), out, now, wall);
+        for (TakeoverEvent e : agreement.admit(event, machine.state() == TakeoverState.NEGOTIATING, now,
+                peerSeq.generation())) {
+            apply(machine.on(e, now), out, now, wall);
         }
     }
 
-    /**
-     * Takes the newly computed disputed groups: a CRIT line for each group newly disputed (or for
-     * another reason), an INFO line for each no longer disputed, and the new set to the machine.
-     */
-    private void applyDisputes(java.util.SortedMap<Integer, String> now, List<Effect> out, long nowNanos, long wall) {
-        String both = me.compareTo(peer) < 0 ? me + " and " + peer : peer + " and " + me;
-        for (var e : now.entrySet()) {
-            if (!e.getValue().equals(disputes.get(e.getKey()))) {
-                log(out, Level.CRIT, "Resource group " + config.resourceGroups().get(e.getKey()).key()
-                        + " is defined differently on " + both + " (" + e.getValue()
-                        + "): started by neither node until haresources agree");
-            }
-        }
-        for (int g : disputes.keySet()) {
-            if (!now.containsKey(g)) {
-                log(out, Level.INFO, "Resource group " + config.resourceGroups().get(g).key() + " is defined the same on "
-                        + both + " now; it is no longer held back.");
-            }
-        }
-        boolean changed = !disputes.keySet().equals(now.keySet());
-        disputes = now;
-        if (changed) {
-            apply(machine.on(new TakeoverEvent.GroupsDisputed(now.keySet()), nowNanos), out, nowNanos, wall);
-        }
-    }
-
-    /**
-     * Sends our {@code jhb-config} unless this peer generation already has it: after comm up, and
-     * to a restarted peer (its {@code starting} or its own digest). A real Heartbeat peer ignores it.
-     */
+    /** Sends our {@code jhb-config} unless this peer generation already has it ({@link ConfigAgreement#digestToSend}). */
     private void sendConfigDigestIfNew(List<Effect> out, long wall) {
-        if (digestSentToGeneration == peerSeq.generation()) {
-            return;
-        }
-        digestSentToGeneration = peerSeq.generation();
-        ConfigDigest d = configCheck.local();
-        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.CONFIG_DIGEST.wireName())
-                .add(Field.CONFIG_HARESOURCES, d.haresources())
-                .add(Field.CONFIG_AUTHKEYS, d.authkeys())
-                .add(Field.CONFIG_HA_CF, d.haCf())
-                .add(Field.CONFIG_GROUPS, localGroupsWire).build(), wall);
+        agreement.digestToSend(peerSeq.generation()).ifPresent(m -> transmit(out, m, wall));
     }
 
     /**
@@ -1011,8 +738,8 @@ public final class NodeEngine {
         // one-way cut it hears us and must not start a group we take over
         boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
         groupReports.due(config.resourceGroups(), machine::groupState, machine.removedLeftHere(), peerSeq.generation(),
-                localStatus == NodeStatus.ACTIVE && (announces || detector.status(peer).isAlive()),
-                localStatus == NodeStatus.ACTIVE).ifPresent(m -> transmit(out, m, wall));
+                local.active() && (announces || detector.status(peer).isAlive()),
+                local.active()).ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {
                 if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
@@ -1029,113 +756,38 @@ public final class NodeEngine {
         }
     }
 
-    /**
-     * Heartbeat's auto_failback ({@code PerformAutoFailback}): once a (re)joined peer is stable, a
-     * node whose bits include {@code foreign} goes standby for {@code foreign}, even when no group of
-     * the peer's exists, so that both nodes' {@code rsc_hold} end up as Heartbeat's ({@code local} on
-     * both). When there are foreign groups to give back the takeover machine starts that standby
-     * itself; this covers the case where it sees nothing to give. Waits (checked every tick) while
-     * either side is in flux, as Heartbeat's "Auto failback delayed." does, and while a standby is in
-     * progress: a failback standby the peer ignored ("local resources in flux") and that was cancelled
-     * for want of a reply is asked again once both nodes are stable, where Heartbeat 3.0.6 gives up for
-     * good and leaves the peer's groups here. An operator's {@code hb standby}/{@code hb takeover}
-     * ends what is owed ({@link #onStandbyRequested}, {@link #onTakeoverRequested}).
-     */
+    /** Heartbeat's auto_failback: the standby for {@code foreign} once {@link AutoFailback#standbyDue}. */
     private void failBackIfDue(List<Effect> out, long now, long wall) {
-        if (!failbackDue) {
-            return;
-        }
-        if (!rscHold.value().includesForeign() && !runsAGroupOfThePeers() || !detector.status(peer).isAlive()) {
-            failbackDue = false;
-            return;
-        }
-        if (machine.state() != TakeoverState.STABLE || machine.handover() == TakeoverMachine.Handover.IN_PROGRESS
-                || !machine.settled() || !machine.peerStable()) {
-            return;
-        }
-        failbackDue = false;
-        log(out, Level.INFO, "auto_failback: handing " + peer + " back its share [foreign]");
-        apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now, wall);
+        failback.standbyDue(() -> rscHold.value().includesForeign()
+                        || AutoFailback.runsAGroupOf(peer, config.resourceGroups(), machine::groupState),
+                detector.status(peer).isAlive(), () -> machine.state() == TakeoverState.STABLE
+                        && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS && machine.settled()
+                        && machine.peerStable()).ifPresent(line -> {
+                            out.add(line);
+                            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now,
+                                    wall);
+                        });
     }
 
-    private void sendStatus(List<Effect> out, long now, long wall) {
-        if (sentFirstStatus && localStatus == NodeStatus.INIT) {
-            localStatus = NodeStatus.UP;
-            log(out, Level.INFO, "Local status now set to: 'up'");
-        }
-        sentFirstStatus = true;
-        // Heartbeat 3.0.6 advertises deadtime + 2 s for its first 5 s (hb_add_deadtime); we always
-        // advertise deadtime, so a node that dies right after start is still taken over in deadtime.
-        long dt = timing.deadtime().toMillis();
-        transmit(out, HaMessage.builder()
-                .add(Field.TYPE, MessageType.STATUS.wireName())
-                .add(Field.STATUS, localStatus.wireName())
-                .add(Field.DEADTIME, OutboundStamper.hex(dt))
-                .add(Field.PROTOCOL, "1").build(), wall);
+    private void sendStatus(List<Effect> out, long wall) {
+        transmit(out, local.beat(timing.deadtime().toMillis(), out), wall);
     }
 
-    private void sendReqnodes(List<Effect> out, long wall) {
-        transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.REQUEST_NODES.wireName())
-                .add(Field.DESTINATION, peer.value()).build(), wall);
-    }
-
-    /**
-     * Whether a frame of the peer sent after its last kept {@code jhb-groups} is missing: a newer report (or
-     * the one of a change whose protocol messages were read already) may be among them.
-     */
+    /** Whether a newer {@code jhb-groups} of the peer may be missing ({@link GroupReports#peerReportMayBeOld}). */
     private boolean peerReportMayBeOld() {
-        java.util.SortedSet<Long> missing = peerSeq.missing();
-        return !missing.isEmpty() && missing.last() > groupReports.peerSeq(peerSeq.generation());
+        return groupReports.peerReportMayBeOld(peerSeq.missing(), peerSeq.generation());
     }
 
-    /** Keeps {@link #rexmit} in step with the tracker's missing set; logs gaps as Heartbeat does. */
+    /** Keeps the retransmission requests in step with the tracker ({@link FlowControl#track}). */
     private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
-        if (verdict == SequenceTracker.Verdict.RESTART) {
-            rexmit.clear();
-            machine.peerReportMayBeOld(false);
-            return;
-        }
-        if (verdict == SequenceTracker.Verdict.ACCEPT && lastBefore > 0 && seq > lastBefore + 1
-                && peerSeq.lastSeq() == seq && !peerSeq.missing().isEmpty()) {
-            log(out, Level.WARN, (seq - lastBefore - 1) + " lost packet(s) for [" + peer + "] [" + lastBefore + ":"
-                    + seq + "]");
-        }
-        if (rexmit.track(peerSeq.missing(), now)) {
-            log(out, Level.INFO, "No pkts missing from " + peer + "!");
-        }
-        machine.peerReportMayBeOld(peerReportMayBeOld());
+        flow.track(verdict, lastBefore, seq, peerSeq, out, now);
+        machine.peerReportMayBeOld(verdict != SequenceTracker.Verdict.RESTART && peerReportMayBeOld());
     }
 
-    /** Sends due {@code NS_rexmit} requests ({@code firstseq}/{@code lastseq} in decimal, as 3.0.6). */
+    /** Sends the due {@code NS_rexmit} requests ({@link FlowControl#requestsDue}). */
     private void requestRetransmissions(List<Effect> out, long now, long wall) {
-        if (rexmit.isEmpty()) {
-            return;
-        }
-        if (!detector.status(peer).isAlive()) {
-            rexmit.clear();
-            return;
-        }
-        for (long seq : rexmit.dueNow(now)) {
-            transmit(out, HaMessage.builder().add(Field.TYPE, MessageType.RETRANSMIT_REQUEST.wireName())
-                    .add(Field.DESTINATION, peer.value())
-                    .add(Field.FIRST_SEQ, Long.toString(seq))
-                    .add(Field.LAST_SEQ, Long.toString(seq)).build(), wall);
-        }
-    }
-
-    /**
-     * Answers an {@code NS_rexmit}: each packet still kept is sent again, unless it was less than 240 ms
-     * ago (the same request arrives once per medium), as {@link Traffic#RETRANSMISSION}, which a slow
-     * medium sends after everything else and drops first.
-     */
-    private void retransmit(HaMessage m, List<Effect> out, long now) {
-        long first = parseDecimal(m.get(Field.FIRST_SEQ).orElse(""));
-        long last = parseDecimal(m.get(Field.LAST_SEQ).orElse(""));
-        if (first <= 0 || last < first) {
-            return;
-        }
-        for (long s = first; s <= last && s < first + 50; s++) {
-            stamper.resend(s, now).ifPresent(p -> out.add(new Effect.Transmit(p, Traffic.RETRANSMISSION)));
+        for (HaMessage m : flow.requestsDue(now, detector.status(peer).isAlive())) {
+            transmit(out, m, wall);
         }
     }
 
@@ -1149,14 +801,6 @@ public final class NodeEngine {
                 toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty()), traffic));
     }
 
-    private boolean isForUs(HaMessage m) {
-        Optional<byte[]> destUuid = m.getBinary(Field.DESTINATION_UUID);
-        if (destUuid.isPresent() && !allZero(destUuid.get())) {
-            return java.util.Arrays.equals(destUuid.get(), stamper.uuid());
-        }
-        return m.get(Field.DESTINATION).map(d -> d.equalsIgnoreCase(me.value())).orElse(true);
-    }
-
     /** {@code jhb-maint} from the peer: a probe request, its answer, or its setting (the newer one wins). */
     private void onMaintenanceMessage(HaMessage m, List<Effect> out, long now, long wall) {
         MaintenanceMessages.Decoded d = MaintenanceMessages.decode(m);
@@ -1167,43 +811,15 @@ public final class NodeEngine {
         } else if (d instanceof MaintenanceMessages.Decoded.Runs r) {
             out.add(new Effect.PeerProbed(r.request(), r.runs()));
         } else if (d instanceof MaintenanceMessages.Decoded.Set set) {
-            java.util.Set<Integer> peerRuns = indices(set.runs());
-            peerMaintenanceRuns = peerRuns;
-            Maintenance cur = machine.maintenance();
-            Maintenance win = Maintenance.newer(cur, set.setting());
-            if (win.equals(cur)) {
-                if (!cur.equals(set.setting())) {
-                    log(out, Level.INFO, peer + " has an older maintenance setting (" + set.setting().describe()
-                            + ", version " + set.setting().version() + "); sending ours (" + cur.describe() + ")");
-                    maintenanceSentToGeneration = -1;
-                    sendMaintenanceIfNew(out, wall);
-                }
-                if (cur.any() && !set.runs().isEmpty()) {
-                    log(out, Level.INFO, "Maintenance: " + peer + " runs " + String.join(", ", set.runs()));
-                }
-                return;
-            }
-            log(out, Level.INFO, "Maintenance setting from " + peer + ": " + win.describe() + " (version "
-                    + win.version() + ")");
-            java.util.Set<Integer> leaving = machine.leavingMaintenance(win);
-            if (leaving.isEmpty()) {
-                applyMaintenance(win, java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), peerRuns, false, out,
-                        now, wall);
-            } else if (set.yours().isPresent() && lastProbeForPeer != null) {
-                // the peer decided from the probe we just answered: use it (it tells partly from fully)
-                java.util.Set<Integer> here = new java.util.TreeSet<>(lastProbeForPeer.get(0));
-                here.retainAll(leaving);
-                java.util.Set<Integer> partly = new java.util.TreeSet<>(lastProbeForPeer.get(1));
-                partly.retainAll(leaving);
-                applyMaintenance(win, leaving, here, partly, peerRuns, false, out, now, wall);
-            } else {
-                out.add(new Effect.ProbeThenApply(win, leaving, peerRuns));
-            }
+            maint.onSet(set, machine.maintenance(), machine::leavingMaintenance, this::groupIndex,
+                    peerSeq.generation(), this::runningKeys, out, msg -> transmit(out, msg, wall)).ifPresent(a ->
+                    applyMaintenance(a.next(), a.probed(), a.runsHere(), a.partly(), a.runsPeer(), false, out, now,
+                            wall));
         }
     }
 
     /**
-     * Applies a maintenance setting (issue 20): to the machine (groups in {@code probed} take what runs
+     * Applies a maintenance setting: to the machine (groups in {@code probed} take what runs
      * as their state), to the state directory, and, when {@code announce}, to the peer (with what runs
      * here and, for a probe exchange, what its probe found there).
      *
@@ -1230,11 +846,8 @@ public final class NodeEngine {
                 wall);
         out.add(new Effect.PersistMaintenance(next));
         if (announce && detector.status(peer).isAlive()) {
-            java.util.List<String> yours = new java.util.ArrayList<>();
-            runsPeer.forEach(i -> yours.add(config.resourceGroups().get(i).key()));
-            transmit(out, MaintenanceMessages.set(next, runningKeys(),
-                    probed.isEmpty() ? Optional.empty() : Optional.of(yours)), wall);
-            maintenanceSentToGeneration = peerSeq.generation();
+            transmit(out, maint.announcement(next, probed, runsPeer, config.resourceGroups(), runningKeys(),
+                    peerSeq.generation()), wall);
         }
     }
 
@@ -1252,13 +865,8 @@ public final class NodeEngine {
     public List<Effect> onProbedForPeer(long request, java.util.Set<Integer> fully, java.util.Set<Integer> partly,
                                         long wall) {
         List<Effect> out = new ArrayList<>();
-        lastProbeForPeer = List.of(java.util.Set.copyOf(fully), java.util.Set.copyOf(partly));
-        java.util.Set<Integer> runs = new java.util.TreeSet<>(fully);
-        runs.addAll(partly);
-        java.util.List<String> keys = new java.util.ArrayList<>();
-        runs.forEach(i -> keys.add(config.resourceGroups().get(i).key()));
-        keys.addAll(machine.removedLeftRunning()); // not in haresources, so not probed, but left running here
-        transmit(out, MaintenanceMessages.runs(request, keys), wall);
+        transmit(out, maint.probedForPeer(request, fully, partly, config.resourceGroups(),
+                machine.removedLeftRunning()), wall);
         return out;
     }
 
@@ -1269,52 +877,24 @@ public final class NodeEngine {
 
     /** Groups the peer last reported running on it in a {@code jhb-maint} (status during maintenance). */
     public java.util.Set<Integer> peerMaintenanceRuns() {
-        return peerMaintenanceRuns;
+        return maint.peerRuns();
     }
 
     /** Sends our maintenance setting to a peer generation that has not had it (comm up, a restarted peer). */
     private void sendMaintenanceIfNew(List<Effect> out, long wall) {
-        Maintenance cur = machine.maintenance();
-        if (cur.version() == 0 || maintenanceSentToGeneration == peerSeq.generation()) {
-            return;
-        }
-        maintenanceSentToGeneration = peerSeq.generation();
-        transmit(out, MaintenanceMessages.set(cur, runningKeys(), Optional.empty()), wall);
+        maint.settingToSend(machine.maintenance(), peerSeq.generation(), this::runningKeys)
+                .ifPresent(m -> transmit(out, m, wall));
     }
 
     private java.util.List<String> runningKeys() {
         java.util.List<String> keys = new java.util.ArrayList<>();
         for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (machine.groupState(i) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
+            if (machine.groupState(i) == GroupState.RUNNING) {
                 keys.add(config.resourceGroups().get(i).key());
             }
         }
         keys.addAll(machine.removedLeftRunning());
         return keys;
-    }
-
-    private java.util.Set<Integer> indices(java.util.Collection<String> keys) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
-        for (String k : keys) {
-            int i = groupIndex(k);
-            if (i >= 0) {
-                out.add(i);
-            }
-        }
-        return out;
-    }
-
-    /** {@code old} (indices into {@code before}) as indices into the groups now, by key; groups gone are dropped. */
-    private java.util.Set<Integer> reindexed(java.util.Set<Integer> old,
-                                             List<org.jheartbeat.core.config.ResourceGroupDecl> before) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
-        old.forEach(i -> {
-            int j = groupIndex(before.get(i).key());
-            if (j >= 0) {
-                out.add(j);
-            }
-        });
-        return out;
     }
 
     private int groupIndex(String key) {
@@ -1324,42 +904,6 @@ public final class NodeEngine {
             }
         }
         return -1;
-    }
-
-    /**
-     * Whether a frame that carries our name comes from another instance: a node UUID other than ours,
-     * or (without a UUID) a generation newer than ours. Our own echoes carry our UUID and generation; a
-     * previous run's frames our UUID and an older generation (Heartbeat's generation only grows).
-     *
-     * @return what tells it apart, for the log; empty for our own frames
-     */
-    private Optional<String> otherInstance(HaMessage message) {
-        Optional<byte[]> uuid = message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16);
-        long hg = parseHex(message.get(Field.GENERATION).orElse("0"), -1);
-        if (uuid.isPresent() && !java.util.Arrays.equals(uuid.get(), stamper.uuid())) {
-            return Optional.of("node UUID " + java.util.HexFormat.of().formatHex(uuid.get()) + ", generation " + hg);
-        }
-        if (uuid.isEmpty() && hg > stamper.generation()) {
-            return Optional.of("generation " + hg + ", ours is " + stamper.generation());
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * A live node sends with our name: CRIT (once per conflict), and the machine starts nothing until
-     * that node has been silent for deadtime. Its frames refresh nothing about the peer.
-     */
-    private void onImpostor(String what, String source, String link, List<Effect> out, long now, long wall) {
-        boolean fresh = impostorUntilNanos == Long.MIN_VALUE;
-        impostorUntilNanos = now + timing.deadtime().toNanos();
-        if (!fresh) {
-            return;
-        }
-        log(out, Level.CRIT, "Another live node uses this node's name " + me + " (" + what + ", from " + source
-                + " on " + link + "): this node starts no resource group and takes nothing over until it has"
-                + " been silent for deadtime. Stop the daemon that started as " + me + " on that machine (was its"
-                + " host name taken over by a Hostname resource? start it with --node-name).");
-        feed(new TakeoverEvent.IdentityConflict(true), out, now, wall);
     }
 
     private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
@@ -1374,72 +918,9 @@ public final class NodeEngine {
         out.add(new Effect.LogLine(level, text));
     }
 
-    private String nodeList() {
-        StringBuilder sb = new StringBuilder();
-        config.nodes().forEach(n -> sb.append(n.value()).append(' '));
-        return sb.toString();
-    }
-
-    private static boolean allZero(byte[] b) {
-        for (byte x : b) {
-            if (x != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static long parseHex(String s, long fallback) {
-        if (s.isEmpty() || s.length() > 15) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(s, 16);
-        } catch (NumberFormatException e) {
-            return fallback;
-        }
-    }
-
-    private static long parseDecimal(String s) {
-        if (s.isEmpty() || s.length() > 18) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    /**
-     * A jheartbeat peer with the same ping nodes reports its count once they have settled: within
-     * deadping of its start, plus a keepalive or two for the message.
-     */
+    /** A jheartbeat peer reports its ping count within deadping of its start, plus a keepalive or two. */
     private void expectPeerPingCount(long now) {
-        if (ipfail != null && peerPingCount < 0) {
-            peerPingDueNanos = now + config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos();
-        }
-    }
-
-    /** ipfail on, but the peer never reported a count: say once why nothing will move. */
-    private void warnIfNoPeerPingCount(List<Effect> out, long now) {
-        if (now < peerPingDueNanos) {
-            return;
-        }
-        peerPingDueNanos = Long.MAX_VALUE;
-        if (peerPingCount < 0 && detector.status(peer).isAlive()) {
-            log(out, Level.WARN, "ipfail: " + peer + " reports no ping node count (a Heartbeat 3.0.6 peer, or no"
-                    + " ping nodes in its ha.cf): ping nodes are only reported, nothing moves because of them");
-        }
-    }
-
-    private void peerPingUnknown() {
-        peerPingCount = -1;
-        peerPingDueNanos = Long.MAX_VALUE;
-        pingSentToGeneration = -1; // tell it again once it is heard: it forgot ours too
-        if (ipfail != null) {
-            ipfail.peerUnknown();
-        }
+        ping.expectPeerCount(now, config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos());
     }
 
     /**
@@ -1448,22 +929,12 @@ public final class NodeEngine {
      * comm, negotiating or stable (not in a standby exchange, fencing or shutting down).
      */
     public boolean groupsQuiet() {
-        TakeoverState s = machine.state();
-        if (s != TakeoverState.AWAITING_COMM && s != TakeoverState.NEGOTIATING && s != TakeoverState.STABLE) {
-            return false;
-        }
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            var g = machine.groupState(i);
-            if (g == org.jheartbeat.core.takeover.GroupState.STARTING
-                    || g == org.jheartbeat.core.takeover.GroupState.STOPPING) {
-                return false;
-            }
-        }
-        return !machine.removedStopping();
+        return Regrouping.quiet(machine.state(), config.resourceGroups().size(), machine::groupState)
+                && !machine.removedStopping();
     }
 
     /**
-     * A configuration reload (issue 13 item 3): from now on this node runs {@code applied}
+     * A configuration reload: from now on this node runs {@code applied}
      * ({@link org.jheartbeat.core.config.ConfigReload.Plan#applied()}). The timings go to the failure
      * detector and the beat timer (the beat already scheduled stays, the following ones are one new
      * keepalive apart; the deadtime we advertise changes with our next {@code status}); new authkeys sign and verify every
@@ -1492,44 +963,26 @@ public final class NodeEngine {
         detector.retime(timing);
         stamper.rekey(new org.jheartbeat.core.auth.MessageAuthenticator(applied.authKeys()));
         if (regroup) {
-            java.util.SortedMap<Integer, String> remapped = new java.util.TreeMap<>();
-            for (var e : disputes.entrySet()) {
-                int j = groupIndex(oldGroups.get(e.getKey()).key());
-                if (j >= 0) {
-                    remapped.put(j, e.getValue());
-                }
-            }
-            disputes = remapped;
+            agreement.regrouped(oldGroups, this::groupIndex);
             // what the peer last said runs there, and our last probe for it, are indices into the old list
-            peerMaintenanceRuns = reindexed(peerMaintenanceRuns, oldGroups);
-            lastProbeForPeer = null;
-            rscHold.groupsChanged(applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(me)),
-                    applied.resourceGroups().stream().anyMatch(g -> g.preferredNode().equals(peer)));
+            maint.regrouped(oldGroups, this::groupIndex);
+            rscHold.groupsChanged(Regrouping.prefersAny(applied.resourceGroups(), me),
+                    Regrouping.prefersAny(applied.resourceGroups(), peer));
             java.util.Set<String> left = machine.removedLeftRunning();
             apply(machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
                     wallMillis);
-            for (int j = 0; j < applied.resourceGroups().size(); j++) {
-                if (left.contains(applied.resourceGroups().get(j).key()) && !machine.inMaintenance(j)
-                        && machine.groupState(j) == org.jheartbeat.core.takeover.GroupState.RUNNING) {
-                    out.add(new Effect.WatchGroup(j, true)); // managed again: watched, as when adopted
-                }
-            }
+            out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), machine::inMaintenance,
+                    machine::groupState)); // managed again: watched, as when adopted
         }
-        localGroupsWire = GroupDigest.encode(applied.resourceGroups().stream().map(GroupDigest::of).toList());
-        ConfigDigest digest = ConfigDigest.of(applied);
-        configCheck.reloaded(digest, peerSeq.generation()).ifPresent(out::add);
-        Optional<ConfigDigest> theirs = configCheck.peerDigest(peerSeq.generation());
-        if (theirs.isPresent()) {
-            applyDisputes(GroupAgreement.disputed(me, applied.resourceGroups(), peer, peerGroups,
-                    !theirs.get().haresources().equals(digest.haresources())), out, nowNanos, wallMillis);
-        }
+        agreement.reloaded(applied, peerSeq.generation(), out).ifPresent(g ->
+                apply(machine.on(new TakeoverEvent.GroupsDisputed(g), nowNanos), out, nowNanos, wallMillis));
         if (regroup) {
             // reconciles: a new group wanted here starts now (unless disputed)
-            apply(machine.on(new TakeoverEvent.GroupsDisputed(disputes.keySet()), nowNanos), out, nowNanos,
+            apply(machine.on(new TakeoverEvent.GroupsDisputed(agreement.disputed()), nowNanos), out, nowNanos,
                     wallMillis);
         }
-        if (localStatus == NodeStatus.ACTIVE) {
-            digestSentToGeneration = -1;
+        if (local.active()) {
+            agreement.resendDigest();
             sendConfigDigestIfNew(out, wallMillis);
         }
         return out;
@@ -1539,12 +992,12 @@ public final class NodeEngine {
 
     /** The ping pseudo-nodes and their statuses (read-only use, on the loop thread). */
     public PingNodes pingNodes() {
-        return pingNodes;
+        return ping.pingNodes();
     }
 
     /** The peer's last reported count of live ping nodes ({@code jhb-ping}), or -1 when unknown. */
     public int peerPingCount() {
-        return peerPingCount;
+        return ping.peerPingCount();
     }
 
     /** This node's name. */
@@ -1559,7 +1012,7 @@ public final class NodeEngine {
 
     /** The status this node advertises. */
     public NodeStatus localStatus() {
-        return localStatus;
+        return local.status();
     }
 
     /** The failure detector (read-only use: statuses and links). */
@@ -1610,15 +1063,15 @@ public final class NodeEngine {
     /** The {@code Config:} line of {@code hb status}, e.g. {@code same as node2}. */
     public String configStatus() {
         if (machine.peerPresence().departed()) {
-            // its digest was from a run that ended: its files may have changed since (issue 12 trial)
+            // its digest was from a run that ended: its files may have changed since
             return "unknown (" + peer + " is not running; compare again once it is back)";
         }
-        return configCheck.statusLine(peerSeq.generation());
+        return agreement.check().statusLine(peerSeq.generation());
     }
 
     /** This node's configuration digest. */
     public ConfigDigest localConfigDigest() {
-        return configCheck.local();
+        return agreement.check().local();
     }
 
     /**
@@ -1626,11 +1079,11 @@ public final class NodeEngine {
      * starts it), or empty when it is not.
      */
     public Optional<String> disputeReason(int i) {
-        return Optional.ofNullable(disputes.get(i));
+        return Optional.ofNullable(agreement.disputeReason(i));
     }
 
     /** The digest the peer's current generation sent, if any. */
     public Optional<ConfigDigest> peerConfigDigest() {
-        return machine.peerPresence().departed() ? Optional.empty() : configCheck.peerDigest(peerSeq.generation());
+        return machine.peerPresence().departed() ? Optional.empty() : agreement.check().peerDigest(peerSeq.generation());
     }
 }
