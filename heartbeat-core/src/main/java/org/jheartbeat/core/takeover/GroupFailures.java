@@ -286,7 +286,7 @@ final class GroupFailures {
         }
         if (m.identityConflict && m.slots.get(i).actual != GroupState.RUNNING) {
             p.add("not started here while another live node uses this node's name " + m.me
-                    + " (see the CRIT log line; issue 15)");
+                    + " (see the CRIT log line)");
         }
         return String.join("; ", p);
     }

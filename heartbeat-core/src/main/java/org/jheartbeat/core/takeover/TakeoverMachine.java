@@ -62,8 +62,8 @@ import org.jheartbeat.core.takeover.TakeoverEvent.Tick;
  * {@code GroupsDisputed} (any state but STOPPED) marks groups the peer's haresources defines
  * differently: they never run here, whatever is desired (jheartbeat only; docs/design/takeover.md).
  * {@code IdentityConflict(on)} (another live node uses our name) holds every start back until
- * {@code IdentityConflict(off)}; nothing running is stopped for it (jheartbeat only, issue 15).
- * {@code MaintenanceSet} (any state but STOPPED; issue 20, docs/design/takeover.md "Maintenance"): a
+ * {@code IdentityConflict(off)}; nothing running is stopped for it (jheartbeat only).
+ * {@code MaintenanceSet} (any state but STOPPED; docs/design/takeover.md "Maintenance"): a
  * group in maintenance is never started, stopped or watched, whatever the state and event (the
  * protocol still runs, fencing included: a dead peer is fenced, and what would have been taken over
  * is logged); leaving maintenance adopts what the probes found running and starts a group that runs
@@ -109,13 +109,13 @@ public final class TakeoverMachine {
     boolean selfFence;
     /** The peer said it resets itself after a stop failure: its blocked groups are free once it is gone. */
     boolean peerSelfFencing;
-    /** Another live node uses our name: no group is started until it is gone (issue 15). */
+    /** Another live node uses our name: no group is started until it is gone. */
     boolean identityConflict;
     /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
     boolean claimPredatesExchange;
     /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
     boolean resyncing;
-    /** The cluster's maintenance setting (issue 20) and which groups it keeps out of the protocol here. */
+    /** The cluster's maintenance setting and which groups it keeps out of the protocol here. */
     final MaintenancePolicy maint;
     /** Comm up, the negotiation and the peer's reports (starting, resource, jhb-groups, a restart). */
     final PeerReports peerReports = new PeerReports(this);
@@ -593,7 +593,7 @@ public final class TakeoverMachine {
 
     /**
      * Marks group {@code i} as running here before the machine runs: a daemon that starts in
-     * maintenance found it running and leaves it so (issue 20).
+     * maintenance found it running and leaves it so.
      */
     public void runningAtStartup(int i) {
         slots.get(i).actual = GroupState.RUNNING;

@@ -65,7 +65,7 @@ class IdentityConflictScenarioTest {
         assertThat(h.engine(N1).staleFrames().count(Reason.OWN_FRAME)).isZero();
         // hb status shows why node2's group is not started (its problem column), not node1's own running one
         assertThat(h.engine(N1).machine().groupProblem(1)).isEqualTo("not started here while another live node"
-                + " uses this node's name node1 (see the CRIT log line; issue 15)");
+                + " uses this node's name node1 (see the CRIT log line)");
         assertThat(h.engine(N1).machine().groupProblem(0)).isEmpty();
 
         h.run(15_000); // the impostor is silent: after deadtime node1 acts again
