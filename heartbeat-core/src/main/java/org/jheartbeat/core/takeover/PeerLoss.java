@@ -190,17 +190,7 @@ final class PeerLoss {
                 m.negotiate(false, out);
                 return;
             }
-            m.state = TakeoverState.STABLE;
-            m.exchange.step(StandbyStep.NONE);
-            m.deadlineNanos = Long.MAX_VALUE;
-            boolean missing = false;
-            for (int i = 0; i < m.slots.size(); i++) {
-                missing |= m.isLocal(i) && !m.slots.get(i).desired;
-            }
-            if (missing) {
-                m.setDesiredFor(true, true);
-                m.settleInfo = Settlement.RESTART;
-            }
+            PeerReports.stableTakingOursBack(m);
             return;
         }
         if (e.fenced()) {

@@ -81,18 +81,9 @@ final class PeerReports {
         }
         if (m.state == TakeoverState.STABLE || m.state == TakeoverState.STANDBY_GIVING
                 || m.state == TakeoverState.STANDBY_TAKING) {
-            m.state = TakeoverState.STABLE;
-            m.exchange.step(StandbyStep.NONE);
-            m.deadlineNanos = Long.MAX_VALUE;
-            boolean missing = false;
-            for (int i = 0; i < m.slots.size(); i++) {
-                missing |= m.isLocal(i) && !m.slots.get(i).desired;
-            }
-            if (missing) {
+            if (stableTakingOursBack(m)) {
                 out.add(new LogLine(Level.INFO, m.peer + " restarted and holds nothing now: acquiring the resource groups of "
                         + m.me + " it had."));
-                m.setDesiredFor(true, true);
-                m.settleInfo = Settlement.RESTART;
             }
         }
     }
@@ -198,5 +189,26 @@ final class PeerReports {
         m.state = TakeoverState.STABLE;
         m.deadlineNanos = Long.MAX_VALUE;
         out.add(new LogLine(Level.INFO, "Acquiring resource groups of " + m.me));
+    }
+
+    /**
+     * The peer's new run holds nothing: STABLE again with no exchange under way, and our own groups it had are
+     * wanted here again ({@link Settlement#RESTART}).
+     *
+     * @return whether any of our groups was not wanted here
+     */
+    static boolean stableTakingOursBack(TakeoverMachine m) {
+        m.state = TakeoverState.STABLE;
+        m.exchange.step(StandbyStep.NONE);
+        m.deadlineNanos = Long.MAX_VALUE;
+        boolean missing = false;
+        for (int i = 0; i < m.slots.size(); i++) {
+            missing |= m.isLocal(i) && !m.slots.get(i).desired;
+        }
+        if (missing) {
+            m.setDesiredFor(true, true);
+            m.settleInfo = Settlement.RESTART;
+        }
+        return missing;
     }
 }
