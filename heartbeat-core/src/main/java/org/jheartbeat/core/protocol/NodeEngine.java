@@ -591,6 +591,12 @@ public final class NodeEngine {
                 }
                 out.add(new Effect.PeerLost(peer, "shut down"));
                 maint.leftRunningAtShutdown(config.resourceGroups()).ifPresent(out::add);
+                // its shutdone releases what it stopped, not what it leaves running (in maintenance, or by its
+                // last report): that is not taken over until its next run's own report says where it runs
+                java.util.Set<Integer> left = new java.util.TreeSet<>(peerMaintenanceRuns());
+                left.addAll(groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
+                        GroupReports.HOLDING));
+                machine.peerLeftRunning(left, out);
                 ping.peerUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }

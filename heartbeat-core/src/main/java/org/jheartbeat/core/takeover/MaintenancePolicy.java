@@ -63,7 +63,7 @@ final class MaintenancePolicy {
                     + " then run 'hb maintenance off' again";
         }
         if (s.peerLeftRunning) {
-            return peer + " restarted after it last reported it running there (its new run may have kept it, as in"
+            return peer + " stopped or restarted after it last reported it running there (it may still run there, as in"
                     + " maintenance); waiting for " + peer + "'s own report of it";
         }
         return covers(s) ? "node " + peer : "";

@@ -129,6 +129,10 @@ class SimulationRegressionTest {
                 Arguments.of(45646L, null, "STONITH: node2's group failed there and ran on node1; node1 power-cycled, node2"
                         + " reloads without then with that group: its kept failure was reported as stopped and never offered"
                         + " to node1's new run: it ran nowhere"),
+                Arguments.of(39330L, null, "hb maintenance off on node1 while node2 was taken for dead never reached node2,"
+                        + " which shut down leaving its group running in maintenance: node1 took it over at the shutdone"),
+                Arguments.of(63457L, null, "STONITH: the same with node1 shutting down on resume; node2 took node1's"
+                        + " group over, unfenced (\"gave up resources\"), while node1 ran it"),
                 Arguments.of(7781L, null, "STONITH: node1's jhb-maint lost, its daemon killed and restarted in"
                         + " maintenance: node2 took it for holding nothing and started its group"),
                 Arguments.of(6528L, null, "node2 killed and restarted, then frozen past deadtime: node1's hold of node2's"

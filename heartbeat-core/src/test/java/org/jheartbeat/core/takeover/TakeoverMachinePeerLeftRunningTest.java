@@ -44,7 +44,7 @@ class TakeoverMachinePeerLeftRunningTest {
         assertThat(starts(on(new TakeoverEvent.PeerResources(ResourceSet.ALL, true, true, "")))).isEmpty();
         List<Effect> out = new ArrayList<>();
         m.peerLeftRunning(Set.of(0), out);
-        assertThat(out).anyMatch(e -> e instanceof Effect.LogLine l && l.text().contains("restarted after it last reported it running"));
+        assertThat(out).anyMatch(e -> e instanceof Effect.LogLine l && l.text().contains("stopped or restarted after it last reported it running"));
         assertThat(m.inMaintenance(0)).isTrue();
         assertThat(starts(on(new TakeoverEvent.PeerRestarted()))).as("not acquired while node2 may run it").isEmpty();
         assertThat(starts(on(new TakeoverEvent.Tick()))).isEmpty();
