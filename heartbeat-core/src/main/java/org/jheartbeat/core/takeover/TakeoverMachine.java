@@ -366,9 +366,11 @@ public final class TakeoverMachine {
      * docs/benchmarks.md).
      */
     boolean peerMayHoldAGroup() {
-        for (int i = 0; peerReport != null && i < slots.size(); i++) {
-            if (occupies(peerReport.get(slots.get(i).key()))) {
-                return true; // its own account: the bits miss groups taken as offers or after maintenance
+        for (GroupState reported : peerReport == null ? List.<GroupState>of() : peerReport.values()) {
+            if (occupies(reported)) {
+                // its own account: the bits miss groups taken as offers or after maintenance, and a group our
+                // haresources no longer defines (a reload) still runs there
+                return true;
             }
         }
         boolean peerLocalGroups = false;

@@ -133,6 +133,9 @@ class SimulationRegressionTest {
                         + " which shut down leaving its group running in maintenance: node1 took it over at the shutdone"),
                 Arguments.of(63457L, null, "STONITH: the same with node1 shutting down on resume; node2 took node1's"
                         + " group over, unfenced (\"gave up resources\"), while node1 ran it"),
+                Arguments.of(157712L, null, "STONITH: a reload on node1 drops node2's group; node2, declared dead while it"
+                        + " runs it, \"gave up resources\" by the groups node1 defines: not fenced, and maintenance off"
+                        + " later started the re-added group"),
                 Arguments.of(7781L, null, "STONITH: node1's jhb-maint lost, its daemon killed and restarted in"
                         + " maintenance: node2 took it for holding nothing and started its group"),
                 Arguments.of(6528L, null, "node2 killed and restarted, then frozen past deadtime: node1's hold of node2's"
