@@ -103,7 +103,7 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public void start(Runnable beforeFirstBeat) throws IOException {
         java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
-        scheduler.post(() -> { // a manual scheduler runs this later, once the gate is open
+        scheduler.post(() -> { // the loop thread waits here (a manual scheduler runs this later, the gate open)
             try {
                 gate.await();
             } catch (InterruptedException e) {
