@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link LoopScheduler#thread()}, the production scheduler, on its real thread (nothing else tests
  * the thread the daemon's loop runs on): one non-daemon {@code hb-loop} thread, tasks in deadline
- * order, cancel, and nothing accepted once closed. Delays are 50 to 100 ms; bounds only catch hangs.
+ * order, cancel, a task that throws ending only itself, and nothing accepted once closed. Delays are
+ * 50 to 100 ms; bounds only catch hangs.
  */
 class ThreadLoopSchedulerTest {
 
@@ -52,6 +53,22 @@ class ThreadLoopSchedulerTest {
         assertThat(thread.get().isAlive()).as("the thread ends on close").isFalse();
         assertThatThrownBy(() -> s.post(() -> { })).isInstanceOf(RejectedExecutionException.class);
         s.close(); // idempotent
+    }
+
+    /** As the executor it replaces: a task that throws ends only itself (the loop's tasks are guarded besides). */
+    @Test
+    void aTaskThatThrowsLeavesTheThreadRunningTheNextOnes() throws Exception {
+        LoopScheduler s = LoopScheduler.thread();
+        CompletableFuture<String> next = new CompletableFuture<>();
+        try {
+            s.post(() -> {
+                throw new IllegalStateException("task broken (test)");
+            });
+            s.post(() -> next.complete(Thread.currentThread().getName()));
+            assertThat(next.get(30, TimeUnit.SECONDS)).isEqualTo("hb-loop");
+        } finally {
+            s.close();
+        }
     }
 
     private static void await(CountDownLatch latch) {
