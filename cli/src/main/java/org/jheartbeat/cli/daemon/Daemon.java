@@ -217,7 +217,8 @@ public final class Daemon {
                 jheartbeatYaml.monitorDefaults());
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
         engine.machine().maintenanceAtStartup(maintenance);
-        ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, clock, wall);
+        ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer,
+                org.jheartbeat.core.loop.LoopScheduler.thread(), wall); // hb-loop, on System.nanoTime as clock is
         loop.onWake(watchdogs::onWake); // a loop that hangs stops petting the kernel's and systemd's watchdogs
         loop.onMaintenanceChange(persistMaintenance(state));
         // an Error in the loop (out of memory): the CRIT line and what is queued reach the logs, then exit 1

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.jheartbeat.core.config.ClusterConfig;
@@ -19,13 +17,13 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverMachine;
-import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
 import org.slf4j.Marker;
 import org.slf4j.MarkerFactory;
 
 /**
- * The imperative shell around a {@link NodeEngine}: one thread ({@code hb-loop}) owns the engine;
+ * The imperative shell around a {@link NodeEngine}: one thread ({@code hb-loop}, the
+ * {@link LoopScheduler}'s) owns the engine and reads the time from it;
  * media post frames to it, a timer wakes it at the engine's next deadline (at most every 100 ms),
  * and it executes the engine's effects: packets out on every medium, group operations on the
  * {@link GroupExecutor} (results posted back), log lines in Heartbeat's words. Every step, effect,
@@ -48,9 +46,9 @@ public final class ClusterLoop implements AutoCloseable {
     private final List<Medium> media;
     private final GroupExecutor groups;
     private final Fencer fencer;
-    private final MonotonicClock clock;
+    /** The loop's thread and monotonic clock. */
+    private final LoopScheduler scheduler;
     private final WallClock wall;
-    private final ScheduledExecutorService thread;
     private final CompletableFuture<Void> exited = new CompletableFuture<>();
     private final LoopLog log = new LoopLog();
     private final LoopGuard guard = new LoopGuard();
@@ -65,28 +63,24 @@ public final class ClusterLoop implements AutoCloseable {
      * @param engine the protocol engine; from now on touched only by the loop thread
      * @param media  every medium, not yet started
      * @param groups runs group operations
+     * @param scheduler the loop's thread and monotonic clock ({@link LoopScheduler#thread()}); closed by {@link #close}
      */
     public ClusterLoop(ClusterConfig config, NodeEngine engine, List<Medium> media, GroupExecutor groups,
-                       MonotonicClock clock, WallClock wall) {
-        this(config, engine, media, groups, Fencer.NONE, clock, wall);
+                       LoopScheduler scheduler, WallClock wall) {
+        this(config, engine, media, groups, Fencer.NONE, scheduler, wall);
     }
 
     /** @param fencer fences the peer when the engine asks (STONITH) */
     public ClusterLoop(ClusterConfig config, NodeEngine engine, List<Medium> media, GroupExecutor groups,
-                       Fencer fencer, MonotonicClock clock, WallClock wall) {
+                       Fencer fencer, LoopScheduler scheduler, WallClock wall) {
         this.fencer = fencer;
         this.config = config;
         this.engine = engine;
         this.media = List.copyOf(media);
         this.groups = groups;
-        this.clock = clock;
+        this.scheduler = scheduler;
         this.wall = wall;
         this.effectRunner = new EffectRunner(this, this.media, groups, fencer, guard, exited, maintenanceRequests);
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hb-loop");
-            t.setDaemon(false);
-            return t;
-        });
     }
 
     /**
@@ -109,7 +103,7 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public void start(Runnable beforeFirstBeat) throws IOException {
         java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
-        thread.execute(() -> {
+        scheduler.post(() -> { // the loop thread waits here (a manual scheduler runs this later, the gate open)
             try {
                 gate.await();
             } catch (InterruptedException e) {
@@ -151,7 +145,7 @@ public final class ClusterLoop implements AutoCloseable {
                     if (frames.admit()) {
                         post(() -> {
                             frames.taken();
-                            run(e -> e.onFrame(link, source, frame, clock.nanoTime(), wall.currentTimeMillis()));
+                            run(e -> e.onFrame(link, source, frame, scheduler.nanoTime(), wall.currentTimeMillis()));
                         });
                     }
                 });
@@ -159,19 +153,19 @@ public final class ClusterLoop implements AutoCloseable {
             }
         } catch (IOException e) {
             started.forEach(Medium::close);
-            thread.shutdownNow();
+            scheduler.close();
             throw e;
         }
     }
 
     private void tick() {
         try {
-            run(e -> e.onTimer(clock.nanoTime(), wall.currentTimeMillis()));
-            guard.run("reporting dropped frames", () -> frames.report(clock.nanoTime())
+            run(e -> e.onTimer(scheduler.nanoTime(), wall.currentTimeMillis()));
+            guard.run("reporting dropped frames", () -> frames.report(scheduler.nanoTime())
                     .ifPresent(l -> log(Level.WARN, l)));
         } finally { // whatever happened above, the node beats on
             long sleep = guard.value("computing the next wake-up", () -> Math.max(1_000_000L, Math.min(MAX_SLEEP_NANOS,
-                    engine.nextWakeupNanos() - clock.nanoTime())), MAX_SLEEP_NANOS);
+                    engine.nextWakeupNanos() - scheduler.nanoTime())), MAX_SLEEP_NANOS);
             schedule(this::tick, sleep, TimeUnit.NANOSECONDS);
         }
         guard.run("running the wake-up hook (watchdogs)", onWake); // after the next tick is scheduled
@@ -188,14 +182,14 @@ public final class ClusterLoop implements AutoCloseable {
     /** Runs {@code task} on the loop thread after {@code delay}, under the guard; nothing once closed. */
     void schedule(Runnable task, long delay, TimeUnit unit) {
         try {
-            thread.schedule(guard.wrap("running a loop task", task), delay, unit);
+            scheduler.schedule(guard.wrap("running a loop task", task), unit.toNanos(delay));
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // loop already stopped: late frames and results are dropped
         }
     }
 
     void post(Runnable r) {
-        schedule(r, 0, TimeUnit.NANOSECONDS); // what execute does on a ScheduledThreadPoolExecutor
+        schedule(r, 0, TimeUnit.NANOSECONDS);
     }
 
     void answer(CompletableFuture<?> f, Runnable r) {
@@ -288,12 +282,12 @@ public final class ClusterLoop implements AutoCloseable {
      * call from any thread.
      */
     public void pingAnswered(String node) {
-        post(() -> run(e -> e.onPingAnswered(node, clock.nanoTime(), wall.currentTimeMillis())));
+        post(() -> run(e -> e.onPingAnswered(node, scheduler.nanoTime(), wall.currentTimeMillis())));
     }
 
     /** Asks for an orderly shutdown; the returned future completes when the engine says it may exit. */
     public CompletableFuture<Void> shutdown() {
-        post(() -> run(e -> e.onShutdownRequested(clock.nanoTime(), wall.currentTimeMillis())));
+        post(() -> run(e -> e.onShutdownRequested(scheduler.nanoTime(), wall.currentTimeMillis())));
         return exited;
     }
 
@@ -330,7 +324,7 @@ public final class ClusterLoop implements AutoCloseable {
             for (int i = 0; i < gs.size(); i++) {
                 if (gs.get(i).key().equals(groupKey)) {
                     int group = i;
-                    run(e -> e.onGroupFailedRunning(group, detail, clock.nanoTime(), wall.currentTimeMillis()));
+                    run(e -> e.onGroupFailedRunning(group, detail, scheduler.nanoTime(), wall.currentTimeMillis()));
                     return;
                 }
             }
@@ -346,7 +340,7 @@ public final class ClusterLoop implements AutoCloseable {
     public CompletableFuture<Void> cleanup(int group) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         answer(f, () -> {
-            run(e -> e.onCleanupRequested(group, clock.nanoTime(), wall.currentTimeMillis()));
+            run(e -> e.onCleanupRequested(group, scheduler.nanoTime(), wall.currentTimeMillis()));
             f.complete(null);
         });
         return f;
@@ -391,7 +385,7 @@ public final class ClusterLoop implements AutoCloseable {
 
     /** Whether the loop was closed (requests that wait give up). */
     boolean closed() {
-        return thread.isShutdown();
+        return scheduler.isShutdown();
     }
 
     /** A reload applied: the configuration the node runs from now on (loop thread). */
@@ -410,7 +404,7 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     long nanoTime() {
-        return clock.nanoTime();
+        return scheduler.nanoTime();
     }
 
     long wallMillis() {
@@ -463,12 +457,7 @@ public final class ClusterLoop implements AutoCloseable {
     /** Stops the timer, the media and the group executor (no orderly release: see {@link #shutdown()}). */
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        scheduler.close();
         media.forEach(Medium::close);
         groups.close();
         fencer.close();

@@ -1,15 +1,12 @@
 package org.jheartbeat.core.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jheartbeat.core.auth.AuthKeys;
@@ -27,9 +24,9 @@ import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.takeover.GroupOpReason;
+import org.jheartbeat.core.testkit.ManualScheduler;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.jheartbeat.core.time.MonotonicClock;
-import org.jheartbeat.core.time.WallClock;
 import org.jheartbeat.core.wire.MessageType;
 import org.jheartbeat.core.wire.WireCodec;
 import org.jheartbeat.core.wire.WirePacket;
@@ -37,11 +34,11 @@ import org.jheartbeat.core.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 
 /**
- * One real {@link ClusterLoop} (real time, keepalive 50 ms, deadtime and initdead 500 ms, no peer)
- * whose group executor, media and log throw: it keeps beating, counts every error, and ends the
- * process (here: calls the exit handler) on an {@link Error}; a flood of frames beyond the loop's
- * bound is dropped and counted while it beats on. Bounds are generous (ten keepalives per deadtime);
- * only the beats' presence per deadtime is asserted, never their timing.
+ * One real {@link ClusterLoop} on a {@link ManualScheduler} (fake time, keepalive 50 ms, deadtime and
+ * initdead 500 ms, no peer) whose group executor, media and log throw: it keeps beating, counts every
+ * error, and ends the process (here: calls the exit handler) on an {@link Error}; a flood of frames
+ * beyond the loop's bound is dropped and counted while it beats on. Only the beats' presence per
+ * deadtime is asserted, never their timing.
  */
 class ClusterLoopGuardTest {
     static final long KEEPALIVE_MS = 50;
@@ -54,14 +51,16 @@ class ClusterLoopGuardTest {
             TwoNodeHarness.activeActive(), List.of());
     static final MessageAuthenticator AUTH = new MessageAuthenticator(CONFIG.authKeys());
 
-    /** Records when each heartbeat ({@code t=status}) was handed to it, on the test's own clock. */
+    /** Records when each heartbeat ({@code t=status}) was handed to it, on {@code clock}. */
     static class RecordingMedium implements Medium {
         final String link;
+        final MonotonicClock clock;
         final ConcurrentLinkedQueue<Long> beats = new ConcurrentLinkedQueue<>();
         volatile FrameSink sink;
 
-        RecordingMedium(String link) {
+        RecordingMedium(String link, MonotonicClock clock) {
             this.link = link;
+            this.clock = clock;
         }
 
         @Override
@@ -83,7 +82,7 @@ class ClusterLoopGuardTest {
         public void send(WirePacket packet) {
             try {
                 if (WireCodec.decode(packet.netstring(), AUTH).type().equals(Optional.of(MessageType.STATUS.wireName()))) {
-                    beats.add(System.nanoTime());
+                    beats.add(clock.nanoTime());
                 }
             } catch (WireFormatException e) {
                 throw new AssertionError("the loop sent a packet that does not decode", e);
@@ -108,8 +107,8 @@ class ClusterLoopGuardTest {
         final AtomicLong sends = new AtomicLong();
         final java.util.function.Supplier<Throwable> thrown;
 
-        BrokenMedium(String link, java.util.function.Supplier<Throwable> thrown) {
-            super(link);
+        BrokenMedium(String link, MonotonicClock clock, java.util.function.Supplier<Throwable> thrown) {
+            super(link, clock);
             this.thrown = thrown;
         }
 
@@ -127,7 +126,12 @@ class ClusterLoopGuardTest {
     /** A group executor whose every start and stop throws at once. */
     static final class ThrowingGroups implements GroupExecutor {
         final AtomicLong calls = new AtomicLong();
+        final MonotonicClock clock;
         volatile long firstCallNanos;
+
+        ThrowingGroups(MonotonicClock clock) {
+            this.clock = clock;
+        }
 
         @Override
         public CompletableFuture<StartResult> start(int group, GroupOpReason reason) {
@@ -141,7 +145,7 @@ class ClusterLoopGuardTest {
 
         private <T> CompletableFuture<T> fail() {
             if (calls.incrementAndGet() == 1) {
-                firstCallNanos = System.nanoTime();
+                firstCallNanos = clock.nanoTime();
             }
             throw new IllegalStateException("group executor broken (test)");
         }
@@ -155,20 +159,19 @@ class ClusterLoopGuardTest {
         }
     }
 
-    static ClusterLoop loop(List<Medium> media, GroupExecutor groups) {
-        MonotonicClock clock = MonotonicClock.system();
+    static ClusterLoop loop(ManualScheduler s, List<Medium> media, GroupExecutor groups) {
         OutboundStamper st = new OutboundStamper(ME, new byte[16], 1, AUTH, () -> "0.00 0.00 0.00 1/1 1");
-        return new ClusterLoop(CONFIG, new NodeEngine(CONFIG, ME, st, 3, clock.nanoTime()), media, groups, clock,
-                WallClock.system());
+        return new ClusterLoop(CONFIG, new NodeEngine(CONFIG, ME, st, 3, s.nanoTime()), media, groups, s, s.wall());
     }
 
     @Test
     void beatsGoOnForThreeDeadtimesWhileTheGroupExecutorAMediumAndTheLogThrow() throws Exception {
-        BrokenMedium broken = new BrokenMedium("eth0", () -> new IllegalStateException("medium broken (test)"));
-        RecordingMedium working = new RecordingMedium("eth1");
-        ThrowingGroups groups = new ThrowingGroups();
+        ManualScheduler s = new ManualScheduler();
+        BrokenMedium broken = new BrokenMedium("eth0", s, () -> new IllegalStateException("medium broken (test)"));
+        RecordingMedium working = new RecordingMedium("eth1", s);
+        ThrowingGroups groups = new ThrowingGroups(s);
         AtomicLong logCalls = new AtomicLong();
-        ClusterLoop loop = loop(List.of(broken, working), groups);
+        ClusterLoop loop = loop(s, List.of(broken, working), groups);
         loop.logTo((level, text) -> {
             logCalls.incrementAndGet();
             throw new IllegalStateException("log broken (test)");
@@ -179,27 +182,28 @@ class ClusterLoopGuardTest {
         try {
             loop.start();
             // with no peer, initdead later the node starts every group: the executor throws
-            await().atMost(Duration.ofSeconds(30)).until(() -> groups.calls.get() > 0);
+            s.runUntilSeconds(() -> groups.calls.get() > 0, 30);
             long from = groups.firstCallNanos;
             long deadtime = TimeUnit.MILLISECONDS.toNanos(DEADTIME_MS);
-            await().atMost(Duration.ofSeconds(30)).until(() -> working.beatsAfter(from + 3 * deadtime) > 0);
+            s.runUntilSeconds(() -> working.beatsAfter(from + 3 * deadtime) > 0, 30);
             for (int slice = 0; slice < 3; slice++) {
                 assertThat(working.beatBetween(from + slice * deadtime, from + (slice + 1) * deadtime))
                         .as("a beat in deadtime slice %d after the group executor first threw", slice).isTrue();
             }
             long before = broken.sends.get() + groups.calls.get() + logCalls.get();
-            StatusSnapshot s = loop.snapshot().get(10, TimeUnit.SECONDS);
+            StatusSnapshot snap = s.join(loop.snapshot());
             long after = broken.sends.get() + groups.calls.get() + logCalls.get();
-            // every throw counted, and nothing else went wrong
-            assertThat(s.loop().internalErrors()).isBetween(before, after);
-            assertThat(s.loop().internalErrorsByKind()).containsKeys("IllegalStateException sending on eth0",
+            // every throw counted, and nothing else went wrong (time stood still: nothing threw meanwhile)
+            assertThat(after).isEqualTo(before);
+            assertThat(snap.loop().internalErrors()).isEqualTo(before);
+            assertThat(snap.loop().internalErrorsByKind()).containsKeys("IllegalStateException sending on eth0",
                     "IllegalStateException executing StartGroup", "IllegalStateException logging");
-            assertThat(s.loop().internalErrorsByKind().keySet()).hasSize(3);
+            assertThat(snap.loop().internalErrorsByKind().keySet()).hasSize(3);
             // a start that threw is a failed start, not one in progress for ever
-            assertThat(s.groups()).extracting(StatusSnapshot.GroupView::localState).contains("failed")
+            assertThat(snap.groups()).extracting(StatusSnapshot.GroupView::localState).contains("failed")
                     .doesNotContain("starting");
             assertThat(broken.sends.get()).isGreaterThanOrEqualTo(working.beats.size());
-            assertThat(s.render()).contains("Internal errors: " + s.loop().internalErrors() + "\n");
+            assertThat(snap.render()).contains("Internal errors: " + snap.loop().internalErrors() + "\n");
         } finally {
             loop.close();
         }
@@ -209,13 +213,14 @@ class ClusterLoopGuardTest {
 
     @Test
     void anErrorCallsTheExitHandlerWithANonZeroStatus() throws Exception {
-        BrokenMedium broken = new BrokenMedium("eth1", () -> new OutOfMemoryError("Java heap space (test)"));
+        ManualScheduler s = new ManualScheduler();
+        BrokenMedium broken = new BrokenMedium("eth1", s, () -> new OutOfMemoryError("Java heap space (test)"));
         CompletableFuture<ExitCall> exit = new CompletableFuture<>();
-        ClusterLoop loop = loop(List.of(broken), new ThrowingGroups());
+        ClusterLoop loop = loop(s, List.of(broken), new ThrowingGroups(s));
         loop.onFatalError((status, where, error) -> exit.complete(new ExitCall(status, where, error)));
         try {
             loop.start();
-            ExitCall called = exit.get(30, TimeUnit.SECONDS);
+            ExitCall called = s.get(exit, 30);
             assertThat(called.status()).isNotZero().isEqualTo(LoopGuard.FATAL_EXIT_STATUS);
             assertThat(called.where()).isEqualTo("sending on eth1");
             assertThat(called.error()).isInstanceOf(OutOfMemoryError.class).hasMessage("Java heap space (test)");
@@ -224,54 +229,33 @@ class ClusterLoopGuardTest {
         }
     }
 
-    /** A medium whose first send holds the loop thread until the test lets it go. */
-    static final class HoldingMedium extends RecordingMedium {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        HoldingMedium() {
-            super("eth1");
-        }
-
-        @Override
-        public void send(WirePacket packet) {
-            entered.countDown();
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            super.send(packet);
-        }
-    }
-
     @Test
     void framesBeyondTheBoundAreDroppedAndCountedAndBeatsGoOn() throws Exception {
-        HoldingMedium medium = new HoldingMedium();
+        ManualScheduler s = new ManualScheduler();
+        RecordingMedium medium = new RecordingMedium("eth1", s);
         ConcurrentLinkedQueue<String> logged = new ConcurrentLinkedQueue<>();
-        ClusterLoop loop = loop(List.of(medium), new ThrowingGroups());
+        ClusterLoop loop = loop(s, List.of(medium), new ThrowingGroups(s));
         loop.logTo((level, text) -> logged.add(level + " " + text));
         int flood = 3 * InboundFrameLimit.MAX_WAITING;
         try {
             loop.start();
-            assertThat(medium.entered.await(30, TimeUnit.SECONDS)).isTrue();
-            // the loop thread is held: nothing is taken off its queue while the frames arrive
+            s.runUntilSeconds(() -> !medium.beats.isEmpty(), 30);
+            // the loop runs only when the test lets it: nothing is taken off its queue while the frames arrive
             byte[] garbage = "not a heartbeat frame".getBytes();
             for (int i = 0; i < flood; i++) {
                 medium.sink.onFrame("eth1", "198.18.1.9:694", garbage.clone());
             }
             long beatsBefore = medium.beats.size();
-            medium.release.countDown();
-            await().atMost(Duration.ofSeconds(30)).until(() -> medium.beats.size() >= beatsBefore + 5);
-            StatusSnapshot s = loop.snapshot().get(10, TimeUnit.SECONDS);
-            assertThat(s.loop().framesDropped()).isEqualTo(flood - InboundFrameLimit.MAX_WAITING);
+            s.runUntilSeconds(() -> medium.beats.size() >= beatsBefore + 5, 30);
+            StatusSnapshot snap = s.join(loop.snapshot());
+            assertThat(snap.loop().framesDropped()).isEqualTo(flood - InboundFrameLimit.MAX_WAITING);
             // the admitted ones reached the engine, which counted them as bad packets
-            assertThat(s.badPackets()).isEqualTo(InboundFrameLimit.MAX_WAITING);
-            assertThat(s.render()).contains("Frames dropped (loop queue full): " + (flood - InboundFrameLimit.MAX_WAITING));
-            await().atMost(Duration.ofSeconds(30)).until(() -> logged.stream().anyMatch(l -> l.startsWith(
-                    "WARN Dropped " + (flood - InboundFrameLimit.MAX_WAITING) + " received frame(s)")));
+            assertThat(snap.badPackets()).isEqualTo(InboundFrameLimit.MAX_WAITING);
+            assertThat(snap.render()).contains("Frames dropped (loop queue full): "
+                    + (flood - InboundFrameLimit.MAX_WAITING));
+            s.runUntilSeconds(() -> logged.stream().anyMatch(l -> l.startsWith(
+                    "WARN Dropped " + (flood - InboundFrameLimit.MAX_WAITING) + " received frame(s)")), 30);
         } finally {
-            medium.release.countDown();
             loop.close();
         }
     }

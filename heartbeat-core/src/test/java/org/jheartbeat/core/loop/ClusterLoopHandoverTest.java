@@ -1,13 +1,10 @@
 package org.jheartbeat.core.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.FailbackPolicy;
@@ -18,17 +15,17 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.testkit.ManualScheduler;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
-import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.core.time.WallClock;
 import org.jheartbeat.core.wire.WirePacket;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two real {@link ClusterLoop}s joined by an in-memory link (real time, keepalive 500 ms): an
- * operator hand-over while another of this node is in progress is refused at once, and the one in
- * progress goes on and reports its own end (Heartbeat 3.0.6: "Standby in progress- new request from
- * NODE ignored"). Bounds only catch hangs.
+ * Two real {@link ClusterLoop}s joined by an in-memory link, on one {@link ManualScheduler} (fake time,
+ * keepalive 500 ms): an operator hand-over while another of this node is in progress is refused at
+ * once (without time moving), and the one in progress goes on and reports its own end (Heartbeat
+ * 3.0.6: "Standby in progress- new request from NODE ignored"). Bounds (fake time) only catch hangs.
  */
 class ClusterLoopHandoverTest {
 
@@ -89,18 +86,24 @@ class ClusterLoopHandoverTest {
         }
     }
 
-    static ClusterLoop loop(ClusterConfig config, NodeName me, Medium medium, GroupExecutor groups, long generation) {
-        MonotonicClock clock = MonotonicClock.system();
+    /** A loop of node {@code me} on {@code scheduler} and its wall clock. */
+    static ClusterLoop loop(ClusterConfig config, NodeName me, Medium medium, GroupExecutor groups, long generation,
+                            ManualScheduler scheduler) {
+        return loop(config, me, medium, groups, generation, scheduler, scheduler.wall());
+    }
+
+    static ClusterLoop loop(ClusterConfig config, NodeName me, Medium medium, GroupExecutor groups, long generation,
+                            LoopScheduler scheduler, WallClock wall) {
         byte[] uuid = new byte[16];
         uuid[15] = (byte) generation;
         OutboundStamper st = new OutboundStamper(me, uuid, generation, new MessageAuthenticator(config.authKeys()),
                 () -> "0.00 0.00 0.00 1/1 1");
-        return new ClusterLoop(config, new NodeEngine(config, me, st, 3, clock.nanoTime()), List.of(medium), groups,
-                clock, WallClock.system());
+        return new ClusterLoop(config, new NodeEngine(config, me, st, 3, scheduler.nanoTime()), List.of(medium), groups,
+                scheduler, wall);
     }
 
-    static boolean settled(ClusterLoop n) throws Exception {
-        var s = n.snapshot().get(10, TimeUnit.SECONDS);
+    static boolean settled(ManualScheduler scheduler, ClusterLoop n) {
+        var s = scheduler.join(n.snapshot());
         return s.takeoverState().equals("stable") && s.rscStatus().equals("local");
     }
 
@@ -112,27 +115,27 @@ class ClusterLoopHandoverTest {
         a.other = b;
         b.other = a;
         HeldStops groups1 = new HeldStops();
-        ClusterLoop n1 = loop(config, TwoNodeHarness.N1, a, groups1, 1);
-        ClusterLoop n2 = loop(config, TwoNodeHarness.N2, b, new HeldStops(), 2);
+        ManualScheduler s = new ManualScheduler();
+        ClusterLoop n1 = loop(config, TwoNodeHarness.N1, a, groups1, 1, s);
+        ClusterLoop n2 = loop(config, TwoNodeHarness.N2, b, new HeldStops(), 2, s);
         try {
             n1.start();
             n2.start();
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    settled(n1) && settled(n2));
+            s.runUntilSeconds(() -> settled(s, n1) && settled(s, n2), 60);
 
             CompletableFuture<ClusterLoop.HandoverResult> first = n1.handover(false, ResourceSet.LOCAL);
-            await().atMost(Duration.ofSeconds(30)).until(() -> groups1.stops.containsKey(0));
-            ClusterLoop.HandoverResult second = n1.handover(false, ResourceSet.ALL).get(10, TimeUnit.SECONDS);
-            ClusterLoop.HandoverResult third = n1.handover(true, ResourceSet.FOREIGN).get(10, TimeUnit.SECONDS);
+            s.runUntilSeconds(() -> groups1.stops.containsKey(0), 30);
+            ClusterLoop.HandoverResult second = s.join(n1.handover(false, ResourceSet.ALL));
+            ClusterLoop.HandoverResult third = s.join(n1.handover(true, ResourceSet.FOREIGN));
             assertThat(second.outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
             assertThat(second.detail()).isEqualTo("standby in progress (standby [local]); new request ignored");
             assertThat(third.outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
             assertThat(first).as("the first goes on").isNotDone();
-            assertThat(n1.snapshot().get().recentEvents()).anyMatch(l ->
+            assertThat(s.join(n1.snapshot()).recentEvents()).anyMatch(l ->
                     l.contains("Standby in progress- new request from node1 ignored [standby all;"));
 
             groups1.stops.get(0).complete(true);
-            ClusterLoop.HandoverResult done = first.get(30, TimeUnit.SECONDS);
+            ClusterLoop.HandoverResult done = s.get(first, 30);
             assertThat(done.outcome()).as(done.detail()).isEqualTo(TakeoverMachine.Handover.DONE);
             assertThat(done.detail()).isEqualTo("standby [local] completed");
         } finally {

@@ -2,10 +2,8 @@ package org.jheartbeat.core.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -21,11 +19,13 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.loop.ClusterLoopHandoverTest.PipeEnd;
 import org.jheartbeat.core.takeover.GroupOpReason;
+import org.jheartbeat.core.testkit.ManualScheduler;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ClusterLoop#reconfigure} on two real loops joined in memory (real time, keepalive 500 ms): a
+ * {@link ClusterLoop#reconfigure} on two real loops joined in memory, on one {@link ManualScheduler}
+ * (fake time, keepalive 500 ms): a
  * reload that changes groups waits while a group is starting, then stops the removed group
  * ({@code REMOVED}) and starts nothing else; with the groups still in flux past its wait it fails and
  * applies nothing. Bounds only catch hangs.
@@ -89,41 +89,42 @@ class ClusterLoopReloadTest {
         a.other = b;
         b.other = a;
         Recording groups1 = new Recording(two.resourceGroups());
-        ClusterLoop n1 = ClusterLoopHandoverTest.loop(two, TwoNodeHarness.N1, a, groups1, 1);
-        ClusterLoop n2 = ClusterLoopHandoverTest.loop(two, TwoNodeHarness.N2, b, new Recording(two.resourceGroups()), 2);
+        ManualScheduler s = new ManualScheduler();
+        ClusterLoop n1 = ClusterLoopHandoverTest.loop(two, TwoNodeHarness.N1, a, groups1, 1, s);
+        ClusterLoop n2 = ClusterLoopHandoverTest.loop(two, TwoNodeHarness.N2, b, new Recording(two.resourceGroups()), 2,
+                s);
         try {
             n1.start();
             n2.start();
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    ClusterLoopHandoverTest.settled(n1) && ClusterLoopHandoverTest.settled(n2));
+            s.runUntilSeconds(() -> ClusterLoopHandoverTest.settled(s, n1) && ClusterLoopHandoverTest.settled(s, n2), 60);
             assertThat(groups1.ops).containsExactly("start 198.18.0.100/24/eth0 LOCAL_START");
 
             // node1 adds a group of its own whose start hangs
             groups1.held.put("198.18.0.102", new CompletableFuture<>());
             ClusterConfig three = ConfigReload.plan(two, config(TWO + "node1 198.18.0.102 labdb\n")).applied();
-            n1.reconfigure(three, TimeUnit.SECONDS.toNanos(30)).get(10, TimeUnit.SECONDS);
-            await().atMost(Duration.ofSeconds(30)).until(() -> groups1.ops.contains("start 198.18.0.102 LOCAL_START"));
+            s.get(n1.reconfigure(three, TimeUnit.SECONDS.toNanos(30)), 10);
+            s.runUntilSeconds(() -> groups1.ops.contains("start 198.18.0.102 LOCAL_START"), 30);
 
             // while it starts, a reload that changes groups fails after its wait, applying nothing
             ClusterConfig withoutWeb = ConfigReload.plan(three, config("node2 198.18.0.101 labweb2\n"
                     + "node1 198.18.0.102 labdb\n")).applied();
             CompletableFuture<Void> tooShort = n1.reconfigure(withoutWeb, TimeUnit.MILLISECONDS.toNanos(300));
-            assertThatThrownBy(() -> tooShort.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+            assertThatThrownBy(() -> s.get(tooShort, 10)).isInstanceOf(ExecutionException.class)
                     .hasMessageContaining("resource groups are still starting or stopping");
             assertThat(groups1.ops).doesNotContain("stop 198.18.0.100/24/eth0 REMOVED");
 
             // with a longer wait it goes on once the start ends
             CompletableFuture<Void> waits = n1.reconfigure(withoutWeb, TimeUnit.SECONDS.toNanos(30));
-            Thread.sleep(300);
+            s.advanceMillis(300);
             assertThat(waits).isNotDone();
             groups1.held.get("198.18.0.102").complete(GroupExecutor.StartResult.STARTED);
-            waits.get(10, TimeUnit.SECONDS);
+            s.get(waits, 10);
             assertThat(groups1.ops).containsExactly("start 198.18.0.100/24/eth0 LOCAL_START",
                     "start 198.18.0.102 LOCAL_START", "stop 198.18.0.100/24/eth0 REMOVED");
-            await().atMost(Duration.ofSeconds(30)).until(() -> n1.snapshot().get().groups().stream()
+            s.runUntilSeconds(() -> s.join(n1.snapshot()).groups().stream()
                     .map(g -> g.key() + "=" + g.localState()).toList()
-                    .equals(List.of("198.18.0.101=stopped", "198.18.0.102=running")));
-            assertThat(n1.snapshot().get().recentEvents())
+                    .equals(List.of("198.18.0.101=stopped", "198.18.0.102=running")), 30);
+            assertThat(s.join(n1.snapshot()).recentEvents())
                     .anyMatch(l -> l.endsWith("Stopping resource group 198.18.0.100/24/eth0 (removed from haresources"
                             + " by a reload)"))
                     .anyMatch(l -> l.endsWith("Resource group 198.18.0.100/24/eth0 stopped; it is no longer in"

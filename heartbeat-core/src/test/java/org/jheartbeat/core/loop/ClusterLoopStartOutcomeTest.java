@@ -1,29 +1,27 @@
 package org.jheartbeat.core.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.control.StatusSnapshot;
 import org.jheartbeat.core.loop.ClusterLoopHandoverTest.PipeEnd;
 import org.jheartbeat.core.loop.ClusterLoopReloadTest.Recording;
+import org.jheartbeat.core.testkit.ManualScheduler;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
 /**
  * How a failed start travels through the {@link GroupExecutor} port on two real loops joined in memory
- * (real time, keepalive 500 ms): a start whose rollback left part of the group running is BLOCKED on
+ * on one {@link ManualScheduler} (fake time, keepalive 500 ms): a start whose rollback left part of the group running is BLOCKED on
  * its node and never started on the peer; a start that completes exceptionally counts as failed and
  * rolled back, so the peer runs the group. Bounds only catch hangs.
  */
 class ClusterLoopStartOutcomeTest {
     static final String WEB = "198.18.0.100/24/eth0";
 
-    private static StatusSnapshot.GroupView web(ClusterLoop n) throws Exception {
-        return n.snapshot().get(10, TimeUnit.SECONDS).groups().stream().filter(g -> g.key().equals(WEB))
+    private static StatusSnapshot.GroupView web(ManualScheduler s, ClusterLoop n) {
+        return s.join(n.snapshot()).groups().stream().filter(g -> g.key().equals(WEB))
                 .findFirst().orElseThrow();
     }
 
@@ -39,14 +37,15 @@ class ClusterLoopStartOutcomeTest {
         Recording groups2 = new Recording(config.resourceGroups());
         CompletableFuture<GroupExecutor.StartResult> held = new CompletableFuture<>();
         groups1.held.put(WEB, held);
-        ClusterLoop n1 = ClusterLoopHandoverTest.loop(config, TwoNodeHarness.N1, a, groups1, 1);
-        ClusterLoop n2 = ClusterLoopHandoverTest.loop(config, TwoNodeHarness.N2, b, groups2, 2);
+        ManualScheduler s = new ManualScheduler();
+        ClusterLoop n1 = ClusterLoopHandoverTest.loop(config, TwoNodeHarness.N1, a, groups1, 1, s);
+        ClusterLoop n2 = ClusterLoopHandoverTest.loop(config, TwoNodeHarness.N2, b, groups2, 2, s);
         try {
             n1.start();
             n2.start();
-            await().atMost(Duration.ofSeconds(60)).until(() -> groups1.ops.contains("start " + WEB + " LOCAL_START"));
+            s.runUntilSeconds(() -> groups1.ops.contains("start " + WEB + " LOCAL_START"), 60);
             outcome.accept(held);
-            check.run(n1, n2, groups2);
+            check.run(s, n1, n2, groups2);
         } finally {
             n1.close();
             n2.close();
@@ -54,21 +53,21 @@ class ClusterLoopStartOutcomeTest {
     }
 
     interface Check {
-        void run(ClusterLoop n1, ClusterLoop n2, Recording groups2) throws Exception;
+        void run(ManualScheduler s, ClusterLoop n1, ClusterLoop n2, Recording groups2) throws Exception;
     }
 
     @Test
     void aStartWhoseRollbackLeftPartOfTheGroupRunningIsBlockedHereAndNeverStartedOnThePeer() throws Exception {
         withHeldStart(held -> held.complete(GroupExecutor.StartResult.failed(true, "resource labweb failed to start:"
-                + " exit 1; Resource STOP failure during rollback: [IPaddr::" + WEB + "]")), (n1, n2, groups2) -> {
-            await().atMost(Duration.ofSeconds(30)).until(() -> web(n1).localState().equals("blocked"));
-            assertThat(web(n1).runningOn()).isEqualTo("node1");
-            assertThat(web(n1).problem()).contains("Resource STOP failure during rollback: [IPaddr::" + WEB + "]")
+                + " exit 1; Resource STOP failure during rollback: [IPaddr::" + WEB + "]")), (s, n1, n2, groups2) -> {
+            s.runUntilSeconds(() -> web(s, n1).localState().equals("blocked"), 30);
+            assertThat(web(s, n1).runningOn()).isEqualTo("node1");
+            assertThat(web(s, n1).problem()).contains("Resource STOP failure during rollback: [IPaddr::" + WEB + "]")
                     .contains("hb cleanup " + WEB);
             // node2 learns it is blocked on node1 (jhb-grpfail stop), and so never starts it
-            await().atMost(Duration.ofSeconds(30)).until(() -> web(n2).problem().contains("could not be stopped on node1"));
+            s.runUntilSeconds(() -> web(s, n2).problem().contains("could not be stopped on node1"), 30);
             assertThat(groups2.ops).doesNotContain("start " + WEB + " OFFER_ACCEPT").noneMatch(o -> o.startsWith("start " + WEB));
-            assertThat(n1.snapshot().get(10, TimeUnit.SECONDS).recentEvents())
+            assertThat(s.join(n1.snapshot()).recentEvents())
                     .noneMatch(l -> l.contains("offering it to node2"));
         });
     }
@@ -76,10 +75,10 @@ class ClusterLoopStartOutcomeTest {
     @Test
     void aStartThatCompletesExceptionallyCountsAsRolledBackAndIsOfferedToThePeer() throws Exception {
         withHeldStart(held -> held.completeExceptionally(new IllegalStateException("group executor closed")),
-                (n1, n2, groups2) -> {
-                    await().atMost(Duration.ofSeconds(30)).until(() -> web(n1).localState().equals("failed"));
-                    assertThat(web(n1).problem()).isEqualTo("failed to start here: group executor closed");
-                    await().atMost(Duration.ofSeconds(30)).until(() -> groups2.ops.contains("start " + WEB + " OFFER_ACCEPT"));
+                (s, n1, n2, groups2) -> {
+                    s.runUntilSeconds(() -> web(s, n1).localState().equals("failed"), 30);
+                    assertThat(web(s, n1).problem()).isEqualTo("failed to start here: group executor closed");
+                    s.runUntilSeconds(() -> groups2.ops.contains("start " + WEB + " OFFER_ACCEPT"), 30);
                 });
     }
 }

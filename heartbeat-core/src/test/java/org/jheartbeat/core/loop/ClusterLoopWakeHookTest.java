@@ -9,7 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.loop.ClusterLoopHandoverTest.PipeEnd;
+import org.jheartbeat.core.testkit.ManualScheduler;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
+import org.jheartbeat.core.time.WallClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,19 +20,24 @@ import org.junit.jupiter.api.Test;
  * hook that throws does not stop the timer. One real loop, its peer silent; bounds only catch hangs.
  */
 class ClusterLoopWakeHookTest {
-    private static ClusterLoop lonelyLoop() {
+    private static ClusterLoop lonelyLoop(LoopScheduler scheduler, WallClock wall) {
         ClusterConfig config = ClusterLoopReloadTest.config(ClusterLoopReloadTest.TWO);
         PipeEnd a = new PipeEnd();
         a.other = new PipeEnd(); // never started: what node1 sends goes nowhere
         return ClusterLoopHandoverTest.loop(config, TwoNodeHarness.N1,
-                a, new ClusterLoopReloadTest.Recording(config.resourceGroups()), 1);
+                a, new ClusterLoopReloadTest.Recording(config.resourceGroups()), 1, scheduler, wall);
     }
 
+    /*
+     * On the production scheduler, in real time, on purpose: the thread the daemon's watchdogs are
+     * petted from must be the real loop thread (hb-loop), and the loop thread must be held while the
+     * start-up work runs on the caller's thread; a manual scheduler has neither thread.
+     */
     @Test
     void theHookRunsRepeatedlyOnTheLoopThreadOnceTheLoopRuns() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         Set<String> threads = ConcurrentHashMap.newKeySet();
-        ClusterLoop loop = lonelyLoop();
+        ClusterLoop loop = lonelyLoop(LoopScheduler.thread(), WallClock.system());
         loop.onWake(() -> {
             threads.add(Thread.currentThread().getName());
             calls.incrementAndGet();
@@ -49,15 +56,16 @@ class ClusterLoopWakeHookTest {
     @Test
     void aHookThatThrowsIsCalledAgain() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        ClusterLoop loop = lonelyLoop();
+        ManualScheduler s = new ManualScheduler();
+        ClusterLoop loop = lonelyLoop(s, s.wall());
         loop.onWake(() -> {
             calls.incrementAndGet();
             throw new IllegalStateException("broken hook");
         });
         try {
             loop.start();
-            await().atMost(Duration.ofSeconds(60)).until(() -> calls.get() >= 3);
-            assertThat(loop.snapshot().get().nodes()).extracting(v -> v.name()).contains("node1");
+            s.runUntilSeconds(() -> calls.get() >= 3, 60);
+            assertThat(s.join(loop.snapshot()).nodes()).extracting(v -> v.name()).contains("node1");
         } finally {
             loop.close();
         }
