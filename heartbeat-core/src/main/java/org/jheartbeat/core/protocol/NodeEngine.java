@@ -25,6 +25,7 @@ import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.Maintenance;
 import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.takeover.TakeoverSettings;
 import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
@@ -114,6 +115,15 @@ public final class NodeEngine {
     /** As the daemon's engine, with {@code rules} (tests only: the daemon uses {@link SafetyRules#ALL}). */
     public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos,
                       SafetyRules rules) {
+        this(config, me, stamper, ackTrigger, startNanos, rules, TakeoverSettings.DEFAULTS);
+    }
+
+    /**
+     * @param takeover the fence delay and self-fencing; whether a STONITH device is configured and the ha.cf
+     *                 order come from {@code config}, fencing before a takeover from {@code rules}
+     */
+    public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos,
+                      SafetyRules rules, TakeoverSettings takeover) {
         this.peerSeq = new SequenceTracker(rules.olderGenerationsAreReplays());
         this.config = config;
         this.me = me;
@@ -124,8 +134,9 @@ public final class NodeEngine {
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
-                config.stonithFor(me).isPresent(), config.nodes().indexOf(peer) < config.nodes().indexOf(me));
-        this.machine.fenceBeforeTakeover(rules.fenceBeforeTakeover());
+                takeover.withFencing(config.stonithFor(me).isPresent())
+                        .withPeerFirstInHaCf(config.nodes().indexOf(peer) < config.nodes().indexOf(me))
+                        .withFenceBeforeTakeover(rules.fenceBeforeTakeover()));
         this.rscHold = new RscHold(Regrouping.prefersAny(config.resourceGroups(), me),
                 Regrouping.prefersAny(config.resourceGroups(), peer));
         this.local = new LocalStatus(startNanos);
@@ -663,8 +674,7 @@ public final class NodeEngine {
             }
             out.add(new Effect.PeerLost(peer, "died"));
             ping.peerUnknown();
-            machine.peerNeverDelaysFencing(peerIsHeartbeat306(now));
-            feed(new TakeoverEvent.PeerDead(), out, now, wall);
+            feed(new TakeoverEvent.PeerDead(peerIsHeartbeat306(now)), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
                 && machine.peerPresence().departed() && !restarted) {
             // the machine's PeerPresence is the one record of whether the peer was declared gone

@@ -87,7 +87,7 @@ final class PeerLoss {
 
     /**
      * The fencing race of a two-node cut (Pacemaker's {@code priority-fencing-delay}; Heartbeat 3.0.6 has
-     * no such delay): this node lost it, so it waits {@link TakeoverMachine#fenceDelay} before its first FencePeer,
+     * no such delay): this node lost it, so it waits {@link TakeoverSettings#fenceDelayNanos} before its first FencePeer,
      * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
      */
     private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {

@@ -106,7 +106,7 @@ public final class TakeoverMachine {
     /** One slot per resource group, in haresources order: its state here and what is known of it. */
     List<GroupSlot> slots;
     /** Reset this node on a stop failure (the admin asked for it) instead of leaving the group blocked. */
-    boolean selfFence;
+    final boolean selfFence;
     /** The peer said it resets itself after a stop failure: its blocked groups are free once it is gone. */
     boolean peerSelfFencing;
     /** Another live node uses our name: no group is started until it is gone. */
@@ -168,26 +168,14 @@ public final class TakeoverMachine {
      * @param failback ha.cf {@code auto_failback}; {@code legacy} behaves as {@code on}
      */
     public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback) {
-        this(me, peer, groups, failback, false);
+        this(me, peer, groups, failback, TakeoverSettings.DEFAULTS);
     }
 
-    /**
-     * @param fencing whether a STONITH device is configured for this node: a peer that dies without
-     *                releasing its groups is then fenced before they are taken over
-     */
+    /** @param settings fencing, the fence delay and self-fencing, fixed for the machine's life */
     public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback,
-                           boolean fencing) {
-        this(me, peer, groups, failback, fencing, false);
-    }
-
-    /**
-     * @param peerFirstInHaCf whether the peer's {@code node} line comes before this node's in ha.cf (both
-     *                        nodes share ha.cf): with equal weights, the node listed first wins the fencing
-     *                        race ({@link #fenceDelay})
-     */
-    public TakeoverMachine(NodeName me, NodeName peer, List<ResourceGroupDecl> groups, FailbackPolicy failback,
-                           boolean fencing, boolean peerFirstInHaCf) {
-        this.fence = new Fencing(fencing, peerFirstInHaCf);
+                           TakeoverSettings settings) {
+        this.fence = new Fencing(settings);
+        this.selfFence = settings.selfFenceOnStopFailure();
         this.me = me;
         this.peer = peer;
         this.maint = new MaintenancePolicy(me, peer);
@@ -233,7 +221,8 @@ public final class TakeoverMachine {
             peerReports.peerResources(e, out, nowNanos);
         } else if (event instanceof PeerAskResources e) {
             standby.peerAskResources(e, out, nowNanos);
-        } else if (event instanceof PeerDead) {
+        } else if (event instanceof PeerDead e) {
+            fence.peerNeverDelays(e.peerNeverDelaysFencing());
             peerLoss.peerGone(false, out, nowNanos);
         } else if (event instanceof PeerShutdown) {
             out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + peer + "'."));
@@ -465,15 +454,6 @@ public final class TakeoverMachine {
         }
     }
 
-    /**
-     * Self-fencing on a stop failure (Heartbeat rebooted; jheartbeat only when the admin asks, {@code hb
-     * daemon --self-fence-command}): a group that cannot be stopped makes this node tell the peer and
-     * ask for a {@link Effect.SelfFence} instead of staying blocked. Set before the first event.
-     */
-    public void selfFenceOnStopFailure(boolean on) {
-        this.selfFence = on;
-    }
-
     /** Whether another live node uses this node's name ({@link TakeoverEvent.IdentityConflict}): nothing is started. */
     public boolean identityConflict() {
         return identityConflict;
@@ -633,39 +613,6 @@ public final class TakeoverMachine {
     /** The earliest monotonic instant at which a {@link Tick} matters, or {@link Long#MAX_VALUE}. */
     public long nextDeadlineNanos() {
         return Math.min(deadlineNanos, exchange.deadlineNanos());
-    }
-
-    /**
-     * Whether the peer is a Heartbeat 3.0.6 node (it sent no {@code jhb-config} after comm up), which fences
-     * at once: then, in a race of a cut of every link, this node always waits {@link #fenceDelay} whatever
-     * the weights, so that one of the two survives (docs/design/stonith.md, "Fence delay"). Set by the engine
-     * before each peer death; default false (the peer is a jheartbeat node and plays by the same rule).
-     */
-    public void peerNeverDelaysFencing(boolean heartbeatPeer) {
-        fence.peerNeverDelays(heartbeatPeer);
-    }
-
-    /**
-     * How long this node waits before fencing a lost peer when it loses the fencing race (jheartbeat.yaml
-     * {@code stonith: fence_delay}; the model is Pacemaker's {@code priority-fencing-delay}, Heartbeat
-     * 3.0.6 fences at once). The race: weight = the resource groups a node holds (here: RUNNING or
-     * STARTING; the peer: what its last {@code rsc_hold} covers); the lighter node, or with equal
-     * weights the node listed later in ha.cf, waits; the other fences at once. The peer heard again
-     * during the wait cancels the fence. Set before the first event.
-     *
-     * @param nanos the delay in ns; 0 (the machine's default) fences at once, as before
-     * @throws IllegalArgumentException when {@code nanos} is negative
-     */
-    public void fenceDelay(long nanos) {
-        fence.delayNanos(nanos);
-    }
-
-    /**
-     * Off only in tests that prove the rule ({@code SafetyRules}): a dead peer's groups are then taken over
-     * without fencing it first, as without a device. Set before the first event.
-     */
-    public void fenceBeforeTakeover(boolean on) {
-        fence.beforeTakeover(on);
     }
 
     /** Whether a fence of the peer is waiting out the fence delay (nothing sent to the device yet). */

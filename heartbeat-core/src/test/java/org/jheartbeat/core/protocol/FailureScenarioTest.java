@@ -416,9 +416,9 @@ class FailureScenarioTest {
     @Test
     void withSelfFencingConfiguredANodeThatCannotStopAGroupResetsItselfAndThePeerTakesOver() {
         TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.takeoverSettings(N1, org.jheartbeat.core.takeover.TakeoverSettings.DEFAULTS.withSelfFenceOnStopFailure(true));
         h.start(N1);
         h.start(N2);
-        h.engine(N1).machine().selfFenceOnStopFailure(true);
         h.run(3000);
         h.failStops(N1, G1, true);
         h.standby(N1, ResourceSet.LOCAL);

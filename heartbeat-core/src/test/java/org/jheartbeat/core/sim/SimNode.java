@@ -10,6 +10,7 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Maintenance;
+import org.jheartbeat.core.takeover.TakeoverSettings;
 
 /**
  * One simulated machine: its power, its daemon (a real {@link NodeEngine} driven as {@code ClusterLoop}
@@ -143,9 +144,9 @@ final class SimNode {
         uuid[15] = (byte) (index + 1);
         OutboundStamper stamper = new OutboundStamper(name, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), () -> "0.00 0.00 0.00 1/1 1");
-        engine = new NodeEngine(config, name, stamper, random.nextInt(10), sim.now, sim.setup.rules());
-        engine.machine().selfFenceOnStopFailure(sim.setup.selfFence());
-        engine.machine().fenceDelay(sim.setup.fenceDelayMillis() * 1_000_000L);
+        engine = new NodeEngine(config, name, stamper, random.nextInt(10), sim.now, sim.setup.rules(),
+                TakeoverSettings.DEFAULTS.withSelfFenceOnStopFailure(sim.setup.selfFence())
+                        .withFenceDelayNanos(sim.setup.fenceDelayMillis() * 1_000_000L));
         engine.machine().maintenanceAtStartup(persisted);
         releaseFormerGroups();
         agents.configChanged(config);

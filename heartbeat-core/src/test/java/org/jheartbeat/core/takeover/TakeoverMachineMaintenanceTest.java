@@ -21,7 +21,7 @@ class TakeoverMachineMaintenanceTest {
 
     static TakeoverMachine stableInMaintenance(boolean fencing) {
         TakeoverMachine m = new TakeoverMachine(N1, TakeoverTableTest.N2, TakeoverTableTest.GROUPS, FailbackPolicy.ON,
-                fencing);
+                TakeoverSettings.DEFAULTS.withFencing(fencing));
         m.on(new TakeoverEvent.CommUp(), T0);
         m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0);
         m.on(new TakeoverEvent.GroupStarted(0, true), T0);

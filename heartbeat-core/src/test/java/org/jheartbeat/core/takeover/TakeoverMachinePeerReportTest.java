@@ -25,7 +25,8 @@ class TakeoverMachinePeerReportTest {
     static final long S = 1_000_000_000L;
 
     static TakeoverMachine negotiating(boolean fencing) {
-        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS, FailbackPolicy.ON, fencing);
+        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS, FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(fencing));
         m.on(new TakeoverEvent.CommUp(), T0);
         return m;
     }
@@ -90,7 +91,8 @@ class TakeoverMachinePeerReportTest {
      */
     @Test
     void aPeerThatRunsAGroupItsBitsDoNotCoverIsFencedWhenItDies() {
-        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS.subList(0, 1), FailbackPolicy.ON, true);
+        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS.subList(0, 1), FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(true));
         m.on(new TakeoverEvent.CommUp(), T0);
         assertThat(starts(m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0))).containsExactly(0);
         m.on(new TakeoverEvent.GroupStarted(0, true), T0);

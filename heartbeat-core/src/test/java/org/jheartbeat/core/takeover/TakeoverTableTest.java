@@ -101,7 +101,8 @@ class TakeoverTableTest {
 
     /** A machine in {@code state}, reached by real events. */
     static TakeoverMachine in(TakeoverState state) {
-        TakeoverMachine m = new TakeoverMachine(N1, N2, GROUPS, FailbackPolicy.ON, state == TakeoverState.FENCING);
+        TakeoverMachine m = new TakeoverMachine(N1, N2, GROUPS, FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(state == TakeoverState.FENCING));
         if (state == TakeoverState.AWAITING_COMM) {
             return m;
         }
