@@ -217,7 +217,7 @@ public final class Daemon {
         ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
                 jheartbeatYaml.monitorDefaults());
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
-        engine.machine().maintenanceAtStartup(maintenance);
+        engine.machine().maintenancePolicy().atStartup(maintenance);
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer,
                 org.jheartbeat.core.loop.LoopScheduler.thread(), wall); // hb-loop, on System.nanoTime as clock is
         loop.onWake(watchdogs::onWake); // a loop that hangs stops petting the kernel's and systemd's watchdogs

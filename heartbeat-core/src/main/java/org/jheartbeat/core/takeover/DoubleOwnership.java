@@ -23,11 +23,41 @@ final class DoubleOwnership {
     }
 
     /**
+     * Resync and PeerGroupsRunning.
+     *
+     * @return whether the event is of this family (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out) {
+        if (event instanceof TakeoverEvent.Resync e) {
+            resync(e, out);
+        } else if (event instanceof TakeoverEvent.PeerGroupsRunning e) {
+            releaseWhatThePreferredNodeRuns(e.groups(), out);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * After every event: a report of the peer's holdings that came outside STABLE is looked at once the
+     * machine can act on it. With the peer's own report, a group it runs itself is let go in a standby
+     * exchange too (the peer may ignore ours while in flux, and the exchange then waits 10 s); with bits
+     * alone only in STABLE.
+     */
+    void resolveIfDue(List<Effect> out) {
+        if (m.ownershipCheckDue && (m.state == TakeoverState.STABLE || m.peerReport != null
+                && (m.state == TakeoverState.STANDBY_GIVING || m.state == TakeoverState.STANDBY_TAKING))) {
+            m.ownershipCheckDue = false;
+            resolve(out);
+        }
+    }
+
+    /**
      * {@link TakeoverEvent.Resync}: on, starts are held back (see {@link TakeoverMachine#reconcile}); off, a group the peer
      * holds is no longer wanted here unless it runs here already, so the frames read first after the pause
      * (a negotiation's answer, a standby's {@code done}) start nothing the peer took over meanwhile.
      */
-    void resync(TakeoverEvent.Resync e, List<Effect> out) {
+    private void resync(TakeoverEvent.Resync e, List<Effect> out) {
         if (e.on()) {
             m.resyncing = true;
             return;
@@ -59,7 +89,7 @@ final class DoubleOwnership {
      * peer reports running there is stopped here. Only the non-preferred node ever stops for this rule, so the
      * two nodes never both let go; the preferred node's copy is never stopped by it.
      */
-    void releaseWhatThePreferredNodeRuns(java.util.Set<Integer> peerRuns, List<Effect> out) {
+    private void releaseWhatThePreferredNodeRuns(java.util.Set<Integer> peerRuns, List<Effect> out) {
         boolean givingBack = m.state == TakeoverState.STANDBY_GIVING && m.exchange.step() == StandbyStep.AWAITING_PEER;
         if (m.state != TakeoverState.STABLE && !givingBack || m.resyncing || !m.peerPresence.alive()) {
             return;
@@ -67,7 +97,7 @@ final class DoubleOwnership {
         boolean released = false;
         for (int i : peerRuns) {
             if (i < m.slots.size() && !m.isLocal(i) && m.slots.get(i).desired && m.slots.get(i).actual == GroupState.RUNNING && !m.slots.get(i).peerFailed
-                    && !m.slots.get(i).peerBlocked && !m.slots.get(i).disputed && !m.inMaintenance(i)) {
+                    && !m.slots.get(i).peerBlocked && !m.slots.get(i).disputed && !m.maint.covers(i)) {
                 m.slots.get(i).desired = false;
                 released = true;
                 out.add(new LogLine(Level.ERROR, "Resource group " + m.slots.get(i).key() + " runs on both " + m.me + " and "
@@ -142,7 +172,7 @@ final class DoubleOwnership {
      */
     void reannounceLocal(List<Effect> out) {
         for (int i = 0; i < m.slots.size(); i++) {
-            if (m.isLocal(i) && m.slots.get(i).actual == GroupState.RUNNING && !m.identityConflict && !m.resyncing && !m.inMaintenance(i)) {
+            if (m.isLocal(i) && m.slots.get(i).actual == GroupState.RUNNING && !m.identityConflict && !m.resyncing && !m.maint.covers(i)) {
                 m.slots.get(i).actual = GroupState.STARTING;
                 out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }

@@ -25,7 +25,29 @@ final class PeerReports {
         this.m = machine;
     }
 
-    void commUp(List<Effect> out, long now) {
+    /**
+     * CommUp, PeerStarting, PeerResources, PeerRestarted and PeerGroupStates.
+     *
+     * @return whether the event is of this family (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out, long now) {
+        if (event instanceof TakeoverEvent.CommUp) {
+            commUp(out, now);
+        } else if (event instanceof TakeoverEvent.PeerStarting) {
+            peerStarting(out);
+        } else if (event instanceof PeerResources e) {
+            peerResources(e, out, now);
+        } else if (event instanceof TakeoverEvent.PeerRestarted) {
+            peerRestarted(out, now);
+        } else if (event instanceof TakeoverEvent.PeerGroupStates e) {
+            peerGroupStates(e);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void commUp(List<Effect> out, long now) {
         if (m.state != TakeoverState.AWAITING_COMM) {
             return;
         }

@@ -152,7 +152,7 @@ class TakeoverMachinePeerReportTest {
         // the gap filled: the report "stopped" arrives (as the engine feeds it)
         m.peerReportMayBeOld(false);
         out = m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
-        m.peerReported(1, false, out);
+        m.maintenancePolicy().peerReported(1, false, out);
         out.addAll(m.on(new TakeoverEvent.Tick(), 3 * S));
         assertThat(log(out)).doesNotContain("Both machines own foreign resources");
         assertThat(starts(out)).containsExactly(1);
@@ -166,7 +166,7 @@ class TakeoverMachinePeerReportTest {
         m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), 2 * S);
         m.peerReportMayBeOld(false);
         m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
-        m.peerReported(1, false, out);
+        m.maintenancePolicy().peerReported(1, false, out);
         m.on(new TakeoverEvent.Tick(), 3 * S);
         m.on(new TakeoverEvent.GroupStarted(1, true), 3 * S);
         // a frame missing again when its next report says g2 runs there (a copy of its own)

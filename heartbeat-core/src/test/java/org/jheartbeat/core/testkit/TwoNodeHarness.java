@@ -530,10 +530,10 @@ public final class TwoNodeHarness {
         Node node = node(n);
         org.jheartbeat.core.takeover.Maintenance m = persistedMaintenance.get(n);
         if (m != null) {
-            node.engine.machine().maintenanceAtStartup(m);
+            node.engine.machine().maintenancePolicy().atStartup(m);
             for (int i : runningIndices(node)) {
                 if (m.covers(n, key(node, i))) {
-                    node.engine.machine().runningAtStartup(i);
+                    node.engine.machine().maintenancePolicy().runningAtStartup(i);
                 }
             }
         }
