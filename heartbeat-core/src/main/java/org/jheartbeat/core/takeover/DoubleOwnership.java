@@ -157,7 +157,7 @@ final class DoubleOwnership {
      * are not answered: the bits follow the protocol and may claim groups that do not run there.
      */
     void answerClaim(PeerResources e, List<Effect> out) {
-        if (("mach_down".equals(e.info()) || "partition".equals(e.info())) && e.held().includesForeign()
+        if ((Settlement.MACH_DOWN.isInfo(e.info()) || Settlement.PARTITION.isInfo(e.info())) && e.held().includesForeign()
                 && m.holdsAny(true) && m.settleInfo == null) {
             out.add(new LogLine(Level.ERROR, "Both machines own our resources! Telling " + m.peer
                     + " which of them run here."));

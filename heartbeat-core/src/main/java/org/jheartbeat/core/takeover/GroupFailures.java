@@ -59,11 +59,11 @@ final class GroupFailures {
             blockHere(i, "failed to start on " + m.me + " and could not be stopped again", e.detail(), out);
             return;
         }
-        failHere(i, GroupSlot.STARTING_FAILED, e.detail(), out);
+        failHere(i, GroupSlot.FailedHow.STARTING, e.detail(), out);
     }
 
     /** The group is down here after a failure: FAILED, not started here again, offered once to the peer. */
-    private void failHere(int i, String what, String detail, List<Effect> out) {
+    private void failHere(int i, GroupSlot.FailedHow what, String detail, List<Effect> out) {
         m.slots.get(i).failedWhat = what;
         m.slots.get(i).actual = GroupState.FAILED;
         m.slots.get(i).failedHere = true;
@@ -73,7 +73,7 @@ final class GroupFailures {
         String why = detail.isEmpty() ? "" : " (" + detail + ")";
         if (m.slots.get(i).peerFailed) {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + m.me + why
-                    + (what.equals(GroupSlot.STARTING_FAILED) ? " and on " : " and failed to start on ") + m.peer
+                    + (what == GroupSlot.FailedHow.STARTING ? " and on " : " and failed to start on ") + m.peer
                     + ": it stays stopped on both nodes until an operator clears it"
                     + " (hb cleanup " + key + ")"));
         } else if (m.peerPresence.alive()) {
@@ -120,7 +120,7 @@ final class GroupFailures {
         boolean failing = m.slots.get(i).failingRunning;
         m.slots.get(i).failingRunning = false;
         if (e.ok() && failing) {
-            failHere(i, GroupSlot.RUNNING_FAILED, m.slots.get(i).failureDetail, out);
+            failHere(i, GroupSlot.FailedHow.RUNNING, m.slots.get(i).failureDetail, out);
             return;
         }
         if (e.ok()) {

@@ -30,7 +30,7 @@ public final class GroupReload {
      * peer's acceptance of our offer, possibly still on its way, is not met by a start here. Forgotten by
      * {@code hb cleanup} of all groups.
      */
-    private final Map<String, String[]> removedFailedHere = new HashMap<>();
+    private final Map<String, FailedHere> removedFailedHere = new HashMap<>();
     /**
      * Groups a reload removed while blocked here or in maintenance and left as they were, a reload's stop of
      * a removed group that failed, and those
@@ -41,6 +41,9 @@ public final class GroupReload {
      * one back starts from.
      */
     private final Map<String, GroupState> removedLeftHere = new LinkedHashMap<>();
+
+    /** A removed group's failure here: its detail and how it failed. */
+    private record FailedHere(String detail, GroupSlot.FailedHow how) { }
 
     GroupReload(TakeoverMachine machine) {
         this.m = machine;
@@ -189,7 +192,7 @@ public final class GroupReload {
         newGroups.forEach(g -> newKeys.add(g.key()));
         for (GroupSlot s : slots) {
             if (s.failedHere && !newKeys.contains(s.key())) {
-                removedFailedHere.put(s.key(), new String[] {s.failureDetail, s.failedWhat});
+                removedFailedHere.put(s.key(), new FailedHere(s.failureDetail, s.failedWhat));
             }
             if (!newKeys.contains(s.key()) && (s.actual == GroupState.BLOCKED
                     || maint.covers(s) && s.actual == GroupState.RUNNING)) {
@@ -208,7 +211,7 @@ public final class GroupReload {
             }
             GroupSlot s = new GroupSlot(g);
             next.add(s);
-            String[] failed = removedFailedHere.remove(g.key());
+            FailedHere failed = removedFailedHere.remove(g.key());
             GroupState left = removedLeftHere.remove(g.key());
             if (left != null) {
                 s.actual = left; // it ran on, unmanaged, while it was not in haresources
@@ -218,8 +221,8 @@ public final class GroupReload {
             } else if (failed != null) {
                 s.failedHere = true; // offered to the peer before it was removed: still not ours to start
                 s.actual = GroupState.FAILED; // and reported so
-                s.failureDetail = failed[0];
-                s.failedWhat = failed[1];
+                s.failureDetail = failed.detail();
+                s.failedWhat = failed.how();
                 // offered again: a peer that restarted meanwhile forgot the offer, and the failures a
                 // node announces to a starting peer did not include a group it did not define then
                 out.add(new Announce(new Announcement.GroupFailed(g.key(), GroupFailure.START)));

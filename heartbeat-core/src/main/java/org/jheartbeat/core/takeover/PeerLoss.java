@@ -296,7 +296,7 @@ final class PeerLoss {
                 ? presenceBeforeDeath : PeerPresence.STABLE;
         m.ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
         if (m.state != TakeoverState.AWAITING_COMM && m.state != TakeoverState.SHUTTING_DOWN) {
-            out.add(new Announce(new Resources(m.holdings(), m.settled(), "partition")));
+            out.add(new Announce(new Resources(m.holdings(), m.settled(), Settlement.PARTITION.wireInfo())));
         }
     }
 }

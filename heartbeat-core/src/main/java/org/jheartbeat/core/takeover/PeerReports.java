@@ -153,7 +153,7 @@ final class PeerReports {
         }
         if ((m.state == TakeoverState.STANDBY_TAKING
                 || m.state == TakeoverState.STANDBY_GIVING && m.exchange.step() != StandbyStep.AWAITING_PEER)
-                && "partition".equals(e.info()) && !m.claimPredatesExchange) {
+                && Settlement.PARTITION.isInfo(e.info()) && !m.claimPredatesExchange) {
             m.standby.cancelOnClaim(out);
         }
         if (m.state == TakeoverState.NEGOTIATING) {
@@ -161,7 +161,7 @@ final class PeerReports {
         } else if (m.state == TakeoverState.STABLE) {
             m.doubleOwnership.resolve(out);
             m.doubleOwnership.answerClaim(e, out);
-            if ("partition".equals(e.info()) && !m.peerHolds.includesForeign()) {
+            if (Settlement.PARTITION.isInfo(e.info()) && !m.peerHolds.includesForeign()) {
                 m.doubleOwnership.reannounceLocal(out);
             }
             if (joined && m.failback != FailbackPolicy.OFF && m.holdsAny(false) && !m.peerHolds.includesLocal()) {
