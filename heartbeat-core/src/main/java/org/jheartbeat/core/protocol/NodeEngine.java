@@ -414,7 +414,7 @@ public final class NodeEngine {
      * {@link #onReload}). Until then our {@code jhb-groups} reports it stopping, so that a peer that still
      * defines it does not start it meanwhile, and a shutdown waits for it before its {@code shutdone}; then it is
      * no longer reported ({@code ok}), or reported blocked, left unmanaged, and the peer told not to start it
-     * (the stop failed: it may still run here; {@link TakeoverMachine#removedStopEnded}).
+     * (the stop failed: it may still run here; {@link org.jheartbeat.core.takeover.GroupReload#removedStopEnded}).
      *
      * @param key the group's key
      * @param ok  whether it stopped

@@ -53,7 +53,7 @@ final class DoubleOwnership {
     }
 
     /**
-     * {@link TakeoverEvent.Resync}: on, starts are held back (see {@link TakeoverMachine#reconcile}); off, a group the peer
+     * {@link TakeoverEvent.Resync}: on, starts are held back (see {@link Reconciler#reconcile}); off, a group the peer
      * holds is no longer wanted here unless it runs here already, so the frames read first after the pause
      * (a negotiation's answer, a standby's {@code done}) start nothing the peer took over meanwhile.
      */

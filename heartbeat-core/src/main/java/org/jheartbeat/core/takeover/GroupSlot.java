@@ -33,7 +33,7 @@ final class GroupSlot {
     final ResourceGroupDecl decl;
     /** Its run state here. */
     GroupState actual = GroupState.STOPPED;
-    /** Whether the protocol wants it to run here (reconciled towards, see {@code TakeoverMachine#want}). */
+    /** Whether the protocol wants it to run here (reconciled towards, see {@code Reconciler#want}). */
     boolean desired;
     /** A start failed here: not started here again until an operator clears it (actual FAILED). */
     boolean failedHere;

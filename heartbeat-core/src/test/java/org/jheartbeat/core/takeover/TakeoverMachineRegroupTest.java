@@ -14,7 +14,7 @@ import org.jheartbeat.core.takeover.GroupPlacement.PeerReport;
 import org.junit.jupiter.api.Test;
 
 /**
- * A reload that adds a group ({@link TakeoverMachine#regroup}) places it from what runs, the peer's own
+ * A reload that adds a group ({@link GroupReload#regroup}) places it from what runs, the peer's own
  * report ({@code jhb-groups}), not from this node's {@code rsc_hold} bits alone: a group the peer runs
  * is not started here too, and a group that runs nowhere is not left so.
  */
@@ -129,7 +129,7 @@ class TakeoverMachineRegroupTest {
     /**
      * A reload removes our running group: the caller stops it, and until that stop ends the group is left here
      * STOPPING (reported so to the peer, which may still define it), then forgotten. Groups may not change
-     * meanwhile ({@link TakeoverMachine#removedStopping}), and a shutdown waits for it before its shutdone.
+     * meanwhile ({@link GroupReload#removedStopping}), and a shutdown waits for it before its shutdone.
      */
     @Test
     void aRemovedRunningGroupIsLeftHereStoppingUntilTheReloadsStopEnds() {
