@@ -17,9 +17,16 @@ import org.jheartbeat.core.takeover.TakeoverEvent.PeerResources;
  */
 final class DoubleOwnership {
     private final TakeoverMachine m;
+    /** Whether a frame the peer sent after its last report is missing (told by the engine on each frame). */
+    private boolean peerReportMayBeOld;
 
     DoubleOwnership(TakeoverMachine machine) {
         this.m = machine;
+    }
+
+    /** See {@link TakeoverMachine#peerReportMayBeOld}. */
+    void peerReportMayBeOld(boolean mayBeOld) {
+        peerReportMayBeOld = mayBeOld;
     }
 
     /**
@@ -120,7 +127,7 @@ final class DoubleOwnership {
         // (Heartbeat's share bit, not its groups), all of its share, except a group it reported it could not
         // start (jhb-grpfail): that one does not run there, so this node keeps it
         boolean fromReport = m.peerReport != null;
-        if (fromReport && m.peerReportMayBeOld) {
+        if (fromReport && peerReportMayBeOld) {
             // with a frame the peer sent after its last report missing, that report may be older than the done
             // or resource just read (a report is sent before them): a group it handed over would be released
             // on a stale "running"

@@ -25,9 +25,16 @@ final class PeerLoss {
      * not "reported stable": a peer in the middle of a standby exchange may still take groups back.
      */
     private PeerPresence presenceBeforeDeath = PeerPresence.STABLE;
+    /** Times this node took over the groups of a dead or departed peer (metrics). */
+    private long takeovers;
 
     PeerLoss(TakeoverMachine machine) {
         this.m = machine;
+    }
+
+    /** See {@link TakeoverMachine#takeovers}. */
+    long takeovers() {
+        return takeovers;
     }
 
     /**
@@ -187,7 +194,7 @@ final class PeerLoss {
     }
 
     private void takeOver(List<Effect> out) {
-        m.takeovers++;
+        takeovers++;
         for (int i = 0; i < m.slots.size(); i++) {
             if (m.maint.covers(i) && m.slots.get(i).actual != GroupState.RUNNING && !m.slots.get(i).failedHere && !m.slots.get(i).disputed) {
                 out.add(new LogLine(Level.WARN, "Maintenance (" + m.maint.reason(i) + "): resource group "

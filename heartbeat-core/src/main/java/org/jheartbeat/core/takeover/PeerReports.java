@@ -20,9 +20,16 @@ import org.jheartbeat.core.takeover.TakeoverMachine.Handover;
  */
 final class PeerReports {
     private final TakeoverMachine m;
+    /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
+    private boolean claimPredatesExchange;
 
     PeerReports(TakeoverMachine machine) {
         this.m = machine;
+    }
+
+    /** See {@link TakeoverMachine#claimPredatesExchange}. */
+    void claimPredatesExchange(boolean older) {
+        claimPredatesExchange = older;
     }
 
     /**
@@ -153,7 +160,7 @@ final class PeerReports {
         }
         if ((m.state == TakeoverState.STANDBY_TAKING
                 || m.state == TakeoverState.STANDBY_GIVING && m.exchange.step() != StandbyStep.AWAITING_PEER)
-                && Settlement.PARTITION.isInfo(e.info()) && !m.claimPredatesExchange) {
+                && Settlement.PARTITION.isInfo(e.info()) && !claimPredatesExchange) {
             m.standby.cancelOnClaim(out);
         }
         if (m.state == TakeoverState.NEGOTIATING) {

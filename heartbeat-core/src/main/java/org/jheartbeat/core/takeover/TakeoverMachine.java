@@ -61,8 +61,6 @@ public final class TakeoverMachine {
     boolean peerSelfFencing;
     /** Another live node uses our name: no group is started until it is gone. */
     boolean identityConflict;
-    /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
-    boolean claimPredatesExchange;
     /** Resumed after a pause the peer may have taken for our death: nothing starts until it ends ({@link TakeoverEvent.Resync}). */
     boolean resyncing;
     /** The cluster's maintenance setting and which groups it keeps out of the protocol here. */
@@ -99,8 +97,6 @@ public final class TakeoverMachine {
     java.util.Map<String, GroupState> peerReport;
     /** A report of the peer's holdings came outside STABLE: look for double ownership once STABLE. */
     boolean ownershipCheckDue;
-    /** Whether a frame the peer sent after its last report is missing (told by the engine on each frame). */
-    boolean peerReportMayBeOld;
     /** We answered the peer's {@code starting} with {@code isstable=0}: tell it once we are settled. */
     boolean answerWhenSettled;
 
@@ -108,8 +104,6 @@ public final class TakeoverMachine {
     final StandbyExchange exchange = new StandbyExchange();
     /** When the current negotiation, standby request or fence step times out (monotonic ns), or MAX_VALUE. */
     long deadlineNanos = Long.MAX_VALUE;
-    /** Times this node took over the groups of a dead or departed peer (metrics). */
-    long takeovers;
     /** When non-null, why groups are moving: announced ({@code resource info=...}) and logged once they settle. */
     Settlement settleInfo;
 
@@ -174,7 +168,7 @@ public final class TakeoverMachine {
      * {@code partition} claim is older than the exchange in progress and does not cancel it.
      */
     public void claimPredatesExchange(boolean older) {
-        this.claimPredatesExchange = older;
+        peerReports.claimPredatesExchange(older);
     }
 
     /**
@@ -183,7 +177,7 @@ public final class TakeoverMachine {
      * ownership (the next event after the gap is filled looks again).
      */
     public void peerReportMayBeOld(boolean mayBeOld) {
-        peerReportMayBeOld = mayBeOld;
+        doubleOwnership.peerReportMayBeOld(mayBeOld);
     }
 
     /** Whether starts are held back after a pause ({@link TakeoverEvent.Resync}). */
@@ -333,7 +327,7 @@ public final class TakeoverMachine {
      * when a STONITH device is configured), since start.
      */
     public long takeovers() {
-        return takeovers;
+        return peerLoss.takeovers();
     }
 
     /** The maintenance setting, which groups it keeps out of the protocol here, and the start-up's findings. */
