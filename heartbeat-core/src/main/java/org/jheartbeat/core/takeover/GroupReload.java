@@ -233,12 +233,6 @@ public final class GroupReload {
         return next;
     }
 
-    /** Whether a group in state {@code there} on the peer may run there (running, starting, stopping, blocked). */
-    private static boolean runsThere(GroupState there) {
-        return there == GroupState.RUNNING || there == GroupState.STARTING || there == GroupState.STOPPING
-                || there == GroupState.BLOCKED;
-    }
-
     /**
      * Whether a group new to our haresources is wanted here in STABLE (the rule is spelled out at
      * {@link #regroup(List, ResourceSet, java.util.function.Function)}).
@@ -252,7 +246,7 @@ public final class GroupReload {
                              boolean peerAlive, ResourceSet peerHolds) {
         boolean ours = g.preferredNode().equals(me);
         boolean weHoldItsKind = ours ? share.includesLocal() : share.includesForeign();
-        if (report instanceof GroupPlacement.PeerReport.Reported r && runsThere(r.state())) {
+        if (report instanceof GroupPlacement.PeerReport.Reported r && GroupState.occupies(r.state())) {
             // also when the peer is dead: its report is dropped when it is fenced or restarts, so a
             // dead peer still reporting the group may run it (our bits may come from a takeover of a
             // peer that "gave up resources" while we did not define this group)
