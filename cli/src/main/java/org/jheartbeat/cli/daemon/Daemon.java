@@ -193,7 +193,10 @@ public final class Daemon {
         }
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), Daemon::loadAverage);
-        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime());
+        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime(),
+                org.jheartbeat.core.protocol.SafetyRules.ALL, org.jheartbeat.core.takeover.TakeoverSettings.DEFAULTS
+                        .withSelfFenceOnStopFailure(options.selfFenceCommand().isPresent())
+                        .withFenceDelayNanos(jheartbeatYaml.fencing().fenceDelay().toNanos()));
         // named, so RealtimeThreads finds it (otherwise as Netty's default factory: not a daemon thread, max
         // priority): the UDP media's reads and writes run on this thread
         EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, new io.netty.util.concurrent.DefaultThreadFactory(
@@ -211,12 +214,10 @@ public final class Daemon {
         AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
-        engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
-        engine.machine().fenceDelay(jheartbeatYaml.fencing().fenceDelay().toNanos());
         ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
                 jheartbeatYaml.monitorDefaults());
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
-        engine.machine().maintenanceAtStartup(maintenance);
+        engine.machine().maintenancePolicy().atStartup(maintenance);
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer,
                 org.jheartbeat.core.loop.LoopScheduler.thread(), wall); // hb-loop, on System.nanoTime as clock is
         loop.onWake(watchdogs::onWake); // a loop that hangs stops petting the kernel's and systemd's watchdogs

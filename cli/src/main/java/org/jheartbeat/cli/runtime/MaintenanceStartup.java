@@ -61,7 +61,7 @@ public final class MaintenanceStartup {
             if (keys.contains(g.key())) {
                 continue;
             }
-            if (machine.maintenance().covers(me, g.key())) {
+            if (machine.maintenancePolicy().setting().covers(me, g.key())) {
                 GroupStatus st = runner.status(g);
                 if (st.summary() != GroupStatus.GroupState.STOPPED) {
                     String why = "no longer in haresources, found "
@@ -69,7 +69,7 @@ public final class MaintenanceStartup {
                             + " at start-up while in maintenance: left as it is, unmanaged; stop it by hand";
                     LOG.warn("Resource group {} is {}", g.key(), why);
                     left.put(g, why);
-                    machine.leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.RUNNING);
+                    machine.reload().leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.RUNNING);
                 }
             } else {
                 gone.add(g);
@@ -84,7 +84,7 @@ public final class MaintenanceStartup {
                         + " it may still run here and nothing manages it: stop it by hand";
                 LOG.error(ClusterLoop.CRIT, "Resource group {} is {}", gone.get(j).key(), why);
                 left.put(gone.get(j), why);
-                machine.leftUnmanaged(gone.get(j).key(), org.jheartbeat.core.takeover.GroupState.BLOCKED);
+                machine.reload().leftUnmanaged(gone.get(j).key(), org.jheartbeat.core.takeover.GroupState.BLOCKED);
             }
         }
         probeCurrent(config, me, machine, runner);
@@ -93,7 +93,7 @@ public final class MaintenanceStartup {
 
     private static void probeCurrent(ClusterConfig config, NodeName me, TakeoverMachine machine,
                                      ResourceGroupRunner runner) {
-        Maintenance m = machine.maintenance();
+        Maintenance m = machine.maintenancePolicy().setting();
         List<ResourceGroupDecl> groups = config.resourceGroups();
         List<Integer> managed = new ArrayList<>();
         List<String> running = new ArrayList<>();
@@ -105,7 +105,7 @@ public final class MaintenanceStartup {
             }
             GroupStatus st = runner.status(g);
             if (st.summary() != GroupStatus.GroupState.STOPPED) {
-                machine.runningAtStartup(i);
+                machine.maintenancePolicy().runningAtStartup(i);
                 running.add(g.key() + (st.summary() == GroupStatus.GroupState.PARTIAL ? " (partly: " + st.running() + ")"
                         : ""));
             }

@@ -73,7 +73,7 @@ class MaintenanceStartupTest {
         ClusterConfig now = config(NOW);
         TakeoverMachine machine = new TakeoverMachine(N1, NodeName.of("node2"), now.resourceGroups(),
                 FailbackPolicy.ON);
-        machine.maintenanceAtStartup(m);
+        machine.maintenancePolicy().atStartup(m);
         return MaintenanceStartup.probeOrRelease(now, N1, machine, runner, config(BEFORE).resourceGroups());
     }
 
@@ -119,7 +119,7 @@ class MaintenanceStartupTest {
         ClusterConfig now = config(NOW);
         TakeoverMachine machine = new TakeoverMachine(N1, NodeName.of("node2"), now.resourceGroups(),
                 FailbackPolicy.ON);
-        machine.maintenanceAtStartup(Maintenance.NONE.with(Maintenance.Scope.CLUSTER, true, 1));
+        machine.maintenancePolicy().atStartup(Maintenance.NONE.with(Maintenance.Scope.CLUSTER, true, 1));
         MaintenanceStartup.probeOrRelease(now, N1, machine, runner, config(BEFORE).resourceGroups());
         assertThat(machine.groupState(0)).isEqualTo(GroupState.RUNNING);
     }

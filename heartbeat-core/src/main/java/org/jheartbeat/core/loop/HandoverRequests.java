@@ -30,16 +30,16 @@ final class HandoverRequests {
         loop.answer(f, () -> {
             loop.run(e -> e.onOperatorCommand(loop.nanoTime(), loop.wallMillis())); // a pause first
             TakeoverMachine m = loop.engine().machine();
-            if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
+            if (m.handovers().outcome() == TakeoverMachine.Handover.IN_PROGRESS) {
                 loop.log(Level.WARN, "Standby in progress- new request from " + loop.engine().me() + " ignored ["
-                        + (takeover ? "takeover " : "standby ") + set + "; " + m.handoverDetail() + " in progress]");
-                f.complete(new ClusterLoop.HandoverResult(false, "standby in progress (" + m.handoverDetail()
+                        + (takeover ? "takeover " : "standby ") + set + "; " + m.handovers().detail() + " in progress]");
+                f.complete(new ClusterLoop.HandoverResult(false, "standby in progress (" + m.handovers().detail()
                         + "); new request ignored", TakeoverMachine.Handover.REFUSED));
                 return;
             }
             loop.run(e -> takeover ? e.onTakeoverRequested(set, loop.nanoTime(), loop.wallMillis())
                     : e.onStandbyRequested(set, loop.nanoTime(), loop.wallMillis()));
-            watch(m.handoverSerial(), f);
+            watch(m.handovers().serial(), f);
         });
         return f;
     }
@@ -49,12 +49,12 @@ final class HandoverRequests {
         if (f.isDone()) {
             return;
         }
-        if (m.handoverSerial() != serial) {
+        if (m.handovers().serial() != serial) {
             f.complete(new ClusterLoop.HandoverResult(false, "superseded by another standby or takeover request",
                     TakeoverMachine.Handover.CANCELLED));
-        } else if (m.handover() != TakeoverMachine.Handover.IN_PROGRESS) {
-            f.complete(new ClusterLoop.HandoverResult(m.handover() == TakeoverMachine.Handover.DONE, m.handoverDetail(),
-                    m.handover()));
+        } else if (m.handovers().outcome() != TakeoverMachine.Handover.IN_PROGRESS) {
+            f.complete(new ClusterLoop.HandoverResult(m.handovers().outcome() == TakeoverMachine.Handover.DONE, m.handovers().detail(),
+                    m.handovers().outcome()));
         } else if (!loop.closed()) {
             loop.schedule(loop.answering(f, () -> watch(serial, f)), 100, TimeUnit.MILLISECONDS);
         }

@@ -109,9 +109,9 @@ final class MaintenanceRequests {
             loop.run(e -> e.onOperatorCommand(loop.nanoTime(), loop.wallMillis())); // a pause first
             NodeEngine engine = loop.engine();
             TakeoverMachine m = engine.machine();
-            Maintenance cur = m.maintenance();
+            Maintenance cur = m.maintenancePolicy().setting();
             Maintenance next = cur.with(scope, on, cur.version() + 1);
-            Set<Integer> leaving = on ? Set.of() : m.leavingMaintenance(next);
+            Set<Integer> leaving = on ? Set.of() : m.maintenancePolicy().leaving(next);
             if (cur.has(scope) == on && leaving.isEmpty()) {
                 f.complete(new ClusterLoop.MaintenanceResult(true, "maintenance " + scope.describe() + " is already "
                         + (on ? "on" : "off") + " (now: " + cur.describe() + ")"));
@@ -194,7 +194,7 @@ final class MaintenanceRequests {
                     + " maintenance off' again; nothing changed, maintenance stays on"));
             return;
         }
-        Maintenance apply = MaintenanceOff.settingToApply(engine.machine().maintenance(), next, scope);
+        Maintenance apply = MaintenanceOff.settingToApply(engine.machine().maintenancePolicy().setting(), next, scope);
         loop.run(e -> e.onMaintenanceApplied(apply, leaving, here, partly, there, true, loop.nanoTime(),
                 loop.wallMillis()));
         List<String> where = MaintenanceOff.outcome(gs, leaving, here, partly, there, peerAlive, engine.me(),
@@ -212,13 +212,13 @@ final class MaintenanceRequests {
             Map<String, String> groupsIn = new LinkedHashMap<>();
             List<ResourceGroupDecl> gs = loop.config().resourceGroups();
             for (int i = 0; i < gs.size(); i++) {
-                if (m.inMaintenance(i)) {
-                    groupsIn.put(gs.get(i).key(), m.maintenanceReason(i) + "; here " + m.groupState(i).displayName()
+                if (m.maintenancePolicy().covers(i)) {
+                    groupsIn.put(gs.get(i).key(), m.maintenancePolicy().reason(i) + "; here " + m.groupState(i).displayName()
                             + (engine.peerMaintenanceRuns().contains(i) ? "; runs on " + engine.peer() : ""));
                 }
             }
             groupsIn.putAll(removedInMaintenance);
-            f.complete(new MaintenanceView(m.maintenance(), groupsIn));
+            f.complete(new MaintenanceView(m.maintenancePolicy().setting(), groupsIn));
         });
         return f;
     }

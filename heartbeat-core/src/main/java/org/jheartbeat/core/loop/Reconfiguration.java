@@ -61,9 +61,9 @@ final class Reconfiguration {
                 continue;
             }
             GroupState here = loop.engine().machine().groupState(i);
-            if (loop.engine().machine().inMaintenance(i)) {
+            if (loop.engine().machine().maintenancePolicy().covers(i)) {
                 // maintenance: nothing starts or stops it, a reload neither
-                String why = "removed from haresources while in maintenance (" + loop.engine().machine().maintenanceReason(i)
+                String why = "removed from haresources while in maintenance (" + loop.engine().machine().maintenancePolicy().reason(i)
                         + "); here " + here.displayName() + ": left as it is, unmanaged; stop it by hand if it runs";
                 loop.maintenanceRequests().unmanaged(key, why);
                 loop.log(Level.WARN, "Resource group " + key + " was " + why + ".");

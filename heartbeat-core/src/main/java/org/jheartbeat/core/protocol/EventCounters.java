@@ -56,7 +56,7 @@ final class EventCounters {
             Map<String, Long> byOutcome = new TreeMap<>();
             for (TakeoverMachine.Handover h : TakeoverMachine.Handover.values()) {
                 if (h != TakeoverMachine.Handover.NONE && h != TakeoverMachine.Handover.IN_PROGRESS) {
-                    byOutcome.put(h.name().toLowerCase(Locale.ROOT), machine.handoversFinished(takeover, h));
+                    byOutcome.put(h.name().toLowerCase(Locale.ROOT), machine.handovers().finished(takeover, h));
                 }
             }
             handovers.put(takeover ? "takeover" : "standby", byOutcome);

@@ -67,7 +67,7 @@ final class MaintenanceCoordination {
      *
      * @param set          the decoded message
      * @param cur          the machine's current setting
-     * @param leavingFor   the groups a setting takes out of maintenance ({@code TakeoverMachine#leavingMaintenance})
+     * @param leavingFor   the groups a setting takes out of maintenance ({@code MaintenancePolicy#leaving})
      * @param groupIndex   a group's index by key, -1 for none
      * @param peerGen      the peer's current generation
      * @param runningKeys  the keys of the groups running here, for a setting sent back

@@ -25,6 +25,7 @@ import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.Maintenance;
 import org.jheartbeat.core.takeover.TakeoverMachine;
+import org.jheartbeat.core.takeover.TakeoverSettings;
 import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
@@ -114,6 +115,15 @@ public final class NodeEngine {
     /** As the daemon's engine, with {@code rules} (tests only: the daemon uses {@link SafetyRules#ALL}). */
     public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos,
                       SafetyRules rules) {
+        this(config, me, stamper, ackTrigger, startNanos, rules, TakeoverSettings.DEFAULTS);
+    }
+
+    /**
+     * @param takeover the fence delay and self-fencing; whether a STONITH device is configured and the ha.cf
+     *                 order come from {@code config}, fencing before a takeover from {@code rules}
+     */
+    public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos,
+                      SafetyRules rules, TakeoverSettings takeover) {
         this.peerSeq = new SequenceTracker(rules.olderGenerationsAreReplays());
         this.config = config;
         this.me = me;
@@ -124,8 +134,9 @@ public final class NodeEngine {
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
-                config.stonithFor(me).isPresent(), config.nodes().indexOf(peer) < config.nodes().indexOf(me));
-        this.machine.fenceBeforeTakeover(rules.fenceBeforeTakeover());
+                takeover.withFencing(config.stonithFor(me).isPresent())
+                        .withPeerFirstInHaCf(config.nodes().indexOf(peer) < config.nodes().indexOf(me))
+                        .withFenceBeforeTakeover(rules.fenceBeforeTakeover()));
         this.rscHold = new RscHold(Regrouping.prefersAny(config.resourceGroups(), me),
                 Regrouping.prefersAny(config.resourceGroups(), peer));
         this.local = new LocalStatus(startNanos);
@@ -224,7 +235,7 @@ public final class NodeEngine {
     /** Heartbeat's ipfail ({@link PingCoordination#ipfailDue}): a standby when the ping counts say so. */
     private void ipfailIfDue(List<Effect> out, long now, long wall) {
         boolean stable = machine.state() == TakeoverState.STABLE && machine.settled() && machine.peerStable()
-                && detector.status(peer).isAlive() && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
+                && detector.status(peer).isAlive() && machine.handovers().outcome() != TakeoverMachine.Handover.IN_PROGRESS;
         ping.ipfailDue(now, stable, machine.holdings()).ifPresent(a -> {
             out.add(a.line());
             a.standby().ifPresent(set -> apply(machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
@@ -342,7 +353,7 @@ public final class NodeEngine {
             case RESTART -> {
                 peerAskSeq = 0; // a new run numbers its frames from the start
                 ping.peerUnknown();
-                machine.peerLeftRunning(groupReports.leftByRestartedPeer(config.resourceGroups(),
+                machine.maintenancePolicy().peerLeftRunning(groupReports.leftByRestartedPeer(config.resourceGroups(),
                         peerSeq.generation(), maint.peerRuns()), out);
                 feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
@@ -403,14 +414,14 @@ public final class NodeEngine {
      * {@link #onReload}). Until then our {@code jhb-groups} reports it stopping, so that a peer that still
      * defines it does not start it meanwhile, and a shutdown waits for it before its {@code shutdone}; then it is
      * no longer reported ({@code ok}), or reported blocked, left unmanaged, and the peer told not to start it
-     * (the stop failed: it may still run here; {@link TakeoverMachine#removedStopEnded}).
+     * (the stop failed: it may still run here; {@link org.jheartbeat.core.takeover.GroupReload#removedStopEnded}).
      *
      * @param key the group's key
      * @param ok  whether it stopped
      */
     public List<Effect> onRemovedGroupStopped(String key, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        apply(machine.removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
+        apply(machine.reload().removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -455,7 +466,7 @@ public final class NodeEngine {
         if (fenced) {
             maint.peerFenced(); // powered off: what it ran in maintenance is gone
             for (int i = 0; i < config.resourceGroups().size(); i++) {
-                machine.peerReported(i, false, out); // the outcome's event below reconciles
+                machine.maintenancePolicy().peerReported(i, false, out); // the outcome's event below reconciles
             }
         }
         apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
@@ -596,7 +607,7 @@ public final class NodeEngine {
                 java.util.Set<Integer> left = new java.util.TreeSet<>(peerMaintenanceRuns());
                 left.addAll(groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
                         GroupReports.HOLDING));
-                machine.peerLeftRunning(left, out);
+                machine.maintenancePolicy().peerLeftRunning(left, out);
                 ping.peerUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
@@ -620,7 +631,7 @@ public final class NodeEngine {
                             now), out, now, wall);
                     boolean ended = false;
                     for (var r : groupReports.peerMayRun(config.resourceGroups(), peerSeq.generation()).entrySet()) {
-                        ended |= machine.peerReported(r.getKey(), r.getValue(), out);
+                        ended |= machine.maintenancePolicy().peerReported(r.getKey(), r.getValue(), out);
                     }
                     if (ended) {
                         feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
@@ -663,8 +674,7 @@ public final class NodeEngine {
             }
             out.add(new Effect.PeerLost(peer, "died"));
             ping.peerUnknown();
-            machine.peerNeverDelaysFencing(peerIsHeartbeat306(now));
-            feed(new TakeoverEvent.PeerDead(), out, now, wall);
+            feed(new TakeoverEvent.PeerDead(peerIsHeartbeat306(now)), out, now, wall);
         } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
                 && machine.peerPresence().departed() && !restarted) {
             // the machine's PeerPresence is the one record of whether the peer was declared gone
@@ -743,15 +753,15 @@ public final class NodeEngine {
         // must not read them against an older report); and to a peer we take for dead on each change: across a
         // one-way cut it hears us and must not start a group we take over
         boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
-        groupReports.due(config.resourceGroups(), machine::groupState, machine.removedLeftHere(), peerSeq.generation(),
+        groupReports.due(config.resourceGroups(), machine::groupState, machine.reload().removedLeftHere(), peerSeq.generation(),
                 local.active() && (announces || detector.status(peer).isAlive()),
                 local.active()).ifPresent(m -> transmit(out, m, wall));
         for (Effect e : effects) {
             if (e instanceof Effect.Announce an) {
                 if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
-                        && machine.maintenance().any() && !runningKeys().isEmpty()) {
+                        && machine.maintenancePolicy().setting().any() && !runningKeys().isEmpty()) {
                     // left running in maintenance: the peer must not take shutdone for "gave up" those
-                    transmit(out, MaintenanceMessages.set(machine.maintenance(), runningKeys(), Optional.empty()), wall);
+                    transmit(out, MaintenanceMessages.set(machine.maintenancePolicy().setting(), runningKeys(), Optional.empty()), wall);
                 }
                 transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
             } else if (e instanceof Effect.ShutdownComplete) {
@@ -767,7 +777,7 @@ public final class NodeEngine {
         failback.standbyDue(() -> rscHold.value().includesForeign()
                         || AutoFailback.runsAGroupOf(peer, config.resourceGroups(), machine::groupState),
                 detector.status(peer).isAlive(), () -> machine.state() == TakeoverState.STABLE
-                        && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS && machine.settled()
+                        && machine.handovers().outcome() != TakeoverMachine.Handover.IN_PROGRESS && machine.settled()
                         && machine.peerStable()).ifPresent(line -> {
                             out.add(line);
                             apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now,
@@ -817,7 +827,7 @@ public final class NodeEngine {
         } else if (d instanceof MaintenanceMessages.Decoded.Runs r) {
             out.add(new Effect.PeerProbed(r.request(), r.runs()));
         } else if (d instanceof MaintenanceMessages.Decoded.Set set) {
-            maint.onSet(set, machine.maintenance(), machine::leavingMaintenance, this::groupIndex,
+            maint.onSet(set, machine.maintenancePolicy().setting(), machine.maintenancePolicy()::leaving, this::groupIndex,
                     peerSeq.generation(), this::runningKeys, out, msg -> transmit(out, msg, wall)).ifPresent(a ->
                     applyMaintenance(a.next(), a.probed(), a.runsHere(), a.partly(), a.runsPeer(), false, out, now,
                             wall));
@@ -872,7 +882,7 @@ public final class NodeEngine {
                                         long wall) {
         List<Effect> out = new ArrayList<>();
         transmit(out, maint.probedForPeer(request, fully, partly, config.resourceGroups(),
-                machine.removedLeftRunning()), wall);
+                machine.reload().removedLeftRunning()), wall);
         return out;
     }
 
@@ -888,7 +898,7 @@ public final class NodeEngine {
 
     /** Sends our maintenance setting to a peer generation that has not had it (comm up, a restarted peer). */
     private void sendMaintenanceIfNew(List<Effect> out, long wall) {
-        maint.settingToSend(machine.maintenance(), peerSeq.generation(), this::runningKeys)
+        maint.settingToSend(machine.maintenancePolicy().setting(), peerSeq.generation(), this::runningKeys)
                 .ifPresent(m -> transmit(out, m, wall));
     }
 
@@ -899,7 +909,7 @@ public final class NodeEngine {
                 keys.add(config.resourceGroups().get(i).key());
             }
         }
-        keys.addAll(machine.removedLeftRunning());
+        keys.addAll(machine.reload().removedLeftRunning());
         return keys;
     }
 
@@ -936,7 +946,7 @@ public final class NodeEngine {
      */
     public boolean groupsQuiet() {
         return Regrouping.quiet(machine.state(), config.resourceGroups().size(), machine::groupState)
-                && !machine.removedStopping();
+                && !machine.reload().removedStopping();
     }
 
     /**
@@ -974,10 +984,10 @@ public final class NodeEngine {
             maint.regrouped(oldGroups, this::groupIndex);
             rscHold.groupsChanged(Regrouping.prefersAny(applied.resourceGroups(), me),
                     Regrouping.prefersAny(applied.resourceGroups(), peer));
-            java.util.Set<String> left = machine.removedLeftRunning();
-            apply(machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
+            java.util.Set<String> left = machine.reload().removedLeftRunning();
+            apply(machine.reload().regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
                     wallMillis);
-            out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), machine::inMaintenance,
+            out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), machine.maintenancePolicy()::covers,
                     machine::groupState)); // managed again: watched, as when adopted
         }
         agreement.reloaded(applied, peerSeq.generation(), out).ifPresent(g ->

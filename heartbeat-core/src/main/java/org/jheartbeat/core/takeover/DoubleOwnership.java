@@ -17,17 +17,54 @@ import org.jheartbeat.core.takeover.TakeoverEvent.PeerResources;
  */
 final class DoubleOwnership {
     private final TakeoverMachine m;
+    /** Whether a frame the peer sent after its last report is missing (told by the engine on each frame). */
+    private boolean peerReportMayBeOld;
 
     DoubleOwnership(TakeoverMachine machine) {
         this.m = machine;
     }
 
+    /** See {@link TakeoverMachine#peerReportMayBeOld}. */
+    void peerReportMayBeOld(boolean mayBeOld) {
+        peerReportMayBeOld = mayBeOld;
+    }
+
     /**
-     * {@link TakeoverEvent.Resync}: on, starts are held back (see {@link TakeoverMachine#reconcile}); off, a group the peer
+     * Resync and PeerGroupsRunning.
+     *
+     * @return whether the event is of this family (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out) {
+        if (event instanceof TakeoverEvent.Resync e) {
+            resync(e, out);
+        } else if (event instanceof TakeoverEvent.PeerGroupsRunning e) {
+            releaseWhatThePreferredNodeRuns(e.groups(), out);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * After every event: a report of the peer's holdings that came outside STABLE is looked at once the
+     * machine can act on it. With the peer's own report, a group it runs itself is let go in a standby
+     * exchange too (the peer may ignore ours while in flux, and the exchange then waits 10 s); with bits
+     * alone only in STABLE.
+     */
+    void resolveIfDue(List<Effect> out) {
+        if (m.ownershipCheckDue && (m.state == TakeoverState.STABLE || m.peerReport != null
+                && (m.state == TakeoverState.STANDBY_GIVING || m.state == TakeoverState.STANDBY_TAKING))) {
+            m.ownershipCheckDue = false;
+            resolve(out);
+        }
+    }
+
+    /**
+     * {@link TakeoverEvent.Resync}: on, starts are held back (see {@link Reconciler#reconcile}); off, a group the peer
      * holds is no longer wanted here unless it runs here already, so the frames read first after the pause
      * (a negotiation's answer, a standby's {@code done}) start nothing the peer took over meanwhile.
      */
-    void resync(TakeoverEvent.Resync e, List<Effect> out) {
+    private void resync(TakeoverEvent.Resync e, List<Effect> out) {
         if (e.on()) {
             m.resyncing = true;
             return;
@@ -59,7 +96,7 @@ final class DoubleOwnership {
      * peer reports running there is stopped here. Only the non-preferred node ever stops for this rule, so the
      * two nodes never both let go; the preferred node's copy is never stopped by it.
      */
-    void releaseWhatThePreferredNodeRuns(java.util.Set<Integer> peerRuns, List<Effect> out) {
+    private void releaseWhatThePreferredNodeRuns(java.util.Set<Integer> peerRuns, List<Effect> out) {
         boolean givingBack = m.state == TakeoverState.STANDBY_GIVING && m.exchange.step() == StandbyStep.AWAITING_PEER;
         if (m.state != TakeoverState.STABLE && !givingBack || m.resyncing || !m.peerPresence.alive()) {
             return;
@@ -67,7 +104,7 @@ final class DoubleOwnership {
         boolean released = false;
         for (int i : peerRuns) {
             if (i < m.slots.size() && !m.isLocal(i) && m.slots.get(i).desired && m.slots.get(i).actual == GroupState.RUNNING && !m.slots.get(i).peerFailed
-                    && !m.slots.get(i).peerBlocked && !m.slots.get(i).disputed && !m.inMaintenance(i)) {
+                    && !m.slots.get(i).peerBlocked && !m.slots.get(i).disputed && !m.maint.covers(i)) {
                 m.slots.get(i).desired = false;
                 released = true;
                 out.add(new LogLine(Level.ERROR, "Resource group " + m.slots.get(i).key() + " runs on both " + m.me + " and "
@@ -90,7 +127,7 @@ final class DoubleOwnership {
         // (Heartbeat's share bit, not its groups), all of its share, except a group it reported it could not
         // start (jhb-grpfail): that one does not run there, so this node keeps it
         boolean fromReport = m.peerReport != null;
-        if (fromReport && m.peerReportMayBeOld) {
+        if (fromReport && peerReportMayBeOld) {
             // with a frame the peer sent after its last report missing, that report may be older than the done
             // or resource just read (a report is sent before them): a group it handed over would be released
             // on a stale "running"
@@ -127,7 +164,7 @@ final class DoubleOwnership {
      * are not answered: the bits follow the protocol and may claim groups that do not run there.
      */
     void answerClaim(PeerResources e, List<Effect> out) {
-        if (("mach_down".equals(e.info()) || "partition".equals(e.info())) && e.held().includesForeign()
+        if ((Settlement.MACH_DOWN.isInfo(e.info()) || Settlement.PARTITION.isInfo(e.info())) && e.held().includesForeign()
                 && m.holdsAny(true) && m.settleInfo == null) {
             out.add(new LogLine(Level.ERROR, "Both machines own our resources! Telling " + m.peer
                     + " which of them run here."));
@@ -142,7 +179,7 @@ final class DoubleOwnership {
      */
     void reannounceLocal(List<Effect> out) {
         for (int i = 0; i < m.slots.size(); i++) {
-            if (m.isLocal(i) && m.slots.get(i).actual == GroupState.RUNNING && !m.identityConflict && !m.resyncing && !m.inMaintenance(i)) {
+            if (m.isLocal(i) && m.slots.get(i).actual == GroupState.RUNNING && !m.identityConflict && !m.resyncing && !m.maint.covers(i)) {
                 m.slots.get(i).actual = GroupState.STARTING;
                 out.add(new StartGroup(i, GroupOpReason.REANNOUNCE));
             }

@@ -18,9 +18,9 @@ final class Fencing {
     /** Whether the peer comes before this node in ha.cf's {@code node} lines (the race's tie-break). */
     private final boolean peerFirstInHaCf;
     /** How long the loser of the fencing race waits before fencing a lost peer, ns; 0: never waits. */
-    private long delayNanos;
+    private final long delayNanos;
     /** Fence a peer that may hold groups before taking them over (off only in tests proving the rule). */
-    private boolean beforeTakeover = true;
+    private final boolean beforeTakeover;
     /** The peer is a Heartbeat 3.0.6 node: it fences at once, so in a fencing race this node always waits. */
     private boolean peerNeverDelays;
     /** In FENCING, waiting out {@link #delayNanos}: no FencePeer emitted yet, so still cancellable. */
@@ -34,13 +34,12 @@ final class Fencing {
     /** The peer was heard with a new generation while we were fencing it: a late confirmation takes nothing. */
     private boolean peerRestarted;
 
-    /**
-     * @param configured      whether a STONITH device is configured for this node
-     * @param peerFirstInHaCf whether the peer's {@code node} line comes before this node's in ha.cf
-     */
-    Fencing(boolean configured, boolean peerFirstInHaCf) {
-        this.configured = configured;
-        this.peerFirstInHaCf = peerFirstInHaCf;
+    /** @param settings the device, the ha.cf order, the fence delay and whether to fence before a takeover */
+    Fencing(TakeoverSettings settings) {
+        this.configured = settings.fencing();
+        this.peerFirstInHaCf = settings.peerFirstInHaCf();
+        this.delayNanos = settings.fenceDelayNanos();
+        this.beforeTakeover = settings.fenceBeforeTakeover();
         this.status = configured ? "ready (nothing fenced yet)" : "no STONITH device configured";
     }
 
@@ -54,26 +53,9 @@ final class Fencing {
         return configured && beforeTakeover;
     }
 
-    /** See {@link TakeoverMachine#fenceBeforeTakeover}. */
-    void beforeTakeover(boolean on) {
-        this.beforeTakeover = on;
-    }
-
-    /** See {@link TakeoverMachine#peerNeverDelaysFencing}. */
+    /** Whether the dead peer is a Heartbeat 3.0.6 node, as the last {@link TakeoverEvent.PeerDead} said. */
     void peerNeverDelays(boolean heartbeatPeer) {
         this.peerNeverDelays = heartbeatPeer;
-    }
-
-    /**
-     * See {@link TakeoverMachine#fenceDelay}.
-     *
-     * @throws IllegalArgumentException when {@code nanos} is negative
-     */
-    void delayNanos(long nanos) {
-        if (nanos < 0) {
-            throw new IllegalArgumentException("fence delay " + nanos + " ns is negative");
-        }
-        this.delayNanos = nanos;
     }
 
     /** The fence delay, ns. */

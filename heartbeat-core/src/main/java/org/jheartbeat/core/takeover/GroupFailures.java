@@ -26,7 +26,29 @@ final class GroupFailures {
         this.m = machine;
     }
 
-    void groupStarted(GroupStarted e, List<Effect> out) {
+    /**
+     * The failure rows and CleanupRequested: GroupStarted, GroupStopped, GroupFailedRunning, PeerGroupFailure.
+     *
+     * @return whether the event is of this family (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out, long now) {
+        if (event instanceof GroupStarted e) {
+            groupStarted(e, out);
+        } else if (event instanceof GroupStopped e) {
+            groupStopped(e, out);
+        } else if (event instanceof TakeoverEvent.GroupFailedRunning e) {
+            groupFailedRunning(e, out);
+        } else if (event instanceof TakeoverEvent.PeerGroupFailure e) {
+            peerGroupFailure(e, out, now);
+        } else if (event instanceof TakeoverEvent.CleanupRequested e) {
+            cleanup(e.group(), true, out);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void groupStarted(GroupStarted e, List<Effect> out) {
         int i = e.group();
         if (e.ok()) {
             m.slots.get(i).actual = GroupState.RUNNING;
@@ -37,11 +59,11 @@ final class GroupFailures {
             blockHere(i, "failed to start on " + m.me + " and could not be stopped again", e.detail(), out);
             return;
         }
-        failHere(i, GroupSlot.STARTING_FAILED, e.detail(), out);
+        failHere(i, GroupSlot.FailedHow.STARTING, e.detail(), out);
     }
 
     /** The group is down here after a failure: FAILED, not started here again, offered once to the peer. */
-    private void failHere(int i, String what, String detail, List<Effect> out) {
+    private void failHere(int i, GroupSlot.FailedHow what, String detail, List<Effect> out) {
         m.slots.get(i).failedWhat = what;
         m.slots.get(i).actual = GroupState.FAILED;
         m.slots.get(i).failedHere = true;
@@ -51,7 +73,7 @@ final class GroupFailures {
         String why = detail.isEmpty() ? "" : " (" + detail + ")";
         if (m.slots.get(i).peerFailed) {
             out.add(new LogLine(Level.CRIT, "Resource group " + key + " " + what + " on " + m.me + why
-                    + (what.equals(GroupSlot.STARTING_FAILED) ? " and on " : " and failed to start on ") + m.peer
+                    + (what == GroupSlot.FailedHow.STARTING ? " and on " : " and failed to start on ") + m.peer
                     + ": it stays stopped on both nodes until an operator clears it"
                     + " (hb cleanup " + key + ")"));
         } else if (m.peerPresence.alive()) {
@@ -75,9 +97,9 @@ final class GroupFailures {
     void groupFailedRunning(TakeoverEvent.GroupFailedRunning e, List<Effect> out) {
         int i = e.group();
         String key = m.slots.get(i).key();
-        if (m.inMaintenance(i)) {
+        if (m.maint.covers(i)) {
             out.add(new LogLine(Level.WARN, "Resource group " + key + " failed while running (" + e.detail()
-                    + "), but it is in maintenance (" + m.maintenanceReason(i) + "); nothing is done"));
+                    + "), but it is in maintenance (" + m.maint.reason(i) + "); nothing is done"));
             return;
         }
         if (m.slots.get(i).actual != GroupState.RUNNING) {
@@ -98,7 +120,7 @@ final class GroupFailures {
         boolean failing = m.slots.get(i).failingRunning;
         m.slots.get(i).failingRunning = false;
         if (e.ok() && failing) {
-            failHere(i, GroupSlot.RUNNING_FAILED, m.slots.get(i).failureDetail, out);
+            failHere(i, GroupSlot.FailedHow.RUNNING, m.slots.get(i).failureDetail, out);
             return;
         }
         if (e.ok()) {
@@ -187,7 +209,7 @@ final class GroupFailures {
                         m.exchange.finish(Handover.FAILED, m.exchange.problems()
                                 + "; " + m.peer + " is being fenced");
                     }
-                    m.startFencing(out);
+                    m.peerLoss.startFencing(out);
                 } else {
                     out.add(new LogLine(Level.CRIT, "Resource group " + key + " could not be stopped on " + m.peer
                             + ": not starting it here" + (m.fence.configured() ? "" : " (no STONITH device to make sure it is down)")
@@ -248,9 +270,9 @@ final class GroupFailures {
             m.slots.get(i).failureDetail = "";
             if (m.slots.get(i).actual == GroupState.FAILED) {
                 m.slots.get(i).actual = GroupState.STOPPED;
-            } else if (m.slots.get(i).actual == GroupState.BLOCKED && m.inMaintenance(i)) {
+            } else if (m.slots.get(i).actual == GroupState.BLOCKED && m.maint.covers(i)) {
                 out.add(new LogLine(Level.WARN, "Resource group " + m.slots.get(i).key() + " stays blocked: it is in"
-                        + " maintenance (" + m.maintenanceReason(i) + "), nothing stops it; run 'hb cleanup' again after"
+                        + " maintenance (" + m.maint.reason(i) + "), nothing stops it; run 'hb cleanup' again after"
                         + " 'hb maintenance off'"));
             } else if (m.slots.get(i).actual == GroupState.BLOCKED) {
                 m.slots.get(i).actual = GroupState.STOPPING;

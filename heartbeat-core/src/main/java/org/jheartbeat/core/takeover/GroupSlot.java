@@ -10,16 +10,30 @@ import org.jheartbeat.core.config.ResourceGroupDecl;
  * new slots, carrying each kept group's slot over by key. Mutable, owned by the machine's thread.
  */
 final class GroupSlot {
-    /** How a start failure reads in logs and {@code hb status} ({@link #failedWhat}). */
-    static final String STARTING_FAILED = "failed to start";
-    /** How a failure while running reads ({@link #failedWhat}). */
-    static final String RUNNING_FAILED = "failed while running";
+    /** How a FAILED group failed here; {@link #toString} is how it reads in logs and {@code hb status}. */
+    enum FailedHow {
+        /** Its start failed (rolled back). */
+        STARTING("failed to start"),
+        /** It failed while running, and was stopped. */
+        RUNNING("failed while running");
+
+        private final String text;
+
+        FailedHow(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
 
     /** The group as haresources declares it. */
     final ResourceGroupDecl decl;
     /** Its run state here. */
     GroupState actual = GroupState.STOPPED;
-    /** Whether the protocol wants it to run here (reconciled towards, see {@code TakeoverMachine#want}). */
+    /** Whether the protocol wants it to run here (reconciled towards, see {@code Reconciler#want}). */
     boolean desired;
     /** A start failed here: not started here again until an operator clears it (actual FAILED). */
     boolean failedHere;
@@ -27,8 +41,8 @@ final class GroupSlot {
     boolean peerFailed;
     /** The peer reported a failed stop: it may run there, so this node never starts it (unless fenced). */
     boolean peerBlocked;
-    /** How a FAILED group failed here: {@value #STARTING_FAILED} or {@value #RUNNING_FAILED}. */
-    String failedWhat = STARTING_FAILED;
+    /** How a FAILED group failed here. */
+    FailedHow failedWhat = FailedHow.STARTING;
     /** Being stopped after failing while running here: FAILED here once that stop succeeds (monitoring). */
     boolean failingRunning;
     /** Why the group FAILED or is BLOCKED here, for logs and the operator; empty when nothing is known. */

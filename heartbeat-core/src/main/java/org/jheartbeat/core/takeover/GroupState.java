@@ -39,6 +39,11 @@ public enum GroupState {
         throw new IllegalArgumentException("not a group state: " + word);
     }
 
+    /** Whether a node in state {@code s} (null: the group is not defined there) may run the group. */
+    static boolean occupies(GroupState s) {
+        return s == RUNNING || s == STARTING || s == STOPPING || s == BLOCKED;
+    }
+
     @Override
     public String toString() {
         return displayName;

@@ -16,27 +16,105 @@ import org.jheartbeat.core.takeover.Effect.LogLine;
  * adopted, one running on the peer is left there, one running nowhere is started by the node it belongs
  * to, one running on both is left alone. A group in maintenance is never started, stopped or watched.
  * Works on the machine's {@link GroupSlot}s; the machine's state and the peer's liveness come in as
- * arguments. Mutable (the setting), owned by the machine's thread.
+ * arguments. The public methods are the machine's maintenance as its owner reads and sets it
+ * ({@link TakeoverMachine#maintenancePolicy}). Mutable (the setting), owned by the machine's thread.
  */
-final class MaintenancePolicy {
+public final class MaintenancePolicy {
+    private final TakeoverMachine m;
     private final NodeName me;
     private final NodeName peer;
     /** The cluster's maintenance setting: groups it covers are left as they are. */
     private Maintenance setting = Maintenance.NONE;
 
-    MaintenancePolicy(NodeName me, NodeName peer) {
-        this.me = me;
-        this.peer = peer;
+    MaintenancePolicy(TakeoverMachine machine) {
+        this.m = machine;
+        this.me = machine.me;
+        this.peer = machine.peer;
     }
 
     /** The maintenance setting the machine works with. */
-    Maintenance setting() {
+    public Maintenance setting() {
         return setting;
     }
 
-    /** Sets the setting without the transition of {@link #apply} (start-up, from the state file). */
-    void setting(Maintenance next) {
+    /**
+     * Sets the maintenance setting before the machine runs (the state file at start-up); events after
+     * that go through {@link TakeoverEvent.MaintenanceSet}.
+     */
+    public void atStartup(Maintenance next) {
         setting = next;
+    }
+
+    /**
+     * Marks group {@code i} as running here before the machine runs: a daemon that starts in
+     * maintenance found it running and leaves it so.
+     */
+    public void runningAtStartup(int i) {
+        m.slots.get(i).actual = GroupState.RUNNING;
+        m.slots.get(i).desired = true;
+    }
+
+    /**
+     * Whether group {@code i} is in maintenance here: the setting covers it as this node sees it
+     * (cluster-wide, this node, the group), or the peer is in node maintenance and the group does not
+     * run here (it may run there: the peer's groups are left alone), or it was found running on both
+     * nodes when its maintenance ended.
+     */
+    public boolean covers(int i) {
+        return covers(m.slots.get(i));
+    }
+
+    /** Why group {@code i} is in maintenance here, for logs and {@code hb status}; empty when it is not. */
+    public String reason(int i) {
+        return reason(m.slots.get(i));
+    }
+
+    /**
+     * The groups that are in maintenance here now and would not be under {@code next}: those to probe
+     * before feeding {@link TakeoverEvent.MaintenanceSet} with {@code next}.
+     */
+    public Set<Integer> leaving(Maintenance next) {
+        return leaving(m.slots, next);
+    }
+
+    /**
+     * The restarted peer said, before it stopped, that it ran these groups (in maintenance, its last
+     * {@code jhb-maint}; or at all, its last {@code jhb-groups}): its new daemon may have kept them running
+     * (a maintenance setting on disk, also one whose message was lost on the way here), so they are left
+     * alone here, as in maintenance, until {@link #peerReported(int, boolean, List)} says where they run.
+     * Heartbeat's rule that a restarted node holds nothing does not hold for a jheartbeat peer. A group that
+     * runs here is not affected. jheartbeat only: a Heartbeat 3.0.6 peer sends no such report.
+     */
+    public void peerLeftRunning(Set<Integer> groupsThere, List<Effect> out) {
+        peerLeftRunning(groupsThere, m.slots, out);
+    }
+
+    /**
+     * The peer's own account of group {@code i} ({@code jhb-groups}, or the confirmed fence: nothing runs
+     * there) ends a wait of {@link #peerLeftRunning(Set, List)}: when it runs there it is left there, else
+     * the protocol decides as for any group (the next event reconciles).
+     *
+     * @return whether it ended such a wait
+     */
+    public boolean peerReported(int i, boolean runsThere, List<Effect> out) {
+        return peerReported(m.slots.get(i), runsThere, m.peerPresence, out);
+    }
+
+    /**
+     * MaintenanceSet (any state but STOPPED): see {@link #apply}; in STABLE, what we hold is announced once
+     * any start ends.
+     *
+     * @return whether the event is a MaintenanceSet (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out) {
+        if (!(event instanceof TakeoverEvent.MaintenanceSet e)) {
+            return false;
+        }
+        boolean changed = apply(e, m.slots, m.state, m.peerPresence.alive(), out);
+        if (changed && m.state == TakeoverState.STABLE && m.settleInfo == null) {
+            m.settleInfo = Settlement.MAINTENANCE;
+        }
+        return true;
     }
 
     /**
@@ -70,7 +148,7 @@ final class MaintenancePolicy {
     }
 
     /** The groups in maintenance here now that would not be under {@code next}, by index. */
-    Set<Integer> leaving(List<GroupSlot> slots, Maintenance next) {
+    private Set<Integer> leaving(List<GroupSlot> slots, Maintenance next) {
         Set<Integer> out = new TreeSet<>();
         for (int i = 0; i < slots.size(); i++) {
             GroupSlot s = slots.get(i);
@@ -163,10 +241,10 @@ final class MaintenancePolicy {
 
     /**
      * The restarted peer's previous run left these groups running (see
-     * {@link TakeoverMachine#peerLeftRunning}): those stopped or failed here are left alone until its
+     * {@link #peerLeftRunning(Set, List)}): those stopped or failed here are left alone until its
      * report of them ({@link #peerReported}).
      */
-    void peerLeftRunning(Set<Integer> groupsThere, List<GroupSlot> slots, List<Effect> out) {
+    private void peerLeftRunning(Set<Integer> groupsThere, List<GroupSlot> slots, List<Effect> out) {
         for (int i : groupsThere) {
             if (i < slots.size() && (slots.get(i).actual == GroupState.STOPPED
                     || slots.get(i).actual == GroupState.FAILED)) {
@@ -178,13 +256,13 @@ final class MaintenancePolicy {
     }
 
     /**
-     * The peer's own account of the group ends a wait of {@link #peerLeftRunning} (see
-     * {@link TakeoverMachine#peerReported}).
+     * The peer's own account of the group ends a wait of {@link #peerLeftRunning(Set, List)} (see
+     * {@link #peerReported(int, boolean, List)}).
      *
      * @param presence the peer as the machine sees it
      * @return whether it ended such a wait
      */
-    boolean peerReported(GroupSlot s, boolean runsThere, PeerPresence presence, List<Effect> out) {
+    private boolean peerReported(GroupSlot s, boolean runsThere, PeerPresence presence, List<Effect> out) {
         if (!s.peerLeftRunning) {
             return false;
         }

@@ -25,12 +25,41 @@ final class PeerLoss {
      * not "reported stable": a peer in the middle of a standby exchange may still take groups back.
      */
     private PeerPresence presenceBeforeDeath = PeerPresence.STABLE;
+    /** Times this node took over the groups of a dead or departed peer (metrics). */
+    private long takeovers;
 
     PeerLoss(TakeoverMachine machine) {
         this.m = machine;
     }
 
-    void peerGone(boolean clean, List<Effect> out, long now) {
+    /** See {@link TakeoverMachine#takeovers}. */
+    long takeovers() {
+        return takeovers;
+    }
+
+    /**
+     * PeerDead, PeerShutdown, PeerReturned and FenceOutcome.
+     *
+     * @return whether the event is of this family (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out, long now) {
+        if (event instanceof TakeoverEvent.PeerDead e) {
+            m.fence.peerNeverDelays(e.peerNeverDelaysFencing());
+            peerGone(false, out, now);
+        } else if (event instanceof TakeoverEvent.PeerShutdown) {
+            out.add(new LogLine(Level.INFO, "Received shutdown notice from '" + m.peer + "'."));
+            peerGone(true, out, now);
+        } else if (event instanceof TakeoverEvent.PeerReturned) {
+            peerReturned(out, now);
+        } else if (event instanceof TakeoverEvent.FenceOutcome e) {
+            fenceOutcome(e, out, now);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void peerGone(boolean clean, List<Effect> out, long now) {
         if (m.peerSelfFencing) {
             // it said it resets itself because of a stop failure: what it could not stop is gone with it
             m.peerSelfFencing = false;
@@ -46,7 +75,7 @@ final class PeerLoss {
         }
         boolean wasStable = m.peerPresence == PeerPresence.STABLE;
         presenceBeforeDeath = m.peerPresence;
-        boolean gaveUp = clean || !m.peerMayHoldAGroup() && wasStable;
+        boolean gaveUp = clean || !peerMayHoldAGroup() && wasStable;
         int peerWeight = peerGroupsHeld();
         m.fence.peerHoldsBeforeDelay(m.peerHolds);
         m.peerPresence = gaveUp ? PeerPresence.GONE : PeerPresence.LOST;
@@ -87,7 +116,7 @@ final class PeerLoss {
 
     /**
      * The fencing race of a two-node cut (Pacemaker's {@code priority-fencing-delay}; Heartbeat 3.0.6 has
-     * no such delay): this node lost it, so it waits {@link TakeoverMachine#fenceDelay} before its first FencePeer,
+     * no such delay): this node lost it, so it waits {@link TakeoverSettings#fenceDelayNanos} before its first FencePeer,
      * long enough for the winner's fence to power it off first. Nothing is fenced or taken over meanwhile.
      */
     private void delayFencing(int peerWeight, int ourWeight, List<Effect> out, long now) {
@@ -117,7 +146,7 @@ final class PeerLoss {
 
     /**
      * The peer's weight in the fencing race: the groups its last {@code rsc_hold} report covers, read
-     * as {@link TakeoverMachine#peerMayHoldAGroup} reads it (its {@code local} bit covers the groups it prefers, its
+     * as {@link #peerMayHoldAGroup} reads it (its {@code local} bit covers the groups it prefers, its
      * {@code foreign} bit ours).
      */
     private int peerGroupsHeld() {
@@ -130,6 +159,32 @@ final class PeerLoss {
         return n;
     }
 
+    /**
+     * Whether the peer's last report says it holds a kind of group that exists here. Its bits are
+     * Heartbeat's {@code rsc_hold}, relative to the peer, and set for a kind after its acquisition
+     * even when haresources has no group of that kind (Heartbeat 3.0.6 announces {@code local} from a
+     * node that prefers none): such a bit holds nothing, so a peer dead with only such bits gave up
+     * nothing and is not fenced. Without this rule an idle node and the node running every group
+     * both fenced each other when every link was cut, and the UPSs powered both off (fault matrix,
+     * docs/benchmarks.md).
+     */
+    private boolean peerMayHoldAGroup() {
+        for (GroupState reported : m.peerReport == null ? List.<GroupState>of() : m.peerReport.values()) {
+            if (GroupState.occupies(reported)) {
+                // its own account: the bits miss groups taken as offers or after maintenance, and a group our
+                // haresources no longer defines (a reload) still runs there
+                return true;
+            }
+        }
+        boolean peerLocalGroups = false;
+        boolean peerForeignGroups = false;
+        for (int i = 0; i < m.slots.size(); i++) {
+            peerLocalGroups |= !m.isLocal(i);
+            peerForeignGroups |= m.isLocal(i);
+        }
+        return m.peerHolds.includesLocal() && peerLocalGroups || m.peerHolds.includesForeign() && peerForeignGroups;
+    }
+
     void startFencing(List<Effect> out) {
         m.fence.startAttempts(m.state, m.peer);
         m.state = TakeoverState.FENCING;
@@ -139,10 +194,10 @@ final class PeerLoss {
     }
 
     private void takeOver(List<Effect> out) {
-        m.takeovers++;
+        takeovers++;
         for (int i = 0; i < m.slots.size(); i++) {
-            if (m.inMaintenance(i) && m.slots.get(i).actual != GroupState.RUNNING && !m.slots.get(i).failedHere && !m.slots.get(i).disputed) {
-                out.add(new LogLine(Level.WARN, "Maintenance (" + m.maintenanceReason(i) + "): resource group "
+            if (m.maint.covers(i) && m.slots.get(i).actual != GroupState.RUNNING && !m.slots.get(i).failedHere && !m.slots.get(i).disputed) {
+                out.add(new LogLine(Level.WARN, "Maintenance (" + m.maint.reason(i) + "): resource group "
                         + m.slots.get(i).key() + " would be taken over from " + m.peer + " now; it is left as it is"
                         + " ('hb maintenance off' decides from what runs)"));
             }
@@ -155,7 +210,7 @@ final class PeerLoss {
         m.settleInfo = Settlement.MACH_DOWN;
     }
 
-    void fenceOutcome(TakeoverEvent.FenceOutcome e, List<Effect> out, long now) {
+    private void fenceOutcome(TakeoverEvent.FenceOutcome e, List<Effect> out, long now) {
         if (m.state != TakeoverState.FENCING) {
             return;
         }
@@ -187,7 +242,7 @@ final class PeerLoss {
                 // (its starting, answered in flux while fencing, is not sent again)
                 m.state = TakeoverState.NEGOTIATING;
                 m.deadlineNanos = now + TakeoverMachine.NEGOTIATION_TIMEOUT_NANOS;
-                m.negotiate(false, out);
+                m.peerReports.negotiate(false, out);
                 return;
             }
             PeerReports.stableTakingOursBack(m);
@@ -220,7 +275,7 @@ final class PeerLoss {
      * and the interrupted state resumes; otherwise, and then, its holdings are announced ({@code partition})
      * and double ownership is looked for.
      */
-    void peerReturned(List<Effect> out, long nowNanos) {
+    private void peerReturned(List<Effect> out, long nowNanos) {
         if (m.state == TakeoverState.FENCING && !m.fence.delayed()) {
             out.add(new LogLine(Level.CRIT, "Cluster node " + m.peer + " is heard again while being fenced;"
                     + " fencing goes on (it may still hold resources)."));
@@ -248,7 +303,7 @@ final class PeerLoss {
                 ? presenceBeforeDeath : PeerPresence.STABLE;
         m.ownershipCheckDue = true; // both may run a group now: its report (kept from before) says
         if (m.state != TakeoverState.AWAITING_COMM && m.state != TakeoverState.SHUTTING_DOWN) {
-            out.add(new Announce(new Resources(m.holdings(), m.settled(), "partition")));
+            out.add(new Announce(new Resources(m.holdings(), m.settled(), Settlement.PARTITION.wireInfo())));
         }
     }
 }

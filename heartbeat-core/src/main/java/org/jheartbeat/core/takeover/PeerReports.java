@@ -20,12 +20,41 @@ import org.jheartbeat.core.takeover.TakeoverMachine.Handover;
  */
 final class PeerReports {
     private final TakeoverMachine m;
+    /** The next peer report was sent before the peer's part in the current standby exchange (set by the engine). */
+    private boolean claimPredatesExchange;
 
     PeerReports(TakeoverMachine machine) {
         this.m = machine;
     }
 
-    void commUp(List<Effect> out, long now) {
+    /** See {@link TakeoverMachine#claimPredatesExchange}. */
+    void claimPredatesExchange(boolean older) {
+        claimPredatesExchange = older;
+    }
+
+    /**
+     * CommUp, PeerStarting, PeerResources, PeerRestarted and PeerGroupStates.
+     *
+     * @return whether the event is of this family (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out, long now) {
+        if (event instanceof TakeoverEvent.CommUp) {
+            commUp(out, now);
+        } else if (event instanceof TakeoverEvent.PeerStarting) {
+            peerStarting(out);
+        } else if (event instanceof PeerResources e) {
+            peerResources(e, out, now);
+        } else if (event instanceof TakeoverEvent.PeerRestarted) {
+            peerRestarted(out, now);
+        } else if (event instanceof TakeoverEvent.PeerGroupStates e) {
+            peerGroupStates(e);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void commUp(List<Effect> out, long now) {
         if (m.state != TakeoverState.AWAITING_COMM) {
             return;
         }
@@ -131,7 +160,7 @@ final class PeerReports {
         }
         if ((m.state == TakeoverState.STANDBY_TAKING
                 || m.state == TakeoverState.STANDBY_GIVING && m.exchange.step() != StandbyStep.AWAITING_PEER)
-                && "partition".equals(e.info()) && !m.claimPredatesExchange) {
+                && Settlement.PARTITION.isInfo(e.info()) && !claimPredatesExchange) {
             m.standby.cancelOnClaim(out);
         }
         if (m.state == TakeoverState.NEGOTIATING) {
@@ -139,7 +168,7 @@ final class PeerReports {
         } else if (m.state == TakeoverState.STABLE) {
             m.doubleOwnership.resolve(out);
             m.doubleOwnership.answerClaim(e, out);
-            if ("partition".equals(e.info()) && !m.peerHolds.includesForeign()) {
+            if (Settlement.PARTITION.isInfo(e.info()) && !m.peerHolds.includesForeign()) {
                 m.doubleOwnership.reannounceLocal(out);
             }
             if (joined && m.failback != FailbackPolicy.OFF && m.holdsAny(false) && !m.peerHolds.includesLocal()) {

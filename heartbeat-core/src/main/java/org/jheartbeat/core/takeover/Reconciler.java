@@ -47,13 +47,13 @@ final class Reconciler {
      */
     private boolean peerReportsIt(int i) {
         return m.peerReport != null && (m.peerPresence.alive() || m.state == TakeoverState.FENCING)
-                && TakeoverMachine.occupies(m.peerReport.get(m.slots.get(i).key()));
+                && GroupState.occupies(m.peerReport.get(m.slots.get(i).key()));
     }
 
     /** Issues starts/stops so that actual state converges on {@link #want}, one operation per group. */
     void reconcile(List<Effect> out) {
         for (int i = m.slots.size() - 1; i >= 0; i--) {
-            if (!want(i) && m.slots.get(i).actual == GroupState.RUNNING && !m.inMaintenance(i)) {
+            if (!want(i) && m.slots.get(i).actual == GroupState.RUNNING && !m.maint.covers(i)) {
                 m.slots.get(i).actual = GroupState.STOPPING;
                 out.add(new StopGroup(i, m.state == TakeoverState.SHUTTING_DOWN ? GroupOpReason.SHUTDOWN
                         : m.slots.get(i).disputed ? GroupOpReason.DISPUTED
@@ -62,7 +62,7 @@ final class Reconciler {
             }
         }
         for (int i = 0; i < m.slots.size(); i++) {
-            if (want(i) && m.slots.get(i).actual == GroupState.STOPPED && !m.identityConflict && !m.resyncing && !m.inMaintenance(i)
+            if (want(i) && m.slots.get(i).actual == GroupState.STOPPED && !m.identityConflict && !m.resyncing && !m.maint.covers(i)
                     && !peerReportsIt(i)) {
                 m.slots.get(i).actual = GroupState.STARTING;
                 out.add(new StartGroup(i, m.state == TakeoverState.STANDBY_TAKING ? GroupOpReason.STANDBY_ACQUIRE
@@ -112,12 +112,12 @@ final class Reconciler {
                 }
             }
             case SHUTTING_DOWN -> {
-                if (m.removedStopping()) {
+                if (m.reload.removedStopping()) {
                     return; // shutdone says we hold nothing: not while a reload still stops a removed group
                 }
                 List<String> left = new ArrayList<>();
                 for (int i = 0; i < m.slots.size(); i++) {
-                    if (m.inMaintenance(i) && m.slots.get(i).actual != GroupState.STOPPED && m.slots.get(i).actual != GroupState.FAILED) {
+                    if (m.maint.covers(i) && m.slots.get(i).actual != GroupState.STOPPED && m.slots.get(i).actual != GroupState.FAILED) {
                         left.add(m.slots.get(i).key() + " (" + m.slots.get(i).actual.displayName() + ")");
                     }
                 }
@@ -139,7 +139,7 @@ final class Reconciler {
             if (a == GroupState.STARTING || a == GroupState.STOPPING) {
                 return false;
             }
-            if (m.inMaintenance(i)) {
+            if (m.maint.covers(i)) {
                 continue; // left as it is: whatever runs is where it should be
             }
             if (want(i) ? a == GroupState.STOPPED && !peerReportsIt(i) : a == GroupState.RUNNING) {

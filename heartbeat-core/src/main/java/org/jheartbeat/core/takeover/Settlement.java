@@ -41,6 +41,11 @@ enum Settlement {
         return wireInfo;
     }
 
+    /** Whether {@code info}, the {@code info} field of a {@code resource} message, is this settlement's. */
+    boolean isInfo(String info) {
+        return wireInfo.equals(info);
+    }
+
     /** The line logged when the groups have settled. */
     String logLine(NodeName peer) {
         return logLine.contains("%s") ? String.format(logLine, peer) : logLine;

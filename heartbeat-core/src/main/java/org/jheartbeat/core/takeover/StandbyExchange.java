@@ -11,9 +11,10 @@ import org.jheartbeat.core.takeover.TakeoverMachine.Handover;
  * {@code hb takeover} (or auto_failback's standby) its outcome, its detail line, the groups that did not end
  * where they were meant to, its serial number, the deadline of a takeover request awaiting the peer's
  * standby, and the count of finished requests by kind and outcome (metrics). The machine decides the
- * transitions; this class keeps the record. Mutable, owned by the machine's thread.
+ * transitions; this class keeps the record. Its public methods are what the machine's owner reads of the
+ * operator's requests ({@link TakeoverMachine#handovers}). Mutable, owned by the machine's thread.
  */
-final class StandbyExchange {
+public final class StandbyExchange {
     /** The set being handed over, relative to the node that gives it. */
     private ResourceSet set = ResourceSet.NONE;
     /** Where this node is in a standby exchange (STANDBY_GIVING or STANDBY_TAKING); NONE otherwise. */
@@ -112,23 +113,29 @@ final class StandbyExchange {
         deadlineNanos = at;
     }
 
-    /** Outcome of the latest request. */
-    Handover outcome() {
+    /** Outcome of the latest standby/takeover request (operator or auto-failback). */
+    public Handover outcome() {
         return outcome;
     }
 
-    /** One line about {@link #outcome()}. */
-    String detail() {
+    /** One line about {@link #outcome()}: what was asked and how it ended. */
+    public String detail() {
         return detail;
     }
 
-    /** Increases with every request. */
-    long serial() {
+    /** Increases with every standby/takeover request, so a caller can tell its own from a later one. */
+    public long serial() {
         return serial;
     }
 
-    /** Requests of a kind that ended with {@code result}. */
-    long finished(boolean takeover, Handover result) {
+    /**
+     * Standby or takeover requests of this node ({@code hb standby}, {@code hb takeover}, and the
+     * standby of auto_failback handing the peer its groups back) that ended with {@code result}
+     * (DONE, FAILED, CANCELLED or REFUSED), since start.
+     *
+     * @param takeover true for takeover requests, false for standby requests
+     */
+    public long finished(boolean takeover, Handover result) {
         return finished[takeover ? 1 : 0][result.ordinal()];
     }
 }

@@ -27,6 +27,24 @@ final class StandbyHandler {
     }
 
     /**
+     * PeerAskResources and the operator's StandbyRequested and TakeoverRequested.
+     *
+     * @return whether the event is of this family (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out, long now) {
+        if (event instanceof PeerAskResources e) {
+            peerAskResources(e, out, now);
+        } else if (event instanceof TakeoverEvent.StandbyRequested e) {
+            requestStandby(e.set(), out, now);
+        } else if (event instanceof TakeoverEvent.TakeoverRequested e) {
+            requestTakeover(e.set(), out, now);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * The peer reports this node's return ({@code partition}) during a standby exchange: it declared this node
      * dead (a pause, or a one-way cut this node did not see), so for it the exchange is over (Heartbeat
      * cancels it at the death) and no {@code done} will come. (Its {@code mach_down} is not taken for that: one
@@ -218,9 +236,9 @@ final class StandbyHandler {
     /** The first group of {@code set} (relative to this node) in maintenance, as a refusal; empty if none. */
     private Optional<String> maintenanceIn(ResourceSet set) {
         for (int i = 0; i < m.slots.size(); i++) {
-            if ((m.isLocal(i) ? set.includesLocal() : set.includesForeign()) && m.inMaintenance(i)) {
+            if ((m.isLocal(i) ? set.includesLocal() : set.includesForeign()) && m.maint.covers(i)) {
                 return Optional.of("resource group " + m.slots.get(i).key() + " is in maintenance ("
-                        + m.maintenanceReason(i) + "); end it first with 'hb maintenance off'");
+                        + m.maint.reason(i) + "); end it first with 'hb maintenance off'");
             }
         }
         return Optional.empty();

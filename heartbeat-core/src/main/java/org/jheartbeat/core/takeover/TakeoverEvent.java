@@ -31,8 +31,21 @@ public sealed interface TakeoverEvent {
      */
     record PeerAskResources(ResourceSet set, StandbyPhase phase) implements TakeoverEvent { }
 
-    /** The failure detector declared the peer dead ({@code node node2: is dead}). */
-    record PeerDead() implements TakeoverEvent { }
+    /**
+     * The failure detector declared the peer dead ({@code node node2: is dead}).
+     *
+     * @param peerNeverDelaysFencing whether the peer is a Heartbeat 3.0.6 node (it sent no {@code jhb-config}
+     *                               after comm up), which fences at once: then, in a race of a cut of every
+     *                               link, this node always waits {@link TakeoverSettings#fenceDelayNanos}
+     *                               whatever the weights, so that one of the two survives
+     *                               (docs/design/stonith.md, "Fence delay")
+     */
+    record PeerDead(boolean peerNeverDelaysFencing) implements TakeoverEvent {
+        /** A jheartbeat peer's death: it plays by the same fencing race. */
+        public PeerDead() {
+            this(false);
+        }
+    }
 
     /** The peer announced a clean shutdown ({@code shutdone}): its groups are released. */
     record PeerShutdown() implements TakeoverEvent { }

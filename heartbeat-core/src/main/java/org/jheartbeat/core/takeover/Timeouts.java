@@ -23,7 +23,20 @@ final class Timeouts {
         this.m = machine;
     }
 
-    void tick(List<Effect> out, long now) {
+    /**
+     * Tick.
+     *
+     * @return whether the event is a Tick (else nothing was done)
+     */
+    boolean on(TakeoverEvent event, List<Effect> out, long now) {
+        if (!(event instanceof TakeoverEvent.Tick)) {
+            return false;
+        }
+        tick(out, now);
+        return true;
+    }
+
+    private void tick(List<Effect> out, long now) {
         if (m.state == TakeoverState.FENCING && m.fence.delayed() && now >= m.deadlineNanos) {
             out.add(new LogLine(Level.INFO, "Resetting node " + m.peer + " with STONITH before taking over its resources."));
             m.peerLoss.startFencing(out);

@@ -278,8 +278,8 @@ class FailureScenarioTest {
         h.run(10_000);
         assertThat(h.placement()).as("%s", h.trace()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
         assertThat(h.count("node1 failed to start " + G1)).isEqualTo(1);
-        assertThat(h.engine(N2).machine().handover()).isEqualTo(Handover.FAILED);
-        assertThat(h.engine(N2).machine().handoverDetail()).contains("node1 could not start resource group " + G1)
+        assertThat(h.engine(N2).machine().handovers().outcome()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N2).machine().handovers().detail()).contains("node1 could not start resource group " + G1)
                 .contains("it runs on node2 again");
         neverBoth(h);
     }
@@ -298,8 +298,8 @@ class FailureScenarioTest {
         assertThat(h.runningOn(N2)).containsExactly(G1, G2);
         h.takeover(N1, ResourceSet.LOCAL);
         h.run(10_000);
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(Handover.FAILED);
-        assertThat(h.engine(N1).machine().handoverDetail()).startsWith("acquired [local] from node2, but")
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N1).machine().handovers().detail()).startsWith("acquired [local] from node2, but")
                 .contains("resource group " + G1 + " failed to start on node1");
         assertThat(h.placement()).isEqualTo(Map.of("node1", Set.of(), "node2", Set.of(G1, G2)));
         neverBoth(h);
@@ -322,8 +322,8 @@ class FailureScenarioTest {
         assertThat(h.placement()).as("%s", h.trace())
                 .isEqualTo(Map.of("node1", Set.of(G1), "node2", Set.of(G2, "198.18.0.102")));
         assertThat(h.engine(N1).machine().groupState(0)).isEqualTo(GroupState.BLOCKED);
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(Handover.FAILED);
-        assertThat(h.engine(N1).machine().handoverDetail())
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N1).machine().handovers().detail())
                 .contains("resource group " + G1 + " could not be stopped on node1 (resource labweb failed (test))");
         assertThat(h.engine(N2).machine().groupProblem(0)).contains("could not be stopped on node1");
         assertThat(h.logs()).anyMatch(l -> l.contains("node2 CRIT: Resource group " + G1
@@ -400,14 +400,14 @@ class FailureScenarioTest {
         assertThat(h.runningOn(N2)).containsExactly(G1, G2);
         h.takeover(N1, ResourceSet.LOCAL);
         h.run(1000);
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(Handover.REFUSED);
-        assertThat(h.engine(N1).machine().handoverDetail())
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(Handover.REFUSED);
+        assertThat(h.engine(N1).machine().handovers().detail())
                 .isEqualTo("resource group " + G1 + " failed to start on node1; clear it first with 'hb cleanup " + G1 + "'");
         h.standby(N2, ResourceSet.FOREIGN);
         h.run(10_000);
         assertThat(h.runningOn(N2)).as("%s", h.trace()).containsExactly(G1, G2);
-        assertThat(h.engine(N2).machine().handover()).isEqualTo(Handover.FAILED);
-        assertThat(h.engine(N2).machine().handoverDetail())
+        assertThat(h.engine(N2).machine().handovers().outcome()).isEqualTo(Handover.FAILED);
+        assertThat(h.engine(N2).machine().handovers().detail())
                 .contains("resource group " + G1 + " stays on node2: node1 could not start it");
         assertThat(h.count("node2 stopped " + G1)).isZero();
         neverBoth(h);
@@ -416,9 +416,9 @@ class FailureScenarioTest {
     @Test
     void withSelfFencingConfiguredANodeThatCannotStopAGroupResetsItselfAndThePeerTakesOver() {
         TwoNodeHarness h = harness(FailbackPolicy.ON, false);
+        h.takeoverSettings(N1, org.jheartbeat.core.takeover.TakeoverSettings.DEFAULTS.withSelfFenceOnStopFailure(true));
         h.start(N1);
         h.start(N2);
-        h.engine(N1).machine().selfFenceOnStopFailure(true);
         h.run(3000);
         h.failStops(N1, G1, true);
         h.standby(N1, ResourceSet.LOCAL);

@@ -3,6 +3,7 @@ package org.jheartbeat.core.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.jheartbeat.core.config.FailbackPolicy;
+import org.jheartbeat.core.takeover.TakeoverSettings;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +18,10 @@ class FenceDelayScenarioTest {
 
     static TwoNodeHarness activeActiveCut(long delayNanos) {
         TwoNodeHarness h = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
+        h.takeoverSettings(TwoNodeHarness.N1, TakeoverSettings.DEFAULTS.withFenceDelayNanos(delayNanos));
+        h.takeoverSettings(TwoNodeHarness.N2, TakeoverSettings.DEFAULTS.withFenceDelayNanos(delayNanos));
         h.start(TwoNodeHarness.N1);
         h.start(TwoNodeHarness.N2);
-        h.engine(TwoNodeHarness.N1).machine().fenceDelay(delayNanos);
-        h.engine(TwoNodeHarness.N2).machine().fenceDelay(delayNanos);
         h.run(20_000);
         assertThat(h.runningOn(TwoNodeHarness.N1)).hasSize(1);
         assertThat(h.runningOn(TwoNodeHarness.N2)).hasSize(1);
@@ -61,9 +62,9 @@ class FenceDelayScenarioTest {
     void againstAHeartbeatPeerTheJheartbeatNodeAlwaysWaits() {
         TwoNodeHarness h = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.ON, 200, true);
         h.asHeartbeat306(TwoNodeHarness.N2);
+        h.takeoverSettings(TwoNodeHarness.N1, TakeoverSettings.DEFAULTS.withFenceDelayNanos(DELAY));
         h.start(TwoNodeHarness.N1);
         h.start(TwoNodeHarness.N2);
-        h.engine(TwoNodeHarness.N1).machine().fenceDelay(DELAY);
         h.run(20_000);
         assertThat(h.runningOn(TwoNodeHarness.N1)).hasSize(1);
         assertThat(h.runningOn(TwoNodeHarness.N2)).hasSize(1);

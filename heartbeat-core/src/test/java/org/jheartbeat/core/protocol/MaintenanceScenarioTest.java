@@ -40,7 +40,7 @@ class MaintenanceScenarioTest {
         assertThat(h.persistedMaintenance(N1)).isEqualTo(CLUSTER_ON);
         h.start(N2); // a fresh node2: no setting of its own, it learns node1's at comm up
         h.run(15_000);
-        assertThat(h.engine(N2).machine().maintenance()).isEqualTo(CLUSTER_ON);
+        assertThat(h.engine(N2).machine().maintenancePolicy().setting()).isEqualTo(CLUSTER_ON);
         assertThat(h.persistedMaintenance(N2)).isEqualTo(CLUSTER_ON);
         assertThat(h.placement()).as("no failback, no start on node2\n%s", h.trace())
                 .isEqualTo(Map.of("node1", Set.of(G1, G2), "node2", Set.of()));
@@ -52,7 +52,7 @@ class MaintenanceScenarioTest {
         TwoNodeHarness h = bothUp();
         h.maintenance(N1, CLUSTER_ON, Set.of(), Set.of());
         h.run(1000);
-        assertThat(h.engine(N2).machine().maintenance()).isEqualTo(CLUSTER_ON);
+        assertThat(h.engine(N2).machine().maintenancePolicy().setting()).isEqualTo(CLUSTER_ON);
         h.shutdown(N1);
         h.run(3000);
         assertThat(h.logs()).anyMatch(l -> l.contains("node2 WARN: Maintenance (cluster-wide): resource group " + G1
@@ -68,8 +68,8 @@ class MaintenanceScenarioTest {
         Maintenance off = CLUSTER_ON.with(Maintenance.Scope.CLUSTER, false, 2);
         h.maintenance(N1, off, Set.of(0, 1), h.peerProbe(N1, 7));
         h.run(5000);
-        assertThat(h.engine(N1).machine().maintenance()).isEqualTo(off);
-        assertThat(h.engine(N2).machine().maintenance()).isEqualTo(off);
+        assertThat(h.engine(N1).machine().maintenancePolicy().setting()).isEqualTo(off);
+        assertThat(h.engine(N2).machine().maintenancePolicy().setting()).isEqualTo(off);
         assertThat(h.ops()).as("nothing started or stopped since maintenance began").noneMatch(o ->
                 o.contains(" stop ") || o.contains(" start ") && !o.contains("LOCAL_START"));
         assertThat(h.count("node1 started " + G1)).isEqualTo(1);

@@ -81,7 +81,7 @@ class ReceivePathFuzzTest {
             TakeoverMachine m = e.machine();
             return new View(e.detector().status(N1), e.detector().links(N1), e.detector().heardFrom(N1),
                     e.detector().nextDeadlineNanos(), m.state(), m.holdings(), m.peerHoldings(), m.peerPresence(),
-                    m.settled(), m.peerStable(), m.handover(), m.nextDeadlineNanos(), e.localStatus(), e.rscStatus(),
+                    m.settled(), m.peerStable(), m.handovers().outcome(), m.nextDeadlineNanos(), e.localStatus(), e.rscStatus(),
                     e.configStatus(), e.peerPingCount(), e.nextWakeupNanos(), e.counters());
         }
 

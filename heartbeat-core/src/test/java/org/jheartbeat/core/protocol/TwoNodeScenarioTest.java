@@ -162,12 +162,12 @@ class TwoNodeScenarioTest {
     void takeoverAllBringsThePeersGroupsHereAndReportsDone() {
         bootBoth();
         h.takeover(N1, ResourceSet.ALL);
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.IN_PROGRESS);
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(TakeoverMachine.Handover.IN_PROGRESS);
         h.run(3000);
         assertThat(h.runningOn(N1)).hasSize(2);
         assertThat(h.runningOn(N2)).isEmpty();
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.DONE);
-        assertThat(h.engine(N1).machine().handoverDetail()).isEqualTo("acquired [all] from node2");
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(TakeoverMachine.Handover.DONE);
+        assertThat(h.engine(N1).machine().handovers().detail()).isEqualTo("acquired [all] from node2");
         h.takeover(N2, ResourceSet.LOCAL);
         h.run(3000);
         assertThat(h.runningOn(N2)).containsExactly("198.18.0.101");
@@ -179,13 +179,13 @@ class TwoNodeScenarioTest {
         bootBoth();
         h.powerOff(N2);
         h.standby(N1, ResourceSet.ALL);
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.IN_PROGRESS);
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(TakeoverMachine.Handover.IN_PROGRESS);
         h.run(4000);
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.CANCELLED);
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(TakeoverMachine.Handover.CANCELLED);
         assertThat(h.runningOn(N1)).as("node2 died meanwhile: node1 runs everything").hasSize(2);
         h.standby(N1, ResourceSet.ALL);
-        assertThat(h.engine(N1).machine().handover()).isEqualTo(TakeoverMachine.Handover.REFUSED);
-        assertThat(h.engine(N1).machine().handoverDetail()).isEqualTo("node2 is not alive");
+        assertThat(h.engine(N1).machine().handovers().outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
+        assertThat(h.engine(N1).machine().handovers().detail()).isEqualTo("node2 is not alive");
     }
 
     @Test

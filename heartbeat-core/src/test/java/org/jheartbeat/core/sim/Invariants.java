@@ -168,7 +168,7 @@ final class Invariants {
     void startIssued(SimNode node, int i, GroupOpReason reason) {
         int gid = node.agents.gidOf[i];
         String key = sim.groupKeys.get(gid);
-        if (node.engine.machine().inMaintenance(i)) {
+        if (node.engine.machine().maintenancePolicy().covers(i)) {
             fail("(e) maintenance", node.name + " starts " + key + " (" + reason + ") although it is in maintenance");
         }
         if (startFailed[0][gid] && startFailed[1][gid]) {
@@ -205,7 +205,7 @@ final class Invariants {
 
     /** (e) at the moment {@code node} stops local group {@code i} (the engine, or a reload). */
     void stopIssued(SimNode node, int i, String reason) {
-        if (node.engine.machine().inMaintenance(i)) {
+        if (node.engine.machine().maintenancePolicy().covers(i)) {
             fail("(e) maintenance", node.name + " stops " + node.config.resourceGroups().get(i).key() + " (" + reason
                     + ") although it is in maintenance", KnownBugs.atStopInMaintenance(reason));
         }
@@ -259,7 +259,7 @@ final class Invariants {
                         TakeoverMachine m = node.engine.machine();
                         GroupState s = m.groupState(i);
                         trouble |= s == GroupState.FAILED || s == GroupState.BLOCKED || m.peerFailed(i)
-                                || m.inMaintenance(i);
+                                || m.maintenancePolicy().covers(i);
                     }
                 }
                 if (trouble) {

@@ -303,7 +303,7 @@ final class SimAgents {
     void monitorFails(int gid) {
         int local = localOf(gid);
         if (!node.live() || local < 0 || !runsFully(local) || busy(gid)
-                || node.engine.machine().inMaintenance(local)) {
+                || node.engine.machine().maintenancePolicy().covers(local)) {
             return;
         }
         int[] res = resOf[local];

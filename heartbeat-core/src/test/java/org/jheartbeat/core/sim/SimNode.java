@@ -10,6 +10,7 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Maintenance;
+import org.jheartbeat.core.takeover.TakeoverSettings;
 
 /**
  * One simulated machine: its power, its daemon (a real {@link NodeEngine} driven as {@code ClusterLoop}
@@ -143,17 +144,17 @@ final class SimNode {
         uuid[15] = (byte) (index + 1);
         OutboundStamper stamper = new OutboundStamper(name, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), () -> "0.00 0.00 0.00 1/1 1");
-        engine = new NodeEngine(config, name, stamper, random.nextInt(10), sim.now, sim.setup.rules());
-        engine.machine().selfFenceOnStopFailure(sim.setup.selfFence());
-        engine.machine().fenceDelay(sim.setup.fenceDelayMillis() * 1_000_000L);
-        engine.machine().maintenanceAtStartup(persisted);
+        engine = new NodeEngine(config, name, stamper, random.nextInt(10), sim.now, sim.setup.rules(),
+                TakeoverSettings.DEFAULTS.withSelfFenceOnStopFailure(sim.setup.selfFence())
+                        .withFenceDelayNanos(sim.setup.fenceDelayMillis() * 1_000_000L));
+        engine.machine().maintenancePolicy().atStartup(persisted);
         releaseFormerGroups();
         agents.configChanged(config);
         for (int i = 0; i < config.resourceGroups().size(); i++) {
             String key = config.resourceGroups().get(i).key();
             if (persisted.covers(name, key)) {
                 if (agents.runsAny(i)) {
-                    engine.machine().runningAtStartup(i);
+                    engine.machine().maintenancePolicy().runningAtStartup(i);
                 }
             } else if (agents.runsAny(i) && !agents.releaseAtStartup(i)) {
                 engine.machine().blockedAtStartup(i, "found running at start-up and could not be stopped");
@@ -187,11 +188,11 @@ final class SimNode {
             }
             if (persisted.covers(name, g.key())) {
                 sim.trace(this, g.key() + " no longer in haresources, running, in maintenance: left as it is");
-                engine.machine().leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.RUNNING);
+                engine.machine().reload().leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.RUNNING);
                 next.add(g);
             } else if (!agents.releaseAtStartup(sim.groupKeys.indexOf(g.key()), res)) {
                 sim.trace(this, g.key() + " no longer in haresources, running, could not be stopped: BLOCKED");
-                engine.machine().leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.BLOCKED);
+                engine.machine().reload().leftUnmanaged(g.key(), org.jheartbeat.core.takeover.GroupState.BLOCKED);
                 next.add(g);
             } else {
                 sim.trace(this, g.key() + " no longer in haresources: released at start-up");

@@ -72,7 +72,7 @@ final class SimOperator {
         n.daemonDo(() -> {
             n.execute(n.engine.onOperatorCommand(sim.now, n.wall())); // as ClusterLoop.handover: a pause first
             TakeoverMachine m = n.engine.machine();
-            if (m.handover() == TakeoverMachine.Handover.IN_PROGRESS) {
+            if (m.handovers().outcome() == TakeoverMachine.Handover.IN_PROGRESS) {
                 sim.trace(n, "operator request refused: a hand-over is in progress");
                 return;
             }
@@ -99,9 +99,9 @@ final class SimOperator {
         };
         n.execute(n.engine.onOperatorCommand(sim.now, n.wall())); // as ClusterLoop.maintenance: a pause first
         TakeoverMachine m = n.engine.machine();
-        Maintenance cur = m.maintenance();
+        Maintenance cur = m.maintenancePolicy().setting();
         Maintenance next = cur.with(scope, on, cur.version() + 1);
-        Set<Integer> leaving = on ? Set.of() : m.leavingMaintenance(next);
+        Set<Integer> leaving = on ? Set.of() : m.maintenancePolicy().leaving(next);
         if (cur.has(scope) == on && leaving.isEmpty()) {
             return;
         }
@@ -149,7 +149,7 @@ final class SimOperator {
             sim.trace(n, "hb maintenance off refused: " + String.join(", ", twice) + " run on both nodes");
             return;
         }
-        Maintenance apply = MaintenanceOff.settingToApply(n.engine.machine().maintenance(), p.next, p.scope);
+        Maintenance apply = MaintenanceOff.settingToApply(n.engine.machine().maintenancePolicy().setting(), p.next, p.scope);
         n.maintenanceOffAt = sim.now;
         n.execute(n.engine.onMaintenanceApplied(apply, p.leaving, p.here, p.partly, there, true, sim.now, n.wall()));
     }
@@ -177,7 +177,7 @@ final class SimOperator {
         Set<String> kept = new java.util.HashSet<>();
         applied.resourceGroups().forEach(g -> kept.add(g.key()));
         for (int i = 0; i < old.size(); i++) {
-            if (!kept.contains(old.get(i).key()) && n.engine.machine().inMaintenance(i)) {
+            if (!kept.contains(old.get(i).key()) && n.engine.machine().maintenancePolicy().covers(i)) {
                 sim.trace(n, "hb reload: " + old.get(i).key() + " removed while in maintenance: left as it is");
             } else if (!kept.contains(old.get(i).key()) && n.engine.machine().groupState(i) == GroupState.RUNNING) {
                 sim.invariants.stopIssued(n, i, GroupOpReason.REMOVED.name());

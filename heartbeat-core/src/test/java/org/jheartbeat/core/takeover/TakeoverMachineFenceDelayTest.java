@@ -36,8 +36,8 @@ class TakeoverMachineFenceDelayTest {
      */
     static TakeoverMachine stable(NodeName me, List<ResourceGroupDecl> groups, long delay) {
         NodeName peer = me.equals(N1) ? N2 : N1;
-        TakeoverMachine m = new TakeoverMachine(me, peer, groups, FailbackPolicy.ON, true, me.equals(N2));
-        m.fenceDelay(delay);
+        TakeoverMachine m = new TakeoverMachine(me, peer, groups, FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(true).withPeerFirstInHaCf(me.equals(N2)).withFenceDelayNanos(delay));
         m.on(new TakeoverEvent.CommUp(), T0);
         for (Effect e : m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0)) {
             if (e instanceof Effect.StartGroup s) {
@@ -201,8 +201,8 @@ class TakeoverMachineFenceDelayTest {
 
     @Test
     void aPeerLostAndHeardAgainDuringTheNegotiationResumesIt() {
-        TakeoverMachine m = new TakeoverMachine(N2, N1, TakeoverTableTest.GROUPS, FailbackPolicy.ON, true, true);
-        m.fenceDelay(DELAY);
+        TakeoverMachine m = new TakeoverMachine(N2, N1, TakeoverTableTest.GROUPS, FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(true).withPeerFirstInHaCf(true).withFenceDelayNanos(DELAY));
         m.on(new TakeoverEvent.CommUp(), T0);
         assertThat(m.state()).isEqualTo(TakeoverState.NEGOTIATING);
         List<Effect> dead = m.on(new TakeoverEvent.PeerDead(), T0 + 1_000_000_000L);
@@ -285,8 +285,8 @@ class TakeoverMachineFenceDelayTest {
 
     @Test
     void aNegativeDelayIsRefused() {
-        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS, FailbackPolicy.ON, true);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> m.fenceDelay(-1))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TakeoverSettings.DEFAULTS.withFencing(true)
+                        .withFenceDelayNanos(-1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

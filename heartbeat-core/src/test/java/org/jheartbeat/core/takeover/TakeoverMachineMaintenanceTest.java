@@ -21,14 +21,14 @@ class TakeoverMachineMaintenanceTest {
 
     static TakeoverMachine stableInMaintenance(boolean fencing) {
         TakeoverMachine m = new TakeoverMachine(N1, TakeoverTableTest.N2, TakeoverTableTest.GROUPS, FailbackPolicy.ON,
-                fencing);
+                TakeoverSettings.DEFAULTS.withFencing(fencing));
         m.on(new TakeoverEvent.CommUp(), T0);
         m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0);
         m.on(new TakeoverEvent.GroupStarted(0, true), T0);
         m.on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, ""), T0);
         List<Effect> on = m.on(new TakeoverEvent.MaintenanceSet(CLUSTER_ON), T0);
         assertThat(on).contains(new Effect.WatchGroup(0, false), new Effect.WatchGroup(1, false));
-        assertThat(m.inMaintenance(0)).isTrue();
+        assertThat(m.maintenancePolicy().covers(0)).isTrue();
         return m;
     }
 
@@ -74,8 +74,8 @@ class TakeoverMachineMaintenanceTest {
     void handOversOfGroupsInMaintenanceAreRefusedAndMonitorFailuresIgnored() {
         TakeoverMachine m = stableInMaintenance(false);
         m.on(new TakeoverEvent.StandbyRequested(ResourceSet.LOCAL), T0);
-        assertThat(m.handover()).isEqualTo(TakeoverMachine.Handover.REFUSED);
-        assertThat(m.handoverDetail()).contains("resource group g1 is in maintenance (cluster-wide)");
+        assertThat(m.handovers().outcome()).isEqualTo(TakeoverMachine.Handover.REFUSED);
+        assertThat(m.handovers().detail()).contains("resource group g1 is in maintenance (cluster-wide)");
         assertThat(acts(m.on(new TakeoverEvent.GroupFailedRunning(0, "monitor"), T0))).isFalse();
         assertThat(acts(m.on(new TakeoverEvent.PeerAskResources(ResourceSet.LOCAL, StandbyPhase.ME), T0))).isFalse();
         assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
@@ -89,7 +89,7 @@ class TakeoverMachineMaintenanceTest {
         assertThat(acts(out)).isFalse();
         assertThat(out).contains(new Effect.WatchGroup(0, true));
         assertThat(m.groupState(0)).isEqualTo(GroupState.RUNNING);
-        assertThat(m.inMaintenance(0)).isFalse();
+        assertThat(m.maintenancePolicy().covers(0)).isFalse();
         assertThat(log(out)).contains("g1 runs on node1: adopted").contains("g2 runs on node2: left there");
     }
 
@@ -117,8 +117,8 @@ class TakeoverMachineMaintenanceTest {
         List<Effect> out = m.on(new TakeoverEvent.MaintenanceSet(CLUSTER_OFF, Set.of(0), Set.of(0), Set.of(),
                 Set.of(0)), T0);
         assertThat(acts(out)).isFalse();
-        assertThat(m.inMaintenance(0)).isTrue();
-        assertThat(m.maintenanceReason(0)).contains("found running on both node1 and node2");
+        assertThat(m.maintenancePolicy().covers(0)).isTrue();
+        assertThat(m.maintenancePolicy().reason(0)).contains("found running on both node1 and node2");
         assertThat(out).anyMatch(e -> e instanceof Effect.LogLine l && l.level() == Effect.Level.CRIT);
     }
 
@@ -127,8 +127,8 @@ class TakeoverMachineMaintenanceTest {
         TakeoverMachine m = stableInMaintenance(false);
         Maintenance g2 = CLUSTER_OFF.with(new Maintenance.Scope(Maintenance.Kind.GROUP, "g2"), true, 3);
         m.on(new TakeoverEvent.MaintenanceSet(g2, Set.of(0), Set.of(0), Set.of(), Set.of()), T0);
-        assertThat(m.inMaintenance(0)).isFalse();
-        assertThat(m.inMaintenance(1)).isTrue();
+        assertThat(m.maintenancePolicy().covers(0)).isFalse();
+        assertThat(m.maintenancePolicy().covers(1)).isTrue();
         List<Effect> out = m.on(new TakeoverEvent.PeerDead(), T0);
         assertThat(out).noneMatch(e -> e instanceof Effect.StartGroup);
         assertThat(log(out)).contains("resource group g2 would be taken over");
@@ -138,11 +138,11 @@ class TakeoverMachineMaintenanceTest {
     void aPeerInNodeMaintenanceKeepsItsGroupsAndThisNodeKeepsItsOwn() {
         TakeoverMachine m = stableInMaintenance(false);
         Maintenance node2 = CLUSTER_OFF.with(new Maintenance.Scope(Maintenance.Kind.NODE, "node2"), true, 3);
-        assertThat(m.leavingMaintenance(node2)).containsExactly(0);
+        assertThat(m.maintenancePolicy().leaving(node2)).containsExactly(0);
         m.on(new TakeoverEvent.MaintenanceSet(node2, Set.of(0), Set.of(0), Set.of(), Set.of(1)), T0);
-        assertThat(m.inMaintenance(0)).isFalse();
-        assertThat(m.inMaintenance(1)).isTrue();
-        assertThat(m.maintenanceReason(1)).isEqualTo("node node2");
+        assertThat(m.maintenancePolicy().covers(0)).isFalse();
+        assertThat(m.maintenancePolicy().covers(1)).isTrue();
+        assertThat(m.maintenancePolicy().reason(1)).isEqualTo("node node2");
         assertThat(acts(m.on(new TakeoverEvent.PeerShutdown(), T0))).isFalse();
     }
 }

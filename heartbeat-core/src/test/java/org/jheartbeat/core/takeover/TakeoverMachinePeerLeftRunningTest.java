@@ -43,9 +43,9 @@ class TakeoverMachinePeerLeftRunningTest {
         on(new TakeoverEvent.CommUp());
         assertThat(starts(on(new TakeoverEvent.PeerResources(ResourceSet.ALL, true, true, "")))).isEmpty();
         List<Effect> out = new ArrayList<>();
-        m.peerLeftRunning(Set.of(0), out);
+        m.maintenancePolicy().peerLeftRunning(Set.of(0), out);
         assertThat(out).anyMatch(e -> e instanceof Effect.LogLine l && l.text().contains("stopped or restarted after it last reported it running"));
-        assertThat(m.inMaintenance(0)).isTrue();
+        assertThat(m.maintenancePolicy().covers(0)).isTrue();
         assertThat(starts(on(new TakeoverEvent.PeerRestarted()))).as("not acquired while node2 may run it").isEmpty();
         assertThat(starts(on(new TakeoverEvent.Tick()))).isEmpty();
     }
@@ -53,8 +53,8 @@ class TakeoverMachinePeerLeftRunningTest {
     @Test
     void aGroupThePeerReportsRunningStaysThere() {
         peerRestartsAfterLeavingOurGroupRunning();
-        assertThat(m.peerReported(0, true, new ArrayList<>())).isTrue();
-        assertThat(m.inMaintenance(0)).isFalse();
+        assertThat(m.maintenancePolicy().peerReported(0, true, new ArrayList<>())).isTrue();
+        assertThat(m.maintenancePolicy().covers(0)).isFalse();
         assertThat(starts(on(new TakeoverEvent.Tick()))).isEmpty();
         assertThat(m.groupState(0)).isEqualTo(GroupState.STOPPED);
     }
@@ -62,9 +62,9 @@ class TakeoverMachinePeerLeftRunningTest {
     @Test
     void aGroupThePeerReportsStoppedIsAcquiredHere() {
         peerRestartsAfterLeavingOurGroupRunning();
-        assertThat(m.peerReported(0, false, new ArrayList<>())).isTrue();
+        assertThat(m.maintenancePolicy().peerReported(0, false, new ArrayList<>())).isTrue();
         assertThat(starts(on(new TakeoverEvent.Tick()))).containsExactly(0);
-        assertThat(m.peerReported(0, false, new ArrayList<>())).as("only once").isFalse();
+        assertThat(m.maintenancePolicy().peerReported(0, false, new ArrayList<>())).as("only once").isFalse();
     }
 
     @Test
@@ -73,14 +73,14 @@ class TakeoverMachinePeerLeftRunningTest {
         assertThat(starts(on(new TakeoverEvent.PeerResources(ResourceSet.LOCAL, true, true, "")))).containsExactly(0);
         on(new TakeoverEvent.GroupStarted(0, true));
         List<Effect> out = new ArrayList<>();
-        m.peerLeftRunning(Set.of(1), out);
-        assertThat(m.inMaintenance(1)).isTrue();
+        m.maintenancePolicy().peerLeftRunning(Set.of(1), out);
+        assertThat(m.maintenancePolicy().covers(1)).isTrue();
         on(new TakeoverEvent.PeerRestarted());
         // then frozen past deadtime (no STONITH): its group is taken over, but held here
         assertThat(starts(on(new TakeoverEvent.PeerDead()))).isEmpty();
         on(new TakeoverEvent.PeerReturned());
         on(new TakeoverEvent.PeerStarting());
-        assertThat(m.peerReported(1, false, new ArrayList<>())).isTrue();
+        assertThat(m.maintenancePolicy().peerReported(1, false, new ArrayList<>())).isTrue();
         assertThat(starts(on(new TakeoverEvent.Tick()))).as("node2 negotiates and takes its own group").isEmpty();
         assertThat(m.groupState(1)).isEqualTo(GroupState.STOPPED);
     }

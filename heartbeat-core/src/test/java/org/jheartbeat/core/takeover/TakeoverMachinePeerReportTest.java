@@ -25,7 +25,8 @@ class TakeoverMachinePeerReportTest {
     static final long S = 1_000_000_000L;
 
     static TakeoverMachine negotiating(boolean fencing) {
-        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS, FailbackPolicy.ON, fencing);
+        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS, FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(fencing));
         m.on(new TakeoverEvent.CommUp(), T0);
         return m;
     }
@@ -90,7 +91,8 @@ class TakeoverMachinePeerReportTest {
      */
     @Test
     void aPeerThatRunsAGroupItsBitsDoNotCoverIsFencedWhenItDies() {
-        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS.subList(0, 1), FailbackPolicy.ON, true);
+        TakeoverMachine m = new TakeoverMachine(N1, N2, TakeoverTableTest.GROUPS.subList(0, 1), FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(true));
         m.on(new TakeoverEvent.CommUp(), T0);
         assertThat(starts(m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0))).containsExactly(0);
         m.on(new TakeoverEvent.GroupStarted(0, true), T0);
@@ -150,7 +152,7 @@ class TakeoverMachinePeerReportTest {
         // the gap filled: the report "stopped" arrives (as the engine feeds it)
         m.peerReportMayBeOld(false);
         out = m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
-        m.peerReported(1, false, out);
+        m.maintenancePolicy().peerReported(1, false, out);
         out.addAll(m.on(new TakeoverEvent.Tick(), 3 * S));
         assertThat(log(out)).doesNotContain("Both machines own foreign resources");
         assertThat(starts(out)).containsExactly(1);
@@ -164,7 +166,7 @@ class TakeoverMachinePeerReportTest {
         m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), 2 * S);
         m.peerReportMayBeOld(false);
         m.on(report(GroupState.STOPPED, GroupState.STOPPED), 3 * S);
-        m.peerReported(1, false, out);
+        m.maintenancePolicy().peerReported(1, false, out);
         m.on(new TakeoverEvent.Tick(), 3 * S);
         m.on(new TakeoverEvent.GroupStarted(1, true), 3 * S);
         // a frame missing again when its next report says g2 runs there (a copy of its own)

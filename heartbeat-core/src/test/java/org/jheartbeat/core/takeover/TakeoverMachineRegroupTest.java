@@ -14,7 +14,7 @@ import org.jheartbeat.core.takeover.GroupPlacement.PeerReport;
 import org.junit.jupiter.api.Test;
 
 /**
- * A reload that adds a group ({@link TakeoverMachine#regroup}) places it from what runs, the peer's own
+ * A reload that adds a group ({@link GroupReload#regroup}) places it from what runs, the peer's own
  * report ({@code jhb-groups}), not from this node's {@code rsc_hold} bits alone: a group the peer runs
  * is not started here too, and a group that runs nowhere is not left so.
  */
@@ -53,7 +53,7 @@ class TakeoverMachineRegroupTest {
 
     /** The reload: node1's haresources gains {@code added}; returns what the next event starts. */
     private List<Integer> reloadAdding(ResourceGroupDecl added, Map<String, PeerReport> reports) {
-        m.regroup(List.of(MINE, THEIRS, added), ResourceSet.LOCAL, k -> reports.getOrDefault(k, PeerReport.NONE));
+        m.reload().regroup(List.of(MINE, THEIRS, added), ResourceSet.LOCAL, k -> reports.getOrDefault(k, PeerReport.NONE));
         return starts(on(new TakeoverEvent.GroupsDisputed(Set.of())));
     }
 
@@ -119,8 +119,8 @@ class TakeoverMachineRegroupTest {
         on(new TakeoverEvent.GroupFailedRunning(0, "monitor"));
         on(new TakeoverEvent.GroupStopped(0, true));
         assertThat(m.groupState(0)).isEqualTo(GroupState.FAILED);
-        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
-        List<Effect> out = m.regroup(List.of(MINE, THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        m.reload().regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        List<Effect> out = m.reload().regroup(List.of(MINE, THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
         assertThat(out).containsExactly(new Effect.Announce(new Announcement.GroupFailed(MINE.key(), GroupFailure.START)));
         assertThat(m.groupState(0)).isEqualTo(GroupState.FAILED);
         assertThat(starts(on(new TakeoverEvent.GroupsDisputed(Set.of())))).isEmpty();
@@ -129,32 +129,32 @@ class TakeoverMachineRegroupTest {
     /**
      * A reload removes our running group: the caller stops it, and until that stop ends the group is left here
      * STOPPING (reported so to the peer, which may still define it), then forgotten. Groups may not change
-     * meanwhile ({@link TakeoverMachine#removedStopping}), and a shutdown waits for it before its shutdone.
+     * meanwhile ({@link GroupReload#removedStopping}), and a shutdown waits for it before its shutdone.
      */
     @Test
     void aRemovedRunningGroupIsLeftHereStoppingUntilTheReloadsStopEnds() {
         settled(ResourceSet.LOCAL);
-        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
-        assertThat(m.removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.STOPPING));
-        assertThat(m.removedStopping()).isTrue();
+        m.reload().regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        assertThat(m.reload().removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.STOPPING));
+        assertThat(m.reload().removedStopping()).isTrue();
         assertThat(on(new TakeoverEvent.ShutdownRequested())).as("shutdone waits")
                 .noneMatch(e -> e instanceof Effect.Announce a && a.message() instanceof Announcement.ShutDone);
-        assertThat(m.removedStopEnded("198.18.0.101", true, now)).as("not being stopped").isEmpty();
-        List<Effect> ended = m.removedStopEnded("198.18.0.100", true, now);
+        assertThat(m.reload().removedStopEnded("198.18.0.101", true, now)).as("not being stopped").isEmpty();
+        List<Effect> ended = m.reload().removedStopEnded("198.18.0.100", true, now);
         assertThat(ended).anyMatch(e -> e instanceof Effect.Announce a && a.message() instanceof Announcement.ShutDone);
-        assertThat(m.removedLeftHere()).isEmpty();
-        assertThat(m.removedStopping()).isFalse();
+        assertThat(m.reload().removedLeftHere()).isEmpty();
+        assertThat(m.reload().removedStopping()).isFalse();
     }
 
     /** A failed stop leaves it BLOCKED, unmanaged, and the peer is told not to start it. */
     @Test
     void aRemovedGroupWhoseStopFailedIsLeftBlockedAndThePeerToldNotToStartIt() {
         settled(ResourceSet.LOCAL);
-        m.regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
-        assertThat(m.removedStopEnded("198.18.0.100", false, now)).contains(new Effect.Announce(
+        m.reload().regroup(List.of(THEIRS), ResourceSet.LOCAL, k -> PeerReport.NONE);
+        assertThat(m.reload().removedStopEnded("198.18.0.100", false, now)).contains(new Effect.Announce(
                 new Announcement.GroupFailed("198.18.0.100", GroupFailure.STOP)));
-        assertThat(m.removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.BLOCKED));
-        assertThat(m.removedStopping()).isFalse();
-        assertThat(m.removedLeftRunning()).containsExactly("198.18.0.100");
+        assertThat(m.reload().removedLeftHere()).containsExactly(Map.entry("198.18.0.100", GroupState.BLOCKED));
+        assertThat(m.reload().removedStopping()).isFalse();
+        assertThat(m.reload().removedLeftRunning()).containsExactly("198.18.0.100");
     }
 }

@@ -101,7 +101,8 @@ class TakeoverTableTest {
 
     /** A machine in {@code state}, reached by real events. */
     static TakeoverMachine in(TakeoverState state) {
-        TakeoverMachine m = new TakeoverMachine(N1, N2, GROUPS, FailbackPolicy.ON, state == TakeoverState.FENCING);
+        TakeoverMachine m = new TakeoverMachine(N1, N2, GROUPS, FailbackPolicy.ON,
+                TakeoverSettings.DEFAULTS.withFencing(state == TakeoverState.FENCING));
         if (state == TakeoverState.AWAITING_COMM) {
             return m;
         }
@@ -224,6 +225,31 @@ class TakeoverTableTest {
             rows.add(e.split(" ")[0]);
         }
         assertThat(rows).as("event kinds with a row in the table").isEqualTo(kinds);
+    }
+
+    /**
+     * IdentityConflict changes no cell by itself (its rows are all {@code =}): what it changes is the starts
+     * that follow, held back until it is off, while what runs goes on running.
+     */
+    @org.junit.jupiter.api.Test
+    void anIdentityConflictHoldsEveryStartBackUntilItIsOffAndStopsNothing() {
+        TakeoverMachine m = in(TakeoverState.NEGOTIATING);
+        assertThat(m.on(new TakeoverEvent.IdentityConflict(true), T0)).isEmpty();
+        assertThat(m.identityConflict()).isTrue();
+        List<Effect> answered = m.on(new TakeoverEvent.PeerResources(ResourceSet.NONE, true, true, ""), T0);
+        assertThat(answered).noneMatch(e -> e instanceof Effect.StartGroup);
+        assertThat(m.state()).isEqualTo(TakeoverState.STABLE);
+        assertThat(m.groupState(0)).isEqualTo(GroupState.STOPPED);
+        assertThat(m.groupProblem(0)).isEqualTo("not started here while another live node uses this node's name node1"
+                + " (see the CRIT log line)");
+        List<Effect> off = m.on(new TakeoverEvent.IdentityConflict(false), T0);
+        assertThat(off).containsExactly(new Effect.StartGroup(0, GroupOpReason.LOCAL_START));
+        assertThat(m.identityConflict()).isFalse();
+
+        TakeoverMachine running = in(TakeoverState.STABLE);
+        assertThat(running.on(new TakeoverEvent.IdentityConflict(true), T0)).isEmpty();
+        assertThat(running.groupState(0)).isEqualTo(GroupState.RUNNING);
+        assertThat(running.groupProblem(0)).isEmpty();
     }
 
     @ParameterizedTest(name = "{0} × {1}")

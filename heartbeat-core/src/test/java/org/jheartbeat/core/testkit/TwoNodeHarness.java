@@ -56,6 +56,8 @@ public final class TwoNodeHarness {
     private final class Node {
         final NodeName name;
         ClusterConfig config;
+        /** The takeover settings its daemon starts with (fence delay, self-fencing). */
+        org.jheartbeat.core.takeover.TakeoverSettings takeover = org.jheartbeat.core.takeover.TakeoverSettings.DEFAULTS;
         NodeEngine engine;
         OutboundStamper stamper;
         final Set<Integer> running = new TreeSet<>();
@@ -119,6 +121,12 @@ public final class TwoNodeHarness {
         return this;
     }
 
+    /** Gives {@code n}'s daemon these takeover settings (fence delay, self-fencing) from its next {@link #start} on. */
+    public TwoNodeHarness takeoverSettings(NodeName n, org.jheartbeat.core.takeover.TakeoverSettings settings) {
+        node(n).takeover = settings;
+        return this;
+    }
+
     /** The lab's default: {@code node1 198.18.0.100/24/eth0 labweb} and {@code node2 198.18.0.101 labweb2}. */
     public static List<ResourceGroupDecl> activeActive() {
         return List.of(
@@ -140,7 +148,8 @@ public final class TwoNodeHarness {
         uuid[15] = (byte) (n.equals(N1) ? 1 : 2);
         OutboundStamper st = new OutboundStamper(n, uuid, ++generationSeed, auth, () -> "0.00 0.00 0.00 1/1 1");
         node.stamper = st;
-        node.engine = new NodeEngine(node.config, n, st, n.equals(N1) ? 3 : 7, clock.nanoTime());
+        node.engine = new NodeEngine(node.config, n, st, n.equals(N1) ? 3 : 7, clock.nanoTime(),
+                org.jheartbeat.core.protocol.SafetyRules.ALL, node.takeover);
         trace.add(at() + " " + n + " start");
     }
 
@@ -521,10 +530,10 @@ public final class TwoNodeHarness {
         Node node = node(n);
         org.jheartbeat.core.takeover.Maintenance m = persistedMaintenance.get(n);
         if (m != null) {
-            node.engine.machine().maintenanceAtStartup(m);
+            node.engine.machine().maintenancePolicy().atStartup(m);
             for (int i : runningIndices(node)) {
                 if (m.covers(n, key(node, i))) {
-                    node.engine.machine().runningAtStartup(i);
+                    node.engine.machine().maintenancePolicy().runningAtStartup(i);
                 }
             }
         }
