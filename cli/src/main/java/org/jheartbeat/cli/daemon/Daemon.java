@@ -46,7 +46,6 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.time.MonotonicClock;
-import org.jheartbeat.core.time.WallClock;
 import org.jheartbeat.resources.executor.ResourceGroupExecutor;
 import org.jheartbeat.resources.group.ResourceGroupRunner;
 import org.jheartbeat.resources.group.StartupProbe;
@@ -182,8 +181,8 @@ public final class Daemon {
                     StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts,
                     JheartbeatYaml jheartbeatYaml) throws UserException, IOException {
         MonotonicClock clock = MonotonicClock.system();
-        WallClock wall = WallClock.system();
-        long generation = state.bumpGeneration(wall.currentTimeMillis() / 1000);
+        java.time.Clock wall = java.time.Clock.systemUTC();
+        long generation = state.bumpGeneration(wall.millis() / 1000);
         byte[] uuid = state.nodeUuid();
         LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
         LOG.info("Heartbeat generation: {}", generation);
@@ -210,7 +209,7 @@ public final class Daemon {
         }
         AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
-                SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
+                SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), wall);
         engine.machine().selfFenceOnStopFailure(options.selfFenceCommand().isPresent());
         engine.machine().fenceDelay(jheartbeatYaml.fencing().fenceDelay().toNanos());
         ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
