@@ -180,7 +180,9 @@ public final class Daemon {
     private int run(ClusterConfig config, org.jheartbeat.sync.config.SyncConfig sync, NodeName me,
                     StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts,
                     JheartbeatYaml jheartbeatYaml) throws UserException, IOException {
-        MonotonicClock clock = MonotonicClock.system();
+        // the engine and everything on the loop read monotonic time from the loop's scheduler, whose
+        // deadlines are measured on that same clock (its thread starts with the first task: loop.start)
+        org.jheartbeat.core.loop.LoopScheduler scheduler = org.jheartbeat.core.loop.LoopScheduler.thread();
         java.time.Clock wall = java.time.Clock.systemUTC();
         long generation = state.bumpGeneration(wall.millis() / 1000);
         byte[] uuid = state.nodeUuid();
@@ -192,7 +194,8 @@ public final class Daemon {
         }
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), Daemon::loadAverage);
-        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime());
+        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10),
+                scheduler.nanoTime());
         // named, so RealtimeThreads finds it (otherwise as Netty's default factory: not a daemon thread, max
         // priority): the UDP media's reads and writes run on this thread
         EventLoopGroup netty = new MultiThreadIoEventLoopGroup(1, new io.netty.util.concurrent.DefaultThreadFactory(
@@ -216,8 +219,7 @@ public final class Daemon {
                 jheartbeatYaml.monitorDefaults());
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
         engine.machine().maintenanceAtStartup(maintenance);
-        ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer,
-                org.jheartbeat.core.loop.LoopScheduler.thread(), wall); // hb-loop, on System.nanoTime as clock is
+        ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, scheduler, wall); // hb-loop
         loop.onWake(watchdogs::onWake); // a loop that hangs stops petting the kernel's and systemd's watchdogs
         loop.onMaintenanceChange(persistMaintenance(state));
         // an Error in the loop (out of memory): the CRIT line and what is queued reach the logs, then exit 1
