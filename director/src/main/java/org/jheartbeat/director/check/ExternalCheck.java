@@ -67,7 +67,8 @@ final class ExternalCheck implements HealthCheck {
         } catch (InterruptedIOException e) {
             throw new InterruptedException("external check " + command + " interrupted");
         } catch (IOException e) {
-            return CheckResult.down("cannot run " + command + ": " + SocketCheck.reason(e), SocketCheck.elapsed(clock, start));
+            return CheckResult.down("cannot run " + command + ": " + SocketCheck.reason(e),
+                    SocketCheck.elapsed(clock, start));
         }
     }
 }

@@ -64,7 +64,8 @@ final class LdapCheck implements HealthCheck {
             outcome.cancel(true);
             return CheckResult.down(deadline.expiredMessage(), SocketCheck.elapsed(clock, start));
         } catch (ExecutionException e) {
-            return CheckResult.down("LDAP check failed: " + SocketCheck.reason(e.getCause()), SocketCheck.elapsed(clock, start));
+            return CheckResult.down("LDAP check failed: " + SocketCheck.reason(e.getCause()),
+                    SocketCheck.elapsed(clock, start));
         } catch (InterruptedException e) {
             outcome.cancel(true);
             throw e;

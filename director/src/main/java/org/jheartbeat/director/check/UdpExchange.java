@@ -38,7 +38,8 @@ final class UdpExchange {
                 socket.send(new DatagramPacket(request, request.length));
                 nextSend = now + resendMs * 1_000_000L;
             }
-            long waitMs = Math.min(deadline.socketTimeout(), Math.max(1, (nextSend - deadline.clock().nanoTime()) / 1_000_000L));
+            long waitMs = Math.min(deadline.socketTimeout(),
+                    Math.max(1, (nextSend - deadline.clock().nanoTime()) / 1_000_000L));
             socket.setSoTimeout((int) waitMs);
             DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
             try {

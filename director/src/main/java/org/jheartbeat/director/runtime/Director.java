@@ -386,9 +386,9 @@ public final class Director implements AutoCloseable {
 
     /** {@code monitorfile}: one line per check, {@code [time] [pid] RIP PORT up|down message}. */
     private void monitor(Path file, RealServer r, CheckResult res) {
-        String line = "[" + MONITOR_TIME.format(java.time.ZonedDateTime.now(wall)) + "] [" + ProcessHandle.current().pid()
-                + "] " + r.endpoint().host() + " " + r.endpoint().port() + " " + (res.up() ? "up" : "down")
-                + (res.up() ? "" : " " + res.reason()) + "\n";
+        String line = "[" + MONITOR_TIME.format(java.time.ZonedDateTime.now(wall)) + "] ["
+                + ProcessHandle.current().pid() + "] " + r.endpoint().host() + " " + r.endpoint().port() + " "
+                + (res.up() ? "up" : "down") + (res.up() ? "" : " " + res.reason()) + "\n";
         try {
             Files.writeString(file, line, java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);
