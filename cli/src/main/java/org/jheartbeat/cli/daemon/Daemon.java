@@ -158,14 +158,17 @@ public final class Daemon {
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), options.debug());
         try {
             // before the media: a watchdog that cannot be opened stops the start (exit 1) before anything is touched
-            watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), MonotonicClock.system());
+            // the engine and everything on the loop (the watchdogs' pets too) read monotonic time from the
+            // loop's scheduler, whose deadlines are measured on that clock (its thread starts with loop.start)
+            org.jheartbeat.core.loop.LoopScheduler scheduler = org.jheartbeat.core.loop.LoopScheduler.thread();
+            watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), scheduler);
             Fencer fencer = stonith.device().<Fencer>map(d -> new DeviceFencer(d, jheartbeatYaml.fencing(),
                     MonotonicClock.system())).orElse(Fencer.NONE);
             if (options.selfFenceCommand().isPresent()) {
                 fencer = new SelfFencingFencer(fencer, options.selfFenceCommand().get(),
                         new org.jheartbeat.core.exec.OsProcessRunner());
             }
-            return run(config, sync, me, state, fencer, log, missingScripts, jheartbeatYaml);
+            return run(config, sync, me, state, fencer, log, missingScripts, jheartbeatYaml, scheduler);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
@@ -179,10 +182,8 @@ public final class Daemon {
 
     private int run(ClusterConfig config, org.jheartbeat.sync.config.SyncConfig sync, NodeName me,
                     StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts,
-                    JheartbeatYaml jheartbeatYaml) throws UserException, IOException {
-        // the engine and everything on the loop read monotonic time from the loop's scheduler, whose
-        // deadlines are measured on that same clock (its thread starts with the first task: loop.start)
-        org.jheartbeat.core.loop.LoopScheduler scheduler = org.jheartbeat.core.loop.LoopScheduler.thread();
+                    JheartbeatYaml jheartbeatYaml, org.jheartbeat.core.loop.LoopScheduler scheduler)
+            throws UserException, IOException {
         java.time.Clock wall = java.time.Clock.systemUTC();
         long generation = state.bumpGeneration(wall.millis() / 1000);
         byte[] uuid = state.nodeUuid();
