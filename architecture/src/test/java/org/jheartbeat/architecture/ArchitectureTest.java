@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -134,6 +135,46 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage(PROTOCOL)
                 .because("the director is ldirectord, not a cluster node: it may use core's config, exec and time"
                         + " helpers, never the wire format, the protocol engine, takeover, membership or media")
+                .check(classes);
+    }
+
+    /**
+     * The classes besides {@code org.jheartbeat.core.time} that may read the JVM's clocks directly, each
+     * with why: where a program is put together (it hands the system clocks to what it builds), an I/O
+     * edge whose wait must be on the clock the JDK measures it on, or code another branch is changing.
+     * Everything else takes a {@code MonotonicClock} (deadlines, intervals, elapsed time) or a
+     * {@code java.time.Clock} (wall time) from its caller. Keep this list short.
+     */
+    static final Map<String, String> MAY_READ_SYSTEM_CLOCKS = Map.of(
+            "org.jheartbeat.core.loop.ThreadLoopScheduler", "the loop's production scheduler: its clock is the one"
+                    + " its executor measures delays on",
+            "org.jheartbeat.core.exec.OsProcessRunner", "I/O edge: a bounded wait for the launcher thread's latch",
+            "org.jheartbeat.cli.daemon.Daemon", "assembly point: the daemon's wall clock",
+            "org.jheartbeat.cli.command.SyncCommand", "command entry point: the wall clock of its services",
+            "org.jheartbeat.cli.command.BackupCommand", "command entry point: the wall clock of its services",
+            "org.jheartbeat.director.alert.AlertMailer", "assembly point: standard(), the director's mailer",
+            "org.jheartbeat.director.runtime.Director", "public convenience constructors: the monitorfile's wall clock",
+            "org.jheartbeat.director.userspace.UdpService", "changed on another branch (the user-space backend)",
+            "org.jheartbeat.bench.ReplicationBench", "a benchmark's main: times itself on the real clocks");
+
+    @ArchTest
+    static void onlyTheTimePackageReadsTheSystemClocks(JavaClasses classes) {
+        noClasses().that().resideOutsideOfPackage("org.jheartbeat.core.time..")
+                .and(DescribedPredicate.describe("are not listed in MAY_READ_SYSTEM_CLOCKS",
+                        (JavaClass c) -> !MAY_READ_SYSTEM_CLOCKS.containsKey(c.getName())
+                                && !MAY_READ_SYSTEM_CLOCKS.containsKey(c.getName().replaceFirst("\\$.*", ""))))
+                .should().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(java.time.Instant.class, "now")
+                .orShould().callMethod(java.time.ZonedDateTime.class, "now")
+                .orShould().callMethod(java.time.LocalDateTime.class, "now")
+                .orShould().callMethod(java.time.OffsetDateTime.class, "now")
+                .orShould().callMethod(java.time.LocalDate.class, "now")
+                .orShould().callMethod(java.time.Clock.class, "systemUTC")
+                .orShould().callMethod(java.time.Clock.class, "systemDefaultZone")
+                .because("monotonic time is read through an injected MonotonicClock and wall time through an injected"
+                        + " java.time.Clock; the system ones are created in org.jheartbeat.core.time or at the few"
+                        + " places MAY_READ_SYSTEM_CLOCKS lists, so that decisions run on an injected clock in tests")
                 .check(classes);
     }
 

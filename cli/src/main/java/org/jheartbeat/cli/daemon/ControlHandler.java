@@ -249,7 +249,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     private ControlResponse handover(ControlRequest.Handover h) {
         String what = h.kind().wireName() + " " + h.set();
         try {
-            java.time.Instant asked = java.time.Instant.now();
+            java.time.Instant asked = sync.clock().instant(); // on the clock the sync jobs' start times are
             ClusterLoop.HandoverResult r = loop.handover(h.kind() == ControlRequest.HandoverKind.TAKEOVER, h.set())
                     .get(h.timeoutSeconds(), TimeUnit.SECONDS);
             if (r.outcome() == org.jheartbeat.core.takeover.TakeoverMachine.Handover.REFUSED) {

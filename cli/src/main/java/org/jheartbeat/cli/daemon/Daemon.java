@@ -46,7 +46,6 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.time.MonotonicClock;
-import org.jheartbeat.core.time.WallClock;
 import org.jheartbeat.resources.executor.ResourceGroupExecutor;
 import org.jheartbeat.resources.group.ResourceGroupRunner;
 import org.jheartbeat.resources.group.StartupProbe;
@@ -159,14 +158,17 @@ public final class Daemon {
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), options.debug());
         try {
             // before the media: a watchdog that cannot be opened stops the start (exit 1) before anything is touched
-            watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), MonotonicClock.system());
+            // the engine and everything on the loop (the watchdogs' pets too) read monotonic time from the
+            // loop's scheduler, whose deadlines are measured on that clock (its thread starts with loop.start)
+            org.jheartbeat.core.loop.LoopScheduler scheduler = org.jheartbeat.core.loop.LoopScheduler.thread();
+            watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), scheduler);
             Fencer fencer = stonith.device().<Fencer>map(d -> new DeviceFencer(d, jheartbeatYaml.fencing(),
                     MonotonicClock.system())).orElse(Fencer.NONE);
             if (options.selfFenceCommand().isPresent()) {
                 fencer = new SelfFencingFencer(fencer, options.selfFenceCommand().get(),
                         new org.jheartbeat.core.exec.OsProcessRunner());
             }
-            return run(config, sync, me, state, fencer, log, missingScripts, jheartbeatYaml);
+            return run(config, sync, me, state, fencer, log, missingScripts, jheartbeatYaml, scheduler);
         } catch (UserException | IOException | RuntimeException e) {
             LOG.error("cannot start: {}", e.getMessage());
             throw e;
@@ -180,10 +182,10 @@ public final class Daemon {
 
     private int run(ClusterConfig config, org.jheartbeat.sync.config.SyncConfig sync, NodeName me,
                     StateDirectory state, Fencer fencer, DaemonLog log, List<HostChecks.MissingScript> missingScripts,
-                    JheartbeatYaml jheartbeatYaml) throws UserException, IOException {
-        MonotonicClock clock = MonotonicClock.system();
-        WallClock wall = WallClock.system();
-        long generation = state.bumpGeneration(wall.currentTimeMillis() / 1000);
+                    JheartbeatYaml jheartbeatYaml, org.jheartbeat.core.loop.LoopScheduler scheduler)
+            throws UserException, IOException {
+        java.time.Clock wall = java.time.Clock.systemUTC();
+        long generation = state.bumpGeneration(wall.millis() / 1000);
         byte[] uuid = state.nodeUuid();
         LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
         LOG.info("Heartbeat generation: {}", generation);
@@ -193,8 +195,9 @@ public final class Daemon {
         }
         OutboundStamper stamper = new OutboundStamper(me, uuid, generation,
                 new MessageAuthenticator(config.authKeys()), Daemon::loadAverage);
-        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10), clock.nanoTime(),
-                org.jheartbeat.core.protocol.SafetyRules.ALL, org.jheartbeat.core.takeover.TakeoverSettings.DEFAULTS
+        NodeEngine engine = new NodeEngine(config, me, stamper, ThreadLocalRandom.current().nextInt(10),
+                scheduler.nanoTime(), org.jheartbeat.core.protocol.SafetyRules.ALL,
+                org.jheartbeat.core.takeover.TakeoverSettings.DEFAULTS
                         .withSelfFenceOnStopFailure(options.selfFenceCommand().isPresent())
                         .withFenceDelayNanos(jheartbeatYaml.fencing().fenceDelay().toNanos()));
         // named, so RealtimeThreads finds it (otherwise as Netty's default factory: not a daemon thread, max
@@ -213,13 +216,12 @@ public final class Daemon {
         }
         AtomicReference<ClusterLoop> loopRef = new AtomicReference<>();
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
-                SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), java.time.Clock.systemUTC());
+                SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), wall);
         ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
                 jheartbeatYaml.monitorDefaults());
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
         engine.machine().maintenancePolicy().atStartup(maintenance);
-        ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer,
-                org.jheartbeat.core.loop.LoopScheduler.thread(), wall); // hb-loop, on System.nanoTime as clock is
+        ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, scheduler, wall); // hb-loop
         loop.onWake(watchdogs::onWake); // a loop that hangs stops petting the kernel's and systemd's watchdogs
         loop.onMaintenanceChange(persistMaintenance(state));
         // an Error in the loop (out of memory): the CRIT line and what is queued reach the logs, then exit 1

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * A small SMTP client for the alerts ({@code smtp = host[:port]}, as ldirectord 4.x sends through
@@ -50,6 +51,7 @@ public final class SmtpClient {
     private final Duration connectTimeout;
     private final Duration deadline;
     private final String heloName;
+    private final MonotonicClock clock;
 
     /**
      * @param host           the server
@@ -59,6 +61,13 @@ public final class SmtpClient {
      * @param heloName       the name given in EHLO/HELO (the director's host name)
      */
     public SmtpClient(String host, int port, Duration connectTimeout, Duration deadline, String heloName) {
+        this(host, port, connectTimeout, deadline, heloName, MonotonicClock.system());
+    }
+
+    /** As above; {@code clock}: where the exchange's deadline is measured. */
+    public SmtpClient(String host, int port, Duration connectTimeout, Duration deadline, String heloName,
+                      MonotonicClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.host = Objects.requireNonNull(host, "host");
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " is not in 1..65535");
@@ -124,7 +133,7 @@ public final class SmtpClient {
      * @throws IOException    if the server cannot be reached, closes, or the deadline passes
      */
     public void send(String envelopeFrom, List<String> recipients, String message) throws IOException {
-        long end = System.nanoTime() + deadline.toNanos();
+        long end = clock.nanoTime() + deadline.toNanos();
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), (int) Math.max(1, connectTimeout.toMillis()));
             InputStream in = new java.io.BufferedInputStream(s.getInputStream());
@@ -177,7 +186,7 @@ public final class SmtpClient {
         return b.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void quietQuit(Socket s, OutputStream out, InputStream in, long end) {
+    private void quietQuit(Socket s, OutputStream out, InputStream in, long end) {
         try {
             command(out, "QUIT");
             reply(s, in, end);
@@ -194,7 +203,7 @@ public final class SmtpClient {
     private record Reply(int code, String text) {
     }
 
-    private static void expect(Socket s, InputStream in, long end, String step, int code) throws IOException {
+    private void expect(Socket s, InputStream in, long end, String step, int code) throws IOException {
         Reply r = reply(s, in, end);
         if (r.code != code) {
             throw new ReplyException(step, r.code, r.text);
@@ -202,7 +211,7 @@ public final class SmtpClient {
     }
 
     /** One reply: lines {@code NNN-text} continue, {@code NNN text} ends it. */
-    private static Reply reply(Socket s, InputStream in, long end) throws IOException {
+    private Reply reply(Socket s, InputStream in, long end) throws IOException {
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < MAX_LINES; i++) {
             String line = line(s, in, end);
@@ -221,10 +230,10 @@ public final class SmtpClient {
         throw new IOException("SMTP reply longer than " + MAX_LINES + " lines");
     }
 
-    private static String line(Socket s, InputStream in, long end) throws IOException {
+    private String line(Socket s, InputStream in, long end) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         while (true) {
-            long left = (end - System.nanoTime()) / 1_000_000L;
+            long left = (end - clock.nanoTime()) / 1_000_000L;
             if (left <= 0) {
                 throw new SocketTimeoutException("SMTP exchange took longer than its deadline");
             }

@@ -4,16 +4,28 @@ import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * {@code checktype=connect}: the real server is up when a TCP connection to its check port is
  * accepted within the timeout, as ldirectord 4.x {@code check_connect}. Nothing is sent.
  */
 public final class ConnectCheck implements HealthCheck {
+    private final MonotonicClock clock;
+
+    /** A check on the system's monotonic clock. */
+    public ConnectCheck() {
+        this(MonotonicClock.system());
+    }
+
+    /** @param clock where the check's elapsed time is read */
+    public ConnectCheck(MonotonicClock clock) {
+        this.clock = clock;
+    }
 
     @Override
     public CheckResult check(CheckTarget target, Duration timeout) throws InterruptedException {
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         try (Socket socket = new Socket()) {
             socket.connect(target.server(), millis);
@@ -30,7 +42,7 @@ public final class ConnectCheck implements HealthCheck {
         }
     }
 
-    private static long elapsed(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1_000_000;
+    private long elapsed(long startNanos) {
+        return SocketCheck.elapsed(clock, startNanos);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * {@code checktype=external} and {@code external-perl}, as ldirectord 4.x {@code check_external}:
@@ -23,15 +24,22 @@ import org.jheartbeat.core.exec.ProcessSpec;
 final class ExternalCheck implements HealthCheck {
     private final ProcessRunner runner;
     private final boolean perl;
+    private final MonotonicClock clock;
 
     ExternalCheck(ProcessRunner runner, boolean perl) {
+        this(runner, perl, MonotonicClock.system());
+    }
+
+    /** @param clock where the check's elapsed time is read */
+    ExternalCheck(ProcessRunner runner, boolean perl, MonotonicClock clock) {
         this.runner = runner;
         this.perl = perl;
+        this.clock = clock;
     }
 
     @Override
     public CheckResult check(CheckTarget target, Duration timeout) throws InterruptedException {
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         String command = target.checkCommand().filter(c -> !c.isBlank()).orElse("/bin/true");
         List<String> argv = new ArrayList<>();
         if (perl) {
@@ -47,19 +55,20 @@ final class ExternalCheck implements HealthCheck {
         try {
             ProcessResult result = runner.run(ProcessSpec.of(bound, argv));
             if (result.succeeded()) {
-                return CheckResult.up(SocketCheck.elapsed(start));
+                return CheckResult.up(SocketCheck.elapsed(clock, start));
             }
             if (result.timedOut()) {
                 return CheckResult.down(command + " did not finish within " + bound.toMillis() + " ms (killed)",
-                        SocketCheck.elapsed(start));
+                        SocketCheck.elapsed(clock, start));
             }
             String said = (result.stderr().isBlank() ? result.stdout() : result.stderr()).strip();
             return CheckResult.down(command + " exited with status " + result.exitCode()
-                    + (said.isEmpty() ? "" : ": " + SocketCheck.quote(said)), SocketCheck.elapsed(start));
+                    + (said.isEmpty() ? "" : ": " + SocketCheck.quote(said)), SocketCheck.elapsed(clock, start));
         } catch (InterruptedIOException e) {
             throw new InterruptedException("external check " + command + " interrupted");
         } catch (IOException e) {
-            return CheckResult.down("cannot run " + command + ": " + SocketCheck.reason(e), SocketCheck.elapsed(start));
+            return CheckResult.down("cannot run " + command + ": " + SocketCheck.reason(e),
+                    SocketCheck.elapsed(clock, start));
         }
     }
 }

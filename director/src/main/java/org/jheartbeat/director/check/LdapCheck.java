@@ -15,6 +15,7 @@ import javax.naming.NamingException;
 import javax.naming.directory.InitialDirContext;
 import javax.naming.directory.SearchControls;
 import javax.naming.directory.SearchResult;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * {@code service=ldap} (and {@code ldaps}) negotiate checks, as ldirectord 4.x {@code check_ldap},
@@ -38,25 +39,33 @@ final class LdapCheck implements HealthCheck {
     });
 
     private final boolean tls;
+    private final MonotonicClock clock;
 
     LdapCheck(boolean tls) {
+        this(tls, MonotonicClock.system());
+    }
+
+    /** @param clock where the check's deadline and elapsed time are read */
+    LdapCheck(boolean tls, MonotonicClock clock) {
         this.tls = tls;
+        this.clock = clock;
     }
 
     @Override
     public CheckResult check(CheckTarget target, Duration timeout) throws InterruptedException {
-        long start = System.nanoTime();
-        Deadline deadline = Deadline.in(timeout);
+        long start = clock.nanoTime();
+        Deadline deadline = Deadline.in(timeout, clock);
         Future<String> outcome = WORKERS.submit(() -> probe(target, deadline));
         try {
             String failure = outcome.get(Math.max(1, deadline.remainingMillis()), TimeUnit.MILLISECONDS);
-            return failure == null ? CheckResult.up(SocketCheck.elapsed(start))
-                    : CheckResult.down(failure, SocketCheck.elapsed(start));
+            return failure == null ? CheckResult.up(SocketCheck.elapsed(clock, start))
+                    : CheckResult.down(failure, SocketCheck.elapsed(clock, start));
         } catch (TimeoutException e) {
             outcome.cancel(true);
-            return CheckResult.down(deadline.expiredMessage(), SocketCheck.elapsed(start));
+            return CheckResult.down(deadline.expiredMessage(), SocketCheck.elapsed(clock, start));
         } catch (ExecutionException e) {
-            return CheckResult.down("LDAP check failed: " + SocketCheck.reason(e.getCause()), SocketCheck.elapsed(start));
+            return CheckResult.down("LDAP check failed: " + SocketCheck.reason(e.getCause()),
+                    SocketCheck.elapsed(clock, start));
         } catch (InterruptedException e) {
             outcome.cancel(true);
             throw e;

@@ -7,6 +7,7 @@ import java.util.List;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * {@code checktype=ping} (and {@code connect} on a udp service), as ldirectord 4.x
@@ -23,14 +24,21 @@ import org.jheartbeat.core.exec.ProcessSpec;
  */
 final class PingCheck implements HealthCheck {
     private final ProcessRunner runner;
+    private final MonotonicClock clock;
 
     PingCheck(ProcessRunner runner) {
+        this(runner, MonotonicClock.system());
+    }
+
+    /** @param clock where the check's elapsed time is read */
+    PingCheck(ProcessRunner runner, MonotonicClock clock) {
         this.runner = runner;
+        this.clock = clock;
     }
 
     @Override
     public CheckResult check(CheckTarget target, Duration timeout) throws InterruptedException {
-        long start = System.nanoTime();
+        long start = clock.nanoTime();
         String address = target.server().getAddress() != null ? target.server().getAddress().getHostAddress()
                 : target.server().getHostString();
         long seconds = Math.max(1, timeout.toSeconds());
@@ -42,17 +50,17 @@ final class PingCheck implements HealthCheck {
             try {
                 ProcessResult result = runner.run(spec);
                 if (result.succeeded()) {
-                    return CheckResult.up(SocketCheck.elapsed(start));
+                    return CheckResult.up(SocketCheck.elapsed(clock, start));
                 }
                 last = result.timedOut() ? "no ping reply within " + bound.toMillis() + " ms"
                         : "no ping reply (ping exit " + result.exitCode() + ")";
             } catch (InterruptedIOException e) {
                 throw new InterruptedException("ping of " + address + " interrupted");
             } catch (IOException e) {
-                return CheckResult.down("cannot run ping: " + SocketCheck.reason(e), SocketCheck.elapsed(start));
+                return CheckResult.down("cannot run ping: " + SocketCheck.reason(e), SocketCheck.elapsed(clock, start));
             }
         }
         String attempts = target.checkCount() > 1 ? " after " + target.checkCount() + " attempts" : "";
-        return CheckResult.down(last + attempts, SocketCheck.elapsed(start));
+        return CheckResult.down(last + attempts, SocketCheck.elapsed(clock, start));
     }
 }

@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * Shared frame of the negotiate checks: one {@link Deadline} for the whole check, and every way a
@@ -16,6 +17,18 @@ import java.util.regex.PatternSyntaxException;
  * decoder) turned into a {@link CheckResult#down down} result with the reason.
  */
 abstract class SocketCheck implements HealthCheck {
+    /** Where the check's deadline and elapsed time are read. */
+    private final MonotonicClock clock;
+
+    /** A check on the system's monotonic clock. */
+    SocketCheck() {
+        this(MonotonicClock.system());
+    }
+
+    /** @param clock where the check's deadline and elapsed time are read */
+    SocketCheck(MonotonicClock clock) {
+        this.clock = clock;
+    }
 
     /**
      * Talks to the server.
@@ -27,30 +40,30 @@ abstract class SocketCheck implements HealthCheck {
 
     @Override
     public final CheckResult check(CheckTarget target, Duration timeout) throws InterruptedException {
-        long start = System.nanoTime();
-        Deadline deadline = Deadline.in(timeout);
+        long start = clock.nanoTime();
+        Deadline deadline = Deadline.in(timeout, clock);
         CheckResult result;
         try {
             negotiate(target, deadline);
-            result = CheckResult.up(elapsed(start));
+            result = CheckResult.up(elapsed(clock, start));
         } catch (CheckFailure e) {
-            result = CheckResult.down(e.getMessage(), elapsed(start));
+            result = CheckResult.down(e.getMessage(), elapsed(clock, start));
         } catch (SocketTimeoutException e) {
-            result = CheckResult.down(deadline.expiredMessage(), elapsed(start));
+            result = CheckResult.down(deadline.expiredMessage(), elapsed(clock, start));
         } catch (InterruptedIOException e) {
             Thread.currentThread().interrupt();
-            result = CheckResult.down("interrupted", elapsed(start));
+            result = CheckResult.down("interrupted", elapsed(clock, start));
         } catch (ConnectException e) {
-            result = CheckResult.down(reason(e), elapsed(start));
+            result = CheckResult.down(reason(e), elapsed(clock, start));
         } catch (EOFException e) {
-            result = CheckResult.down(reason(e), elapsed(start));
+            result = CheckResult.down(reason(e), elapsed(clock, start));
         } catch (UnknownHostException e) {
-            result = CheckResult.down("unknown host " + e.getMessage(), elapsed(start));
+            result = CheckResult.down("unknown host " + e.getMessage(), elapsed(clock, start));
         } catch (IOException e) {
-            result = CheckResult.down(reason(e), elapsed(start));
+            result = CheckResult.down(reason(e), elapsed(clock, start));
         } catch (RuntimeException e) {
             // a malformed answer a decoder did not foresee: the server is not healthy
-            result = CheckResult.down("bad answer (" + reason(e) + ")", elapsed(start));
+            result = CheckResult.down("bad answer (" + reason(e) + ")", elapsed(clock, start));
         }
         if (Thread.interrupted()) {
             throw new InterruptedException("check of " + target.server() + " interrupted");
@@ -63,8 +76,9 @@ abstract class SocketCheck implements HealthCheck {
         return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }
 
-    static long elapsed(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1_000_000;
+    /** The time since {@code startNanos} on {@code clock}, in ms. */
+    static long elapsed(MonotonicClock clock, long startNanos) {
+        return (clock.nanoTime() - startNanos) / 1_000_000;
     }
 
     /**

@@ -33,12 +33,13 @@ final class UdpExchange {
         byte[] buffer = new byte[bufferSize];
         long nextSend = 0;
         while (true) {
-            long now = System.nanoTime();
+            long now = deadline.clock().nanoTime();
             if (now >= nextSend) {
                 socket.send(new DatagramPacket(request, request.length));
                 nextSend = now + resendMs * 1_000_000L;
             }
-            long waitMs = Math.min(deadline.socketTimeout(), Math.max(1, (nextSend - System.nanoTime()) / 1_000_000L));
+            long waitMs = Math.min(deadline.socketTimeout(),
+                    Math.max(1, (nextSend - deadline.clock().nanoTime()) / 1_000_000L));
             socket.setSoTimeout((int) waitMs);
             DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
             try {

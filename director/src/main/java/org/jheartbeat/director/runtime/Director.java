@@ -71,6 +71,7 @@ public final class Director implements AutoCloseable {
     private final TableBackend backend;
     private final CheckFactory checks;
     private final MonotonicClock clock;
+    private final java.time.Clock wall;
     private final Consumer<DirectorAction> listener;
     private final ExecutorService decide = Executors.newSingleThreadExecutor(named("lvs-decide", false));
     private final ScheduledExecutorService timer = new ScheduledThreadPoolExecutor(1, named("lvs-timer", true));
@@ -106,6 +107,13 @@ public final class Director implements AutoCloseable {
      */
     public Director(TableBackend backend, CheckFactory checks, MonotonicClock clock,
             Consumer<DirectorAction> listener, AlertMailer mailer) {
+        this(backend, checks, clock, listener, mailer, java.time.Clock.systemDefaultZone());
+    }
+
+    /** As above; {@code wall}: wall time, in its zone, for the {@code monitorfile} lines. */
+    public Director(TableBackend backend, CheckFactory checks, MonotonicClock clock,
+            Consumer<DirectorAction> listener, AlertMailer mailer, java.time.Clock wall) {
+        this.wall = wall;
         this.kernel = new DirectorKernel(clock);
         this.mailer = mailer;
         this.backend = backend;
@@ -377,10 +385,10 @@ public final class Director implements AutoCloseable {
             java.time.format.DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", java.util.Locale.ROOT);
 
     /** {@code monitorfile}: one line per check, {@code [time] [pid] RIP PORT up|down message}. */
-    private static void monitor(Path file, RealServer r, CheckResult res) {
-        String line = "[" + MONITOR_TIME.format(java.time.ZonedDateTime.now()) + "] [" + ProcessHandle.current().pid()
-                + "] " + r.endpoint().host() + " " + r.endpoint().port() + " " + (res.up() ? "up" : "down")
-                + (res.up() ? "" : " " + res.reason()) + "\n";
+    private void monitor(Path file, RealServer r, CheckResult res) {
+        String line = "[" + MONITOR_TIME.format(java.time.ZonedDateTime.now(wall)) + "] ["
+                + ProcessHandle.current().pid() + "] " + r.endpoint().host() + " " + r.endpoint().port() + " "
+                + (res.up() ? "up" : "down") + (res.up() ? "" : " " + res.reason()) + "\n";
         try {
             Files.writeString(file, line, java.nio.file.StandardOpenOption.CREATE,
                     java.nio.file.StandardOpenOption.APPEND);

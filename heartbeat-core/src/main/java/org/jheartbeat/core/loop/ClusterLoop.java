@@ -1,6 +1,7 @@
 package org.jheartbeat.core.loop;
 
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,6 @@ import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverMachine;
-import org.jheartbeat.core.time.WallClock;
 import org.slf4j.Marker;
 import org.slf4j.MarkerFactory;
 
@@ -48,7 +48,7 @@ public final class ClusterLoop implements AutoCloseable {
     private final Fencer fencer;
     /** The loop's thread and monotonic clock. */
     private final LoopScheduler scheduler;
-    private final WallClock wall;
+    private final Clock wall;
     private final CompletableFuture<Void> exited = new CompletableFuture<>();
     private final LoopLog log = new LoopLog();
     private final LoopGuard guard = new LoopGuard();
@@ -64,15 +64,16 @@ public final class ClusterLoop implements AutoCloseable {
      * @param media  every medium, not yet started
      * @param groups runs group operations
      * @param scheduler the loop's thread and monotonic clock ({@link LoopScheduler#thread()}); closed by {@link #close}
+     * @param wall   the wall clock, read in ms since the epoch for the {@code ts} field and the log lines
      */
     public ClusterLoop(ClusterConfig config, NodeEngine engine, List<Medium> media, GroupExecutor groups,
-                       LoopScheduler scheduler, WallClock wall) {
+                       LoopScheduler scheduler, Clock wall) {
         this(config, engine, media, groups, Fencer.NONE, scheduler, wall);
     }
 
     /** @param fencer fences the peer when the engine asks (STONITH) */
     public ClusterLoop(ClusterConfig config, NodeEngine engine, List<Medium> media, GroupExecutor groups,
-                       Fencer fencer, LoopScheduler scheduler, WallClock wall) {
+                       Fencer fencer, LoopScheduler scheduler, Clock wall) {
         this.fencer = fencer;
         this.config = config;
         this.engine = engine;
@@ -145,7 +146,7 @@ public final class ClusterLoop implements AutoCloseable {
                     if (frames.admit()) {
                         post(() -> {
                             frames.taken();
-                            run(e -> e.onFrame(link, source, frame, scheduler.nanoTime(), wall.currentTimeMillis()));
+                            run(e -> e.onFrame(link, source, frame, scheduler.nanoTime(), wall.millis()));
                         });
                     }
                 });
@@ -160,7 +161,7 @@ public final class ClusterLoop implements AutoCloseable {
 
     private void tick() {
         try {
-            run(e -> e.onTimer(scheduler.nanoTime(), wall.currentTimeMillis()));
+            run(e -> e.onTimer(scheduler.nanoTime(), wall.millis()));
             guard.run("reporting dropped frames", () -> frames.report(scheduler.nanoTime())
                     .ifPresent(l -> log(Level.WARN, l)));
         } finally { // whatever happened above, the node beats on
@@ -274,7 +275,7 @@ public final class ClusterLoop implements AutoCloseable {
 
     /** Logs {@code text} ({@link LoopLog}). */
     void log(Level level, String text) {
-        log.line(level, text, wall.currentTimeMillis(), guard);
+        log.line(level, text, wall.millis(), guard);
     }
 
     /**
@@ -282,12 +283,12 @@ public final class ClusterLoop implements AutoCloseable {
      * call from any thread.
      */
     public void pingAnswered(String node) {
-        post(() -> run(e -> e.onPingAnswered(node, scheduler.nanoTime(), wall.currentTimeMillis())));
+        post(() -> run(e -> e.onPingAnswered(node, scheduler.nanoTime(), wall.millis())));
     }
 
     /** Asks for an orderly shutdown; the returned future completes when the engine says it may exit. */
     public CompletableFuture<Void> shutdown() {
-        post(() -> run(e -> e.onShutdownRequested(scheduler.nanoTime(), wall.currentTimeMillis())));
+        post(() -> run(e -> e.onShutdownRequested(scheduler.nanoTime(), wall.millis())));
         return exited;
     }
 
@@ -324,7 +325,7 @@ public final class ClusterLoop implements AutoCloseable {
             for (int i = 0; i < gs.size(); i++) {
                 if (gs.get(i).key().equals(groupKey)) {
                     int group = i;
-                    run(e -> e.onGroupFailedRunning(group, detail, scheduler.nanoTime(), wall.currentTimeMillis()));
+                    run(e -> e.onGroupFailedRunning(group, detail, scheduler.nanoTime(), wall.millis()));
                     return;
                 }
             }
@@ -340,7 +341,7 @@ public final class ClusterLoop implements AutoCloseable {
     public CompletableFuture<Void> cleanup(int group) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         answer(f, () -> {
-            run(e -> e.onCleanupRequested(group, scheduler.nanoTime(), wall.currentTimeMillis()));
+            run(e -> e.onCleanupRequested(group, scheduler.nanoTime(), wall.millis()));
             f.complete(null);
         });
         return f;
@@ -408,7 +409,7 @@ public final class ClusterLoop implements AutoCloseable {
     }
 
     long wallMillis() {
-        return wall.currentTimeMillis();
+        return wall.millis();
     }
 
     /** The configuration the node runs now: the one it started with, then as each reload applied it. */

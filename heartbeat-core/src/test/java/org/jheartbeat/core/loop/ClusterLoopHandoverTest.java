@@ -2,6 +2,7 @@ package org.jheartbeat.core.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,7 +18,6 @@ import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.testkit.ManualScheduler;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
-import org.jheartbeat.core.time.WallClock;
 import org.jheartbeat.core.wire.WirePacket;
 import org.junit.jupiter.api.Test;
 
@@ -93,7 +93,7 @@ class ClusterLoopHandoverTest {
     }
 
     static ClusterLoop loop(ClusterConfig config, NodeName me, Medium medium, GroupExecutor groups, long generation,
-                            LoopScheduler scheduler, WallClock wall) {
+                            LoopScheduler scheduler, Clock wall) {
         byte[] uuid = new byte[16];
         uuid[15] = (byte) generation;
         OutboundStamper st = new OutboundStamper(me, uuid, generation, new MessageAuthenticator(config.authKeys()),

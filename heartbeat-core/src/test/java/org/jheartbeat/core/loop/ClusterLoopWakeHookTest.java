@@ -3,6 +3,7 @@ package org.jheartbeat.core.loop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +12,6 @@ import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.loop.ClusterLoopHandoverTest.PipeEnd;
 import org.jheartbeat.core.testkit.ManualScheduler;
 import org.jheartbeat.core.testkit.TwoNodeHarness;
-import org.jheartbeat.core.time.WallClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * hook that throws does not stop the timer. One real loop, its peer silent; bounds only catch hangs.
  */
 class ClusterLoopWakeHookTest {
-    private static ClusterLoop lonelyLoop(LoopScheduler scheduler, WallClock wall) {
+    private static ClusterLoop lonelyLoop(LoopScheduler scheduler, Clock wall) {
         ClusterConfig config = ClusterLoopReloadTest.config(ClusterLoopReloadTest.TWO);
         PipeEnd a = new PipeEnd();
         a.other = new PipeEnd(); // never started: what node1 sends goes nowhere
@@ -37,7 +37,7 @@ class ClusterLoopWakeHookTest {
     void theHookRunsRepeatedlyOnTheLoopThreadOnceTheLoopRuns() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         Set<String> threads = ConcurrentHashMap.newKeySet();
-        ClusterLoop loop = lonelyLoop(LoopScheduler.thread(), WallClock.system());
+        ClusterLoop loop = lonelyLoop(LoopScheduler.thread(), Clock.systemUTC());
         loop.onWake(() -> {
             threads.add(Thread.currentThread().getName());
             calls.incrementAndGet();

@@ -1,11 +1,11 @@
 package org.jheartbeat.core.testkit;
 
+import java.time.Clock;
 import java.time.Duration;
 import org.jheartbeat.core.time.MonotonicClock;
-import org.jheartbeat.core.time.WallClock;
 
 /** A manually advanced clock for tests: both monotonic (ns) and wall (ms) time move together. */
-public final class FakeClock implements MonotonicClock, WallClock {
+public final class FakeClock implements MonotonicClock {
     private long nanos = 1_000_000_000L;
     private long wallMillis = 1_700_000_000_000L;
 
@@ -14,9 +14,14 @@ public final class FakeClock implements MonotonicClock, WallClock {
         return nanos;
     }
 
-    @Override
+    /** The wall time, in ms since 1970-01-01T00:00Z. */
     public long currentTimeMillis() {
         return wallMillis;
+    }
+
+    /** This clock's wall time as a {@link Clock} (UTC) that moves with it. */
+    public Clock wall() {
+        return new MillisClock(this::currentTimeMillis);
     }
 
     /** Moves time forward and returns the new {@link #nanoTime()}. */

@@ -1,5 +1,6 @@
 package org.jheartbeat.core.testkit;
 
+import java.time.Clock;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -7,7 +8,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.jheartbeat.core.loop.LoopScheduler;
-import org.jheartbeat.core.time.WallClock;
 
 /**
  * A {@link LoopScheduler} for tests: fake time that moves only in {@link #advance}, and tasks that run
@@ -40,8 +40,8 @@ public final class ManualScheduler implements LoopScheduler {
     }
 
     /** A wall clock that moves with this scheduler's time, from {@link #START_WALL_MILLIS}. */
-    public WallClock wall() {
-        return () -> START_WALL_MILLIS + TimeUnit.NANOSECONDS.toMillis(nanoTime() - START_NANOS);
+    public Clock wall() {
+        return new MillisClock(() -> START_WALL_MILLIS + TimeUnit.NANOSECONDS.toMillis(nanoTime() - START_NANOS));
     }
 
     @Override

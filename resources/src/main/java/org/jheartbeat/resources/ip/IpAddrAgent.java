@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.resources.AgentResult;
 import org.jheartbeat.resources.ResourceAgent;
 import org.slf4j.Logger;
@@ -53,6 +54,7 @@ public final class IpAddrAgent implements ResourceAgent {
     private final Executor background;
     private final ArpCampaigns campaigns;
     private final ArpLauncher launcher;
+    private final MonotonicClock clock;
 
     /**
      * @param spec       the parsed resource argument
@@ -81,6 +83,13 @@ public final class IpAddrAgent implements ResourceAgent {
      */
     public IpAddrAgent(IpAddrSpec spec, ProcessRunner runner, IpCommands ip, GratuitousArp arp, Executor background,
                        ArpCampaigns campaigns, ArpLauncher launcher) {
+        this(spec, runner, ip, arp, background, campaigns, launcher, MonotonicClock.system());
+    }
+
+    /** As above; {@code clock}: where the wait for the first ARP's linger is measured. */
+    public IpAddrAgent(IpAddrSpec spec, ProcessRunner runner, IpCommands ip, GratuitousArp arp, Executor background,
+                       ArpCampaigns campaigns, ArpLauncher launcher, MonotonicClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.launcher = launcher;
         this.campaigns = Objects.requireNonNull(campaigns, "campaigns");
         this.spec = Objects.requireNonNull(spec, "spec");
@@ -325,10 +334,10 @@ public final class IpAddrAgent implements ResourceAgent {
 
     /** On the background executor: lets the first arping finish its linger (killed at once on a stop). */
     private void awaitFirst(ResolvedIpAddr addr, ArpLauncher.Launched first, AtomicBoolean cancelled) {
-        long deadline = System.nanoTime() + GratuitousArp.timeoutFor(1).toNanos();
+        long deadline = clock.nanoTime() + GratuitousArp.timeoutFor(1).toNanos();
         try {
             while (true) {
-                if (cancelled.get() || System.nanoTime() - deadline >= 0) {
+                if (cancelled.get() || clock.nanoTime() - deadline >= 0) {
                     first.kill();
                     return;
                 }

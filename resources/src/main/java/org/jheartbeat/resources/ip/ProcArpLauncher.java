@@ -11,6 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.core.exec.StartedProcess;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * {@link ArpLauncher} for Linux and iputils {@code arping}: the program sends its first probe right
@@ -32,6 +33,7 @@ public final class ProcArpLauncher implements ArpLauncher {
     private static final long CHECK_NANOS = 500_000L;
 
     private final OsProcessRunner runner;
+    private final MonotonicClock clock;
 
     /** A launcher on the daemon's process runner with its defaults (64 KiB of stderr kept). */
     public ProcArpLauncher() {
@@ -40,7 +42,16 @@ public final class ProcArpLauncher implements ArpLauncher {
 
     /** @param runner starts {@code arping} (the project's one process runner) */
     public ProcArpLauncher(OsProcessRunner runner) {
+        this(runner, MonotonicClock.system());
+    }
+
+    /**
+     * @param runner starts {@code arping}
+     * @param clock  where the wait for the confirmation ({@code maxWait}) is measured
+     */
+    public ProcArpLauncher(OsProcessRunner runner, MonotonicClock clock) {
         this.runner = runner;
+        this.clock = clock;
     }
 
     /**
@@ -53,7 +64,7 @@ public final class ProcArpLauncher implements ArpLauncher {
     public Launched launch(List<String> argv, Duration maxWait) throws IOException {
         StartedProcess p = runner.start(ProcessSpec.of(GratuitousArp.timeoutFor(1), argv));
         String name = Path.of(argv.get(0)).getFileName().toString();
-        long deadline = System.nanoTime() + maxWait.toNanos();
+        long deadline = clock.nanoTime() + maxWait.toNanos();
         boolean confirmed = false;
         while (true) {
             if (!p.isAlive()) {
@@ -66,7 +77,7 @@ public final class ProcArpLauncher implements ArpLauncher {
                 confirmed = true;
                 break;
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (clock.nanoTime() - deadline >= 0) {
                 break;
             }
             LockSupport.parkNanos(CHECK_NANOS);

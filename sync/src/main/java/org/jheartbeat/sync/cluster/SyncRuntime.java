@@ -45,6 +45,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     private final ReplicationService replication;
     private final BackupService backups;
     private final MonotonicClock ticks;
+    private final Clock clock;
     /** Keys of groups started here while the peer was not up (a takeover after a crash). */
     private final Set<String> startedWhilePeerDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Hand-over syncs in flight; also the lock for cancelling them. */
@@ -73,12 +74,18 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
     public SyncRuntime(SyncConfig resolved, String localNode, Supplier<Optional<StatusSnapshot>> snapshots,
                        Clock clock, MonotonicClock ticks) {
         this.ticks = java.util.Objects.requireNonNull(ticks, "ticks");
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
         this.config = resolved;
         this.localNode = localNode;
         this.snapshots = snapshots;
         this.replication = new ReplicationService(resolved, localNode, this::runningGroupKeys, clock);
         this.replication.peerUp(() -> snapshots.get().map(SyncRuntime::peerIsUp).orElse(false));
         this.backups = new BackupService(resolved, clock);
+    }
+
+    /** The wall clock the jobs' and backups' times are read on. */
+    public Clock clock() {
+        return clock;
     }
 
     /** Starts the job scheduler and the backup disk poll (when there is anything to do). */

@@ -173,7 +173,7 @@ public final class ApcSmartDevice extends FixedTypeDevice {
             log.error("apcsmart: {} failed: {}", op, e.getMessage());
             return StonithResult.OOPS;
         }
-        try (ApcSmartLine line = ApcSmartLine.open(device.toRealPath())) {
+        try (ApcSmartLine line = ApcSmartLine.open(device.toRealPath(), clock)) {
             ApcSmartDialogue dialogue = new ApcSmartDialogue(op, initMode, operationTimeout.toNanos(),
                     ApcSmartDialogue.Confirm.POLL);
             StonithResult result = drive(dialogue, line);

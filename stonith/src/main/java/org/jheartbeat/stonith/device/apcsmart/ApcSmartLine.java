@@ -4,6 +4,7 @@ import com.fazecast.jSerialComm.SerialPort;
 import com.fazecast.jSerialComm.SerialPortInvalidPortException;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.jheartbeat.core.time.MonotonicClock;
 
 /**
  * The UPS serial port through jSerialComm: 2400 baud, 8N1, no hardware or XON/XOFF flow control (facts
@@ -24,13 +25,18 @@ final class ApcSmartLine implements AutoCloseable {
     static final int WRITE_TIMEOUT_MS = 1000;
 
     private final SerialPort port;
+    private final MonotonicClock clock;
 
-    private ApcSmartLine(SerialPort port) {
+    private ApcSmartLine(SerialPort port, MonotonicClock clock) {
         this.port = port;
+        this.clock = clock;
     }
 
-    /** @throws IOException if jSerialComm rejects or cannot open {@code device} */
-    static ApcSmartLine open(Path device) throws IOException {
+    /**
+     * @param clock where a read's wait is measured (the dialogue's clock)
+     * @throws IOException if jSerialComm rejects or cannot open {@code device}
+     */
+    static ApcSmartLine open(Path device, MonotonicClock clock) throws IOException {
         SerialPort port;
         try {
             port = SerialPort.getCommPort(device.toString());
@@ -45,7 +51,7 @@ final class ApcSmartLine implements AutoCloseable {
             throw new IOException("cannot open UPS tty " + device + " (error " + port.getLastErrorCode() + ")");
         }
         port.flushIOBuffers();
-        return new ApcSmartLine(port);
+        return new ApcSmartLine(port, clock);
     }
 
     /**
@@ -54,7 +60,7 @@ final class ApcSmartLine implements AutoCloseable {
      * @return bytes read (0 when nothing arrived in time), -1 on a read error (the line is gone)
      */
     int read(byte[] buf, long maxWaitMs) {
-        long until = System.nanoTime() + Math.max(0, maxWaitMs) * 1_000_000L;
+        long until = clock.nanoTime() + Math.max(0, maxWaitMs) * 1_000_000L;
         // an interrupt does not cut a dialogue short (as the blocking native read before): keep it for the caller
         boolean interrupted = Thread.interrupted();
         try {
@@ -75,7 +81,7 @@ final class ApcSmartLine implements AutoCloseable {
             if (available > 0) {
                 return port.readBytes(buf, Math.min(available, buf.length));
             }
-            long left = until - System.nanoTime();
+            long left = until - clock.nanoTime();
             if (left <= 0) {
                 return 0;
             }
