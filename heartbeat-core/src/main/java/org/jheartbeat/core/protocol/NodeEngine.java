@@ -24,6 +24,7 @@ import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.Maintenance;
+import org.jheartbeat.core.takeover.PeerPresence;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
@@ -71,7 +72,7 @@ public final class NodeEngine {
     /** The sequence check of the peer's frames, with the newest frame each link carried. */
     private final FrameAdmission admission = new FrameAdmission();
     private final RscHold rscHold;
-    /** auto_failback: whether the peer is joining, and whether a failback is owed to it. */
+    /** auto_failback: whether a failback is owed to the peer (its joining is the machine's peer presence). */
     private final AutoFailback failback;
     /** Acknowledgements and retransmission requests for the peer's frames. */
     private final FlowControl flow;
@@ -578,10 +579,6 @@ public final class NodeEngine {
                         }
                         feed(ev.event(), out, now, wall);
                     }
-                    if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable()
-                            && failback.peerStable(config.autoFailback() != FailbackPolicy.OFF)) {
-                        failBackIfDue(out, now, wall);
-                    }
                 }
             }
             case SHUTDOWN_DONE -> {
@@ -718,12 +715,19 @@ public final class NodeEngine {
 
     /**
      * Feeds {@code event} (null: none) to the machine, after what {@link ConfigAgreement#admit} held back
-     * for the peer's {@code jhb-config}, unless it holds this one back too.
+     * for the peer's {@code jhb-config}, unless it holds this one back too. When the machine's record of the
+     * peer says it has joined ({@link AutoFailback#peerJoined}), the failback owed to it is checked then.
      */
     private void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
+        boolean joined = false;
         for (TakeoverEvent e : agreement.admit(event, machine.state() == TakeoverState.NEGOTIATING, now,
                 peerSeq.generation())) {
+            PeerPresence before = machine.peerPresence();
             apply(machine.on(e, now), out, now, wall);
+            joined |= failback.peerJoined(before, machine.peerPresence(), config.autoFailback() != FailbackPolicy.OFF);
+        }
+        if (joined) {
+            failBackIfDue(out, now, wall);
         }
     }
 
