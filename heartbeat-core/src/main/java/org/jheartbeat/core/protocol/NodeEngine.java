@@ -512,14 +512,10 @@ public final class NodeEngine {
                 NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
                 long dtMs = FrameAdmission.parseHex(m.get(Field.DEADTIME).orElse(""), 0);
                 boolean firstContact = !detector.heardFrom(peer);
-                // never heard before, and being fenced for its silence at initdead: the run heard now is not one
-                // declared dead after it was seen (no return after a partition), so it is taken as a restart: a
-                // new daemon released what ran there, or reports it (TakeoverMachine calls off a fence not yet
-                // at the device, and takes nothing over on the outcome of one that is, but negotiates)
-                boolean unseenRun = firstContact && !restarted && machine.state() == TakeoverState.FENCING;
+                Optional<Effect.LogLine> unseen = PeerRuns.unseenRun(peer, firstContact, restarted, machine.state());
+                boolean unseenRun = unseen.isPresent();
                 if (unseenRun) {
-                    log(out, Level.INFO, peer + " is heard for the first time while being fenced for its silence at"
-                            + " start-up: a run of it this node never saw");
+                    out.add(unseen.get());
                     feed(new TakeoverEvent.PeerRestarted(), out, now, wall);
                 }
                 for (MembershipEvent e : detector.statusReceived(peer, st, Duration.ofMillis(Math.max(0, dtMs)), now)) {
@@ -588,12 +584,8 @@ public final class NodeEngine {
                 }
                 out.add(new Effect.PeerLost(peer, "shut down"));
                 maint.leftRunningAtShutdown(config.resourceGroups()).ifPresent(out::add);
-                // its shutdone releases what it stopped, not what it leaves running (in maintenance, or by its
-                // last report): that is not taken over until its next run's own report says where it runs
-                java.util.Set<Integer> left = new java.util.TreeSet<>(peerMaintenanceRuns());
-                left.addAll(groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                        GroupReports.HOLDING));
-                machine.peerLeftRunning(left, out);
+                machine.peerLeftRunning(PeerRuns.leftAtShutdown(peerMaintenanceRuns(), groupReports.peerHolding(
+                        config.resourceGroups(), peerSeq.generation(), GroupReports.HOLDING)), out);
                 ping.peerUnknown();
                 feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
@@ -677,21 +669,11 @@ public final class NodeEngine {
         }
     }
 
-    /**
-     * Double ownership from what both nodes run (jheartbeat peers): when this node runs a group of the peer's
-     * and the peer's latest {@code jhb-groups} says it runs it too, the machine lets go of it here
-     * ({@link TakeoverEvent.PeerGroupsRunning}). Only while no frame of the peer is missing: a report is sent
-     * before the protocol messages of the same change, so with none missing it is not older than the last
-     * {@code done} or {@code resource} read. Checked on each report and each tick (a report read during a
-     * standby exchange is acted on once it ends).
-     */
+    /** The machine lets go of what the peer reports running too ({@link PeerRuns#runningOnBoth}). */
     private void releaseWhatThePeerReportsRunning(List<Effect> out, long now, long wall) {
-        if (!machine.holdings().includesForeign() || !peerSeq.missing().isEmpty()
-                || machine.state() != TakeoverState.STABLE && machine.state() != TakeoverState.STANDBY_GIVING) {
-            return;
-        }
-        java.util.Set<Integer> runs = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING));
+        java.util.Set<Integer> runs = PeerRuns.runningOnBoth(machine.holdings(), peerSeq.missing().isEmpty(),
+                machine.state(), () -> groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
+                        java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING)));
         if (!runs.isEmpty()) {
             apply(machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
         }
@@ -896,24 +878,12 @@ public final class NodeEngine {
                 .ifPresent(m -> transmit(out, m, wall));
     }
 
-    private java.util.List<String> runningKeys() {
-        java.util.List<String> keys = new java.util.ArrayList<>();
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (machine.groupState(i) == GroupState.RUNNING) {
-                keys.add(config.resourceGroups().get(i).key());
-            }
-        }
-        keys.addAll(machine.removedLeftRunning());
-        return keys;
+    private List<String> runningKeys() {
+        return GroupKeys.running(config.resourceGroups(), machine::groupState, machine.removedLeftRunning());
     }
 
     private int groupIndex(String key) {
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (config.resourceGroups().get(i).key().equals(key)) {
-                return i;
-            }
-        }
-        return -1;
+        return GroupKeys.index(config.resourceGroups(), key);
     }
 
     private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
