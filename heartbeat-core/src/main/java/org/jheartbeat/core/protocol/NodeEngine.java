@@ -58,48 +58,43 @@ public final class NodeEngine {
     /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
     private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
 
-    private ClusterConfig config;
-    private final NodeName me;
-    private final NodeName peer;
-    private Timing timing;
-    private final OutboundStamper stamper;
-    private final FailureDetector detector;
-    private final TakeoverMachine machine;
-    private final SequenceTracker peerSeq;
-    private final BadPacketCounter badPackets = new BadPacketCounter();
-    private final EventCounters counters = new EventCounters();
-    private final StaleFrameCounter staleFrames = new StaleFrameCounter();
-    /** The sequence check of the peer's frames, with the newest frame each link carried. */
-    private final FrameAdmission admission = new FrameAdmission();
-    private final RscHold rscHold;
+    ClusterConfig config;
+    final NodeName me;
+    final NodeName peer;
+    Timing timing;
+    final OutboundStamper stamper;
+    final FailureDetector detector;
+    final TakeoverMachine machine;
+    final SequenceTracker peerSeq;
+    final BadPacketCounter badPackets = new BadPacketCounter();
+    final EventCounters counters = new EventCounters();
+    final StaleFrameCounter staleFrames = new StaleFrameCounter();
+    final RscHold rscHold;
     /** auto_failback: whether a failback is owed to the peer (its joining is the machine's peer presence). */
-    private final AutoFailback failback;
+    final AutoFailback failback;
     /** Acknowledgements and retransmission requests for the peer's frames. */
-    private final FlowControl flow;
+    final FlowControl flow;
     /** {@code jhb-config}: the digest comparison, the disputed groups, the grace for the peer's digest. */
-    private final ConfigAgreement agreement;
+    final ConfigAgreement agreement;
     /** {@code jhb-maint}: the peer's groups in maintenance, our probe for it, our setting sent. */
-    private final MaintenanceCoordination maint;
-    /** The peer's seq of the frame being dispatched, and of its latest standby message ({@code ask_resources}). */
-    private long dispatchedSeq;
-    private long peerAskSeq;
+    final MaintenanceCoordination maint;
     /** The resynchronisation after a long pause of this process ({@link TakeoverEvent.Resync}). */
-    private final PauseResync resync;
+    final PauseResync resync;
     /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
-    private final GroupReports groupReports = new GroupReports();
+    final GroupReports groupReports = new GroupReports();
 
     /** The status we advertise and when our next beat is due. */
-    private final LocalStatus local;
+    final LocalStatus local;
     /** reqnodes/repnodes until communication is up. */
-    private final CommUpHandshake handshake = new CommUpHandshake();
-    private byte[] peerUuid;
-    /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
-    private long leftGeneration = -1;
-    private long exitAtNanos = Long.MAX_VALUE;
+    final CommUpHandshake handshake = new CommUpHandshake();
+    byte[] peerUuid;
+    long exitAtNanos = Long.MAX_VALUE;
     /** The ping pseudo-nodes, ipfail and the {@code jhb-ping} exchange. */
-    private final PingCoordination ping;
+    final PingCoordination ping;
     /** Whether another live node uses our name. */
-    private final IdentityGuard identity;
+    final IdentityGuard identity;
+    /** The receive path: admission of the peer's frames and the routing of each message type. */
+    private final ReceivePath receive = new ReceivePath(this);
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -211,19 +206,19 @@ public final class NodeEngine {
         return out;
     }
 
-    private void onPingChanges(List<PingNodes.Change> changes, List<Effect> out, long now, long wall) {
+    void onPingChanges(List<PingNodes.Change> changes, List<Effect> out, long now, long wall) {
         ping.changed(changes, out, now);
         sendPingCountIfNew(out, wall);
     }
 
     /** Sends our {@code jhb-ping} when {@link PingCoordination#countToSend} says so. */
-    private void sendPingCountIfNew(List<Effect> out, long wall) {
+    void sendPingCountIfNew(List<Effect> out, long wall) {
         ping.countToSend(local.active(), detector.status(peer).isAlive(), peerSeq.generation())
                 .ifPresent(m -> transmit(out, m, wall));
     }
 
     /** Heartbeat's ipfail ({@link PingCoordination#ipfailDue}): a standby when the ping counts say so. */
-    private void ipfailIfDue(List<Effect> out, long now, long wall) {
+    void ipfailIfDue(List<Effect> out, long now, long wall) {
         boolean stable = machine.state() == TakeoverState.STABLE && machine.settled() && machine.peerStable()
                 && detector.status(peer).isAlive() && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
         ping.ipfailDue(now, stable, machine.holdings()).ifPresent(a -> {
@@ -269,96 +264,7 @@ public final class NodeEngine {
      * @param message the decoded message
      */
     public List<Effect> onPacket(String link, String source, HaMessage message, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
-        Optional<String> type = message.type();
-        Optional<String> src = message.get(Field.SOURCE);
-        if (type.isEmpty() || src.isEmpty() || message.get(Field.TIMESTAMP).isEmpty()) {
-            bad(out, source + " on " + link, "missing from/ts/type", nowNanos);
-            return out;
-        }
-        NodeName from;
-        try {
-            from = NodeName.of(src.get());
-        } catch (IllegalArgumentException e) {
-            bad(out, source + " on " + link, "bad node name in message", nowNanos);
-            return out;
-        }
-        if (from.equals(me)) {
-            Optional<String> other = IdentityGuard.otherInstance(message, stamper.uuid(), stamper.generation());
-            if (other.isPresent()) {
-                identity.heard(other.get(), source, link, nowNanos, timing.deadtime().toNanos(), out)
-                        .ifPresent(e -> feed(e, out, nowNanos, wallMillis));
-                return out;
-            }
-            // our own frames echoed back, or left in a line by our previous run: never about the peer
-            stale(out, StaleFrameCounter.Reason.OWN_FRAME, from + " " + type.get() + " on " + link, nowNanos);
-            return out;
-        }
-        if (!from.equals(peer)) {
-            bad(out, source + " on " + link, "bad node [" + from + "] in message", nowNanos);
-            return out;
-        }
-        Optional<MessageType> mt = MessageType.fromWire(type.get());
-        FrameAdmission.Result admitted = admission.admit(message, type.get(), from, link, peerSeq);
-        if (admitted instanceof FrameAdmission.Bad b) {
-            bad(out, source + " on " + link, b.reason(), nowNanos);
-            return out;
-        }
-        if (admitted instanceof FrameAdmission.Stale st) {
-            stale(out, st.reason(), st.detail(), nowNanos);
-            return out;
-        }
-        if (!(admitted instanceof FrameAdmission.Admitted a)) {
-            return out; // a copy of an older frame
-        }
-        boolean unsequenced = a.unsequenced();
-        long hg = a.hg();
-        long seq = a.seq();
-        long lastBefore = a.lastBefore();
-        SequenceTracker.Verdict verdict = a.verdict();
-        message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
-        // an NS_ frame (ack, retransmission request) has no seq, so a recorded one cannot be told from a
-        // new one: it refreshes no link; the peer's beats, sent on every link each keepalive, do
-        for (MembershipEvent e : unsequenced ? List.<MembershipEvent>of() : detector.packetReceived(from, link, nowNanos)) {
-            onMembership(e, out, nowNanos, wallMillis, false);
-        }
-        boolean forUs = FrameAdmission.isFor(message, me, stamper.uuid());
-        if (unsequenced) {
-            if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
-                FlowControl.retransmit(message, stamper, out, nowNanos);
-            } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
-                flow.nak(message, peerSeq).ifPresent(line -> {
-                    machine.peerReportMayBeOld(peerReportMayBeOld());
-                    out.add(line);
-                });
-            }
-            return out;
-        }
-        trackGaps(verdict, lastBefore, seq, out, nowNanos);
-        switch (verdict) {
-            case DUPLICATE -> {
-                return out;
-            }
-            case RESTART -> {
-                peerAskSeq = 0; // a new run numbers its frames from the start
-                ping.peerUnknown();
-                machine.peerLeftRunning(groupReports.leftByRestartedPeer(config.resourceGroups(),
-                        peerSeq.generation(), maint.peerRuns()), out);
-                feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
-            }
-            default -> { }
-        }
-        flow.ackFor(seq, peerSeq).ifPresent(ack -> transmit(out, ack, wallMillis)); // flow control (C.5)
-        if (!forUs || mt.isEmpty()) {
-            return out;
-        }
-        if (hg == leftGeneration && mt.get() == MessageType.STATUS) {
-            return out; // the final beats after shutdone (Heartbeat keeps beating ~1 s): it is gone
-        }
-        dispatchedSeq = seq;
-        dispatch(mt.get(), message, out, nowNanos, wallMillis, verdict == SequenceTracker.Verdict.RESTART);
-        return out;
+        return receive.onPacket(link, source, message, nowNanos, wallMillis);
     }
 
     /**
@@ -440,7 +346,7 @@ public final class NodeEngine {
     }
 
     /** auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): {@link AutoFailback}. */
-    private void failBackAfterCleanup(List<Effect> out, long now, long wall) {
+    void failBackAfterCleanup(List<Effect> out, long now, long wall) {
         if (config.autoFailback() == FailbackPolicy.OFF || !detector.status(peer).isAlive()) {
             return;
         }
@@ -506,125 +412,8 @@ public final class NodeEngine {
         return out;
     }
 
-    private void dispatch(MessageType type, HaMessage m, List<Effect> out, long now, long wall, boolean restarted) {
-        switch (type) {
-            case STATUS -> {
-                NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
-                long dtMs = FrameAdmission.parseHex(m.get(Field.DEADTIME).orElse(""), 0);
-                boolean firstContact = !detector.heardFrom(peer);
-                Optional<Effect.LogLine> unseen = PeerRuns.unseenRun(peer, firstContact, restarted, machine.state());
-                boolean unseenRun = unseen.isPresent();
-                if (unseenRun) {
-                    out.add(unseen.get());
-                    feed(new TakeoverEvent.PeerRestarted(), out, now, wall);
-                }
-                for (MembershipEvent e : detector.statusReceived(peer, st, Duration.ofMillis(Math.max(0, dtMs)), now)) {
-                    onMembership(e, out, now, wall, restarted || unseenRun);
-                }
-                if (firstContact && handshake.onFirstContact(now)) {
-                    transmit(out, LocalStatus.requestNodes(peer), wall);
-                }
-            }
-            case REQUEST_NODES -> transmit(out, LocalStatus.replyNodes(peer, config.nodes()), wall);
-            case REPLY_NODES -> {
-                if (handshake.onReplyNodes()) {
-                    commNowUp(out, now, wall);
-                }
-            }
-            case STARTING -> {
-                sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
-                sendMaintenanceIfNew(out, wall);
-                sendPingCountIfNew(out, wall);
-                expectPeerPingCount(now);
-                failback.peerStarting();
-                // our report goes with the answer: one sent before the peer tracked our sequence numbers
-                // (its first frames from us lost) is never asked for again, and our groups may not change
-                groupReports.peerMayHaveMissed();
-                feed(new TakeoverEvent.PeerStarting(), out, now, wall);
-            }
-            case CONFIG_DIGEST -> {
-                agreement.received(m, peerSeq.generation(), config.resourceGroups(), out)
-                        .ifPresent(g -> apply(machine.on(new TakeoverEvent.GroupsDisputed(g), now), out, now, wall));
-                sendConfigDigestIfNew(out, wall);
-                feed(null, out, now, wall); // the peer's resource messages held back for this
-            }
-            case RESOURCE, ASK_RESOURCES, TAKEOVER, GROUP_FAILURE -> {
-                Optional<ResourceMessages.Decoded> d = ResourceMessages.decode(type, m, this::groupIndex);
-                if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Malformed bad) {
-                    bad(out, peer.value(), bad.reason(), now);
-                } else if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Event ev) {
-                    if (type == MessageType.ASK_RESOURCES) {
-                        peerAskSeq = dispatchedSeq;
-                    }
-                    // a claim sent before the peer's part in the standby exchange (read late: it filled a gap)
-                    // does not end that exchange
-                    machine.claimPredatesExchange(type == MessageType.RESOURCE && dispatchedSeq < peerAskSeq);
-                    if (type == MessageType.GROUP_FAILURE) {
-                        apply(machine.on(ev.event(), now), out, now, wall);
-                        if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
-                                && f.failure() == org.jheartbeat.core.takeover.GroupFailure.CLEAR) {
-                            failBackAfterCleanup(out, now, wall);
-                        }
-                    } else {
-                        if (ev.event() instanceof TakeoverEvent.PeerResources r
-                                && ("partition".equals(r.info()) || "mach_down".equals(r.info()))) {
-                            // it took us for dead: our reports meanwhile may be lost for good (a restarted peer
-                            // tracks our sequence numbers only from the first frame it heard), and it must
-                            // know what runs here to let go of what it took over
-                            groupReports.peerMayHaveMissed();
-                        }
-                        feed(ev.event(), out, now, wall);
-                    }
-                }
-            }
-            case SHUTDOWN_DONE -> {
-                leftGeneration = peerSeq.generation();
-                for (MembershipEvent e : detector.nodeLeft(peer, now)) {
-                    log(out, Level.INFO, e.logLine());
-                }
-                out.add(new Effect.PeerLost(peer, "shut down"));
-                maint.leftRunningAtShutdown(config.resourceGroups()).ifPresent(out::add);
-                machine.peerLeftRunning(PeerRuns.leftAtShutdown(peerMaintenanceRuns(), groupReports.peerHolding(
-                        config.resourceGroups(), peerSeq.generation(), GroupReports.HOLDING)), out);
-                ping.peerUnknown();
-                feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
-            }
-            case PING_COUNT -> {
-                if (!ping.peerCount(m.get(Field.PING_COUNT).orElse(""), now)) {
-                    bad(out, peer.value(), type.wireName() + " without a valid " + Field.PING_COUNT.wireName(), now);
-                    return;
-                }
-                sendPingCountIfNew(out, wall);
-            }
-            case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
-            case GROUP_STATES -> {
-                Optional<String> malformed = groupReports.received(m, peerSeq.generation(),
-                        FrameAdmission.parseHex(m.get(Field.SEQ).orElse(""), -1));
-                malformed.ifPresent(r -> bad(out, peer.value(), r, now));
-                machine.peerReportMayBeOld(peerReportMayBeOld());
-                if (malformed.isEmpty()) {
-                    // what may run there, group by group: the machine's source of the peer's holdings
-                    // (not through feed: it must not release resource messages held back for the jhb-config)
-                    apply(machine.on(new TakeoverEvent.PeerGroupStates(groupReports.peerStates(peerSeq.generation())),
-                            now), out, now, wall);
-                    boolean ended = false;
-                    for (var r : groupReports.peerMayRun(config.resourceGroups(), peerSeq.generation()).entrySet()) {
-                        ended |= machine.peerReported(r.getKey(), r.getValue(), out);
-                    }
-                    if (ended) {
-                        feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
-                    }
-                    releaseWhatThePeerReportsRunning(out, now, wall);
-                }
-            }
-            case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
-                    + ": " + m.get(Field.RESULT).orElse("?"));
-            default -> { }
-        }
-    }
-
     /** The first tick or frame after a pause of this process discounts it ({@link FailureDetector#awake}). */
-    private void awake(List<Effect> out, long now, long wall) {
+    void awake(List<Effect> out, long now, long wall) {
         List<MembershipEvent> events = detector.awake(now);
         events.forEach(e -> onMembership(e, out, now, wall, false));
         ping.pingNodes().paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
@@ -635,7 +424,7 @@ public final class NodeEngine {
         }
     }
 
-    private void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
+    void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
         Level level = Level.INFO;
         if (e instanceof MembershipEvent.NodeDead || e instanceof MembershipEvent.Paused) {
             level = Level.WARN;
@@ -662,7 +451,7 @@ public final class NodeEngine {
     }
 
     /** This process did not run for {@code pausedMillis}: starts wait when {@link PauseResync#paused} says so. */
-    private void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
+    void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
         if (resync.paused(pausedMillis, machine.state(), timing, now, out)) {
             groupReports.peerMayHaveMissed(); // our own report goes out again at once
             feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
@@ -670,7 +459,7 @@ public final class NodeEngine {
     }
 
     /** The machine lets go of what the peer reports running too ({@link PeerRuns#runningOnBoth}). */
-    private void releaseWhatThePeerReportsRunning(List<Effect> out, long now, long wall) {
+    void releaseWhatThePeerReportsRunning(List<Effect> out, long now, long wall) {
         java.util.Set<Integer> runs = PeerRuns.runningOnBoth(machine.holdings(), peerSeq.missing().isEmpty(),
                 machine.state(), () -> groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
                         java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING)));
@@ -679,7 +468,7 @@ public final class NodeEngine {
         }
     }
 
-    private void commNowUp(List<Effect> out, long now, long wall) {
+    void commNowUp(List<Effect> out, long now, long wall) {
         local.commUp(out);
         sendStatus(out, wall);
         sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
@@ -691,7 +480,7 @@ public final class NodeEngine {
     }
 
     /** Whether the peer is a Heartbeat 3.0.6 node ({@link ConfigAgreement#peerIsHeartbeat306}). */
-    private boolean peerIsHeartbeat306(long now) {
+    boolean peerIsHeartbeat306(long now) {
         return agreement.peerIsHeartbeat306(now, peerSeq.generation());
     }
 
@@ -700,7 +489,7 @@ public final class NodeEngine {
      * for the peer's {@code jhb-config}, unless it holds this one back too. When the machine's record of the
      * peer says it has joined ({@link AutoFailback#peerJoined}), the failback owed to it is checked then.
      */
-    private void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
+    void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
         boolean joined = false;
         for (TakeoverEvent e : agreement.admit(event, machine.state() == TakeoverState.NEGOTIATING, now,
                 peerSeq.generation())) {
@@ -714,7 +503,7 @@ public final class NodeEngine {
     }
 
     /** Sends our {@code jhb-config} unless this peer generation already has it ({@link ConfigAgreement#digestToSend}). */
-    private void sendConfigDigestIfNew(List<Effect> out, long wall) {
+    void sendConfigDigestIfNew(List<Effect> out, long wall) {
         agreement.digestToSend(peerSeq.generation()).ifPresent(m -> transmit(out, m, wall));
     }
 
@@ -723,7 +512,7 @@ public final class NodeEngine {
      * {@link Effect.Announce} becomes a transmitted message, {@link Effect.ShutdownComplete} starts the
      * last beats before {@link Effect.Exit}.
      */
-    private void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
+    void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
         // before the announcements of the same change, so the peer's status never trails its protocol; also
         // to a peer we take for dead when an announcement goes out (a one-way cut: it may hear our bits, and
         // must not read them against an older report); and to a peer we take for dead on each change: across a
@@ -749,7 +538,7 @@ public final class NodeEngine {
     }
 
     /** Heartbeat's auto_failback: the standby for {@code foreign} once {@link AutoFailback#standbyDue}. */
-    private void failBackIfDue(List<Effect> out, long now, long wall) {
+    void failBackIfDue(List<Effect> out, long now, long wall) {
         failback.standbyDue(() -> rscHold.value().includesForeign()
                         || AutoFailback.runsAGroupOf(peer, config.resourceGroups(), machine::groupState),
                 detector.status(peer).isAlive(), () -> machine.state() == TakeoverState.STABLE
@@ -761,53 +550,36 @@ public final class NodeEngine {
                         });
     }
 
-    private void sendStatus(List<Effect> out, long wall) {
+    void sendStatus(List<Effect> out, long wall) {
         transmit(out, local.beat(timing.deadtime().toMillis(), out), wall);
     }
 
     /** Whether a newer {@code jhb-groups} of the peer may be missing ({@link GroupReports#peerReportMayBeOld}). */
-    private boolean peerReportMayBeOld() {
+    boolean peerReportMayBeOld() {
         return groupReports.peerReportMayBeOld(peerSeq.missing(), peerSeq.generation());
     }
 
     /** Keeps the retransmission requests in step with the tracker ({@link FlowControl#track}). */
-    private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
+    void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
         flow.track(verdict, lastBefore, seq, peerSeq, out, now);
         machine.peerReportMayBeOld(verdict != SequenceTracker.Verdict.RESTART && peerReportMayBeOld());
     }
 
     /** Sends the due {@code NS_rexmit} requests ({@link FlowControl#requestsDue}). */
-    private void requestRetransmissions(List<Effect> out, long now, long wall) {
+    void requestRetransmissions(List<Effect> out, long now, long wall) {
         for (HaMessage m : flow.requestsDue(now, detector.status(peer).isAlive())) {
             transmit(out, m, wall);
         }
     }
 
     /** Stamps and sends {@code body}: a beat ({@code status}), a retransmission request, or any other message. */
-    private void transmit(List<Effect> out, HaMessage body, long wall) {
+    void transmit(List<Effect> out, HaMessage body, long wall) {
         boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
         MessageType type = body.messageType().orElse(null);
         Traffic traffic = type == MessageType.STATUS ? Traffic.BEAT
                 : type == MessageType.RETRANSMIT_REQUEST ? Traffic.RETRANSMISSION : Traffic.MESSAGE;
         out.add(new Effect.Transmit(stamper.stamp(body, wall,
                 toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty()), traffic));
-    }
-
-    /** {@code jhb-maint} from the peer: a probe request, its answer, or its setting (the newer one wins). */
-    private void onMaintenanceMessage(HaMessage m, List<Effect> out, long now, long wall) {
-        MaintenanceMessages.Decoded d = MaintenanceMessages.decode(m);
-        if (d instanceof MaintenanceMessages.Decoded.Malformed bad) {
-            bad(out, peer.value(), bad.reason(), now);
-        } else if (d instanceof MaintenanceMessages.Decoded.Probe p) {
-            out.add(new Effect.ProbeForPeer(p.request()));
-        } else if (d instanceof MaintenanceMessages.Decoded.Runs r) {
-            out.add(new Effect.PeerProbed(r.request(), r.runs()));
-        } else if (d instanceof MaintenanceMessages.Decoded.Set set) {
-            maint.onSet(set, machine.maintenance(), machine::leavingMaintenance, this::groupIndex,
-                    peerSeq.generation(), this::runningKeys, out, msg -> transmit(out, msg, wall)).ifPresent(a ->
-                    applyMaintenance(a.next(), a.probed(), a.runsHere(), a.partly(), a.runsPeer(), false, out, now,
-                            wall));
-        }
     }
 
     /**
@@ -831,7 +603,7 @@ public final class NodeEngine {
         return out;
     }
 
-    private void applyMaintenance(Maintenance next, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
+    void applyMaintenance(Maintenance next, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
                                   java.util.Set<Integer> partly, java.util.Set<Integer> runsPeer, boolean announce,
                                   List<Effect> out, long now, long wall) {
         apply(machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out, now,
@@ -873,33 +645,33 @@ public final class NodeEngine {
     }
 
     /** Sends our maintenance setting to a peer generation that has not had it (comm up, a restarted peer). */
-    private void sendMaintenanceIfNew(List<Effect> out, long wall) {
+    void sendMaintenanceIfNew(List<Effect> out, long wall) {
         maint.settingToSend(machine.maintenance(), peerSeq.generation(), this::runningKeys)
                 .ifPresent(m -> transmit(out, m, wall));
     }
 
-    private List<String> runningKeys() {
+    List<String> runningKeys() {
         return GroupKeys.running(config.resourceGroups(), machine::groupState, machine.removedLeftRunning());
     }
 
-    private int groupIndex(String key) {
+    int groupIndex(String key) {
         return GroupKeys.index(config.resourceGroups(), key);
     }
 
-    private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
+    void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
         staleFrames.record(reason, detail, now).ifPresent(line -> log(out, Level.DEBUG, line));
     }
 
-    private void bad(List<Effect> out, String source, String reason, long now) {
+    void bad(List<Effect> out, String source, String reason, long now) {
         badPackets.record(source, reason, now).ifPresent(line -> log(out, Level.ERROR, line));
     }
 
-    private static void log(List<Effect> out, Level level, String text) {
+    static void log(List<Effect> out, Level level, String text) {
         out.add(new Effect.LogLine(level, text));
     }
 
     /** A jheartbeat peer reports its ping count within deadping of its start, plus a keepalive or two. */
-    private void expectPeerPingCount(long now) {
+    void expectPeerPingCount(long now) {
         ping.expectPeerCount(now, config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos());
     }
 
