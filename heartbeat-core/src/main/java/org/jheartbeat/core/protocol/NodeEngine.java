@@ -94,7 +94,9 @@ public final class NodeEngine {
     /** Whether another live node uses our name. */
     final IdentityGuard identity;
     /** The receive path: admission of the peer's frames and the routing of each message type. */
-    private final ReceivePath receive = new ReceivePath(this);
+    final ReceivePath receive = new ReceivePath(this);
+    /** The detector's verdicts, a pause of this process and comm up, routed. */
+    final MembershipRouting membership = new MembershipRouting(this);
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -157,7 +159,7 @@ public final class NodeEngine {
     /** Timer: sends the heartbeat when due, repeats {@code reqnodes}, checks deadlines. */
     public List<Effect> onTimer(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
+        membership.awake(out, nowNanos, wallMillis);
         if (nowNanos >= exitAtNanos) {
             out.add(new Effect.Exit());
             exitAtNanos = Long.MAX_VALUE;
@@ -171,7 +173,7 @@ public final class NodeEngine {
         }
         requestRetransmissions(out, nowNanos, wallMillis);
         for (MembershipEvent e : detector.evaluate(nowNanos)) {
-            onMembership(e, out, nowNanos, wallMillis, false);
+            membership.onMembership(e, out, nowNanos, wallMillis, false);
         }
         if (resync.ends(nowNanos)) {
             // groups the peer holds by its latest account are not started here
@@ -201,7 +203,7 @@ public final class NodeEngine {
      */
     public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
+        membership.awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
         ping.pingNodes().answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
         return out;
     }
@@ -298,7 +300,7 @@ public final class NodeEngine {
         return groupDone(group, e, e.ok(), nowNanos, wallMillis);
     }
 
-    private List<Effect> groupDone(int group, TakeoverEvent e, boolean ok, long nowNanos, long wallMillis) {
+    List<Effect> groupDone(int group, TakeoverEvent e, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         counters.groupDone(config.resourceGroups().get(group).key(), e instanceof TakeoverEvent.GroupStarted, ok);
         apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
@@ -339,7 +341,7 @@ public final class NodeEngine {
      */
     public List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
+        membership.awake(out, nowNanos, wallMillis);
         apply(machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
         failBackAfterCleanup(out, nowNanos, wallMillis);
         return out;
@@ -378,7 +380,7 @@ public final class NodeEngine {
      */
     public List<Effect> onOperatorCommand(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
+        membership.awake(out, nowNanos, wallMillis);
         return out;
     }
 
@@ -395,7 +397,7 @@ public final class NodeEngine {
         List<Effect> out = new ArrayList<>();
         // read first after a pause of this process, it must not act on the view from before it (refused while
         // the peer may have taken our groups meanwhile: resynchronising)
-        awake(out, nowNanos, wallMillis);
+        membership.awake(out, nowNanos, wallMillis);
         failback.operatorPlaces();
         apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
@@ -406,56 +408,10 @@ public final class NodeEngine {
         List<Effect> out = new ArrayList<>();
         // read first after a pause of this process, it must not act on the view from before it (refused while
         // the peer may have taken our groups meanwhile: resynchronising)
-        awake(out, nowNanos, wallMillis);
+        membership.awake(out, nowNanos, wallMillis);
         failback.operatorPlaces();
         apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
-    }
-
-    /** The first tick or frame after a pause of this process discounts it ({@link FailureDetector#awake}). */
-    void awake(List<Effect> out, long now, long wall) {
-        List<MembershipEvent> events = detector.awake(now);
-        events.forEach(e -> onMembership(e, out, now, wall, false));
-        ping.pingNodes().paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
-        if (detector.lastPauseNanos() > 0 && events.stream().noneMatch(e -> e instanceof MembershipEvent.Paused)) {
-            // the peer was taken for dead before the pause (no silence of its to discount): it may have come
-            // back and taken its groups meanwhile, its frames waiting unread
-            resyncAfterPause(detector.lastPauseNanos() / 1_000_000, out, now, wall);
-        }
-    }
-
-    void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
-        Level level = Level.INFO;
-        if (e instanceof MembershipEvent.NodeDead || e instanceof MembershipEvent.Paused) {
-            level = Level.WARN;
-        } else if (e instanceof MembershipEvent.LateHeartbeat l) {
-            level = l.beyondDeadtime() ? Level.CRIT : Level.WARN;
-        }
-        log(out, level, e.logLine());
-        counters.membership(e);
-        if (e instanceof MembershipEvent.Paused p) {
-            resyncAfterPause(p.pausedMillis(), out, now, wall);
-        } else if (e instanceof MembershipEvent.NodeDead) {
-            if (handshake.onPeerDead()) {
-                commNowUp(out, now, wall);
-            }
-            out.add(new Effect.PeerLost(peer, "died"));
-            ping.peerUnknown();
-            machine.peerNeverDelaysFencing(peerIsHeartbeat306(now));
-            feed(new TakeoverEvent.PeerDead(), out, now, wall);
-        } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
-                && machine.peerPresence().departed() && !restarted) {
-            // the machine's PeerPresence is the one record of whether the peer was declared gone
-            feed(new TakeoverEvent.PeerReturned(), out, now, wall);
-        }
-    }
-
-    /** This process did not run for {@code pausedMillis}: starts wait when {@link PauseResync#paused} says so. */
-    void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
-        if (resync.paused(pausedMillis, machine.state(), timing, now, out)) {
-            groupReports.peerMayHaveMissed(); // our own report goes out again at once
-            feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
-        }
     }
 
     /** The machine lets go of what the peer reports running too ({@link PeerRuns#runningOnBoth}). */
@@ -466,22 +422,6 @@ public final class NodeEngine {
         if (!runs.isEmpty()) {
             apply(machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
         }
-    }
-
-    void commNowUp(List<Effect> out, long now, long wall) {
-        local.commUp(out);
-        sendStatus(out, wall);
-        sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
-        sendMaintenanceIfNew(out, wall);
-        sendPingCountIfNew(out, wall);
-        expectPeerPingCount(now);
-        agreement.commUp(now, configGraceNanos());
-        apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
-    }
-
-    /** Whether the peer is a Heartbeat 3.0.6 node ({@link ConfigAgreement#peerIsHeartbeat306}). */
-    boolean peerIsHeartbeat306(long now) {
-        return agreement.peerIsHeartbeat306(now, peerSeq.generation());
     }
 
     /**
@@ -598,7 +538,7 @@ public final class NodeEngine {
                                              java.util.Set<Integer> runsHere, java.util.Set<Integer> partly,
                                              java.util.Set<Integer> runsPeer, boolean announce, long now, long wall) {
         List<Effect> out = new ArrayList<>();
-        awake(out, now, wall);
+        membership.awake(out, now, wall);
         applyMaintenance(next, probed, runsHere, partly, runsPeer, announce, out, now, wall);
         return out;
     }
@@ -704,7 +644,7 @@ public final class NodeEngine {
     public List<Effect> onReload(ClusterConfig applied, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         // a reload read first after a pause of this process must not act on the view from before it
-        awake(out, nowNanos, wallMillis);
+        membership.awake(out, nowNanos, wallMillis);
         List<org.jheartbeat.core.config.ResourceGroupDecl> oldGroups = config.resourceGroups();
         boolean regroup = !oldGroups.equals(applied.resourceGroups());
         if (regroup && !groupsQuiet()) {

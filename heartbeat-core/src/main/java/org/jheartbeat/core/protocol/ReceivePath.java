@@ -44,7 +44,7 @@ final class ReceivePath {
     /** {@link NodeEngine#onPacket}: admits the peer's frame ({@link FrameAdmission}) and routes it. */
     List<Effect> onPacket(String link, String source, HaMessage message, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        e.awake(out, nowNanos, wallMillis);
+        e.membership.awake(out, nowNanos, wallMillis);
         Optional<String> type = message.type();
         Optional<String> src = message.get(Field.SOURCE);
         if (type.isEmpty() || src.isEmpty() || message.get(Field.TIMESTAMP).isEmpty()) {
@@ -96,7 +96,7 @@ final class ReceivePath {
         // new one: it refreshes no link; the peer's beats, sent on every link each keepalive, do
         for (MembershipEvent change : unsequenced ? List.<MembershipEvent>of()
                 : e.detector.packetReceived(from, link, nowNanos)) {
-            e.onMembership(change, out, nowNanos, wallMillis, false);
+            e.membership.onMembership(change, out, nowNanos, wallMillis, false);
         }
         boolean forUs = FrameAdmission.isFor(message, e.me, e.stamper.uuid());
         if (unsequenced) {
@@ -151,7 +151,7 @@ final class ReceivePath {
                 }
                 Duration deadtime = Duration.ofMillis(Math.max(0, dtMs));
                 for (MembershipEvent change : e.detector.statusReceived(e.peer, st, deadtime, now)) {
-                    e.onMembership(change, out, now, wall, restarted || unseenRun);
+                    e.membership.onMembership(change, out, now, wall, restarted || unseenRun);
                 }
                 if (firstContact && e.handshake.onFirstContact(now)) {
                     e.transmit(out, LocalStatus.requestNodes(e.peer), wall);
@@ -160,7 +160,7 @@ final class ReceivePath {
             case REQUEST_NODES -> e.transmit(out, LocalStatus.replyNodes(e.peer, e.config.nodes()), wall);
             case REPLY_NODES -> {
                 if (e.handshake.onReplyNodes()) {
-                    e.commNowUp(out, now, wall);
+                    e.membership.commNowUp(out, now, wall);
                 }
             }
             case STARTING -> {
