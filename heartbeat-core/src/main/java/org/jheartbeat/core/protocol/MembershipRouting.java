@@ -77,8 +77,8 @@ final class MembershipRouting {
         e.sendStatus(out, wall);
         e.sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
         e.sendMaintenanceIfNew(out, wall);
-        e.sendPingCountIfNew(out, wall);
-        e.expectPeerPingCount(now);
+        e.pings.sendPingCountIfNew(out, wall);
+        e.pings.expectPeerPingCount(now);
         e.agreement.commUp(now, e.configGraceNanos());
         e.apply(e.machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
     }

@@ -95,6 +95,12 @@ public final class NodeEngine {
     final IdentityGuard identity;
     /** The receive path: admission of the peer's frames and the routing of each message type. */
     final ReceivePath receive = new ReceivePath(this);
+    /** A configuration reload, routed. */
+    final ReloadPath reload = new ReloadPath(this);
+    /** The timer's checks, routed. */
+    final TimerPath timer = new TimerPath(this);
+    /** The ping nodes, jhb-ping and ipfail, routed. */
+    final PingRouting pings = new PingRouting(this);
     /** The detector's verdicts, a pause of this process and comm up, routed. */
     final MembershipRouting membership = new MembershipRouting(this);
 
@@ -158,41 +164,7 @@ public final class NodeEngine {
 
     /** Timer: sends the heartbeat when due, repeats {@code reqnodes}, checks deadlines. */
     public List<Effect> onTimer(long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        membership.awake(out, nowNanos, wallMillis);
-        if (nowNanos >= exitAtNanos) {
-            out.add(new Effect.Exit());
-            exitAtNanos = Long.MAX_VALUE;
-            return out;
-        }
-        if (local.beatDue(nowNanos, timing.keepalive().toNanos())) {
-            sendStatus(out, wallMillis);
-        }
-        if (handshake.requestDue(nowNanos)) {
-            transmit(out, LocalStatus.requestNodes(peer), wallMillis);
-        }
-        requestRetransmissions(out, nowNanos, wallMillis);
-        for (MembershipEvent e : detector.evaluate(nowNanos)) {
-            membership.onMembership(e, out, nowNanos, wallMillis, false);
-        }
-        if (resync.ends(nowNanos)) {
-            // groups the peer holds by its latest account are not started here
-            feed(new TakeoverEvent.Resync(false, groupReports.peerHolding(config.resourceGroups(),
-                    peerSeq.generation(), GroupReports.HOLDING)), out, nowNanos, wallMillis);
-        }
-        agreement.graceEnded(nowNanos, configGraceNanos()).ifPresent(out::add);
-        identity.expired(nowNanos, out).ifPresent(e -> feed(e, out, nowNanos, wallMillis));
-        feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
-        releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
-        failBackIfDue(out, nowNanos, wallMillis);
-        List<PingNodes.Change> pingChanges = ping.pingNodes().evaluate(nowNanos);
-        if (!pingChanges.isEmpty()) {
-            onPingChanges(pingChanges, out, nowNanos, wallMillis);
-        }
-        sendPingCountIfNew(out, wallMillis);
-        ping.noPeerCountWarning(nowNanos, detector.status(peer).isAlive()).ifPresent(out::add);
-        ipfailIfDue(out, nowNanos, wallMillis);
-        return out;
+        return timer.onTimer(nowNanos, wallMillis);
     }
 
     /**
@@ -202,42 +174,12 @@ public final class NodeEngine {
      * @param node the ping node's name as in ha.cf
      */
     public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        membership.awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
-        ping.pingNodes().answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
-        return out;
-    }
-
-    void onPingChanges(List<PingNodes.Change> changes, List<Effect> out, long now, long wall) {
-        ping.changed(changes, out, now);
-        sendPingCountIfNew(out, wall);
-    }
-
-    /** Sends our {@code jhb-ping} when {@link PingCoordination#countToSend} says so. */
-    void sendPingCountIfNew(List<Effect> out, long wall) {
-        ping.countToSend(local.active(), detector.status(peer).isAlive(), peerSeq.generation())
-                .ifPresent(m -> transmit(out, m, wall));
-    }
-
-    /** Heartbeat's ipfail ({@link PingCoordination#ipfailDue}): a standby when the ping counts say so. */
-    void ipfailIfDue(List<Effect> out, long now, long wall) {
-        boolean stable = machine.state() == TakeoverState.STABLE && machine.settled() && machine.peerStable()
-                && detector.status(peer).isAlive() && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
-        ping.ipfailDue(now, stable, machine.holdings()).ifPresent(a -> {
-            out.add(a.line());
-            a.standby().ifPresent(set -> apply(machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
-                    wall));
-        });
+        return pings.onPingAnswered(node, nowNanos, wallMillis);
     }
 
     /** The earliest monotonic instant at which {@link #onTimer} has something to do. */
     public long nextWakeupNanos() {
-        long t = Math.min(local.nextBeatNanos(), detector.nextDeadlineNanos());
-        t = Math.min(t, machine.nextDeadlineNanos());
-        t = Math.min(t, handshake.nextDeadlineNanos());
-        t = Math.min(t, flow.nextDeadlineNanos());
-        t = Math.min(t, ping.nextDeadlineNanos());
-        return Math.min(Math.min(t, exitAtNanos), resync.endNanos());
+        return timer.nextWakeupNanos();
     }
 
     /**
@@ -296,14 +238,14 @@ public final class NodeEngine {
 
     /** A group start ended: {@code outcome} also says whether a failed one left part of the group here. */
     public List<Effect> onGroupStarted(int group, StartOutcome outcome, String detail, long nowNanos, long wallMillis) {
-        TakeoverEvent.GroupStarted e = new TakeoverEvent.GroupStarted(group, outcome, detail);
-        return groupDone(group, e, e.ok(), nowNanos, wallMillis);
+        TakeoverEvent.GroupStarted started = new TakeoverEvent.GroupStarted(group, outcome, detail);
+        return groupDone(group, started, started.ok(), nowNanos, wallMillis);
     }
 
-    List<Effect> groupDone(int group, TakeoverEvent e, boolean ok, long nowNanos, long wallMillis) {
+    List<Effect> groupDone(int group, TakeoverEvent done, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        counters.groupDone(config.resourceGroups().get(group).key(), e instanceof TakeoverEvent.GroupStarted, ok);
-        apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
+        counters.groupDone(config.resourceGroups().get(group).key(), done instanceof TakeoverEvent.GroupStarted, ok);
+        apply(machine.on(done, nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -505,13 +447,6 @@ public final class NodeEngine {
         machine.peerReportMayBeOld(verdict != SequenceTracker.Verdict.RESTART && peerReportMayBeOld());
     }
 
-    /** Sends the due {@code NS_rexmit} requests ({@link FlowControl#requestsDue}). */
-    void requestRetransmissions(List<Effect> out, long now, long wall) {
-        for (HaMessage m : flow.requestsDue(now, detector.status(peer).isAlive())) {
-            transmit(out, m, wall);
-        }
-    }
-
     /** Stamps and sends {@code body}: a beat ({@code status}), a retransmission request, or any other message. */
     void transmit(List<Effect> out, HaMessage body, long wall) {
         boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
@@ -610,19 +545,13 @@ public final class NodeEngine {
         out.add(new Effect.LogLine(level, text));
     }
 
-    /** A jheartbeat peer reports its ping count within deadping of its start, plus a keepalive or two. */
-    void expectPeerPingCount(long now) {
-        ping.expectPeerCount(now, config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos());
-    }
-
     /**
      * Whether the resource groups may change now ({@link #onReload} with another group list): no
      * group is starting or stopping (nor one an earlier reload removed), and the machine is awaiting
      * comm, negotiating or stable (not in a standby exchange, fencing or shutting down).
      */
     public boolean groupsQuiet() {
-        return Regrouping.quiet(machine.state(), config.resourceGroups().size(), machine::groupState)
-                && !machine.removedStopping();
+        return reload.groupsQuiet();
     }
 
     /**
@@ -642,42 +571,7 @@ public final class NodeEngine {
      *                               (nothing is changed then)
      */
     public List<Effect> onReload(ClusterConfig applied, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        // a reload read first after a pause of this process must not act on the view from before it
-        membership.awake(out, nowNanos, wallMillis);
-        List<org.jheartbeat.core.config.ResourceGroupDecl> oldGroups = config.resourceGroups();
-        boolean regroup = !oldGroups.equals(applied.resourceGroups());
-        if (regroup && !groupsQuiet()) {
-            throw new IllegalStateException("resource groups are in flux (" + machine.state() + ")");
-        }
-        config = applied;
-        timing = applied.timing();
-        detector.retime(timing);
-        stamper.rekey(new org.jheartbeat.core.auth.MessageAuthenticator(applied.authKeys()));
-        if (regroup) {
-            agreement.regrouped(oldGroups, this::groupIndex);
-            // what the peer last said runs there, and our last probe for it, are indices into the old list
-            maint.regrouped(oldGroups, this::groupIndex);
-            rscHold.groupsChanged(Regrouping.prefersAny(applied.resourceGroups(), me),
-                    Regrouping.prefersAny(applied.resourceGroups(), peer));
-            java.util.Set<String> left = machine.removedLeftRunning();
-            apply(machine.regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
-                    wallMillis);
-            out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), machine::inMaintenance,
-                    machine::groupState)); // managed again: watched, as when adopted
-        }
-        agreement.reloaded(applied, peerSeq.generation(), out).ifPresent(g ->
-                apply(machine.on(new TakeoverEvent.GroupsDisputed(g), nowNanos), out, nowNanos, wallMillis));
-        if (regroup) {
-            // reconciles: a new group wanted here starts now (unless disputed)
-            apply(machine.on(new TakeoverEvent.GroupsDisputed(agreement.disputed()), nowNanos), out, nowNanos,
-                    wallMillis);
-        }
-        if (local.active()) {
-            agreement.resendDigest();
-            sendConfigDigestIfNew(out, wallMillis);
-        }
-        return out;
+        return reload.onReload(applied, nowNanos, wallMillis);
     }
 
     // --- views for status ---

@@ -166,8 +166,8 @@ final class ReceivePath {
             case STARTING -> {
                 e.sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
                 e.sendMaintenanceIfNew(out, wall);
-                e.sendPingCountIfNew(out, wall);
-                e.expectPeerPingCount(now);
+                e.pings.sendPingCountIfNew(out, wall);
+                e.pings.expectPeerPingCount(now);
                 e.failback.peerStarting();
                 // our report goes with the answer: one sent before the peer tracked our sequence numbers
                 // (its first frames from us lost) is never asked for again, and our groups may not change
@@ -229,7 +229,7 @@ final class ReceivePath {
                             now);
                     return;
                 }
-                e.sendPingCountIfNew(out, wall);
+                e.pings.sendPingCountIfNew(out, wall);
             }
             case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
             case GROUP_STATES -> {
