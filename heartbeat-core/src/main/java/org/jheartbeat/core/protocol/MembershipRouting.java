@@ -76,7 +76,7 @@ final class MembershipRouting {
         e.local.commUp(out);
         e.sendStatus(out, wall);
         e.sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
-        e.sendMaintenanceIfNew(out, wall);
+        e.maintenance.sendMaintenanceIfNew(out, wall);
         e.pings.sendPingCountIfNew(out, wall);
         e.pings.expectPeerPingCount(now);
         e.agreement.commUp(now, e.configGraceNanos());

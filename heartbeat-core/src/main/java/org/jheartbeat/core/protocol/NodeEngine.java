@@ -95,6 +95,10 @@ public final class NodeEngine {
     final IdentityGuard identity;
     /** The receive path: admission of the peer's frames and the routing of each message type. */
     final ReceivePath receive = new ReceivePath(this);
+    /** Group results, fencing outcomes and operator commands, routed. */
+    final LocalEvents localEvents = new LocalEvents(this);
+    /** Maintenance and jhb-maint, routed. */
+    final MaintenanceRouting maintenance = new MaintenanceRouting(this);
     /** A configuration reload, routed. */
     final ReloadPath reload = new ReloadPath(this);
     /** The timer's checks, routed. */
@@ -232,21 +236,12 @@ public final class NodeEngine {
      */
     public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos,
                                     long wallMillis) {
-        return groupDone(group, wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
-                : new TakeoverEvent.GroupStopped(group, ok, detail), ok, nowNanos, wallMillis);
+        return localEvents.onGroupDone(group, wasStart, ok, detail, nowNanos, wallMillis);
     }
 
     /** A group start ended: {@code outcome} also says whether a failed one left part of the group here. */
     public List<Effect> onGroupStarted(int group, StartOutcome outcome, String detail, long nowNanos, long wallMillis) {
-        TakeoverEvent.GroupStarted started = new TakeoverEvent.GroupStarted(group, outcome, detail);
-        return groupDone(group, started, started.ok(), nowNanos, wallMillis);
-    }
-
-    List<Effect> groupDone(int group, TakeoverEvent done, boolean ok, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        counters.groupDone(config.resourceGroups().get(group).key(), done instanceof TakeoverEvent.GroupStarted, ok);
-        apply(machine.on(done, nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onGroupStarted(group, outcome, detail, nowNanos, wallMillis);
     }
 
     /**
@@ -260,9 +255,7 @@ public final class NodeEngine {
      * @param ok  whether it stopped
      */
     public List<Effect> onRemovedGroupStopped(String key, boolean ok, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        apply(machine.removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onRemovedGroupStopped(key, ok, nowNanos, wallMillis);
     }
 
     /**
@@ -272,9 +265,7 @@ public final class NodeEngine {
      * @param detail which resource failed and how
      */
     public List<Effect> onGroupFailedRunning(int group, String detail, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        apply(machine.on(new TakeoverEvent.GroupFailedRunning(group, detail), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onGroupFailedRunning(group, detail, nowNanos, wallMillis);
     }
 
     /**
@@ -282,35 +273,12 @@ public final class NodeEngine {
      * here and, through {@code jhb-grpfail clear}, on the peer.
      */
     public List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        membership.awake(out, nowNanos, wallMillis);
-        apply(machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
-        failBackAfterCleanup(out, nowNanos, wallMillis);
-        return out;
-    }
-
-    /** auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): {@link AutoFailback}. */
-    void failBackAfterCleanup(List<Effect> out, long now, long wall) {
-        if (config.autoFailback() == FailbackPolicy.OFF || !detector.status(peer).isAlive()) {
-            return;
-        }
-        if (failback.cleanupCleared(config.resourceGroups(), machine::groupState, machine::peerFailed)) {
-            failBackIfDue(out, now, wall);
-        }
+        return localEvents.onCleanupRequested(group, nowNanos, wallMillis);
     }
 
     /** A fencing attempt ended ({@code fenced} = the device confirmed it). */
     public List<Effect> onFenceDone(boolean fenced, String detail, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        counters.fenceDone(fenced);
-        if (fenced) {
-            maint.peerFenced(); // powered off: what it ran in maintenance is gone
-            for (int i = 0; i < config.resourceGroups().size(); i++) {
-                machine.peerReported(i, false, out); // the outcome's event below reconciles
-            }
-        }
-        apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onFenceDone(fenced, detail, nowNanos, wallMillis);
     }
 
     /**
@@ -328,32 +296,17 @@ public final class NodeEngine {
 
     /** Orderly shutdown (SIGTERM): release every group, send {@code shutdone}, beat one more second, exit. */
     public List<Effect> onShutdownRequested(long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        log(out, Level.INFO, "Heartbeat shutdown in progress.");
-        apply(machine.on(new TakeoverEvent.ShutdownRequested(), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onShutdownRequested(nowNanos, wallMillis);
     }
 
     /** Operator takeover ({@code hb takeover}): ask the peer to hand us {@code set} (relative to this node). */
     public List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        // read first after a pause of this process, it must not act on the view from before it (refused while
-        // the peer may have taken our groups meanwhile: resynchronising)
-        membership.awake(out, nowNanos, wallMillis);
-        failback.operatorPlaces();
-        apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onTakeoverRequested(set, nowNanos, wallMillis);
     }
 
     /** Operator standby: hand {@code set} (relative to this node) to the peer. */
     public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        // read first after a pause of this process, it must not act on the view from before it (refused while
-        // the peer may have taken our groups meanwhile: resynchronising)
-        membership.awake(out, nowNanos, wallMillis);
-        failback.operatorPlaces();
-        apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onStandbyRequested(set, nowNanos, wallMillis);
     }
 
     /** The machine lets go of what the peer reports running too ({@link PeerRuns#runningOnBoth}). */
@@ -472,22 +425,7 @@ public final class NodeEngine {
     public List<Effect> onMaintenanceApplied(Maintenance next, java.util.Set<Integer> probed,
                                              java.util.Set<Integer> runsHere, java.util.Set<Integer> partly,
                                              java.util.Set<Integer> runsPeer, boolean announce, long now, long wall) {
-        List<Effect> out = new ArrayList<>();
-        membership.awake(out, now, wall);
-        applyMaintenance(next, probed, runsHere, partly, runsPeer, announce, out, now, wall);
-        return out;
-    }
-
-    void applyMaintenance(Maintenance next, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
-                                  java.util.Set<Integer> partly, java.util.Set<Integer> runsPeer, boolean announce,
-                                  List<Effect> out, long now, long wall) {
-        apply(machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out, now,
-                wall);
-        out.add(new Effect.PersistMaintenance(next));
-        if (announce && detector.status(peer).isAlive()) {
-            transmit(out, maint.announcement(next, probed, runsPeer, config.resourceGroups(), runningKeys(),
-                    peerSeq.generation()), wall);
-        }
+        return maintenance.onMaintenanceApplied(next, probed, runsHere, partly, runsPeer, announce, now, wall);
     }
 
     /** Asks the peer to probe its groups and answer with {@code jhb-maint runs} and {@code request}. */
@@ -503,10 +441,7 @@ public final class NodeEngine {
      */
     public List<Effect> onProbedForPeer(long request, java.util.Set<Integer> fully, java.util.Set<Integer> partly,
                                         long wall) {
-        List<Effect> out = new ArrayList<>();
-        transmit(out, maint.probedForPeer(request, fully, partly, config.resourceGroups(),
-                machine.removedLeftRunning()), wall);
-        return out;
+        return maintenance.onProbedForPeer(request, fully, partly, wall);
     }
 
     /** What the peer's {@code jhb-groups} from its current run says of group {@code key} ({@code hb status}). */
@@ -517,12 +452,6 @@ public final class NodeEngine {
     /** Groups the peer last reported running on it in a {@code jhb-maint} (status during maintenance). */
     public java.util.Set<Integer> peerMaintenanceRuns() {
         return maint.peerRuns();
-    }
-
-    /** Sends our maintenance setting to a peer generation that has not had it (comm up, a restarted peer). */
-    void sendMaintenanceIfNew(List<Effect> out, long wall) {
-        maint.settingToSend(machine.maintenance(), peerSeq.generation(), this::runningKeys)
-                .ifPresent(m -> transmit(out, m, wall));
     }
 
     List<String> runningKeys() {

@@ -165,7 +165,7 @@ final class ReceivePath {
             }
             case STARTING -> {
                 e.sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
-                e.sendMaintenanceIfNew(out, wall);
+                e.maintenance.sendMaintenanceIfNew(out, wall);
                 e.pings.sendPingCountIfNew(out, wall);
                 e.pings.expectPeerPingCount(now);
                 e.failback.peerStarting();
@@ -196,7 +196,7 @@ final class ReceivePath {
                         e.apply(e.machine.on(ev.event(), now), out, now, wall);
                         if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
                                 && f.failure() == org.jheartbeat.core.takeover.GroupFailure.CLEAR) {
-                            e.failBackAfterCleanup(out, now, wall);
+                            e.localEvents.failBackAfterCleanup(out, now, wall);
                         }
                     } else {
                         if (ev.event() instanceof TakeoverEvent.PeerResources r
@@ -231,7 +231,7 @@ final class ReceivePath {
                 }
                 e.pings.sendPingCountIfNew(out, wall);
             }
-            case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
+            case MAINTENANCE -> e.maintenance.onMaintenanceMessage(m, out, now, wall);
             case GROUP_STATES -> {
                 Optional<String> malformed = e.groupReports.received(m, e.peerSeq.generation(),
                         FrameAdmission.parseHex(m.get(Field.SEQ).orElse(""), -1));
@@ -256,23 +256,6 @@ final class ReceivePath {
             case STONITH -> NodeEngine.log(out, Level.INFO, e.peer + " reports STONITH of "
                     + m.get(Field.NODE).orElse("?") + ": " + m.get(Field.RESULT).orElse("?"));
             default -> { }
-        }
-    }
-
-    /** {@code jhb-maint} from the peer: a probe request, its answer, or its setting (the newer one wins). */
-    private void onMaintenanceMessage(HaMessage m, List<Effect> out, long now, long wall) {
-        MaintenanceMessages.Decoded d = MaintenanceMessages.decode(m);
-        if (d instanceof MaintenanceMessages.Decoded.Malformed bad) {
-            e.bad(out, e.peer.value(), bad.reason(), now);
-        } else if (d instanceof MaintenanceMessages.Decoded.Probe p) {
-            out.add(new Effect.ProbeForPeer(p.request()));
-        } else if (d instanceof MaintenanceMessages.Decoded.Runs r) {
-            out.add(new Effect.PeerProbed(r.request(), r.runs()));
-        } else if (d instanceof MaintenanceMessages.Decoded.Set set) {
-            e.maint.onSet(set, e.machine.maintenance(), e.machine::leavingMaintenance, e::groupIndex,
-                    e.peerSeq.generation(), e::runningKeys, out, msg -> e.transmit(out, msg, wall)).ifPresent(a ->
-                    e.applyMaintenance(a.next(), a.probed(), a.runsHere(), a.partly(), a.runsPeer(), false, out, now,
-                            wall));
         }
     }
 }
