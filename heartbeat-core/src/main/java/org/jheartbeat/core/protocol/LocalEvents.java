@@ -39,21 +39,21 @@ final class LocalEvents {
     List<Effect> groupDone(int group, TakeoverEvent done, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         e.counters.groupDone(e.config.resourceGroups().get(group).key(), done instanceof TakeoverEvent.GroupStarted, ok);
-        e.apply(e.machine.on(done, nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.on(done, nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
     /** {@link NodeEngine#onRemovedGroupStopped}. */
     List<Effect> onRemovedGroupStopped(String key, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        e.apply(e.machine.removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
     /** {@link NodeEngine#onGroupFailedRunning}. */
     List<Effect> onGroupFailedRunning(int group, String detail, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        e.apply(e.machine.on(new TakeoverEvent.GroupFailedRunning(group, detail), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.GroupFailedRunning(group, detail), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -61,7 +61,7 @@ final class LocalEvents {
     List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         e.membership.awake(out, nowNanos, wallMillis);
-        e.apply(e.machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
         failBackAfterCleanup(out, nowNanos, wallMillis);
         return out;
     }
@@ -72,7 +72,7 @@ final class LocalEvents {
             return;
         }
         if (e.failback.cleanupCleared(e.config.resourceGroups(), e.machine::groupState, e.machine::peerFailed)) {
-            e.failBackIfDue(out, now, wall);
+            e.machineFeed.failBackIfDue(out, now, wall);
         }
     }
 
@@ -86,7 +86,7 @@ final class LocalEvents {
                 e.machine.peerReported(i, false, out); // the outcome's event below reconciles
             }
         }
-        e.apply(e.machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -94,7 +94,7 @@ final class LocalEvents {
     List<Effect> onShutdownRequested(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         NodeEngine.log(out, Level.INFO, "Heartbeat shutdown in progress.");
-        e.apply(e.machine.on(new TakeoverEvent.ShutdownRequested(), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.ShutdownRequested(), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -105,7 +105,7 @@ final class LocalEvents {
         // the peer may have taken our groups meanwhile: resynchronising)
         e.membership.awake(out, nowNanos, wallMillis);
         e.failback.operatorPlaces();
-        e.apply(e.machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -116,7 +116,7 @@ final class LocalEvents {
         // the peer may have taken our groups meanwhile: resynchronising)
         e.membership.awake(out, nowNanos, wallMillis);
         e.failback.operatorPlaces();
-        e.apply(e.machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
         return out;
     }
 }

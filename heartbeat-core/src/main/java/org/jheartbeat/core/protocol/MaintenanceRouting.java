@@ -35,7 +35,7 @@ final class MaintenanceRouting {
     /** Applies a setting: see {@link NodeEngine#onMaintenanceApplied}. */
     void applyMaintenance(Maintenance next, Set<Integer> probed, Set<Integer> runsHere, Set<Integer> partly,
                           Set<Integer> runsPeer, boolean announce, List<Effect> out, long now, long wall) {
-        e.apply(e.machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out,
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out,
                 now, wall);
         out.add(new Effect.PersistMaintenance(next));
         if (announce && e.detector.status(e.peer).isAlive()) {

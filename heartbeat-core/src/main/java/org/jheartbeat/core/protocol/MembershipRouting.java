@@ -55,11 +55,11 @@ final class MembershipRouting {
             out.add(new Effect.PeerLost(e.peer, "died"));
             e.ping.peerUnknown();
             e.machine.peerNeverDelaysFencing(peerIsHeartbeat306(now));
-            e.feed(new TakeoverEvent.PeerDead(), out, now, wall);
+            e.machineFeed.feed(new TakeoverEvent.PeerDead(), out, now, wall);
         } else if (change instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
                 && e.machine.peerPresence().departed() && !restarted) {
             // the machine's PeerPresence is the one record of whether the peer was declared gone
-            e.feed(new TakeoverEvent.PeerReturned(), out, now, wall);
+            e.machineFeed.feed(new TakeoverEvent.PeerReturned(), out, now, wall);
         }
     }
 
@@ -67,7 +67,7 @@ final class MembershipRouting {
     void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
         if (e.resync.paused(pausedMillis, e.machine.state(), e.timing, now, out)) {
             e.groupReports.peerMayHaveMissed(); // our own report goes out again at once
-            e.feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
+            e.machineFeed.feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
         }
     }
 
@@ -80,7 +80,7 @@ final class MembershipRouting {
         e.pings.sendPingCountIfNew(out, wall);
         e.pings.expectPeerPingCount(now);
         e.agreement.commUp(now, e.configGraceNanos());
-        e.apply(e.machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
+        e.machineFeed.apply(e.machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
     }
 
     /** Whether the peer is a Heartbeat 3.0.6 node ({@link ConfigAgreement#peerIsHeartbeat306}). */

@@ -55,9 +55,6 @@ import org.jheartbeat.core.wire.WireFormatException;
  * {@link GroupReports} ({@code jhb-groups}).
  */
 public final class NodeEngine {
-    /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
-    private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
-
     ClusterConfig config;
     final NodeName me;
     final NodeName peer;
@@ -95,6 +92,8 @@ public final class NodeEngine {
     final IdentityGuard identity;
     /** The receive path: admission of the peer's frames and the routing of each message type. */
     final ReceivePath receive = new ReceivePath(this);
+    /** Events into the takeover machine, its effects out. */
+    final MachineFeed machineFeed = new MachineFeed(this);
     /** Group results, fencing outcomes and operator commands, routed. */
     final LocalEvents localEvents = new LocalEvents(this);
     /** Maintenance and jhb-maint, routed. */
@@ -309,80 +308,9 @@ public final class NodeEngine {
         return localEvents.onStandbyRequested(set, nowNanos, wallMillis);
     }
 
-    /** The machine lets go of what the peer reports running too ({@link PeerRuns#runningOnBoth}). */
-    void releaseWhatThePeerReportsRunning(List<Effect> out, long now, long wall) {
-        java.util.Set<Integer> runs = PeerRuns.runningOnBoth(machine.holdings(), peerSeq.missing().isEmpty(),
-                machine.state(), () -> groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                        java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING)));
-        if (!runs.isEmpty()) {
-            apply(machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
-        }
-    }
-
-    /**
-     * Feeds {@code event} (null: none) to the machine, after what {@link ConfigAgreement#admit} held back
-     * for the peer's {@code jhb-config}, unless it holds this one back too. When the machine's record of the
-     * peer says it has joined ({@link AutoFailback#peerJoined}), the failback owed to it is checked then.
-     */
-    void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
-        boolean joined = false;
-        for (TakeoverEvent e : agreement.admit(event, machine.state() == TakeoverState.NEGOTIATING, now,
-                peerSeq.generation())) {
-            PeerPresence before = machine.peerPresence();
-            apply(machine.on(e, now), out, now, wall);
-            joined |= failback.peerJoined(before, machine.peerPresence(), config.autoFailback() != FailbackPolicy.OFF);
-        }
-        if (joined) {
-            failBackIfDue(out, now, wall);
-        }
-    }
-
     /** Sends our {@code jhb-config} unless this peer generation already has it ({@link ConfigAgreement#digestToSend}). */
     void sendConfigDigestIfNew(List<Effect> out, long wall) {
         agreement.digestToSend(peerSeq.generation()).ifPresent(m -> transmit(out, m, wall));
-    }
-
-    /**
-     * Passes the machine's effects on to the shell, in order, except the two that are the engine's:
-     * {@link Effect.Announce} becomes a transmitted message, {@link Effect.ShutdownComplete} starts the
-     * last beats before {@link Effect.Exit}.
-     */
-    void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
-        // before the announcements of the same change, so the peer's status never trails its protocol; also
-        // to a peer we take for dead when an announcement goes out (a one-way cut: it may hear our bits, and
-        // must not read them against an older report); and to a peer we take for dead on each change: across a
-        // one-way cut it hears us and must not start a group we take over
-        boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
-        groupReports.due(config.resourceGroups(), machine::groupState, machine.removedLeftHere(), peerSeq.generation(),
-                local.active() && (announces || detector.status(peer).isAlive()),
-                local.active()).ifPresent(m -> transmit(out, m, wall));
-        for (Effect e : effects) {
-            if (e instanceof Effect.Announce an) {
-                if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
-                        && machine.maintenance().any() && !runningKeys().isEmpty()) {
-                    // left running in maintenance: the peer must not take shutdone for "gave up" those
-                    transmit(out, MaintenanceMessages.set(machine.maintenance(), runningKeys(), Optional.empty()), wall);
-                }
-                transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
-            } else if (e instanceof Effect.ShutdownComplete) {
-                exitAtNanos = now + FINAL_BEATS_NANOS;
-            } else {
-                out.add(e);
-            }
-        }
-    }
-
-    /** Heartbeat's auto_failback: the standby for {@code foreign} once {@link AutoFailback#standbyDue}. */
-    void failBackIfDue(List<Effect> out, long now, long wall) {
-        failback.standbyDue(() -> rscHold.value().includesForeign()
-                        || AutoFailback.runsAGroupOf(peer, config.resourceGroups(), machine::groupState),
-                detector.status(peer).isAlive(), () -> machine.state() == TakeoverState.STABLE
-                        && machine.handover() != TakeoverMachine.Handover.IN_PROGRESS && machine.settled()
-                        && machine.peerStable()).ifPresent(line -> {
-                            out.add(line);
-                            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now,
-                                    wall);
-                        });
     }
 
     void sendStatus(List<Effect> out, long wall) {

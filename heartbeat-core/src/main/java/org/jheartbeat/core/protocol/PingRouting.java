@@ -46,7 +46,7 @@ final class PingRouting {
                 && e.detector.status(e.peer).isAlive() && e.machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
         e.ping.ipfailDue(now, stable, e.machine.holdings()).ifPresent(a -> {
             out.add(a.line());
-            a.standby().ifPresent(set -> e.apply(e.machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
+            a.standby().ifPresent(set -> e.machineFeed.apply(e.machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
                     wall));
         });
     }

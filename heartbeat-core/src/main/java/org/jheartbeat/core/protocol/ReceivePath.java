@@ -62,7 +62,7 @@ final class ReceivePath {
             Optional<String> other = IdentityGuard.otherInstance(message, e.stamper.uuid(), e.stamper.generation());
             if (other.isPresent()) {
                 e.identity.heard(other.get(), source, link, nowNanos, e.timing.deadtime().toNanos(), out)
-                        .ifPresent(c -> e.feed(c, out, nowNanos, wallMillis));
+                        .ifPresent(c -> e.machineFeed.feed(c, out, nowNanos, wallMillis));
                 return out;
             }
             // our own frames echoed back, or left in a line by our previous run: never about the peer
@@ -120,7 +120,7 @@ final class ReceivePath {
                 e.ping.peerUnknown();
                 e.machine.peerLeftRunning(e.groupReports.leftByRestartedPeer(e.config.resourceGroups(),
                         e.peerSeq.generation(), e.maint.peerRuns()), out);
-                e.feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
+                e.machineFeed.feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
             }
             default -> { }
         }
@@ -147,7 +147,7 @@ final class ReceivePath {
                 boolean unseenRun = unseen.isPresent();
                 if (unseenRun) {
                     out.add(unseen.get());
-                    e.feed(new TakeoverEvent.PeerRestarted(), out, now, wall);
+                    e.machineFeed.feed(new TakeoverEvent.PeerRestarted(), out, now, wall);
                 }
                 Duration deadtime = Duration.ofMillis(Math.max(0, dtMs));
                 for (MembershipEvent change : e.detector.statusReceived(e.peer, st, deadtime, now)) {
@@ -172,14 +172,14 @@ final class ReceivePath {
                 // our report goes with the answer: one sent before the peer tracked our sequence numbers
                 // (its first frames from us lost) is never asked for again, and our groups may not change
                 e.groupReports.peerMayHaveMissed();
-                e.feed(new TakeoverEvent.PeerStarting(), out, now, wall);
+                e.machineFeed.feed(new TakeoverEvent.PeerStarting(), out, now, wall);
             }
             case CONFIG_DIGEST -> {
                 e.agreement.received(m, e.peerSeq.generation(), e.config.resourceGroups(), out)
-                        .ifPresent(g -> e.apply(e.machine.on(new TakeoverEvent.GroupsDisputed(g), now), out, now,
+                        .ifPresent(g -> e.machineFeed.apply(e.machine.on(new TakeoverEvent.GroupsDisputed(g), now), out, now,
                                 wall));
                 e.sendConfigDigestIfNew(out, wall);
-                e.feed(null, out, now, wall); // the peer's resource messages held back for this
+                e.machineFeed.feed(null, out, now, wall); // the peer's resource messages held back for this
             }
             case RESOURCE, ASK_RESOURCES, TAKEOVER, GROUP_FAILURE -> {
                 Optional<ResourceMessages.Decoded> d = ResourceMessages.decode(type, m, e::groupIndex);
@@ -193,7 +193,7 @@ final class ReceivePath {
                     // does not end that exchange
                     e.machine.claimPredatesExchange(type == MessageType.RESOURCE && dispatchedSeq < peerAskSeq);
                     if (type == MessageType.GROUP_FAILURE) {
-                        e.apply(e.machine.on(ev.event(), now), out, now, wall);
+                        e.machineFeed.apply(e.machine.on(ev.event(), now), out, now, wall);
                         if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
                                 && f.failure() == org.jheartbeat.core.takeover.GroupFailure.CLEAR) {
                             e.localEvents.failBackAfterCleanup(out, now, wall);
@@ -206,7 +206,7 @@ final class ReceivePath {
                             // know what runs here to let go of what it took over
                             e.groupReports.peerMayHaveMissed();
                         }
-                        e.feed(ev.event(), out, now, wall);
+                        e.machineFeed.feed(ev.event(), out, now, wall);
                     }
                 }
             }
@@ -221,7 +221,7 @@ final class ReceivePath {
                         e.groupReports.peerHolding(e.config.resourceGroups(), e.peerSeq.generation(),
                                 GroupReports.HOLDING)), out);
                 e.ping.peerUnknown();
-                e.feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
+                e.machineFeed.feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
             }
             case PING_COUNT -> {
                 if (!e.ping.peerCount(m.get(Field.PING_COUNT).orElse(""), now)) {
@@ -240,7 +240,7 @@ final class ReceivePath {
                 if (malformed.isEmpty()) {
                     // what may run there, group by group: the machine's source of the peer's holdings
                     // (not through feed: it must not release resource messages held back for the jhb-config)
-                    e.apply(e.machine.on(new TakeoverEvent.PeerGroupStates(
+                    e.machineFeed.apply(e.machine.on(new TakeoverEvent.PeerGroupStates(
                             e.groupReports.peerStates(e.peerSeq.generation())), now), out, now, wall);
                     boolean ended = false;
                     for (var r : e.groupReports.peerMayRun(e.config.resourceGroups(), e.peerSeq.generation())
@@ -248,9 +248,9 @@ final class ReceivePath {
                         ended |= e.machine.peerReported(r.getKey(), r.getValue(), out);
                     }
                     if (ended) {
-                        e.feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
+                        e.machineFeed.feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
                     }
-                    e.releaseWhatThePeerReportsRunning(out, now, wall);
+                    e.machineFeed.releaseWhatThePeerReportsRunning(out, now, wall);
                 }
             }
             case STONITH -> NodeEngine.log(out, Level.INFO, e.peer + " reports STONITH of "

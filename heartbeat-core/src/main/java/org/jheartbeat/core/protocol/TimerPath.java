@@ -43,14 +43,14 @@ final class TimerPath {
         }
         if (e.resync.ends(nowNanos)) {
             // groups the peer holds by its latest account are not started here
-            e.feed(new TakeoverEvent.Resync(false, e.groupReports.peerHolding(e.config.resourceGroups(),
+            e.machineFeed.feed(new TakeoverEvent.Resync(false, e.groupReports.peerHolding(e.config.resourceGroups(),
                     e.peerSeq.generation(), GroupReports.HOLDING)), out, nowNanos, wallMillis);
         }
         e.agreement.graceEnded(nowNanos, e.configGraceNanos()).ifPresent(out::add);
-        e.identity.expired(nowNanos, out).ifPresent(c -> e.feed(c, out, nowNanos, wallMillis));
-        e.feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
-        e.releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
-        e.failBackIfDue(out, nowNanos, wallMillis);
+        e.identity.expired(nowNanos, out).ifPresent(c -> e.machineFeed.feed(c, out, nowNanos, wallMillis));
+        e.machineFeed.feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
+        e.machineFeed.releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
+        e.machineFeed.failBackIfDue(out, nowNanos, wallMillis);
         List<PingNodes.Change> pingChanges = e.ping.pingNodes().evaluate(nowNanos);
         if (!pingChanges.isEmpty()) {
             e.pings.onPingChanges(pingChanges, out, nowNanos, wallMillis);
