@@ -1,6 +1,5 @@
 package org.jheartbeat.core.protocol;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +10,6 @@ import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.Timing;
 import org.jheartbeat.core.membership.FailureDetector;
-import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
 import org.jheartbeat.core.ping.PingNodes;
@@ -20,11 +18,9 @@ import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.StartOutcome;
 import org.jheartbeat.core.takeover.Effect;
-import org.jheartbeat.core.takeover.GroupState;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.Maintenance;
-import org.jheartbeat.core.takeover.PeerPresence;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
@@ -317,17 +313,6 @@ public final class NodeEngine {
         transmit(out, local.beat(timing.deadtime().toMillis(), out), wall);
     }
 
-    /** Whether a newer {@code jhb-groups} of the peer may be missing ({@link GroupReports#peerReportMayBeOld}). */
-    boolean peerReportMayBeOld() {
-        return groupReports.peerReportMayBeOld(peerSeq.missing(), peerSeq.generation());
-    }
-
-    /** Keeps the retransmission requests in step with the tracker ({@link FlowControl#track}). */
-    void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
-        flow.track(verdict, lastBefore, seq, peerSeq, out, now);
-        machine.peerReportMayBeOld(verdict != SequenceTracker.Verdict.RESTART && peerReportMayBeOld());
-    }
-
     /** Stamps and sends {@code body}: a beat ({@code status}), a retransmission request, or any other message. */
     void transmit(List<Effect> out, HaMessage body, long wall) {
         boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
@@ -388,10 +373,6 @@ public final class NodeEngine {
 
     int groupIndex(String key) {
         return GroupKeys.index(config.resourceGroups(), key);
-    }
-
-    void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
-        staleFrames.record(reason, detail, now).ifPresent(line -> log(out, Level.DEBUG, line));
     }
 
     void bad(List<Effect> out, String source, String reason, long now) {

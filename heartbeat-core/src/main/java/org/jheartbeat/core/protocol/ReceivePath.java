@@ -66,7 +66,7 @@ final class ReceivePath {
                 return out;
             }
             // our own frames echoed back, or left in a line by our previous run: never about the peer
-            e.stale(out, StaleFrameCounter.Reason.OWN_FRAME, from + " " + type.get() + " on " + link, nowNanos);
+            stale(out, StaleFrameCounter.Reason.OWN_FRAME, from + " " + type.get() + " on " + link, nowNanos);
             return out;
         }
         if (!from.equals(e.peer)) {
@@ -80,7 +80,7 @@ final class ReceivePath {
             return out;
         }
         if (admitted instanceof FrameAdmission.Stale st) {
-            e.stale(out, st.reason(), st.detail(), nowNanos);
+            stale(out, st.reason(), st.detail(), nowNanos);
             return out;
         }
         if (!(admitted instanceof FrameAdmission.Admitted a)) {
@@ -104,13 +104,13 @@ final class ReceivePath {
                 FlowControl.retransmit(message, e.stamper, out, nowNanos);
             } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
                 e.flow.nak(message, e.peerSeq).ifPresent(line -> {
-                    e.machine.peerReportMayBeOld(e.peerReportMayBeOld());
+                    e.machine.peerReportMayBeOld(peerReportMayBeOld());
                     out.add(line);
                 });
             }
             return out;
         }
-        e.trackGaps(verdict, lastBefore, seq, out, nowNanos);
+        trackGaps(verdict, lastBefore, seq, out, nowNanos);
         switch (verdict) {
             case DUPLICATE -> {
                 return out;
@@ -236,7 +236,7 @@ final class ReceivePath {
                 Optional<String> malformed = e.groupReports.received(m, e.peerSeq.generation(),
                         FrameAdmission.parseHex(m.get(Field.SEQ).orElse(""), -1));
                 malformed.ifPresent(r -> e.bad(out, e.peer.value(), r, now));
-                e.machine.peerReportMayBeOld(e.peerReportMayBeOld());
+                e.machine.peerReportMayBeOld(peerReportMayBeOld());
                 if (malformed.isEmpty()) {
                     // what may run there, group by group: the machine's source of the peer's holdings
                     // (not through feed: it must not release resource messages held back for the jhb-config)
@@ -257,5 +257,21 @@ final class ReceivePath {
                     + m.get(Field.NODE).orElse("?") + ": " + m.get(Field.RESULT).orElse("?"));
             default -> { }
         }
+    }
+
+    /** Whether a newer {@code jhb-groups} of the peer may be missing ({@link GroupReports#peerReportMayBeOld}). */
+    private boolean peerReportMayBeOld() {
+        return e.groupReports.peerReportMayBeOld(e.peerSeq.missing(), e.peerSeq.generation());
+    }
+
+    /** Keeps the retransmission requests in step with the tracker ({@link FlowControl#track}). */
+    private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
+        e.flow.track(verdict, lastBefore, seq, e.peerSeq, out, now);
+        e.machine.peerReportMayBeOld(verdict != SequenceTracker.Verdict.RESTART && peerReportMayBeOld());
+    }
+
+    /** Counts a frame dropped as from before ({@link StaleFrameCounter}). */
+    private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
+        e.staleFrames.record(reason, detail, now).ifPresent(line -> NodeEngine.log(out, Level.DEBUG, line));
     }
 }
