@@ -23,10 +23,7 @@ import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.Maintenance;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverState;
-import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
-import org.jheartbeat.core.wire.MessageType;
-import org.jheartbeat.core.wire.Traffic;
 import org.jheartbeat.core.wire.WireCodec;
 import org.jheartbeat.core.wire.WireFormatException;
 
@@ -42,15 +39,21 @@ import org.jheartbeat.core.wire.WireFormatException;
  * status becomes {@code active} and the resource negotiation starts. A peer never heard within
  * initdead is declared dead, and this node takes every group.
  *
- * <p>The engine routes: the decisions that are not routing live in pure classes of their own, which it
- * feeds and whose results it sends or feeds to the machine: {@code LocalStatus} (our status and beat),
- * {@code FrameAdmission} (the peer's sequence numbers), {@code FlowControl} (acks and retransmission),
- * {@code ConfigAgreement} ({@code jhb-config}, disputed groups), {@code MaintenanceCoordination}
- * ({@code jhb-maint}), {@code PingCoordination} (ping nodes, ipfail), {@code IdentityGuard} (another node
- * with our name), {@code PauseResync} (a pause of this process), {@code AutoFailback} and
- * {@link GroupReports} ({@code jhb-groups}).
+ * <p>The engine routes, nothing else: each entry point goes to the part that routes that kind of input
+ * ({@code ReceivePath}: the peer's frames and each message type; {@code TimerPath}; {@code MembershipRouting}:
+ * the detector's verdicts, a pause, comm up; {@code LocalEvents}: group results, fencing, operator commands;
+ * {@code MaintenanceRouting}; {@code PingRouting}; {@code ReloadPath}), and {@code MachineFeed} feeds the
+ * machine and passes its effects on. The decisions live in pure classes beside it, which those parts feed:
+ * {@code LocalStatus} (our status and beat), {@code FrameAdmission} (the peer's sequence numbers),
+ * {@code FlowControl} (acks and retransmission), {@code ConfigAgreement} ({@code jhb-config}, disputed
+ * groups), {@code MaintenanceCoordination} ({@code jhb-maint}), {@code PingCoordination} (ping nodes,
+ * ipfail), {@code IdentityGuard} (another node with our name), {@code PauseResync} (a pause of this
+ * process), {@code AutoFailback}, {@code PeerRuns} (which run of the peer a message is from, what it
+ * leaves), {@code Regrouping} (a reload) and {@link GroupReports} ({@code jhb-groups}). The peer's liveness
+ * is the machine's {@code PeerPresence}.
  */
 public final class NodeEngine {
+    // the parts, shared with the routing classes of this package (the engine's thread owns them all)
     ClusterConfig config;
     final NodeName me;
     final NodeName peer;
@@ -63,44 +66,28 @@ public final class NodeEngine {
     final EventCounters counters = new EventCounters();
     final StaleFrameCounter staleFrames = new StaleFrameCounter();
     final RscHold rscHold;
-    /** auto_failback: whether a failback is owed to the peer (its joining is the machine's peer presence). */
     final AutoFailback failback;
-    /** Acknowledgements and retransmission requests for the peer's frames. */
     final FlowControl flow;
-    /** {@code jhb-config}: the digest comparison, the disputed groups, the grace for the peer's digest. */
     final ConfigAgreement agreement;
-    /** {@code jhb-maint}: the peer's groups in maintenance, our probe for it, our setting sent. */
     final MaintenanceCoordination maint;
-    /** The resynchronisation after a long pause of this process ({@link TakeoverEvent.Resync}). */
     final PauseResync resync;
-    /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
     final GroupReports groupReports = new GroupReports();
-
-    /** The status we advertise and when our next beat is due. */
     final LocalStatus local;
-    /** reqnodes/repnodes until communication is up. */
     final CommUpHandshake handshake = new CommUpHandshake();
-    byte[] peerUuid;
-    long exitAtNanos = Long.MAX_VALUE;
-    /** The ping pseudo-nodes, ipfail and the {@code jhb-ping} exchange. */
     final PingCoordination ping;
-    /** Whether another live node uses our name. */
     final IdentityGuard identity;
-    /** The receive path: admission of the peer's frames and the routing of each message type. */
+    /** The peer's UUID from its frames (null until heard), for the {@code destuuid} of what we send it. */
+    byte[] peerUuid;
+    /** When the final beats after our {@code shutdone} end and the process exits. */
+    long exitAtNanos = Long.MAX_VALUE;
+    // the routing, by kind of input
     final ReceivePath receive = new ReceivePath(this);
-    /** Events into the takeover machine, its effects out. */
     final MachineFeed machineFeed = new MachineFeed(this);
-    /** Group results, fencing outcomes and operator commands, routed. */
     final LocalEvents localEvents = new LocalEvents(this);
-    /** Maintenance and jhb-maint, routed. */
     final MaintenanceRouting maintenance = new MaintenanceRouting(this);
-    /** A configuration reload, routed. */
     final ReloadPath reload = new ReloadPath(this);
-    /** The timer's checks, routed. */
     final TimerPath timer = new TimerPath(this);
-    /** The ping nodes, jhb-ping and ipfail, routed. */
     final PingRouting pings = new PingRouting(this);
-    /** The detector's verdicts, a pause of this process and comm up, routed. */
     final MembershipRouting membership = new MembershipRouting(this);
 
     /**
@@ -313,14 +300,9 @@ public final class NodeEngine {
         transmit(out, local.beat(timing.deadtime().toMillis(), out), wall);
     }
 
-    /** Stamps and sends {@code body}: a beat ({@code status}), a retransmission request, or any other message. */
+    /** Stamps and sends {@code body} ({@link OutboundStamper#transmit}). */
     void transmit(List<Effect> out, HaMessage body, long wall) {
-        boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
-        MessageType type = body.messageType().orElse(null);
-        Traffic traffic = type == MessageType.STATUS ? Traffic.BEAT
-                : type == MessageType.RETRANSMIT_REQUEST ? Traffic.RETRANSMISSION : Traffic.MESSAGE;
-        out.add(new Effect.Transmit(stamper.stamp(body, wall,
-                toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty()), traffic));
+        out.add(stamper.transmit(body, wall, peer, peerUuid));
     }
 
     /**
