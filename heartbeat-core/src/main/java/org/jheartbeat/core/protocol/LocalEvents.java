@@ -38,8 +38,9 @@ final class LocalEvents {
 
     List<Effect> groupDone(int group, TakeoverEvent done, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        e.counters.groupDone(e.config.resourceGroups().get(group).key(), done instanceof TakeoverEvent.GroupStarted, ok);
-        e.machineFeed.apply(e.machine.on(done, nowNanos), out, nowNanos, wallMillis);
+        e.counters.groupDone(e.config.resourceGroups().get(group).key(), done instanceof TakeoverEvent.GroupStarted,
+                ok);
+        e.machineFeed.on(done, out, nowNanos, wallMillis);
         return out;
     }
 
@@ -53,7 +54,7 @@ final class LocalEvents {
     /** {@link NodeEngine#onGroupFailedRunning}. */
     List<Effect> onGroupFailedRunning(int group, String detail, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.GroupFailedRunning(group, detail), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.on(new TakeoverEvent.GroupFailedRunning(group, detail), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -61,7 +62,7 @@ final class LocalEvents {
     List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         e.membership.awake(out, nowNanos, wallMillis);
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.on(new TakeoverEvent.CleanupRequested(group), out, nowNanos, wallMillis);
         failBackAfterCleanup(out, nowNanos, wallMillis);
         return out;
     }
@@ -86,7 +87,7 @@ final class LocalEvents {
                 e.machine.peerReported(i, false, out); // the outcome's event below reconciles
             }
         }
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.on(new TakeoverEvent.FenceOutcome(fenced, detail), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -94,7 +95,7 @@ final class LocalEvents {
     List<Effect> onShutdownRequested(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         NodeEngine.log(out, Level.INFO, "Heartbeat shutdown in progress.");
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.ShutdownRequested(), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.on(new TakeoverEvent.ShutdownRequested(), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -105,7 +106,7 @@ final class LocalEvents {
         // the peer may have taken our groups meanwhile: resynchronising)
         e.membership.awake(out, nowNanos, wallMillis);
         e.failback.operatorPlaces();
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.on(new TakeoverEvent.TakeoverRequested(set), out, nowNanos, wallMillis);
         return out;
     }
 
@@ -116,7 +117,7 @@ final class LocalEvents {
         // the peer may have taken our groups meanwhile: resynchronising)
         e.membership.awake(out, nowNanos, wallMillis);
         e.failback.operatorPlaces();
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
+        e.machineFeed.on(new TakeoverEvent.StandbyRequested(set), out, nowNanos, wallMillis);
         return out;
     }
 }

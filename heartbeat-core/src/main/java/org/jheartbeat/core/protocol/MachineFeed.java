@@ -35,7 +35,7 @@ final class MachineFeed {
                 e.machine.state(), () -> e.groupReports.peerHolding(e.config.resourceGroups(), e.peerSeq.generation(),
                         java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING)));
         if (!runs.isEmpty()) {
-            apply(e.machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
+            on(new TakeoverEvent.PeerGroupsRunning(runs), out, now, wall);
         }
     }
 
@@ -49,12 +49,18 @@ final class MachineFeed {
         for (TakeoverEvent due : e.agreement.admit(event, e.machine.state() == TakeoverState.NEGOTIATING, now,
                 e.peerSeq.generation())) {
             PeerPresence before = e.machine.peerPresence();
-            apply(e.machine.on(due, now), out, now, wall);
-            joined |= e.failback.peerJoined(before, e.machine.peerPresence(), e.config.autoFailback() != FailbackPolicy.OFF);
+            on(due, out, now, wall);
+            joined |= e.failback.peerJoined(before, e.machine.peerPresence(),
+                    e.config.autoFailback() != FailbackPolicy.OFF);
         }
         if (joined) {
             failBackIfDue(out, now, wall);
         }
+    }
+
+    /** Hands {@code event} to the machine at once (not held back as by {@link #feed}), its effects passed on. */
+    void on(TakeoverEvent event, List<Effect> out, long now, long wall) {
+        apply(e.machine.on(event, now), out, now, wall);
     }
 
     /**
@@ -68,15 +74,16 @@ final class MachineFeed {
         // must not read them against an older report); and to a peer we take for dead on each change: across a
         // one-way cut it hears us and must not start a group we take over
         boolean announces = effects.stream().anyMatch(effect -> effect instanceof Effect.Announce);
-        e.groupReports.due(e.config.resourceGroups(), e.machine::groupState, e.machine.removedLeftHere(), e.peerSeq.generation(),
-                e.local.active() && (announces || e.detector.status(e.peer).isAlive()),
+        e.groupReports.due(e.config.resourceGroups(), e.machine::groupState, e.machine.removedLeftHere(),
+                e.peerSeq.generation(), e.local.active() && (announces || e.detector.status(e.peer).isAlive()),
                 e.local.active()).ifPresent(m -> e.transmit(out, m, wall));
         for (Effect effect : effects) {
             if (effect instanceof Effect.Announce an) {
                 if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
                         && e.machine.maintenance().any() && !e.runningKeys().isEmpty()) {
                     // left running in maintenance: the peer must not take shutdone for "gave up" those
-                    e.transmit(out, MaintenanceMessages.set(e.machine.maintenance(), e.runningKeys(), Optional.empty()), wall);
+                    e.transmit(out, MaintenanceMessages.set(e.machine.maintenance(), e.runningKeys(), Optional.empty()),
+                            wall);
                 }
                 e.transmit(out, ResourceMessages.encode(e.rscHold.sent(an.message())), wall);
             } else if (effect instanceof Effect.ShutdownComplete) {
@@ -95,8 +102,7 @@ final class MachineFeed {
                         && e.machine.handover() != TakeoverMachine.Handover.IN_PROGRESS && e.machine.settled()
                         && e.machine.peerStable()).ifPresent(line -> {
                             out.add(line);
-                            apply(e.machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now,
-                                    wall);
+                            on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), out, now, wall);
                         });
     }
 }

@@ -35,8 +35,7 @@ final class MaintenanceRouting {
     /** Applies a setting: see {@link NodeEngine#onMaintenanceApplied}. */
     void applyMaintenance(Maintenance next, Set<Integer> probed, Set<Integer> runsHere, Set<Integer> partly,
                           Set<Integer> runsPeer, boolean announce, List<Effect> out, long now, long wall) {
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out,
-                now, wall);
+        e.machineFeed.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), out, now, wall);
         out.add(new Effect.PersistMaintenance(next));
         if (announce && e.detector.status(e.peer).isAlive()) {
             e.transmit(out, e.maint.announcement(next, probed, runsPeer, e.config.resourceGroups(), e.runningKeys(),

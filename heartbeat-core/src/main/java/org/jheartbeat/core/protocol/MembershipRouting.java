@@ -80,7 +80,7 @@ final class MembershipRouting {
         e.pings.sendPingCountIfNew(out, wall);
         e.pings.expectPeerPingCount(now);
         e.agreement.commUp(now, e.configGraceNanos());
-        e.machineFeed.apply(e.machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
+        e.machineFeed.on(new TakeoverEvent.CommUp(), out, now, wall);
     }
 
     /** Whether the peer is a Heartbeat 3.0.6 node ({@link ConfigAgreement#peerIsHeartbeat306}). */

@@ -24,8 +24,10 @@ final class PingRouting {
     /** {@link NodeEngine#onPingAnswered}. */
     List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        e.membership.awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
-        e.ping.pingNodes().answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
+        // a reply read first after a pause must not land before its discount
+        e.membership.awake(out, nowNanos, wallMillis);
+        e.ping.pingNodes().answered(node, nowNanos)
+                .ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
         return out;
     }
 
@@ -46,8 +48,7 @@ final class PingRouting {
                 && e.detector.status(e.peer).isAlive() && e.machine.handover() != TakeoverMachine.Handover.IN_PROGRESS;
         e.ping.ipfailDue(now, stable, e.machine.holdings()).ifPresent(a -> {
             out.add(a.line());
-            a.standby().ifPresent(set -> e.machineFeed.apply(e.machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
-                    wall));
+            a.standby().ifPresent(set -> e.machineFeed.on(new TakeoverEvent.StandbyRequested(set), out, now, wall));
         });
     }
 

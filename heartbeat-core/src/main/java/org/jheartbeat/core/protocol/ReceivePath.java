@@ -176,8 +176,7 @@ final class ReceivePath {
             }
             case CONFIG_DIGEST -> {
                 e.agreement.received(m, e.peerSeq.generation(), e.config.resourceGroups(), out)
-                        .ifPresent(g -> e.machineFeed.apply(e.machine.on(new TakeoverEvent.GroupsDisputed(g), now), out, now,
-                                wall));
+                        .ifPresent(g -> e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, now, wall));
                 e.sendConfigDigestIfNew(out, wall);
                 e.machineFeed.feed(null, out, now, wall); // the peer's resource messages held back for this
             }
@@ -193,7 +192,7 @@ final class ReceivePath {
                     // does not end that exchange
                     e.machine.claimPredatesExchange(type == MessageType.RESOURCE && dispatchedSeq < peerAskSeq);
                     if (type == MessageType.GROUP_FAILURE) {
-                        e.machineFeed.apply(e.machine.on(ev.event(), now), out, now, wall);
+                        e.machineFeed.on(ev.event(), out, now, wall);
                         if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
                                 && f.failure() == org.jheartbeat.core.takeover.GroupFailure.CLEAR) {
                             e.localEvents.failBackAfterCleanup(out, now, wall);
@@ -240,15 +239,16 @@ final class ReceivePath {
                 if (malformed.isEmpty()) {
                     // what may run there, group by group: the machine's source of the peer's holdings
                     // (not through feed: it must not release resource messages held back for the jhb-config)
-                    e.machineFeed.apply(e.machine.on(new TakeoverEvent.PeerGroupStates(
-                            e.groupReports.peerStates(e.peerSeq.generation())), now), out, now, wall);
+                    e.machineFeed.on(new TakeoverEvent.PeerGroupStates(
+                            e.groupReports.peerStates(e.peerSeq.generation())), out, now, wall);
                     boolean ended = false;
                     for (var r : e.groupReports.peerMayRun(e.config.resourceGroups(), e.peerSeq.generation())
                             .entrySet()) {
                         ended |= e.machine.peerReported(r.getKey(), r.getValue(), out);
                     }
                     if (ended) {
-                        e.machineFeed.feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
+                        // reconciles what is managed again
+                        e.machineFeed.feed(new TakeoverEvent.Tick(), out, now, wall);
                     }
                     e.machineFeed.releaseWhatThePeerReportsRunning(out, now, wall);
                 }

@@ -47,17 +47,16 @@ final class ReloadPath {
             e.rscHold.groupsChanged(Regrouping.prefersAny(applied.resourceGroups(), e.me),
                     Regrouping.prefersAny(applied.resourceGroups(), e.peer));
             java.util.Set<String> left = e.machine.removedLeftRunning();
-            e.machineFeed.apply(e.machine.regroup(applied.resourceGroups(), e.rscHold.value(), e::peerReport), out, nowNanos,
-                    wallMillis);
+            e.machineFeed.apply(e.machine.regroup(applied.resourceGroups(), e.rscHold.value(), e::peerReport), out,
+                    nowNanos, wallMillis);
             out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), e.machine::inMaintenance,
                     e.machine::groupState)); // managed again: watched, as when adopted
         }
         e.agreement.reloaded(applied, e.peerSeq.generation(), out).ifPresent(g ->
-                e.machineFeed.apply(e.machine.on(new TakeoverEvent.GroupsDisputed(g), nowNanos), out, nowNanos, wallMillis));
+                e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, nowNanos, wallMillis));
         if (regroup) {
             // reconciles: a new group wanted here starts now (unless disputed)
-            e.machineFeed.apply(e.machine.on(new TakeoverEvent.GroupsDisputed(e.agreement.disputed()), nowNanos), out, nowNanos,
-                    wallMillis);
+            e.machineFeed.on(new TakeoverEvent.GroupsDisputed(e.agreement.disputed()), out, nowNanos, wallMillis);
         }
         if (e.local.active()) {
             e.agreement.resendDigest();
