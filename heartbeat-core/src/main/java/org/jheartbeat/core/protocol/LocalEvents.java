@@ -3,10 +3,10 @@ package org.jheartbeat.core.protocol;
 import java.util.ArrayList;
 import java.util.List;
 import org.jheartbeat.core.config.FailbackPolicy;
-import org.jheartbeat.core.takeover.ResourceSet;
-import org.jheartbeat.core.takeover.StartOutcome;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Effect.Level;
+import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.StartOutcome;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 
 /**
@@ -24,8 +24,7 @@ final class LocalEvents {
     }
 
     /** {@link NodeEngine#onGroupDone}. */
-    List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos,
-                                    long wallMillis) {
+    List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos, long wallMillis) {
         return groupDone(group, wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
                 : new TakeoverEvent.GroupStopped(group, ok, detail), ok, nowNanos, wallMillis);
     }
@@ -36,10 +35,11 @@ final class LocalEvents {
         return groupDone(group, started, started.ok(), nowNanos, wallMillis);
     }
 
-    List<Effect> groupDone(int group, TakeoverEvent done, boolean ok, long nowNanos, long wallMillis) {
+    /** A group start or stop ended: counted, then to the machine. */
+    private List<Effect> groupDone(int group, TakeoverEvent done, boolean ok, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        e.counters.groupDone(e.config.resourceGroups().get(group).key(), done instanceof TakeoverEvent.GroupStarted,
-                ok);
+        String key = e.config.resourceGroups().get(group).key();
+        e.counters.groupDone(key, done instanceof TakeoverEvent.GroupStarted, ok);
         e.machineFeed.on(done, out, nowNanos, wallMillis);
         return out;
     }

@@ -3,11 +3,11 @@ package org.jheartbeat.core.protocol;
 import java.util.List;
 import java.util.Optional;
 import org.jheartbeat.core.config.FailbackPolicy;
-import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.GroupState;
-import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.PeerPresence;
+import org.jheartbeat.core.takeover.ResourceSet;
+import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverState;
 
