@@ -1,7 +1,6 @@
 package org.jheartbeat.core.protocol;
 
 import java.util.List;
-import java.util.Optional;
 import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.GroupState;
@@ -79,12 +78,8 @@ final class MachineFeed {
                 e.local.active()).ifPresent(m -> e.transmit(out, m, wall));
         for (Effect effect : effects) {
             if (effect instanceof Effect.Announce an) {
-                if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
-                        && e.machine.maintenance().any() && !e.runningKeys().isEmpty()) {
-                    // left running in maintenance: the peer must not take shutdone for "gave up" those
-                    e.transmit(out, MaintenanceMessages.set(e.machine.maintenance(), e.runningKeys(), Optional.empty()),
-                            wall);
-                }
+                MaintenanceCoordination.beforeAnnouncement(an.message(), e.machine.maintenance(), e::runningKeys)
+                        .ifPresent(m -> e.transmit(out, m, wall));
                 e.transmit(out, ResourceMessages.encode(e.rscHold.sent(an.message())), wall);
             } else if (effect instanceof Effect.ShutdownComplete) {
                 e.exitAtNanos = now + FINAL_BEATS_NANOS;
