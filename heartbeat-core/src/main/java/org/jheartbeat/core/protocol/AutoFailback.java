@@ -10,14 +10,17 @@ import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.GroupState;
+import org.jheartbeat.core.takeover.PeerPresence;
 import org.jheartbeat.core.takeover.ResourceSet;
 
 /**
- * Heartbeat's auto_failback ({@code PerformAutoFailback}), the engine's part: owns whether the peer is
- * joining (it sent {@code starting}: when it next reports itself stable it has (re)joined) and whether a
- * failback is owed to it, and decides when the owed standby for {@code foreign} is asked. Pure: the
- * machine's and the detector's views come in as arguments; it returns the line to log, and the engine asks
- * the machine for the standby ({@link ResourceSet#FOREIGN}). Not thread-safe (the engine's thread owns it).
+ * Heartbeat's auto_failback ({@code PerformAutoFailback}), the engine's part: owns whether a failback is owed
+ * to the peer, and decides when the owed standby for {@code foreign} is asked. Whether the peer is joining is
+ * not kept here: the machine's {@link PeerPresence} is its one record (it sent {@code starting}: when it next
+ * reports itself stable, presence going from {@link PeerPresence#JOINING} to {@link PeerPresence#STABLE}, it
+ * has (re)joined). Pure: the machine's and the detector's views come in as arguments; it returns the line to
+ * log, and the engine asks the machine for the standby ({@link ResourceSet#FOREIGN}). Not thread-safe (the
+ * engine's thread owns it).
  *
  * <p>Once a (re)joined peer is stable, a node whose bits include {@code foreign} goes standby for
  * {@code foreign}, even when no group of the peer's exists, so that both nodes' {@code rsc_hold} end up as
@@ -37,8 +40,6 @@ import org.jheartbeat.core.takeover.ResourceSet;
  */
 final class AutoFailback {
     private final NodeName peer;
-    /** The peer sent {@code starting}: when it next reports itself stable it has (re)joined. */
-    private boolean peerJoining;
     /**
      * auto_failback is owed to a (re)joined peer: the machine saw no group to give back, or its failback
      * standby is still in progress (it may be cancelled unanswered, by a peer in flux).
@@ -52,7 +53,6 @@ final class AutoFailback {
 
     /** The peer sent {@code starting}: it is joining, and nothing is owed until it has joined. */
     void peerStarting() {
-        peerJoining = true;
         due = false;
     }
 
@@ -62,16 +62,19 @@ final class AutoFailback {
     }
 
     /**
-     * The peer reported itself stable in a {@code resource} message.
+     * The machine took an event: the peer has (re)joined when its presence went from
+     * {@link PeerPresence#JOINING} to {@link PeerPresence#STABLE} (its first stable {@code resource} report
+     * since its {@code starting}).
      *
+     * @param before       the machine's peer presence before the event
+     * @param after        its peer presence after it
      * @param autoFailback auto_failback is not off
-     * @return true when this ends its joining: check {@link #standbyDue} now
+     * @return true when the peer joined: check {@link #standbyDue} now
      */
-    boolean peerStable(boolean autoFailback) {
-        if (!peerJoining) {
+    boolean peerJoined(PeerPresence before, PeerPresence after, boolean autoFailback) {
+        if (before != PeerPresence.JOINING || after != PeerPresence.STABLE) {
             return false;
         }
-        peerJoining = false;
         due = autoFailback;
         return true;
     }

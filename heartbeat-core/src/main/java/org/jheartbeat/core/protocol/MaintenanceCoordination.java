@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.takeover.Announcement;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.Maintenance;
@@ -152,6 +153,22 @@ final class MaintenanceCoordination {
         runs.forEach(i -> keys.add(groups.get(i).key()));
         keys.addAll(leftRunning); // not in haresources, so not probed, but left running here
         return MaintenanceMessages.runs(request, keys);
+    }
+
+    /**
+     * What goes out just before our announcement {@code a}: before a {@code shutdone}, while groups run here in
+     * maintenance, our setting with them ({@code jhb-maint set}), so that the peer does not take the shutdone
+     * for "gave up" those; otherwise nothing.
+     *
+     * @param running the keys of the groups running here (asked only before a shutdone in maintenance)
+     */
+    static Optional<HaMessage> beforeAnnouncement(Announcement a, Maintenance setting,
+                                                  Supplier<List<String>> running) {
+        if (!(a instanceof Announcement.ShutDone) || !setting.any()) {
+            return Optional.empty();
+        }
+        List<String> keys = running.get();
+        return keys.isEmpty() ? Optional.empty() : Optional.of(MaintenanceMessages.set(setting, keys, Optional.empty()));
     }
 
     /** The peer shut down: the WARN naming what it left running in maintenance, if anything. */

@@ -1,6 +1,5 @@
 package org.jheartbeat.core.protocol;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,27 +9,22 @@ import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.Timing;
+import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.membership.FailureDetector;
-import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.membership.SequenceTracker;
 import org.jheartbeat.core.ping.PingNodes;
-import org.jheartbeat.core.control.ClusterCounters;
+import org.jheartbeat.core.takeover.Effect;
+import org.jheartbeat.core.takeover.Effect.Level;
+import org.jheartbeat.core.takeover.Maintenance;
 import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.takeover.RscHold;
 import org.jheartbeat.core.takeover.StartOutcome;
-import org.jheartbeat.core.takeover.Effect;
-import org.jheartbeat.core.takeover.GroupState;
-import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.TakeoverEvent;
-import org.jheartbeat.core.takeover.Maintenance;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 import org.jheartbeat.core.takeover.TakeoverSettings;
 import org.jheartbeat.core.takeover.TakeoverState;
-import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
-import org.jheartbeat.core.wire.MessageType;
-import org.jheartbeat.core.wire.Traffic;
 import org.jheartbeat.core.wire.WireCodec;
 import org.jheartbeat.core.wire.WireFormatException;
 
@@ -46,60 +40,56 @@ import org.jheartbeat.core.wire.WireFormatException;
  * status becomes {@code active} and the resource negotiation starts. A peer never heard within
  * initdead is declared dead, and this node takes every group.
  *
- * <p>The engine routes: the decisions that are not routing live in pure classes of their own, which it
- * feeds and whose results it sends or feeds to the machine: {@code LocalStatus} (our status and beat),
- * {@code FrameAdmission} (the peer's sequence numbers), {@code FlowControl} (acks and retransmission),
- * {@code ConfigAgreement} ({@code jhb-config}, disputed groups), {@code MaintenanceCoordination}
- * ({@code jhb-maint}), {@code PingCoordination} (ping nodes, ipfail), {@code IdentityGuard} (another node
- * with our name), {@code PauseResync} (a pause of this process), {@code AutoFailback} and
- * {@link GroupReports} ({@code jhb-groups}).
+ * <p>The engine routes, nothing else: each entry point goes to the part that routes that kind of input
+ * ({@code ReceivePath}: the peer's frames and each message type; {@code TimerPath}; {@code MembershipRouting}:
+ * the detector's verdicts, a pause, comm up; {@code LocalEvents}: group results, fencing, operator commands;
+ * {@code MaintenanceRouting}; {@code PingRouting}; {@code ReloadPath}), and {@code MachineFeed} feeds the
+ * machine and passes its effects on. The decisions live in pure classes beside it, which those parts feed:
+ * {@code LocalStatus} (our status and beat), {@code FrameAdmission} (the peer's sequence numbers),
+ * {@code FlowControl} (acks and retransmission), {@code ConfigAgreement} ({@code jhb-config}, disputed
+ * groups), {@code MaintenanceCoordination} ({@code jhb-maint}), {@code PingCoordination} (ping nodes,
+ * ipfail), {@code IdentityGuard} (another node with our name), {@code PauseResync} (a pause of this
+ * process), {@code AutoFailback}, {@code PeerRuns} (which run of the peer a message is from, what it
+ * leaves), {@code Regrouping} (a reload) and {@link GroupReports} ({@code jhb-groups}). The peer's liveness
+ * is the machine's {@code PeerPresence}.
  */
 public final class NodeEngine {
-    /** After {@code shutdone}, keep beating this long so the peer hears it (Heartbeat: about 1 s). */
-    private static final long FINAL_BEATS_NANOS = 1_000_000_000L;
-
-    private ClusterConfig config;
-    private final NodeName me;
-    private final NodeName peer;
-    private Timing timing;
-    private final OutboundStamper stamper;
-    private final FailureDetector detector;
-    private final TakeoverMachine machine;
-    private final SequenceTracker peerSeq;
-    private final BadPacketCounter badPackets = new BadPacketCounter();
-    private final EventCounters counters = new EventCounters();
-    private final StaleFrameCounter staleFrames = new StaleFrameCounter();
-    /** The sequence check of the peer's frames, with the newest frame each link carried. */
-    private final FrameAdmission admission = new FrameAdmission();
-    private final RscHold rscHold;
-    /** auto_failback: whether the peer is joining, and whether a failback is owed to it. */
-    private final AutoFailback failback;
-    /** Acknowledgements and retransmission requests for the peer's frames. */
-    private final FlowControl flow;
-    /** {@code jhb-config}: the digest comparison, the disputed groups, the grace for the peer's digest. */
-    private final ConfigAgreement agreement;
-    /** {@code jhb-maint}: the peer's groups in maintenance, our probe for it, our setting sent. */
-    private final MaintenanceCoordination maint;
-    /** The peer's seq of the frame being dispatched, and of its latest standby message ({@code ask_resources}). */
-    private long dispatchedSeq;
-    private long peerAskSeq;
-    /** The resynchronisation after a long pause of this process ({@link TakeoverEvent.Resync}). */
-    private final PauseResync resync;
-    /** Our {@code jhb-groups} reports and the peer's, for {@code hb status}. */
-    private final GroupReports groupReports = new GroupReports();
-
-    /** The status we advertise and when our next beat is due. */
-    private final LocalStatus local;
-    /** reqnodes/repnodes until communication is up. */
-    private final CommUpHandshake handshake = new CommUpHandshake();
-    private byte[] peerUuid;
-    /** Generation of a peer that announced {@code shutdone}: its last beats must not revive it. */
-    private long leftGeneration = -1;
-    private long exitAtNanos = Long.MAX_VALUE;
-    /** The ping pseudo-nodes, ipfail and the {@code jhb-ping} exchange. */
-    private final PingCoordination ping;
-    /** Whether another live node uses our name. */
-    private final IdentityGuard identity;
+    // the parts, shared with the routing classes of this package (the engine's thread owns them all)
+    ClusterConfig config;
+    final NodeName me;
+    final NodeName peer;
+    Timing timing;
+    final OutboundStamper stamper;
+    final FailureDetector detector;
+    final TakeoverMachine machine;
+    final SequenceTracker peerSeq;
+    final BadPacketCounter badPackets = new BadPacketCounter();
+    final EventCounters counters = new EventCounters();
+    final StaleFrameCounter staleFrames = new StaleFrameCounter();
+    final RscHold rscHold;
+    final AutoFailback failback;
+    final FlowControl flow;
+    final ConfigAgreement agreement;
+    final MaintenanceCoordination maint;
+    final PauseResync resync;
+    final GroupReports groupReports = new GroupReports();
+    final LocalStatus local;
+    final CommUpHandshake handshake = new CommUpHandshake();
+    final PingCoordination ping;
+    final IdentityGuard identity;
+    /** The peer's UUID from its frames (null until heard), for the {@code destuuid} of what we send it. */
+    byte[] peerUuid;
+    /** When the final beats after our {@code shutdone} end and the process exits. */
+    long exitAtNanos = Long.MAX_VALUE;
+    // the routing, by kind of input
+    final ReceivePath receive = new ReceivePath(this);
+    final MachineFeed machineFeed = new MachineFeed(this);
+    final LocalEvents localEvents = new LocalEvents(this);
+    final MaintenanceRouting maintenance = new MaintenanceRouting(this);
+    final ReloadPath reload = new ReloadPath(this);
+    final TimerPath timer = new TimerPath(this);
+    final PingRouting pings = new PingRouting(this);
+    final MembershipRouting membership = new MembershipRouting(this);
 
     /**
      * @param config     the cluster configuration (two nodes)
@@ -118,10 +108,7 @@ public final class NodeEngine {
         this(config, me, stamper, ackTrigger, startNanos, rules, TakeoverSettings.DEFAULTS);
     }
 
-    /**
-     * @param takeover the fence delay and self-fencing; whether a STONITH device is configured and the ha.cf
-     *                 order come from {@code config}, fencing before a takeover from {@code rules}
-     */
+    /** @param takeover fence delay, self-fencing; the device and ha.cf order come from config, the rest from rules */
     public NodeEngine(ClusterConfig config, NodeName me, OutboundStamper stamper, int ackTrigger, long startNanos,
                       SafetyRules rules, TakeoverSettings takeover) {
         this.peerSeq = new SequenceTracker(rules.olderGenerationsAreReplays());
@@ -134,9 +121,8 @@ public final class NodeEngine {
         List<String> links = config.media().stream().map(MediumDecl::linkName).distinct().toList();
         this.detector = new FailureDetector(timing, List.of(peer), links, startNanos);
         this.machine = new TakeoverMachine(me, peer, config.resourceGroups(), config.autoFailback(),
-                takeover.withFencing(config.stonithFor(me).isPresent())
-                        .withPeerFirstInHaCf(config.nodes().indexOf(peer) < config.nodes().indexOf(me))
-                        .withFenceBeforeTakeover(rules.fenceBeforeTakeover()));
+                takeover.withFencing(config.stonithFor(me).isPresent()).withFenceBeforeTakeover(rules.fenceBeforeTakeover())
+                        .withPeerFirstInHaCf(config.nodes().indexOf(peer) < config.nodes().indexOf(me)));
         this.rscHold = new RscHold(Regrouping.prefersAny(config.resourceGroups(), me),
                 Regrouping.prefersAny(config.resourceGroups(), peer));
         this.local = new LocalStatus(startNanos);
@@ -171,41 +157,7 @@ public final class NodeEngine {
 
     /** Timer: sends the heartbeat when due, repeats {@code reqnodes}, checks deadlines. */
     public List<Effect> onTimer(long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
-        if (nowNanos >= exitAtNanos) {
-            out.add(new Effect.Exit());
-            exitAtNanos = Long.MAX_VALUE;
-            return out;
-        }
-        if (local.beatDue(nowNanos, timing.keepalive().toNanos())) {
-            sendStatus(out, wallMillis);
-        }
-        if (handshake.requestDue(nowNanos)) {
-            transmit(out, LocalStatus.requestNodes(peer), wallMillis);
-        }
-        requestRetransmissions(out, nowNanos, wallMillis);
-        for (MembershipEvent e : detector.evaluate(nowNanos)) {
-            onMembership(e, out, nowNanos, wallMillis, false);
-        }
-        if (resync.ends(nowNanos)) {
-            // groups the peer holds by its latest account are not started here
-            feed(new TakeoverEvent.Resync(false, groupReports.peerHolding(config.resourceGroups(),
-                    peerSeq.generation(), GroupReports.HOLDING)), out, nowNanos, wallMillis);
-        }
-        agreement.graceEnded(nowNanos, configGraceNanos()).ifPresent(out::add);
-        identity.expired(nowNanos, out).ifPresent(e -> feed(e, out, nowNanos, wallMillis));
-        feed(new TakeoverEvent.Tick(), out, nowNanos, wallMillis);
-        releaseWhatThePeerReportsRunning(out, nowNanos, wallMillis);
-        failBackIfDue(out, nowNanos, wallMillis);
-        List<PingNodes.Change> pingChanges = ping.pingNodes().evaluate(nowNanos);
-        if (!pingChanges.isEmpty()) {
-            onPingChanges(pingChanges, out, nowNanos, wallMillis);
-        }
-        sendPingCountIfNew(out, wallMillis);
-        ping.noPeerCountWarning(nowNanos, detector.status(peer).isAlive()).ifPresent(out::add);
-        ipfailIfDue(out, nowNanos, wallMillis);
-        return out;
+        return timer.onTimer(nowNanos, wallMillis);
     }
 
     /**
@@ -215,42 +167,12 @@ public final class NodeEngine {
      * @param node the ping node's name as in ha.cf
      */
     public List<Effect> onPingAnswered(String node, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis); // a reply read first after a pause must not land before its discount
-        ping.pingNodes().answered(node, nowNanos).ifPresent(c -> onPingChanges(List.of(c), out, nowNanos, wallMillis));
-        return out;
-    }
-
-    private void onPingChanges(List<PingNodes.Change> changes, List<Effect> out, long now, long wall) {
-        ping.changed(changes, out, now);
-        sendPingCountIfNew(out, wall);
-    }
-
-    /** Sends our {@code jhb-ping} when {@link PingCoordination#countToSend} says so. */
-    private void sendPingCountIfNew(List<Effect> out, long wall) {
-        ping.countToSend(local.active(), detector.status(peer).isAlive(), peerSeq.generation())
-                .ifPresent(m -> transmit(out, m, wall));
-    }
-
-    /** Heartbeat's ipfail ({@link PingCoordination#ipfailDue}): a standby when the ping counts say so. */
-    private void ipfailIfDue(List<Effect> out, long now, long wall) {
-        boolean stable = machine.state() == TakeoverState.STABLE && machine.settled() && machine.peerStable()
-                && detector.status(peer).isAlive() && machine.handovers().outcome() != TakeoverMachine.Handover.IN_PROGRESS;
-        ping.ipfailDue(now, stable, machine.holdings()).ifPresent(a -> {
-            out.add(a.line());
-            a.standby().ifPresent(set -> apply(machine.on(new TakeoverEvent.StandbyRequested(set), now), out, now,
-                    wall));
-        });
+        return pings.onPingAnswered(node, nowNanos, wallMillis);
     }
 
     /** The earliest monotonic instant at which {@link #onTimer} has something to do. */
     public long nextWakeupNanos() {
-        long t = Math.min(local.nextBeatNanos(), detector.nextDeadlineNanos());
-        t = Math.min(t, machine.nextDeadlineNanos());
-        t = Math.min(t, handshake.nextDeadlineNanos());
-        t = Math.min(t, flow.nextDeadlineNanos());
-        t = Math.min(t, ping.nextDeadlineNanos());
-        return Math.min(Math.min(t, exitAtNanos), resync.endNanos());
+        return timer.nextWakeupNanos();
     }
 
     /**
@@ -279,101 +201,10 @@ public final class NodeEngine {
      * @param message the decoded message
      */
     public List<Effect> onPacket(String link, String source, HaMessage message, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
-        Optional<String> type = message.type();
-        Optional<String> src = message.get(Field.SOURCE);
-        if (type.isEmpty() || src.isEmpty() || message.get(Field.TIMESTAMP).isEmpty()) {
-            bad(out, source + " on " + link, "missing from/ts/type", nowNanos);
-            return out;
-        }
-        NodeName from;
-        try {
-            from = NodeName.of(src.get());
-        } catch (IllegalArgumentException e) {
-            bad(out, source + " on " + link, "bad node name in message", nowNanos);
-            return out;
-        }
-        if (from.equals(me)) {
-            Optional<String> other = IdentityGuard.otherInstance(message, stamper.uuid(), stamper.generation());
-            if (other.isPresent()) {
-                identity.heard(other.get(), source, link, nowNanos, timing.deadtime().toNanos(), out)
-                        .ifPresent(e -> feed(e, out, nowNanos, wallMillis));
-                return out;
-            }
-            // our own frames echoed back, or left in a line by our previous run: never about the peer
-            stale(out, StaleFrameCounter.Reason.OWN_FRAME, from + " " + type.get() + " on " + link, nowNanos);
-            return out;
-        }
-        if (!from.equals(peer)) {
-            bad(out, source + " on " + link, "bad node [" + from + "] in message", nowNanos);
-            return out;
-        }
-        Optional<MessageType> mt = MessageType.fromWire(type.get());
-        FrameAdmission.Result admitted = admission.admit(message, type.get(), from, link, peerSeq);
-        if (admitted instanceof FrameAdmission.Bad b) {
-            bad(out, source + " on " + link, b.reason(), nowNanos);
-            return out;
-        }
-        if (admitted instanceof FrameAdmission.Stale st) {
-            stale(out, st.reason(), st.detail(), nowNanos);
-            return out;
-        }
-        if (!(admitted instanceof FrameAdmission.Admitted a)) {
-            return out; // a copy of an older frame
-        }
-        boolean unsequenced = a.unsequenced();
-        long hg = a.hg();
-        long seq = a.seq();
-        long lastBefore = a.lastBefore();
-        SequenceTracker.Verdict verdict = a.verdict();
-        message.getBinary(Field.SOURCE_UUID).filter(u -> u.length == 16).ifPresent(u -> peerUuid = u);
-        // an NS_ frame (ack, retransmission request) has no seq, so a recorded one cannot be told from a
-        // new one: it refreshes no link; the peer's beats, sent on every link each keepalive, do
-        for (MembershipEvent e : unsequenced ? List.<MembershipEvent>of() : detector.packetReceived(from, link, nowNanos)) {
-            onMembership(e, out, nowNanos, wallMillis, false);
-        }
-        boolean forUs = FrameAdmission.isFor(message, me, stamper.uuid());
-        if (unsequenced) {
-            if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_REQUEST) {
-                FlowControl.retransmit(message, stamper, out, nowNanos);
-            } else if (forUs && mt.isPresent() && mt.get() == MessageType.RETRANSMIT_NAK) {
-                flow.nak(message, peerSeq).ifPresent(line -> {
-                    machine.peerReportMayBeOld(peerReportMayBeOld());
-                    out.add(line);
-                });
-            }
-            return out;
-        }
-        trackGaps(verdict, lastBefore, seq, out, nowNanos);
-        switch (verdict) {
-            case DUPLICATE -> {
-                return out;
-            }
-            case RESTART -> {
-                peerAskSeq = 0; // a new run numbers its frames from the start
-                ping.peerUnknown();
-                machine.maintenancePolicy().peerLeftRunning(groupReports.leftByRestartedPeer(config.resourceGroups(),
-                        peerSeq.generation(), maint.peerRuns()), out);
-                feed(new TakeoverEvent.PeerRestarted(), out, nowNanos, wallMillis);
-            }
-            default -> { }
-        }
-        flow.ackFor(seq, peerSeq).ifPresent(ack -> transmit(out, ack, wallMillis)); // flow control (C.5)
-        if (!forUs || mt.isEmpty()) {
-            return out;
-        }
-        if (hg == leftGeneration && mt.get() == MessageType.STATUS) {
-            return out; // the final beats after shutdone (Heartbeat keeps beating ~1 s): it is gone
-        }
-        dispatchedSeq = seq;
-        dispatch(mt.get(), message, out, nowNanos, wallMillis, verdict == SequenceTracker.Verdict.RESTART);
-        return out;
+        return receive.onPacket(link, source, message, nowNanos, wallMillis);
     }
 
-    /**
-     * A packet failed to decode or authenticate: counts it and logs at most once per 10 s per source.
-     */
+    /** A packet failed to decode or authenticate: counts it and logs at most once per 10 s per source. */
     public List<Effect> onBadPacket(String link, String source, String reason, long nowNanos) {
         List<Effect> out = new ArrayList<>();
         bad(out, source + " on " + link, reason, nowNanos);
@@ -385,28 +216,15 @@ public final class NodeEngine {
         return onGroupDone(group, wasStart, ok, "", nowNanos, wallMillis);
     }
 
-    /**
-     * A group start or stop ended.
-     *
-     * @param detail why it failed (resource and reason), or empty
-     */
+    /** A group start or stop ended; {@code detail}: why it failed (resource and reason), or empty. */
     public List<Effect> onGroupDone(int group, boolean wasStart, boolean ok, String detail, long nowNanos,
                                     long wallMillis) {
-        return groupDone(group, wasStart ? new TakeoverEvent.GroupStarted(group, ok, detail)
-                : new TakeoverEvent.GroupStopped(group, ok, detail), ok, nowNanos, wallMillis);
+        return localEvents.onGroupDone(group, wasStart, ok, detail, nowNanos, wallMillis);
     }
 
     /** A group start ended: {@code outcome} also says whether a failed one left part of the group here. */
     public List<Effect> onGroupStarted(int group, StartOutcome outcome, String detail, long nowNanos, long wallMillis) {
-        TakeoverEvent.GroupStarted e = new TakeoverEvent.GroupStarted(group, outcome, detail);
-        return groupDone(group, e, e.ok(), nowNanos, wallMillis);
-    }
-
-    private List<Effect> groupDone(int group, TakeoverEvent e, boolean ok, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        counters.groupDone(config.resourceGroups().get(group).key(), e instanceof TakeoverEvent.GroupStarted, ok);
-        apply(machine.on(e, nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onGroupStarted(group, outcome, detail, nowNanos, wallMillis);
     }
 
     /**
@@ -414,15 +232,13 @@ public final class NodeEngine {
      * {@link #onReload}). Until then our {@code jhb-groups} reports it stopping, so that a peer that still
      * defines it does not start it meanwhile, and a shutdown waits for it before its {@code shutdone}; then it is
      * no longer reported ({@code ok}), or reported blocked, left unmanaged, and the peer told not to start it
-     * (the stop failed: it may still run here; {@link org.jheartbeat.core.takeover.GroupReload#removedStopEnded}).
+     * (the stop failed: it may still run here; {@link TakeoverMachine#removedStopEnded}).
      *
      * @param key the group's key
      * @param ok  whether it stopped
      */
     public List<Effect> onRemovedGroupStopped(String key, boolean ok, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        apply(machine.reload().removedStopEnded(key, ok, nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onRemovedGroupStopped(key, ok, nowNanos, wallMillis);
     }
 
     /**
@@ -432,9 +248,7 @@ public final class NodeEngine {
      * @param detail which resource failed and how
      */
     public List<Effect> onGroupFailedRunning(int group, String detail, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        apply(machine.on(new TakeoverEvent.GroupFailedRunning(group, detail), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onGroupFailedRunning(group, detail, nowNanos, wallMillis);
     }
 
     /**
@@ -442,35 +256,12 @@ public final class NodeEngine {
      * here and, through {@code jhb-grpfail clear}, on the peer.
      */
     public List<Effect> onCleanupRequested(int group, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
-        apply(machine.on(new TakeoverEvent.CleanupRequested(group), nowNanos), out, nowNanos, wallMillis);
-        failBackAfterCleanup(out, nowNanos, wallMillis);
-        return out;
-    }
-
-    /** auto_failback after {@code hb cleanup} (here, or the peer's {@code jhb-grpfail clear}): {@link AutoFailback}. */
-    private void failBackAfterCleanup(List<Effect> out, long now, long wall) {
-        if (config.autoFailback() == FailbackPolicy.OFF || !detector.status(peer).isAlive()) {
-            return;
-        }
-        if (failback.cleanupCleared(config.resourceGroups(), machine::groupState, machine::peerFailed)) {
-            failBackIfDue(out, now, wall);
-        }
+        return localEvents.onCleanupRequested(group, nowNanos, wallMillis);
     }
 
     /** A fencing attempt ended ({@code fenced} = the device confirmed it). */
     public List<Effect> onFenceDone(boolean fenced, String detail, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        counters.fenceDone(fenced);
-        if (fenced) {
-            maint.peerFenced(); // powered off: what it ran in maintenance is gone
-            for (int i = 0; i < config.resourceGroups().size(); i++) {
-                machine.maintenancePolicy().peerReported(i, false, out); // the outcome's event below reconciles
-            }
-        }
-        apply(machine.on(new TakeoverEvent.FenceOutcome(fenced, detail), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onFenceDone(fenced, detail, nowNanos, wallMillis);
     }
 
     /**
@@ -482,356 +273,37 @@ public final class NodeEngine {
      */
     public List<Effect> onOperatorCommand(long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
-        awake(out, nowNanos, wallMillis);
+        membership.awake(out, nowNanos, wallMillis);
         return out;
     }
 
     /** Orderly shutdown (SIGTERM): release every group, send {@code shutdone}, beat one more second, exit. */
     public List<Effect> onShutdownRequested(long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        log(out, Level.INFO, "Heartbeat shutdown in progress.");
-        apply(machine.on(new TakeoverEvent.ShutdownRequested(), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onShutdownRequested(nowNanos, wallMillis);
     }
 
     /** Operator takeover ({@code hb takeover}): ask the peer to hand us {@code set} (relative to this node). */
     public List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        // read first after a pause of this process, it must not act on the view from before it (refused while
-        // the peer may have taken our groups meanwhile: resynchronising)
-        awake(out, nowNanos, wallMillis);
-        failback.operatorPlaces();
-        apply(machine.on(new TakeoverEvent.TakeoverRequested(set), nowNanos), out, nowNanos, wallMillis);
-        return out;
+        return localEvents.onTakeoverRequested(set, nowNanos, wallMillis);
     }
 
     /** Operator standby: hand {@code set} (relative to this node) to the peer. */
     public List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        // read first after a pause of this process, it must not act on the view from before it (refused while
-        // the peer may have taken our groups meanwhile: resynchronising)
-        awake(out, nowNanos, wallMillis);
-        failback.operatorPlaces();
-        apply(machine.on(new TakeoverEvent.StandbyRequested(set), nowNanos), out, nowNanos, wallMillis);
-        return out;
-    }
-
-    private void dispatch(MessageType type, HaMessage m, List<Effect> out, long now, long wall, boolean restarted) {
-        switch (type) {
-            case STATUS -> {
-                NodeStatus st = m.get(Field.STATUS).flatMap(NodeStatus::fromWire).orElse(NodeStatus.UP);
-                long dtMs = FrameAdmission.parseHex(m.get(Field.DEADTIME).orElse(""), 0);
-                boolean firstContact = !detector.heardFrom(peer);
-                // never heard before, and being fenced for its silence at initdead: the run heard now is not one
-                // declared dead after it was seen (no return after a partition), so it is taken as a restart: a
-                // new daemon released what ran there, or reports it (TakeoverMachine calls off a fence not yet
-                // at the device, and takes nothing over on the outcome of one that is, but negotiates)
-                boolean unseenRun = firstContact && !restarted && machine.state() == TakeoverState.FENCING;
-                if (unseenRun) {
-                    log(out, Level.INFO, peer + " is heard for the first time while being fenced for its silence at"
-                            + " start-up: a run of it this node never saw");
-                    feed(new TakeoverEvent.PeerRestarted(), out, now, wall);
-                }
-                for (MembershipEvent e : detector.statusReceived(peer, st, Duration.ofMillis(Math.max(0, dtMs)), now)) {
-                    onMembership(e, out, now, wall, restarted || unseenRun);
-                }
-                if (firstContact && handshake.onFirstContact(now)) {
-                    transmit(out, LocalStatus.requestNodes(peer), wall);
-                }
-            }
-            case REQUEST_NODES -> transmit(out, LocalStatus.replyNodes(peer, config.nodes()), wall);
-            case REPLY_NODES -> {
-                if (handshake.onReplyNodes()) {
-                    commNowUp(out, now, wall);
-                }
-            }
-            case STARTING -> {
-                sendConfigDigestIfNew(out, wall); // before our resource answer: the peer compares first
-                sendMaintenanceIfNew(out, wall);
-                sendPingCountIfNew(out, wall);
-                expectPeerPingCount(now);
-                failback.peerStarting();
-                // our report goes with the answer: one sent before the peer tracked our sequence numbers
-                // (its first frames from us lost) is never asked for again, and our groups may not change
-                groupReports.peerMayHaveMissed();
-                feed(new TakeoverEvent.PeerStarting(), out, now, wall);
-            }
-            case CONFIG_DIGEST -> {
-                agreement.received(m, peerSeq.generation(), config.resourceGroups(), out)
-                        .ifPresent(g -> apply(machine.on(new TakeoverEvent.GroupsDisputed(g), now), out, now, wall));
-                sendConfigDigestIfNew(out, wall);
-                feed(null, out, now, wall); // the peer's resource messages held back for this
-            }
-            case RESOURCE, ASK_RESOURCES, TAKEOVER, GROUP_FAILURE -> {
-                Optional<ResourceMessages.Decoded> d = ResourceMessages.decode(type, m, this::groupIndex);
-                if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Malformed bad) {
-                    bad(out, peer.value(), bad.reason(), now);
-                } else if (d.isPresent() && d.get() instanceof ResourceMessages.Decoded.Event ev) {
-                    if (type == MessageType.ASK_RESOURCES) {
-                        peerAskSeq = dispatchedSeq;
-                    }
-                    // a claim sent before the peer's part in the standby exchange (read late: it filled a gap)
-                    // does not end that exchange
-                    machine.claimPredatesExchange(type == MessageType.RESOURCE && dispatchedSeq < peerAskSeq);
-                    if (type == MessageType.GROUP_FAILURE) {
-                        apply(machine.on(ev.event(), now), out, now, wall);
-                        if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
-                                && f.failure() == org.jheartbeat.core.takeover.GroupFailure.CLEAR) {
-                            failBackAfterCleanup(out, now, wall);
-                        }
-                    } else {
-                        if (ev.event() instanceof TakeoverEvent.PeerResources r
-                                && ("partition".equals(r.info()) || "mach_down".equals(r.info()))) {
-                            // it took us for dead: our reports meanwhile may be lost for good (a restarted peer
-                            // tracks our sequence numbers only from the first frame it heard), and it must
-                            // know what runs here to let go of what it took over
-                            groupReports.peerMayHaveMissed();
-                        }
-                        feed(ev.event(), out, now, wall);
-                    }
-                    if (ev.event() instanceof TakeoverEvent.PeerResources r && r.stable()
-                            && failback.peerStable(config.autoFailback() != FailbackPolicy.OFF)) {
-                        failBackIfDue(out, now, wall);
-                    }
-                }
-            }
-            case SHUTDOWN_DONE -> {
-                leftGeneration = peerSeq.generation();
-                for (MembershipEvent e : detector.nodeLeft(peer, now)) {
-                    log(out, Level.INFO, e.logLine());
-                }
-                out.add(new Effect.PeerLost(peer, "shut down"));
-                maint.leftRunningAtShutdown(config.resourceGroups()).ifPresent(out::add);
-                // its shutdone releases what it stopped, not what it leaves running (in maintenance, or by its
-                // last report): that is not taken over until its next run's own report says where it runs
-                java.util.Set<Integer> left = new java.util.TreeSet<>(peerMaintenanceRuns());
-                left.addAll(groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                        GroupReports.HOLDING));
-                machine.maintenancePolicy().peerLeftRunning(left, out);
-                ping.peerUnknown();
-                feed(new TakeoverEvent.PeerShutdown(), out, now, wall);
-            }
-            case PING_COUNT -> {
-                if (!ping.peerCount(m.get(Field.PING_COUNT).orElse(""), now)) {
-                    bad(out, peer.value(), type.wireName() + " without a valid " + Field.PING_COUNT.wireName(), now);
-                    return;
-                }
-                sendPingCountIfNew(out, wall);
-            }
-            case MAINTENANCE -> onMaintenanceMessage(m, out, now, wall);
-            case GROUP_STATES -> {
-                Optional<String> malformed = groupReports.received(m, peerSeq.generation(),
-                        FrameAdmission.parseHex(m.get(Field.SEQ).orElse(""), -1));
-                malformed.ifPresent(r -> bad(out, peer.value(), r, now));
-                machine.peerReportMayBeOld(peerReportMayBeOld());
-                if (malformed.isEmpty()) {
-                    // what may run there, group by group: the machine's source of the peer's holdings
-                    // (not through feed: it must not release resource messages held back for the jhb-config)
-                    apply(machine.on(new TakeoverEvent.PeerGroupStates(groupReports.peerStates(peerSeq.generation())),
-                            now), out, now, wall);
-                    boolean ended = false;
-                    for (var r : groupReports.peerMayRun(config.resourceGroups(), peerSeq.generation()).entrySet()) {
-                        ended |= machine.maintenancePolicy().peerReported(r.getKey(), r.getValue(), out);
-                    }
-                    if (ended) {
-                        feed(new TakeoverEvent.Tick(), out, now, wall); // reconciles what is managed again
-                    }
-                    releaseWhatThePeerReportsRunning(out, now, wall);
-                }
-            }
-            case STONITH -> log(out, Level.INFO, peer + " reports STONITH of " + m.get(Field.NODE).orElse("?")
-                    + ": " + m.get(Field.RESULT).orElse("?"));
-            default -> { }
-        }
-    }
-
-    /** The first tick or frame after a pause of this process discounts it ({@link FailureDetector#awake}). */
-    private void awake(List<Effect> out, long now, long wall) {
-        List<MembershipEvent> events = detector.awake(now);
-        events.forEach(e -> onMembership(e, out, now, wall, false));
-        ping.pingNodes().paused(detector.lastPauseNanos()); // the ICMP replies of the pause wait unread too
-        if (detector.lastPauseNanos() > 0 && events.stream().noneMatch(e -> e instanceof MembershipEvent.Paused)) {
-            // the peer was taken for dead before the pause (no silence of its to discount): it may have come
-            // back and taken its groups meanwhile, its frames waiting unread
-            resyncAfterPause(detector.lastPauseNanos() / 1_000_000, out, now, wall);
-        }
-    }
-
-    private void onMembership(MembershipEvent e, List<Effect> out, long now, long wall, boolean restarted) {
-        Level level = Level.INFO;
-        if (e instanceof MembershipEvent.NodeDead || e instanceof MembershipEvent.Paused) {
-            level = Level.WARN;
-        } else if (e instanceof MembershipEvent.LateHeartbeat l) {
-            level = l.beyondDeadtime() ? Level.CRIT : Level.WARN;
-        }
-        log(out, level, e.logLine());
-        counters.membership(e);
-        if (e instanceof MembershipEvent.Paused p) {
-            resyncAfterPause(p.pausedMillis(), out, now, wall);
-        } else if (e instanceof MembershipEvent.NodeDead) {
-            if (handshake.onPeerDead()) {
-                commNowUp(out, now, wall);
-            }
-            out.add(new Effect.PeerLost(peer, "died"));
-            ping.peerUnknown();
-            feed(new TakeoverEvent.PeerDead(peerIsHeartbeat306(now)), out, now, wall);
-        } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.from() == NodeStatus.DEAD
-                && machine.peerPresence().departed() && !restarted) {
-            // the machine's PeerPresence is the one record of whether the peer was declared gone
-            feed(new TakeoverEvent.PeerReturned(), out, now, wall);
-        }
-    }
-
-    /** This process did not run for {@code pausedMillis}: starts wait when {@link PauseResync#paused} says so. */
-    private void resyncAfterPause(long pausedMillis, List<Effect> out, long now, long wall) {
-        if (resync.paused(pausedMillis, machine.state(), timing, now, out)) {
-            groupReports.peerMayHaveMissed(); // our own report goes out again at once
-            feed(new TakeoverEvent.Resync(true, java.util.Set.of()), out, now, wall);
-        }
-    }
-
-    /**
-     * Double ownership from what both nodes run (jheartbeat peers): when this node runs a group of the peer's
-     * and the peer's latest {@code jhb-groups} says it runs it too, the machine lets go of it here
-     * ({@link TakeoverEvent.PeerGroupsRunning}). Only while no frame of the peer is missing: a report is sent
-     * before the protocol messages of the same change, so with none missing it is not older than the last
-     * {@code done} or {@code resource} read. Checked on each report and each tick (a report read during a
-     * standby exchange is acted on once it ends).
-     */
-    private void releaseWhatThePeerReportsRunning(List<Effect> out, long now, long wall) {
-        if (!machine.holdings().includesForeign() || !peerSeq.missing().isEmpty()
-                || machine.state() != TakeoverState.STABLE && machine.state() != TakeoverState.STANDBY_GIVING) {
-            return;
-        }
-        java.util.Set<Integer> runs = groupReports.peerHolding(config.resourceGroups(), peerSeq.generation(),
-                java.util.EnumSet.of(GroupState.RUNNING, GroupState.STARTING));
-        if (!runs.isEmpty()) {
-            apply(machine.on(new TakeoverEvent.PeerGroupsRunning(runs), now), out, now, wall);
-        }
-    }
-
-    private void commNowUp(List<Effect> out, long now, long wall) {
-        local.commUp(out);
-        sendStatus(out, wall);
-        sendConfigDigestIfNew(out, wall); // before starting: the peer compares before it answers
-        sendMaintenanceIfNew(out, wall);
-        sendPingCountIfNew(out, wall);
-        expectPeerPingCount(now);
-        agreement.commUp(now, configGraceNanos());
-        apply(machine.on(new TakeoverEvent.CommUp(), now), out, now, wall);
-    }
-
-    /** Whether the peer is a Heartbeat 3.0.6 node ({@link ConfigAgreement#peerIsHeartbeat306}). */
-    private boolean peerIsHeartbeat306(long now) {
-        return agreement.peerIsHeartbeat306(now, peerSeq.generation());
-    }
-
-    /**
-     * Feeds {@code event} (null: none) to the machine, after what {@link ConfigAgreement#admit} held back
-     * for the peer's {@code jhb-config}, unless it holds this one back too.
-     */
-    private void feed(TakeoverEvent event, List<Effect> out, long now, long wall) {
-        for (TakeoverEvent e : agreement.admit(event, machine.state() == TakeoverState.NEGOTIATING, now,
-                peerSeq.generation())) {
-            apply(machine.on(e, now), out, now, wall);
-        }
+        return localEvents.onStandbyRequested(set, nowNanos, wallMillis);
     }
 
     /** Sends our {@code jhb-config} unless this peer generation already has it ({@link ConfigAgreement#digestToSend}). */
-    private void sendConfigDigestIfNew(List<Effect> out, long wall) {
+    void sendConfigDigestIfNew(List<Effect> out, long wall) {
         agreement.digestToSend(peerSeq.generation()).ifPresent(m -> transmit(out, m, wall));
     }
 
-    /**
-     * Passes the machine's effects on to the shell, in order, except the two that are the engine's:
-     * {@link Effect.Announce} becomes a transmitted message, {@link Effect.ShutdownComplete} starts the
-     * last beats before {@link Effect.Exit}.
-     */
-    private void apply(List<Effect> effects, List<Effect> out, long now, long wall) {
-        // before the announcements of the same change, so the peer's status never trails its protocol; also
-        // to a peer we take for dead when an announcement goes out (a one-way cut: it may hear our bits, and
-        // must not read them against an older report); and to a peer we take for dead on each change: across a
-        // one-way cut it hears us and must not start a group we take over
-        boolean announces = effects.stream().anyMatch(e -> e instanceof Effect.Announce);
-        groupReports.due(config.resourceGroups(), machine::groupState, machine.reload().removedLeftHere(), peerSeq.generation(),
-                local.active() && (announces || detector.status(peer).isAlive()),
-                local.active()).ifPresent(m -> transmit(out, m, wall));
-        for (Effect e : effects) {
-            if (e instanceof Effect.Announce an) {
-                if (an.message() instanceof org.jheartbeat.core.takeover.Announcement.ShutDone
-                        && machine.maintenancePolicy().setting().any() && !runningKeys().isEmpty()) {
-                    // left running in maintenance: the peer must not take shutdone for "gave up" those
-                    transmit(out, MaintenanceMessages.set(machine.maintenancePolicy().setting(), runningKeys(), Optional.empty()), wall);
-                }
-                transmit(out, ResourceMessages.encode(rscHold.sent(an.message())), wall);
-            } else if (e instanceof Effect.ShutdownComplete) {
-                exitAtNanos = now + FINAL_BEATS_NANOS;
-            } else {
-                out.add(e);
-            }
-        }
-    }
-
-    /** Heartbeat's auto_failback: the standby for {@code foreign} once {@link AutoFailback#standbyDue}. */
-    private void failBackIfDue(List<Effect> out, long now, long wall) {
-        failback.standbyDue(() -> rscHold.value().includesForeign()
-                        || AutoFailback.runsAGroupOf(peer, config.resourceGroups(), machine::groupState),
-                detector.status(peer).isAlive(), () -> machine.state() == TakeoverState.STABLE
-                        && machine.handovers().outcome() != TakeoverMachine.Handover.IN_PROGRESS && machine.settled()
-                        && machine.peerStable()).ifPresent(line -> {
-                            out.add(line);
-                            apply(machine.on(new TakeoverEvent.StandbyRequested(ResourceSet.FOREIGN), now), out, now,
-                                    wall);
-                        });
-    }
-
-    private void sendStatus(List<Effect> out, long wall) {
+    void sendStatus(List<Effect> out, long wall) {
         transmit(out, local.beat(timing.deadtime().toMillis(), out), wall);
     }
 
-    /** Whether a newer {@code jhb-groups} of the peer may be missing ({@link GroupReports#peerReportMayBeOld}). */
-    private boolean peerReportMayBeOld() {
-        return groupReports.peerReportMayBeOld(peerSeq.missing(), peerSeq.generation());
-    }
-
-    /** Keeps the retransmission requests in step with the tracker ({@link FlowControl#track}). */
-    private void trackGaps(SequenceTracker.Verdict verdict, long lastBefore, long seq, List<Effect> out, long now) {
-        flow.track(verdict, lastBefore, seq, peerSeq, out, now);
-        machine.peerReportMayBeOld(verdict != SequenceTracker.Verdict.RESTART && peerReportMayBeOld());
-    }
-
-    /** Sends the due {@code NS_rexmit} requests ({@link FlowControl#requestsDue}). */
-    private void requestRetransmissions(List<Effect> out, long now, long wall) {
-        for (HaMessage m : flow.requestsDue(now, detector.status(peer).isAlive())) {
-            transmit(out, m, wall);
-        }
-    }
-
-    /** Stamps and sends {@code body}: a beat ({@code status}), a retransmission request, or any other message. */
-    private void transmit(List<Effect> out, HaMessage body, long wall) {
-        boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
-        MessageType type = body.messageType().orElse(null);
-        Traffic traffic = type == MessageType.STATUS ? Traffic.BEAT
-                : type == MessageType.RETRANSMIT_REQUEST ? Traffic.RETRANSMISSION : Traffic.MESSAGE;
-        out.add(new Effect.Transmit(stamper.stamp(body, wall,
-                toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty()), traffic));
-    }
-
-    /** {@code jhb-maint} from the peer: a probe request, its answer, or its setting (the newer one wins). */
-    private void onMaintenanceMessage(HaMessage m, List<Effect> out, long now, long wall) {
-        MaintenanceMessages.Decoded d = MaintenanceMessages.decode(m);
-        if (d instanceof MaintenanceMessages.Decoded.Malformed bad) {
-            bad(out, peer.value(), bad.reason(), now);
-        } else if (d instanceof MaintenanceMessages.Decoded.Probe p) {
-            out.add(new Effect.ProbeForPeer(p.request()));
-        } else if (d instanceof MaintenanceMessages.Decoded.Runs r) {
-            out.add(new Effect.PeerProbed(r.request(), r.runs()));
-        } else if (d instanceof MaintenanceMessages.Decoded.Set set) {
-            maint.onSet(set, machine.maintenancePolicy().setting(), machine.maintenancePolicy()::leaving, this::groupIndex,
-                    peerSeq.generation(), this::runningKeys, out, msg -> transmit(out, msg, wall)).ifPresent(a ->
-                    applyMaintenance(a.next(), a.probed(), a.runsHere(), a.partly(), a.runsPeer(), false, out, now,
-                            wall));
-        }
+    /** Stamps and sends {@code body} ({@link OutboundStamper#transmit}). */
+    void transmit(List<Effect> out, HaMessage body, long wall) {
+        out.add(stamper.transmit(body, wall, peer, peerUuid));
     }
 
     /**
@@ -849,22 +321,7 @@ public final class NodeEngine {
     public List<Effect> onMaintenanceApplied(Maintenance next, java.util.Set<Integer> probed,
                                              java.util.Set<Integer> runsHere, java.util.Set<Integer> partly,
                                              java.util.Set<Integer> runsPeer, boolean announce, long now, long wall) {
-        List<Effect> out = new ArrayList<>();
-        awake(out, now, wall);
-        applyMaintenance(next, probed, runsHere, partly, runsPeer, announce, out, now, wall);
-        return out;
-    }
-
-    private void applyMaintenance(Maintenance next, java.util.Set<Integer> probed, java.util.Set<Integer> runsHere,
-                                  java.util.Set<Integer> partly, java.util.Set<Integer> runsPeer, boolean announce,
-                                  List<Effect> out, long now, long wall) {
-        apply(machine.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), now), out, now,
-                wall);
-        out.add(new Effect.PersistMaintenance(next));
-        if (announce && detector.status(peer).isAlive()) {
-            transmit(out, maint.announcement(next, probed, runsPeer, config.resourceGroups(), runningKeys(),
-                    peerSeq.generation()), wall);
-        }
+        return maintenance.onMaintenanceApplied(next, probed, runsHere, partly, runsPeer, announce, now, wall);
     }
 
     /** Asks the peer to probe its groups and answer with {@code jhb-maint runs} and {@code request}. */
@@ -880,10 +337,7 @@ public final class NodeEngine {
      */
     public List<Effect> onProbedForPeer(long request, java.util.Set<Integer> fully, java.util.Set<Integer> partly,
                                         long wall) {
-        List<Effect> out = new ArrayList<>();
-        transmit(out, maint.probedForPeer(request, fully, partly, config.resourceGroups(),
-                machine.reload().removedLeftRunning()), wall);
-        return out;
+        return maintenance.onProbedForPeer(request, fully, partly, wall);
     }
 
     /** What the peer's {@code jhb-groups} from its current run says of group {@code key} ({@code hb status}). */
@@ -896,47 +350,20 @@ public final class NodeEngine {
         return maint.peerRuns();
     }
 
-    /** Sends our maintenance setting to a peer generation that has not had it (comm up, a restarted peer). */
-    private void sendMaintenanceIfNew(List<Effect> out, long wall) {
-        maint.settingToSend(machine.maintenancePolicy().setting(), peerSeq.generation(), this::runningKeys)
-                .ifPresent(m -> transmit(out, m, wall));
+    List<String> runningKeys() {
+        return GroupKeys.running(config.resourceGroups(), machine::groupState, machine.reload().removedLeftRunning());
     }
 
-    private java.util.List<String> runningKeys() {
-        java.util.List<String> keys = new java.util.ArrayList<>();
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (machine.groupState(i) == GroupState.RUNNING) {
-                keys.add(config.resourceGroups().get(i).key());
-            }
-        }
-        keys.addAll(machine.reload().removedLeftRunning());
-        return keys;
+    int groupIndex(String key) {
+        return GroupKeys.index(config.resourceGroups(), key);
     }
 
-    private int groupIndex(String key) {
-        for (int i = 0; i < config.resourceGroups().size(); i++) {
-            if (config.resourceGroups().get(i).key().equals(key)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private void stale(List<Effect> out, StaleFrameCounter.Reason reason, String detail, long now) {
-        staleFrames.record(reason, detail, now).ifPresent(line -> log(out, Level.DEBUG, line));
-    }
-
-    private void bad(List<Effect> out, String source, String reason, long now) {
+    void bad(List<Effect> out, String source, String reason, long now) {
         badPackets.record(source, reason, now).ifPresent(line -> log(out, Level.ERROR, line));
     }
 
-    private static void log(List<Effect> out, Level level, String text) {
+    static void log(List<Effect> out, Level level, String text) {
         out.add(new Effect.LogLine(level, text));
-    }
-
-    /** A jheartbeat peer reports its ping count within deadping of its start, plus a keepalive or two. */
-    private void expectPeerPingCount(long now) {
-        ping.expectPeerCount(now, config.ping().deadping().toNanos() + 2 * timing.keepalive().toNanos());
     }
 
     /**
@@ -945,8 +372,7 @@ public final class NodeEngine {
      * comm, negotiating or stable (not in a standby exchange, fencing or shutting down).
      */
     public boolean groupsQuiet() {
-        return Regrouping.quiet(machine.state(), config.resourceGroups().size(), machine::groupState)
-                && !machine.reload().removedStopping();
+        return reload.groupsQuiet();
     }
 
     /**
@@ -966,42 +392,7 @@ public final class NodeEngine {
      *                               (nothing is changed then)
      */
     public List<Effect> onReload(ClusterConfig applied, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        // a reload read first after a pause of this process must not act on the view from before it
-        awake(out, nowNanos, wallMillis);
-        List<org.jheartbeat.core.config.ResourceGroupDecl> oldGroups = config.resourceGroups();
-        boolean regroup = !oldGroups.equals(applied.resourceGroups());
-        if (regroup && !groupsQuiet()) {
-            throw new IllegalStateException("resource groups are in flux (" + machine.state() + ")");
-        }
-        config = applied;
-        timing = applied.timing();
-        detector.retime(timing);
-        stamper.rekey(new org.jheartbeat.core.auth.MessageAuthenticator(applied.authKeys()));
-        if (regroup) {
-            agreement.regrouped(oldGroups, this::groupIndex);
-            // what the peer last said runs there, and our last probe for it, are indices into the old list
-            maint.regrouped(oldGroups, this::groupIndex);
-            rscHold.groupsChanged(Regrouping.prefersAny(applied.resourceGroups(), me),
-                    Regrouping.prefersAny(applied.resourceGroups(), peer));
-            java.util.Set<String> left = machine.reload().removedLeftRunning();
-            apply(machine.reload().regroup(applied.resourceGroups(), rscHold.value(), this::peerReport), out, nowNanos,
-                    wallMillis);
-            out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), machine.maintenancePolicy()::covers,
-                    machine::groupState)); // managed again: watched, as when adopted
-        }
-        agreement.reloaded(applied, peerSeq.generation(), out).ifPresent(g ->
-                apply(machine.on(new TakeoverEvent.GroupsDisputed(g), nowNanos), out, nowNanos, wallMillis));
-        if (regroup) {
-            // reconciles: a new group wanted here starts now (unless disputed)
-            apply(machine.on(new TakeoverEvent.GroupsDisputed(agreement.disputed()), nowNanos), out, nowNanos,
-                    wallMillis);
-        }
-        if (local.active()) {
-            agreement.resendDigest();
-            sendConfigDigestIfNew(out, wallMillis);
-        }
-        return out;
+        return reload.onReload(applied, nowNanos, wallMillis);
     }
 
     // --- views for status ---

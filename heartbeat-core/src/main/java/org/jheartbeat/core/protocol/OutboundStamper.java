@@ -5,9 +5,11 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.jheartbeat.core.auth.MessageAuthenticator;
 import org.jheartbeat.core.config.NodeName;
+import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.MessageType;
+import org.jheartbeat.core.wire.Traffic;
 import org.jheartbeat.core.wire.WirePacket;
 
 /**
@@ -57,6 +59,22 @@ public final class OutboundStamper {
         this.generation = generation;
         this.authenticator = authenticator;
         this.loadAverage = loadAverage;
+    }
+
+    /**
+     * Stamps {@code body} as {@link #stamp}, with {@code peerUuid} as its {@code destuuid} when it is addressed to
+     * {@code peer}, tagged with its traffic class for the media's counters: a beat ({@code status}), a
+     * retransmission request, or any other message.
+     *
+     * @param peerUuid the peer's UUID from its frames, or null while none was heard
+     */
+    Effect.Transmit transmit(HaMessage body, long wallMillis, NodeName peer, byte[] peerUuid) {
+        boolean toPeer = body.get(Field.DESTINATION).map(peer.value()::equals).orElse(false);
+        MessageType type = body.messageType().orElse(null);
+        Traffic traffic = type == MessageType.STATUS ? Traffic.BEAT
+                : type == MessageType.RETRANSMIT_REQUEST ? Traffic.RETRANSMISSION : Traffic.MESSAGE;
+        return new Effect.Transmit(stamp(body, wallMillis,
+                toPeer && peerUuid != null ? Optional.of(peerUuid) : Optional.empty()), traffic);
     }
 
     /**

@@ -8,6 +8,7 @@ import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.Timing;
 import org.jheartbeat.core.membership.SequenceTracker;
 import org.jheartbeat.core.takeover.Effect;
+import org.jheartbeat.core.takeover.PeerPresence;
 import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.TakeoverState;
 import org.jheartbeat.core.wire.Field;
@@ -52,18 +53,20 @@ class EngineRulesTest {
     @Test
     void autoFailbackIsOwedToAJoinedPeerWaitsWhileInFluxAndEndsWithAnOperatorsChoice() {
         AutoFailback f = new AutoFailback(PEER);
-        assertThat(f.peerStable(true)).as("not joining").isFalse();
+        assertThat(f.peerJoined(PeerPresence.IN_FLUX, PeerPresence.STABLE, true)).as("not joining").isFalse();
+        assertThat(f.peerJoined(PeerPresence.JOINING, PeerPresence.JOINING, true)).as("not stable").isFalse();
+        assertThat(f.standbyDue(() -> true, true, () -> true)).as("nothing owed").isEmpty();
         f.peerStarting();
-        assertThat(f.peerStable(true)).isTrue();
+        assertThat(f.peerJoined(PeerPresence.JOINING, PeerPresence.STABLE, true)).isTrue();
         assertThat(f.standbyDue(() -> true, true, () -> false)).as("in flux: waits").isEmpty();
         assertThat(f.standbyDue(() -> true, true, () -> true)).isPresent();
         assertThat(f.standbyDue(() -> true, true, () -> true)).as("asked once").isEmpty();
         f.peerStarting();
-        f.peerStable(true);
+        f.peerJoined(PeerPresence.JOINING, PeerPresence.STABLE, true);
         f.operatorPlaces();
         assertThat(f.standbyDue(() -> true, true, () -> true)).isEmpty();
         f.peerStarting();
-        f.peerStable(true);
+        f.peerJoined(PeerPresence.JOINING, PeerPresence.STABLE, true);
         assertThat(f.standbyDue(() -> false, true, () -> true)).as("nothing of the peer's here").isEmpty();
         assertThat(f.standbyDue(() -> true, true, () -> true)).as("no longer owed").isEmpty();
     }

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jheartbeat.core.takeover.Announcement;
 import org.jheartbeat.core.takeover.Maintenance;
+import org.jheartbeat.core.takeover.ResourceSet;
 import org.jheartbeat.core.wire.Field;
 import org.jheartbeat.core.wire.HaMessage;
 import org.jheartbeat.core.wire.MessageType;
@@ -48,5 +50,19 @@ class MaintenanceMessagesTest {
         assertThat(MaintenanceMessages.decode(base.with(Field.MAINT_OP, "runs").with(Field.MAINT_REQUEST, "1")
                 .with(Field.MAINT_RUNS, "y".repeat(MaintenanceMessages.MAX_LIST + 1))))
                 .isInstanceOf(MaintenanceMessages.Decoded.Malformed.class);
+    }
+
+    @Test
+    void aShutdoneInMaintenanceIsPrecededByTheSettingWithWhatRunsHere() {
+        Maintenance on = new Maintenance(4, true, new TreeSet<>(), new TreeSet<>());
+        assertThat(MaintenanceCoordination.beforeAnnouncement(new Announcement.ShutDone(), on, () -> List.of("g")))
+                .hasValueSatisfying(m -> assertThat(MaintenanceMessages.decode(m)).isEqualTo(
+                        new MaintenanceMessages.Decoded.Set(on, new TreeSet<>(Set.of("g")), Optional.empty())));
+        assertThat(MaintenanceCoordination.beforeAnnouncement(new Announcement.ShutDone(), on, List::of))
+                .as("nothing left running").isEmpty();
+        assertThat(MaintenanceCoordination.beforeAnnouncement(new Announcement.ShutDone(), Maintenance.NONE,
+                () -> List.of("g"))).as("not in maintenance").isEmpty();
+        assertThat(MaintenanceCoordination.beforeAnnouncement(new Announcement.Resources(ResourceSet.ALL, true, ""),
+                on, () -> List.of("g"))).as("not a shutdone").isEmpty();
     }
 }
