@@ -41,6 +41,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   listen:                    # per ha.cf node: the address:port its endpoint binds (IP literal)
  *     node1: 192.168.1.1:9810
  *     node2: 192.168.1.2:9810
+ *   token_file: /etc/ha.d/metrics.token   # optional: scrapes must send "Authorization: Bearer TOKEN"
  * monitor:
  *   interval: 10s              # 0 or off: resources are watched only where haresources asks
  *   restart_limit: 3           # in-place restarts within the window, then the group moves
@@ -60,9 +61,12 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *                        {@code op_restart_limit}, {@code op_restart_window}); {@link OperationTimeouts#NONE}
  *                        when absent (built-in defaults: every 10 s, 3 restarts within 10 min)
  * @param fencing         the {@code stonith:} settings; {@link FencingPolicy#DEFAULT} for what is absent
+ * @param metricsTokenFile {@code metrics: token_file:}, the file holding the bearer token scrapes must send
+ *                        (absolute path; read by the daemon at start, {@link MetricsToken})
  */
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
-                             OperationTimeouts monitorDefaults, FencingPolicy fencing) {
+                             OperationTimeouts monitorDefaults, FencingPolicy fencing,
+                             Optional<Path> metricsTokenFile) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
@@ -75,6 +79,13 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         metricsListen = Map.copyOf(metricsListen);
         java.util.Objects.requireNonNull(monitorDefaults, "monitorDefaults");
         java.util.Objects.requireNonNull(fencing, "fencing");
+        java.util.Objects.requireNonNull(metricsTokenFile, "metricsTokenFile");
+    }
+
+    /** Settings without a metrics token. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing) {
+        this(source, metricsListen, monitorDefaults, fencing, Optional.empty());
     }
 
     /** Settings with the default fencing policy. */
@@ -149,23 +160,34 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 List.of("metrics", "monitor", "stonith")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
-        attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen), null);
+        Optional<Path> token = attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen),
+                Optional.empty());
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
-        return new JheartbeatYaml(source, listen, monitor, fencing);
+        return new JheartbeatYaml(source, listen, monitor, fencing, token);
     }
 
-    /** The {@code metrics:} section into {@code listen}: each node's entry checked on its own. */
-    private static Void metrics(List<Problem> problems, NodeTuple metrics, Optional<ClusterConfig> cluster,
-                                Map<String, InetSocketAddress> listen) throws Problem {
+    /**
+     * The {@code metrics:} section into {@code listen}: each node's entry checked on its own.
+     *
+     * @return {@code token_file:}, when given
+     */
+    private static Optional<Path> metrics(List<Problem> problems, NodeTuple metrics, Optional<ClusterConfig> cluster,
+                                          Map<String, InetSocketAddress> listen) throws Problem {
         if (metrics == null || isNull(metrics.getValueNode())) {
-            return null;
+            return Optional.empty();
         }
-        Map<String, NodeTuple> m = mapping(problems, metrics.getValueNode(), "metrics:", List.of("listen"));
+        Map<String, NodeTuple> m = mapping(problems, metrics.getValueNode(), "metrics:", List.of("listen",
+                "token_file"));
+        Optional<Path> token = Optional.empty();
+        NodeTuple t = m.get("token_file");
+        if (t != null) {
+            token = Optional.ofNullable(attempt(problems, () -> tokenFile(t.getValueNode()), null));
+        }
         NodeTuple l = m.get("listen");
         if (l == null || isNull(l.getValueNode())) {
-            return null;
+            return token;
         }
         List<String> nodes = cluster.map(c -> c.nodes().stream().map(NodeName::value).toList()).orElse(null);
         for (NodeTuple e : mapping(problems, l.getValueNode(), "metrics: listen:", null).values()) {
@@ -181,7 +203,17 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 listen.put(node.toLowerCase(Locale.ROOT), a);
             }
         }
-        return null;
+        return token;
+    }
+
+    /** {@code token_file:}: an absolute path; its contents are checked when the daemon reads it. */
+    private static Path tokenFile(Node n) throws Problem {
+        String v = n instanceof ScalarNode s ? s.getValue() : "";
+        if (v.isEmpty() || !v.startsWith("/")) {
+            throw new Problem(line(n), "metrics: token_file: must be an absolute path, e.g."
+                    + " /etc/ha.d/metrics.token (a file of mode 0600 holding one line, the token)");
+        }
+        return Path.of(v);
     }
 
     /**

@@ -273,7 +273,8 @@ public final class Daemon {
                     config.ping().ipfail() ? "; ipfail on: the node that sees fewer hands its groups over" : "");
             pinger.start();
         }
-        Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log, groupExecutor);
+        Optional<MetricsEndpoint> metrics = MetricsStartup.start(jheartbeatYaml, me, loop, syncRuntime, log,
+                groupExecutor);
         // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
         installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
@@ -345,31 +346,6 @@ public final class Daemon {
                         + " daemon restarts", state.maintenanceFile(), e.getMessage());
             }
         });
-    }
-
-    /**
-     * The Prometheus endpoint when jheartbeat.yaml lists this node under {@code metrics: listen:}; an
-     * address that cannot be bound is logged as an error and the node runs without metrics (metrics
-     * never stop a cluster node).
-     */
-    private static Optional<MetricsEndpoint> startMetrics(JheartbeatYaml settings, NodeName me, ClusterLoop loop,
-                                                          SyncRuntime sync, DaemonLog log,
-                                                          ResourceGroupExecutor groups) {
-        Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
-        if (at.isEmpty()) {
-            return Optional.empty();
-        }
-        String where = at.get().getAddress().getHostAddress() + ":" + at.get().getPort();
-        try {
-            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups),
-                    java.time.Clock.systemUTC());
-            LOG.info("Metrics endpoint: http://{}/metrics ({} metrics: listen)", where, JheartbeatYaml.NAME);
-            return Optional.of(m);
-        } catch (IOException e) {
-            LOG.error("Metrics endpoint cannot listen on {} ({} metrics: listen: {}): {}; running without metrics"
-                    + " (fix the address and restart the daemon)", where, JheartbeatYaml.NAME, me, e.getMessage());
-            return Optional.empty();
-        }
     }
 
     /**

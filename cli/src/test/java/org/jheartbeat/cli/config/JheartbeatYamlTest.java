@@ -74,6 +74,13 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void aTokenFileIsKeptAsItsPath() throws Exception {
+        assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n").metricsTokenFile()).isEmpty();
+        assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n  token_file: /etc/ha.d/metrics.token\n")
+                .metricsTokenFile()).contains(java.nio.file.Path.of("/etc/ha.d/metrics.token"));
+    }
+
+    @Test
     void perNodeListenAddressesAndOffWhereNotListed() throws Exception {
         JheartbeatYaml y = parse("# jheartbeat only\nmetrics:\n  listen:\n    node1: 198.18.0.1:9810\n"
                 + "    node2: \"[::1]:9811\"\n");
@@ -148,7 +155,10 @@ class JheartbeatYamlTest {
         assertThat(error("monitor:\n  interval: 10s\nmonitor:\n  interval: 20s\n"))
                 .isEqualTo("/etc/ha.d/jheartbeat.yaml:3: monitor appears twice (first on line 1); keep one");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
-                + " metrics: unknown key [listne]; did you mean 'listen'? known: listen");
+                + " metrics: unknown key [listne]; did you mean 'listen'? known: listen, token_file");
+        assertThat(error("metrics:\n  token_file: metrics.token\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2: metrics:"
+                + " token_file: must be an absolute path, e.g. /etc/ha.d/metrics.token (a file of mode 0600 holding one"
+                + " line, the token)");
         assertThat(error("metrics: 198.18.0.1:9810\n")).startsWith("/etc/ha.d/jheartbeat.yaml:1: metrics: must be a"
                 + " mapping");
         assertThat(error("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n    node1: 198.18.0.1:9811\n"))
