@@ -46,6 +46,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   interval: 10s              # 0 or off: resources are watched only where haresources asks
  *   restart_limit: 3           # in-place restarts within the window, then the group moves
  *   restart_window: 10min      # how long a failure counts
+ * authkeys:                    # beyond authkeys' own 'auth' key ({@link AuthkeysSettings})
+ *   rollover_until: 2026-12-06T18:00:00Z
+ *   crc_links: [eth1]
  * stonith:                     # how this node fences its peer before a takeover (docs/design/stonith.md)
  *   action: auto               # auto: off where the device confirms it (apcsmart), else reset; off; reset
  *   power_on: 10s              # after a confirmed off, switch the peer on again this much later; never
@@ -62,11 +65,12 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *                        when absent (built-in defaults: every 10 s, 3 restarts within 10 min)
  * @param fencing         the {@code stonith:} settings; {@link FencingPolicy#DEFAULT} for what is absent
  * @param metricsTokenFile {@code metrics: token_file:}, the file holding the bearer token scrapes must send
- *                        (absolute path; read by the daemon at start, {@link MetricsToken})
+ *                        (absolute path; read by the daemon at start, {@code MetricsToken})
+ * @param authkeys        the {@code authkeys:} section; {@link AuthkeysSettings#NONE} when absent
  */
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
                              OperationTimeouts monitorDefaults, FencingPolicy fencing,
-                             Optional<Path> metricsTokenFile) {
+                             Optional<Path> metricsTokenFile, AuthkeysSettings authkeys) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
@@ -80,6 +84,13 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         java.util.Objects.requireNonNull(monitorDefaults, "monitorDefaults");
         java.util.Objects.requireNonNull(fencing, "fencing");
         java.util.Objects.requireNonNull(metricsTokenFile, "metricsTokenFile");
+        java.util.Objects.requireNonNull(authkeys, "authkeys");
+    }
+
+    /** Settings without an {@code authkeys:} section. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing, Optional<Path> metricsTokenFile) {
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE);
     }
 
     /** Settings without a metrics token. */
@@ -157,15 +168,55 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         }
         List<Problem> problems = new ArrayList<>();
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
-                List.of("metrics", "monitor", "stonith")), Map.of());
+                List.of("authkeys", "metrics", "monitor", "stonith")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
         Optional<Path> token = attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen),
                 Optional.empty());
+        AuthkeysSettings keys = attempt(problems, () -> authkeys(problems, top.get("authkeys")), AuthkeysSettings.NONE);
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
-        return new JheartbeatYaml(source, listen, monitor, fencing, token);
+        return new JheartbeatYaml(source, listen, monitor, fencing, token, keys);
+    }
+
+    /** The same settings without the {@code authkeys:} section, which a reload applies (the rest needs a restart). */
+    public JheartbeatYaml withoutAuthkeys() {
+        return new JheartbeatYaml(source, metricsListen, monitorDefaults, fencing, metricsTokenFile,
+                AuthkeysSettings.NONE);
+    }
+
+    /** The {@code authkeys:} section: {@code rollover_until} (a time with its zone) and {@code crc_links} (a list). */
+    private static AuthkeysSettings authkeys(List<Problem> problems, NodeTuple section) throws Problem {
+        if (section == null || isNull(section.getValueNode())) {
+            return AuthkeysSettings.NONE;
+        }
+        Map<String, NodeTuple> m = mapping(problems, section.getValueNode(), "authkeys:",
+                List.of("rollover_until", "crc_links"));
+        Optional<java.time.Instant> until = Optional.empty();
+        NodeTuple u = m.get("rollover_until");
+        if (u != null) {
+            Node v = u.getValueNode();
+            String text = v instanceof ScalarNode sv ? sv.getValue() : "";
+            try {
+                until = Optional.of(java.time.OffsetDateTime.parse(text).toInstant());
+            } catch (java.time.format.DateTimeParseException e) {
+                problems.add(new Problem(line(v), "authkeys: rollover_until: [" + text + "] is not a time with its"
+                        + " zone; write e.g. 2026-12-06T18:00:00Z (UTC) or 2026-12-06T19:00:00+01:00"));
+            }
+        }
+        java.util.Set<String> crc = new java.util.LinkedHashSet<>();
+        NodeTuple c = m.get("crc_links");
+        if (c != null) {
+            if (!(c.getValueNode() instanceof org.yaml.snakeyaml.nodes.SequenceNode list)
+                    || !list.getValue().stream().allMatch(n -> n instanceof ScalarNode sn && !sn.getValue().isBlank())) {
+                problems.add(new Problem(line(c.getValueNode()), "authkeys: crc_links: must be a list of interface"
+                        + " names, e.g. [eth1]"));
+            } else {
+                list.getValue().forEach(n -> crc.add(((ScalarNode) n).getValue()));
+            }
+        }
+        return new AuthkeysSettings(until, crc);
     }
 
     /**

@@ -142,13 +142,20 @@ public final class Daemon {
                 || stonith != null && stonith.failed()) {
             throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
         }
-        ClusterConfig config = loaded.config().get();
-        if (config.peerOf(me).isEmpty()) {
+        if (loaded.config().get().peerOf(me).isEmpty()) {
             throw new UserException(ExitCodes.CONFIG, configDir.resolve("ha.cf") + ":0: two nodes are needed, "
                     + "this node and its peer; add a 'node' line for the peer");
         }
-        org.jheartbeat.sync.config.SyncConfig sync = SyncConfigFile.load(configDir, Optional.of(config));
-        JheartbeatYaml jheartbeatYaml = JheartbeatYaml.load(configDir, Optional.of(config));
+        org.jheartbeat.sync.config.SyncConfig sync = SyncConfigFile.load(configDir, loaded.config());
+        JheartbeatYaml jheartbeatYaml = JheartbeatYaml.load(configDir, Optional.of(loaded.config().get()));
+        List<ConfigDiagnostic> keyProblems = org.jheartbeat.cli.config.AuthkeysPolicy.check(loaded.config().get(),
+                jheartbeatYaml, java.time.Instant.now());
+        keyProblems.forEach(d -> err.println(d.format()));
+        if (keyProblems.stream().anyMatch(ConfigDiagnostic::isError)) {
+            throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
+        }
+        // the key roll-over window of jheartbeat.yaml rides on the keys, so a reload can open or close it
+        ClusterConfig config = org.jheartbeat.cli.config.AuthkeysPolicy.apply(loaded.config().get(), jheartbeatYaml);
         try {
             state.create();
         } catch (IOException e) {

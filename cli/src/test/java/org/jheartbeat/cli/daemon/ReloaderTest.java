@@ -36,6 +36,21 @@ class ReloaderTest {
         assertThat(r.kind()).isEqualTo(ControlResponse.Kind.ERROR);
         assertThat(r.error()).startsWith(Reloader.CONFIG_ERRORS + dir + "; nothing applied");
         assertThat(r.body()).isEqualTo(dir.resolve("jheartbeat.yaml") + ":1: unknown key [metric]; did you mean"
-                + " 'metrics'? known: metrics, monitor, stonith\n");
+                + " 'metrics'? known: authkeys, metrics, monitor, stonith\n");
+    }
+
+    /** crc on a network link nobody vouched for is a reload error that applies nothing. */
+    @Test
+    void crcOnALinkNobodyVouchedForIsRefused() throws Exception {
+        ConfigDirBuilder.validTwoNode().writeTo(dir);
+        NodeName me = NodeName.of("node1");
+        ClusterConfig running = ConfigLoader.load(dir, Optional.of(me)).config().orElseThrow();
+        Reloader reloader = new Reloader(dir, me, running, null);
+
+        ConfigDirBuilder.validTwoNode().authkeys("auth 1\n1 crc\n").writeTo(dir);
+        ControlResponse crc = reloader.reload("test");
+        assertThat(crc.kind()).isEqualTo(ControlResponse.Kind.ERROR);
+        assertThat(crc.body()).contains(dir.resolve("ha.cf") + ":6: the link on eth1 carries messages authenticated"
+                + " with crc (authkeys: auth 1)");
     }
 }
