@@ -46,6 +46,8 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   interval: 10s              # 0 or off: resources are watched only where haresources asks
  *   restart_limit: 3           # in-place restarts within the window, then the group moves
  *   restart_window: 10min      # how long a failure counts
+ * control:
+ *   admin_group: haadmin       # besides root, its members may change the cluster over the control socket
  * authkeys:                    # beyond authkeys' own 'auth' key ({@link AuthkeysSettings})
  *   rollover_until: 2026-12-06T18:00:00Z
  *   crc_links: [eth1]
@@ -67,10 +69,12 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * @param metricsTokenFile {@code metrics: token_file:}, the file holding the bearer token scrapes must send
  *                        (absolute path; read by the daemon at start, {@code MetricsToken})
  * @param authkeys        the {@code authkeys:} section; {@link AuthkeysSettings#NONE} when absent
+ * @param adminGroup      {@code control: admin_group:}: the group whose members may send state-changing control
+ *                        requests besides root ({@code haclient} members may only read)
  */
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
                              OperationTimeouts monitorDefaults, FencingPolicy fencing,
-                             Optional<Path> metricsTokenFile, AuthkeysSettings authkeys) {
+                             Optional<Path> metricsTokenFile, AuthkeysSettings authkeys, Optional<String> adminGroup) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
@@ -85,12 +89,19 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         java.util.Objects.requireNonNull(fencing, "fencing");
         java.util.Objects.requireNonNull(metricsTokenFile, "metricsTokenFile");
         java.util.Objects.requireNonNull(authkeys, "authkeys");
+        java.util.Objects.requireNonNull(adminGroup, "adminGroup");
+    }
+
+    /** Settings without a {@code control:} section. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing, Optional<Path> metricsTokenFile, AuthkeysSettings authkeys) {
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, Optional.empty());
     }
 
     /** Settings without an {@code authkeys:} section. */
     public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
                           FencingPolicy fencing, Optional<Path> metricsTokenFile) {
-        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE);
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE, Optional.empty());
     }
 
     /** Settings without a metrics token. */
@@ -168,22 +179,40 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         }
         List<Problem> problems = new ArrayList<>();
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
-                List.of("authkeys", "metrics", "monitor", "stonith")), Map.of());
+                List.of("authkeys", "control", "metrics", "monitor", "stonith")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
         Optional<Path> token = attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen),
                 Optional.empty());
         AuthkeysSettings keys = attempt(problems, () -> authkeys(problems, top.get("authkeys")), AuthkeysSettings.NONE);
+        Optional<String> admins = attempt(problems, () -> control(problems, top.get("control")), Optional.empty());
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
-        return new JheartbeatYaml(source, listen, monitor, fencing, token, keys);
+        return new JheartbeatYaml(source, listen, monitor, fencing, token, keys, admins);
     }
 
     /** The same settings without the {@code authkeys:} section, which a reload applies (the rest needs a restart). */
     public JheartbeatYaml withoutAuthkeys() {
         return new JheartbeatYaml(source, metricsListen, monitorDefaults, fencing, metricsTokenFile,
-                AuthkeysSettings.NONE);
+                AuthkeysSettings.NONE, adminGroup);
+    }
+
+    /** The {@code control:} section: {@code admin_group}, a group name. */
+    private static Optional<String> control(List<Problem> problems, NodeTuple section) throws Problem {
+        if (section == null || isNull(section.getValueNode())) {
+            return Optional.empty();
+        }
+        NodeTuple g = mapping(problems, section.getValueNode(), "control:", List.of("admin_group")).get("admin_group");
+        if (g == null) {
+            return Optional.empty();
+        }
+        String v = g.getValueNode() instanceof ScalarNode s ? s.getValue() : "";
+        if (!v.matches("[a-z_][a-z0-9_-]{0,31}")) {
+            throw new Problem(line(g.getValueNode()), "control: admin_group: [" + v + "] is not a group name; write"
+                    + " the name of a group in /etc/group whose members may change the cluster, e.g. haadmin");
+        }
+        return Optional.of(v);
     }
 
     /** The {@code authkeys:} section: {@code rollover_until} (a time with its zone) and {@code crc_links} (a list). */

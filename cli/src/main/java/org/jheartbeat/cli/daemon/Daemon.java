@@ -267,7 +267,9 @@ public final class Daemon {
         Reloader reloader = new Reloader(config.configDir(), me, config, loop);
         reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
         ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
-                log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor));
+                log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor),
+                ControlServer.Limits.DEFAULT, MonotonicClock.system(),
+                org.jheartbeat.core.control.ControlAccess.withAdminGroup(jheartbeatYaml.adminGroup()));
         controlRef.set(control);
         control.start();
         syncRuntime.start();

@@ -88,6 +88,15 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void theControlSectionNamesTheAdminGroup() throws Exception {
+        assertThat(parse("").adminGroup()).isEmpty();
+        assertThat(parse("control:\n  admin_group: haadmin\n").adminGroup()).contains("haadmin");
+        assertThat(error("control:\n  admin_group: Ha Admins\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2: control:"
+                + " admin_group: [Ha Admins] is not a group name; write the name of a group in /etc/group whose members"
+                + " may change the cluster, e.g. haadmin");
+    }
+
+    @Test
     void aTokenFileIsKeptAsItsPath() throws Exception {
         assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n").metricsTokenFile()).isEmpty();
         assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n  token_file: /etc/ha.d/metrics.token\n")
@@ -165,7 +174,7 @@ class JheartbeatYamlTest {
         assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
                 + " node1: no address");
         assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: unknown key"
-                + " [metric]; did you mean 'metrics'? known: authkeys, metrics, monitor, stonith");
+                + " [metric]; did you mean 'metrics'? known: authkeys, control, metrics, monitor, stonith");
         assertThat(error("monitor:\n  interval: 10s\nmonitor:\n  interval: 20s\n"))
                 .isEqualTo("/etc/ha.d/jheartbeat.yaml:3: monitor appears twice (first on line 1); keep one");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
@@ -207,7 +216,7 @@ class JheartbeatYamlTest {
                 "/etc/ha.d/jheartbeat.yaml:8: monitor: unknown key [restart_limt]; did you mean 'restart_limit'? known:"
                         + " interval, restart_limit, restart_window",
                 error("stonith:\n  fence_delay: soon\n").replace(":2:", ":10:"),
-                "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: authkeys, metrics, monitor, stonith"));
+                "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: authkeys, control, metrics, monitor, stonith"));
     }
 
     @Test
