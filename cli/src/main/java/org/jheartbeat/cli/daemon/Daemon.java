@@ -264,7 +264,7 @@ public final class Daemon {
         }
         realtime();
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
-        Reloader reloader = new Reloader(config.configDir(), me, config, loop);
+        Reloader reloader = new Reloader(config.configDir(), me, config, loop, wall);
         reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
         ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
                 log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor),
@@ -283,7 +283,7 @@ public final class Daemon {
             pinger.start();
         }
         Optional<MetricsEndpoint> metrics = MetricsStartup.start(jheartbeatYaml, me, loop, syncRuntime, log,
-                groupExecutor);
+                groupExecutor, wall);
         // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
         installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);

@@ -23,11 +23,12 @@ final class MetricsStartup {
     /**
      * The Prometheus endpoint when jheartbeat.yaml lists this node under {@code metrics: listen:}; an
      * address that cannot be bound is logged as an error and the node runs without metrics (metrics
-     * never stop a cluster node).
+     * never stop a cluster node). A token file that cannot be used keeps the endpoint off rather than open.
+     *
+     * @param wall wall time, for the replica and backup ages
      */
-    static Optional<MetricsEndpoint> start(JheartbeatYaml settings, NodeName me, ClusterLoop loop,
-                                                          SyncRuntime sync, DaemonLog log,
-                                                          ResourceGroupExecutor groups) {
+    static Optional<MetricsEndpoint> start(JheartbeatYaml settings, NodeName me, ClusterLoop loop, SyncRuntime sync,
+                                           DaemonLog log, ResourceGroupExecutor groups, java.time.Clock wall) {
         Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
         if (at.isEmpty()) {
             return Optional.empty();
@@ -49,7 +50,7 @@ final class MetricsStartup {
         }
         try {
             MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups),
-                    java.time.Clock.systemUTC(), token);
+                    wall, token);
             LOG.info("Metrics endpoint: http://{}/metrics ({} metrics: listen{})", where, JheartbeatYaml.NAME,
                     token.isPresent() ? "; bearer token required" : "");
             return Optional.of(m);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,6 +51,7 @@ final class Reloader {
     /** Keeps the groups the node may run (the state directory) before a reload applies them; nothing by default. */
     private java.util.function.Consumer<List<org.jheartbeat.core.config.ResourceGroupDecl>> groupsKeeper = g -> { };
     /** sync.yaml and jheartbeat.yaml as the daemon read them at start ("" when absent): changes need a restart. */
+    private final java.time.Clock wall;
     private final java.util.Map<String, Object> restartOnly = new java.util.LinkedHashMap<>();
 
     /**
@@ -65,8 +65,10 @@ final class Reloader {
 
     /**
      * @param running the configuration the daemon started with
+     * @param wall    wall time, for the end of a key roll-over window
      */
-    Reloader(Path configDir, NodeName me, ClusterConfig running, ClusterLoop loop) {
+    Reloader(Path configDir, NodeName me, ClusterConfig running, ClusterLoop loop, java.time.Clock wall) {
+        this.wall = wall;
         this.configDir = configDir;
         this.me = me;
         this.running = running;
@@ -109,7 +111,7 @@ final class Reloader {
             try {
                 org.jheartbeat.cli.config.JheartbeatYaml y = org.jheartbeat.cli.config.JheartbeatYaml.load(configDir,
                         loaded.config());
-                for (ConfigDiagnostic d : AuthkeysPolicy.check(loaded.config().get(), y, Instant.now())) {
+                for (ConfigDiagnostic d : AuthkeysPolicy.check(loaded.config().get(), y, wall.instant())) {
                     if (d.isError()) {
                         errors.add(d.format());
                     } else {

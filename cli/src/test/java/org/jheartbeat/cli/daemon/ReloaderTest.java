@@ -28,7 +28,7 @@ class ReloaderTest {
         ConfigDirBuilder.validTwoNode().writeTo(dir);
         NodeName me = NodeName.of("node1");
         ClusterConfig running = ConfigLoader.load(dir, Optional.of(me)).config().orElseThrow();
-        Reloader reloader = new Reloader(dir, me, running, null);
+        Reloader reloader = new Reloader(dir, me, running, null, java.time.Clock.systemUTC());
         Files.writeString(dir.resolve("jheartbeat.yaml"), "metric:\n  listen: {}\n");
 
         ControlResponse r = reloader.reload("test");
@@ -45,7 +45,7 @@ class ReloaderTest {
         ConfigDirBuilder.validTwoNode().writeTo(dir);
         NodeName me = NodeName.of("node1");
         ClusterConfig running = ConfigLoader.load(dir, Optional.of(me)).config().orElseThrow();
-        Reloader reloader = new Reloader(dir, me, running, null);
+        Reloader reloader = new Reloader(dir, me, running, null, java.time.Clock.systemUTC());
 
         ConfigDirBuilder.validTwoNode().authkeys("auth 1\n1 crc\n").writeTo(dir);
         ControlResponse crc = reloader.reload("test");
