@@ -129,6 +129,20 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
                 admission.perSource());
     }
 
+    /**
+     * The figures and bounds in one line, e.g. {@code User-space data path (epoll): 3 TCP connections open, at most
+     * 9744 (1000 per client address); 0 UDP flows, at most 65536 per service (1000 per client address); 2 clients
+     * refused, 0 datagrams dropped}.
+     */
+    @Override
+    public Optional<String> dataPath() {
+        Figures f = figures();
+        return Optional.of("User-space data path (" + f.transport() + "): " + f.openTcp() + " TCP connections open,"
+                + " at most " + f.maxTcp() + " (" + f.maxPerSource() + " per client address); " + f.udpFlows()
+                + " UDP flows, at most " + options.maxUdpFlows() + " per service (" + f.maxPerSource()
+                + " per client address); " + f.refused() + " clients refused, " + f.dropped() + " datagrams dropped");
+    }
+
     /** This process's open-file limit, or a large number when the platform does not say. */
     private static long descriptorLimit() {
         java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory

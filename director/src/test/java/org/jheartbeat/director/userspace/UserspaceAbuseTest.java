@@ -155,6 +155,9 @@ class UserspaceAbuseTest {
         }
         assertThat(served).isEqualTo(10);
         assertThat(be.figures().openTcp()).isEqualTo(10);
+        assertThat(be.dataPath()).get().asString().contains(": 10 TCP connections open, at most 40 (10 per client"
+                + " address); 0 UDP flows, at most 65536 per service (10 per client address); 30 clients refused,"
+                + " 0 datagrams dropped");
         try (Socket other = new Socket()) {
             other.bind(new InetSocketAddress(lo(21), 0));
             other.connect(new InetSocketAddress(LO, vport), 10_000);

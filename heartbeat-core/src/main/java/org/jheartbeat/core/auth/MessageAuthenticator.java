@@ -40,7 +40,7 @@ public final class MessageAuthenticator {
      * @throws NullPointerException if {@code keys} is null
      */
     public MessageAuthenticator(AuthKeys keys) {
-        this(keys, Clock.systemUTC());
+        this(keys, org.jheartbeat.core.time.WallClocks.system());
     }
 
     /**
