@@ -406,6 +406,12 @@ write_node_config() {
         authkeys_text >"$cfg/authkeys"
     )
     chmod 600 "$cfg/authkeys"
+    # crc authenticates nothing, so jheartbeat refuses it on a network link unless the admin vouches for the
+    # link; the lab's links are veth pairs between its own namespaces, as good as crossover cables
+    if [[ $LAB_AUTH == crc && $kind != heartbeat ]]; then
+        printf 'authkeys:\n  crc_links: [%s]\n' "$(media_lines "$n" | awk '$1 ~ /^(ucast|mcast|bcast)$/ { print $2 }' |
+            sort -u | paste -sd, -)" >"$cfg/jheartbeat.yaml"
+    fi
     if [[ $kind == heartbeat ]]; then
         haresources_text | real_haresources >"$cfg/haresources"
     else

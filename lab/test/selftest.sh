@@ -405,6 +405,10 @@ auth_of() {
 check_eq "sha1" "auth 1|1 sha1 KEY 600 600 same sha1" "$(auth_of sha1)"
 check_eq "md5" "auth 1|1 md5 KEY 600 600 same md5" "$(auth_of md5)"
 check_eq "crc (no key)" "auth 1|1 crc 600 600 same crc" "$(auth_of crc)"
+LAB_AUTH=crc la up 2>/dev/null
+check_eq "crc: the lab vouches for its links" "authkeys:|  crc_links: [eth0,eth1]" \
+    "$(eval "$(la env)"; paste -sd'|' "$(dirname "$N1_AUTHKEYS")/jheartbeat.yaml")"
+la down 2>/dev/null
 LAB_GROUPS=active-active la up 2>/dev/null
 check_eq "active-active haresources" "node1 198.18.0.100/24/eth0 labweb|node2 198.18.0.101/24/eth0 labweb2" \
     "$(eval "$(la env)"; paste -sd'|' "$N2_HARESOURCES")"

@@ -141,7 +141,7 @@ class ArchitectureTest {
     /**
      * The classes besides {@code org.jheartbeat.core.time} that may read the JVM's clocks directly, each
      * with why: where a program is put together (it hands the system clocks to what it builds), an I/O
-     * edge whose wait must be on the clock the JDK measures it on, or code another branch is changing.
+     * edge whose wait must be on the clock the JDK measures it on.
      * Everything else takes a {@code MonotonicClock} (deadlines, intervals, elapsed time) or a
      * {@code java.time.Clock} (wall time) from its caller. Keep this list short.
      */
@@ -154,7 +154,8 @@ class ArchitectureTest {
             "org.jheartbeat.cli.command.BackupCommand", "command entry point: the wall clock of its services",
             "org.jheartbeat.director.alert.AlertMailer", "assembly point: standard(), the director's mailer",
             "org.jheartbeat.director.runtime.Director", "public convenience constructors: the monitorfile's wall clock",
-            "org.jheartbeat.director.userspace.UdpService", "changed on another branch (the user-space backend)",
+            "org.jheartbeat.cli.command.ConfigCommand", "command entry point: hb config check's wall clock (the end"
+                    + " of a key roll-over window)",
             "org.jheartbeat.bench.ReplicationBench", "a benchmark's main: times itself on the real clocks");
 
     @ArchTest

@@ -33,6 +33,9 @@ public final class ExceptionMapper implements IExecutionExceptionHandler {
         } else if (ex instanceof ControlClient.NotRunningException) {
             code = ExitCodes.NOT_RUNNING;
             msg = ex.getMessage();
+        } else if (ex instanceof ControlClient.DeniedException) {
+            code = ExitCodes.PERMISSION;
+            msg = "denied: " + ex.getMessage();
         } else if (ex instanceof AccessDeniedException a) {
             code = ExitCodes.PERMISSION;
             msg = "permission denied on " + a.getFile() + ": run as root or as a member of group haclient";

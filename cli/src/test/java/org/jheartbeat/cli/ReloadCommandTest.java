@@ -51,6 +51,15 @@ class ReloadCommandTest {
     }
 
     @Test
+    void aCallerWhoMayOnlyReadIsDeniedWithThePermissionExitCode() throws Exception {
+        HbRun denied = against(x -> ControlResponse.denied("'reload' changes the cluster and user nagios (group"
+                + " haclient) may only read; run it as root"));
+        assertThat(denied.code()).isEqualTo(ExitCodes.PERMISSION);
+        assertThat(denied.err()).isEqualTo("hb: denied: 'reload' changes the cluster and user nagios (group haclient)"
+                + " may only read; run it as root\n");
+    }
+
+    @Test
     void groupsInFluxAreRefusedAndOtherFailuresExitOne() throws Exception {
         HbRun refused = against(x -> ControlResponse.refused("resource groups are still starting or stopping"));
         assertThat(refused.code()).isEqualTo(ExitCodes.REFUSED);

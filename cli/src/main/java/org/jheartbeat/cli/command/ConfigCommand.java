@@ -140,7 +140,16 @@ public final class ConfigCommand extends CommandGroup {
             }
             // jheartbeat.yaml (optional): jheartbeat-only settings, the metrics endpoint
             try {
-                org.jheartbeat.cli.config.JheartbeatYaml.load(configDir.path(), r.config());
+                org.jheartbeat.cli.config.JheartbeatYaml yaml = org.jheartbeat.cli.config.JheartbeatYaml.load(
+                        configDir.path(), r.config());
+                // authkeys with ha.cf's media and the authkeys: section: where crc may run, the roll-over window
+                if (!syntaxOnly && r.config().isPresent()) {
+                    for (ConfigDiagnostic d : org.jheartbeat.cli.config.AuthkeysPolicy.check(r.config().get(), yaml,
+                            java.time.Instant.now())) {
+                        (d.isError() ? err : out).println(d.format());
+                        n += d.isError() ? 1 : 0;
+                    }
+                }
             } catch (org.jheartbeat.cli.error.UserException e) {
                 err.println(e.getMessage());
                 n++;

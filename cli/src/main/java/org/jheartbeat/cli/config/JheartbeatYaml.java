@@ -41,10 +41,16 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   listen:                    # per ha.cf node: the address:port its endpoint binds (IP literal)
  *     node1: 192.168.1.1:9810
  *     node2: 192.168.1.2:9810
+ *   token_file: /etc/ha.d/metrics.token   # optional: scrapes must send "Authorization: Bearer TOKEN"
  * monitor:
  *   interval: 10s              # 0 or off: resources are watched only where haresources asks
  *   restart_limit: 3           # in-place restarts within the window, then the group moves
  *   restart_window: 10min      # how long a failure counts
+ * control:
+ *   admin_group: haadmin       # besides root, its members may change the cluster over the control socket
+ * authkeys:                    # beyond authkeys' own 'auth' key ({@link AuthkeysSettings})
+ *   rollover_until: 2026-12-06T18:00:00Z
+ *   crc_links: [eth1]
  * stonith:                     # how this node fences its peer before a takeover (docs/design/stonith.md)
  *   action: auto               # auto: off where the device confirms it (apcsmart), else reset; off; reset
  *   power_on: 10s              # after a confirmed off, switch the peer on again this much later; never
@@ -60,9 +66,15 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *                        {@code op_restart_limit}, {@code op_restart_window}); {@link OperationTimeouts#NONE}
  *                        when absent (built-in defaults: every 10 s, 3 restarts within 10 min)
  * @param fencing         the {@code stonith:} settings; {@link FencingPolicy#DEFAULT} for what is absent
+ * @param metricsTokenFile {@code metrics: token_file:}, the file holding the bearer token scrapes must send
+ *                        (absolute path; read by the daemon at start, {@code MetricsToken})
+ * @param authkeys        the {@code authkeys:} section; {@link AuthkeysSettings#NONE} when absent
+ * @param adminGroup      {@code control: admin_group:}: the group whose members may send state-changing control
+ *                        requests besides root ({@code haclient} members may only read)
  */
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
-                             OperationTimeouts monitorDefaults, FencingPolicy fencing) {
+                             OperationTimeouts monitorDefaults, FencingPolicy fencing,
+                             Optional<Path> metricsTokenFile, AuthkeysSettings authkeys, Optional<String> adminGroup) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
@@ -75,6 +87,27 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         metricsListen = Map.copyOf(metricsListen);
         java.util.Objects.requireNonNull(monitorDefaults, "monitorDefaults");
         java.util.Objects.requireNonNull(fencing, "fencing");
+        java.util.Objects.requireNonNull(metricsTokenFile, "metricsTokenFile");
+        java.util.Objects.requireNonNull(authkeys, "authkeys");
+        java.util.Objects.requireNonNull(adminGroup, "adminGroup");
+    }
+
+    /** Settings without a {@code control:} section. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing, Optional<Path> metricsTokenFile, AuthkeysSettings authkeys) {
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, Optional.empty());
+    }
+
+    /** Settings without an {@code authkeys:} section. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing, Optional<Path> metricsTokenFile) {
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE, Optional.empty());
+    }
+
+    /** Settings without a metrics token. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing) {
+        this(source, metricsListen, monitorDefaults, fencing, Optional.empty());
     }
 
     /** Settings with the default fencing policy. */
@@ -146,26 +179,95 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         }
         List<Problem> problems = new ArrayList<>();
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
-                List.of("metrics", "monitor", "stonith")), Map.of());
+                List.of("authkeys", "control", "metrics", "monitor", "stonith")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
-        attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen), null);
+        Optional<Path> token = attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen),
+                Optional.empty());
+        AuthkeysSettings keys = attempt(problems, () -> authkeys(problems, top.get("authkeys")), AuthkeysSettings.NONE);
+        Optional<String> admins = attempt(problems, () -> control(problems, top.get("control")), Optional.empty());
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
-        return new JheartbeatYaml(source, listen, monitor, fencing);
+        return new JheartbeatYaml(source, listen, monitor, fencing, token, keys, admins);
     }
 
-    /** The {@code metrics:} section into {@code listen}: each node's entry checked on its own. */
-    private static Void metrics(List<Problem> problems, NodeTuple metrics, Optional<ClusterConfig> cluster,
-                                Map<String, InetSocketAddress> listen) throws Problem {
-        if (metrics == null || isNull(metrics.getValueNode())) {
-            return null;
+    /** The same settings without the {@code authkeys:} section, which a reload applies (the rest needs a restart). */
+    public JheartbeatYaml withoutAuthkeys() {
+        return new JheartbeatYaml(source, metricsListen, monitorDefaults, fencing, metricsTokenFile,
+                AuthkeysSettings.NONE, adminGroup);
+    }
+
+    /** The {@code control:} section: {@code admin_group}, a group name. */
+    private static Optional<String> control(List<Problem> problems, NodeTuple section) throws Problem {
+        if (section == null || isNull(section.getValueNode())) {
+            return Optional.empty();
         }
-        Map<String, NodeTuple> m = mapping(problems, metrics.getValueNode(), "metrics:", List.of("listen"));
+        NodeTuple g = mapping(problems, section.getValueNode(), "control:", List.of("admin_group")).get("admin_group");
+        if (g == null) {
+            return Optional.empty();
+        }
+        String v = g.getValueNode() instanceof ScalarNode s ? s.getValue() : "";
+        if (!v.matches("[a-z_][a-z0-9_-]{0,31}")) {
+            throw new Problem(line(g.getValueNode()), "control: admin_group: [" + v + "] is not a group name; write"
+                    + " the name of a group in /etc/group whose members may change the cluster, e.g. haadmin");
+        }
+        return Optional.of(v);
+    }
+
+    /** The {@code authkeys:} section: {@code rollover_until} (a time with its zone) and {@code crc_links} (a list). */
+    private static AuthkeysSettings authkeys(List<Problem> problems, NodeTuple section) throws Problem {
+        if (section == null || isNull(section.getValueNode())) {
+            return AuthkeysSettings.NONE;
+        }
+        Map<String, NodeTuple> m = mapping(problems, section.getValueNode(), "authkeys:",
+                List.of("rollover_until", "crc_links"));
+        Optional<java.time.Instant> until = Optional.empty();
+        NodeTuple u = m.get("rollover_until");
+        if (u != null) {
+            Node v = u.getValueNode();
+            String text = v instanceof ScalarNode sv ? sv.getValue() : "";
+            try {
+                until = Optional.of(java.time.OffsetDateTime.parse(text).toInstant());
+            } catch (java.time.format.DateTimeParseException e) {
+                problems.add(new Problem(line(v), "authkeys: rollover_until: [" + text + "] is not a time with its"
+                        + " zone; write e.g. 2026-12-06T18:00:00Z (UTC) or 2026-12-06T19:00:00+01:00"));
+            }
+        }
+        java.util.Set<String> crc = new java.util.LinkedHashSet<>();
+        NodeTuple c = m.get("crc_links");
+        if (c != null) {
+            if (!(c.getValueNode() instanceof org.yaml.snakeyaml.nodes.SequenceNode list)
+                    || !list.getValue().stream().allMatch(n -> n instanceof ScalarNode sn && !sn.getValue().isBlank())) {
+                problems.add(new Problem(line(c.getValueNode()), "authkeys: crc_links: must be a list of interface"
+                        + " names, e.g. [eth1]"));
+            } else {
+                list.getValue().forEach(n -> crc.add(((ScalarNode) n).getValue()));
+            }
+        }
+        return new AuthkeysSettings(until, crc);
+    }
+
+    /**
+     * The {@code metrics:} section into {@code listen}: each node's entry checked on its own.
+     *
+     * @return {@code token_file:}, when given
+     */
+    private static Optional<Path> metrics(List<Problem> problems, NodeTuple metrics, Optional<ClusterConfig> cluster,
+                                          Map<String, InetSocketAddress> listen) throws Problem {
+        if (metrics == null || isNull(metrics.getValueNode())) {
+            return Optional.empty();
+        }
+        Map<String, NodeTuple> m = mapping(problems, metrics.getValueNode(), "metrics:", List.of("listen",
+                "token_file"));
+        Optional<Path> token = Optional.empty();
+        NodeTuple t = m.get("token_file");
+        if (t != null) {
+            token = Optional.ofNullable(attempt(problems, () -> tokenFile(t.getValueNode()), null));
+        }
         NodeTuple l = m.get("listen");
         if (l == null || isNull(l.getValueNode())) {
-            return null;
+            return token;
         }
         List<String> nodes = cluster.map(c -> c.nodes().stream().map(NodeName::value).toList()).orElse(null);
         for (NodeTuple e : mapping(problems, l.getValueNode(), "metrics: listen:", null).values()) {
@@ -181,7 +283,17 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 listen.put(node.toLowerCase(Locale.ROOT), a);
             }
         }
-        return null;
+        return token;
+    }
+
+    /** {@code token_file:}: an absolute path; its contents are checked when the daemon reads it. */
+    private static Path tokenFile(Node n) throws Problem {
+        String v = n instanceof ScalarNode s ? s.getValue() : "";
+        if (v.isEmpty() || !v.startsWith("/")) {
+            throw new Problem(line(n), "metrics: token_file: must be an absolute path, e.g."
+                    + " /etc/ha.d/metrics.token (a file of mode 0600 holding one line, the token)");
+        }
+        return Path.of(v);
     }
 
     /**

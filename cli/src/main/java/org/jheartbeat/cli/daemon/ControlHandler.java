@@ -116,7 +116,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                     : snap.render() + mv.render() + sync.renderStatus() + MonitorStatus.render(monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
                             + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
                             + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
-                            + " did not read the answer\n");
+                            + " did not read the answer, " + c.denied() + " changes denied\n");
         }
         if (request instanceof ControlRequest.ClStatus cl) {
             var a = org.jheartbeat.cli.runtime.ClStatus.answer(cl.args(), snap, current());
@@ -147,6 +147,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
             g.writeNumberField("silent_dropped", c.silent());
             g.writeNumberField("turned_away", c.busy());
             g.writeNumberField("slow_readers", c.slowReaders());
+            g.writeNumberField("denied", c.denied());
             g.writeEndObject();
             g.writeEndObject();
         });

@@ -142,13 +142,20 @@ public final class Daemon {
                 || stonith != null && stonith.failed()) {
             throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
         }
-        ClusterConfig config = loaded.config().get();
-        if (config.peerOf(me).isEmpty()) {
+        if (loaded.config().get().peerOf(me).isEmpty()) {
             throw new UserException(ExitCodes.CONFIG, configDir.resolve("ha.cf") + ":0: two nodes are needed, "
                     + "this node and its peer; add a 'node' line for the peer");
         }
-        org.jheartbeat.sync.config.SyncConfig sync = SyncConfigFile.load(configDir, Optional.of(config));
-        JheartbeatYaml jheartbeatYaml = JheartbeatYaml.load(configDir, Optional.of(config));
+        org.jheartbeat.sync.config.SyncConfig sync = SyncConfigFile.load(configDir, loaded.config());
+        JheartbeatYaml jheartbeatYaml = JheartbeatYaml.load(configDir, Optional.of(loaded.config().get()));
+        List<ConfigDiagnostic> keyProblems = org.jheartbeat.cli.config.AuthkeysPolicy.check(loaded.config().get(),
+                jheartbeatYaml, java.time.Instant.now());
+        keyProblems.forEach(d -> err.println(d.format()));
+        if (keyProblems.stream().anyMatch(ConfigDiagnostic::isError)) {
+            throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
+        }
+        // the key roll-over window of jheartbeat.yaml rides on the keys, so a reload can open or close it
+        ClusterConfig config = org.jheartbeat.cli.config.AuthkeysPolicy.apply(loaded.config().get(), jheartbeatYaml);
         try {
             state.create();
         } catch (IOException e) {
@@ -257,10 +264,12 @@ public final class Daemon {
         }
         realtime();
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
-        Reloader reloader = new Reloader(config.configDir(), me, config, loop);
+        Reloader reloader = new Reloader(config.configDir(), me, config, loop, wall);
         reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
         ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
-                log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor));
+                log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor),
+                ControlServer.Limits.DEFAULT, MonotonicClock.system(),
+                org.jheartbeat.core.control.ControlAccess.withAdminGroup(jheartbeatYaml.adminGroup()));
         controlRef.set(control);
         control.start();
         syncRuntime.start();
@@ -273,7 +282,8 @@ public final class Daemon {
                     config.ping().ipfail() ? "; ipfail on: the node that sees fewer hands its groups over" : "");
             pinger.start();
         }
-        Optional<MetricsEndpoint> metrics = startMetrics(jheartbeatYaml, me, loop, syncRuntime, log, groupExecutor);
+        Optional<MetricsEndpoint> metrics = MetricsStartup.start(jheartbeatYaml, me, loop, syncRuntime, log,
+                groupExecutor, wall);
         // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
         installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
@@ -345,31 +355,6 @@ public final class Daemon {
                         + " daemon restarts", state.maintenanceFile(), e.getMessage());
             }
         });
-    }
-
-    /**
-     * The Prometheus endpoint when jheartbeat.yaml lists this node under {@code metrics: listen:}; an
-     * address that cannot be bound is logged as an error and the node runs without metrics (metrics
-     * never stop a cluster node).
-     */
-    private static Optional<MetricsEndpoint> startMetrics(JheartbeatYaml settings, NodeName me, ClusterLoop loop,
-                                                          SyncRuntime sync, DaemonLog log,
-                                                          ResourceGroupExecutor groups) {
-        Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
-        if (at.isEmpty()) {
-            return Optional.empty();
-        }
-        String where = at.get().getAddress().getHostAddress() + ":" + at.get().getPort();
-        try {
-            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups),
-                    java.time.Clock.systemUTC());
-            LOG.info("Metrics endpoint: http://{}/metrics ({} metrics: listen)", where, JheartbeatYaml.NAME);
-            return Optional.of(m);
-        } catch (IOException e) {
-            LOG.error("Metrics endpoint cannot listen on {} ({} metrics: listen: {}): {}; running without metrics"
-                    + " (fix the address and restart the daemon)", where, JheartbeatYaml.NAME, me, e.getMessage());
-            return Optional.empty();
-        }
     }
 
     /**

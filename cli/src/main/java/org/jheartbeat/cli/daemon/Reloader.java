@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jheartbeat.cli.config.AuthkeysPolicy;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.HostChecks;
 import org.jheartbeat.cli.runtime.SyncConfigFile;
@@ -50,7 +51,8 @@ final class Reloader {
     /** Keeps the groups the node may run (the state directory) before a reload applies them; nothing by default. */
     private java.util.function.Consumer<List<org.jheartbeat.core.config.ResourceGroupDecl>> groupsKeeper = g -> { };
     /** sync.yaml and jheartbeat.yaml as the daemon read them at start ("" when absent): changes need a restart. */
-    private final java.util.Map<String, String> restartOnly = new java.util.LinkedHashMap<>();
+    private final java.time.Clock wall;
+    private final java.util.Map<String, Object> restartOnly = new java.util.LinkedHashMap<>();
 
     /**
      * Where the groups of each reload are kept before the loop applies them (the daemon: the state
@@ -63,8 +65,10 @@ final class Reloader {
 
     /**
      * @param running the configuration the daemon started with
+     * @param wall    wall time, for the end of a key roll-over window
      */
-    Reloader(Path configDir, NodeName me, ClusterConfig running, ClusterLoop loop) {
+    Reloader(Path configDir, NodeName me, ClusterConfig running, ClusterLoop loop, java.time.Clock wall) {
+        this.wall = wall;
         this.configDir = configDir;
         this.me = me;
         this.running = running;
@@ -105,7 +109,18 @@ final class Reloader {
             // a changed jheartbeat.yaml only applies at the next start, but one the next start would refuse
             // must not be answered "needs a restart" as if it were fine
             try {
-                org.jheartbeat.cli.config.JheartbeatYaml.load(configDir, loaded.config());
+                org.jheartbeat.cli.config.JheartbeatYaml y = org.jheartbeat.cli.config.JheartbeatYaml.load(configDir,
+                        loaded.config());
+                for (ConfigDiagnostic d : AuthkeysPolicy.check(loaded.config().get(), y, wall.instant())) {
+                    if (d.isError()) {
+                        errors.add(d.format());
+                    } else {
+                        LOG.warn("Reload: {}", d.format());
+                    }
+                }
+                // the authkeys: section (a key roll-over window) applies now; the rest of the file at the next start
+                loaded = new ConfigLoadResult(Optional.of(AuthkeysPolicy.apply(loaded.config().get(), y)),
+                        loaded.diagnostics());
             } catch (UserException e) {
                 errors.add(e.getMessage());
             }
@@ -169,8 +184,16 @@ final class Reloader {
         return ControlResponse.ok(body.toString());
     }
 
-    private String read(String name) {
+    /** A restart-only file's contents to compare: jheartbeat.yaml's settings but its authkeys: section, else the text. */
+    private Object read(String name) {
         Path file = configDir.resolve(name);
+        if (name.equals(org.jheartbeat.cli.config.JheartbeatYaml.NAME)) {
+            try {
+                return org.jheartbeat.cli.config.JheartbeatYaml.load(configDir, Optional.empty()).withoutAuthkeys();
+            } catch (UserException e) {
+                return "invalid: " + e.getMessage();
+            }
+        }
         try {
             return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
         } catch (IOException e) {

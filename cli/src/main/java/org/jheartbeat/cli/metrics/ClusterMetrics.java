@@ -81,6 +81,21 @@ public final class ClusterMetrics {
         }
     }
 
+    /**
+     * The families in the Prometheus text exposition format 0.0.4 (the client library's writer).
+     *
+     * @throws java.io.UncheckedIOException never in practice: the text is written to memory
+     */
+    static byte[] text(MetricSnapshots families) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(8192);
+        try {
+            io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create().write(out, families);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
     /** Every family for one scrape. */
     public static MetricSnapshots of(Inputs in) {
         List<MetricSnapshot> out = new ArrayList<>();

@@ -74,6 +74,36 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void theAuthkeysSectionGivesTheRolloverWindowAndTheVouchedLinks() throws Exception {
+        assertThat(parse("").authkeys()).isEqualTo(AuthkeysSettings.NONE);
+        JheartbeatYaml y = parse("authkeys:\n  rollover_until: 2026-12-06T19:00:00+01:00\n  crc_links: [eth1, eth2]\n");
+        assertThat(y.authkeys().rolloverUntil()).contains(java.time.Instant.parse("2026-12-06T18:00:00Z"));
+        assertThat(y.authkeys().crcLinks()).containsExactlyInAnyOrder("eth1", "eth2");
+        assertThat(y.withoutAuthkeys().authkeys()).isEqualTo(AuthkeysSettings.NONE);
+        assertThat(error("authkeys:\n  rollover_until: tomorrow\n  crc_links: eth1\n")).isEqualTo(
+                "/etc/ha.d/jheartbeat.yaml:2: authkeys: rollover_until: [tomorrow] is not a time with its zone; write"
+                        + " e.g. 2026-12-06T18:00:00Z (UTC) or 2026-12-06T19:00:00+01:00\n"
+                        + "/etc/ha.d/jheartbeat.yaml:3: authkeys: crc_links: must be a list of interface names, e.g."
+                        + " [eth1]");
+    }
+
+    @Test
+    void theControlSectionNamesTheAdminGroup() throws Exception {
+        assertThat(parse("").adminGroup()).isEmpty();
+        assertThat(parse("control:\n  admin_group: haadmin\n").adminGroup()).contains("haadmin");
+        assertThat(error("control:\n  admin_group: Ha Admins\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2: control:"
+                + " admin_group: [Ha Admins] is not a group name; write the name of a group in /etc/group whose members"
+                + " may change the cluster, e.g. haadmin");
+    }
+
+    @Test
+    void aTokenFileIsKeptAsItsPath() throws Exception {
+        assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n").metricsTokenFile()).isEmpty();
+        assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n  token_file: /etc/ha.d/metrics.token\n")
+                .metricsTokenFile()).contains(java.nio.file.Path.of("/etc/ha.d/metrics.token"));
+    }
+
+    @Test
     void perNodeListenAddressesAndOffWhereNotListed() throws Exception {
         JheartbeatYaml y = parse("# jheartbeat only\nmetrics:\n  listen:\n    node1: 198.18.0.1:9810\n"
                 + "    node2: \"[::1]:9811\"\n");
@@ -144,11 +174,14 @@ class JheartbeatYamlTest {
         assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
                 + " node1: no address");
         assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: unknown key"
-                + " [metric]; did you mean 'metrics'? known: metrics, monitor, stonith");
+                + " [metric]; did you mean 'metrics'? known: authkeys, control, metrics, monitor, stonith");
         assertThat(error("monitor:\n  interval: 10s\nmonitor:\n  interval: 20s\n"))
                 .isEqualTo("/etc/ha.d/jheartbeat.yaml:3: monitor appears twice (first on line 1); keep one");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
-                + " metrics: unknown key [listne]; did you mean 'listen'? known: listen");
+                + " metrics: unknown key [listne]; did you mean 'listen'? known: listen, token_file");
+        assertThat(error("metrics:\n  token_file: metrics.token\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2: metrics:"
+                + " token_file: must be an absolute path, e.g. /etc/ha.d/metrics.token (a file of mode 0600 holding one"
+                + " line, the token)");
         assertThat(error("metrics: 198.18.0.1:9810\n")).startsWith("/etc/ha.d/jheartbeat.yaml:1: metrics: must be a"
                 + " mapping");
         assertThat(error("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n    node1: 198.18.0.1:9811\n"))
@@ -183,7 +216,7 @@ class JheartbeatYamlTest {
                 "/etc/ha.d/jheartbeat.yaml:8: monitor: unknown key [restart_limt]; did you mean 'restart_limit'? known:"
                         + " interval, restart_limit, restart_window",
                 error("stonith:\n  fence_delay: soon\n").replace(":2:", ":10:"),
-                "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: metrics, monitor, stonith"));
+                "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: authkeys, control, metrics, monitor, stonith"));
     }
 
     @Test

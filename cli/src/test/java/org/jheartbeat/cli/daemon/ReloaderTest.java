@@ -28,7 +28,7 @@ class ReloaderTest {
         ConfigDirBuilder.validTwoNode().writeTo(dir);
         NodeName me = NodeName.of("node1");
         ClusterConfig running = ConfigLoader.load(dir, Optional.of(me)).config().orElseThrow();
-        Reloader reloader = new Reloader(dir, me, running, null);
+        Reloader reloader = new Reloader(dir, me, running, null, java.time.Clock.systemUTC());
         Files.writeString(dir.resolve("jheartbeat.yaml"), "metric:\n  listen: {}\n");
 
         ControlResponse r = reloader.reload("test");
@@ -36,6 +36,21 @@ class ReloaderTest {
         assertThat(r.kind()).isEqualTo(ControlResponse.Kind.ERROR);
         assertThat(r.error()).startsWith(Reloader.CONFIG_ERRORS + dir + "; nothing applied");
         assertThat(r.body()).isEqualTo(dir.resolve("jheartbeat.yaml") + ":1: unknown key [metric]; did you mean"
-                + " 'metrics'? known: metrics, monitor, stonith\n");
+                + " 'metrics'? known: authkeys, control, metrics, monitor, stonith\n");
+    }
+
+    /** crc on a network link nobody vouched for is a reload error that applies nothing. */
+    @Test
+    void crcOnALinkNobodyVouchedForIsRefused() throws Exception {
+        ConfigDirBuilder.validTwoNode().writeTo(dir);
+        NodeName me = NodeName.of("node1");
+        ClusterConfig running = ConfigLoader.load(dir, Optional.of(me)).config().orElseThrow();
+        Reloader reloader = new Reloader(dir, me, running, null, java.time.Clock.systemUTC());
+
+        ConfigDirBuilder.validTwoNode().authkeys("auth 1\n1 crc\n").writeTo(dir);
+        ControlResponse crc = reloader.reload("test");
+        assertThat(crc.kind()).isEqualTo(ControlResponse.Kind.ERROR);
+        assertThat(crc.body()).contains(dir.resolve("ha.cf") + ":6: the link on eth1 carries messages authenticated"
+                + " with crc (authkeys: auth 1)");
     }
 }

@@ -98,6 +98,10 @@ class UserspaceDirectorIT {
             assertThat(svc[0]).as("Conns").isEqualTo(30);
             assertThat(svc[3]).as("InBytes: what the client sent (payload bytes in user space)").isEqualTo(rr.sent());
             assertThat(svc[4]).as("OutBytes: what the client received").isEqualTo(rr.received());
+            assertThat(stats).as("the data path's bounds under the table").containsPattern("(?m)^User-space data path"
+                    + " \\((epoll|nio)\\): \\d+ TCP connections open, at most \\d+ \\(1000 per client address\\); \\d+"
+                    + " UDP flows, at most 65536 per service \\(1000 per client address\\); \\d+ clients refused, \\d+"
+                    + " datagrams dropped$");
 
             // kill a real that is not the sticky one: after the check its share goes to the other two
             int victim = stickyReal.equals("real2") ? 3 : 2;

@@ -41,6 +41,7 @@ public final class DirectorDaemon implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final TableBackend backend;
     private volatile String digest;
     private volatile boolean started;
 
@@ -61,6 +62,7 @@ public final class DirectorDaemon implements AutoCloseable {
         this.parser = new LdirectordParser();
         this.digest = md5(configFile);
         this.director = new Director(backend, checks, MonotonicClock.system(), listener);
+        this.backend = backend;
         // the socket first: if it cannot be bound, nothing has touched the table yet
         this.control = new ControlSocket(socket, this::handle);
         try {
@@ -155,7 +157,10 @@ public final class DirectorDaemon implements AutoCloseable {
                     boolean conn = w.length > 2 && w[2].equals("1");
                     boolean json = w.length > 3 && w[3].equals("json");
                     TableSnapshot t = director.status(view, conn);
-                    return "OK\n" + render(t, view, conn, json);
+                    // the user-space data path's bounds beside its figures (ipvsadm has no such line)
+                    String bounds = view == ListView.STATS && !conn && !json
+                            ? backend.dataPath().map(l -> l + "\n").orElse("") : "";
+                    return "OK\n" + render(t, view, conn, json) + bounds;
                 }
                 default:
                     return "ERR unknown request '" + w[0] + "'";

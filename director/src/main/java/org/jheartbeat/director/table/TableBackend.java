@@ -36,4 +36,12 @@ public interface TableBackend {
      * @throws BackendException after the retries
      */
     void apply(List<TableCommand> commands) throws BackendException;
+
+    /**
+     * One line about the backend's own data path for {@code hb lvs status --stats}: its bounds and what it
+     * refused or dropped. The kernel's IPVS has none here ({@code ipvsadm} shows its table).
+     */
+    default java.util.Optional<String> dataPath() {
+        return java.util.Optional.empty();
+    }
 }

@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 import org.slf4j.Logger;
@@ -45,17 +44,17 @@ final class TcpService extends VirtualProxy {
     private final EventLoopGroup group;
     private final Transport transport;
     private final UserspaceOptions options;
-    private final AtomicInteger openAll;
+    private final TcpAdmission admission;
     private final AtomicLong refused;
     private final Set<Pair> pairs = ConcurrentHashMap.newKeySet();
 
     TcpService(ServiceScheduling scheduling, EventLoopGroup group, Transport transport, UserspaceOptions options,
-            AtomicInteger openAll, AtomicLong refused) {
+            TcpAdmission admission, AtomicLong refused) {
         super(scheduling);
         this.group = group;
         this.transport = transport;
         this.options = options;
-        this.openAll = openAll;
+        this.admission = admission;
         this.refused = refused;
     }
 
@@ -94,8 +93,8 @@ final class TcpService extends VirtualProxy {
     }
 
     private void accept(SocketChannel client) {
-        if (openAll.incrementAndGet() > options.maxConnections()) {
-            openAll.decrementAndGet();
+        java.net.InetAddress source = client.remoteAddress().getAddress();
+        if (admission.open(source) != TcpAdmission.Verdict.ADMITTED) {
             refused.incrementAndGet();
             client.close();
             return;
@@ -108,13 +107,13 @@ final class TcpService extends VirtualProxy {
             c = Optional.empty();
         }
         if (c.isEmpty()) {
-            openAll.decrementAndGet();
+            admission.release(source);
             refused.incrementAndGet();
             client.close();
             return;
         }
         ServiceScheduling.Connection conn = c.get();
-        Pair p = new Pair(client, conn);
+        Pair p = new Pair(client, conn, source);
         pairs.add(p);
         long idle = options.idleTimeout().toMillis();
         client.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS), new Relay(p, true));
@@ -158,9 +157,12 @@ final class TcpService extends VirtualProxy {
         long inBytes;
         long outBytes;
 
-        Pair(SocketChannel client, ServiceScheduling.Connection conn) {
+        final java.net.InetAddress source;
+
+        Pair(SocketChannel client, ServiceScheduling.Connection conn, java.net.InetAddress source) {
             this.client = client;
             this.conn = conn;
+            this.source = source;
         }
 
         Channel other(boolean fromClient) {
@@ -238,7 +240,7 @@ final class TcpService extends VirtualProxy {
                 }
             }
             closed(conn);
-            openAll.decrementAndGet();
+            admission.release(source);
             pairs.remove(this);
         }
     }

@@ -12,38 +12,41 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.director.userspace.sched.ServiceScheduling;
 
 /**
  * A UDP virtual service: a flow table keyed by the client's address and port. A client's first
  * datagram is scheduled and opens a flow (a connected socket to its real server); later datagrams
  * of the client follow it, and the real's answers go back to the client from the virtual address.
- * A flow with no datagram either way for {@code udpTimeout} is forgotten (as IPVS's UDP entries);
- * at most {@code maxUdpFlows} flows, datagrams of new clients beyond it are dropped. The table is
- * touched only on the listener's event loop.
+ * A flow with no datagram either way for {@code udpTimeout} is forgotten (as IPVS's UDP entries).
+ * The table holds at most {@code maxUdpFlows} flows and {@code maxPerSource} of one client address;
+ * a full table makes room for a new client rather than dropping it ({@link UdpFlowTable}), so forged
+ * datagrams cannot lock real clients out. The table is touched only on the listener's event loop.
  */
 final class UdpService extends VirtualProxy {
     private final EventLoopGroup group;
     private final Transport transport;
     private final UserspaceOptions options;
     private final AtomicLong dropped;
-    private final Map<InetSocketAddress, Flow> flows = new HashMap<>();
+    private final MonotonicClock clock;
+    private final UdpFlowTable<Flow> flows;
     private final AtomicInteger size = new AtomicInteger();
 
     UdpService(ServiceScheduling scheduling, EventLoopGroup group, Transport transport, UserspaceOptions options,
-            AtomicLong dropped) {
+            AtomicLong dropped, MonotonicClock clock) {
         super(scheduling);
         this.group = group;
         this.transport = transport;
         this.options = options;
         this.dropped = dropped;
+        this.clock = clock;
+        this.flows = new UdpFlowTable<>(options.maxUdpFlows(), Math.min(options.maxPerSource(), options.maxUdpFlows()),
+                options.udpTimeout().toNanos());
     }
 
     @Override
@@ -71,10 +74,7 @@ final class UdpService extends VirtualProxy {
             return;
         }
         l.eventLoop().execute(() -> {
-            for (Flow f : flows.values()) {
-                f.end();
-            }
-            flows.clear();
+            flows.clear().forEach(Flow::end);
             size.set(0);
         });
         l.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -87,29 +87,25 @@ final class UdpService extends VirtualProxy {
             return;
         }
         l.eventLoop().execute(() -> {
-            long now = System.nanoTime();
-            long limit = options.udpTimeout().toNanos();
-            for (Iterator<Flow> it = flows.values().iterator(); it.hasNext(); ) {
-                Flow f = it.next();
-                if (now - f.last >= limit) {
-                    it.remove();
-                    f.end();
-                }
-            }
+            flows.expire(clock.nanoTime()).forEach(Flow::end);
             size.set(flows.size());
         });
     }
 
     private void fromClient(Channel listenerChannel, DatagramPacket p) {
         InetSocketAddress client = p.sender();
-        Flow f = flows.get(client);
+        long now = clock.nanoTime();
+        Flow f = flows.fromClient(client, now).orElse(null);
         if (f == null) {
-            if (flows.size() >= options.maxUdpFlows()) {
+            UdpFlowTable.Admission<Flow> a = flows.admit(client);
+            if (!(a instanceof UdpFlowTable.Admit<Flow> admit)) {
                 dropped.incrementAndGet();
                 return;
             }
+            admit.evicted().ifPresent(Flow::end);
             Optional<ServiceScheduling.Connection> c = schedule(client);
             if (c.isEmpty()) {
+                size.set(flows.size());
                 dropped.incrementAndGet();
                 return;
             }
@@ -122,10 +118,9 @@ final class UdpService extends VirtualProxy {
                         }
                     }).connect(c.get().real());
             f = nf;
-            flows.put(client, f);
+            flows.put(client, f, now);
             size.set(flows.size());
         }
-        f.last = System.nanoTime();
         ByteBuf data = p.content().retain();
         int n = data.readableBytes();
         Flow flow = f;
@@ -146,7 +141,6 @@ final class UdpService extends VirtualProxy {
         final ServiceScheduling.Connection conn;
         final Channel listenerChannel;
         ChannelFuture connect;
-        long last = System.nanoTime();
 
         Flow(InetSocketAddress client, ServiceScheduling.Connection conn, Channel listenerChannel) {
             this.client = client;
@@ -164,7 +158,7 @@ final class UdpService extends VirtualProxy {
                 ReferenceCountUtil.release(msg);
                 return;
             }
-            last = System.nanoTime();
+            flows.fromReal(client, clock.nanoTime());
             int n = content.readableBytes();
             transferred(conn, 0, 1, 0, n); // counted before the client can see it
             listenerChannel.writeAndFlush(new DatagramPacket(content, client), listenerChannel.voidPromise());

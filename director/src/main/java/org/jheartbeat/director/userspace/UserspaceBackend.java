@@ -10,9 +10,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.director.config.Protocol;
 import org.jheartbeat.director.config.ServiceKey;
 import org.jheartbeat.director.table.BackendException;
@@ -48,8 +48,15 @@ import org.slf4j.LoggerFactory;
 public final class UserspaceBackend implements TableBackend, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UserspaceBackend.class);
 
-    /** Figures of the data path. */
-    public record Figures(String transport, int openTcp, int udpFlows, long refused, long dropped) {
+    /**
+     * Figures of the data path.
+     *
+     * @param maxTcp          the TCP connection bound in force (the configured one, or less when the descriptor
+     *                        limit cannot hold it)
+     * @param maxPerSource    TCP connections (over all services) and UDP flows (per service) of one client address
+     */
+    public record Figures(String transport, int openTcp, int udpFlows, long refused, long dropped, int maxTcp,
+                          int maxPerSource) {
     }
 
     private final Function<ServiceSpec, ServiceScheduling> schedulers;
@@ -58,7 +65,8 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
     private final EventLoopGroup group;
     private final IpvsTable table = new IpvsTable();
     private final Map<ServiceKey, VirtualProxy> services = new HashMap<>();
-    private final AtomicInteger openAll = new AtomicInteger();
+    private final TcpAdmission admission;
+    private final MonotonicClock clock;
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final ScheduledFuture<?> ticker;
@@ -70,13 +78,35 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
      * @param options    timeouts, bounds and transport
      */
     public UserspaceBackend(Function<ServiceSpec, ServiceScheduling> schedulers, UserspaceOptions options) {
+        this(schedulers, options, MonotonicClock.system());
+    }
+
+    /**
+     * Starts the event loops (no listener yet), on a given clock for the UDP flows' idle times.
+     *
+     * @param schedulers makes each service's decision model from its spec (the scheduler, persistence)
+     * @param options    timeouts, bounds and transport
+     * @param clock      monotonic time of the flow tables
+     */
+    public UserspaceBackend(Function<ServiceSpec, ServiceScheduling> schedulers, UserspaceOptions options,
+                            MonotonicClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.schedulers = Objects.requireNonNull(schedulers, "schedulers");
         this.options = Objects.requireNonNull(options, "options");
         this.transport = new Transport(options.nio());
         this.group = transport.group(options.ioThreads());
+        long fds = descriptorLimit();
+        this.admission = new TcpAdmission(options.connectionsWithin(fds), options.maxPerSource());
         this.ticker = group.next().scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
-        LOG.info("User-space director backend on Netty {} ({} I/O threads)", transport.name(),
-                options.ioThreads() == 0 ? "default" : options.ioThreads());
+        LOG.info("User-space director backend on Netty {} ({} I/O threads); at most {} TCP connections, {} UDP flows"
+                + " per service, {} of either per client address", transport.name(),
+                options.ioThreads() == 0 ? "default" : options.ioThreads(), admission.max(), options.maxUdpFlows(),
+                options.maxPerSource());
+        if (admission.max() < options.maxConnections()) {
+            LOG.warn("At most {} TCP connections at once, not {}: the open-file limit is {} and each connection"
+                    + " holds two (raise LimitNOFILE= in the unit to allow more)", admission.max(),
+                    options.maxConnections(), fds);
+        }
     }
 
     @Override
@@ -95,7 +125,30 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
         synchronized (this) {
             udp = services.values().stream().filter(v -> v instanceof UdpService).mapToInt(VirtualProxy::open).sum();
         }
-        return new Figures(transport.name(), openAll.get(), udp, refused.get(), dropped.get());
+        return new Figures(transport.name(), admission.open(), udp, refused.get(), dropped.get(), admission.max(),
+                admission.perSource());
+    }
+
+    /**
+     * The figures and bounds in one line, e.g. {@code User-space data path (epoll): 3 TCP connections open, at most
+     * 9744 (1000 per client address); 0 UDP flows, at most 65536 per service (1000 per client address); 2 clients
+     * refused, 0 datagrams dropped}.
+     */
+    @Override
+    public Optional<String> dataPath() {
+        Figures f = figures();
+        return Optional.of("User-space data path (" + f.transport() + "): " + f.openTcp() + " TCP connections open,"
+                + " at most " + f.maxTcp() + " (" + f.maxPerSource() + " per client address); " + f.udpFlows()
+                + " UDP flows, at most " + options.maxUdpFlows() + " per service (" + f.maxPerSource()
+                + " per client address); " + f.refused() + " clients refused, " + f.dropped() + " datagrams dropped");
+    }
+
+    /** This process's open-file limit, or a large number when the platform does not say. */
+    private static long descriptorLimit() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        return os instanceof com.sun.management.UnixOperatingSystemMXBean u ? u.getMaxFileDescriptorCount()
+                : Long.MAX_VALUE;
     }
 
     private void tick() {
@@ -191,8 +244,8 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
     private Optional<String> start(ServiceSpec spec) {
         ServiceScheduling s = schedulers.apply(spec);
         VirtualProxy v = spec.key().protocol() == Protocol.UDP
-                ? new UdpService(s, group, transport, options, dropped)
-                : new TcpService(s, group, transport, options, openAll, refused);
+                ? new UdpService(s, group, transport, options, dropped, clock)
+                : new TcpService(s, group, transport, options, admission, refused);
         InetSocketAddress at = spec.key().endpoint().orElseThrow().socketAddress();
         Exception last = null;
         for (int attempt = 1; attempt <= 3; attempt++) {

@@ -94,7 +94,8 @@ class OtherChecksTest {
                 assertThat(silent.elapsedMillis()).as(service).isLessThan(5_000);
             }
         }
-        CheckResult refused = negotiate("ldap", gone.withRequest("/dc=example,dc=test"), TIMEOUT);
+        // a refusal comes at once; the bound only catches a hang (JNDI's first use is slow on a busy machine)
+        CheckResult refused = negotiate("ldap", gone.withRequest("/dc=example,dc=test"), Duration.ofSeconds(60));
         assertThat(refused.up()).isFalse();
         assertThat(refused.reason()).startsWith("LDAP");
     }

@@ -3,6 +3,8 @@ package org.jheartbeat.core.auth;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,8 +16,9 @@ import javax.crypto.spec.SecretKeySpec;
  * used both for the netstring trailer (over the bytes {@code ###\n} .. {@code %%%\n}) and for the
  * inner {@code auth=} field (over the classic rendering). Semantics as Heartbeat 3.0.6 {@code
  * heartbeat/heartbeat.c hb_compute_authentication} and cluster-glue {@code cl_netstring.c
- * is_auth_netstring}: outgoing data is signed with the {@code auth N} key; incoming data is checked
- * with whatever locally defined index it names, so a key rollover works.
+ * is_auth_netstring}: outgoing data is signed with the {@code auth N} key. Incoming data must name the
+ * {@code auth N} index too, unlike Heartbeat, which checks it with whatever locally defined index it names;
+ * other defined indexes are accepted only during a key roll-over window ({@link AuthKeys#acceptedKey}).
  *
  * <p>Digests: {@code sha1} is HMAC-SHA1 (40 hex digits), {@code md5} is HMAC-MD5 (32 hex digits),
  * both RFC 2104 with the raw key bytes (keys over 64 bytes are hashed first, as javax.crypto does);
@@ -30,13 +33,24 @@ public final class MessageAuthenticator {
     private static final int MAX_INDEX_DIGITS = 2;
 
     private final AuthKeys keys;
+    private final Clock clock;
 
     /**
      * @param keys the local authkeys; the signing key is {@link AuthKeys#signingKey()}
      * @throws NullPointerException if {@code keys} is null
      */
     public MessageAuthenticator(AuthKeys keys) {
+        this(keys, org.jheartbeat.core.time.WallClocks.system());
+    }
+
+    /**
+     * @param keys  the local authkeys; the signing key is {@link AuthKeys#signingKey()}
+     * @param clock wall time, read per message while {@code keys} has a roll-over window
+     * @throws NullPointerException if an argument is null
+     */
+    public MessageAuthenticator(AuthKeys keys, Clock clock) {
         this.keys = Objects.requireNonNull(keys, "keys");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** The authkeys this authenticator signs and verifies with. */
@@ -64,11 +78,11 @@ public final class MessageAuthenticator {
      *
      * @param authString the received {@code "<index> <hex>"} string; null is treated as malformed
      * @param data       the bytes the sender signed
-     * @return true only if the index is defined locally and the digest matches; false for an unknown
-     *     index or a malformed string (never throws for any string)
+     * @return true only if the index is accepted ({@link AuthKeys#acceptedKey}) and the digest matches; false
+     *     for another index, a malformed string or another digest (never throws for any string)
      */
     public boolean verify(String authString, byte[] data) {
-        Optional<AuthKey> key = parseIndex(authString).flatMap(keys::key);
+        Optional<AuthKey> key = parseIndex(authString).flatMap(i -> keys.acceptedKey(i, instant()));
         if (key.isEmpty()) {
             return false;
         }
@@ -76,6 +90,31 @@ public final class MessageAuthenticator {
         String expected = digestHex(key.get(), data);
         return MessageDigest.isEqual(expected.getBytes(StandardCharsets.ISO_8859_1),
                 received.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /**
+     * Why {@link #verify} refuses {@code authString}, for the bad-packet log: one phrase, no key material.
+     *
+     * @return e.g. {@code "signed with key 2, but only key 1 (auth 1) is accepted outside a key roll-over"}
+     */
+    public String refusal(String authString) {
+        Optional<Integer> index = parseIndex(authString);
+        if (index.isEmpty()) {
+            return "malformed authentication string";
+        }
+        int i = index.get();
+        if (keys.key(i).isEmpty()) {
+            return "signed with key " + i + ", which this node's authkeys does not define";
+        }
+        if (keys.acceptedKey(i, instant()).isEmpty()) {
+            return "signed with key " + i + ", but only key " + keys.signingIndex() + " (auth " + keys.signingIndex()
+                    + ") is accepted outside a key roll-over (jheartbeat.yaml authkeys: rollover_until:)";
+        }
+        return "does not verify with key " + i + " of the local authkeys";
+    }
+
+    private Instant instant() {
+        return keys.rolloverUntil().isEmpty() ? Instant.EPOCH : clock.instant();
     }
 
     private static Optional<Integer> parseIndex(String authString) {

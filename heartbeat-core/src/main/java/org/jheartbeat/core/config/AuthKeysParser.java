@@ -174,7 +174,37 @@ public final class AuthKeysParser {
                     "the key is one token; text after it is ignored (as Heartbeat)"));
         }
         byte[] key = hasKey ? words[2].getBytes(StandardCharsets.ISO_8859_1) : new byte[0];
+        strength(file, line, index, m, hasKey ? words[2] : "", diagnostics);
         return Optional.of(new AuthKey(index, m, key));
+    }
+
+    /**
+     * The key shipped in {@code authkeys.example}: a pair that kept it would accept messages from anyone who has
+     * read the example.
+     */
+    public static final String EXAMPLE_KEY = "change-this-to-a-long-random-secret";
+    /** Keys shorter than this, in bytes, are warned about (a guessable secret is no secret). */
+    public static final int MIN_KEY_BYTES = 16;
+
+    /**
+     * Weak keys: the example key is refused; {@code crc} (no secret at all) and short keys are warned about.
+     * Heartbeat 3.0.6 takes all three silently.
+     */
+    private static void strength(Path file, int line, int index, AuthMethod m, String key,
+                                 List<ConfigDiagnostic> diagnostics) {
+        String generate = "generate a key with: openssl rand -hex 32";
+        if (!m.needsKey()) {
+            diagnostics.add(ConfigDiagnostic.warning(file, line, "key " + index + " is crc, which authenticates"
+                    + " nothing: anyone who can send to a heartbeat link can forge messages (standby, hand-overs);"
+                    + " crc is refused on network media unless jheartbeat.yaml authkeys: crc_links: lists them;"
+                    + " use '" + index + " sha1 KEY' and " + generate));
+        } else if (key.equals(EXAMPLE_KEY)) {
+            diagnostics.add(ConfigDiagnostic.error(file, line, "key " + index + " is the example key of"
+                    + " authkeys.example, which anyone can read; " + generate + " and write it on both nodes"));
+        } else if (key.length() < MIN_KEY_BYTES) {
+            diagnostics.add(ConfigDiagnostic.warning(file, line, "key " + index + " is " + key.length()
+                    + " characters long, short enough to be guessed; use at least " + MIN_KEY_BYTES + ": " + generate));
+        }
     }
 
     private static Optional<Integer> index(String token) {

@@ -61,6 +61,12 @@ public record ClusterConfig(Path configDir, Timing timing, int udpPort, List<Nod
                 PingSettings.NONE);
     }
 
+    /** The same configuration with other keys (e.g. with jheartbeat.yaml's key roll-over window). */
+    public ClusterConfig withAuthKeys(AuthKeys keys) {
+        return new ClusterConfig(configDir, timing, udpPort, nodes, media, autoFailback, logging, keys, resourceGroups,
+                stonith, ping, watchdog);
+    }
+
     /**
      * The STONITH device this node uses, as Heartbeat 3.0.6 picks it: the last {@code stonith} or
      * {@code stonith_host} line usable from {@code local} (lines for other nodes are ignored).

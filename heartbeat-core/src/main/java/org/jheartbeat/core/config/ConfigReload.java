@@ -139,6 +139,12 @@ public final class ConfigReload {
             changes.add(new Change("authkeys", "auth " + running.authKeys().signingIndex() + " -> "
                     + next.authKeys().signingIndex(), Effect.APPLIED));
         }
+        if (!running.authKeys().rolloverUntil().equals(next.authKeys().rolloverUntil())) {
+            changes.add(new Change("jheartbeat.yaml", next.authKeys().rolloverUntil().map(t -> "key roll-over: every"
+                    + " key of authkeys accepted until " + t).orElse("key roll-over closed: only key "
+                    + next.authKeys().signingIndex() + " (auth " + next.authKeys().signingIndex() + ") accepted"),
+                    Effect.APPLIED));
+        }
         Map<String, ResourceGroupDecl> before = byKey(running.resourceGroups());
         Map<String, ResourceGroupDecl> after = byKey(next.resourceGroups());
         List<ResourceGroupDecl> groups = new ArrayList<>();

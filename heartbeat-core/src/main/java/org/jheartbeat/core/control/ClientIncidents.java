@@ -23,7 +23,9 @@ final class ClientIncidents {
         /** Every client slot was taken: the client got one error line and was closed. */
         BUSY,
         /** The client did not read its answer within the write timeout. */
-        SLOW_READER
+        SLOW_READER,
+        /** The client asked for a change it may not make ({@link ControlAccess}). */
+        DENIED
     }
 
     private static final class Entry {

@@ -30,6 +30,13 @@ public final class ControlClient {
         }
     }
 
+    /** The daemon refused the request because of who sent it (see {@link ControlAccess}). */
+    public static final class DeniedException extends IOException {
+        public DeniedException(String message) {
+            super(message);
+        }
+    }
+
     private ControlClient() {
     }
 
@@ -98,6 +105,9 @@ public final class ControlClient {
         }
         if (head.startsWith("REFUSED ")) {
             return new ControlResponse(ControlResponse.Kind.REFUSED, head.substring(8), body);
+        }
+        if (head.startsWith("DENIED ")) {
+            throw new DeniedException(head.substring(7));
         }
         throw new IOException("malformed answer from daemon: [" + (head.length() > 80 ? head.substring(0, 80) + "..." : head)
                 + "]");

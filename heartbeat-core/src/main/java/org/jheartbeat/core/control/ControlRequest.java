@@ -38,6 +38,15 @@ public sealed interface ControlRequest
     /** The request line, without the newline. */
     String toWire();
 
+    /**
+     * Whether the request changes what the cluster does (a hand-over, a cleanup, a reload, maintenance on or off)
+     * rather than only reading it: only root and the admin group may send those ({@link ControlAccess}).
+     */
+    default boolean changesState() {
+        return this instanceof Handover || this instanceof Cleanup || this instanceof Reload
+                || this instanceof Maintenance m && m.action() != MaintenanceAction.STATUS;
+    }
+
     /** {@code status} (text) or {@code status-json}. */
     record Status(boolean json) implements ControlRequest {
         @Override

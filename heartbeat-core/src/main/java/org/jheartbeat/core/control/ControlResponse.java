@@ -2,7 +2,7 @@ package org.jheartbeat.core.control;
 
 /**
  * An answer on the control socket. On the wire its first line is {@code OK}, {@code ERR <reason>} or
- * {@code REFUSED <reason>}, then the body.
+ * {@code REFUSED <reason>} or {@code DENIED <reason>}, then the body.
  *
  * @param kind  whether the request succeeded, failed, or was refused without changing anything
  * @param error the reason when not ok (one line), else empty
@@ -19,7 +19,9 @@ public record ControlResponse(Kind kind, String error, String body) {
          * Refused before anything changed, e.g. a hand-over while another is in progress (Heartbeat's
          * "Standby in progress- new request ... ignored"); trying again later may work. Wire head {@code REFUSED}.
          */
-        REFUSED
+        REFUSED,
+        /** The caller may not send this request (not root, not in the admin group). Wire head {@code DENIED}. */
+        DENIED
     }
 
     public ControlResponse {
@@ -38,6 +40,10 @@ public record ControlResponse(Kind kind, String error, String body) {
         return new ControlResponse(Kind.REFUSED, reason, "");
     }
 
+    public static ControlResponse denied(String reason) {
+        return new ControlResponse(Kind.DENIED, reason, "");
+    }
+
     /** Whether the request succeeded. */
     public boolean ok() {
         return kind == Kind.OK;
@@ -54,6 +60,7 @@ public record ControlResponse(Kind kind, String error, String body) {
             case OK -> "OK";
             case ERROR -> "ERR " + error;
             case REFUSED -> "REFUSED " + error;
+            case DENIED -> "DENIED " + error;
         };
     }
 }

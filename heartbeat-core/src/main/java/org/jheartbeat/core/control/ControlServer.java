@@ -45,6 +45,11 @@ import org.slf4j.LoggerFactory;
  *       {@link Limits#writeTimeoutMillis()}, else the connection is closed and counted.</li>
  * </ul>
  * Each kind of client incident is logged at most once per 10 s ({@link ClientIncidents}).
+ *
+ * <p>Who may ask what is {@link ControlAccess}'s decision, on the caller the kernel names ({@code SO_PEERCRED}):
+ * a request that changes the cluster from a caller who may only read is answered {@code DENIED <why>} and
+ * counted; every change that is served is logged with the caller's user and group. The process id is not
+ * logged: Java's {@code SO_PEERCRED} gives the user and group only.
  */
 public final class ControlServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlServer.class);
@@ -79,13 +84,15 @@ public final class ControlServer implements AutoCloseable {
      * @param silent      clients dropped for sending no request line in time
      * @param busy        clients turned away because every slot was taken
      * @param slowReaders clients that did not read their answer in time
+     * @param denied      changes asked by callers who may only read
      */
-    public record Stats(long malformed, long silent, long busy, long slowReaders) { }
+    public record Stats(long malformed, long silent, long busy, long slowReaders, long denied) { }
 
     private final Path socket;
     private final Function<ControlRequest, ControlResponse> handler;
     private final Limits limits;
     private final MonotonicClock clock;
+    private final ControlAccess access;
     private final Semaphore slots;
     private final ClientIncidents incidents = new ClientIncidents();
     private ServerSocketChannel server;
@@ -103,13 +110,24 @@ public final class ControlServer implements AutoCloseable {
         this(socket, handler, Limits.DEFAULT, MonotonicClock.system());
     }
 
-    /** As {@link #ControlServer(Path, Function)} with explicit bounds and clock (tests). */
+    /** As {@link #ControlServer(Path, Function)} with explicit bounds and clock (tests); changes for root only. */
     public ControlServer(Path socket, Function<ControlRequest, ControlResponse> handler, Limits limits,
                          MonotonicClock clock) {
+        this(socket, handler, limits, clock, ControlAccess.ROOT_ONLY);
+    }
+
+    /**
+     * A server with explicit bounds, clock and access rule.
+     *
+     * @param access who may send which request
+     */
+    public ControlServer(Path socket, Function<ControlRequest, ControlResponse> handler, Limits limits,
+                         MonotonicClock clock, ControlAccess access) {
         this.socket = socket;
         this.handler = handler;
         this.limits = limits;
         this.clock = clock;
+        this.access = java.util.Objects.requireNonNull(access, "access");
         this.slots = new Semaphore(limits.maxClients());
     }
 
@@ -141,7 +159,7 @@ public final class ControlServer implements AutoCloseable {
     /** What went wrong with clients since start. */
     public Stats stats() {
         return new Stats(incidents.count(Kind.MALFORMED), incidents.count(Kind.SILENT), incidents.count(Kind.BUSY),
-                incidents.count(Kind.SLOW_READER));
+                incidents.count(Kind.SLOW_READER), incidents.count(Kind.DENIED));
     }
 
     private void acceptLoop() {
@@ -203,7 +221,7 @@ public final class ControlServer implements AutoCloseable {
             } else if (end == TimedChannel.ReadEnd.FULL) {
                 resp = malformed("request longer than " + ControlRequest.MAX_LENGTH + " bytes");
             } else {
-                resp = answer(line(buf, end));
+                resp = answer(line(buf, end), caller(ch));
             }
             // a handler interrupted by close() still gets its answer out (an interrupted channel op would close it)
             boolean interrupted = Thread.interrupted();
@@ -241,12 +259,30 @@ public final class ControlServer implements AutoCloseable {
         return new String(buf.array(), 0, len, StandardCharsets.ISO_8859_1);
     }
 
-    private ControlResponse answer(String line) {
+    /** Who is connected, as the kernel says; an unknown caller may only read. */
+    private static ControlAccess.Caller caller(SocketChannel ch) {
+        try {
+            jdk.net.UnixDomainPrincipal p = ch.getOption(jdk.net.ExtendedSocketOptions.SO_PEERCRED);
+            return new ControlAccess.Caller(p.user().getName(), p.group().getName());
+        } catch (IOException | UnsupportedOperationException e) {
+            return new ControlAccess.Caller("unknown", "unknown");
+        }
+    }
+
+    private ControlResponse answer(String line, ControlAccess.Caller caller) {
         ControlRequest req;
         try {
             req = ControlRequest.parse(line);
         } catch (MalformedRequestException e) {
             return malformed(e.getMessage());
+        }
+        java.util.Optional<String> refusal = access.refusal(caller, req);
+        if (refusal.isPresent()) {
+            incident(Kind.DENIED, "denied: " + refusal.get());
+            return ControlResponse.denied(refusal.get());
+        }
+        if (req.changesState()) {
+            LOG.info("control socket: '{}' from {}", req.toWire(), caller);
         }
         try {
             return handler.apply(req);

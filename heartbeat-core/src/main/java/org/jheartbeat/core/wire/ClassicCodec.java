@@ -144,7 +144,7 @@ public final class ClassicCodec {
                 .orElseThrow(() -> new AuthenticationException("classic message has no auth field"));
         if (!a.verify(auth, renderForAuth(m))) {
             throw new AuthenticationException("classic auth field [" + NetstringCodec.printable(auth)
-                    + "] does not verify with the local authkeys");
+                    + "] refused: " + a.refusal(auth));
         }
         return m;
     }

@@ -120,7 +120,8 @@ public final class NetstringCodec {
     }
 
     /**
-     * Parses a datagram and checks its trailer with {@code a} (any locally defined index). The inner
+     * Parses a datagram and checks its trailer with {@code a} (the {@code auth} index; others only during a
+     * key roll-over window). The inner
      * {@code auth=} field, if any, is not checked, as in cluster-glue {@code netstring2msg}.
      *
      * @throws AuthenticationException if the trailer does not verify
@@ -130,7 +131,7 @@ public final class NetstringCodec {
         DecodedNetstring decoded = decode(datagram);
         if (!a.verify(decoded.trailer(), decoded.signedRegion())) {
             throw new AuthenticationException("netstring auth trailer [" + printable(decoded.trailer())
-                    + "] does not verify with the local authkeys");
+                    + "] refused: " + a.refusal(decoded.trailer()));
         }
         return decoded.message();
     }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullSource;
@@ -89,17 +91,32 @@ class MessageAuthenticatorTest {
     }
 
     @Test
-    void verifyAcceptsAnyLocallyDefinedIndexForKeyRollover() {
+    void anotherDefinedIndexIsAcceptedOnlyDuringARolloverWindow() {
         AuthKeys oldKeys = AuthKeys.single(1, AuthMethod.SHA1, bytes("old"));
         String signedWithOld = new MessageAuthenticator(oldKeys).sign(bytes("data"));
         AuthKeys rolled = new AuthKeys(2, Map.of(
                 1, new AuthKey(1, AuthMethod.SHA1, bytes("old")),
                 2, new AuthKey(2, AuthMethod.MD5, bytes("new"))));
-        MessageAuthenticator a = new MessageAuthenticator(rolled);
+        Instant until = Instant.parse("2026-12-06T18:00:00Z");
+        java.time.Clock before = java.time.Clock.fixed(until.minusSeconds(1), java.time.ZoneOffset.UTC);
+        java.time.Clock after = java.time.Clock.fixed(until, java.time.ZoneOffset.UTC);
 
-        assertThat(a.verify(signedWithOld, bytes("data"))).isTrue();
-        assertThat(a.sign(bytes("data"))).startsWith("2 ");
-        assertThat(a.verify(a.sign(bytes("data")), bytes("data"))).isTrue();
+        // outside a window (Heartbeat would accept it: any defined index), key 1 is refused, saying why
+        MessageAuthenticator strict = new MessageAuthenticator(rolled, before);
+        assertThat(strict.verify(signedWithOld, bytes("data"))).isFalse();
+        assertThat(strict.refusal(signedWithOld)).isEqualTo("signed with key 1, but only key 2 (auth 2) is accepted"
+                + " outside a key roll-over (jheartbeat.yaml authkeys: rollover_until:)");
+        assertThat(strict.sign(bytes("data"))).startsWith("2 ");
+        assertThat(strict.verify(strict.sign(bytes("data")), bytes("data"))).isTrue();
+
+        MessageAuthenticator rolling = new MessageAuthenticator(rolled.withRollover(Optional.of(until)), before);
+        assertThat(rolling.verify(signedWithOld, bytes("data"))).isTrue();
+        assertThat(rolling.verify(signedWithOld, bytes("datA"))).isFalse();
+        assertThat(rolling.refusal(signedWithOld)).isEqualTo("does not verify with key 1 of the local authkeys");
+        MessageAuthenticator ended = new MessageAuthenticator(rolled.withRollover(Optional.of(until)), after);
+        assertThat(ended.verify(signedWithOld, bytes("data"))).isFalse();
+        assertThat(ended.refusal("7 abc")).isEqualTo("signed with key 7, which this node's authkeys does not define");
+        assertThat(ended.refusal("x")).isEqualTo("malformed authentication string");
     }
 
     @Test

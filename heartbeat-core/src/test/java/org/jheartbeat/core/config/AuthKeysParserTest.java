@@ -30,15 +30,24 @@ class AuthKeysParserTest {
 
     @Test
     void readsTheLabFile() {
-        AuthKeysParser.Result r = parse("auth 1\n1 sha1 testsecret\n");
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 testsecret-0123456\n");
         assertThat(r.diagnostics()).isEmpty();
-        assertThat(r.authKeys()).contains(AuthKeys.single(1, AuthMethod.SHA1, ascii("testsecret")));
+        assertThat(r.authKeys()).contains(AuthKeys.single(1, AuthMethod.SHA1, ascii("testsecret-0123456")));
     }
 
     @Test
     void readsSeveralKeysCommentsAndLeadingBlanks() {
         AuthKeysParser.Result r = parse("# keys\n\n  auth 3\n\t1 crc\n2 md5 m5key\n3 SHA1 s1key # rotated\n");
-        assertThat(r.diagnostics()).isEmpty();
+        // none of these keys is a secret worth the name: each line says so
+        assertThat(r.diagnostics()).extracting(ConfigDiagnostic::format).containsExactly(
+                "/etc/ha.d/authkeys:4: warning: key 1 is crc, which authenticates nothing: anyone who can send to a"
+                        + " heartbeat link can forge messages (standby, hand-overs); crc is refused on network media"
+                        + " unless jheartbeat.yaml authkeys: crc_links: lists them; use '1 sha1 KEY' and generate a key"
+                        + " with: openssl rand -hex 32",
+                "/etc/ha.d/authkeys:5: warning: key 2 is 5 characters long, short enough to be guessed; use at least"
+                        + " 16: generate a key with: openssl rand -hex 32",
+                "/etc/ha.d/authkeys:6: warning: key 3 is 5 characters long, short enough to be guessed; use at least"
+                        + " 16: generate a key with: openssl rand -hex 32");
         AuthKeys keys = r.authKeys().orElseThrow();
         assertThat(keys.signingIndex()).isEqualTo(3);
         assertThat(keys.keys()).isEqualTo(Map.of(
@@ -49,8 +58,8 @@ class AuthKeysParserTest {
 
     @Test
     void keyIsOneTokenAndTheRestIsIgnoredWithAWarning() {
-        AuthKeysParser.Result r = parse("auth 1\n1 sha1 two words\n");
-        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo(ascii("two"));
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 two-0123456789abcdef words\n");
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo(ascii("two-0123456789abcdef"));
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
             assertThat(d.severity()).isEqualTo(Severity.WARNING);
             assertThat(d.line()).isEqualTo(2);
@@ -59,16 +68,16 @@ class AuthKeysParserTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "1 sha1 testsecret                  | 0 | Missing auth directive in keyfile [/etc/ha.d/authkeys]",
-            "auth 2\\n1 sha1 testsecret         | 1 | Auth Key [2] not found in keyfile [/etc/ha.d/authkeys]",
-            "auth 16\\n1 sha1 testsecret        | 1 | Invalid authnum [16] in 'auth' line",
-            "auth x\\n1 sha1 testsecret         | 1 | Invalid authnum [x] in 'auth' line",
-            "auth 1\\n1 sha1 testsecret\\n16 md5 k | 3 | Invalid authnum [16]",
-            "auth 1\\n1 sha256 testsecret       | 2 | Invalid authtype [sha256]",
+            "1 sha1 testsecret-0123456                  | 0 | Missing auth directive in keyfile [/etc/ha.d/authkeys]",
+            "auth 2\\n1 sha1 testsecret-0123456         | 1 | Auth Key [2] not found in keyfile [/etc/ha.d/authkeys]",
+            "auth 16\\n1 sha1 testsecret-0123456        | 1 | Invalid authnum [16] in 'auth' line",
+            "auth x\\n1 sha1 testsecret-0123456         | 1 | Invalid authnum [x] in 'auth' line",
+            "auth 1\\n1 sha1 testsecret-0123456\\n16 md5 k | 3 | Invalid authnum [16]",
+            "auth 1\\n1 sha256 testsecret-0123456       | 2 | Invalid authtype [sha256]",
             "auth 1\\n1 sha1                    | 2 | Auth method [sha1] requires a key",
             "auth 1\\n1 crc # a comment          | 2 | Auth method [crc] doesn't use a key: a '#' after the method is not a comment",
-            "1 sha1 testsecret\\nauth 1         | 2 | Auth Key [1] not found in keyfile [/etc/ha.d/authkeys]: key 1 is on line 1, before this 'auth' line",
-            "auth 1\\n1 crc testsecret          | 2 | Auth method [crc] doesn't use a key",
+            "1 sha1 testsecret-0123456\\nauth 1         | 2 | Auth Key [1] not found in keyfile [/etc/ha.d/authkeys]: key 1 is on line 1, before this 'auth' line",
+            "auth 1\\n1 crc testsecret-0123456          | 2 | Auth method [crc] doesn't use a key",
             "auth 1\\n1                         | 2 | key 1 has no method",
     })
     void errors(String text, int line, String message) {
@@ -89,8 +98,8 @@ class AuthKeysParserTest {
 
     @Test
     void redefinedKeyWarnsAndTheLastWins() {
-        AuthKeysParser.Result r = parse("auth 1\n1 sha1 old\n1 sha1 new\n");
-        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo(ascii("new"));
+        AuthKeysParser.Result r = parse("auth 1\n1 sha1 old-0123456789abcdef\n1 sha1 new-0123456789abcdef\n");
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo(ascii("new-0123456789abcdef"));
         assertThat(r.diagnostics()).singleElement().satisfies(d -> assertThat(d.line()).isEqualTo(3));
     }
 
@@ -103,13 +112,13 @@ class AuthKeysParserTest {
 
     @Test
     void crlfIsAWarningAndTheCrIsNotPartOfTheKey() {
-        AuthKeysParser.Result r = parse("auth 1\r\n1 sha1 testsecret\r\n");
+        AuthKeysParser.Result r = parse("auth 1\r\n1 sha1 testsecret-0123456\r\n");
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
             assertThat(d.isError()).isFalse();
             assertThat(d.line()).isEqualTo(1);
             assertThat(d.message()).contains("CRLF");
         });
-        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo("testsecret".getBytes(StandardCharsets.US_ASCII));
+        assertThat(r.authKeys().orElseThrow().signingKey().key()).isEqualTo("testsecret-0123456".getBytes(StandardCharsets.US_ASCII));
     }
 
     @Test
@@ -156,7 +165,7 @@ class AuthKeysParserTest {
 
     @Test
     void authAfterItsKeyLineIsNotFoundAsInHeartbeatWithTheFix() {
-        AuthKeysParser.Result r = parse("# keys\n1 sha1 testsecret\nauth 1\n");
+        AuthKeysParser.Result r = parse("# keys\n1 sha1 testsecret-0123456\nauth 1\n");
         assertThat(r.authKeys()).isEmpty();
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
             assertThat(d.isError()).isTrue();
@@ -171,7 +180,7 @@ class AuthKeysParserTest {
     void aHashAfterTheMethodIsTheKeyAsInHeartbeatWithAWarning() {
         AuthKeysParser.Result r = parse("auth 1\n1 sha1 # shared secret\n");
         assertThat(r.authKeys().orElseThrow().signingKey().key()).as("sscanf %s reads the '#'").containsExactly('#');
-        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+        assertThat(r.diagnostics()).filteredOn(d -> !d.message().contains("short enough")).singleElement().satisfies(d -> {
             assertThat(d.isError()).isFalse();
             assertThat(d.line()).isEqualTo(2);
             assertThat(d.message()).contains("a '#' after the method is not a comment in authkeys");
@@ -194,5 +203,21 @@ class AuthKeysParserTest {
         assertThat(r.authKeys().orElseThrow().signingIndex()).isEqualTo(1);
         assertThat(r.diagnostics()).filteredOn(d -> d.line() == 4).extracting(ConfigDiagnostic::message)
                 .anySatisfy(m -> assertThat(m).contains("Heartbeat keeps signing with key 1"));
+    }
+
+    @Test
+    void theExampleKeyIsRefusedAndShortKeysWarnedAbout() {
+        AuthKeysParser.Result example = parse("auth 1\n1 sha1 " + AuthKeysParser.EXAMPLE_KEY + "\n");
+        assertThat(example.authKeys()).isEmpty();
+        assertThat(example.diagnostics()).extracting(ConfigDiagnostic::format).containsExactly(
+                "/etc/ha.d/authkeys:2: key 1 is the example key of authkeys.example, which anyone can read; generate"
+                        + " a key with: openssl rand -hex 32 and write it on both nodes");
+        AuthKeysParser.Result shortKey = parse("auth 1\n1 md5 0123456789abcde\n");
+        assertThat(shortKey.authKeys()).isPresent();
+        assertThat(shortKey.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
+            assertThat(d.message()).startsWith("key 1 is 15 characters long, short enough to be guessed");
+        });
+        assertThat(parse("auth 1\n1 md5 0123456789abcdef\n").diagnostics()).isEmpty();
     }
 }

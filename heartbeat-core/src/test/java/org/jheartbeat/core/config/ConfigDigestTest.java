@@ -65,13 +65,13 @@ class ConfigDigestTest {
         ConfigDigest b = digestOf(base().authkeys("auth 1\n1 sha1 othersecret\n"));
         assertThat(a.differences(b)).containsExactly(Part.AUTHKEYS);
         assertThat(a.toString()).doesNotContain("testsecret").doesNotContain("7465737473656372");
-        assertThat(digestOf(base().authkeys("auth 1\n1 md5 testsecret\n")).differences(a)).containsExactly(Part.AUTHKEYS);
+        assertThat(digestOf(base().authkeys("auth 1\n1 md5 testsecret-0123456\n")).differences(a)).containsExactly(Part.AUTHKEYS);
     }
 
     @Test
     void theAuthLineAloneDoesNotCountSoAKeyRolloverIsNoMismatch() {
-        ConfigDigest a = digestOf(base().authkeys("auth 1\n1 sha1 testsecret\n2 sha1 newsecret\n"));
-        ConfigDigest b = digestOf(base().authkeys("# rolled over\nauth 2\n1 sha1 testsecret\n2 sha1 newsecret\n"));
+        ConfigDigest a = digestOf(base().authkeys("auth 1\n1 sha1 testsecret-0123456\n2 sha1 newsecret\n"));
+        ConfigDigest b = digestOf(base().authkeys("# rolled over\nauth 2\n1 sha1 testsecret-0123456\n2 sha1 newsecret\n"));
         assertThat(a).isEqualTo(b);
     }
 

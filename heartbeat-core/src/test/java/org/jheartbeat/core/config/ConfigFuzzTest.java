@@ -34,7 +34,7 @@ class ConfigFuzzTest {
                     + "respawn hacluster /usr/lib/heartbeat/ipfail\ndeadping 2500ms\n",
             "stonith_host node1 apcsmart /dev/ttyS1 node2\nstonith_host * external/ssh node1 node2\n"
                     + "logfacility local0\nlogfile /var/log/ha-log\ndebugfile /var/log/ha-debug\ncrm no\n");
-    static final List<byte[]> AUTHKEYS_SEEDS = seeds("authkeys.example", "auth 1\n1 sha1 testsecret\n",
+    static final List<byte[]> AUTHKEYS_SEEDS = seeds("authkeys.example", "auth 1\n1 sha1 testsecret-0123456\n",
             "auth 2\n1 md5 old\n2 sha1 new # rollover\n", "auth 3\n3 crc\n", "# comment\n\nauth\t15\n15 sha1 \\x00\n");
     static final List<byte[]> HARESOURCES_SEEDS = seeds("haresources.example",
             "node1 198.18.0.100/24/eth0 labweb\n", "node1 a \\\n  b\nnode2 c # \\\nnode1 d\n",

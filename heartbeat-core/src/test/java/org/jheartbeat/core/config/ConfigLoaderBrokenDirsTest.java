@@ -36,7 +36,7 @@ class ConfigLoaderBrokenDirsTest {
                         "authkeys", 0, "authkeys is mode 644; it must be 600 and owned by root: chmod 600 "),
                 broken("authkeys owned by nobody", b -> b.authkeysOwner("nobody"),
                         "authkeys", 0, "owned by uid 65534; it must be 600 and owned by root"),
-                broken("auth 2 names a missing key", b -> b.authkeys("auth 2\n1 sha1 testsecret\n"),
+                broken("auth 2 names a missing key", b -> b.authkeys("auth 2\n1 sha1 testsecret-0123456\n"),
                         "authkeys", 1, "Auth Key [2] not found in keyfile"),
                 broken("sha1 without a key", b -> b.authkeys("auth 1\n1 sha1\n"),
                         "authkeys", 2, "Auth method [sha1] requires a key"),

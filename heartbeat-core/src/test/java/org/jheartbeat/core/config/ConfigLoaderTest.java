@@ -39,7 +39,7 @@ class ConfigLoaderTest {
         assertThat(c.autoFailback()).isEqualTo(FailbackPolicy.ON);
         assertThat(c.logging()).isEqualTo(LogSettings.none());
         assertThat(c.authKeys()).isEqualTo(AuthKeys.single(1, AuthMethod.SHA1,
-                "testsecret".getBytes(StandardCharsets.US_ASCII)));
+                "testsecret-0123456".getBytes(StandardCharsets.US_ASCII)));
         assertThat(c.resourceGroups()).singleElement().satisfies(g -> {
             assertThat(g.preferredNode()).isEqualTo(NODE1);
             assertThat(g.key()).isEqualTo("198.18.0.100/24/eth0");
@@ -138,7 +138,7 @@ class ConfigLoaderTest {
                 .contains("CRLF (DOS) line endings; the CRs are ignored, as Heartbeat does; convert with dos2unix"));
         ClusterConfig c = r.config().orElseThrow();
         assertThat(c.authKeys()).as("the CR is not part of the key").isEqualTo(AuthKeys.single(1, AuthMethod.SHA1,
-                "testsecret".getBytes(StandardCharsets.US_ASCII)));
+                "testsecret-0123456".getBytes(StandardCharsets.US_ASCII)));
         assertThat(c.resourceGroups()).singleElement().satisfies(g ->
                 assertThat(g.resources()).extracting(ResourceSpec::token).containsExactly("198.18.0.100/24/eth0", "labweb"));
         assertThat(c.nodes()).containsExactly(NODE1, NODE2);

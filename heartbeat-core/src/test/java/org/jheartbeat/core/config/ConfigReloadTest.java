@@ -113,6 +113,19 @@ class ConfigReloadTest {
     }
 
     @Test
+    void aKeyRolloverWindowOpensAndClosesLive() {
+        ClusterConfig running = config(TWO);
+        java.time.Instant until = java.time.Instant.parse("2026-12-06T18:00:00Z");
+        ClusterConfig open = running.withAuthKeys(running.authKeys().withRollover(Optional.of(until)));
+        ConfigReload.Plan opening = ConfigReload.plan(running, open);
+        assertThat(lines(opening)).containsExactly("jheartbeat.yaml: key roll-over: every key of authkeys accepted"
+                + " until 2026-12-06T18:00:00Z (applied)");
+        assertThat(opening.applied().authKeys().rolloverUntil()).contains(until);
+        assertThat(lines(ConfigReload.plan(open, running))).containsExactly("jheartbeat.yaml: key roll-over closed:"
+                + " only key 1 (auth 1) accepted (applied)");
+    }
+
+    @Test
     void portMediaNodesLoggingStonithAndFailbackNeedARestartAndAreNotApplied() {
         ClusterConfig running = config(TWO);
         List<MediumDecl> media = List.of(new MediumDecl.Ucast("eth1", "198.18.1.2", 695, 5),

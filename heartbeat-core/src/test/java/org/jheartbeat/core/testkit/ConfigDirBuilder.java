@@ -15,7 +15,7 @@ import java.util.Optional;
  * <pre>
  * ha.cf:       keepalive 500ms / deadtime 3 / warntime 2 / initdead 10 / udpport 694 /
  *              ucast eth1 198.18.1.2 / auto_failback on / node node1 / node node2 / crm no
- * authkeys:    auth 1 / 1 sha1 testsecret        (mode 600)
+ * authkeys:    auth 1 / 1 sha1 testsecret-0123456        (mode 600)
  * haresources: node1 198.18.0.100/24/eth0 labweb
  * </pre>
  * Fluent methods replace a file's text, drop a file, or change the authkeys mode/owner, so tests
@@ -39,7 +39,7 @@ public final class ConfigDirBuilder {
     /** The default authkeys. */
     public static final String AUTHKEYS = """
             auth 1
-            1 sha1 testsecret
+            1 sha1 testsecret-0123456
             """;
     /** The default haresources. */
     public static final String HARESOURCES = """
