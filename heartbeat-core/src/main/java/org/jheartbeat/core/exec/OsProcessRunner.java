@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  *     start of each file and deletes both. Stdin is {@code /dev/null}. While the program runs, the
  *     files are cut back to {@code maxOutputBytes} every 100 ms, so a program that writes without end
  *     does not fill the file system. A daemon that keeps the (deleted) file open keeps writing into
- *     it; that is not bounded (it is the daemon's own output, as it would be on a terminal).</li>
+ *     it; that is not bounded (it is the daemon's own output, as it would be on a terminal).
+ *     {@link #start}'s stderr file is cut back the same way until the program exits.</li>
  * <li>{@link #stream}: stdin from the caller's bytes (or {@code /dev/null}), stdout and stderr
  *     copied to the caller's streams as they arrive (rsync's progress, ssh's file contents); the
  *     pumps are given {@value #PUMP_STOP_MS} ms after the program ends to drain.</li>
@@ -209,6 +210,7 @@ public final class OsProcessRunner implements ProcessRunner {
             throw startFailure(spec, done);
         }
         StartedProcess started = new StartedProcess(process, err, maxOutputBytes);
+        trimWhileAlive(process, err, maxOutputBytes);
         process.onExit().orTimeout(spec.timeout().toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
             if (process.isAlive()) {
                 LOG.warn("{} still runs after {} ms; killing it and its descendants", spec.argv().get(0),
@@ -296,6 +298,24 @@ public final class OsProcessRunner implements ProcessRunner {
             captures.forEach(f -> trim(f, keep));
         }
         return false;
+    }
+
+    /** One daemon thread for every {@link #start}ed program's stderr trims (each is a few microseconds). */
+    private static final java.util.concurrent.ScheduledExecutorService TRIMMER =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "hb-capture-trim");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /**
+     * Cuts a {@link #start}ed program's stderr file back to {@code keep} bytes every {@value #CAPTURE_TRIM_MS}
+     * ms until it exits (a director callback may run for minutes).
+     */
+    private static void trimWhileAlive(Process process, Path file, int keep) {
+        java.util.concurrent.ScheduledFuture<?> f = TRIMMER.scheduleWithFixedDelay(() -> trim(file, keep),
+                CAPTURE_TRIM_MS, CAPTURE_TRIM_MS, TimeUnit.MILLISECONDS);
+        process.onExit().thenRun(() -> f.cancel(false));
     }
 
     /**
