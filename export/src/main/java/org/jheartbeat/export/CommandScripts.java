@@ -47,12 +47,12 @@ public final class CommandScripts {
             b.append("pcs -f \"$f\" resource defaults update ").append(q(d.name() + "=" + d.value())).append('\n');
         }
         for (Primitive p : cib.fencing()) {
-            b.append("pcs -f \"$f\" ${PCS_FORCE:-} stonith create ").append(p.id()).append(' ').append(p.type()).append(params(p))
+            b.append("pcs -f \"$f\" ${PCS_FORCE:-} stonith create ").append(q(p.id())).append(' ').append(q(p.type())).append(params(p))
                     .append(ops(p)).append('\n');
         }
         for (Clone c : cib.clones()) {
             Primitive p = c.primitive();
-            b.append("pcs -f \"$f\" ${PCS_FORCE:-} resource create ").append(p.id()).append(' ').append(p.agent()).append(params(p))
+            b.append("pcs -f \"$f\" ${PCS_FORCE:-} resource create ").append(q(p.id())).append(' ').append(q(p.agent())).append(params(p))
                     .append(ops(p)).append(NO_DEFAULT_OPS).append(meta(p.meta()));
             if (c.promotable()) {
                 b.append(" promotable");
@@ -68,8 +68,8 @@ public final class CommandScripts {
         }
         for (Group g : cib.groups()) {
             for (Primitive p : g.members()) {
-                b.append("pcs -f \"$f\" ${PCS_FORCE:-} resource create ").append(p.id()).append(' ').append(p.agent())
-                        .append(params(p)).append(ops(p)).append(meta(p.meta())).append(NO_DEFAULT_OPS).append(" --group ").append(g.id())
+                b.append("pcs -f \"$f\" ${PCS_FORCE:-} resource create ").append(q(p.id())).append(' ').append(q(p.agent()))
+                        .append(params(p)).append(ops(p)).append(meta(p.meta())).append(NO_DEFAULT_OPS).append(" --group ").append(q(g.id()))
                         .append('\n');
             }
         }
@@ -77,23 +77,23 @@ public final class CommandScripts {
             b.append("pcs -f \"$f\" constraint ");
             if (c instanceof Location l) {
                 if (l.score().equals("-INFINITY")) {
-                    b.append("location ").append(l.rsc()).append(" avoids ").append(l.node());
+                    b.append("location ").append(q(l.rsc())).append(" avoids ").append(q(l.node()));
                 } else if (l.role().isPresent()) {
-                    b.append("location ").append(l.rsc()).append(" rule role=").append(l.role().get()).append(" score=")
-                            .append(l.score()).append(" '#uname' eq ").append(l.node());
+                    b.append("location ").append(q(l.rsc())).append(" rule ").append(q("role=" + l.role().get()))
+                            .append(' ').append(q("score=" + l.score())).append(" '#uname' eq ").append(q(l.node()));
                 } else {
-                    b.append("location ").append(l.rsc()).append(" prefers ").append(l.node()).append('=').append(l.score());
+                    b.append("location ").append(q(l.rsc())).append(" prefers ").append(q(l.node() + "=" + l.score()));
                 }
             } else if (c instanceof LocationRule r) {
-                b.append("location ").append(r.rsc()).append(" rule score-attribute=").append(r.scoreAttribute())
-                        .append(" defined ").append(r.scoreAttribute());
+                b.append("location ").append(q(r.rsc())).append(" rule ").append(q("score-attribute=" + r.scoreAttribute()))
+                        .append(" defined ").append(q(r.scoreAttribute()));
             } else if (c instanceof Colocation co) {
-                b.append("colocation add ").append(co.rsc()).append(" with ")
-                        .append(co.withRole().map(r -> r + " ").orElse("")).append(co.withRsc()).append(' ')
-                        .append(co.score());
+                b.append("colocation add ").append(q(co.rsc())).append(" with ")
+                        .append(co.withRole().map(r -> q(r) + " ").orElse("")).append(q(co.withRsc())).append(' ')
+                        .append(q(co.score()));
             } else if (c instanceof Order o) {
-                b.append("order ").append(o.firstAction()).append(' ').append(o.first()).append(" then ")
-                        .append(o.thenAction()).append(' ').append(o.then());
+                b.append("order ").append(q(o.firstAction())).append(' ').append(q(o.first())).append(" then ")
+                        .append(q(o.thenAction())).append(' ').append(q(o.then()));
             }
             b.append('\n');
         }
@@ -101,8 +101,13 @@ public final class CommandScripts {
         return b.toString();
     }
 
-    /** @return a {@code crm configure} script (load with {@code crm configure load update FILE}) */
-    public static String crmsh(Cib cib) {
+    /**
+     * @return a {@code crm configure} script (load with {@code crm configure load update FILE})
+     * @throws ExportException when a node name, agent or parameter cannot be written so that crmsh reads it
+     *                         back as the same single word ({@link #check})
+     */
+    public static String crmsh(Cib cib) throws ExportException {
+        check(cib);
         StringBuilder b = new StringBuilder();
         b.append("# crm configure script exported by 'hb export pacemaker' (same configuration as cib.xml).\n")
                 .append("# Load with: crm configure load update crm.txt\n")
@@ -187,10 +192,53 @@ public final class CommandScripts {
     private static String ops(Primitive p) {
         StringBuilder b = new StringBuilder();
         for (Op op : p.ops()) {
-            b.append(" op ").append(op.name()).append(" interval=").append(op.interval()).append(" timeout=")
-                    .append(op.timeout()).append(op.role().map(r -> " role=" + r).orElse(""));
+            b.append(" op ").append(q(op.name())).append(' ').append(q("interval=" + op.interval())).append(' ')
+                    .append(q("timeout=" + op.timeout())).append(op.role().map(r -> " " + q("role=" + r)).orElse(""));
         }
         return b.toString();
+    }
+
+    /** Letters, digits and the punctuation of host names and agent names: crmsh reads these as one word. */
+    private static final java.util.regex.Pattern CRM_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_.:/@+-]+");
+
+    /**
+     * Refuses what crm.txt cannot hold safely. crmsh splits a line with Python's shlex and then parses
+     * names by position, so a node or agent name is written bare and must be a plain name; a
+     * parameter is written quoted ({@link #q}), which shlex undoes, but crmsh reads the file line by
+     * line, so a control character (a line break) in a value would start a new command.
+     */
+    static void check(Cib cib) throws ExportException {
+        List<Primitive> all = new java.util.ArrayList<>(cib.fencing());
+        cib.clones().forEach(c -> all.add(c.primitive()));
+        cib.groups().forEach(g -> all.addAll(g.members()));
+        for (Primitive p : all) {
+            name("agent of " + p.id(), p.agent());
+            for (Nv nv : p.params()) {
+                value("parameter " + nv.name() + " of " + p.id(), nv.name() + "=" + nv.value());
+            }
+            for (Nv nv : p.meta()) {
+                value("meta attribute " + nv.name() + " of " + p.id(), nv.name() + "=" + nv.value());
+            }
+        }
+        for (Constraint c : cib.constraints()) {
+            if (c instanceof Location l) {
+                name("node name", l.node());
+            }
+        }
+    }
+
+    private static void name(String what, String s) throws ExportException {
+        if (!CRM_NAME.matcher(s).matches()) {
+            throw new ExportException("crm.txt cannot hold the " + what + " [" + s + "]: crmsh takes only letters,"
+                    + " digits and _ . : / @ + - there; rename it, or export with --format pcs or cib");
+        }
+    }
+
+    private static void value(String what, String s) throws ExportException {
+        if (s.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
+            throw new ExportException("crm.txt cannot hold the " + what + ": it contains a control character (a"
+                    + " line break would start a new crmsh command); remove it, or export with --format pcs or cib");
+        }
     }
 
     /** Shell-quotes a word when it holds anything but safe characters. */

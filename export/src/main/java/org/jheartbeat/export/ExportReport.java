@@ -78,12 +78,28 @@ final class ExportReport {
             if (became == null) {
                 became = haCfKeyword(key, text);
             }
-            report.add(new ReportLine("ha.cf", line, text, became));
+            report.add(new ReportLine("ha.cf", line, withoutStonithParameters(key, text), became));
         }
         if (comments > 0) {
             report.add(new ReportLine("ha.cf", 0, "(" + comments + " comment or blank lines)",
                     "comments are not configuration; not carried over"));
         }
+    }
+
+    /**
+     * A STONITH line as the report shows it: {@code stonith_host FROM TYPE} or {@code stonith TYPE FILE}
+     * and the number of parameters left out, because a device's parameters hold its login and password
+     * (cluster-glue's ipmilan, apcmaster, nut ...) and the report is meant to be read and passed around.
+     * The parameters are in the CIB files, which are written mode 600.
+     */
+    static String withoutStonithParameters(String key, String text) {
+        int keep = key.equals("stonith_host") ? 3 : key.equals("stonith") ? 3 : -1;
+        String[] w = text.split("\\s+");
+        if (keep < 0 || w.length <= keep) {
+            return text;
+        }
+        return String.join(" ", java.util.Arrays.copyOf(w, keep)) + " (" + (w.length - keep)
+                + " parameter(s) not shown: they may hold a password; see cib.xml)";
     }
 
     private String haCfKeyword(String key, String text) {

@@ -44,6 +44,9 @@ public record ExportResult(Cib cib, String corosyncConf, List<ReportLine> report
         for (String w : warnings) {
             b.append("  * ").append(w).append('\n');
         }
+        b.append("\nSecrets: cib.xml, pcs.sh and crm.txt hold every resource's and STONITH device's parameters,\n")
+                .append("passwords among them, and are written readable by their owner only (mode 600, pcs.sh 700).\n")
+                .append("This report leaves out STONITH parameters and authkeys keys.\n");
         b.append("\nEvery source line and what it became:\n");
         String file = null;
         for (ReportLine r : report) {

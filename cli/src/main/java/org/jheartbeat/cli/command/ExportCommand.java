@@ -128,7 +128,11 @@ public final class ExportCommand extends CommandGroup {
             if (format == Format.pcs) {
                 files.put("pcs.sh", CommandScripts.pcs(r.cib()));
             } else if (format == Format.crmsh) {
-                files.put("crm.txt", CommandScripts.crmsh(r.cib()));
+                try {
+                    files.put("crm.txt", CommandScripts.crmsh(r.cib()));
+                } catch (ExportException ex) {
+                    throw new UserException(ExitCodes.CONFIG, ex.getMessage() + "; nothing written");
+                }
             }
             files.put("export-report.txt", r.reportText());
             files.putAll(r.extraFiles());
@@ -152,7 +156,7 @@ public final class ExportCommand extends CommandGroup {
                 Files.createDirectories(out);
                 for (Map.Entry<String, String> f : files.entrySet()) {
                     current = out.resolve(f.getKey());
-                    write(current, f.getValue(), f.getKey().startsWith("resource.d/") || f.getKey().endsWith(".sh"));
+                    write(current, f.getValue(), mode(f.getKey()));
                 }
             } catch (IOException ex) {
                 throw new UserException(ExitCodes.FAILURE, "cannot write " + current + " (" + ex.getClass().getSimpleName()
@@ -215,11 +219,31 @@ public final class ExportCommand extends CommandGroup {
             return config.nodes().stream().anyMatch(n -> n.value().equals(me)) ? Optional.of(me) : Optional.empty();
         }
 
-        private static void write(Path target, String text, boolean executable) throws IOException {
+        /**
+         * The mode a written file gets: the CIB and its scripts hold every resource's and STONITH device's
+         * parameters (passwords among them), so only their owner may read them (as pcs keeps
+         * /var/lib/pacemaker/cib/cib.xml 600); the wrapper script and pcs.sh are executable.
+         */
+        static String mode(String name) {
+            boolean secret = name.equals("cib.xml") || name.equals("pcs.sh") || name.equals("crm.txt");
+            boolean executable = name.startsWith("resource.d/") || name.endsWith(".sh");
+            return secret ? (executable ? "rwx------" : "rw-------") : (executable ? "rwxr-xr-x" : "rw-r--r--");
+        }
+
+        /**
+         * Writes through a temporary file created with its final mode (O_EXCL, so there is no moment in
+         * which another user could open it, and a planted file or link there is an error, not followed),
+         * then renames it over {@code target}.
+         */
+        private static void write(Path target, String text, String mode) throws IOException {
             Files.createDirectories(target.getParent());
             Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString(executable ? "rwxr-xr-x" : "rw-r--r--"));
+            Files.deleteIfExists(tmp);
+            java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = PosixFilePermissions.fromString(mode);
+            Files.createFile(tmp, PosixFilePermissions.asFileAttribute(perms));
+            Files.setPosixFilePermissions(tmp, perms); // the umask may have removed bits of a wider final mode
+            Files.writeString(tmp, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.WRITE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.LinkOption.NOFOLLOW_LINKS);
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
 

@@ -49,15 +49,19 @@ public final class LvsCommand extends CommandGroup {
     }
 
     /**
-     * Reads a config and checks that every check it asks for exists in this build; the problems
+     * Reads a config and checks that every check it asks for exists in this build and that only root may write it (its
+     * commands run as root, {@link org.jheartbeat.core.config.RootFiles}); the problems
      * sorted by line.
      */
     static LdirectordParser.Result read(Path file, CheckFactory checks) {
         LdirectordParser.Result r = new LdirectordParser().parse(file);
-        if (r.config().isEmpty()) {
-            return r;
-        }
         List<ConfigDiagnostic> all = new ArrayList<>(r.diagnostics());
+        // its fallbackcommand, callback and checkcommand lines run as root
+        all.addAll(org.jheartbeat.core.config.RootFiles.check(file, "ldirectord.cf"));
+        if (r.config().isEmpty()) {
+            all.sort(java.util.Comparator.comparingInt(ConfigDiagnostic::line));
+            return new LdirectordParser.Result(r.config(), all);
+        }
         for (VirtualService v : r.config().get().virtuals()) {
             if (v.checkType().equals("on") || v.checkType().equals("off")) {
                 continue;

@@ -1,16 +1,15 @@
 package org.jheartbeat.cli.runtime;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
+import org.jheartbeat.core.exec.BoundedOutput;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessExit;
 import org.jheartbeat.core.exec.ProcessSpec;
@@ -26,6 +25,13 @@ import org.jheartbeat.core.exec.ProcessSpec;
  */
 public record SshTransport(List<String> ssh, String host, long timeoutS) {
     private static final OsProcessRunner RUNNER = new OsProcessRunner();
+    /**
+     * Most bytes of standard output kept: 16 MiB, room for every config file the push fetches (each at most
+     * 1 MiB, the limit of the config reader); more is refused, not held in memory.
+     */
+    static final int MAX_OUT = 16 << 20;
+    /** Most bytes of standard error kept (its first 64 KiB; the reason of a failure comes first). */
+    static final int MAX_ERR = 64 << 10;
 
     /** What the remote script printed and its exit code (255: ssh itself failed). */
     public record Reply(int code, byte[] out, String err) {
@@ -52,8 +58,8 @@ public record SshTransport(List<String> ssh, String host, long timeoutS) {
         List<String> argv = new ArrayList<>(ssh);
         argv.add(host);
         argv.add(script);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        BoundedOutput out = new BoundedOutput(MAX_OUT);
+        BoundedOutput err = new BoundedOutput(MAX_ERR);
         ProcessExit exit;
         try {
             // if ssh exits early (e.g. unreachable) the rest of stdin is dropped; its exit code and stderr tell why
@@ -69,7 +75,12 @@ public record SshTransport(List<String> ssh, String host, long timeoutS) {
             throw new UserException(ExitCodes.FAILURE, "ssh to " + host + " did not finish within " + timeoutS
                     + " s; check that " + host + " answers (ssh " + host + " true)");
         }
-        return new Reply(exit.exitCode(), out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+        if (out.dropped() > 0) {
+            throw new UserException(ExitCodes.FAILURE, "the answer from " + host + " is larger than " + (MAX_OUT >> 20)
+                    + " MiB (" + (out.size() + out.dropped()) + " bytes); its config files cannot be that large: check"
+                    + " what ssh " + host + " prints on login (a banner or profile script writing to stdout)");
+        }
+        return new Reply(exit.exitCode(), out.toByteArray(), err.text());
     }
 
     /**

@@ -34,6 +34,15 @@ class SshTransportTest {
     }
 
     @Test
+    void aHundredMegabyteAnswerIsRefusedWithoutHoldingIt() {
+        // a real process writing 100 MB to stdout and 100 MB to stderr
+        assertThatThrownBy(() -> new SshTransport(LOCAL_SSH, "peer", 120).run(
+                "head -c 104857600 /dev/zero; head -c 104857600 /dev/zero >&2", new byte[0]))
+                .isInstanceOfSatisfying(UserException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCodes.FAILURE))
+                .hasMessageStartingWith("the answer from peer is larger than 16 MiB (104857600 bytes)");
+    }
+
+    @Test
     void aMissingSshProgramSaysWhatToInstall() {
         assertThatThrownBy(() -> new SshTransport(List.of("/nonexistent/ssh"), "peer", 5)
                 .run("true", "x".getBytes(StandardCharsets.UTF_8)))

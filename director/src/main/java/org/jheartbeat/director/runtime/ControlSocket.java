@@ -54,12 +54,7 @@ public final class ControlSocket implements AutoCloseable {
         }
         Files.deleteIfExists(path);
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        server.bind(UnixDomainSocketAddress.of(path));
-        try {
-            Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw----"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system
-        }
+        org.jheartbeat.core.control.UnixSocketFiles.bind(server, path, "rw-rw----", java.util.Optional.empty());
         acceptor = new Thread(this::acceptLoop, "lvs-control");
         acceptor.setDaemon(true);
         acceptor.start();

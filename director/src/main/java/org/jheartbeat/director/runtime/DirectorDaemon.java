@@ -90,7 +90,13 @@ public final class DirectorDaemon implements AutoCloseable {
      * @return the problems found (errors mean the running config was kept)
      */
     public List<ConfigDiagnostic> reload() throws InterruptedException {
-        LdirectordParser.Result r = parser.parse(configFile);
+        LdirectordParser.Result parsed = parser.parse(configFile);
+        // its commands run as root: a file others may write is refused at reload as at start
+        List<ConfigDiagnostic> root = org.jheartbeat.core.config.RootFiles.check(configFile, "ldirectord.cf");
+        LdirectordParser.Result r = root.stream().anyMatch(ConfigDiagnostic::isError)
+                ? new LdirectordParser.Result(java.util.Optional.empty(), java.util.stream.Stream.concat(
+                        root.stream(), parsed.diagnostics().stream()).toList())
+                : parsed;
         r.diagnostics().forEach(d -> (d.isError() ? (Consumer<String>) LOG::error : (Consumer<String>) LOG::warn)
                 .accept(d.format()));
         if (r.config().isEmpty()) {

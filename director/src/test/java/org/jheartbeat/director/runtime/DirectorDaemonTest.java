@@ -34,6 +34,12 @@ class DirectorDaemonTest {
                     "ERR configuration refused, the running one is kept\n" + cfg
                             + ":5: real: forwarding method must be gate, masq or ipip, not 'gat'\n");
             Files.writeString(cfg, text + "\treal=198.18.0.22:80 gate\n");
+            // its commands run as root: a file others may write is refused until only root may write it
+            Files.setPosixFilePermissions(cfg, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw-r--"));
+            assertThat(ControlSocket.request(sock, "reload", 10_000)).isEqualTo(
+                    "ERR configuration refused, the running one is kept\n" + cfg + ":0: ldirectord.cf is mode 664,"
+                            + " writable by others than root, and its contents run as root; chmod go-w " + cfg + "\n");
+            Files.setPosixFilePermissions(cfg, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
             assertThat(ControlSocket.request(sock, "reload", 10_000)).isEqualTo("OK\n");
             assertThat(backend.commands()).endsWith("ipvsadm -a -t 198.18.0.100:80 -x 0 -y 0 -r 198.18.0.22:80 -g -w 1");
             assertThat(ControlSocket.request(sock, "status STATS 0 json", 10_000)).startsWith("OK\n{\"services\":[");

@@ -23,6 +23,7 @@ public final class ConfigLoader {
      *       without an ha.cf, as they would only repeat its absence);</li>
      *   <li>missing haresources: a WARNING and no resource groups (a cluster that only heartbeats);</li>
      *   <li>authkeys is parsed and also checked with {@link AuthKeysParser#checkSecurity(Path)};</li>
+     *   <li>the files whose contents run as root must be writable by root only ({@link RootFiles});</li>
      *   <li>I/O errors become diagnostics; this method never throws on bad input.</li>
      * </ul>
      *
@@ -56,6 +57,8 @@ public final class ConfigLoader {
             // a directory (or device) in its place was reported by the read: its mode is no second problem
             diagnostics.addAll(AuthKeysParser.checkSecurity(authFile));
         }
+
+        diagnostics.addAll(RootFiles.checkConfigDir(configDir));
 
         List<ResourceGroupDecl> groups = List.of();
         if (Files.exists(resourcesFile) || Files.isSymbolicLink(resourcesFile)) {

@@ -2,16 +2,12 @@ package org.jheartbeat.core.control;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.GroupPrincipal;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
@@ -135,12 +131,7 @@ public final class ControlServer implements AutoCloseable {
     public void start() throws IOException {
         Files.deleteIfExists(socket);
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        server.bind(UnixDomainSocketAddress.of(socket));
-        Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-rw----"));
-        try {
-            GroupPrincipal g = socket.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName("haclient");
-            Files.getFileAttributeView(socket, PosixFileAttributeView.class).setGroup(g);
-        } catch (IOException e) {
+        if (!UnixSocketFiles.bind(server, socket, "rw-rw----", java.util.Optional.of("haclient"))) {
             LOG.debug("group haclient not found; control socket stays in root's group");
         }
         AtomicInteger n = new AtomicInteger();

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class BoundedOutput extends ByteArrayOutputStream {
     private final int limit;
+    private long dropped;
 
     /**
      * @param limit bytes kept, from the start; positive
@@ -24,14 +25,23 @@ public final class BoundedOutput extends ByteArrayOutputStream {
 
     @Override
     public synchronized void write(byte[] b, int off, int len) {
-        super.write(b, off, Math.max(0, Math.min(len, limit - count)));
+        int kept = Math.max(0, Math.min(len, limit - count));
+        super.write(b, off, kept);
+        dropped += len - kept;
     }
 
     @Override
     public synchronized void write(int b) {
         if (count < limit) {
             super.write(b);
+        } else {
+            dropped++;
         }
+    }
+
+    /** Bytes written beyond the limit and dropped; 0 when everything was kept. */
+    public synchronized long dropped() {
+        return dropped;
     }
 
     /** What was kept, as UTF-8 text. */

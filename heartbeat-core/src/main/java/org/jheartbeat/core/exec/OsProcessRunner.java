@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +41,11 @@ import org.slf4j.LoggerFactory;
  *     script's stdout and stderr. Reading pipes until end-of-file would then wait for the daemon,
  *     that is forever. So stdout and stderr go to two temporary files, the runner waits for the
  *     direct child only (up to the timeout), then reads at most {@code maxOutputBytes} from the
- *     start of each file and deletes both. Stdin is {@code /dev/null}. A daemon that keeps the
- *     (deleted) file open keeps writing into it harmlessly.</li>
+ *     start of each file and deletes both. Stdin is {@code /dev/null}. While the program runs, the
+ *     files are cut back to {@code maxOutputBytes} every 100 ms, so a program that writes without end
+ *     does not fill the file system. A daemon that keeps the (deleted) file open keeps writing into
+ *     it; that is not bounded (it is the daemon's own output, as it would be on a terminal).
+ *     {@link #start}'s stderr file is cut back the same way until the program exits.</li>
  * <li>{@link #stream}: stdin from the caller's bytes (or {@code /dev/null}), stdout and stderr
  *     copied to the caller's streams as they arrive (rsync's progress, ssh's file contents); the
  *     pumps are given {@value #PUMP_STOP_MS} ms after the program ends to drain.</li>
@@ -62,6 +67,8 @@ public final class OsProcessRunner implements ProcessRunner {
     private static final long REAP_WAIT_MS = 5_000;
     /** How long {@link #stream} lets the output pumps drain after the program ended, in ms. */
     private static final long PUMP_STOP_MS = 5_000;
+    /** How often {@link #run} cuts its capture files back while the program runs: every 100 ms. */
+    private static final long CAPTURE_TRIM_MS = 100;
 
     /** For {@link #run}: nothing to pump, the streams of a fully redirected process are empty. */
     private static final ExecuteStreamHandler NO_STREAMS = new ExecuteStreamHandler() {
@@ -117,7 +124,7 @@ public final class OsProcessRunner implements ProcessRunner {
                     .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
-            ProcessExit exit = execute(spec, builder, NO_STREAMS);
+            ProcessExit exit = execute(spec, builder, NO_STREAMS, List.of(out, err), maxOutputBytes);
             return new ProcessResult(exit.exitCode(), readBounded(out), readBounded(err), exit.timedOut());
         } finally {
             Files.deleteIfExists(out);
@@ -154,7 +161,7 @@ public final class OsProcessRunner implements ProcessRunner {
         }
         PumpStreamHandler pumps = new PumpStreamHandler(stdout, stderr, stdin);
         pumps.setStopTimeout(Duration.ofMillis(PUMP_STOP_MS));
-        return execute(spec, builder, pumps);
+        return execute(spec, builder, pumps, List.of(), 0);
     }
 
     /**
@@ -203,6 +210,7 @@ public final class OsProcessRunner implements ProcessRunner {
             throw startFailure(spec, done);
         }
         StartedProcess started = new StartedProcess(process, err, maxOutputBytes);
+        trimWhileAlive(process, err, maxOutputBytes);
         process.onExit().orTimeout(spec.timeout().toMillis(), TimeUnit.MILLISECONDS).exceptionally(t -> {
             if (process.isAlive()) {
                 LOG.warn("{} still runs after {} ms; killing it and its descendants", spec.argv().get(0),
@@ -220,9 +228,15 @@ public final class OsProcessRunner implements ProcessRunner {
         return builder;
     }
 
-    /** Starts the program through commons-exec, waits up to the timeout, kills the tree if needed. */
-    private static ProcessExit execute(ProcessSpec spec, ProcessBuilder builder, ExecuteStreamHandler streams)
-            throws IOException {
+    /**
+     * Starts the program through commons-exec, waits up to the timeout, kills the tree if needed.
+     *
+     * @param captures files the program's output goes to, cut back to {@code keep} bytes every
+     *                 {@value #CAPTURE_TRIM_MS} ms while it runs ({@link #trim})
+     * @param keep     bytes of each capture that are read afterwards
+     */
+    private static ProcessExit execute(ProcessSpec spec, ProcessBuilder builder, ExecuteStreamHandler streams,
+            List<Path> captures, int keep) throws IOException {
         Launcher executor = new Launcher(builder);
         executor.setStreamHandler(streams);
         executor.setExitValues(null); // every exit code is a result, not an ExecuteException
@@ -233,7 +247,7 @@ public final class OsProcessRunner implements ProcessRunner {
         boolean timedOut = false;
         try {
             executor.launched.await(); // the timeout counts from the start of the program, not of the thread
-            boolean ended = done.await(spec.timeout().toMillis());
+            boolean ended = awaitTrimming(done, spec.timeout().toMillis(), captures, keep);
             Process process = executor.process;
             if (!ended && process != null && process.isAlive()) {
                 LOG.warn("{} timed out after {} ms; killing it and its descendants",
@@ -262,6 +276,61 @@ public final class OsProcessRunner implements ProcessRunner {
             return new ProcessExit(ProcessResult.NO_EXIT_CODE, true);
         }
         return new ProcessExit(process.exitValue(), false);
+    }
+
+    /**
+     * Waits for the end of the program up to {@code timeoutMs}; meanwhile, every {@value #CAPTURE_TRIM_MS} ms,
+     * cuts each capture file back to {@code keep} bytes, so that a program writing without end (a script
+     * in a loop, {@code yes}) cannot fill the file system: disk use stays at what it writes in that time.
+     *
+     * @return whether the program ended in time
+     */
+    private static boolean awaitTrimming(Done done, long timeoutMs, List<Path> captures, int keep)
+            throws InterruptedException {
+        if (captures.isEmpty()) {
+            return done.await(timeoutMs);
+        }
+        // a latch's timed await returns false only once its time has passed, so the slices add up
+        for (long waited = 0; waited < timeoutMs; waited += CAPTURE_TRIM_MS) {
+            if (done.await(Math.min(CAPTURE_TRIM_MS, timeoutMs - waited))) {
+                return true;
+            }
+            captures.forEach(f -> trim(f, keep));
+        }
+        return false;
+    }
+
+    /** One daemon thread for every {@link #start}ed program's stderr trims (each is a few microseconds). */
+    private static final java.util.concurrent.ScheduledExecutorService TRIMMER =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "hb-capture-trim");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /**
+     * Cuts a {@link #start}ed program's stderr file back to {@code keep} bytes every {@value #CAPTURE_TRIM_MS}
+     * ms until it exits (a director callback may run for minutes).
+     */
+    private static void trimWhileAlive(Process process, Path file, int keep) {
+        java.util.concurrent.ScheduledFuture<?> f = TRIMMER.scheduleWithFixedDelay(() -> trim(file, keep),
+                CAPTURE_TRIM_MS, CAPTURE_TRIM_MS, TimeUnit.MILLISECONDS);
+        process.onExit().thenRun(() -> f.cancel(false));
+    }
+
+    /**
+     * Truncates a capture file to {@code keep} bytes. The program writes at its own offset (the file
+     * is opened without O_APPEND), so its later writes leave a hole that takes no disk space, and the
+     * first {@code keep} bytes, the part {@link #run} reads, stay as written.
+     */
+    private static void trim(Path file, int keep) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            if (ch.size() > keep) {
+                ch.truncate(keep);
+            }
+        } catch (IOException e) {
+            LOG.debug("cannot trim {}: {}", file, e.toString());
+        }
     }
 
     /** The process, once launch has returned (waits up to the reap time, ignoring interrupts). */

@@ -52,9 +52,31 @@ public final class StateDirectory {
         return dir.resolve("hb.pid");
     }
 
-    /** Creates the directory (mode 0750 where supported) if missing. */
+    /** The mode a state directory is created with, as the package's tmpfiles.d line: root writes, haclient enters. */
+    public static final String MODE = "rwxr-x---";
+
+    /**
+     * Creates the directory if missing, with mode 0750 from the start (the umask can only narrow it)
+     * and group {@code haclient} where that group exists, so that its members can reach the control
+     * socket and nobody else can (packaging/src/deb/etc/tmpfiles.conf). Missing parents are created
+     * with the same mode. An existing directory is left as it is.
+     *
+     * @throws IOException if it cannot be created, or exists and is not a directory
+     */
     public void create() throws IOException {
-        Files.createDirectories(dir);
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        java.nio.file.attribute.FileAttribute<?> mode = java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString(MODE));
+        Files.createDirectories(dir, mode);
+        try {
+            java.nio.file.attribute.GroupPrincipal g = dir.getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByGroupName("haclient");
+            Files.getFileAttributeView(dir, java.nio.file.attribute.PosixFileAttributeView.class).setGroup(g);
+        } catch (java.nio.file.attribute.UserPrincipalNotFoundException e) {
+            // no haclient group: the directory stays root's, and only root uses the control socket
+        }
     }
 
     /**

@@ -31,6 +31,24 @@ class OsProcessRunnerStartTest {
         }
     }
 
+    /**
+     * A started program writes 100 MB to stderr and then waits until its capture file takes less than
+     * 512 KiB of disk: it ends only if the runner cut the file back while it ran (60 s catches a hang).
+     */
+    @Test
+    void aProgramWritingAHundredMegabytesToStderrDoesNotFillTheDisk() throws Exception {
+        String script = "head -c 104857600 /dev/zero | tr '\\0' x >&2\n"
+                + "while [ \"$(stat -L -c %b /proc/$$/fd/2)\" -gt 1024 ]; do sleep 0.05; done\n";
+        StartedProcess p = new OsProcessRunner(tmp, 65536).start(ProcessSpec.of(Duration.ofSeconds(120), "/bin/sh",
+                "-c", script));
+        try {
+            assertThat(p.awaitExit(Duration.ofSeconds(60))).as("the capture file was never cut back").isZero();
+        } finally {
+            p.kill();
+        }
+        assertThat(p.stderr()).hasSize(65536).matches("x+");
+    }
+
     @Test
     void aRunningProgramIsLeftRunningByAShortWaitAndKilledWithItsChildren() throws Exception {
         StartedProcess p = new OsProcessRunner(tmp, 64).start(ProcessSpec.of(Duration.ofSeconds(60), "sh", "-c",

@@ -51,6 +51,22 @@ class OsProcessRunnerTest {
         assertThat(result.stdout()).hasSize(10).isEqualTo("1\n2\n3\n4\n5\n");
     }
 
+    /**
+     * A real program writes 100 MB to stdout and then waits until its capture file takes less than
+     * 512 KiB of disk (its allocated blocks, as stat(1) reports them): it ends only if the runner cut the
+     * file back while it ran. The 60 s timeout only catches a runner that never does.
+     */
+    @Test
+    void aProgramWritingAHundredMegabytesDoesNotFillTheDisk() throws IOException {
+        String script = "head -c 104857600 /dev/zero | tr '\\0' x\n"
+                + "while [ \"$(stat -L -c %b /proc/$$/fd/1)\" -gt 1024 ]; do sleep 0.05; done\n"
+                + "echo cut back >&2\n";
+        var result = new OsProcessRunner(tmp, 65536).run(ProcessSpec.of(Duration.ofSeconds(60), "/bin/sh", "-c", script));
+        assertThat(result.timedOut()).as("the capture file was never cut back").isFalse();
+        assertThat(result.stdout()).hasSize(65536).matches("x+");
+        assertThat(result.stderr()).isEqualTo("cut back\n");
+    }
+
     @Test
     void backgroundChildHoldingStdoutDoesNotBlock() throws Exception {
         var result = new OsProcessRunner(tmp, 1024)

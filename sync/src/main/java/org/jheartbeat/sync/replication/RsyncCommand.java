@@ -10,11 +10,19 @@ import org.jheartbeat.sync.config.ReplicationJobSpec;
  * --partial}: archive mode with hard links, ACLs and xattrs, numeric ownership (the nodes' user
  * databases may differ), a report to parse, and kept partial files so a retried run resumes large
  * files. Then {@code --delete} when the job says so, {@code --info=progress2} when someone watches
- * ({@code hb sync run}), the job's {@code rsync_options}, and for the peer {@code -e SSH} and
- * {@code --mkpath} (rsync 3.2.3+: creates a missing destination path on the peer). The source ends
+ * ({@code hb sync run}), the job's {@code rsync_options}, and for the peer {@code -e SSH},
+ * {@code --protect-args} and {@code --mkpath} (rsync 3.2.3+: creates a missing destination path on
+ * the peer). {@code --protect-args} ({@code -s}, rsync 3.0+) sends the paths to the peer's rsync
+ * over the protocol instead of on the ssh command line, which the peer's login shell would split
+ * and expand: a path with blanks, quotes or {@code $(...)} arrives as written and runs nothing.
+ * rsync 3.2.4+ escapes such paths by default, but older rsync (Debian 11, RHEL 8) and
+ * {@code RSYNC_OLD_ARGS=1} do not. The source ends
  * in {@code /} so its contents, not the directory itself, land in the destination directory.
  */
 public final class RsyncCommand {
+    /** Paths go to the peer over rsync's protocol, never through its shell (see the class comment). */
+    static final String PROTECT_ARGS = "--protect-args";
+
     private RsyncCommand() {
     }
 
@@ -86,6 +94,7 @@ public final class RsyncCommand {
         if (job.toPeer()) {
             argv.add("-e");
             argv.add(remoteShell(ssh));
+            argv.add(PROTECT_ARGS);
             argv.add("--mkpath");
         }
         argv.add(withSlash(source.toString()));
@@ -106,7 +115,7 @@ public final class RsyncCommand {
      */
     public static List<String> stamp(String rsync, List<String> ssh, Path localFile, String peerAddress, Path remoteFile) {
         String host = peerAddress.contains(":") && !peerAddress.contains("[") ? "[" + peerAddress + "]" : peerAddress;
-        return List.of(rsync, "-e", remoteShell(ssh), "--mkpath", "--chmod=F644", localFile.toString(),
+        return List.of(rsync, "-e", remoteShell(ssh), PROTECT_ARGS, "--mkpath", "--chmod=F644", localFile.toString(),
                 host + ":" + remoteFile);
     }
 

@@ -22,14 +22,14 @@ class RsyncCommandTest {
     void peerCommandLine() {
         assertThat(RsyncCommand.build("rsync", peerJob(true), Path.of("/srv/web"), "198.18.1.2", SSH, false))
                 .containsExactly("rsync", "-aHAX", "--numeric-ids", "--stats", "--partial", "--delete", "--bwlimit=10m",
-                        "-e", "ssh -o BatchMode=yes -i '/etc/ha.d/sync key'", "--mkpath", "/srv/web/", "198.18.1.2:/srv/web/");
+                        "-e", "ssh -o BatchMode=yes -i '/etc/ha.d/sync key'", "--protect-args", "--mkpath", "/srv/web/", "198.18.1.2:/srv/web/");
     }
 
     @Test
     void peerCommandWithProgressWithoutDeleteAndIpv6() {
         assertThat(RsyncCommand.build("/usr/bin/rsync", peerJob(false), Path.of("/srv/web"), "fd00::2", List.of("ssh"), true))
                 .containsExactly("/usr/bin/rsync", "-aHAX", "--numeric-ids", "--stats", "--partial", "--info=progress2",
-                        "--bwlimit=10m", "-e", "ssh", "--mkpath", "/srv/web/", "[fd00::2]:/srv/web/");
+                        "--bwlimit=10m", "-e", "ssh", "--protect-args", "--mkpath", "/srv/web/", "[fd00::2]:/srv/web/");
     }
 
     @Test
@@ -54,7 +54,7 @@ class RsyncCommandTest {
     void stampCommandAndShellQuoting() {
         assertThat(RsyncCommand.stamp("rsync", List.of("ssh", "-o", "ProxyCommand=nc 'x' 22"), Path.of("/s/out/web.stamp"),
                 "10.0.0.2", Path.of("/var/lib/jheartbeat/sync/replica/web.stamp")))
-                .containsExactly("rsync", "-e", "ssh -o \"ProxyCommand=nc 'x' 22\"", "--mkpath", "--chmod=F644",
+                .containsExactly("rsync", "-e", "ssh -o \"ProxyCommand=nc 'x' 22\"", "--protect-args", "--mkpath", "--chmod=F644",
                         "/s/out/web.stamp", "10.0.0.2:/var/lib/jheartbeat/sync/replica/web.stamp");
     }
 
