@@ -114,7 +114,8 @@ public final class ClusterMetrics {
         if (!in.monitor().isEmpty()) {
             List<GaugeDataPointSnapshot> fails = new ArrayList<>();
             in.monitor().forEach((group, watches) -> watches.forEach(w ->
-                    fails.add(point(w.failCount(), "group", group, "resource", w.resource()))));
+                    fails.add(point(w.failCount(), "group", LabelText.of(group), "resource",
+                            LabelText.of(w.resource())))));
             out.add(gauge("jheartbeat_resource_fail_count", "monitor failures of each watched resource that still"
                     + " count (within its restart window); hb resources cleanup GROUP resets them", fails));
         }
@@ -146,8 +147,8 @@ public final class ClusterMetrics {
         List<GaugeDataPointSnapshot> groups = new ArrayList<>();
         for (StatusSnapshot.GroupView g : s.groups()) {
             for (GroupState st : GroupState.values()) {
-                groups.add(point(st.displayName().equals(g.localState()) ? 1 : 0, "group", g.key(), "preferred_node",
-                        g.preferredNode(), "state", st.displayName()));
+                groups.add(point(st.displayName().equals(g.localState()) ? 1 : 0, "group", LabelText.of(g.key()),
+                        "preferred_node", g.preferredNode(), "state", st.displayName()));
             }
         }
         out.add(gauge("jheartbeat_group_state", "run state of each resource group on this node: 1 for the current"
@@ -155,7 +156,8 @@ public final class ClusterMetrics {
         List<GaugeDataPointSnapshot> where = new ArrayList<>();
         for (StatusSnapshot.GroupView g : s.groups()) {
             for (StatusSnapshot.NodeView n : s.nodes().stream().filter(v -> !v.ping()).toList()) {
-                where.add(point(n.name().equals(g.runningOn()) ? 1 : 0, "group", g.key(), "node", n.name()));
+                where.add(point(n.name().equals(g.runningOn()) ? 1 : 0, "group", LabelText.of(g.key()), "node",
+                        n.name()));
             }
         }
         out.add(gauge("jheartbeat_group_running_on", "1 for the node each resource group runs on by that node's own"
@@ -191,8 +193,10 @@ public final class ClusterMetrics {
                 + " hb takeover, auto_failback) that ended, by outcome", handovers));
         List<CounterDataPointSnapshot> failures = new ArrayList<>();
         for (String g : s.groups().stream().map(StatusSnapshot.GroupView::key).toList()) {
-            failures.add(counterPoint(c.groupStartFailures().getOrDefault(g, 0L), "group", g, "operation", "start"));
-            failures.add(counterPoint(c.groupStopFailures().getOrDefault(g, 0L), "group", g, "operation", "stop"));
+            failures.add(counterPoint(c.groupStartFailures().getOrDefault(g, 0L), "group", LabelText.of(g), "operation",
+                    "start"));
+            failures.add(counterPoint(c.groupStopFailures().getOrDefault(g, 0L), "group", LabelText.of(g), "operation",
+                    "stop"));
         }
         out.add(counter("jheartbeat_group_failures", "starts and stops of each resource group that failed on this"
                 + " node", failures));

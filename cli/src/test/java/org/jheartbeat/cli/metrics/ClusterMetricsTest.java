@@ -130,4 +130,16 @@ class ClusterMetricsTest {
         assertThat(text(ClusterMetrics.of(new ClusterMetrics.Inputs(Optional.empty(), List.of(), Map.of(), List.of(), 0,
                 0, NOW)))).doesNotContain("jheartbeat_resource_fail_count");
     }
+
+    @Test
+    void aSecretParameterNeverReachesALabel() throws IOException {
+        var w = new org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch(
+                "ocf:heartbeat:mysql::replication_passwd=s3cret", org.jheartbeat.resources.monitor.MonitorSettings.DEFAULT,
+                1, "not running", java.time.Duration.ZERO);
+        String t = text(ClusterMetrics.of(new ClusterMetrics.Inputs(Optional.empty(), List.of(), Map.of(), List.of(), 0,
+                0, NOW, Map.of("ocf:heartbeat:IPaddr2::ip=198.18.0.100::api_token=t0k", List.of(w)))));
+        assertThat(t).doesNotContain("s3cret").doesNotContain("t0k").contains("jheartbeat_resource_fail_count{group="
+                + "\"ocf:heartbeat:IPaddr2::ip=198.18.0.100::api_token=hidden\",resource=\"ocf:heartbeat:mysql"
+                + "::replication_passwd=hidden\"} 1.0\n");
+    }
 }

@@ -70,6 +70,10 @@ public final class HaCfParser {
             return;
         }
         DirectiveTable directive = row.get();
+        if (directive == DirectiveTable.APIAUTH) {
+            state.warning(line, apiauth(remainder));
+            return;
+        }
         if (!directive.implemented()) {
             state.warning(line, "directive '" + keyword + "' is not implemented yet by jheartbeat; line ignored");
             return;
@@ -99,6 +103,29 @@ public final class HaCfParser {
     }
 
     /** "; did you mean 'keepalive'?" for a keyword within edit distance 2 of a real one, else "". */
+    /**
+     * What an {@code apiauth CLIENT [uid=U,...] [gid=G,...]} line becomes: Heartbeat's API clients (ipfail, the
+     * crm) do not exist here, and who may command the daemon is decided at its control socket (docs/security.md):
+     * group {@code haclient} reads, root and jheartbeat.yaml's {@code control: admin_group:} change. A group the
+     * line names other than haclient is offered as that admin group.
+     */
+    static String apiauth(String remainder) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:^|\\s)gid=([^\\s]+)").matcher(remainder);
+        java.util.List<String> groups = new java.util.ArrayList<>();
+        while (m.find()) {
+            for (String g : m.group(1).split(",")) {
+                if (!g.isEmpty() && !g.equals("haclient") && !groups.contains(g)) {
+                    groups.add(g);
+                }
+            }
+        }
+        return "apiauth is not used by jheartbeat (it has no Heartbeat API clients); at its control socket group"
+                + " haclient may read and only root may change the cluster" + (groups.isEmpty()
+                ? ", or a group named in jheartbeat.yaml control: admin_group:"
+                : "; to let group " + groups.get(0) + " change it too, write jheartbeat.yaml control: admin_group: "
+                        + groups.get(0)) + "; line ignored";
+    }
+
     private static String suggestion(String keyword) {
         String best = null;
         int bestDistance = 3;

@@ -271,6 +271,19 @@ class HaCfParserTest {
     }
 
     @Test
+    void apiauthIsIgnoredSayingWhoMayCommandTheDaemonAndWhichGroupToName() {
+        assertThat(parse("apiauth ipfail gid=haclient uid=hacluster\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.severity()).isEqualTo(Severity.WARNING);
+            assertThat(d.message()).isEqualTo("apiauth is not used by jheartbeat (it has no Heartbeat API clients); at"
+                    + " its control socket group haclient may read and only root may change the cluster, or a group"
+                    + " named in jheartbeat.yaml control: admin_group:; line ignored");
+        });
+        assertThat(parse("apiauth default gid=haclient,haadmin\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).endsWith("; to let group haadmin change it too, write"
+                        + " jheartbeat.yaml control: admin_group: haadmin; line ignored"));
+    }
+
+    @Test
     void serialTakesTheBaudDeclaredBeforeIt() {
         HaCfParser.Result r = parse("baud 38400\nserial /dev/null /dev/tty\nudpport 694\nucast eth1 198.18.1.2\n");
         assertThat(r.diagnostics()).as("/dev/null is a char device; udpport after serial is fine").isEmpty();
