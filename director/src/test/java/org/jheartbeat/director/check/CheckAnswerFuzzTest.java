@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -128,15 +129,28 @@ class CheckAnswerFuzzTest {
     static final List<byte[]> HTTP = seeds(answer("http-200.bin"), answer("http-404.bin"), answer("http-301.bin"),
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nTest \r\n4;x=y\r\nPage\r\n0\r\n\r\n",
             "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.0 200 OK\r\n\r\nTest Page",
-            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1/new\r\n\r\n");
+            "HTTP/1.1 302 Found\r\nLocation: /new?x=1\r\n\r\n");
 
     @Provide
     Arbitrary<Mutant> http() {
         return Mutations.of(HTTP);
     }
 
+    /**
+     * Whether the answer could redirect the check to another address: a Location with an authority
+     * ({@code //}). The check follows a redirect to an address literal (as ldirectord), and a mutated
+     * {@code 127.0.0.1} is often a public address: such cases are skipped, so the fuzzer's packets stay
+     * on loopback.
+     */
+    static boolean mayLeaveLoopback(byte[] answer) {
+        String text = new String(answer, ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
+        int location = text.indexOf("location");
+        return location >= 0 && text.indexOf("//", location) >= 0;
+    }
+
     @Property
     void httpAnswers(@ForAll("http") Mutant m) throws Exception {
+        Assume.that(!mayLeaveLoopback(m.bytes()));
         check("http", target().withRequest("/index.html").withReceive("Test Page"), m.bytes(), AT_ONCE, m);
     }
 
