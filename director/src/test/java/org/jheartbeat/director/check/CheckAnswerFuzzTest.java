@@ -34,8 +34,9 @@ import org.jheartbeat.core.testkit.Mutations.Mutant;
  * at a timeout. RADIUS (UDP, a signed answer) is fuzzed through its pure judge.
  *
  * <p>Seeds: real Debian 12 servers captured on loopback ({@code answers/}: Exim 4.96 over
- * {@code exim4 -bs}, lighttpd 1.4.69, Dovecot 2.3.19 IMAP and POP3), and for the others the answers
- * the check tests script (LDAP, DNS, MySQL, PostgreSQL, SIP, NNTP, FTP, RADIUS, simpletcp).
+ * {@code exim4 -bs}, lighttpd 1.4.69, Dovecot 2.3.19 IMAP and POP3, MariaDB 10.11's greeting,
+ * PostgreSQL 15's answers to a good start-up, a missing database and a missing role), and for the
+ * others the answers the check tests script (LDAP, DNS, SIP, NNTP, FTP, RADIUS, simpletcp).
  *
  * <p>Properties: the check returns (a hang bound, far above its own timeout, catches a check that
  * does not), throws nothing, and a down result has a reason that is one line of printable text of
@@ -248,9 +249,10 @@ class CheckAnswerFuzzTest {
 
     // --- binary protocols: MySQL, PostgreSQL, DNS over TCP, LDAP ---
 
-    static final List<byte[]> MYSQL = seeds(new byte[] {9, 0, 0, 0, 10, '8', '.', '0', 0, 1, 0, 0, 0},
+    static final List<byte[]> MYSQL = seeds(answer("mysql-greeting.bin"), new byte[] {9, 0, 0, 0, 10, '8', '.', '0', 0, 1, 0, 0, 0},
             Mutations.concat(new byte[] {29, 0, 0, 0, (byte) 0xff, 0x10, 0x04}, text("#08004Too many connections")));
-    static final List<byte[]> PGSQL = seeds(new byte[] {'R', 0, 0, 0, 12, 0, 0, 0, 5, 1, 2, 3, 4},
+    static final List<byte[]> PGSQL = seeds(answer("pgsql-ok.bin"), answer("pgsql-nodb.bin"),
+            answer("pgsql-norole.bin"), new byte[] {'R', 0, 0, 0, 12, 0, 0, 0, 5, 1, 2, 3, 4},
             new byte[] {'R', 0, 0, 0, 8, 0, 0, 0, 0},
             Mutations.concat(new byte[] {'E', 0, 0, 0, 48}, text("SFATAL\0C3D000\0Mdatabase \"web\" does not exist\0\0")));
 
