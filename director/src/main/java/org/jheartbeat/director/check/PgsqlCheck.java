@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code service=pgsql} negotiate check, reduced: sends a protocol 3.0 StartupMessage for user
  * {@code login} (default {@code postgres}) and {@code database} (default: the user) and is up
- * when the server answers with an authentication message ({@code R}: it accepts sessions for
- * that database and asks for, or waives, a password); down with the server's message when it
+ * when the server asks for a password ({@code R} with a method) or waives it ({@code R 0},
+ * AuthenticationOk) and then opens the database ({@code Z}, ReadyForQuery); down with the
+ * server's message when it
  * answers with an error ({@code E}: e.g. 57P03 "the database system is starting up", 53300 "too
  * many connections", 3D000 "database does not exist", 28000 "no pg_hba.conf entry"). The
  * session is then closed with a Terminate message; no password is sent and no query is run.
@@ -20,6 +21,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class PgsqlCheck extends SocketCheck {
     private static final int MAX_MESSAGE = 64 * 1024;
+    /** Messages read after AuthenticationOk before ReadyForQuery (PostgreSQL 15 sends about 16). */
+    static final int MAX_STARTUP_MESSAGES = 200;
 
     @Override
     void negotiate(CheckTarget target, Deadline deadline) throws IOException, CheckFailure {
@@ -27,21 +30,60 @@ final class PgsqlCheck extends SocketCheck {
         String database = target.database().filter(d -> !d.isEmpty()).orElse(user);
         try (Conversation c = Conversation.open(target.server(), deadline, false, null)) {
             c.send(startup(user, database));
-            byte[] head = c.readExactly(5);
-            char type = (char) (head[0] & 0xff);
-            int length = ((head[1] & 0xff) << 24) | ((head[2] & 0xff) << 16) | ((head[3] & 0xff) << 8) | (head[4] & 0xff);
-            if (length < 4 || length > MAX_MESSAGE) {
-                throw new CheckFailure("not a PostgreSQL answer (type " + (int) type + ", length " + length + ")");
-            }
-            byte[] body = c.readExactly(length - 4);
-            if (type == 'E') {
-                throw new CheckFailure("PostgreSQL refused: " + errorText(body));
-            }
-            if (type != 'R') {
-                throw new CheckFailure("not a PostgreSQL authentication answer (type '" + type + "')");
+            byte[] body = read(c, 'R');
+            if (authCode(body) == 0) {
+                // AuthenticationOk (trust): the server only now opens the database, and says so
+                // with ReadyForQuery, or with an error (a real PostgreSQL 15 answers a missing
+                // database this way: R 0, then E 3D000)
+                for (int i = 0;; i++) {
+                    if (i >= MAX_STARTUP_MESSAGES) {
+                        throw new CheckFailure("no ReadyForQuery after " + MAX_STARTUP_MESSAGES + " PostgreSQL messages");
+                    }
+                    char[] type = new char[1];
+                    readAny(c, type);
+                    if (type[0] == 'Z') {
+                        break;
+                    }
+                }
             }
             c.send(new byte[] {'X', 0, 0, 0, 4});
         }
+    }
+
+    /**
+     * One message, which must be of {@code wanted} type.
+     *
+     * @throws CheckFailure with the server's text for an ErrorResponse, or when the message is of
+     *                      another type or its length is out of bounds
+     */
+    private static byte[] read(Conversation c, char wanted) throws IOException, CheckFailure {
+        char[] type = new char[1];
+        byte[] body = readAny(c, type);
+        if (type[0] != wanted) {
+            throw new CheckFailure("not a PostgreSQL authentication answer (type '" + type[0] + "')");
+        }
+        return body;
+    }
+
+    /** One message (its type into {@code type[0]}); an ErrorResponse is thrown as the failure. */
+    private static byte[] readAny(Conversation c, char[] type) throws IOException, CheckFailure {
+        byte[] head = c.readExactly(5);
+        type[0] = (char) (head[0] & 0xff);
+        int length = ((head[1] & 0xff) << 24) | ((head[2] & 0xff) << 16) | ((head[3] & 0xff) << 8) | (head[4] & 0xff);
+        if (length < 4 || length > MAX_MESSAGE) {
+            throw new CheckFailure("not a PostgreSQL answer (type " + (int) type[0] + ", length " + length + ")");
+        }
+        byte[] body = c.readExactly(length - 4);
+        if (type[0] == 'E') {
+            throw new CheckFailure("PostgreSQL refused: " + errorText(body));
+        }
+        return body;
+    }
+
+    /** The authentication request's code (0: AuthenticationOk), or -1 if the body is too short. */
+    private static int authCode(byte[] body) {
+        return body.length < 4 ? -1
+                : ((body[0] & 0xff) << 24) | ((body[1] & 0xff) << 16) | ((body[2] & 0xff) << 8) | (body[3] & 0xff);
     }
 
     static byte[] startup(String user, String database) {

@@ -39,21 +39,38 @@ final class RadiusCheck extends SocketCheck {
             socket.connect(target.server());
             byte[] answer = UdpExchange.exchange(socket, request, 4096, RESEND_MS, deadline,
                     m -> m.length >= 20 && (m[1] & 0xff) == id); // others answer another request
-            int length = ((answer[2] & 0xff) << 8) | (answer[3] & 0xff);
-            if (length < 20 || length > answer.length) {
-                throw new CheckFailure("malformed RADIUS answer (length " + length + ")");
-            }
-            answer = Arrays.copyOf(answer, length);
-            if (!validResponse(answer, authenticator, secret)) {
-                throw new CheckFailure("RADIUS answer with a wrong authenticator (is secret right?)");
-            }
-            int code = answer[0] & 0xff;
-            if (code == ACCESS_ACCEPT) {
-                return;
-            }
-            throw new CheckFailure(code == ACCESS_REJECT ? "RADIUS Access-Reject for " + target.login().orElse("")
-                    : "RADIUS answer code " + code + ", not Access-Accept");
+            judge(answer, authenticator, secret, target.login().orElse(""));
         }
+    }
+
+    /**
+     * Judges one answer to the Access-Request with {@code authenticator} (a pure function of the
+     * bytes the server sent).
+     *
+     * @param answer        the datagram, as received (at most 4096 bytes)
+     * @param authenticator the request's 16-byte authenticator
+     * @param secret        the shared secret
+     * @param login         the User-Name sent, for the reason
+     * @throws CheckFailure unless it is a well-formed Access-Accept with a valid response authenticator
+     */
+    static void judge(byte[] answer, byte[] authenticator, byte[] secret, String login) throws CheckFailure {
+        if (answer.length < 20) {
+            throw new CheckFailure("malformed RADIUS answer (" + answer.length + " bytes)");
+        }
+        int length = ((answer[2] & 0xff) << 8) | (answer[3] & 0xff);
+        if (length < 20 || length > answer.length) {
+            throw new CheckFailure("malformed RADIUS answer (length " + length + ")");
+        }
+        byte[] packet = Arrays.copyOf(answer, length);
+        if (!validResponse(packet, authenticator, secret)) {
+            throw new CheckFailure("RADIUS answer with a wrong authenticator (is secret right?)");
+        }
+        int code = packet[0] & 0xff;
+        if (code == ACCESS_ACCEPT) {
+            return;
+        }
+        throw new CheckFailure(code == ACCESS_REJECT ? "RADIUS Access-Reject for " + login
+                : "RADIUS answer code " + code + ", not Access-Accept");
     }
 
     static byte[] accessRequest(int id, byte[] authenticator, String user, String password, byte[] secret) {

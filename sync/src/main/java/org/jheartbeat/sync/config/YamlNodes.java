@@ -170,8 +170,24 @@ public final class YamlNodes {
         return null;
     }
 
-    /** {@code s} with every run of white space (newlines included) made one space. */
+    /**
+     * {@code s} with every run of white space (newlines included) made one space, and other control
+     * characters (C0, DEL, C1) shown as {@code \xNN}.
+     */
     public static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s+", " ").trim();
+        if (s == null) {
+            return "";
+        }
+        // snakeyaml names the end of the text as the character NUL ("found \0(0)"), and quotes
+        // other characters of the file as they are: a message is one printable line
+        StringBuilder out = new StringBuilder();
+        for (char c : s.replaceAll("\\s+", " ").trim().toCharArray()) {
+            if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
+                out.append(String.format("\\x%02x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 }
