@@ -462,7 +462,8 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         String name = source == null ? NAME : source.toString();
         return new UserException(ExitCodes.CONFIG, problems.stream()
                 .sorted(java.util.Comparator.comparingInt(p -> p.line))
-                .map(p -> (p.line > 0 ? name + ":" + p.line + ": " : name + ": ") + p.getMessage())
+                // a value quoted in a message may hold line breaks or control characters: one printable line each
+                .map(p -> (p.line > 0 ? name + ":" + p.line + ": " : name + ": ") + YamlNodes.oneLine(p.getMessage()))
                 .collect(java.util.stream.Collectors.joining("\n")));
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.jheartbeat.cli.error.UserException;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** The jheartbeat.yaml inputs its fuzzer (docs/fuzzing.md) found mishandled, shrunk. */
@@ -25,11 +24,9 @@ class JheartbeatYamlFuzzRegressionTest {
     /**
      * JheartbeatYamlFuzzTest, long run (shrunk): a double-quoted value folded over lines keeps a line
      * break, and the problem quotes it raw, so one problem prints as two lines (the second without
-     * FILE:LINE). Open: the fix belongs in JheartbeatYaml's message assembly (show control
-     * characters as \xNN, as ConfigDiagnostic does for sync.yaml), a file being changed elsewhere.
+     * FILE:LINE); every message now goes through YamlNodes.oneLine.
      */
     @Test
-    @Disabled("open finding: JheartbeatYaml echoes a value's line break; enable once its messages escape control characters")
     void aValueFoldedOverLinesIsQuotedOnOneLine() {
         assertThatThrownBy(() -> JheartbeatYaml.parse("metrics:\n  listen:\n    node2: \"[:###\n\n:1]:9811\"\n", FILE,
                 Optional.empty()))
