@@ -197,7 +197,7 @@ public final class OsProcessRunner implements ProcessRunner {
             }
             Files.deleteIfExists(err);
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while starting " + spec.commandLine());
+            throw new InterruptedIOException("interrupted while starting " + spec.argv().get(0));
         }
         Process process = executor.process;
         if (process == null) {
@@ -262,7 +262,8 @@ public final class OsProcessRunner implements ProcessRunner {
                 killTree(process);
             }
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while running " + spec.commandLine());
+            // the program only: its arguments may be secrets (upscmd -p PASSWORD) and the message reaches the log
+            throw new InterruptedIOException("interrupted while running " + spec.argv().get(0));
         }
         Process process = executor.process;
         if (process == null) {
@@ -355,7 +356,7 @@ public final class OsProcessRunner implements ProcessRunner {
         if (cause instanceof IOException io) {
             return io;
         }
-        return new IOException("cannot run " + spec.commandLine(), cause);
+        return new IOException("cannot run " + spec.argv().get(0), cause);
     }
 
     private String readBounded(Path file) throws IOException {

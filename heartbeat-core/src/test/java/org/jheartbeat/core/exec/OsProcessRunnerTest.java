@@ -100,9 +100,11 @@ class OsProcessRunnerTest {
 
     @Test
     void missingProgramIsAnIOException() {
-        assertThatThrownBy(() -> new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(TEN_S, "/nonexistent/prog")))
+        assertThatThrownBy(() -> new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(TEN_S, "/nonexistent/prog",
+                "-p", "s3cret-password")))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("Cannot run program \"/nonexistent/prog\"");
+                .hasMessageContaining("Cannot run program \"/nonexistent/prog\"")
+                .hasMessageNotContaining("s3cret");
         assertThatThrownBy(() -> new OsProcessRunner(tmp, 1024).stream(ProcessSpec.of(TEN_S, "/nonexistent/prog"),
                 null, OutputStream.nullOutputStream(), OutputStream.nullOutputStream()))
                 .isInstanceOf(IOException.class)
@@ -149,7 +151,7 @@ class OsProcessRunnerTest {
             try {
                 new OsProcessRunner(tmp, 1024).run(ProcessSpec.of(Duration.ofMinutes(5),
                         "/bin/sh", "-c", "sleep 30 & echo $! > " + pidFile + ".tmp; mv " + pidFile + ".tmp "
-                                + pidFile + "; wait"));
+                                + pidFile + "; wait", "sh", "-p", "s3cret-password"));
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -160,7 +162,9 @@ class OsProcessRunnerTest {
         t.interrupt();
         t.join(30_000);
         assertThat(t.isAlive()).isFalse();
-        assertThat(failure.get()).isInstanceOf(InterruptedIOException.class);
+        assertThat(failure.get()).isInstanceOf(InterruptedIOException.class)
+                .as("the message reaches the log; arguments may be secrets (upscmd -p)")
+                .hasMessage("interrupted while running /bin/sh");
         assertThat(flagAfter.get()).isTrue();
         assertDead(Long.parseLong(Files.readString(pidFile).trim()));
     }
