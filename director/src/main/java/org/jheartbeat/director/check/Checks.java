@@ -54,6 +54,21 @@ public final class Checks {
      * @throws IllegalArgumentException as there
      */
     public static HealthCheck forService(String checkType, String service, ProcessRunner runner) {
+        return forService(checkType, service, runner, java.util.Optional.empty());
+    }
+
+    /**
+     * As {@link #forService(String, String)}, with {@code checkcafile}: an https check then verifies the real's
+     * certificate against the CAs of that PEM file (and the {@code virtualhost} name when it is one).
+     *
+     * @throws IllegalArgumentException as there
+     */
+    public static HealthCheck forService(String checkType, String service, java.util.Optional<java.nio.file.Path> caFile) {
+        return forService(checkType, service, RUNNER, caFile);
+    }
+
+    private static HealthCheck forService(String checkType, String service, ProcessRunner runner,
+                                          java.util.Optional<java.nio.file.Path> caFile) {
         String type = checkType == null ? "" : checkType.strip().toLowerCase(Locale.ROOT);
         String svc = service == null || service.isBlank() ? "none" : service.strip().toLowerCase(Locale.ROOT);
         if (!SERVICES.contains(svc)) {
@@ -61,12 +76,12 @@ public final class Checks {
                     + String.join(", ", SERVICES));
         }
         if (type.matches("\\d{1,9}")) {
-            HealthCheck negotiate = negotiate(svc, "checktype=" + type);
+            HealthCheck negotiate = negotiate(svc, "checktype=" + type, caFile);
             return new CombinedCheck(Integer.parseInt(type), new ConnectOrPingCheck(new ConnectCheck(),
                     new PingCheck(runner)), negotiate);
         }
         return switch (type) {
-            case "negotiate" -> negotiate(svc, "checktype=negotiate");
+            case "negotiate" -> negotiate(svc, "checktype=negotiate", caFile);
             case "connect" -> new ConnectOrPingCheck(new ConnectCheck(), new PingCheck(runner));
             case "ping" -> new PingCheck(runner);
             case "external" -> new ExternalCheck(runner, false);
@@ -80,10 +95,10 @@ public final class Checks {
         };
     }
 
-    private static HealthCheck negotiate(String service, String context) {
+    private static HealthCheck negotiate(String service, String context, java.util.Optional<java.nio.file.Path> caFile) {
         return switch (service) {
             case "http" -> new HttpCheck(HttpCheck.Kind.HTTP);
-            case "https" -> new HttpCheck(HttpCheck.Kind.HTTPS);
+            case "https" -> new HttpCheck(HttpCheck.Kind.HTTPS, caFile);
             case "http_proxy" -> new HttpCheck(HttpCheck.Kind.PROXY);
             case "ftp" -> new FtpCheck();
             case "smtp", "submission" -> new SmtpCheck();

@@ -60,6 +60,12 @@ final class Conversation implements AutoCloseable {
      */
     static Conversation open(InetSocketAddress server, Deadline deadline, boolean tls, String sniHost)
             throws IOException {
+        return open(server, deadline, tls, sniHost, java.util.Optional.empty());
+    }
+
+    /** As {@link #open(InetSocketAddress, Deadline, boolean, String)}, verifying the certificate with {@code verify}. */
+    static Conversation open(InetSocketAddress server, Deadline deadline, boolean tls, String sniHost,
+                             java.util.Optional<javax.net.ssl.SSLSocketFactory> verify) throws IOException {
         Socket plain = new Socket();
         AtomicBoolean cut = new AtomicBoolean();
         ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
@@ -70,7 +76,7 @@ final class Conversation implements AutoCloseable {
             plain.connect(server, deadline.socketTimeout());
             plain.setSoTimeout(deadline.socketTimeout());
             plain.setTcpNoDelay(true);
-            Socket used = tls ? Tls.handshake(plain, sniHost) : plain;
+            Socket used = tls ? Tls.handshake(plain, sniHost, verify) : plain;
             return new Conversation(used, deadline, watchdog, cut);
         } catch (IOException | RuntimeException e) {
             watchdog.cancel(false);

@@ -43,9 +43,16 @@ final class HttpCheck extends SocketCheck {
     enum Kind { HTTP, HTTPS, PROXY }
 
     private final Kind kind;
+    /** {@code checkcafile}: verify https answers against these CAs; empty: trust any (ldirectord's way). */
+    private final java.util.Optional<java.nio.file.Path> caFile;
 
     HttpCheck(Kind kind) {
+        this(kind, java.util.Optional.empty());
+    }
+
+    HttpCheck(Kind kind, java.util.Optional<java.nio.file.Path> caFile) {
         this.kind = kind;
+        this.caFile = caFile;
     }
 
     @Override
@@ -154,7 +161,9 @@ final class HttpCheck extends SocketCheck {
                 + "User-Agent: jheartbeat-director\r\n"
                 + "Accept: */*\r\n"
                 + "Connection: close\r\n\r\n";
-        try (Conversation c = Conversation.open(connectTo, deadline, tls, vhost)) {
+        java.util.Optional<javax.net.ssl.SSLSocketFactory> verify = tls && caFile.isPresent()
+                ? java.util.Optional.of(Tls.verifying(caFile.get())) : java.util.Optional.empty();
+        try (Conversation c = Conversation.open(connectTo, deadline, tls, vhost, verify)) {
             c.send(request);
             return read(c, method.equals("HEAD"));
         }

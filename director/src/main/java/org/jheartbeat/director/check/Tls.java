@@ -3,10 +3,13 @@ package org.jheartbeat.director.check;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Optional;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -17,10 +20,12 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * TLS for the checks of https, pops, imaps and ldaps: any certificate is accepted and the host
- * name is not verified, as ldirectord 4.x does (its https check turns off LWP's
- * {@code verify_hostname}; real servers are addressed by IP and often carry the virtual
- * service's certificate). A health check proves the server answers, not who it is.
+ * TLS for the checks of https, pops, imaps and ldaps: by default any certificate is accepted and the
+ * host name is not verified, as ldirectord 4.x does (its https check turns off LWP's
+ * {@code verify_hostname}; real servers are addressed by IP and often carry the virtual service's
+ * certificate). With {@code checkcafile} (an https check's option), the chain must lead to a CA of that
+ * file, and the name of {@code virtualhost} (when it is a DNS name) must match the certificate
+ * ({@link #verifying}).
  */
 final class Tls {
     private static final SSLSocketFactory FACTORY = trustAllFactory();
@@ -43,16 +48,61 @@ final class Tls {
      * @throws IOException if the handshake fails or times out
      */
     static SSLSocket handshake(Socket plain, String sniHost) throws IOException {
+        return handshake(plain, sniHost, Optional.empty());
+    }
+
+    /**
+     * As {@link #handshake(Socket, String)}, with {@code verify} (from {@link #verifying}) checking the chain and,
+     * when {@code sniHost} is a DNS name, that the certificate names it.
+     *
+     * @throws IOException also when the certificate is not trusted or names another host
+     */
+    static SSLSocket handshake(Socket plain, String sniHost, Optional<SSLSocketFactory> verify) throws IOException {
         InetAddress peer = plain.getInetAddress();
-        SSLSocket tls = (SSLSocket) FACTORY.createSocket(plain, peer.getHostAddress(), plain.getPort(), true);
-        if (sniHost != null && !sniHost.isEmpty() && !isAddressLiteral(sniHost)) {
+        boolean named = sniHost != null && !sniHost.isEmpty() && !isAddressLiteral(sniHost);
+        SSLSocket tls = (SSLSocket) verify.orElse(FACTORY).createSocket(plain,
+                named ? sniHost : peer.getHostAddress(), plain.getPort(), true);
+        if (named) {
             SSLParameters params = tls.getSSLParameters();
             params.setServerNames(List.of(new SNIHostName(sniHost)));
+            if (verify.isPresent()) {
+                params.setEndpointIdentificationAlgorithm("HTTPS");
+            }
             tls.setSSLParameters(params);
         }
         tls.setSoTimeout(plain.getSoTimeout());
         tls.startHandshake();
         return tls;
+    }
+
+    /**
+     * A socket factory that trusts only the CA certificates of a PEM file (one or more
+     * {@code -----BEGIN CERTIFICATE-----} blocks), read each time a check is made from the configuration.
+     *
+     * @throws IOException when the file cannot be read or holds no certificate
+     */
+    static SSLSocketFactory verifying(Path caFile) throws IOException {
+        try (java.io.InputStream in = Files.newInputStream(caFile)) {
+            java.util.Collection<? extends java.security.cert.Certificate> certs =
+                    java.security.cert.CertificateFactory.getInstance("X.509").generateCertificates(in);
+            if (certs.isEmpty()) {
+                throw new IOException(caFile + " holds no certificate");
+            }
+            java.security.KeyStore store = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+            store.load(null, null);
+            int i = 0;
+            for (java.security.cert.Certificate c : certs) {
+                store.setCertificateEntry("ca" + i++, c);
+            }
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, tmf.getTrustManagers(), new SecureRandom());
+            return context.getSocketFactory();
+        } catch (GeneralSecurityException e) {
+            throw new IOException(caFile + " is not a PEM file of CA certificates: " + e.getMessage(), e);
+        }
     }
 
     static boolean isAddressLiteral(String host) {

@@ -101,6 +101,7 @@ public final class LdirectordDirectives {
         both(t, "fallback", Check.NONE);
         both(t, "fallback6", Check.NONE);
         both(t, "fallbackcommand", Check.NONE);
+        both(t, "checkcafile", Check.NONE);
         both(t, "quiescent", Check.YES_NO);
         both(t, "cleanstop", Check.YES_NO);
         both(t, "emailalert", Check.NONE);

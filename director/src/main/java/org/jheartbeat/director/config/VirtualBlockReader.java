@@ -262,6 +262,13 @@ final class VirtualBlockReader {
                 .orElse(true);
         Optional<String> fallbackCommand = Optional.ofNullable(eff.get("fallbackcommand"))
                 .map(r -> unquote(r.value()));
+        Optional<java.nio.file.Path> caFile = Optional.empty();
+        // a global checkcafile applies to the https services; set in a block, it must be one
+        if (d.containsKey("checkcafile") || eff.containsKey("checkcafile") && service.equalsIgnoreCase("https")) {
+            DirectiveLine r = eff.get("checkcafile");
+            caFile = CaFile.check(unquote(r.value()), service, msg -> problems.error(r.line(), msg));
+            ok &= caFile.isPresent();
+        }
         Optional<FallbackServer> fallback = Optional.empty();
         String fbKey = key.ipv6() ? "fallback6" : "fallback";
         if (eff.containsKey(fbKey)) {
@@ -317,7 +324,7 @@ final class VirtualBlockReader {
                 secret, checkCommand, fallback, fallbackCommand, quiescent, cleanStop,
                 Duration.ofSeconds(checkTimeout), Duration.ofSeconds(negotiateTimeout), checkInterval, checkCount,
                 failureCount, emailAlert, emailAlertFreq, emailAlertStatus, smtp, monitorFile, serviceName,
-                comment));
+                comment, caFile));
     }
 
     /** A global integer default; its error is reported once, at its own line. */

@@ -46,6 +46,8 @@ import java.util.Optional;
  * @param monitorFile      {@code monitorfile}, if given
  * @param serviceName      {@code servicename}, if given
  * @param comment          {@code comment}, if given
+ * @param checkCaFile      {@code checkcafile} (own or global; a jheartbeat extension): https checks verify the
+ *                         real's certificate against the CAs of this PEM file; empty: any certificate (ldirectord)
  */
 public record VirtualService(
         ServiceKey key, int line, List<RealServer> reals, String scheduler, Optional<String> schedFlags,
@@ -56,7 +58,8 @@ public record VirtualService(
         Optional<String> fallbackCommand, boolean quiescent, boolean cleanStop, Duration checkTimeout,
         Duration negotiateTimeout, Duration checkInterval, int checkCount, int failureCount,
         Optional<String> emailAlert, int emailAlertFreq, String emailAlertStatus, Optional<String> smtp,
-        Optional<String> monitorFile, Optional<String> serviceName, Optional<String> comment) {
+        Optional<String> monitorFile, Optional<String> serviceName, Optional<String> comment,
+        Optional<java.nio.file.Path> checkCaFile) {
 
     public VirtualService {
         Objects.requireNonNull(key, "key");
@@ -67,6 +70,7 @@ public record VirtualService(
         Objects.requireNonNull(checkTimeout, "checkTimeout");
         Objects.requireNonNull(negotiateTimeout, "negotiateTimeout");
         Objects.requireNonNull(checkInterval, "checkInterval");
+        Objects.requireNonNull(checkCaFile, "checkCaFile");
         if (failureCount < 1) {
             throw new IllegalArgumentException("failurecount < 1");
         }

@@ -17,6 +17,6 @@ public interface CheckFactory {
 
     /** The project's checks, through {@link Checks#forService}. */
     static CheckFactory standard() {
-        return v -> Checks.forService(v.checkType(), v.service());
+        return v -> Checks.forService(v.checkType(), v.service(), v.checkCaFile());
     }
 }
