@@ -45,6 +45,11 @@ final class HttpCheck extends SocketCheck {
     private final Kind kind;
     /** {@code checkcafile}: verify https answers against these CAs; empty: trust any (ldirectord's way). */
     private final java.util.Optional<java.nio.file.Path> caFile;
+    /**
+     * The socket factory made from {@code caFile}, once: a check is made per real server per configuration, so a
+     * changed CA file is read again at the next reload. Not kept while the file cannot be read.
+     */
+    private volatile javax.net.ssl.SSLSocketFactory verifier;
 
     HttpCheck(Kind kind) {
         this(kind, java.util.Optional.empty());
@@ -162,7 +167,7 @@ final class HttpCheck extends SocketCheck {
                 + "Accept: */*\r\n"
                 + "Connection: close\r\n\r\n";
         java.util.Optional<javax.net.ssl.SSLSocketFactory> verify = tls && caFile.isPresent()
-                ? java.util.Optional.of(Tls.verifying(caFile.get())) : java.util.Optional.empty();
+                ? java.util.Optional.of(verifier()) : java.util.Optional.empty();
         try (Conversation c = Conversation.open(connectTo, deadline, tls, vhost, verify)) {
             c.send(request);
             return read(c, method.equals("HEAD"));
@@ -172,6 +177,15 @@ final class HttpCheck extends SocketCheck {
     private static InetSocketAddress unresolvedRefused(URI url) throws CheckFailure {
         throw new CheckFailure("URL " + url + " names a host other than this real server or the virtualhost"
                 + " (not looked up: a check must not wait on DNS)");
+    }
+
+    private javax.net.ssl.SSLSocketFactory verifier() throws IOException {
+        javax.net.ssl.SSLSocketFactory v = verifier;
+        if (v == null) {
+            v = Tls.verifying(caFile.orElseThrow());
+            verifier = v;
+        }
+        return v;
     }
 
     private static Response read(Conversation c, boolean head) throws IOException, CheckFailure {

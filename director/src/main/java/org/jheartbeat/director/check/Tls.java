@@ -77,7 +77,7 @@ final class Tls {
 
     /**
      * A socket factory that trusts only the CA certificates of a PEM file (one or more
-     * {@code -----BEGIN CERTIFICATE-----} blocks), read each time a check is made from the configuration.
+     * {@code -----BEGIN CERTIFICATE-----} blocks); the file is read now.
      *
      * @throws IOException when the file cannot be read or holds no certificate
      */

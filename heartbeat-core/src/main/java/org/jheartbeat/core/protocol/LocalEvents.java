@@ -101,23 +101,22 @@ final class LocalEvents {
 
     /** {@link NodeEngine#onTakeoverRequested}. */
     List<Effect> onTakeoverRequested(ResourceSet set, long nowNanos, long wallMillis) {
-        List<Effect> out = new ArrayList<>();
-        // read first after a pause of this process, it must not act on the view from before it (refused while
-        // the peer may have taken our groups meanwhile: resynchronising)
-        e.membership.awake(out, nowNanos, wallMillis);
-        e.failback.operatorPlaces();
-        e.machineFeed.on(new TakeoverEvent.TakeoverRequested(set), out, nowNanos, wallMillis);
-        return out;
+        return operatorHandover(new TakeoverEvent.TakeoverRequested(set), nowNanos, wallMillis);
     }
 
     /** {@link NodeEngine#onStandbyRequested}. */
     List<Effect> onStandbyRequested(ResourceSet set, long nowNanos, long wallMillis) {
+        return operatorHandover(new TakeoverEvent.StandbyRequested(set), nowNanos, wallMillis);
+    }
+
+    /** An operator's takeover or standby: the operator now places the groups (auto_failback waits). */
+    private List<Effect> operatorHandover(TakeoverEvent request, long nowNanos, long wallMillis) {
         List<Effect> out = new ArrayList<>();
         // read first after a pause of this process, it must not act on the view from before it (refused while
         // the peer may have taken our groups meanwhile: resynchronising)
         e.membership.awake(out, nowNanos, wallMillis);
         e.failback.operatorPlaces();
-        e.machineFeed.on(new TakeoverEvent.StandbyRequested(set), out, nowNanos, wallMillis);
+        e.machineFeed.on(request, out, nowNanos, wallMillis);
         return out;
     }
 }
