@@ -64,6 +64,19 @@ class RootFilesCheckTest {
         assertThat(r.err()).contains(cfg.resolve("haresources") + ":0: haresources is mode 646").contains("not starting");
     }
 
+    /** The state directory's groups file is released as root at start: a directory others may write is refused. */
+    @Test
+    void theDaemonDoesNotStartWithAStateDirectoryOthersMayWrite() throws Exception {
+        Path cfg = config();
+        Path state = Files.createDirectories(dir.resolve("state"));
+        chmod(state, "rwxrwxrwx");
+        HbRun r = HbRun.hb("daemon", "--config-dir", cfg.toString(), "--state-dir", state.toString(),
+                "--node-name", "node1");
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(state + ":0: the state directory is mode 777, writable by others than root")
+                .contains("chmod go-w " + state).contains("not starting").doesNotContain("Exception");
+    }
+
     @Test
     void lvsCheckRefusesAnLdirectordCfOthersMayWrite() throws Exception {
         Path f = Files.writeString(dir.resolve("ldirectord.cf"), "checktimeout=3\nvirtual=198.18.0.100:80\n"

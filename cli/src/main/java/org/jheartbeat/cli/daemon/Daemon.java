@@ -162,6 +162,11 @@ public final class Daemon {
             throw new UserException(ExitCodes.FAILURE, "cannot use state directory " + stateDir + ": "
                     + (e instanceof java.nio.file.FileAlreadyExistsException ? "it exists and is not a directory" : e));
         }
+        List<ConfigDiagnostic> stateProblems = state.check();
+        stateProblems.forEach(d -> err.println(d.format()));
+        if (stateProblems.stream().anyMatch(ConfigDiagnostic::isError)) {
+            throw new UserException(ExitCodes.CONFIG, "state directory " + stateDir + " is not safe; not starting");
+        }
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), options.debug());
         try {
             // before the media: a watchdog that cannot be opened stops the start (exit 1) before anything is touched

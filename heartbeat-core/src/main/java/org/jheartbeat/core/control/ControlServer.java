@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Who may ask what is {@link ControlAccess}'s decision, on the caller the kernel names ({@code SO_PEERCRED}):
  * a request that changes the cluster from a caller who may only read is answered {@code DENIED <why>} and
- * counted; every change that is served is logged with the caller's user and group. The process id is not
- * logged: Java's {@code SO_PEERCRED} gives the user and group only.
+ * counted; every change that is served is logged with the caller's user and group and the client's process id
+ * and command as the kernel's socket table shows them ({@link PeerProcesses}).
  */
 public final class ControlServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlServer.class);
@@ -91,6 +91,7 @@ public final class ControlServer implements AutoCloseable {
     private final ControlAccess access;
     private final Semaphore slots;
     private final ClientIncidents incidents = new ClientIncidents();
+    private final PeerProcesses peers = new PeerProcesses();
     private ServerSocketChannel server;
     private ThreadPoolExecutor workers;
     private Thread acceptor;
@@ -273,7 +274,8 @@ public final class ControlServer implements AutoCloseable {
             return ControlResponse.denied(refusal.get());
         }
         if (req.changesState()) {
-            LOG.info("control socket: '{}' from {}", req.toWire(), caller);
+            LOG.info("control socket: '{}' from {}{}", req.toWire(), caller,
+                    peers.describe(socket, ProcessHandle.current().pid(), caller.user()));
         }
         try {
             return handler.apply(req);

@@ -8,7 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import org.jheartbeat.core.config.ConfigDiagnostic;
+import org.jheartbeat.core.config.RootFiles;
 
 /**
  * The daemon's state directory (default {@code /var/lib/jheartbeat}): everything it writes at run
@@ -30,6 +37,7 @@ import java.util.Locale;
 public final class StateDirectory {
     /** The default state directory. */
     public static final Path DEFAULT = Path.of("/var/lib/jheartbeat");
+    private static final String GROUPS = "groups";
 
     private final Path dir;
 
@@ -77,6 +85,33 @@ public final class StateDirectory {
         } catch (java.nio.file.attribute.UserPrincipalNotFoundException e) {
             // no haclient group: the directory stays root's, and only root uses the control socket
         }
+    }
+
+    /**
+     * Who may change what the daemon reads back from here. The {@code groups} file holds haresources lines
+     * that the next start releases as root, so the directory and that file are files whose contents run as
+     * root ({@link RootFiles}): group or other write, or an owner other than root, is an error. A directory
+     * that others may read or enter (an existing one: {@link #create} leaves it as it is) is a warning, since
+     * it shows the node's state to every local user; the socket inside stays 0660 either way.
+     *
+     * @return the problems found, each at line 0 of the directory or file; empty when it is as {@link #MODE}
+     */
+    public List<ConfigDiagnostic> check() {
+        List<ConfigDiagnostic> out = new ArrayList<>(RootFiles.check(dir, "the state directory"));
+        out.addAll(RootFiles.check(dir.resolve(GROUPS), "the state directory's groups file"));
+        if (out.isEmpty()) {
+            try {
+                Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
+                if (perms.contains(PosixFilePermission.OTHERS_READ) || perms.contains(PosixFilePermission.OTHERS_EXECUTE)) {
+                    out.add(ConfigDiagnostic.warning(dir, 0, "the state directory is mode "
+                            + PosixFilePermissions.toString(perms) + ": every local user can read this node's state;"
+                            + " chmod o-rwx " + dir));
+                }
+            } catch (IOException | UnsupportedOperationException e) {
+                // RootFiles already said it could not check
+            }
+        }
+        return out;
     }
 
     /**
@@ -179,7 +214,7 @@ public final class StateDirectory {
 
     /** The file of the groups this daemon may run ({@link #writeGroups}). */
     public Path groupsFile() {
-        return dir.resolve("groups");
+        return dir.resolve(GROUPS);
     }
 
     /**

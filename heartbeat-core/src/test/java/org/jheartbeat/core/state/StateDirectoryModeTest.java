@@ -29,4 +29,41 @@ class StateDirectoryModeTest {
         new StateDirectory(state).create();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rwxr-xr-x");
     }
+
+    @Test
+    void aNewDirectoryPassesItsCheck() throws Exception {
+        StateDirectory state = new StateDirectory(dir.resolve("new"));
+        state.create();
+        assertThat(state.check()).isEmpty();
+    }
+
+    /** The groups file holds haresources lines released as root at the next start: whoever may write it runs them. */
+    @Test
+    void anExistingDirectoryOthersMayWriteOrReadIsCaught() throws Exception {
+        Path state = Files.createDirectories(dir.resolve("loose"));
+        StateDirectory sd = new StateDirectory(state);
+        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxrwxrwx"));
+        sd.create();
+        assertThat(sd.check()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.format()).isEqualTo(state + ":0: the state directory is mode 777, writable by others than"
+                    + " root, and its contents run as root; chmod go-w " + state);
+        });
+
+        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(sd.check()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isFalse();
+            assertThat(d.format()).contains("the state directory is mode rwxr-xr-x: every local user can read this"
+                    + " node's state; chmod o-rwx " + state);
+        });
+
+        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rwxr-x---"));
+        Path groups = Files.writeString(state.resolve("groups"), "node1 198.18.0.100 httpd\n");
+        Files.setPosixFilePermissions(groups, PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertThat(sd.check()).singleElement().satisfies(d -> assertThat(d.format()).isEqualTo(groups
+                + ":0: the state directory's groups file is mode 666, writable by others than root, and its contents"
+                + " run as root; chmod go-w " + groups));
+        Files.setPosixFilePermissions(groups, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(sd.check()).isEmpty();
+    }
 }
