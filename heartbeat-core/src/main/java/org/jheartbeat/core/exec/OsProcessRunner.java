@@ -43,8 +43,9 @@ import org.slf4j.LoggerFactory;
  *     direct child only (up to the timeout), then reads at most {@code maxOutputBytes} from the
  *     start of each file and deletes both. Stdin is {@code /dev/null}. While the program runs, the
  *     files are cut back to {@code maxOutputBytes} every 100 ms, so a program that writes without end
- *     does not fill the file system. A daemon that keeps the (deleted) file open keeps writing into
- *     it; that is not bounded (it is the daemon's own output, as it would be on a terminal).
+ *     does not fill the file system. A daemon that keeps the files open after the script ended keeps
+ *     writing into them: they are handed to {@link LeftoverCaptures}, which truncates them every second
+ *     for as long as any process holds them.
  *     {@link #start}'s stderr file is cut back the same way until the program exits.</li>
  * <li>{@link #stream}: stdin from the caller's bytes (or {@code /dev/null}), stdout and stderr
  *     copied to the caller's streams as they arrive (rsync's progress, ssh's file contents); the
@@ -127,9 +128,10 @@ public final class OsProcessRunner implements ProcessRunner {
             ProcessExit exit = execute(spec, builder, NO_STREAMS, List.of(out, err), maxOutputBytes);
             return new ProcessResult(exit.exitCode(), readBounded(out), readBounded(err), exit.timedOut());
         } finally {
-            Files.deleteIfExists(out);
+            // a background child may still hold them: they are unlinked and kept small while it does
+            LeftoverCaptures.shared().adopt(out);
             if (err != null) {
-                Files.deleteIfExists(err);
+                LeftoverCaptures.shared().adopt(err);
             }
         }
     }

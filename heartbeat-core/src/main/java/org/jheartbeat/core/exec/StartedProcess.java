@@ -92,7 +92,7 @@ public final class StartedProcess {
             stderr = "";
         } finally {
             try {
-                Files.deleteIfExists(stderrFile);
+                LeftoverCaptures.shared().adopt(stderrFile); // its background children may still write to it
             } catch (IOException e) {
                 // a temporary file left behind; the program's result stands
             }
