@@ -149,6 +149,10 @@ public final class ConfigCommand extends CommandGroup {
                         (d.isError() ? err : out).println(d.format());
                         n += d.isError() ? 1 : 0;
                     }
+                    // Heartbeat-class scripts this node watches: can their status be read?
+                    org.jheartbeat.cli.runtime.WatchedScripts.check(r.config().get(), yaml.watchScripts(),
+                            Path.of("/etc/init.d"), new org.jheartbeat.core.exec.OsProcessRunner())
+                            .forEach(d -> out.println(d.format()));
                 }
             } catch (org.jheartbeat.cli.error.UserException e) {
                 err.println(e.getMessage());

@@ -46,6 +46,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   interval: 10s              # 0 or off: resources are watched only where haresources asks
  *   restart_limit: 3           # in-place restarts within the window, then the group moves
  *   restart_window: 10min      # how long a failure counts
+ *   heartbeat_class: no        # yes: watch resource.d/init.d scripts through their status too
  * control:
  *   admin_group: haadmin       # besides root, its members may change the cluster over the control socket
  * authkeys:                    # beyond authkeys' own 'auth' key ({@link AuthkeysSettings})
@@ -71,15 +72,20 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * @param authkeys        the {@code authkeys:} section; {@link AuthkeysSettings#NONE} when absent
  * @param adminGroup      {@code control: admin_group:}: the group whose members may send state-changing control
  *                        requests besides root ({@code haclient} members may only read)
+ * @param watchScripts    {@code monitor: heartbeat_class: yes}: Heartbeat-class resources ({@code resource.d} and
+ *                        {@code init.d} scripts, IPaddr, drbddisk) are watched through their {@code status} too,
+ *                        with the node's defaults; without it only those with their own {@code op_monitor_interval=}
  */
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
                              OperationTimeouts monitorDefaults, FencingPolicy fencing,
-                             Optional<Path> metricsTokenFile, AuthkeysSettings authkeys, Optional<String> adminGroup) {
+                             Optional<Path> metricsTokenFile, AuthkeysSettings authkeys, Optional<String> adminGroup,
+                             boolean watchScripts) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
 
     /** The {@code monitor:} keys and the haresources options they stand for. */
+    private static final String HEARTBEAT_CLASS = "heartbeat_class";
     private static final Map<String, String> MONITOR_KEYS = Map.of("interval", "op_monitor_interval",
             "restart_limit", "op_restart_limit", "restart_window", "op_restart_window");
 
@@ -95,13 +101,14 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
     /** Settings without a {@code control:} section. */
     public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
                           FencingPolicy fencing, Optional<Path> metricsTokenFile, AuthkeysSettings authkeys) {
-        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, Optional.empty());
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, Optional.empty(), false);
     }
 
     /** Settings without an {@code authkeys:} section. */
     public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
                           FencingPolicy fencing, Optional<Path> metricsTokenFile) {
-        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE, Optional.empty());
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE, Optional.empty(),
+                false);
     }
 
     /** Settings without a metrics token. */
@@ -181,6 +188,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
                 List.of("authkeys", "control", "metrics", "monitor", "stonith")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
+        boolean scripts = attempt(problems, () -> watchScripts(problems, top.get("monitor")), false);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
         Optional<Path> token = attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen),
                 Optional.empty());
@@ -189,13 +197,13 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
-        return new JheartbeatYaml(source, listen, monitor, fencing, token, keys, admins);
+        return new JheartbeatYaml(source, listen, monitor, fencing, token, keys, admins, scripts);
     }
 
     /** The same settings without the {@code authkeys:} section, which a reload applies (the rest needs a restart). */
     public JheartbeatYaml withoutAuthkeys() {
         return new JheartbeatYaml(source, metricsListen, monitorDefaults, fencing, metricsTokenFile,
-                AuthkeysSettings.NONE, adminGroup);
+                AuthkeysSettings.NONE, adminGroup, watchScripts);
     }
 
     /** The {@code control:} section: {@code admin_group}, a group name. */
@@ -339,8 +347,11 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
             return o;
         }
         for (NodeTuple e : mapping(problems, section.getValueNode(), "monitor:",
-                List.of("interval", "restart_limit", "restart_window")).values()) {
+                List.of("interval", "restart_limit", "restart_window", HEARTBEAT_CLASS)).values()) {
             String key = ((ScalarNode) e.getKeyNode()).getValue();
+            if (key.equals(HEARTBEAT_CLASS)) {
+                continue;
+            }
             if (!(e.getValueNode() instanceof ScalarNode v) || v.getValue().isBlank()) {
                 problems.add(new Problem(line(e.getValueNode()), "monitor: " + key + ": no value; write e.g. "
                         + (key.equals("restart_limit") ? "3" : key.equals("interval") ? "10s" : "10min")));
@@ -353,6 +364,27 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
             }
         }
         return o;
+    }
+
+    /** {@code monitor: heartbeat_class:}, a YAML boolean; absent: no. */
+    private static boolean watchScripts(List<Problem> problems, NodeTuple section) {
+        if (section == null || !(section.getValueNode() instanceof MappingNode m)) {
+            return false;
+        }
+        for (NodeTuple e : m.getValue()) {
+            if (e.getKeyNode() instanceof ScalarNode k && k.getValue().equals(HEARTBEAT_CLASS)) {
+                String v = e.getValueNode() instanceof ScalarNode sv ? sv.getValue().trim().toLowerCase(Locale.ROOT) : "";
+                if (List.of("yes", "true", "on").contains(v)) {
+                    return true;
+                }
+                if (!List.of("no", "false", "off").contains(v)) {
+                    problems.add(new Problem(line(e.getValueNode()), "monitor: " + HEARTBEAT_CLASS + ": [" + v
+                            + "] is not yes or no; write yes to watch resource.d and init.d scripts through their"
+                            + " status, no (the default, as Heartbeat) to leave them unwatched"));
+                }
+            }
+        }
+        return false;
     }
 
     private static InetSocketAddress address(Node value, String node) throws Problem {

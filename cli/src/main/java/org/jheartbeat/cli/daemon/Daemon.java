@@ -230,7 +230,7 @@ public final class Daemon {
         SyncRuntime syncRuntime = new SyncRuntime(sync, me.value(),
                 SyncRuntime.fromFuture(() -> loopRef.get().snapshot()), wall);
         ResourceGroupExecutor groupExecutor = new ResourceGroupExecutor(config, syncRuntime,
-                jheartbeatYaml.monitorDefaults());
+                jheartbeatYaml.monitorDefaults(), jheartbeatYaml.watchScripts());
         org.jheartbeat.core.takeover.Maintenance maintenance = readMaintenance(state);
         engine.machine().maintenancePolicy().atStartup(maintenance);
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, scheduler, wall); // hb-loop

@@ -163,7 +163,7 @@ public final class HostChecks {
                     }
                     IpAddrSpec spec;
                     try {
-                        spec = IpAddrSpec.parse(r.agent(), r.args());
+                        spec = IpAddrSpec.parse(r.agent(), r.agentArgs());
                     } catch (IpAddrSpecException e) {
                         continue; // the parser reported it
                     }

@@ -128,7 +128,7 @@ class JheartbeatYamlTest {
         assertThat(parse("").monitorDefaults()).isEqualTo(org.jheartbeat.core.config.OperationTimeouts.NONE);
         assertThat(error("monitor:\n  interval: 5s\n  restart_limt: 2\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:3:"
                 + " monitor: unknown key [restart_limt]; did you mean 'restart_limit'? known: interval, restart_limit,"
-                + " restart_window");
+                + " restart_window, heartbeat_class");
         assertThat(error("monitor:\n  restart_limit: many\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2:"
                 + " monitor: restart_limit: restart limit [many] does not parse: write a whole number from 0 to 1000");
         assertThat(error("monitor:\n  restart_window: soon\n")).startsWith("/etc/ha.d/jheartbeat.yaml:2:"
@@ -214,7 +214,7 @@ class JheartbeatYamlTest {
                         + " node1's IP addresses, e.g. 192.168.1.1:9810 ([::1]:9810 for IPv6)",
                 error("monitor:\n  interval: often\n").replace(":2:", ":7:"),
                 "/etc/ha.d/jheartbeat.yaml:8: monitor: unknown key [restart_limt]; did you mean 'restart_limit'? known:"
-                        + " interval, restart_limit, restart_window",
+                        + " interval, restart_limit, restart_window, heartbeat_class",
                 error("stonith:\n  fence_delay: soon\n").replace(":2:", ":10:"),
                 "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: authkeys, control, metrics, monitor, stonith"));
     }

@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  *   systemd:mariadb  systemd::mariadb         SYSTEMD: unit mariadb(.service)
  *   ocf:heartbeat:Filesystem::device=/dev/loop0::directory=/srv/data::fstype=ext4
  *                                             OCF: /usr/lib/ocf/resource.d/heartbeat/Filesystem
- *   ...::op_timeout=90s::op_stop_timeout=2min per-resource timeouts (LSB, OCF, systemd)
- *   ...::op_monitor_interval=30s::op_restart_limit=3::op_restart_window=10min   monitoring (LSB, OCF, systemd)
+ *   ...::op_timeout=90s::op_stop_timeout=2min per-resource timeouts (every class)
+ *   ...::op_monitor_interval=30s::op_restart_limit=3::op_restart_window=10min   monitoring (every class;
+ *                                             a HEARTBEAT resource is watched only when asked)
  * </pre>
  * The words {@code lsb}, {@code systemd} and {@code ocf} followed by {@code ::} are class names,
  * not script names. Pure; {@link #parse} never touches the file system.
@@ -28,29 +29,32 @@ public sealed interface AgentRef {
     /** @return the class of the program that manages the resource */
     ResourceClass resourceClass();
 
-    /** @return the per-resource timeouts written in haresources (none for HEARTBEAT) */
+    /** @return the per-resource timeouts and monitor options written in haresources */
     OperationTimeouts timeouts();
 
     /**
      * A {@code resource.d} or {@code init.d} script (or built-in IPaddr/IPaddr2/drbddisk) with Heartbeat 1 rules.
      *
-     * @param name the script name
-     * @param args the {@code ::} arguments, passed before the operation as Heartbeat 3.0.6 does
+     * @param name     the script name
+     * @param args     the {@code ::} arguments, passed before the operation as Heartbeat 3.0.6 does
+     * @param timeouts the {@code ::op_...=} options among the arguments (taken out of {@code args}); a real
+     *                 Heartbeat reading the same haresources would pass them to the script as arguments
      */
-    record Heartbeat(String name, List<String> args) implements AgentRef {
+    record Heartbeat(String name, List<String> args, OperationTimeouts timeouts) implements AgentRef {
         public Heartbeat {
             Objects.requireNonNull(name, "name");
             args = List.copyOf(args);
+            Objects.requireNonNull(timeouts, "timeouts");
+        }
+
+        /** A script without {@code op_} options. */
+        public Heartbeat(String name, List<String> args) {
+            this(name, args, OperationTimeouts.NONE);
         }
 
         @Override
         public ResourceClass resourceClass() {
             return ResourceClass.HEARTBEAT;
-        }
-
-        @Override
-        public OperationTimeouts timeouts() {
-            return OperationTimeouts.NONE;
         }
     }
 
@@ -150,7 +154,7 @@ public sealed interface AgentRef {
                 throw new IllegalArgumentException("resource [" + token + "] names no OCF agent; write"
                         + " ocf:PROVIDER:TYPE[::name=value...], e.g. ocf:heartbeat:IPaddr2::ip=198.18.0.100");
             }
-            return new Heartbeat(agent, args);
+            return heartbeat(agent, args, token);
         }
         String[] parts = agent.split(":", -1);
         ResourceClass cls = ResourceClass.ofPrefix(parts[0]).orElseThrow(() -> new IllegalArgumentException(
@@ -160,6 +164,38 @@ public sealed interface AgentRef {
                         + "; write one of " + String.join(", ", ResourceClass.prefixes())
                         + " before the first ':', e.g. lsb:apache2 or ocf:heartbeat:IPaddr2::ip=..."));
         return classed(cls, parts, args, token);
+    }
+
+    /**
+     * A Heartbeat-class script: an argument {@code op_KEY=VALUE} whose key is one of {@link OperationTimeouts#KEYS}
+     * is an option, every other argument stays the script's, in order (Heartbeat passes anything). IPaddr and
+     * IPaddr2 keep theirs: they take the address only, and the parser says so.
+     */
+    private static AgentRef heartbeat(String name, List<String> args, String token) {
+        if (name.equals(ResourceSpec.IPADDR) || name.equals("IPaddr2")) {
+            return new Heartbeat(name, args);
+        }
+        OperationTimeouts timeouts = OperationTimeouts.NONE;
+        List<String> scriptArgs = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            String key = eq < 0 ? arg : arg.substring(0, eq);
+            if (eq < 0 || !OperationTimeouts.KEYS.contains(key)) {
+                scriptArgs.add(arg);
+                continue;
+            }
+            if (seen.contains(key)) {
+                throw new IllegalArgumentException("[" + key + "] is given twice in resource [" + token + "]; keep one");
+            }
+            seen.add(key);
+            try {
+                timeouts = timeouts.with(key, arg.substring(eq + 1));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(key + " of resource [" + token + "]: " + e.getMessage());
+            }
+        }
+        return new Heartbeat(name, scriptArgs, timeouts);
     }
 
     private static AgentRef classed(ResourceClass cls, String[] parts, List<String> args, String token) {
@@ -180,7 +216,7 @@ public sealed interface AgentRef {
             }
         }
         if (cls == ResourceClass.HEARTBEAT) {
-            return new Heartbeat(parts[1], args);
+            return heartbeat(parts[1], args, token);
         }
         OperationTimeouts timeouts = OperationTimeouts.NONE;
         Map<String, String> params = new LinkedHashMap<>();

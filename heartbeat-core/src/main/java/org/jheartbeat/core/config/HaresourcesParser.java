@@ -198,7 +198,7 @@ public final class HaresourcesParser {
             return null;
         }
         try {
-            IpAddrArgument.parse(spec.agent(), spec.args());
+            IpAddrArgument.parse(spec.agent(), spec.agentArgs());
             return null;
         } catch (IllegalArgumentException e) {
             String m = e.getMessage();

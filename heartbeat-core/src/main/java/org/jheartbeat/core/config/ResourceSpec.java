@@ -30,6 +30,18 @@ public record ResourceSpec(String agent, List<String> args, String token) {
         return AgentRef.parse(this);
     }
 
+    /**
+     * The arguments the agent gets: {@link #args} without the {@code op_} options of a Heartbeat-class token
+     * ({@link AgentRef.Heartbeat#args}); all of them when the token does not parse (its error is reported apart).
+     */
+    public List<String> agentArgs() {
+        try {
+            return agentRef() instanceof AgentRef.Heartbeat h ? h.args() : args;
+        } catch (IllegalArgumentException e) {
+            return args;
+        }
+    }
+
     @Override
     public String toString() {
         return token;

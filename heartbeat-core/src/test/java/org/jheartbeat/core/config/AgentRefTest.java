@@ -126,4 +126,20 @@ class AgentRefTest {
             assertThat(d.format()).startsWith("/etc/ha.d/haresources:3: op_timeout of resource").contains("does not parse");
         });
     }
+
+    /** A script's op_ options are taken out of its arguments; anything else stays the script's, in order. */
+    @Test
+    void aHeartbeatScriptTakesTheOpOptionsAndKeepsItsOwnArguments() {
+        AgentRef.Heartbeat h = (AgentRef.Heartbeat) ref("labweb::8080::op_monitor_interval=5s::x=1::op_stop_timeout=2min");
+        assertThat(h.args()).containsExactly("8080", "x=1");
+        assertThat(h.timeouts().monitorInterval()).contains(java.time.Duration.ofSeconds(5));
+        assertThat(h.timeouts().stop()).contains(java.time.Duration.ofMinutes(2));
+        assertThat(((AgentRef.Heartbeat) ref("labweb::op_other=1")).args()).containsExactly("op_other=1");
+        assertThat(HaresourcesParser.resource("drbddisk::r0::op_monitor_interval=5s").orElseThrow().agentArgs())
+                .containsExactly("r0");
+        assertThatThrownBy(() -> ref("labweb::op_timeout=1s::op_timeout=2s"))
+                .hasMessage("[op_timeout] is given twice in resource [labweb::op_timeout=1s::op_timeout=2s]; keep one");
+        assertThatThrownBy(() -> ref("labweb::op_monitor_interval=soon")).hasMessageStartingWith(
+                "op_monitor_interval of resource [labweb::op_monitor_interval=soon]: timeout [soon] does not parse");
+    }
 }

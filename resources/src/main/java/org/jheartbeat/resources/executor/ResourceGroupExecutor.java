@@ -179,7 +179,7 @@ public final class ResourceGroupExecutor implements GroupExecutor {
 
     /** An executor that also runs {@code lifecycle} around every start and stop, and watches running groups. */
     public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle) {
-        this(config, lifecycle, OperationTimeouts.NONE);
+        this(config, lifecycle, OperationTimeouts.NONE, false);
     }
 
     /**
@@ -188,11 +188,13 @@ public final class ResourceGroupExecutor implements GroupExecutor {
      *
      * @param monitorDefaults the node's monitor defaults ({@code monitor:} in jheartbeat.yaml), below
      *                        each resource's own haresources options
+     * @param watchScripts    whether every Heartbeat-class resource is watched too ({@code monitor: heartbeat_class:})
      */
-    public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle, OperationTimeouts monitorDefaults) {
+    public ResourceGroupExecutor(ClusterConfig config, Lifecycle lifecycle, OperationTimeouts monitorDefaults,
+                                 boolean watchScripts) {
         this(config.resourceGroups(), StandardResourceAgents.forHost(config.configDir(), Path.of("/etc/init.d"),
-                new OsProcessRunner()), lifecycle, spec -> MonitorSettings.forResource(spec, monitorDefaults),
-                MonitorTimer.threaded(), MonotonicClock.system());
+                new OsProcessRunner()), lifecycle, spec -> MonitorSettings.forResource(spec, monitorDefaults,
+                watchScripts), MonitorTimer.threaded(), MonotonicClock.system());
     }
 
     /** Without monitoring (tests of the queues). */

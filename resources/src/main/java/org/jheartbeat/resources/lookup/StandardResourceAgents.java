@@ -181,7 +181,7 @@ public final class StandardResourceAgents implements ResourceAgents {
                     return new ScriptAgent(wrapper.get(), h.args(), runner);
                 }
             }
-            return new ScriptAgent(locator.locate(h.name(), spec.token()), h.args(), runner);
+            return new ScriptAgent(locator.locate(h.name(), spec.token()), h.args(), runner, h.timeouts());
         }
         if (ref instanceof AgentRef.Lsb l) {
             return new LsbAgent(locateInit(l.script(), spec.token()), l, runner);

@@ -30,17 +30,18 @@ public record MonitorSettings(Duration interval, Duration timeout, int maxRestar
      * @see #forResource(ResourceSpec, OperationTimeouts)
      */
     public static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, MonitorSettings defaults) {
-        return forResource(spec, OperationTimeouts.NONE, defaults);
+        return forResource(spec, OperationTimeouts.NONE, false, defaults);
     }
 
     /**
      * How {@code spec} is watched: each of its haresources options ({@code op_monitor_interval},
      * {@code op_restart_limit}, {@code op_restart_window}, {@code op_monitor_timeout}) wins over the
      * node's default ({@code monitor:} in jheartbeat.yaml, given as the same options), which wins over
-     * {@link #DEFAULT}. Only the LSB, OCF and systemd classes are watched: their status is a defined
+     * {@link #DEFAULT}. The LSB, OCF and systemd classes are watched: their status is a defined
      * exit code. Heartbeat-class resources ({@code resource.d} scripts, bare {@code init.d} names, the
      * built-in IPaddr, IPaddr2 and drbddisk) keep Heartbeat 3.0.6's behaviour, which never watched a
-     * running resource (its status is read from the script's text).
+     * running resource (its status is read from the script's text, which many scripts get wrong),
+     * unless the token has its own {@code op_monitor_interval=}.
      *
      * @param spec one haresources resource
      * @param node the node's defaults ({@link OperationTimeouts#NONE} when none are configured)
@@ -49,16 +50,31 @@ public record MonitorSettings(Duration interval, Duration timeout, int maxRestar
      * @throws IllegalArgumentException if the token does not parse (checked at config load)
      */
     public static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, OperationTimeouts node) {
-        return forResource(spec, node, DEFAULT);
+        return forResource(spec, node, false, DEFAULT);
+    }
+
+    /**
+     * As {@link #forResource(ResourceSpec, OperationTimeouts)}, but a Heartbeat-class resource is watched when
+     * asked: by its own {@code op_monitor_interval=} in haresources (per resource), or by {@code scripts}
+     * (jheartbeat.yaml's {@code monitor: heartbeat_class: yes}, node-wide, at the node's interval). Its status
+     * is then read as Heartbeat reads it ({@code script status} printing "running"), so a script must print
+     * "running" while it runs and something else (e.g. "stopped") when not; {@code hb config check} says
+     * whether its answer can be told apart.
+     *
+     * @param scripts whether this node watches every Heartbeat-class resource
+     */
+    public static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, OperationTimeouts node,
+                                                                 boolean scripts) {
+        return forResource(spec, node, scripts, DEFAULT);
     }
 
     private static java.util.Optional<MonitorSettings> forResource(ResourceSpec spec, OperationTimeouts node,
-                                                                  MonitorSettings builtIn) {
+                                                                  boolean scripts, MonitorSettings builtIn) {
         AgentRef ref = spec.agentRef();
-        if (ref.resourceClass() == ResourceClass.HEARTBEAT) {
+        OperationTimeouts o = ref.timeouts();
+        if (ref.resourceClass() == ResourceClass.HEARTBEAT && !scripts && o.monitorInterval().isEmpty()) {
             return java.util.Optional.empty();
         }
-        OperationTimeouts o = ref.timeouts();
         Duration interval = o.monitorInterval().or(node::monitorInterval).orElse(builtIn.interval());
         if (interval.isZero()) {
             return java.util.Optional.empty();

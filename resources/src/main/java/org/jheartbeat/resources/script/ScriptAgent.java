@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jheartbeat.core.exec.ProcessResult;
+import org.jheartbeat.core.config.OperationTimeouts;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.resources.AgentOutcome;
@@ -41,7 +42,8 @@ public final class ScriptAgent implements ResourceAgent {
     private final Path script;
     private final List<String> args;
     private final ProcessRunner runner;
-    private final Duration startStopTimeout;
+    private final Duration startTimeout;
+    private final Duration stopTimeout;
     private final Duration statusTimeout;
 
     /**
@@ -64,10 +66,29 @@ public final class ScriptAgent implements ResourceAgent {
      */
     public ScriptAgent(Path script, List<String> args, ProcessRunner runner,
             Duration startStopTimeout, Duration statusTimeout) {
+        this(script, args, runner, startStopTimeout, startStopTimeout, statusTimeout);
+    }
+
+    /**
+     * An agent with the haresources {@code op_} timeouts of its token, over the defaults (start/stop 60 s,
+     * status 20 s).
+     *
+     * @param timeouts the token's options ({@code op_timeout}, {@code op_start_timeout}, {@code op_stop_timeout},
+     *                 {@code op_monitor_timeout} for status)
+     */
+    public ScriptAgent(Path script, List<String> args, ProcessRunner runner, OperationTimeouts timeouts) {
+        this(script, args, runner, timeouts.forOperation(OperationTimeouts.Operation.START, DEFAULT_START_STOP_TIMEOUT),
+                timeouts.forOperation(OperationTimeouts.Operation.STOP, DEFAULT_START_STOP_TIMEOUT),
+                timeouts.forOperation(OperationTimeouts.Operation.MONITOR, DEFAULT_STATUS_TIMEOUT));
+    }
+
+    private ScriptAgent(Path script, List<String> args, ProcessRunner runner, Duration startTimeout,
+            Duration stopTimeout, Duration statusTimeout) {
         this.script = Objects.requireNonNull(script, "script");
         this.args = List.copyOf(args);
         this.runner = Objects.requireNonNull(runner, "runner");
-        this.startStopTimeout = Objects.requireNonNull(startStopTimeout, "startStopTimeout");
+        this.startTimeout = Objects.requireNonNull(startTimeout, "startTimeout");
+        this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
         this.statusTimeout = Objects.requireNonNull(statusTimeout, "statusTimeout");
     }
 
@@ -133,7 +154,7 @@ public final class ScriptAgent implements ResourceAgent {
     }
 
     private AgentResult doscript(String op) {
-        ProcessSpec spec = ProcessSpec.of(startStopTimeout, argv(op));
+        ProcessSpec spec = ProcessSpec.of(op.equals("stop") ? stopTimeout : startTimeout, argv(op));
         LOG.info("Running {}", spec.commandLine());
         ProcessResult result;
         try {
@@ -146,8 +167,8 @@ public final class ScriptAgent implements ResourceAgent {
             LOG.debug("{} {} output: {} {}", script, op, result.stdout().strip(), result.stderr().strip());
         }
         if (result.timedOut()) {
-            LOG.error("{} {} timed out after {} ms", script, op, startStopTimeout.toMillis());
-            return AgentResult.failed(op + " timed out after " + startStopTimeout.toMillis() + " ms",
+            LOG.error("{} {} timed out after {} ms", script, op, spec.timeout().toMillis());
+            return AgentResult.failed(op + " timed out after " + spec.timeout().toMillis() + " ms",
                     AgentResult.NO_EXIT_CODE);
         }
         if (result.exitCode() != 0) {

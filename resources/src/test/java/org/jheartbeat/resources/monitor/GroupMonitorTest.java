@@ -59,6 +59,24 @@ class GroupMonitorTest {
         assertThat(monitor(group("198.18.0.100", "labweb")).watchesAnything()).isFalse();
     }
 
+    /** Heartbeat never watched its scripts: only when the token asks, or the node watches every script. */
+    @Test
+    void aHeartbeatClassResourceIsWatchedOnlyWhenAsked() {
+        var none = org.jheartbeat.core.config.OperationTimeouts.NONE;
+        var node = none.with("op_monitor_interval", "30s");
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("labweb").orElseThrow(), node)).isEmpty();
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("labweb::8080::op_monitor_interval=5s")
+                .orElseThrow(), node)).hasValueSatisfying(m -> assertThat(m.interval()).isEqualTo(Duration.ofSeconds(5)));
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("labweb").orElseThrow(), node, true))
+                .hasValueSatisfying(m -> assertThat(m.interval()).isEqualTo(Duration.ofSeconds(30)));
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("198.18.0.100").orElseThrow(), none, true))
+                .hasValueSatisfying(m -> assertThat(m.interval()).isEqualTo(Duration.ofSeconds(10)));
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("labweb::op_monitor_interval=0").orElseThrow(),
+                node, true)).isEmpty();
+        assertThat(MonitorSettings.forResource(HaresourcesParser.resource("labweb::op_restart_limit=1")
+                .orElseThrow(), node)).isEmpty();
+    }
+
     @Test
     void aResourcesOwnOptionsWinOverTheNodeDefaultsWhichWinOverTheBuiltInOnes() {
         var node = org.jheartbeat.core.config.OperationTimeouts.NONE.with("op_monitor_interval", "5s")
