@@ -1,9 +1,7 @@
 package org.jheartbeat.cli.config;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.core.config.ClusterConfig;
@@ -42,6 +38,8 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *     node1: 192.168.1.1:9810
  *     node2: 192.168.1.2:9810
  *   token_file: /etc/ha.d/metrics.token   # optional: scrapes must send "Authorization: Bearer TOKEN"
+ *   tls_cert_file: /etc/ha.d/metrics.crt  # optional, with tls_key_file: https (PEM certificate, then chain)
+ *   tls_key_file: /etc/ha.d/metrics.key   # its PKCS#8 PEM key (openssl genpkey), mode 600, owned by root
  * monitor:
  *   interval: 10s              # 0 or off: resources are watched only where haresources asks
  *   restart_limit: 3           # in-place restarts within the window, then the group moves
@@ -72,6 +70,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * @param authkeys        the {@code authkeys:} section; {@link AuthkeysSettings#NONE} when absent
  * @param adminGroup      {@code control: admin_group:}: the group whose members may send state-changing control
  *                        requests besides root ({@code haclient} members may only read)
+ * @param metricsTls      {@code metrics: tls_cert_file:} and {@code tls_key_file:}: the endpoint serves https
  * @param watchScripts    {@code monitor: heartbeat_class: yes}: Heartbeat-class resources ({@code resource.d} and
  *                        {@code init.d} scripts, IPaddr, drbddisk) are watched through their {@code status} too,
  *                        with the node's defaults; without it only those with their own {@code op_monitor_interval=}
@@ -79,10 +78,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
                              OperationTimeouts monitorDefaults, FencingPolicy fencing,
                              Optional<Path> metricsTokenFile, AuthkeysSettings authkeys, Optional<String> adminGroup,
-                             boolean watchScripts) {
+                             Optional<MetricsTlsFiles> metricsTls, boolean watchScripts) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
-    private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[0-9.]+):([0-9]{1,5})");
 
     /** The {@code monitor:} keys and the haresources options they stand for. */
     private static final String HEARTBEAT_CLASS = "heartbeat_class";
@@ -96,19 +94,27 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         java.util.Objects.requireNonNull(metricsTokenFile, "metricsTokenFile");
         java.util.Objects.requireNonNull(authkeys, "authkeys");
         java.util.Objects.requireNonNull(adminGroup, "adminGroup");
+        java.util.Objects.requireNonNull(metricsTls, "metricsTls");
+    }
+
+    /** Settings without metrics TLS. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing, Optional<Path> metricsTokenFile, AuthkeysSettings authkeys,
+                          Optional<String> adminGroup) {
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, adminGroup, Optional.empty(),
+                false);
     }
 
     /** Settings without a {@code control:} section. */
     public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
                           FencingPolicy fencing, Optional<Path> metricsTokenFile, AuthkeysSettings authkeys) {
-        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, Optional.empty(), false);
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, Optional.empty());
     }
 
     /** Settings without an {@code authkeys:} section. */
     public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
                           FencingPolicy fencing, Optional<Path> metricsTokenFile) {
-        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE, Optional.empty(),
-                false);
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, AuthkeysSettings.NONE);
     }
 
     /** Settings without a metrics token. */
@@ -190,20 +196,20 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         boolean scripts = attempt(problems, () -> watchScripts(problems, top.get("monitor")), false);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
-        Optional<Path> token = attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen),
-                Optional.empty());
+        MetricsFiles files = attempt(problems, () -> metrics(problems, top.get("metrics"), cluster, listen),
+                MetricsFiles.NONE);
         AuthkeysSettings keys = attempt(problems, () -> authkeys(problems, top.get("authkeys")), AuthkeysSettings.NONE);
         Optional<String> admins = attempt(problems, () -> control(problems, top.get("control")), Optional.empty());
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
-        return new JheartbeatYaml(source, listen, monitor, fencing, token, keys, admins, scripts);
+        return new JheartbeatYaml(source, listen, monitor, fencing, files.token, keys, admins, files.tls, scripts);
     }
 
     /** The same settings without the {@code authkeys:} section, which a reload applies (the rest needs a restart). */
     public JheartbeatYaml withoutAuthkeys() {
         return new JheartbeatYaml(source, metricsListen, monitorDefaults, fencing, metricsTokenFile,
-                AuthkeysSettings.NONE, adminGroup, watchScripts);
+                AuthkeysSettings.NONE, adminGroup, metricsTls, watchScripts);
     }
 
     /** The {@code control:} section: {@code admin_group}, a group name. */
@@ -259,23 +265,26 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
     /**
      * The {@code metrics:} section into {@code listen}: each node's entry checked on its own.
      *
-     * @return {@code token_file:}, when given
+     * @return {@code token_file:} and the TLS files, when given
      */
-    private static Optional<Path> metrics(List<Problem> problems, NodeTuple metrics, Optional<ClusterConfig> cluster,
-                                          Map<String, InetSocketAddress> listen) throws Problem {
+    private static MetricsFiles metrics(List<Problem> problems, NodeTuple metrics, Optional<ClusterConfig> cluster,
+                                        Map<String, InetSocketAddress> listen) throws Problem {
         if (metrics == null || isNull(metrics.getValueNode())) {
-            return Optional.empty();
+            return MetricsFiles.NONE;
         }
         Map<String, NodeTuple> m = mapping(problems, metrics.getValueNode(), "metrics:", List.of("listen",
-                "token_file"));
+                "token_file", "tls_cert_file", "tls_key_file"));
         Optional<Path> token = Optional.empty();
         NodeTuple t = m.get("token_file");
         if (t != null) {
-            token = Optional.ofNullable(attempt(problems, () -> tokenFile(t.getValueNode()), null));
+            token = Optional.ofNullable(attempt(problems, () -> MetricsValues.absolute(t, "/etc/ha.d/metrics.token (a file of mode"
+                    + " 0600 holding one line, the token)"), null));
         }
+        MetricsFiles files = new MetricsFiles(token, attempt(problems, () -> MetricsValues.tls(m.get("tls_cert_file"),
+                m.get("tls_key_file")), Optional.empty()));
         NodeTuple l = m.get("listen");
         if (l == null || isNull(l.getValueNode())) {
-            return token;
+            return files;
         }
         List<String> nodes = cluster.map(c -> c.nodes().stream().map(NodeName::value).toList()).orElse(null);
         for (NodeTuple e : mapping(problems, l.getValueNode(), "metrics: listen:", null).values()) {
@@ -286,22 +295,17 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                         .orElse("") + "use one of " + String.join(", ", nodes)));
                 continue;
             }
-            InetSocketAddress a = attempt(problems, () -> address(e.getValueNode(), node), null);
+            InetSocketAddress a = attempt(problems, () -> MetricsValues.address(e.getValueNode(), node), null);
             if (a != null) {
                 listen.put(node.toLowerCase(Locale.ROOT), a);
             }
         }
-        return token;
+        return files;
     }
 
-    /** {@code token_file:}: an absolute path; its contents are checked when the daemon reads it. */
-    private static Path tokenFile(Node n) throws Problem {
-        String v = n instanceof ScalarNode s ? s.getValue() : "";
-        if (v.isEmpty() || !v.startsWith("/")) {
-            throw new Problem(line(n), "metrics: token_file: must be an absolute path, e.g."
-                    + " /etc/ha.d/metrics.token (a file of mode 0600 holding one line, the token)");
-        }
-        return Path.of(v);
+    /** The file keys of {@code metrics:}. */
+    private record MetricsFiles(Optional<Path> token, Optional<MetricsTlsFiles> tls) {
+        static final MetricsFiles NONE = new MetricsFiles(Optional.empty(), Optional.empty());
     }
 
     /**
@@ -387,34 +391,6 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         return false;
     }
 
-    private static InetSocketAddress address(Node value, String node) throws Problem {
-        String what = "metrics: listen: " + node;
-        String fix = "; write \"" + node + ": ADDRESS:PORT\" with one of " + node + "'s IP addresses, e.g. "
-                + "192.168.1.1:9810 ([::1]:9810 for IPv6)";
-        if (!(value instanceof ScalarNode s) || s.getValue().isBlank()) {
-            throw new Problem(line(value), what + ": no address" + fix);
-        }
-        String text = s.getValue().trim();
-        Matcher m = HOST_PORT.matcher(text);
-        if (!m.matches()) {
-            throw new Problem(line(value), what + ": [" + text + "] is not ADDRESS:PORT (an IP address, not a"
-                    + " host name: nothing is looked up at start)" + fix);
-        }
-        int port = Integer.parseInt(m.group(2));
-        if (port < 1 || port > 65535) {
-            throw new Problem(line(value), what + ": port " + port + " is out of range; use 1..65535" + fix);
-        }
-        String host = m.group(1).startsWith("[") ? m.group(1).substring(1, m.group(1).length() - 1) : m.group(1);
-        try {
-            if (!host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}") && !host.contains(":")) {
-                throw new UnknownHostException(host);
-            }
-            return new InetSocketAddress(InetAddress.getByName(host), port); // a literal: no lookup
-        } catch (UnknownHostException e) {
-            throw new Problem(line(value), what + ": [" + host + "] is not an IP address" + fix);
-        }
-    }
-
     /**
      * A mapping node's entries by key; {@code known} (null: anything) lists the allowed keys. A key that is
      * not a plain word, unknown or given twice is recorded in {@code problems} and left out.
@@ -459,12 +435,12 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 || "~".equals(s.getValue())) && s.getTag().getValue().endsWith(":null");
     }
 
-    private static int line(Node n) {
+    static int line(Node n) {
         return n == null ? 0 : n.getStartMark().getLine() + 1;
     }
 
     /** One problem of the file: its 1-based line (0: none applies) and {@code what is wrong; what to do}. */
-    private static final class Problem extends Exception {
+    static final class Problem extends Exception {
         private static final long serialVersionUID = 1L;
         private final int line;
 

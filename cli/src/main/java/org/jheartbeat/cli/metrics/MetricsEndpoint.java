@@ -10,6 +10,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -43,6 +45,10 @@ import org.jheartbeat.sync.replication.JobState;
  *   <li>with a token file ({@code metrics: token_file:}), only {@code Authorization: Bearer TOKEN} is served,
  *       as Prometheus's {@code authorization: credentials_file:} sends it; others get {@code 401}.</li>
  * </ul>
+ * With {@code metrics: tls_cert_file:} and {@code tls_key_file:} ({@link MetricsTls}), every connection speaks TLS
+ * first ({@code https://ADDRESS:PORT/metrics}; Netty's {@link SslHandler} in front of the codec) and plain HTTP gets
+ * no answer. The bounds hold as they are: a TLS handshake is part of the request, so a client that stalls in it
+ * has not sent its request and is evicted or timed out as an idle one.
  * A scrape asks the cluster loop for a snapshot and the event counts ({@link ClusterLoop#observe()}, a short
  * task queued on the loop) and waits for the answer at most {@link #LOOP_ANSWER_TIMEOUT_MS}, so a scrape never
  * blocks the loop and a busy loop never hangs a scrape (it answers {@code jheartbeat_up 0}); then it reads the
@@ -114,6 +120,17 @@ public final class MetricsEndpoint implements AutoCloseable {
      */
     public static MetricsEndpoint start(InetSocketAddress at, Sources sources, Clock clock, Optional<String> token)
             throws IOException {
+        return start(at, sources, clock, token, Optional.empty());
+    }
+
+    /**
+     * Binds and starts serving, over TLS when {@code tls} is given.
+     *
+     * @param tls the server context from {@link MetricsTls#load}, or empty for plain HTTP
+     * @see #start(InetSocketAddress, Sources, Clock, Optional)
+     */
+    public static MetricsEndpoint start(InetSocketAddress at, Sources sources, Clock clock, Optional<String> token,
+                                        Optional<SslContext> tls) throws IOException {
         ThreadPoolExecutor scrapes = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(MAX_WAITING_SCRAPES), r -> {
                     Thread t = new Thread(r, "hb-metrics");
@@ -130,6 +147,11 @@ public final class MetricsEndpoint implements AutoCloseable {
                         protected void initChannel(SocketChannel c) {
                             if (!gate.admit(c)) {
                                 return;
+                            }
+                            if (tls.isPresent()) {
+                                SslHandler handshake = tls.get().newHandler(c.alloc());
+                                handshake.setHandshakeTimeoutMillis(MetricsGate.REQUEST_TIMEOUT.toMillis());
+                                c.pipeline().addLast(handshake);
                             }
                             c.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192),
                                     new HttpObjectAggregator(0), gate.handler());

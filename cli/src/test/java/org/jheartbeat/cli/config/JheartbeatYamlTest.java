@@ -97,6 +97,27 @@ class JheartbeatYamlTest {
     }
 
     @Test
+    void tlsCertAndKeyFilesAreKeptTogetherAsAbsolutePaths() throws Exception {
+        String listen = "metrics:\n  listen:\n    node1: 198.18.0.1:9810\n";
+        assertThat(parse(listen).metricsTls()).isEmpty();
+        assertThat(parse(listen + "  tls_cert_file: /etc/ha.d/metrics.crt\n  tls_key_file: /etc/ha.d/metrics.key\n")
+                .metricsTls()).contains(new MetricsTlsFiles(java.nio.file.Path.of("/etc/ha.d/metrics.crt"),
+                java.nio.file.Path.of("/etc/ha.d/metrics.key")));
+        assertThat(error(listen + "  tls_cert_file: /etc/ha.d/metrics.crt\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:4:"
+                + " metrics: tls_cert_file: needs tls_key_file: too; give both the PEM certificate and its PKCS#8 key,"
+                + " or neither for plain http");
+        assertThat(error(listen + "  tls_key_file: /etc/ha.d/metrics.key\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:4:"
+                + " metrics: tls_key_file: needs tls_cert_file: too; give both the PEM certificate and its PKCS#8 key,"
+                + " or neither for plain http");
+        assertThat(error(listen + "  tls_cert_file: /etc/ha.d/metrics.crt\n  tls_key_file: metrics.key\n"))
+                .isEqualTo("/etc/ha.d/jheartbeat.yaml:5: metrics: tls_key_file: must be an absolute path, e.g."
+                        + " /etc/ha.d/metrics.key (a PKCS#8 PEM key as openssl genpkey writes it, mode 0600)");
+        assertThat(error(listen + "  tls_cert_fle: /etc/ha.d/metrics.crt\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:4:"
+                + " metrics: unknown key [tls_cert_fle]; did you mean 'tls_cert_file'? known: listen, token_file,"
+                + " tls_cert_file, tls_key_file");
+    }
+
+    @Test
     void aTokenFileIsKeptAsItsPath() throws Exception {
         assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n").metricsTokenFile()).isEmpty();
         assertThat(parse("metrics:\n  listen:\n    node1: 198.18.0.1:9810\n  token_file: /etc/ha.d/metrics.token\n")
@@ -178,7 +199,7 @@ class JheartbeatYamlTest {
         assertThat(error("monitor:\n  interval: 10s\nmonitor:\n  interval: 20s\n"))
                 .isEqualTo("/etc/ha.d/jheartbeat.yaml:3: monitor appears twice (first on line 1); keep one");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
-                + " metrics: unknown key [listne]; did you mean 'listen'? known: listen, token_file");
+                + " metrics: unknown key [listne]; did you mean 'listen'? known: listen, token_file, tls_cert_file, tls_key_file");
         assertThat(error("metrics:\n  token_file: metrics.token\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2: metrics:"
                 + " token_file: must be an absolute path, e.g. /etc/ha.d/metrics.token (a file of mode 0600 holding one"
                 + " line, the token)");

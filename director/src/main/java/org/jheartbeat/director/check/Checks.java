@@ -58,8 +58,9 @@ public final class Checks {
     }
 
     /**
-     * As {@link #forService(String, String)}, with {@code checkcafile}: an https check then verifies the real's
-     * certificate against the CAs of that PEM file (and the {@code virtualhost} name when it is one).
+     * As {@link #forService(String, String)}, with {@code checkcafile}: a TLS check (https, imaps, pops, ldaps) then
+     * verifies the real's certificate against the CAs of that PEM file, and the {@code virtualhost} name when it is
+     * one, before it sends anything ({@link CheckTrust}).
      *
      * @throws IllegalArgumentException as there
      */
@@ -96,18 +97,19 @@ public final class Checks {
     }
 
     private static HealthCheck negotiate(String service, String context, java.util.Optional<java.nio.file.Path> caFile) {
+        CheckTrust trust = CheckTrust.of(caFile);
         return switch (service) {
             case "http" -> new HttpCheck(HttpCheck.Kind.HTTP);
-            case "https" -> new HttpCheck(HttpCheck.Kind.HTTPS, caFile);
+            case "https" -> new HttpCheck(HttpCheck.Kind.HTTPS, trust);
             case "http_proxy" -> new HttpCheck(HttpCheck.Kind.PROXY);
             case "ftp" -> new FtpCheck();
             case "smtp", "submission" -> new SmtpCheck();
             case "pop" -> new PopCheck(false);
-            case "pops" -> new PopCheck(true);
+            case "pops" -> new PopCheck(true, trust);
             case "imap" -> new ImapCheck(false);
-            case "imaps" -> new ImapCheck(true);
+            case "imaps" -> new ImapCheck(true, trust);
             case "ldap" -> new LdapCheck(false);
-            case "ldaps" -> new LdapCheck(true);
+            case "ldaps" -> new LdapCheck(true, trust);
             case "nntp" -> new NntpCheck();
             case "dns" -> new DnsCheck();
             case "sip" -> new SipCheck();

@@ -43,21 +43,16 @@ final class HttpCheck extends SocketCheck {
     enum Kind { HTTP, HTTPS, PROXY }
 
     private final Kind kind;
-    /** {@code checkcafile}: verify https answers against these CAs; empty: trust any (ldirectord's way). */
-    private final java.util.Optional<java.nio.file.Path> caFile;
-    /**
-     * The socket factory made from {@code caFile}, once: a check is made per real server per configuration, so a
-     * changed CA file is read again at the next reload. Not kept while the file cannot be read.
-     */
-    private volatile javax.net.ssl.SSLSocketFactory verifier;
+    /** {@code checkcafile}: how https answers are trusted. */
+    private final CheckTrust trust;
 
     HttpCheck(Kind kind) {
-        this(kind, java.util.Optional.empty());
+        this(kind, CheckTrust.ANY);
     }
 
-    HttpCheck(Kind kind, java.util.Optional<java.nio.file.Path> caFile) {
+    HttpCheck(Kind kind, CheckTrust trust) {
         this.kind = kind;
-        this.caFile = caFile;
+        this.trust = trust;
     }
 
     @Override
@@ -166,9 +161,8 @@ final class HttpCheck extends SocketCheck {
                 + "User-Agent: jheartbeat-director\r\n"
                 + "Accept: */*\r\n"
                 + "Connection: close\r\n\r\n";
-        java.util.Optional<javax.net.ssl.SSLSocketFactory> verify = tls && caFile.isPresent()
-                ? java.util.Optional.of(verifier()) : java.util.Optional.empty();
-        try (Conversation c = Conversation.open(connectTo, deadline, tls, vhost, verify)) {
+        try (Conversation c = tls ? trust.open(connectTo, deadline, vhost)
+                : Conversation.open(connectTo, deadline, false, vhost)) {
             c.send(request);
             return read(c, method.equals("HEAD"));
         }
@@ -177,15 +171,6 @@ final class HttpCheck extends SocketCheck {
     private static InetSocketAddress unresolvedRefused(URI url) throws CheckFailure {
         throw new CheckFailure("URL " + url + " names a host other than this real server or the virtualhost"
                 + " (not looked up: a check must not wait on DNS)");
-    }
-
-    private javax.net.ssl.SSLSocketFactory verifier() throws IOException {
-        javax.net.ssl.SSLSocketFactory v = verifier;
-        if (v == null) {
-            v = Tls.verifying(caFile.orElseThrow());
-            verifier = v;
-        }
-        return v;
     }
 
     private static Response read(Conversation c, boolean head) throws IOException, CheckFailure {

@@ -6,19 +6,27 @@ import java.io.IOException;
  * {@code service=imap} and {@code imaps} negotiate checks, as ldirectord 4.x {@code check_imap}
  * and {@code check_imaps}: the greeting must be {@code * OK} (or {@code * PREAUTH}); when
  * {@code login} is set, {@code LOGIN} with {@code login}/{@code passwd} must end in a tagged
- * {@code OK}; then {@code LOGOUT}. imaps speaks TLS from the start (any certificate accepted).
+ * {@code OK}; then {@code LOGOUT}. imaps speaks TLS from the start: any certificate accepted, or
+ * with {@code checkcafile} only a trusted one ({@link CheckTrust}), checked before the login is sent.
  */
 final class ImapCheck extends SocketCheck {
     private static final int MAX_UNTAGGED = 200;
     private final boolean tls;
+    private final CheckTrust trust;
 
     ImapCheck(boolean tls) {
+        this(tls, CheckTrust.ANY);
+    }
+
+    /** @param trust how the TLS variant trusts the server ({@code checkcafile}); unused without TLS */
+    ImapCheck(boolean tls, CheckTrust trust) {
         this.tls = tls;
+        this.trust = trust;
     }
 
     @Override
     void negotiate(CheckTarget target, Deadline deadline) throws IOException, CheckFailure {
-        try (Conversation c = Conversation.open(target.server(), deadline, tls, null)) {
+        try (Conversation c = tls ? trust.open(target, deadline) : Conversation.open(target.server(), deadline, false, null)) {
             String greeting = c.readLine();
             if (!greeting.startsWith("* OK") && !greeting.startsWith("* PREAUTH")) {
                 throw new CheckFailure("IMAP greeting is not \"* OK\": \"" + quote(greeting) + "\"");

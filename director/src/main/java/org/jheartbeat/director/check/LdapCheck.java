@@ -24,7 +24,9 @@ import org.jheartbeat.core.time.MonotonicClock;
  * ldirectord's leading {@code /}) with filter {@code (objectClass=*)}; up when exactly one entry
  * comes back and its DN contains a match of {@code receive} (a regex; empty matches any DN).
  *
- * <p>ldaps talks TLS with any certificate accepted. (ldirectord 4.x lists ldaps but has no check
+ * <p>ldaps talks TLS with any certificate accepted, or with {@code checkcafile} only a trusted one naming
+ * {@code virtualhost} when that is a DNS name ({@link CheckTrust}), checked in the handshake before the bind.
+ * (ldirectord 4.x lists ldaps but has no check
  * for it and reports such servers up without contacting them; here they are checked.)
  *
  * <p>Bounds: JNDI's connect and read timeouts are set to the time left, and the whole exchange
@@ -39,15 +41,22 @@ final class LdapCheck implements HealthCheck {
     });
 
     private final boolean tls;
+    private final CheckTrust trust;
     private final MonotonicClock clock;
 
     LdapCheck(boolean tls) {
-        this(tls, MonotonicClock.system());
+        this(tls, CheckTrust.ANY);
+    }
+
+    /** @param trust how ldaps trusts the server ({@code checkcafile}); unused without TLS */
+    LdapCheck(boolean tls, CheckTrust trust) {
+        this(tls, trust, MonotonicClock.system());
     }
 
     /** @param clock where the check's deadline and elapsed time are read */
-    LdapCheck(boolean tls, MonotonicClock clock) {
+    LdapCheck(boolean tls, CheckTrust trust, MonotonicClock clock) {
         this.tls = tls;
+        this.trust = trust;
         this.clock = clock;
     }
 
@@ -104,7 +113,13 @@ final class LdapCheck implements HealthCheck {
         }
         InitialDirContext context = null;
         try {
-            context = new InitialDirContext(env);
+            javax.net.ssl.SSLSocketFactory factory;
+            try {
+                factory = trust.factory().orElse(Tls.factory());
+            } catch (java.io.IOException e) {
+                return "checkcafile: " + SocketCheck.reason(e);
+            }
+            context = tls ? connect(env, factory, CheckTrust.serverName(target)) : new InitialDirContext(env);
             SearchControls controls = new SearchControls();
             controls.setSearchScope(SearchControls.OBJECT_SCOPE);
             controls.setCountLimit(2);
@@ -132,7 +147,7 @@ final class LdapCheck implements HealthCheck {
             return "LDAP bind as " + (login.isEmpty() ? "anonymous" : login) + " refused: " + SocketCheck.reason(e);
         } catch (NamingException e) {
             Throwable root = e.getRootCause() != null ? e.getRootCause() : e;
-            return "LDAP: " + SocketCheck.reason(root);
+            return trust.rejection(root).orElse("LDAP: " + SocketCheck.reason(root));
         } catch (RuntimeException e) {
             return "LDAP: bad answer (" + SocketCheck.reason(e) + ")";
         } finally {
@@ -143,6 +158,18 @@ final class LdapCheck implements HealthCheck {
                     // closing after the check: nothing to report
                 }
             }
+        }
+    }
+
+    /** Opens the ldaps connection (handshake included, before the bind) with sockets of {@code factory}. */
+    private static InitialDirContext connect(Hashtable<String, Object> env, javax.net.ssl.SSLSocketFactory factory,
+                                             String serverName) throws NamingException {
+        try {
+            return LdapsSocketFactory.using(factory, serverName, () -> new InitialDirContext(env));
+        } catch (NamingException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -18,13 +18,15 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * TLS for the checks of https, pops, imaps and ldaps: by default any certificate is accepted and the
  * host name is not verified, as ldirectord 4.x does (its https check turns off LWP's
  * {@code verify_hostname}; real servers are addressed by IP and often carry the virtual service's
- * certificate). With {@code checkcafile} (an https check's option), the chain must lead to a CA of that
- * file, and the name of {@code virtualhost} (when it is a DNS name) must match the certificate
+ * certificate). With {@code checkcafile} ({@link CheckTrust}), the chain must lead to a CA of that
+ * file, and the certificate must name the server name the check asked for (SNI: {@code virtualhost}
+ * when it is a DNS name), checked during the handshake so that nothing is sent to a server that fails
  * ({@link #verifying}).
  */
 final class Tls {
@@ -33,7 +35,7 @@ final class Tls {
     private Tls() {
     }
 
-    /** The trust-everything socket factory (also used by the JNDI LDAP check). */
+    /** The trust-everything socket factory. */
     static SSLSocketFactory factory() {
         return FACTORY;
     }
@@ -59,25 +61,37 @@ final class Tls {
      */
     static SSLSocket handshake(Socket plain, String sniHost, Optional<SSLSocketFactory> verify) throws IOException {
         InetAddress peer = plain.getInetAddress();
-        boolean named = sniHost != null && !sniHost.isEmpty() && !isAddressLiteral(sniHost);
+        String name = serverName(sniHost);
         SSLSocket tls = (SSLSocket) verify.orElse(FACTORY).createSocket(plain,
-                named ? sniHost : peer.getHostAddress(), plain.getPort(), true);
-        if (named) {
-            SSLParameters params = tls.getSSLParameters();
-            params.setServerNames(List.of(new SNIHostName(sniHost)));
-            if (verify.isPresent()) {
-                params.setEndpointIdentificationAlgorithm("HTTPS");
-            }
-            tls.setSSLParameters(params);
-        }
+                name != null ? name : peer.getHostAddress(), plain.getPort(), true);
+        askFor(tls, name);
         tls.setSoTimeout(plain.getSoTimeout());
         tls.startHandshake();
         return tls;
     }
 
+    /** {@code host} when it is a DNS name to send as SNI (and to verify), else {@code null}. */
+    static String serverName(String host) {
+        return host != null && !host.isEmpty() && !isAddressLiteral(host) ? host : null;
+    }
+
+    /**
+     * Sends {@code name} (from {@link #serverName}; {@code null}: none) as SNI in the coming handshake; a socket of
+     * {@link #verifying} then also requires the certificate to name it.
+     */
+    static void askFor(SSLSocket socket, String name) {
+        if (name != null) {
+            SSLParameters params = socket.getSSLParameters();
+            params.setServerNames(List.of(new SNIHostName(name)));
+            socket.setSSLParameters(params);
+        }
+    }
+
     /**
      * A socket factory that trusts only the CA certificates of a PEM file (one or more
-     * {@code -----BEGIN CERTIFICATE-----} blocks); the file is read now.
+     * {@code -----BEGIN CERTIFICATE-----} blocks); the file is read now. Its sockets also require the
+     * server's certificate to name the SNI host name they sent ({@link #askFor}), whatever endpoint
+     * identification a caller (such as JNDI) sets: they check the name themselves ({@link CertificateName}).
      *
      * @throws IOException when the file cannot be read or holds no certificate
      */
@@ -97,8 +111,17 @@ final class Tls {
             javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
                     javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(store);
+            X509TrustManager chain = null;
+            for (TrustManager tm : tmf.getTrustManagers()) {
+                if (tm instanceof X509TrustManager x) {
+                    chain = x;
+                }
+            }
+            if (chain == null) {
+                throw new GeneralSecurityException("this JDK has no X.509 trust manager");
+            }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, tmf.getTrustManagers(), new SecureRandom());
+            context.init(null, new TrustManager[] {new CaTrust(chain)}, new SecureRandom());
             return context.getSocketFactory();
         } catch (GeneralSecurityException e) {
             throw new IOException(caFile + " is not a PEM file of CA certificates: " + e.getMessage(), e);

@@ -10,12 +10,21 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * {@code checkcafile = /path/ca.pem}, a jheartbeat extension of ldirectord.cf (ldirectord's https check trusts any
- * certificate and has no such option): an absolute path to a readable PEM file of CA certificates, for an https
- * check. Checked when the file is read, so a mistake is a {@code file:line} error, not a real server down later.
+ * {@code checkcafile = /path/ca.pem}, a jheartbeat extension of ldirectord.cf (ldirectord's TLS checks trust any
+ * certificate and it has no such option): an absolute path to a readable PEM file of CA certificates, for a check
+ * over TLS ({@link #TLS_SERVICES}). Checked when the file is read, so a mistake is a {@code file:line} error, not a
+ * real server down later.
  */
 final class CaFile {
+    /** The services whose checks speak TLS, so verify with {@code checkcafile}. */
+    static final java.util.List<String> TLS_SERVICES = java.util.List.of("https", "imaps", "pops", "ldaps");
+
     private CaFile() {
+    }
+
+    /** Whether {@code service} (any case) is one of {@link #TLS_SERVICES}. */
+    static boolean isTls(String service) {
+        return service != null && TLS_SERVICES.contains(service.toLowerCase(java.util.Locale.ROOT));
     }
 
     /**
@@ -25,9 +34,9 @@ final class CaFile {
      * @return the path, or empty after reporting the problem
      */
     static Optional<Path> check(String value, String service, Consumer<String> error) {
-        if (!"https".equalsIgnoreCase(service)) {
-            error.accept("checkcafile verifies https checks only, and this virtual service checks " + service
-                    + "; remove it, or set service = https");
+        if (!isTls(service)) {
+            error.accept("checkcafile verifies the TLS checks only (" + String.join(", ", TLS_SERVICES)
+                    + "), and this virtual service checks " + service + "; remove it");
             return Optional.empty();
         }
         if (!value.startsWith("/")) {

@@ -263,8 +263,8 @@ final class VirtualBlockReader {
         Optional<String> fallbackCommand = Optional.ofNullable(eff.get("fallbackcommand"))
                 .map(r -> unquote(r.value()));
         Optional<java.nio.file.Path> caFile = Optional.empty();
-        // a global checkcafile applies to the https services; set in a block, it must be one
-        if (d.containsKey("checkcafile") || eff.containsKey("checkcafile") && service.equalsIgnoreCase("https")) {
+        // a global checkcafile applies to the TLS services; set in a block, it must be one
+        if (d.containsKey("checkcafile") || eff.containsKey("checkcafile") && CaFile.isTls(service)) {
             DirectiveLine r = eff.get("checkcafile");
             caFile = CaFile.check(unquote(r.value()), service, msg -> problems.error(r.line(), msg));
             ok &= caFile.isPresent();

@@ -46,7 +46,7 @@ import java.util.Optional;
  * @param monitorFile      {@code monitorfile}, if given
  * @param serviceName      {@code servicename}, if given
  * @param comment          {@code comment}, if given
- * @param checkCaFile      {@code checkcafile} (own or global; a jheartbeat extension): https checks verify the
+ * @param checkCaFile      {@code checkcafile} (own or global; a jheartbeat extension): TLS checks verify the
  *                         real's certificate against the CAs of this PEM file; empty: any certificate (ldirectord)
  */
 public record VirtualService(

@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,14 +33,7 @@ class HttpsVerifyTest {
     static void start() throws Exception {
         serverCa = certificate("srv", "www.example.test");
         otherCa = certificate("other", "other.example.test");
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(dir.resolve("srv.p12"))) {
-            ks.load(in, "changeit".toCharArray());
-        }
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, "changeit".toCharArray());
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(kmf.getKeyManagers(), null, null);
+        SSLContext tls = LoopbackTls.serverContext(dir, "srv");
         server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         server.setHttpsConfigurator(new HttpsConfigurator(tls));
         server.createContext("/", x -> {
@@ -63,24 +50,8 @@ class HttpsVerifyTest {
         server.stop(0);
     }
 
-    /** A self-signed certificate for {@code name} and 127.0.0.1, made by keytool; its PEM is the CA file. */
     private static Path certificate(String alias, String name) throws Exception {
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Path store = dir.resolve(alias + ".p12");
-        Path pem = dir.resolve(alias + ".pem");
-        run(List.of(keytool, "-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-dname",
-                "CN=" + name, "-ext", "san=dns:" + name + ",ip:127.0.0.1", "-validity", "2", "-keystore",
-                store.toString(), "-storetype", "PKCS12", "-storepass", "changeit", "-keypass", "changeit"));
-        run(List.of(keytool, "-exportcert", "-rfc", "-alias", alias, "-keystore", store.toString(), "-storepass",
-                "changeit", "-file", pem.toString()));
-        return pem;
-    }
-
-    private static void run(List<String> argv) throws Exception {
-        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
+        return LoopbackTls.certificate(dir, alias, name);
     }
 
     private static CheckTarget target() {

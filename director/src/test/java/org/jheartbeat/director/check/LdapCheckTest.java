@@ -17,8 +17,16 @@ class LdapCheckTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     private static ScriptedServer ldap(String... entries) throws IOException {
+        return ldap(new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress()), entries);
+    }
+
+    /**
+     * The scripted LDAP server on {@code socket} (a TLS one for ldaps); {@code seen} records the operation tag of
+     * each request in hex (60 bind, 63 search, 42 unbind).
+     */
+    static ScriptedServer ldap(java.net.ServerSocket socket, String... entries) {
         ScriptedServer[] self = new ScriptedServer[1];
-        self[0] = new ScriptedServer((client, in, out) -> {
+        self[0] = new ScriptedServer(socket, (client, in, out) -> {
             while (true) {
                 byte[] message = readElement(in);
                 if (message == null) {

@@ -27,7 +27,12 @@ final class ScriptedServer implements AutoCloseable {
     final List<String> seen = new CopyOnWriteArrayList<>();
 
     ScriptedServer(Script script) throws IOException {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), script);
+    }
+
+    /** Runs {@code script} for every connection {@code server} accepts (a TLS server socket, for TLS checks). */
+    ScriptedServer(ServerSocket server, Script script) {
+        this.server = server;
         acceptor = new Thread(() -> {
             while (!server.isClosed()) {
                 try {
