@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # configure.sh — after `lab.sh up` of a town hall lab (LAB_NODE_INIT=<repo>/lab/townhall/node-init.sh,
 # LAB_PRIVATE_RUN=1, LAB_HARESOURCES from lab/townhall/haresources): installs the town hall's
-# haresources, sync.yaml and resource.d/townhall-db into both nodes' config dirs.
+# haresources, sync.yaml, jheartbeat.yaml (monitoring) and resource.d/townhall-db into both nodes' config dirs.
 # Environment: as lab.sh (LAB_ID, LAB_RUN); TOWNHALL_SYNC_SCHEDULE (default every 5 s, 6-field cron);
 # TOWNHALL_HARESOURCES (default haresources, the CI subset; haresources.full: every service and the
 # host names, whose DNS key is <run>/named/ddns.key: see start-named.sh).
@@ -18,5 +18,7 @@ for n in 1 2; do
         >"$cfg/haresources"
     sed -e "s|@SSH@|$ssh_cmd|" -e "s|@CONFIG@|$cfg|" -e "s|@SCHEDULE@|${TOWNHALL_SYNC_SCHEDULE:-*/5 * * * * *}|" \
         "$HERE/sync.yaml" >"$cfg/sync.yaml"
+    cat "$HERE/jheartbeat.yaml" >>"$cfg/jheartbeat.yaml"
+    chmod 644 "$cfg/jheartbeat.yaml"
 done
 echo "configure.sh: town hall config installed in $run/node1/ha.d and $run/node2/ha.d"

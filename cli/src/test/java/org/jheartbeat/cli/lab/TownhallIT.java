@@ -128,7 +128,33 @@ class TownhallIT {
             assertThat(sampler.mailFailures).as("node2's SMTP did not answer at: %s", sampler.mailFailures).isEmpty();
             assertThat(sampler.macs.get(MAIL)).as("MACs answering for node2's address").containsExactly("02:00:c6:12:00:02");
             assertThat(status(lab, "node2")).contains("node2        active  (this node)");
+
+            // every service watched (lab/townhall/jheartbeat.yaml: heartbeat_class: yes, one restart allowed):
+            // MariaDB, a resource.d script, killed on node1 is restarted there; killed again, the group moves
+            String db1 = mariadbPid(lab, "node1");
+            long kill = System.nanoTime();
+            assertThat(lab.lab("exec", "node1", "kill", "-9", db1).code()).isZero();
+            lab.waitUntil(() -> !mariadbPid(lab, "node1").isEmpty() && !mariadbPid(lab, "node1").equals(db1)
+                    && page(lab).contains("served-by: node1\nrow 1 welcome"), Figures.HANG_MS,
+                    "MariaDB restarted on node1 and the page served from it");
+            Figures.print("townhall_db_restart_ms", (System.nanoTime() - kill) / 1_000_000, "ms",
+                    "kill -9 of mariadbd on node1 until the PHP page answers from node1 again (monitor every 5 s)");
+            assertThat(lab.daemonLog("node1", 400)).contains("Restarting resource townhall-db in place");
+            String db2 = mariadbPid(lab, "node1");
+            kill = System.nanoTime();
+            assertThat(lab.lab("exec", "node1", "kill", "-9", db2).code()).isZero();
+            lab.waitUntil(() -> page(lab).startsWith("served-by: node2"), Figures.HANG_MS,
+                    "the web group moved to node2 after MariaDB's second failure");
+            Figures.print("townhall_db_move_ms", (System.nanoTime() - kill) / 1_000_000, "ms",
+                    "second kill -9 of mariadbd on node1 until node2 serves the PHP page");
+            assertThat(mariadbPid(lab, "node1")).isEmpty();
         }
+    }
+
+    /** The pid of a live mariadbd in the node's own /run, or "". */
+    private static String mariadbPid(Lab lab, String node) throws Exception {
+        Lab.Result r = lab.lab("exec", node, "sh", "-c", "p=$(cat /run/mysqld/mysqld.pid) && kill -0 $p && echo $p");
+        return r.code() == 0 ? r.output().trim() : "";
     }
 
     @Test
