@@ -181,6 +181,9 @@ final class BackupRunner {
                 }
                 Files.createDirectories(dest.getParent());
                 List<String> argv = new ArrayList<>(List.of("rsync", "-aH", "--numeric-ids"));
+                if (spec.system()) {
+                    argv.add("-AX"); // what the whole-system copy kept (ACLs, xattrs such as file capabilities)
+                }
                 argv.add(dir ? src + "/" : src.toString());
                 argv.add(dir ? dest + "/" : dest.toString());
                 ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
