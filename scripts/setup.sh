@@ -13,6 +13,7 @@ PACKAGES=(
   iptables                         # lab.sh loss/noloss: packet loss inside a node namespace
   openssh-server openssh-client rsync  # lab: sshd per node, hb config push, data replication
   e2fsprogs                        # mkfs.ext4 for lab disk images
+  fdisk                            # sfdisk -d: the layout record of whole-system backups
   asciidoctor                      # packaging: man pages (picocli's AsciiDoc to troff)
   lintian man-db systemd           # packaging: DebPackageIT (lintian, man -w, systemd-analyze verify)
   resource-agents kmod             # OCF agents (AgentClassesIT: IPaddr2, Filesystem; Filesystem needs modprobe)

@@ -76,12 +76,22 @@ class BackupCommandIT {
                     + "1 changed \\(6 B\\), verified\n");
             String snap = run.out().replaceAll("(?s).*snapshot (\\S+) done.*", "$1");
 
+            HbRun same = hb("backup", "verify", "--config-dir", cd);
+            assertThat(same.code()).as(same.err()).isEqualTo(ExitCodes.OK);
+            assertThat(same.out()).isEqualTo("backup mailbox: snapshot " + snap + " matches its sources (" + src + ")\n");
+
             HbRun list = hb("backup", "list", "mailbox", "--config-dir", cd);
             assertThat(list.code()).as(list.err()).isEqualTo(ExitCodes.OK);
             assertThat(list.out()).startsWith("mailbox on LABEL=" + label + ": 1 snapshot(s)\n  " + snap + "  ")
                     .contains("       1 files  6 B");
 
             Files.writeString(src.resolve("inbox"), "overwritten by mistake\n");
+            HbRun differs = hb("backup", "verify", "mailbox", "--snapshot", snap, "--config-dir", cd);
+            assertThat(differs.code()).isEqualTo(ExitCodes.FAILURE);
+            assertThat(differs.out()).isEqualTo("backup mailbox: snapshot " + snap + " differs from its sources:\n"
+                    + "  changed: " + src.resolve("inbox") + "\n");
+            assertThat(differs.err()).isEqualTo("hb: backup mailbox: snapshot " + snap + " differs from its sources in 1"
+                    + " place(s) (changes made since the snapshot count too)\n");
             HbRun restore = hb("backup", "restore", src.resolve("inbox").toString(), "--config-dir", cd);
             assertThat(restore.code()).as(restore.err()).isEqualTo(ExitCodes.OK);
             Path back = src.resolve("inbox.restored-" + snap);

@@ -101,6 +101,54 @@ class BackupCommandTest {
                 + "  snapshot 2026-11-29T221500Z done: 1 files, 1 changed (6 B), verified\n");
     }
 
+    /** A scheduled whole-system backup: its profile, its schedule with the next time, and the last skip. */
+    @Test
+    void statusShowsTheProfileTheScheduleAndTheLastSkip() throws Exception {
+        String label = "JHBT-" + UUID.randomUUID().toString().substring(0, 8);
+        Files.writeString(dir.resolve("sync.yaml"), """
+                state_dir: %s
+                backups:
+                  system:
+                    label: %s
+                    mount_point: /mnt/jhb-system
+                    paths: [/, /boot]
+                    profile: system
+                    schedule: "30 2 * * *"
+                """.formatted(dir.resolve("state"), label));
+        String skip = "scheduled snapshot due 2026-12-06T02:30:00Z skipped: disk LABEL=" + label + " is missing (put it"
+                + " back in the drawer; a snapshot is taken when it is inserted)";
+        new BackupStateStore(dir.resolve("state")).write(BackupState.initial("system").withSkip(DiskState.MISSING, skip));
+        HbRun r = hb("backup", "status", "--config-dir", dir.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.OK);
+        assertThat(r.out()).matches("(?s)system: disk LABEL=" + label + " missing .*\n"
+                + "  last run: never\n"
+                + "  profile: system \\(one file system per path: /, /boot\\)\n"
+                + "  schedule: 30 2 \\* \\* \\* \\(while the disk is in the drawer; next \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:00\\)\n"
+                + "  skipped: " + java.util.regex.Pattern.quote(skip) + "\n");
+    }
+
+    @Test
+    void aBadScheduleOrProfileIsOneLineWithItsLineAndNothingRuns() throws Exception {
+        Files.writeString(dir.resolve("sync.yaml"), """
+                state_dir: %s
+                backups:
+                  system:
+                    label: L
+                    mount_point: /mnt/jhb-system
+                    paths: [/]
+                    schedule: "every night"
+                """.formatted(dir.resolve("state")));
+        HbRun r = hb("backup", "verify", "--config-dir", dir.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err().lines().toList()).containsExactly(
+                "hb: " + dir.resolve("sync.yaml") + ":6: backup system: path / is a whole system; list the data"
+                        + " directories, or add \"profile: system\" to back up the whole system",
+                dir.resolve("sync.yaml") + ":7: backup system: schedule [every night] has 2 fields, expected 5 (minute hour"
+                        + " day month weekday) or 6 (with leading seconds); write a cron expression such as \"*/5 * * * *\"");
+        assertThat(r.out()).isEmpty();
+        assertThat(dir.resolve("state")).doesNotExist();
+    }
+
     @Test
     void statusOfARunThatNeverFinished() throws Exception {
         syncYaml("JHBT-x");

@@ -36,11 +36,12 @@ import picocli.CommandLine.Spec;
  * another {@code hb}) is busy with the same backup, it fails at once with "busy".
  */
 @Command(name = "backup", mixinStandardHelpOptions = true,
-        description = "Removable-disk backups (sync.yaml backups:): status, run, list, restore.",
+        description = "Removable-disk backups (sync.yaml backups:): status, run, list, restore, verify.",
         subcommands = {BackupCommand.Status.class, BackupCommand.Run.class, BackupCommand.ListSnapshots.class,
-            BackupCommand.Restore.class},
+            BackupCommand.Restore.class, BackupCommand.Verify.class},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:failure (disk missing, wrong or full, rsync or verify failed, busy)",
+        exitCodeList = {"0:success", "1:failure (disk missing, wrong or full, rsync or verify failed, busy; a "
+            + "snapshot that differs from its sources)",
             "2:invalid or missing sync.yaml configuration", "64:usage error (unknown backup name, bad option)"})
 public final class BackupCommand extends CommandGroup {
     private static final DateTimeFormatter TIME = TimeFormats.LOCAL_TIME;
@@ -159,6 +160,7 @@ public final class BackupCommand extends CommandGroup {
                     }
                     out().println(b.name() + ": " + disk);
                     lastRun(states.get(i)).forEach(l -> out().println("  " + l));
+                    scheduleLines(b, states.get(i), Clock.systemUTC().instant()).forEach(l -> out().println("  " + l));
                 }
             }
             return code;
@@ -187,6 +189,28 @@ public final class BackupCommand extends CommandGroup {
         }
         String head = "last run: " + s.lastResult() + " at " + TIME.format(s.lastEnd().get()) + snaps;
         return s.lastRunMessage().isEmpty() ? List.of(head) : List.of(head, s.lastRunMessage());
+    }
+
+    /**
+     * The schedule lines of {@code hb backup status}, each only when it applies: the profile of a
+     * whole-system backup, the schedule with its next time after {@code now} (cron fields are UTC,
+     * as the daemon reads them; shown in local time), and the last scheduled snapshot skipped for
+     * want of the disk, until a run clears it.
+     */
+    static List<String> scheduleLines(BackupSpec b, BackupState s, java.time.Instant now) {
+        List<String> out = new java.util.ArrayList<>();
+        if (b.system()) {
+            out.add("profile: system (one file system per path: " + String.join(", ", b.paths().stream()
+                    .map(Path::toString).toList()) + ")");
+        }
+        if (b.schedule().isPresent()) {
+            Optional<java.time.Instant> next = org.jheartbeat.sync.config.CronSchedule.parse(b.schedule().get())
+                    .nextAfter(now.atZone(java.time.ZoneOffset.UTC)).map(java.time.ZonedDateTime::toInstant);
+            out.add("schedule: " + b.schedule().get() + " (while the disk is in the drawer; next "
+                    + next.map(TIME::format).orElse("never") + ")");
+        }
+        s.lastSkip().ifPresent(l -> out.add("skipped: " + l));
+        return out;
     }
 
     /** {@code hb backup run [NAME]}: one snapshot now, of NAME or of every backup. */
@@ -290,6 +314,43 @@ public final class BackupCommand extends CommandGroup {
                 throw new UserException(ExitCodes.FAILURE, "backup " + b.name() + ": " + e.getMessage()
                         + insertHint(e.result(), e.disk()));
             }
+        }
+    }
+
+    /**
+     * {@code hb backup verify [NAME] [--snapshot S]}: compares a snapshot with its sources as they are
+     * now; exit 1 when they differ.
+     */
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Compare a snapshot (default: the newest) with its sources as they are now, by content "
+                    + "and by mode, owner and group; list every difference; exit 1 when there is one.")
+    public static final class Verify extends Base {
+        @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Backup name (default: all).")
+        String name;
+
+        @Option(names = "--snapshot", paramLabel = "S", description = "Snapshot name (default: the newest).")
+        String snapshot;
+
+        @Override
+        public Integer call() throws UserException {
+            return eachBackup(name, (svc, b) -> {
+                try {
+                    org.jheartbeat.sync.backup.SnapshotComparison c = svc.verify(b.name(), Optional.ofNullable(snapshot));
+                    if (c.matches()) {
+                        out().println("backup " + b.name() + ": snapshot " + c.snapshot() + " matches its sources ("
+                                + String.join(", ", b.paths().stream().map(Path::toString).toList()) + ")");
+                        return true;
+                    }
+                    out().println("backup " + b.name() + ": snapshot " + c.snapshot() + " differs from its sources:");
+                    c.differences().forEach(d -> out().println("  " + d));
+                    err().println("hb: backup " + b.name() + ": snapshot " + c.snapshot() + " differs from its sources in "
+                            + c.differences().size() + " place(s) (changes made since the snapshot count too)");
+                    return false;
+                } catch (BackupException e) {
+                    err().println("hb: backup " + b.name() + ": " + e.getMessage() + insertHint(e.result(), e.disk()));
+                    return false;
+                }
+            });
         }
     }
 

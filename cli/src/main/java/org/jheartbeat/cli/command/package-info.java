@@ -3,7 +3,7 @@
  * takeover}/{@code failback} (Heartbeat 3.0.6's {@code hb_standby}/{@code hb_takeover} sets), {@code
  * cl-status} (as Heartbeat's {@code cl_status}), {@code cleanup}, {@code config check|diff|push},
  * {@code resources list|show|check|add|remove|move|...}, {@code stonith ...}, {@code sync status|run}
- * and {@code backup status|run|list|restore}. Each one parses its options, then reads or writes this
+ * and {@code backup status|run|list|restore|verify}. Each one parses its options, then reads or writes this
  * node's files, asks the running daemon over its control socket, or drives a STONITH device, rsync or
  * ssh through the runtime classes, and prints; user errors are {@link
  * org.jheartbeat.cli.error.UserException}s with a documented exit code ({@code hb COMMAND --help} lists

@@ -7,24 +7,18 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
@@ -133,8 +127,8 @@ final class BackupRunner {
             return onDisk(spec, true, null, clock.instant(), m -> {
                 List<Snapshot> out = new ArrayList<>();
                 if (Files.isDirectory(m.base())) {
-                    for (String n : SnapshotNames.snapshots(children(m.base()))) {
-                        long[] fb = filesAndBytes(m.base().resolve(n));
+                    for (String n : SnapshotNames.snapshots(Trees.children(m.base()))) {
+                        long[] fb = Trees.filesAndBytes(m.base().resolve(n));
                         out.add(new Snapshot(n, SnapshotNames.parse(n).orElseThrow(), fb[0], fb[1]));
                     }
                 }
@@ -159,20 +153,7 @@ final class BackupRunner {
         }
         try (FileChannel lock = lock(spec.name())) {
             return onDisk(spec, true, null, clock.instant(), m -> {
-                List<String> snaps = Files.isDirectory(m.base()) ? SnapshotNames.snapshots(children(m.base())) : List.of();
-                String snap;
-                if (snapshot.isPresent()) {
-                    if (!snaps.contains(snapshot.get())) {
-                        throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "no snapshot " + snapshot.get()
-                                + " of backup " + spec.name() + " on " + m.token() + " (have: " + String.join(", ", snaps) + ")");
-                    }
-                    snap = snapshot.get();
-                } else if (snaps.isEmpty()) {
-                    throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
-                            "no snapshot of backup " + spec.name() + " on " + m.token());
-                } else {
-                    snap = snaps.get(snaps.size() - 1);
-                }
+                String snap = pick(spec, m, snapshot);
                 Path src = m.base().resolve(snap).resolve(p.toString().substring(1));
                 if (!Files.exists(src, LinkOption.NOFOLLOW_LINKS)) {
                     throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, p + " is not in snapshot " + snap);
@@ -194,12 +175,15 @@ final class BackupRunner {
                             "will not restore onto the backup disk itself (" + dest + ")");
                 }
                 if (!overwrite && Files.exists(dest, LinkOption.NOFOLLOW_LINKS)
-                        && (!Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS) || !children(dest).isEmpty())) {
+                        && (!Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS) || !Trees.children(dest).isEmpty())) {
                     throw new BackupException(BackupResult.REFUSED, DiskState.PRESENT,
                             dest + " exists: not overwritten (restore into another directory with --to DIR, or overwrite with --force)");
                 }
                 Files.createDirectories(dest.getParent());
                 List<String> argv = new ArrayList<>(List.of("rsync", "-aH", "--numeric-ids"));
+                if (spec.system()) {
+                    argv.add("-AX"); // what the whole-system copy kept (ACLs, xattrs such as file capabilities)
+                }
                 argv.add(dir ? src + "/" : src.toString());
                 argv.add(dir ? dest + "/" : dest.toString());
                 ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
@@ -298,11 +282,16 @@ final class BackupRunner {
             }
         }
         Files.createDirectories(m.base());
-        for (String stale : SnapshotNames.incomplete(children(m.base()))) {
+        for (String stale : SnapshotNames.incomplete(Trees.children(m.base()))) {
             log.warn("backup {}: removing {} left by an interrupted run", name, stale);
-            deleteTree(m.base().resolve(stale));
+            Trees.deleteTree(m.base().resolve(stale));
         }
-        List<String> names = children(m.base());
+        List<String> names = Trees.children(m.base());
+        for (String n : names) {
+            if (n.endsWith(LayoutRecord.SUFFIX) && !names.contains(n.substring(0, n.length() - LayoutRecord.SUFFIX.length()))) {
+                Trees.deleteTree(m.base().resolve(n)); // the record of a snapshot that was never completed
+            }
+        }
         String snap = SnapshotNames.name(start);
         Optional<String> newest = SnapshotNames.newest(names);
         if (newest.isPresent() && !SnapshotNames.parse(newest.get()).orElseThrow().isBefore(SnapshotNames.parse(snap).orElseThrow())) {
@@ -311,13 +300,14 @@ final class BackupRunner {
         }
         Path work = m.base().resolve(snap + SnapshotNames.INCOMPLETE_SUFFIX);
         Files.createDirectory(work);
-        List<String> argv = new ArrayList<>(List.of("rsync", "-aHR", "--numeric-ids", "--stats"));
+        List<String> options = BackupRsync.options(spec, spec.system() ? swapFiles() : List.of());
+        List<String> argv = new ArrayList<>(List.of("rsync", "--stats"));
         newest.ifPresent(n -> argv.add("--link-dest=" + m.base().resolve(n)));
-        argv.addAll(spec.rsyncOptions());
+        argv.addAll(options);
         spec.paths().forEach(p -> argv.add(p.toAbsolutePath().normalize().toString()));
         argv.add(work + "/");
         RsyncStats stats = RsyncStats.parse(copy(argv, m, work).stdout());
-        List<String> diffs = verify(spec, work);
+        List<String> diffs = verify(spec, options, work);
         if (!diffs.isEmpty()) {
             // rsync's quick check (size and mtime) misses a file rewritten with the same size within
             // the timestamp resolution; one pass with --checksum repairs that. Files are replaced by
@@ -325,27 +315,35 @@ final class BackupRunner {
             log.info("backup {}: verify found {} difference(s) (first: {}); repair pass with --checksum", name,
                     diffs.size(), diffs.get(0));
             List<String> repair = new ArrayList<>(argv);
-            repair.add(4, "--checksum");
+            repair.add(1, "--checksum");
             RsyncStats again = RsyncStats.parse(copy(repair, m, work).stdout());
             stats = new RsyncStats(stats.files(), stats.regularFiles(), stats.createdFiles(), stats.deletedFiles(),
                     stats.filesTransferred() + again.filesTransferred(), stats.totalSize(),
                     stats.bytesTransferred() + again.bytesTransferred());
-            diffs = verify(spec, work);
+            diffs = verify(spec, options, work);
+        }
+        String layoutNote = "";
+        if (spec.system()) {
+            List<String> notes = new LayoutRecord(runner, Path.of("/sys/dev/block"))
+                    .write(spec, m.base().resolve(snap + LayoutRecord.SUFFIX), snap, MountTable.read());
+            notes.forEach(n -> log.warn("backup {}: layout record: {}", name, n));
+            layoutNote = notes.isEmpty() ? ", layout recorded" : ", layout recorded with " + notes.size() + " gap(s)";
         }
         Files.move(work, m.base().resolve(snap), StandardCopyOption.ATOMIC_MOVE);
         boolean verified = diffs.isEmpty();
         if (verified) {
-            for (String old : SnapshotNames.toDelete(children(m.base()), spec.keep())) {
+            for (String old : SnapshotNames.toDelete(Trees.children(m.base()), spec.keep())) {
                 log.info("backup {}: removing old snapshot {} (keep {})", name, old, spec.keep());
-                deleteTree(m.base().resolve(old));
+                Trees.deleteTree(m.base().resolve(old));
+                Trees.deleteTree(m.base().resolve(old + LayoutRecord.SUFFIX));
             }
         }
-        int count = SnapshotNames.snapshots(children(m.base())).size();
+        int count = SnapshotNames.snapshots(Trees.children(m.base())).size();
         FileStore fs = Files.getFileStore(m.mountPoint());
         long bytesUsed = fs.getTotalSpace() - fs.getUnallocatedSpace();
         String summary = "snapshot " + snap + (verified ? " done: " : " taken but NOT verified: ") + stats.regularFiles()
                 + " files, " + stats.filesTransferred() + " changed (" + Sizes.human(stats.bytesTransferred()) + ")"
-                + (verified ? ", verified" : ", " + diffs.size() + " differences, first: " + diffs.get(0)
+                + layoutNote + (verified ? ", verified" : ", " + diffs.size() + " differences, first: " + diffs.get(0)
                 + " (older snapshots kept)");
         return new BackupOutcome(name, verified ? BackupResult.OK : BackupResult.FAILED, DiskState.PRESENT, summary,
                 Optional.of(snap), stats.regularFiles(), stats.filesTransferred(), stats.bytesTransferred(), bytesUsed, verified, count);
@@ -364,7 +362,7 @@ final class BackupRunner {
             long free = fs.getUsableSpace();
             boolean full = r.stderr().contains("No space left on device") || r.stderr().contains("Disk quota exceeded")
                     || r.exitCode() == RSYNC_FILE_IO && free < fs.getTotalSpace() / 100;
-            deleteTree(work);
+            Trees.deleteTree(work);
             if (full) {
                 throw new BackupException(BackupResult.FULL, DiskState.PRESENT, "disk " + m.token() + " is full ("
                         + free + " bytes free): snapshot not taken, previous snapshots intact");
@@ -377,21 +375,81 @@ final class BackupRunner {
 
     /**
      * Compares sources and the new snapshot by content: {@code rsync --dry-run --checksum
-     * --itemize-changes --delete}; an itemized line that would transfer ({@code >}), create
-     * ({@code c}), hard-link ({@code h}) or delete ({@code *deleting}) is a difference; attribute-only
-     * lines ({@code .}) are not.
+     * --itemize-changes --delete} with the copy's own options; an itemized line that would transfer
+     * ({@code >}), create ({@code c}), hard-link ({@code h}) or delete ({@code *deleting}) is a
+     * difference; attribute-only lines ({@code .}) are not.
      */
-    private List<String> verify(BackupSpec spec, Path snapshotDir) throws IOException {
-        List<String> argv = new ArrayList<>(List.of("rsync", "-aHR", "--numeric-ids", "--dry-run", "--checksum",
-                "--itemize-changes", "--delete"));
-        argv.addAll(spec.rsyncOptions());
-        spec.paths().forEach(p -> argv.add(p.toAbsolutePath().normalize().toString()));
-        argv.add(snapshotDir + "/");
-        ProcessResult r = runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
-        if (!r.succeeded()) {
+    private List<String> verify(BackupSpec spec, List<String> options, Path snapshotDir) throws IOException {
+        ProcessResult r = compareRun(spec, options, snapshotDir);
+        if (!r.succeeded() && r.exitCode() != RSYNC_PARTIAL_VANISHED) {
             return List.of("verification rsync failed (exit " + r.exitCode() + "): " + BackupDisk.lastLine(r));
         }
-        return r.stdout().lines().filter(l -> !l.isEmpty() && ">ch*".indexOf(l.charAt(0)) >= 0).toList();
+        return r.stdout().lines().filter(BackupRsync::contentDifference).toList();
+    }
+
+    private ProcessResult compareRun(BackupSpec spec, List<String> options, Path snapshotDir) throws IOException {
+        List<String> argv = new ArrayList<>(List.of("rsync", "--dry-run", "--checksum", "--itemize-changes",
+                "--delete"));
+        argv.addAll(options);
+        spec.paths().forEach(p -> argv.add(p.toAbsolutePath().normalize().toString()));
+        argv.add(snapshotDir + "/");
+        return runner.run(ProcessSpec.of(RSYNC_TIMEOUT, argv));
+    }
+
+    /**
+     * Compares a snapshot with the sources as they are now, by content and attributes (times
+     * aside), with the copy's own options and excludes; the disk is mounted read-only for it.
+     *
+     * @param spec     the backup
+     * @param snapshot a snapshot name; empty: the newest
+     * @return the snapshot's name and the differences (none: it matches)
+     * @throws BackupException REFUSED when the disk is missing, wrong or busy; FAILED when there is
+     *                         no such snapshot or rsync fails
+     */
+    SnapshotComparison compare(BackupSpec spec, Optional<String> snapshot) throws BackupException {
+        try (FileChannel lock = lock(spec.name())) {
+            return onDisk(spec, true, null, clock.instant(), m -> {
+                String snap = pick(spec, m, snapshot);
+                List<String> options = BackupRsync.options(spec, spec.system() ? swapFiles() : List.of());
+                ProcessResult r = compareRun(spec, options, m.base().resolve(snap));
+                if (!r.succeeded() && r.exitCode() != RSYNC_PARTIAL_VANISHED) {
+                    throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "cannot compare snapshot " + snap
+                            + " (rsync exit " + r.exitCode() + "): " + BackupDisk.lastLine(r));
+                }
+                return new SnapshotComparison(snap, BackupRsync.differences(r.stdout()).stream()
+                        .map(BackupRsync.Difference::toString).toList());
+            });
+        } catch (IOException e) {
+            throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
+                    "backup " + spec.name() + ": verify failed: " + e.getMessage());
+        }
+    }
+
+    /** The named snapshot, or the newest; FAILED when there is none such. */
+    private static String pick(BackupSpec spec, Mounted m, Optional<String> snapshot) throws IOException, BackupException {
+        List<String> snaps = Files.isDirectory(m.base()) ? SnapshotNames.snapshots(Trees.children(m.base())) : List.of();
+        if (snapshot.isPresent()) {
+            if (!snaps.contains(snapshot.get())) {
+                throw new BackupException(BackupResult.FAILED, DiskState.PRESENT, "no snapshot " + snapshot.get()
+                        + " of backup " + spec.name() + " on " + m.token() + " (have: " + String.join(", ", snaps) + ")");
+            }
+            return snapshot.get();
+        }
+        if (snaps.isEmpty()) {
+            throw new BackupException(BackupResult.FAILED, DiskState.PRESENT,
+                    "no snapshot of backup " + spec.name() + " on " + m.token());
+        }
+        return snaps.get(snaps.size() - 1);
+    }
+
+    /** Swap files in use, from /proc/swaps; none when it cannot be read. */
+    private List<Path> swapFiles() {
+        try {
+            return BackupRsync.swapFiles(Files.readString(Path.of("/proc/swaps")));
+        } catch (IOException e) {
+            log.warn("cannot read /proc/swaps ({}): swap files are not excluded", e.getMessage());
+            return List.of();
+        }
     }
 
     private FileChannel lock(String name) throws IOException, BackupException {
@@ -414,53 +472,5 @@ final class BackupRunner {
                             + name + ".lock") + ")");
         }
         return ch;
-    }
-
-    static List<String> children(Path dir) throws IOException {
-        List<String> out = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            ds.forEach(p -> out.add(p.getFileName().toString()));
-        }
-        return out;
-    }
-
-    private static long[] filesAndBytes(Path dir) throws IOException {
-        AtomicLong files = new AtomicLong();
-        AtomicLong bytes = new AtomicLong();
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                if (attrs.isRegularFile()) {
-                    files.incrementAndGet();
-                    bytes.addAndGet(attrs.size());
-                }
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        return new long[] {files.get(), bytes.get()};
-    }
-
-    /** Deletes a tree without following symbolic links. */
-    static void deleteTree(Path root) throws IOException {
-        Objects.requireNonNull(root, "root");
-        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                if (exc != null) {
-                    throw exc;
-                }
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

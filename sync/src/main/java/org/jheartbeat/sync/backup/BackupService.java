@@ -3,6 +3,7 @@ package org.jheartbeat.sync.backup;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.jheartbeat.core.exec.OsProcessRunner;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.sync.config.BackupSpec;
+import org.jheartbeat.sync.config.CronSchedule;
 import org.jheartbeat.sync.config.SyncConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +30,11 @@ import org.slf4j.LoggerFactory;
  * present at the first poll) it runs one backup: e2fsck -p, mount, hard-linked snapshot with
  * {@code rsync --link-dest}, verify, rotate, unmount. It does not run again until the disk has been
  * removed and inserted again (see {@link InsertionTracker}): a disk left in the drawer is not
- * snapshotted every poll. {@link #runNow(String)} runs one on demand. All polls share one thread,
- * so a long backup delays the polls of the others.
+ * snapshotted every poll. A backup with a {@code schedule:} is also snapshotted at the first poll at or
+ * after each of its cron times while the disk is present; when the disk is missing or wrong at that
+ * time the schedule is skipped with a warning and a {@link BackupState#lastSkip() status line}
+ * ({@link BackupTriggers}). {@link #runNow(String)} runs one on demand. All polls share one thread,
+ * so a long backup delays the polls of the others (and a scheduled time's run, by at most that).
  *
  * <p>Runs, lists and restores of one backup exclude each other across processes (a lock file in the
  * state directory), so {@code hb backup run} and the daemon never write the same disk at once.
@@ -43,7 +48,8 @@ public final class BackupService implements AutoCloseable {
     private final BackupDisk disk;
     private final BackupStateStore store;
     private final BackupRunner runner;
-    private final Map<String, InsertionTracker> trackers = new HashMap<>();
+    private final Map<String, BackupTriggers> triggers = new HashMap<>();
+    private final Clock clock;
     private ScheduledExecutorService poller;
 
     /**
@@ -63,11 +69,13 @@ public final class BackupService implements AutoCloseable {
      */
     public BackupService(SyncConfig cfg, Clock clock, ProcessRunner runner) {
         this.cfg = Objects.requireNonNull(cfg, "cfg");
-        Objects.requireNonNull(clock, "clock");
+        this.clock = Objects.requireNonNull(clock, "clock");
         this.disk = new BackupDisk(runner);
         this.store = new BackupStateStore(cfg.stateDir());
         this.runner = new BackupRunner(disk, runner, store, cfg.stateDir(), clock, LOG);
-        cfg.backups().forEach(b -> trackers.put(b.name(), new InsertionTracker()));
+        Instant start = clock.instant();
+        cfg.backups().forEach(b -> triggers.put(b.name(), new BackupTriggers(
+                b.schedule().map(CronSchedule::parse), start, clock.getZone())));
     }
 
     /**
@@ -86,7 +94,9 @@ public final class BackupService implements AutoCloseable {
             poller.scheduleWithFixedDelay(() -> pollOnce(b.name()), 0, b.poll().toMillis(), TimeUnit.MILLISECONDS);
         }
         LOG.info("backup: watching {} disk(s): {}", cfg.backups().size(),
-                cfg.backups().stream().map(b -> b.name() + " " + b.diskToken()).toList());
+                cfg.backups().stream().map(b -> b.name() + " " + b.diskToken() + b.schedule().map(c -> " schedule \""
+                        + c + "\" next " + nextScheduled(b.name()).map(Instant::toString).orElse("never")).orElse(""))
+                        .toList());
     }
 
     /**
@@ -99,15 +109,11 @@ public final class BackupService implements AutoCloseable {
      */
     public Optional<BackupOutcome> pollOnce(String name) {
         BackupSpec spec = spec(name);
-        InsertionTracker tracker = trackers.get(name);
+        BackupTriggers t = triggers.get(name);
         try {
             DiskProbe probe = disk.locate(spec);
-            DiskState previous;
-            boolean inserted;
-            synchronized (tracker) {
-                previous = tracker.last();
-                inserted = tracker.observe(probe.state());
-            }
+            DiskState previous = t.lastDisk();
+            BackupTriggers.Decision d = t.poll(clock.instant(), probe.state());
             if (previous != probe.state()) {
                 logTransition(spec, previous, probe);
                 BackupState s = store.read(name);
@@ -115,11 +121,46 @@ public final class BackupService implements AutoCloseable {
                     store.write(s.withDisk(probe.state(), probe.message()));
                 }
             }
-            return inserted ? Optional.of(runner.run(spec)) : Optional.empty();
+            switch (d.action()) {
+                case RUN_INSERTED -> {
+                    return Optional.of(runner.run(spec));
+                }
+                case RUN_SCHEDULED -> {
+                    LOG.info("backup {}: scheduled snapshot (due {}, schedule \"{}\")", name, d.due().orElseThrow(),
+                            spec.schedule().orElse(""));
+                    return Optional.of(runner.run(spec));
+                }
+                case SKIP_SCHEDULED -> {
+                    String line = skipLine(spec, d.due().orElseThrow(), probe);
+                    LOG.warn("backup {}: {}", name, line);
+                    store.write(store.read(name).withSkip(probe.state(), line));
+                    return Optional.empty();
+                }
+                default -> {
+                    return Optional.empty();
+                }
+            }
         } catch (IOException | RuntimeException e) {
             LOG.warn("backup {}: poll failed: {}", name, e.toString());
             return Optional.empty();
         }
+    }
+
+    /** The status and log line of a scheduled snapshot skipped for want of the disk. */
+    static String skipLine(BackupSpec spec, Instant due, DiskProbe probe) {
+        return "scheduled snapshot due " + due + " skipped: " + probe.message()
+                + (probe.state() == DiskState.MISSING ? " (put it back in the drawer; a snapshot is taken when it is"
+                + " inserted)" : "");
+    }
+
+    /**
+     * @param name backup name
+     * @return the next time its schedule fires, as this service computed it; empty without a schedule
+     * @throws IllegalArgumentException if no backup has that name
+     */
+    public Optional<Instant> nextScheduled(String name) {
+        spec(name);
+        return triggers.get(name).nextFire();
     }
 
     private void logTransition(BackupSpec spec, DiskState previous, DiskProbe probe) {
@@ -187,6 +228,23 @@ public final class BackupService implements AutoCloseable {
     public Path restore(String name, Path path, Optional<String> snapshot, Optional<Path> to, boolean overwrite)
             throws BackupException {
         return runner.restore(spec(name), path, snapshot, to, overwrite);
+    }
+
+    /**
+     * Compares a snapshot with the backup's sources as they are now ({@code hb backup verify}): by
+     * content (checksums) and by mode, owner, group, ACLs and xattrs, with the backup's own rsync
+     * options and excludes. The disk is mounted read-only for it. Changes made to the sources since
+     * the snapshot are differences too.
+     *
+     * @param name     backup name
+     * @param snapshot snapshot name; empty: the newest
+     * @return the snapshot compared and its differences
+     * @throws BackupException REFUSED when the disk is missing, wrong or busy; FAILED when the
+     *                         snapshot does not exist or rsync fails
+     * @throws IllegalArgumentException if no backup has that name
+     */
+    public SnapshotComparison verify(String name, Optional<String> snapshot) throws BackupException {
+        return runner.compare(spec(name), snapshot);
     }
 
     /**

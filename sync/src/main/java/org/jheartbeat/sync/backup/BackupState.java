@@ -22,11 +22,13 @@ import java.util.Optional;
  * @param bytesUsed        bytes in use on the disk's filesystem after the last run
  * @param lastRunMessage   the one-line result of the last run only ({@code message} may since have
  *                         been replaced by a disk poll's finding); "never run" before the first
+ * @param lastSkip         the last scheduled snapshot skipped because the disk was not there, one
+ *                         line with its due time and reason; cleared by the next run
  */
 public record BackupState(String name, DiskState disk, BackupResult lastResult, Optional<Instant> lastStart,
                           Optional<Instant> lastEnd, String message, int snapshots,
                           Optional<String> newestSnapshot, long bytesTransferred, long bytesUsed,
-                          String lastRunMessage) {
+                          String lastRunMessage, Optional<String> lastSkip) {
     public BackupState {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(disk, "disk");
@@ -36,6 +38,15 @@ public record BackupState(String name, DiskState disk, BackupResult lastResult, 
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(newestSnapshot, "newestSnapshot");
         Objects.requireNonNull(lastRunMessage, "lastRunMessage");
+        Objects.requireNonNull(lastSkip, "lastSkip");
+    }
+
+    /** A state without a skipped schedule. */
+    public BackupState(String name, DiskState disk, BackupResult lastResult, Optional<Instant> lastStart,
+                       Optional<Instant> lastEnd, String message, int snapshots, Optional<String> newestSnapshot,
+                       long bytesTransferred, long bytesUsed, String lastRunMessage) {
+        this(name, disk, lastResult, lastStart, lastEnd, message, snapshots, newestSnapshot, bytesTransferred,
+                bytesUsed, lastRunMessage, Optional.empty());
     }
 
     /** A state whose message is also the last run's message (a state written by a run). */
@@ -58,6 +69,16 @@ public record BackupState(String name, DiskState disk, BackupResult lastResult, 
     /** @return a copy with another disk state and message, the run fields (lastRunMessage too) unchanged */
     public BackupState withDisk(DiskState newDisk, String newMessage) {
         return new BackupState(name, newDisk, lastResult, lastStart, lastEnd, newMessage, snapshots, newestSnapshot,
-                bytesTransferred, bytesUsed, lastRunMessage);
+                bytesTransferred, bytesUsed, lastRunMessage, lastSkip);
+    }
+
+    /**
+     * @param newDisk the disk state the skipping poll found
+     * @param skip    the skip's one line (also the new message)
+     * @return a copy recording a skipped scheduled snapshot, the run fields unchanged
+     */
+    public BackupState withSkip(DiskState newDisk, String skip) {
+        return new BackupState(name, newDisk, lastResult, lastStart, lastEnd, skip, snapshots, newestSnapshot,
+                bytesTransferred, bytesUsed, lastRunMessage, Optional.of(skip));
     }
 }

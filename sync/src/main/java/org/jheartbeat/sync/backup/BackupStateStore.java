@@ -58,7 +58,8 @@ public final class BackupStateStore {
                     Optional.ofNullable(p.getProperty("newestSnapshot")).filter(s -> !s.isEmpty()),
                     Long.parseLong(p.getProperty("bytesTransferred", "0")),
                     Long.parseLong(p.getProperty("bytesUsed", "0")),
-                    p.getProperty("lastRunMessage", p.getProperty("message", "")));
+                    p.getProperty("lastRunMessage", p.getProperty("message", "")),
+                    Optional.ofNullable(p.getProperty("lastSkip")).filter(s -> !s.isEmpty()));
         } catch (IllegalArgumentException | DateTimeParseException e) {
             throw new UncheckedIOException(new IOException("malformed " + f + ": " + e.getMessage(), e));
         }
@@ -82,6 +83,7 @@ public final class BackupStateStore {
         p.setProperty("bytesTransferred", Long.toString(state.bytesTransferred()));
         p.setProperty("bytesUsed", Long.toString(state.bytesUsed()));
         p.setProperty("lastRunMessage", state.lastRunMessage());
+        state.lastSkip().ifPresent(s -> p.setProperty("lastSkip", s));
         Path f = file(state.name());
         try {
             Files.createDirectories(stateDir);

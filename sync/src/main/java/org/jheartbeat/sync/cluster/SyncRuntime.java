@@ -379,6 +379,7 @@ public final class SyncRuntime implements ResourceGroupExecutor.Lifecycle, AutoC
             g.writeNumberField("snapshots", b.snapshots());
             g.writeStringField("newest_snapshot", b.newestSnapshot().orElse(null));
             g.writeStringField("message", b.message());
+            g.writeStringField("last_skip", b.lastSkip().orElse(null));
             g.writeEndObject();
         }
         g.writeEndArray();

@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One removable-disk backup of {@code sync.yaml} ({@code backups:}). Whenever the disk is present
- * the daemon checks and mounts it, takes an incremental hard-linked snapshot of {@code paths}, keeps
+ * One removable-disk backup of {@code sync.yaml} ({@code backups:}). Whenever the disk is inserted,
+ * and at each {@code schedule:} time while it is present, the daemon checks and mounts it, takes an incremental hard-linked snapshot of {@code paths}, keeps
  * the newest {@code keep} snapshots, verifies, and unmounts. Exactly one of label and uuid is set.
  *
  * @param name          backup name ({@code [A-Za-z0-9_.-]+})
@@ -23,10 +23,14 @@ import java.util.Optional;
  * @param fsck          run {@code e2fsck -p} before mounting
  * @param rsyncOptions  extra rsync options
  * @param line          1-based line of sync.yaml where the backup starts (0 when built in code)
+ * @param schedule      cron expression ({@link CronSchedule}, as a replication job's
+ *                      {@code schedule:}) at which a snapshot is also taken while the disk stays in
+ *                      the drawer; empty: only on insertion (and by hand)
+ * @param profile       what the paths are: data directories or a whole system
  */
 public record BackupSpec(String name, Optional<String> label, Optional<String> uuid, Optional<Path> device,
                          Path mountPoint, List<Path> paths, int keep, Duration poll, boolean fsck,
-                         List<String> rsyncOptions, int line) {
+                         List<String> rsyncOptions, int line, Optional<String> schedule, BackupProfile profile) {
 
     /** Default {@code keep}. */
     public static final int DEFAULT_KEEP = 7;
@@ -48,6 +52,21 @@ public record BackupSpec(String name, Optional<String> label, Optional<String> u
         }
         Objects.requireNonNull(poll, "poll");
         rsyncOptions = List.copyOf(rsyncOptions);
+        Objects.requireNonNull(schedule, "schedule");
+        Objects.requireNonNull(profile, "profile");
+    }
+
+    /** A data backup taken on insertion only (no {@code schedule:}). */
+    public BackupSpec(String name, Optional<String> label, Optional<String> uuid, Optional<Path> device,
+                      Path mountPoint, List<Path> paths, int keep, Duration poll, boolean fsck,
+                      List<String> rsyncOptions, int line) {
+        this(name, label, uuid, device, mountPoint, paths, keep, poll, fsck, rsyncOptions, line, Optional.empty(),
+                BackupProfile.DATA);
+    }
+
+    /** @return true for a whole-system backup ({@code profile: system}) */
+    public boolean system() {
+        return profile == BackupProfile.SYSTEM;
     }
 
     /** How the disk is named in messages: {@code LABEL=x} or {@code UUID=x} (blkid's token form). */

@@ -28,7 +28,7 @@ final class SyncConfigReader extends YamlValues {
             "rsync_options", "require_mount", "max_loss", "retries", "retry_delay", "timeout", "pre", "post",
             "hook_timeout");
     static final List<String> BACKUP_KEYS = List.of("label", "uuid", "device", "mount_point", "paths",
-            "keep", "poll", "fsck", "rsync_options");
+            "keep", "poll", "fsck", "rsync_options", "schedule", "profile");
 
     /** The line of each {@code nodes:} entry by node name (lower case), and of {@code nodes:} itself by "". */
     final Map<String, Integer> nodeLines = new HashMap<>();
@@ -229,7 +229,11 @@ final class SyncConfigReader extends YamlValues {
         if (!m.containsKey("schedule")) {
             return ReplicationJobSpec.DEFAULT_SCHEDULE;
         }
-        Node sn = m.get("schedule").getValueNode();
+        return cron(m.get("schedule").getValueNode(), what);
+    }
+
+    /** A {@code schedule:} value (jobs and backups alike): a cron expression that fires at least once. */
+    String cron(Node sn, String what) throws SyncConfigException {
         String schedule = scalar(sn, what + ": schedule").trim();
         if (schedule.startsWith("@")) {
             throw err(sn, what + ": schedule [" + schedule + "]: cron macros like @hourly are not supported;"
@@ -313,21 +317,31 @@ final class SyncConfigReader extends YamlValues {
         } else {
             mp = attempt(() -> absPath(m.get("mount_point").getValueNode(), what + ": mount_point"), null);
         }
+        BackupProfile profile = attempt(() -> profile(m, what), null);
+        // an unreadable profile is reported once; the paths are then read leniently, not refused for it
+        boolean system = profile != BackupProfile.DATA;
         List<Path> paths = null;
         if (!m.containsKey("paths")) {
             problem(keyNode, what + " has no paths; add \"paths: [/srv/data]\"");
         } else {
-            paths = attempt(() -> paths(m.get("paths").getValueNode(), what), null);
+            paths = attempt(() -> system ? systemPaths(m.get("paths").getValueNode(), what)
+                    : paths(m.get("paths").getValueNode(), what), null);
         }
         if (mp != null && paths != null) {
             for (Path p : paths) {
-                if (mp.startsWith(p) || p.startsWith(mp)) {
+                // a whole-system backup copies one file system per path and excludes the mount point,
+                // so the disk may be mounted below a source (e.g. /mnt/backup under /)
+                if (p.startsWith(mp) || mp.startsWith(p) && !system) {
                     problem(m.get("mount_point").getValueNode(), what + ": mount_point " + mp
-                            + " overlaps the source " + p + "; mount the disk outside every source path");
+                            + " overlaps the source " + p + "; mount the disk outside every source path"
+                            + (p.startsWith(mp) ? "" : " (or back up a whole system with profile: system)"));
                     break;
                 }
             }
         }
+        Optional<String> schedule = m.containsKey("schedule")
+                ? attempt(() -> Optional.of(cron(m.get("schedule").getValueNode(), what)), Optional.empty())
+                : Optional.empty();
         int keep = attempt(() -> intValue(m, "keep", BackupSpec.DEFAULT_KEEP, 1, what), 0);
         Duration poll = attempt(() -> duration(m, "poll", BackupSpec.DEFAULT_POLL, false, what), Duration.ZERO);
         boolean fsck = attempt(() -> bool(m, "fsck", true, what), true);
@@ -335,7 +349,38 @@ final class SyncConfigReader extends YamlValues {
         if (problems.size() > before) {
             return null;
         }
-        return new BackupSpec(name, label, uuid, device, mp, paths, keep, poll, fsck, opts, line(keyNode));
+        return new BackupSpec(name, label, uuid, device, mp, paths, keep, poll, fsck, opts, line(keyNode), schedule,
+                profile);
+    }
+
+    BackupProfile profile(Map<String, NodeTuple> m, String what) throws SyncConfigException {
+        if (!m.containsKey("profile")) {
+            return BackupProfile.DATA;
+        }
+        Node n = m.get("profile").getValueNode();
+        String word = scalar(n, what + ": profile");
+        return BackupProfile.of(word).orElseThrow(() -> err(n, what + ": profile [" + word.trim()
+                + "] is not data or system; write profile: system for a whole-system backup, or remove the line"));
+    }
+
+    /**
+     * The paths of a whole-system backup: absolute, {@code /} allowed, each listed once; nested paths
+     * are allowed (each is its own file system, e.g. {@code [/, /boot, /srv]}).
+     */
+    List<Path> systemPaths(Node n, String what) throws SyncConfigException {
+        List<Node> items = n instanceof org.yaml.snakeyaml.nodes.SequenceNode sn ? sn.getValue() : List.of(n);
+        if (items.isEmpty()) {
+            throw err(n, what + ": paths is empty; list at least one file system, e.g. [/]");
+        }
+        List<Path> out = new ArrayList<>();
+        for (Node item : items) {
+            Path p = absPath(item, what + ": path");
+            if (out.contains(p)) {
+                throw err(item, what + ": path " + p + " is listed twice; keep one");
+            }
+            out.add(p);
+        }
+        return out;
     }
 
     String checkName(Node at, String name, String kind) throws SyncConfigException {

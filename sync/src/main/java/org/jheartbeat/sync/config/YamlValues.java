@@ -145,7 +145,10 @@ abstract class YamlValues {
         for (Node item : items) {
             Path p = absPath(item, what + ": path");
             if (p.getNameCount() == 0) {
-                throw err(item, what + ": path / cannot be replicated; list the data directories instead");
+                throw err(item, what.startsWith("backup ")
+                        ? what + ": path / is a whole system; list the data directories, or add \"profile: system\""
+                        + " to back up the whole system"
+                        : what + ": path / cannot be replicated; list the data directories instead");
             }
             for (Path q : out) {
                 if (p.startsWith(q) || q.startsWith(p)) {

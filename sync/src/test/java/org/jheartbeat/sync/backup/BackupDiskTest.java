@@ -47,4 +47,18 @@ class BackupDiskTest {
         assertThat(runner.argvsStartingWith(List.of("mount"))).hasSize(3);
         assertThat(pauses).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1));
     }
+
+    /** A file system another mount namespace still holds cannot be checked: skipped with a note, not refused. */
+    @Test
+    void aDiskStillMountedInAnotherNamespaceIsNotCheckedButNotRefused() throws Exception {
+        RecordingProcessRunner runner = new RecordingProcessRunner()
+                .on(List.of("e2fsck"), new ProcessResult(8, "", "/dev/loop0 is in use.\ne2fsck: Cannot continue, aborting.\n\n",
+                        false), new ProcessResult(8, "", "e2fsck: Bad magic number in super-block while trying to open"
+                        + " /dev/loop0\n", false));
+        BackupDisk disk = new BackupDisk(runner, pauses::add);
+        assertThat(disk.fsck(Path.of("/dev/loop0"), "LABEL=D")).contains("e2fsck skipped: /dev/loop0 (LABEL=D) is in use,"
+                + " probably still mounted in another mount namespace; not checked this time");
+        assertThatThrownBy(() -> disk.fsck(Path.of("/dev/loop0"), "LABEL=D")).isInstanceOf(BackupException.class)
+                .hasMessageContaining("found errors it cannot fix (exit 8): e2fsck: Bad magic number");
+    }
 }

@@ -111,7 +111,7 @@ class BackupServiceIT {
     }
 
     private static List<String> dirList(Path p) throws Exception {
-        return BackupRunner.children(p).stream().sorted().toList();
+        return Trees.children(p).stream().sorted().toList();
     }
 
     private Path snapDir(String snap) {

@@ -84,6 +84,31 @@ class BackupServiceTest {
         assertThat(p.message()).isEqualTo("wrong disk at " + dev + ": found LABEL=OTHER, expected LABEL=MYBK");
     }
 
+    /** A scheduled time with the disk out of the drawer: a skip in the state (and log), nothing run. */
+    @Test
+    void aScheduledTimeWithoutTheDiskIsASkipWithAStatusLine() {
+        BackupSpec spec = new BackupSpec("drawer", Optional.of("MYBK"), Optional.empty(), Optional.empty(),
+                dir.resolve("mnt"), List.of(dir.resolve("src")), 3, Duration.ofSeconds(5), true, List.of(), 0,
+                Optional.of("0 3 * * *"), org.jheartbeat.sync.config.BackupProfile.DATA);
+        TestClock clock = new TestClock(Instant.parse("2026-12-06T01:00:00Z"));
+        BackupService svc = new BackupService(new SyncConfig(null, dir.resolve("state"), SyncConfig.DEFAULT_SSH,
+                Map.of(), List.of(), List.of(spec)), clock, blkid);
+        assertThat(svc.nextScheduled("drawer")).contains(Instant.parse("2026-12-06T03:00:00Z"));
+        assertThat(svc.pollOnce("drawer")).isEmpty();
+        assertThat(svc.status().get(0).lastSkip()).isEmpty();
+        clock.set(Instant.parse("2026-12-06T03:00:04Z"));
+        assertThat(svc.pollOnce("drawer")).isEmpty();
+        BackupState s = svc.status().get(0);
+        String line = "scheduled snapshot due 2026-12-06T03:00:00Z skipped: disk LABEL=MYBK is missing (put it back in"
+                + " the drawer; a snapshot is taken when it is inserted)";
+        assertThat(s.lastSkip()).contains(line);
+        assertThat(s.message()).isEqualTo(line);
+        assertThat(s.lastResult()).isEqualTo(BackupResult.NEVER);
+        assertThat(svc.nextScheduled("drawer")).contains(Instant.parse("2026-12-07T03:00:00Z"));
+        assertThat(blkid.calls).allMatch(c -> c.get(0).equals("blkid"), "nothing but blkid ran");
+        assertThat(dir.resolve("mnt")).doesNotExist();
+    }
+
     @Test
     void aPollKeepsTheLastRunMessage() {
         BackupStateStore store = new BackupStateStore(dir.resolve("state"));
