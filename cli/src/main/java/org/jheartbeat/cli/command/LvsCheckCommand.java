@@ -42,6 +42,10 @@ public final class LvsCheckCommand implements Callable<Integer> {
     @Option(names = "--json", description = "As --show, in JSON.")
     boolean json;
 
+    @Option(names = "--no-topology", description = "Do not check the LVS-DR topology against this host's addresses"
+            + " and routes (when checking a file on another machine than the director).")
+    boolean noTopology;
+
     /** Times the parse for the report; tests may replace it. */
     MonotonicClock clock = MonotonicClock.system();
 
@@ -63,6 +67,12 @@ public final class LvsCheckCommand implements Callable<Integer> {
             return ExitCodes.CONFIG;
         }
         LdirectordConfig c = r.config().orElseThrow();
+        if (!noTopology) {
+            // LVS-DR's topology, seen from this host: a gate real off the VIP's segment is a warning, not an error
+            for (ConfigDiagnostic d : DrTopologyProbe.host().warnings(c)) {
+                (showing ? err : out).println(d.format());
+            }
+        }
         if (json) {
             out.println(LdirectordShow.json(c));
         } else if (show) {
