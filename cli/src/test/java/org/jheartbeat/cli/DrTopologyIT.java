@@ -122,4 +122,41 @@ class DrTopologyIT {
         assertThat(q.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(quiet).doesNotContain("warning");
     }
+
+    @Test
+    void theDirectorsStartWarnsOnItsStandardErrorAndInItsLog() throws Exception {
+        Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+        Path jar = Path.of(System.getProperty("hb.jar", root.resolve("cli/target/hb.jar").toString()));
+        assumeTrue(Files.exists(jar), "hb.jar is built by the package phase");
+        Path recorder = dir.resolve("ipvsadm");
+        Files.copy(root.resolve("director/src/test/resources/org/jheartbeat/director/ipvsadm-recorder"), recorder);
+        recorder.toFile().setExecutable(true);
+        Path f = Files.writeString(dir.resolve("ldirectord.cf"), CONFIG.replace("logfile=\"local0\"",
+                "logfile=\"" + dir.resolve("ldirectord.log") + "\""));
+        ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", ns, "java", "-XX:TieredStopAtLevel=1", "-jar",
+                jar.toString(), "lvs", "daemon", "--backend", "ipvs", "--ipvsadm", recorder.toString(), "--socket",
+                dir.resolve("lvs.sock").toString(), f.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("daemon.out").toFile());
+        pb.environment().put("IPVSADM_STATE", dir.resolve("ipvs.json").toString());
+        pb.environment().put("IPVSADM_LOG", dir.resolve("ipvsadm.log").toString());
+        Process d = pb.start();
+        try {
+            long until = System.nanoTime() + 60_000_000_000L; // a hang bound only
+            Path log = dir.resolve("ldirectord.log");
+            while (!(Files.exists(log) && Files.readString(log).contains(":7: warning: real 198.18.7.50:80"))) {
+                assertThat(d.isAlive()).as(Files.readString(dir.resolve("daemon.out"))).isTrue();
+                assertThat(System.nanoTime()).as("the warnings in the director's log").isLessThan(until);
+                Thread.sleep(200);
+            }
+            String logged = Files.readString(log);
+            assertThat(logged).contains("|ldirectord.cf|", ":5: warning: real 198.18.8.21:80 (gate: LVS-DR)",
+                    ":6: warning: real 198.19.1.21:80 (gate: LVS-DR)");
+            assertThat(Files.readString(dir.resolve("daemon.out"))).contains(f + ":6: warning: real 198.19.1.21:80");
+        } finally {
+            d.destroy();
+            if (!d.waitFor(30, TimeUnit.SECONDS)) {
+                d.destroyForcibly();
+            }
+        }
+    }
 }
