@@ -23,7 +23,8 @@ class LvsCommandTest {
     @Test
     void checkAcceptsTheSeedConfig() throws Exception {
         Path f = Files.writeString(dir.resolve("ldirectord.cf"), SEED);
-        HbRun r = HbRun.hb("lvs", "check", f.toString());
+        // this machine is not the seed's director: its LVS-DR topology is DrTopologyIT's
+        HbRun r = HbRun.hb("lvs", "check", "--no-topology", f.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(0);
         assertThat(r.out()).startsWith(f + ": configuration OK (1 virtual service(s), 2 real server(s), read in ");
         assertThat(r.err()).isEmpty();

@@ -119,8 +119,13 @@ public final class LvsDaemonCommand implements Callable<Integer> {
             return ExitCodes.CONFIG;
         }
         LdirectordConfig cfg = r.config().get();
+        List<org.jheartbeat.core.config.ConfigDiagnostic> topology = DrTopologyProbe.host().warnings(cfg);
+        topology.forEach(d -> err.println(d.format()));
         String log = logFile != null ? logFile : cfg.globals().logFile();
         LvsLogging.configure(path, log, debug);
+        // the topology warnings in the director's log too, where an admin looks when a real gets no traffic
+        topology.forEach(d -> org.slf4j.LoggerFactory.getLogger(org.jheartbeat.director.topology.DrTopology.class)
+                .warn(d.format()));
         Path sock = socket != null ? socket : LvsCommand.socketFor(path);
         if (Files.exists(sock)) {
             try {

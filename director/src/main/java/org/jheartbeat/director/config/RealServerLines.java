@@ -25,7 +25,9 @@ final class RealServerLines {
         this.addresses = addresses;
     }
 
-    /** {@code real = HOST[->HOST2][:PORT] gate|masq|ipip [WEIGHT] ["request", "receive"] [l:N] [u:N]}. */
+    /**
+     * {@code real = HOST[->HOST2][:PORT] gate|masq|ipip [WEIGHT | -w WEIGHT] ["request", "receive"] [l:N] [u:N]}.
+     */
     List<RealServer> real(boolean v6, DirectiveLine r, ServiceKey key) {
         String what = v6 ? "real6" : "real";
         List<String> tokens = tokens(r.value(), r.line(), what);
@@ -66,12 +68,27 @@ final class RealServerLines {
                     return List.of();
                 }
                 quotedSeen++;
-            } else if (i == 2 && DIGITS.matcher(t).matches()) {
+            } else if (i == 2 && (DIGITS.matcher(t).matches() || t.equals("-w"))) {
+                // ldirectord takes the first blank-preceded number after the method as the weight, so the
+                // ipvsadm spelling "-w N" reads as N there too; "-w" alone, or glued to its number, is an error
+                // there (facts/lvs.md 3.4)
+                if (t.equals("-w")) {
+                    if (i + 1 >= tokens.size() || !DIGITS.matcher(tokens.get(i + 1)).matches()) {
+                        problems.error(r.line(), what + ": -w must be followed by the weight, a number 0-2147483647"
+                                + " (e.g. 'gate -w 5', or just 'gate 5')");
+                        return List.of();
+                    }
+                    t = tokens.get(++i);
+                }
                 if (t.length() > 10 || Long.parseLong(t) > Integer.MAX_VALUE) {
                     problems.error(r.line(), what + ": weight " + abbreviate(t) + " is out of range 0-2147483647");
                     return List.of();
                 }
                 weight = Integer.parseInt(t);
+            } else if (i == 2 && t.matches("-w[0-9]+")) {
+                problems.error(r.line(), what + ": write the weight as '-w " + abbreviate(t.substring(2)) + "' (a blank"
+                        + " after -w, as ldirectord requires) or just '" + abbreviate(t.substring(2)) + "'");
+                return List.of();
             } else if (t.matches("[lu]:[0-9]+")) {
                 int n = t.length() > 7 ? 70000 : Integer.parseInt(t.substring(2));
                 if (n > 65535) {
@@ -85,7 +102,7 @@ final class RealServerLines {
                 }
             } else {
                 problems.error(r.line(), what + ": unexpected '" + abbreviate(t) + "'; after the forwarding method come"
-                        + " an optional weight, an optional \"request\", \"receive\" pair and l:N / u:N thresholds");
+                        + " an optional weight (N or -w N), an optional \"request\", \"receive\" pair and l:N / u:N thresholds");
                 return List.of();
             }
         }

@@ -87,6 +87,15 @@ public record VirtualService(
     }
 
     /**
+     * The port a check of {@code real} connects to: {@code checkport} when given, else the real's own port, else
+     * (a real written without a port) the virtual port, as ldirectord's {@code ld_checkport}.
+     */
+    public int checkPortOf(RealServer real) {
+        int port = checkPort.orElse(real.endpoint().port());
+        return port == 0 ? key.port() : port;
+    }
+
+    /**
      * ipvsadm's service flags as ldirectord builds them:
      * {@code -t|-u|-f ADDR [-6] [-o] -s SCHED [-p T [-M MASK]] [-b FLAGS]}.
      */

@@ -407,10 +407,7 @@ public final class Director implements AutoCloseable {
 
     /** What a check of this real talks to, from the virtual's directives (the real's own request/receive first). */
     static CheckTarget target(VirtualService v, RealServer r) {
-        int port = v.checkPort().orElse(r.endpoint().port());
-        if (port == 0) {
-            port = v.key().port();
-        }
+        int port = v.checkPortOf(r);
         org.jheartbeat.director.config.ServiceKey key = v.key();
         // an external check's arguments, as ldirectord passes them: vip (or the mark) vport rip rport
         String virtualService = key.endpoint().map(org.jheartbeat.director.config.Endpoint::host)
