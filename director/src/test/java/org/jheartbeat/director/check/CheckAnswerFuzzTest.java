@@ -29,8 +29,8 @@ import org.jheartbeat.core.testkit.Mutations.Mutant;
 /**
  * Fuzzers of every health check's reading of a server's answer. The checks read as they talk, so
  * each case goes through the real check against one loopback {@link AnswerServer} that sends the
- * mutated answer at once (after reading the request where the answer must carry its id: DNS) and
- * then ends the stream: a case costs a loopback connection, and ends at the end of the answer, not
+ * mutated answer at once (after reading the request where the answer must carry its id: DNS; for
+ * LDAP one response per request, {@link #LDAP_IN_TURN}) and then ends the stream: a case costs a loopback connection, and ends at the end of the answer, not
  * at a timeout. RADIUS (UDP, a signed answer) is fuzzed through its pure judge.
  *
  * <p>Seeds: real Debian 12 servers captured on loopback ({@code answers/}: Exim 4.96 over
