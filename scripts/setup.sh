@@ -21,6 +21,7 @@ PACKAGES=(
   lighttpd-mod-openssl openssl     # HealthChecksIT: https real server, its throw-away certificate
   exim4-daemon-light dovecot-imapd dovecot-pop3d dnsmasq-base  # HealthChecksIT: smtp, imap(s)/pop, dns real servers
   samba samba-common-bin           # nmbd (bookworm ships it in samba) and nmblookup: Hostname's NetBIOS takeover
+  nut-server nut-client            # NutUpsdIT: a real upsd with the dummy-ups driver, upscmd and upsc
   bind9 bind9-dnsutils             # named (a dynamic zone in the lab) and nsupdate/dig: Hostname's DNS takeover
   stress-ng                        # StressDeathsIT, bench/stress-deaths.sh, bench/soak.sh: CPU, memory and sync() load
                                    # (~25 MB with libipsec-mb1 and a few small mesa/xcb libraries, a few seconds)
