@@ -105,4 +105,11 @@ public record VirtualService(
     public List<String> ipvsadmServiceFlags() {
         return key.ipvsadmServiceArgs(ops, scheduler, persistent, netmask, schedFlags);
     }
+
+    /** Whether {@code other} checks its reals as this one does (type, service, port, request, answer, host, quiescent). */
+    public boolean sameChecks(VirtualService other) {
+        return checkType.equals(other.checkType) && service.equals(other.service) && checkPort.equals(other.checkPort)
+                && request.equals(other.request) && receive.equals(other.receive)
+                && virtualHost.equals(other.virtualHost) && quiescent == other.quiescent;
+    }
 }
