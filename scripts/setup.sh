@@ -32,6 +32,9 @@ PACKAGES=(
   # the town hall (TownhallIT, ./demo.sh townhall; lab/townhall): node1's web group (MariaDB, Apache
   # with PHP), node2's mail group (Exim and Dovecot, above; Exim, not Postfix: they conflict)
   mariadb-server apache2 libapache2-mod-php php-mysql   # ~330 MB, ~30 s on a fresh install
+  # and the rest of the seed's room (TownhallIT): ProFTPD and Tomcat in node1's group, Samba as the
+  # domain controller (smbclient logs on from the client) and SpamAssassin in node2's (~40 s, ~100 packages, mostly Perl)
+  proftpd-core tomcat10 spamd smbclient
 )
 
 if [ "$(id -u)" -ne 0 ]; then

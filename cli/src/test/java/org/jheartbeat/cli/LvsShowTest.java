@@ -2,15 +2,11 @@ package org.jheartbeat.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jheartbeat.director.topology.IpJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -107,40 +103,11 @@ class LvsShowTest {
                 .doesNotContain("Exception");
     }
 
-    /** A JSON object read with jackson-core's parser into maps, lists, strings, longs and nulls. */
+    /** A JSON object read into maps, lists, strings, longs and nulls ({@link IpJson#tree}). */
+    @SuppressWarnings("unchecked")
     static Map<String, Object> object(String json) throws Exception {
-        try (JsonParser p = new JsonFactory().createParser(json)) {
-            assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> m = (Map<String, Object>) value(p);
-            return m;
-        }
-    }
-
-    private static Object value(JsonParser p) throws Exception {
-        switch (p.currentToken()) {
-            case START_OBJECT: {
-                Map<String, Object> m = new LinkedHashMap<>();
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String k = p.currentName();
-                    p.nextToken();
-                    m.put(k, value(p));
-                }
-                return m;
-            }
-            case START_ARRAY: {
-                List<Object> l = new ArrayList<>();
-                while (p.nextToken() != JsonToken.END_ARRAY) {
-                    l.add(value(p));
-                }
-                return l;
-            }
-            case VALUE_NUMBER_INT:
-                return p.getLongValue();
-            case VALUE_NULL:
-                return null;
-            default:
-                return p.getText();
-        }
+        Object tree = IpJson.tree(json);
+        assertThat(tree).isInstanceOf(Map.class);
+        return (Map<String, Object>) tree;
     }
 }
