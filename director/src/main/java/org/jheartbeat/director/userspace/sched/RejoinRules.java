@@ -36,6 +36,7 @@ final class RejoinRules {
      * @return whether the counts were reset (the service then starts a new reset epoch)
      */
     static boolean joined(Dest d, List<Dest> dests, List<Dest> trash, Rejoin rejoin, long nowNanos) {
+        d.rampNanos = 0; // a ramp from an earlier return (a real back from the trash) does not carry over
         boolean busy = false;
         for (List<Dest> l : List.of(dests, trash)) {
             for (Dest o : l) {
