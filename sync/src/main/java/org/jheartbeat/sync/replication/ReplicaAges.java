@@ -47,7 +47,7 @@ final class ReplicaAges {
                 LOG.warn("sync job {}: no replica stamp: data age unknown", j.name());
             } else {
                 LOG.info("sync job {}: replica is {} old (last sync from {} at {})", j.name(),
-                        ReplicationRunner.human(Duration.between(s.get().start(), clock.instant())),
+                        SyncText.human(Duration.between(s.get().start(), clock.instant())),
                         s.get().sourceNode(), s.get().start());
             }
         }

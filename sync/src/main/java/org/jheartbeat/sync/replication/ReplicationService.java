@@ -232,9 +232,11 @@ public final class ReplicationService implements AutoCloseable {
                 LOG.debug("sync job {}: group {} does not run on {}; not replicating", j.name(), j.group(), localNode);
                 continue;
             }
-            if (j.toPeer() && !peerUp.getAsBoolean()) {
+            boolean nfsOnPeer = peerNode != null
+                    && j.nfs().map(t -> t.servedBy(peerNode, cfg.nodes().get(peerNode))).orElse(false);
+            if ((j.toPeer() || nfsOnPeer) && !peerUp.getAsBoolean()) {
                 if (skippedPeerDown.add(j.name())) {
-                    LOG.warn("sync job {}: peer {} is not up; not replicating until it is back", j.name(), peerNode);
+                    recordPeerSkip(j, nfsOnPeer, now);
                 }
                 continue;
             }
@@ -249,6 +251,17 @@ public final class ReplicationService implements AutoCloseable {
             submitted.add(j.name());
         }
         return submitted;
+    }
+
+    /** Logs (and for an NFS job records as its status) a run skipped while the peer is dead, once an outage. */
+    private void recordPeerSkip(ReplicationJobSpec j, boolean nfsOnPeer, Instant now) {
+        String why = nfsOnPeer ? "skipped: NFS server " + j.nfs().orElseThrow().server() + " is peer " + peerNode
+                + ", which is dead; not replicating to it until it is back"
+                : "peer " + peerNode + " is not up; not replicating until it is back";
+        LOG.warn("sync job {}: {}", j.name(), why);
+        if (nfsOnPeer && !inProgress(j.name()) && !runner.isRunning(j.name())) {
+            runner.store().write(runner.store().read(j.name()).skipped(now, why));
+        }
     }
 
     /**
