@@ -32,6 +32,10 @@ PACKAGES=(
   # the town hall (TownhallIT, ./demo.sh townhall; lab/townhall): node1's web group (MariaDB, Apache
   # with PHP), node2's mail group (Exim and Dovecot, above; Exim, not Postfix: they conflict)
   mariadb-server apache2 libapache2-mod-php php-mysql   # ~330 MB, ~30 s on a fresh install
+  # NfsTargetIT: a real NFS server in a lab node. This kernel has no nfsd (nor an NFS client), so the kernel's
+  # server cannot run in a namespace: NFS-Ganesha, user space, with its VFS FSAL (~15 MB with libntirpc);
+  # nfs-common: mount.nfs, which a job with automount calls (and the refusal the test expects without a client)
+  nfs-ganesha nfs-ganesha-vfs nfs-common
 )
 
 if [ "$(id -u)" -ne 0 ]; then
