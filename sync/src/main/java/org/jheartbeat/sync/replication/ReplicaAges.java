@@ -62,10 +62,14 @@ final class ReplicaAges {
         }
     }
 
-    /** The newest of the local stamp and, for a path target, the stamp next to the target. */
+    /**
+     * The newest of the local stamp and, for a plain path target, the stamp next to the target. An NFS
+     * target's stamp is never read here: this runs on the group's worker before a start, where a hung
+     * server would block the takeover; the local stamp that every run writes is enough.
+     */
     private Optional<ReplicaStamp> stamp(ReplicationJobSpec j) throws IOException {
         Optional<ReplicaStamp> local = ReplicaStamp.read(ReplicaStamp.localFile(stateDir, j.name()));
-        if (j.toPeer()) {
+        if (j.toPeer() || j.nfs().isPresent()) {
             return local;
         }
         Optional<ReplicaStamp> target = ReplicaStamp.read(ReplicaStamp.targetFile(j.targetPath().orElseThrow(), j.name()));

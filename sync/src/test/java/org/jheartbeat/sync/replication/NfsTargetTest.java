@@ -173,6 +173,20 @@ class NfsTargetTest {
         assertThat(dest.resolve("big.bin")).doesNotExist();
     }
 
+    /** The takeover's replica-age line never reads the mount: a FIFO there stands for a file whose read hangs. */
+    @Test
+    void theReplicaAgeBeforeATakeoverDoesNotTouchTheMount() throws Exception {
+        Path stamp = ReplicaStamp.targetFile(mp, "web");
+        Files.createDirectories(stamp.getParent());
+        assertThat(new ProcessBuilder("mkfifo", stamp.toString()).start().waitFor()).isZero();
+        SyncConfig c = new SyncConfig(null, tmp.resolve("state3"), List.of("ssh"), Map.of(), List.of(job(target(true),
+                List.of())), List.of());
+        try (ReplicationService svc = new ReplicationService(c, "node1", () -> Set.of("g"), clock,
+                new ReplicationRunner(c, "node1", clock, d -> { }, "rsync"))) {
+            CompletableFuture.runAsync(() -> svc.logReplicaAge("g")).get(20, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void aJobWhoseServerIsTheDeadPeerIsSkippedWithAStatusLine() throws Exception {
         NfsTarget onPeer = new NfsTarget("127.0.0.2", "/export/web", mp, List.of(), Duration.ofSeconds(1), true);
