@@ -42,6 +42,8 @@ class NfsLabIT {
                 assertThat(text).contains("    paths: [/srv/web]\n");
                 Files.writeString(yaml, text.replace("    paths: [/srv/web]\n", "    paths: [/srv/web]\n" + TARGET));
             }
+            // the data partition holds a file: an empty source is refused before the target is even looked at
+            Files.writeString(lab.runDir().resolve("node1").resolve("disk-web").resolve("index.html"), "town hall\n");
             Path export = Files.createDirectories(lab.runDir().resolve("nfs-export/web"));
             Path conf = lab.runDir().resolve("ganesha.conf");
             Files.writeString(conf, """

@@ -235,9 +235,7 @@ public final class ReplicationService implements AutoCloseable {
             boolean nfsOnPeer = peerNode != null
                     && j.nfs().map(t -> t.servedBy(peerNode, cfg.nodes().get(peerNode))).orElse(false);
             if ((j.toPeer() || nfsOnPeer) && !peerUp.getAsBoolean()) {
-                if (skippedPeerDown.add(j.name())) {
-                    recordPeerSkip(j, nfsOnPeer, now);
-                }
+                recordPeerSkip(j, nfsOnPeer, skippedPeerDown.add(j.name()), now);
                 continue;
             }
             if (skippedPeerDown.remove(j.name())) {
@@ -253,14 +251,18 @@ public final class ReplicationService implements AutoCloseable {
         return submitted;
     }
 
-    /** Logs (and for an NFS job records as its status) a run skipped while the peer is dead, once an outage. */
-    private void recordPeerSkip(ReplicationJobSpec j, boolean nfsOnPeer, Instant now) {
+    /** A run skipped as the peer is dead: logged once an outage; an NFS job's status once no run is in flight. */
+    private void recordPeerSkip(ReplicationJobSpec j, boolean nfsOnPeer, boolean first, Instant now) {
         String why = nfsOnPeer ? "skipped: NFS server " + j.nfs().orElseThrow().server() + " is peer " + peerNode
                 + ", which is dead; not replicating to it until it is back"
                 : "peer " + peerNode + " is not up; not replicating until it is back";
-        LOG.warn("sync job {}: {}", j.name(), why);
-        if (nfsOnPeer && !inProgress(j.name()) && !runner.isRunning(j.name())) {
-            runner.store().write(runner.store().read(j.name()).skipped(now, why));
+        if (first) {
+            LOG.warn("sync job {}: {}", j.name(), why);
+        }
+        JobState s = nfsOnPeer && !inProgress(j.name()) && !runner.isRunning(j.name()) ? runner.store().read(j.name())
+                : null;
+        if (s != null && s.result() != JobResult.SKIPPED) {
+            runner.store().write(s.skipped(now, why)); // a run in flight at the death writes its own end first
         }
     }
 
