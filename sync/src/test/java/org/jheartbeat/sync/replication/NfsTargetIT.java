@@ -204,10 +204,13 @@ class NfsTargetIT {
             }
             assertThat(copying(dest)).as("rsync writes big.bin").isTrue();
             ok("ip -n " + serverNs + " link set " + serverIf + " down");
+            long cutAt = System.nanoTime();
             // the job's thread waits on a child; a status request is answered meanwhile
             assertThat(CompletableFuture.supplyAsync(svc::status).get(10, TimeUnit.SECONDS))
                     .extracting(JobState::result).containsExactly(JobResult.RUNNING);
             RunOutcome o = run.get(60, TimeUnit.SECONDS);
+            System.out.printf("nfs-target: the copy stopped %d ms after the server's link went down (timeout 2 s:"
+                    + " a ping every 2 s, each bounded by 2 s)%n", (System.nanoTime() - cutAt) / 1_000_000);
             assertThat(o.result()).isEqualTo(JobResult.FAILED_TRANSIENT);
             assertThat(o.message()).isEqualTo("NFS server " + SERVER + " not answering within 2 s (RPC ping of port"
                     + " 2049); copy of " + src + " stopped");
@@ -216,6 +219,10 @@ class NfsTargetIT {
 
             // the next run tries again: the link is back, the copy completes
             ok("ip -n " + serverNs + " link set " + serverIf + " up");
+            // the client's neighbour entry failed while the link was down ("No route to host" for a moment)
+            for (int i = 0; i < 300 && inClient(slow.nfs().orElseThrow()).isPresent(); i++) {
+                Thread.sleep(100);
+            }
             ReplicationJobSpec fast = job(target(true, Duration.ofSeconds(2)), List.of());
             RunOutcome again = runner.run(fast, null, RunTrigger.SCHEDULE, null);
             assertThat(again.result()).as(again.message()).isEqualTo(JobResult.OK);
