@@ -19,6 +19,20 @@ interface Scheduler {
     record Request(InetAddress client, int clientPort, InetAddress virtual) {
     }
 
+    /** The packet's destination address of a service (lblc, lblcr, dh): its VIP, or its firewall mark as an address. */
+    static InetAddress virtualAddress(org.jheartbeat.director.table.ServiceSpec s) {
+        if (s.key().endpoint().isPresent()) {
+            return s.key().endpoint().get().address();
+        }
+        long m = s.key().fwmark();
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) (m >>> 24), (byte) (m >>> 16), (byte) (m >>> 8),
+                (byte) m});
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The chosen destination, or {@code null} when none is available. */
     Dest schedule(Request request, long nowNanos);
 
