@@ -36,6 +36,10 @@ PACKAGES=(
   # and the rest of the seed's room (TownhallIT): ProFTPD and Tomcat in node1's group, Samba as the
   # domain controller (smbclient logs on from the client) and SpamAssassin in node2's (~40 s, ~100 packages, mostly Perl)
   proftpd-core tomcat10 spamd smbclient
+  # NfsTargetIT: a real NFS server in a lab node. This kernel has no nfsd (nor an NFS client), so the kernel's
+  # server cannot run in a namespace: NFS-Ganesha, user space, with its VFS FSAL (~15 MB with libntirpc);
+  # nfs-common: mount.nfs, which a job with automount calls (and the refusal the test expects without a client)
+  nfs-ganesha nfs-ganesha-vfs nfs-common
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -103,6 +103,30 @@ class SyncCommandTest {
         assertThat(status.err()).contains(file + ":11: ").contains(file + ":12: ").contains(file + ":13: ");
     }
 
+    /** A bad NFS target: one file:line message, exit 2, and nothing run or written (no job state appears). */
+    @Test
+    void aBadNfsTargetIsOneLineAndNothingRuns() throws Exception {
+        Files.writeString(cfg.resolve("sync.yaml"), """
+                state_dir: %s
+                jobs:
+                  web:
+                    group: labweb
+                    paths: [%s]
+                    target: {nfs: 198.18.1.2:/export/web, mount: %s, options: [vers=4.2, "soft,timeo=50"]}
+                """.formatted(tmp.resolve("syncstate"), src, target));
+        Path file = cfg.resolve("sync.yaml");
+        String line = file + ":6: job web: target: options: [soft,timeo=50] is not one mount option; write each as"
+                + " its own item, e.g. [vers=4.2, soft, timeo=50]";
+        HbRun r = HbRun.hb("config", "check", "--syntax-only", "--config-dir", cfg.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(r.err()).contains(line).doesNotContain("Exception");
+        HbRun run = sync("run", "web");
+        assertThat(run.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.err()).contains(line);
+        assertThat(tmp.resolve("syncstate")).doesNotExist();
+        assertThat(target).doesNotExist();
+    }
+
     @Test
     void configCheckAcceptsAValidSyncYaml() throws Exception {
         syncYaml("");

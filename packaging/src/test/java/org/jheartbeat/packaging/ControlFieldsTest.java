@@ -30,6 +30,8 @@ class ControlFieldsTest {
         assertThat(field(control, "Recommends")).contains("ipvsadm");
         // the Hostname resource: nmbd for NetBIOS names, nsupdate and dig for DNS names (hostname is Essential)
         assertThat(field(control, "Suggests")).contains("samba", "bind9-dnsutils");
+        // mount.nfs, for a replication job that mounts its NFS target itself
+        assertThat(field(control, "Suggests")).contains("nfs-common");
         assertThat(field(control, "Depends")).doesNotContain("ipvsadm", "samba", "bind9-dnsutils");
     }
 

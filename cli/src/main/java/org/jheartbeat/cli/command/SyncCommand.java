@@ -123,7 +123,7 @@ public final class SyncCommand extends CommandGroup {
                     if (!here.map(h -> h.contains(group)).orElse(false)) {
                         // where the group runs its copy is the live one, not a replica
                         svc.replicaAge(s.job()).ifPresent(a -> out.printf("  replica here: %s old%n",
-                                org.jheartbeat.sync.replication.ReplicationRunner.human(a)));
+                                org.jheartbeat.sync.replication.SyncText.human(a)));
                     }
                 }
             }

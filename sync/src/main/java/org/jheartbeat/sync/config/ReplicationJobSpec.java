@@ -37,12 +37,14 @@ import java.util.Optional;
  *                      by {@code pre}); its failure is logged and noted in the message only
  * @param hookTimeout   limit of each hook run
  * @param line          1-based line of sync.yaml where the job starts (0 when built in code)
+ * @param nfs           the target declared as an NFS export ({@code target: {nfs: ...}}); then
+ *                      {@code targetPath} is its mount point
  */
 public record ReplicationJobSpec(String name, String group, List<Path> paths, Optional<Path> targetPath,
                                  String schedule, boolean delete, List<String> rsyncOptions,
                                  boolean requireMount, double maxLoss, int retries, Duration retryDelay,
                                  Duration timeout, Optional<String> pre, Optional<String> post,
-                                 Duration hookTimeout, int line) {
+                                 Duration hookTimeout, int line, Optional<NfsTarget> nfs) {
 
     /** Default {@code schedule}: every five minutes. */
     public static final String DEFAULT_SCHEDULE = "*/5 * * * *";
@@ -69,6 +71,19 @@ public record ReplicationJobSpec(String name, String group, List<Path> paths, Op
         Objects.requireNonNull(pre, "pre");
         Objects.requireNonNull(post, "post");
         Objects.requireNonNull(hookTimeout, "hookTimeout");
+        Objects.requireNonNull(nfs, "nfs");
+        if (nfs.isPresent() && !targetPath.equals(Optional.of(nfs.get().mountPoint()))) {
+            throw new IllegalArgumentException("an NFS target's targetPath must be its mount point");
+        }
+    }
+
+    /** A job whose target is the peer or a plain path (no NFS declaration). */
+    public ReplicationJobSpec(String name, String group, List<Path> paths, Optional<Path> targetPath,
+                              String schedule, boolean delete, List<String> rsyncOptions, boolean requireMount,
+                              double maxLoss, int retries, Duration retryDelay, Duration timeout, Optional<String> pre,
+                              Optional<String> post, Duration hookTimeout, int line) {
+        this(name, group, paths, targetPath, schedule, delete, rsyncOptions, requireMount, maxLoss, retries,
+                retryDelay, timeout, pre, post, hookTimeout, line, Optional.empty());
     }
 
     /** A job without hooks (the form before {@code pre:}/{@code post:} existed). */
@@ -85,7 +100,17 @@ public record ReplicationJobSpec(String name, String group, List<Path> paths, Op
      */
     public ReplicationJobSpec withGroup(String key) {
         return new ReplicationJobSpec(name, key, paths, targetPath, schedule, delete, rsyncOptions, requireMount,
-                maxLoss, retries, retryDelay, timeout, pre, post, hookTimeout, line);
+                maxLoss, retries, retryDelay, timeout, pre, post, hookTimeout, line, nfs);
+    }
+
+    /**
+     * @param target the NFS declaration
+     * @return this job writing to that export (its target path is the mount point)
+     */
+    public ReplicationJobSpec withNfs(NfsTarget target) {
+        return new ReplicationJobSpec(name, group, paths, Optional.of(target.mountPoint()), schedule, delete,
+                rsyncOptions, requireMount, maxLoss, retries, retryDelay, timeout, pre, post, hookTimeout, line,
+                Optional.of(target));
     }
 
     /** True when the destination is the peer node over ssh. */

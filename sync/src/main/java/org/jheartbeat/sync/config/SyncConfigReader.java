@@ -27,6 +27,9 @@ final class SyncConfigReader extends YamlValues {
     static final List<String> JOB_KEYS = List.of("group", "paths", "target", "schedule", "delete",
             "rsync_options", "require_mount", "max_loss", "retries", "retry_delay", "timeout", "pre", "post",
             "hook_timeout");
+    static final List<String> NFS_KEYS = List.of("nfs", "mount", "options", "timeout", "automount");
+    private static final Pattern NFS_SOURCE = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):(/\\S*)");
+    private static final Pattern MOUNT_OPTION = Pattern.compile("[A-Za-z0-9_]+(=[^,\\s]+)?");
     static final List<String> BACKUP_KEYS = List.of("label", "uuid", "device", "mount_point", "paths",
             "keep", "poll", "fsck", "rsync_options", "schedule", "profile");
 
@@ -150,7 +153,14 @@ final class SyncConfigReader extends YamlValues {
             problem(keyNode, what + " has no paths; add \"paths: [/srv/data]\"");
         }
         List<Path> known = paths == null ? List.of() : paths;
-        Optional<Path> target = attempt(() -> target(m, known, what), null);
+        Node tn = m.containsKey("target") ? m.get("target").getValueNode() : null;
+        Optional<NfsTarget> nfs = Optional.empty();
+        if (tn instanceof org.yaml.snakeyaml.nodes.MappingNode) {
+            NfsTarget t = attempt(() -> nfs(tn, known, what), null);
+            nfs = t == null ? null : Optional.of(t);
+        }
+        Optional<Path> target = nfs == null ? null
+                : nfs.isPresent() ? Optional.of(nfs.get().mountPoint()) : attempt(() -> target(m, known, what), null);
         String schedule = attempt(() -> schedule(m, what), null);
         boolean delete = attempt(() -> bool(m, "delete", true, what), true);
         List<String> opts = attempt(() -> strings(m, "rsync_options", what), List.of());
@@ -187,7 +197,66 @@ final class SyncConfigReader extends YamlValues {
             return null;
         }
         return new ReplicationJobSpec(name, group, paths, target, schedule, delete, opts, requireMount,
-                maxLoss, retries, retryDelay, timeout, pre, post, hookTimeout, line(keyNode));
+                maxLoss, retries, retryDelay, timeout, pre, post, hookTimeout, line(keyNode), nfs);
+    }
+
+    /**
+     * A target declared as an NFS export: {@code {nfs: SERVER:/EXPORT, mount: /mnt/dir, options: [vers=4.2,
+     * soft], timeout: 10s, automount: true}}; each value checked even after a problem in another.
+     * Returns {@code null} (its problems recorded) when any value has a problem.
+     */
+    NfsTarget nfs(Node tn, List<Path> paths, String what) throws SyncConfigException {
+        int before = problems.size();
+        String w = what + ": target";
+        Map<String, NodeTuple> m = mapping(tn, w, NFS_KEYS);
+        String[] source = null;
+        if (!m.containsKey("nfs")) {
+            problem(tn, w + " has no nfs: server and export; write e.g. {nfs: 198.18.1.2:/export/web, mount: /mnt/web}"
+                    + " (or target: peer, or target: /abs/path)");
+        } else {
+            source = attempt(() -> nfsSource(m.get("nfs").getValueNode(), w), null);
+        }
+        Path mount = null;
+        if (!m.containsKey("mount")) {
+            problem(tn, w + " has no mount: the local directory the export is mounted on; add e.g. mount: /mnt/web");
+        } else {
+            Node mn = m.get("mount").getValueNode();
+            mount = attempt(() -> absPath(mn, w + ": mount"), null);
+            for (Path p : mount == null ? List.<Path>of() : paths) {
+                if (mount.startsWith(p) || p.startsWith(mount)) {
+                    problem(mn, w + ": mount " + mount + " overlaps the source " + p
+                            + "; mount the export outside every source path");
+                    break;
+                }
+            }
+        }
+        List<String> options = attempt(() -> strings(m, "options", w), List.of());
+        for (String o : options) {
+            if (!MOUNT_OPTION.matcher(o).matches()) {
+                problem(m.get("options").getValueNode(), w + ": options: [" + o + "] is not one mount option;"
+                        + " write each as its own item, e.g. [vers=4.2, soft, timeo=50]");
+            } else if (o.matches("(?i)(nfs)?vers=.*") && !o.matches("(?i)(nfs)?vers=(3|4|4\\.[0-2])")) {
+                problem(m.get("options").getValueNode(), w + ": options: [" + o + "] is not an NFS version this"
+                        + " job can check; write vers=3, vers=4, vers=4.1 or vers=4.2");
+            }
+        }
+        Duration timeout = attempt(() -> duration(m, "timeout", NfsTarget.DEFAULT_TIMEOUT, false, w), null);
+        boolean automount = attempt(() -> bool(m, "automount", true, w), true);
+        if (problems.size() > before) {
+            return null; // each problem is already recorded
+        }
+        return new NfsTarget(source[0], source[1], mount, options, timeout, automount);
+    }
+
+    /** {@code SERVER:/EXPORT} split in server and export (trailing slashes dropped). */
+    String[] nfsSource(Node n, String what) throws SyncConfigException {
+        String s = scalar(n, what + ": nfs").trim();
+        java.util.regex.Matcher mt = NFS_SOURCE.matcher(s);
+        if (!mt.matches()) {
+            throw err(n, what + ": nfs [" + s + "] is not SERVER:/EXPORT; write e.g. nfs: 198.18.1.2:/export/web");
+        }
+        String export = mt.group(2).replaceAll("/+$", "");
+        return new String[] {mt.group(1), export.isEmpty() ? "/" : export};
     }
 
     String group(Map<String, NodeTuple> m, Node keyNode, String what) throws SyncConfigException {
@@ -213,7 +282,7 @@ final class SyncConfigReader extends YamlValues {
         }
         if (!t.startsWith("/")) {
             throw err(tn, what + ": target [" + t + "] is neither peer nor an absolute path; "
-                    + "write peer or /abs/path");
+                    + "write peer, /abs/path or {nfs: SERVER:/EXPORT, mount: /mnt/dir}");
         }
         Path tp = Path.of(t).normalize();
         for (Path p : paths) {

@@ -15,7 +15,12 @@ public enum JobResult {
     /** Transient rsync failure (network, ssh, timeout) after every retry. */
     FAILED_TRANSIENT,
     /** Fatal rsync failure: needs a human. */
-    FAILED_FATAL;
+    FAILED_FATAL,
+    /**
+     * The scheduled run did not start: the job's NFS server is the peer, which is dead (its mount would
+     * hang); the job runs again once the peer is back. The last success and its counts are kept.
+     */
+    SKIPPED;
 
     /** @return {@code true} for OK and PARTIAL: the replica now matches the source of the run */
     public boolean success() {

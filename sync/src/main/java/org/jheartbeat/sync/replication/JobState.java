@@ -42,6 +42,18 @@ public record JobState(String job, Optional<Instant> lastStart, Optional<Instant
                 Optional.empty(), Map.of());
     }
 
+    /**
+     * This state marked {@link JobResult#SKIPPED} at {@code at}, saying why; the previous success data is kept.
+     *
+     * @param at  when the run was due
+     * @param why one line for {@code hb sync status}
+     * @return the new state
+     */
+    public JobState skipped(Instant at, String why) {
+        return new JobState(job, Optional.of(at), Optional.of(at), JobResult.SKIPPED, why, 0, 0, filesTotal, 0,
+                lastSuccess, successCounts);
+    }
+
     /** This state marked RUNNING since {@code start}; the previous success data is kept. */
     public JobState running(Instant start) {
         return new JobState(job, Optional.of(start), lastEnd, JobResult.RUNNING, "", 0, 0, filesTotal, 0,

@@ -47,7 +47,7 @@ final class ReplicaAges {
                 LOG.warn("sync job {}: no replica stamp: data age unknown", j.name());
             } else {
                 LOG.info("sync job {}: replica is {} old (last sync from {} at {})", j.name(),
-                        ReplicationRunner.human(Duration.between(s.get().start(), clock.instant())),
+                        SyncText.human(Duration.between(s.get().start(), clock.instant())),
                         s.get().sourceNode(), s.get().start());
             }
         }
@@ -62,10 +62,14 @@ final class ReplicaAges {
         }
     }
 
-    /** The newest of the local stamp and, for a path target, the stamp next to the target. */
+    /**
+     * The newest of the local stamp and, for a plain path target, the stamp next to the target. An NFS
+     * target's stamp is never read here: this runs on the group's worker before a start, where a hung
+     * server would block the takeover; the local stamp that every run writes is enough.
+     */
     private Optional<ReplicaStamp> stamp(ReplicationJobSpec j) throws IOException {
         Optional<ReplicaStamp> local = ReplicaStamp.read(ReplicaStamp.localFile(stateDir, j.name()));
-        if (j.toPeer()) {
+        if (j.toPeer() || j.nfs().isPresent()) {
             return local;
         }
         Optional<ReplicaStamp> target = ReplicaStamp.read(ReplicaStamp.targetFile(j.targetPath().orElseThrow(), j.name()));

@@ -68,6 +68,7 @@ public final class ReplicationRunner {
     private final Sleeper sleeper;
     private final String rsync;
     private final JobStateStore store;
+    private final NfsTargetRun nfs;
 
     /**
      * @param cfg       the (resolved) config: state dir, ssh, node addresses
@@ -77,6 +78,16 @@ public final class ReplicationRunner {
      * @param rsync     the rsync program, {@code "rsync"} to use PATH
      */
     public ReplicationRunner(SyncConfig cfg, String localNode, Clock clock, Sleeper sleeper, String rsync) {
+        this(cfg, localNode, clock, sleeper, rsync, NfsOps.system(), MountTable::read);
+    }
+
+    /**
+     * A runner whose NFS operations and mount table are given (a lab test runs them in a node's network
+     * namespace).
+     */
+    ReplicationRunner(SyncConfig cfg, String localNode, Clock clock, Sleeper sleeper, String rsync, NfsOps nfsOps,
+                      NfsTargetRun.Mounts mounts) {
+        this.nfs = new NfsTargetRun(nfsOps, mounts);
         this.cfg = Objects.requireNonNull(cfg, "cfg");
         this.localNode = Objects.requireNonNull(localNode, "localNode");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -231,8 +242,21 @@ public final class ReplicationRunner {
         boolean vanished = false;
         Optional<Path> displaced = trigger.keepsDisplaced()
                 ? Optional.of(displacedDir(cfg.stateDir(), job.name(), start)) : Optional.empty();
+        if (job.nfs().isPresent()) {
+            Optional<NfsTargetRun.Problem> p;
+            try {
+                p = nfs.prepare(name, job.nfs().get(),
+                        job.paths().stream().map(src -> RsyncCommand.localDestination(job, src)).toList());
+            } catch (InterruptedIOException e) {
+                p = Optional.of(new NfsTargetRun.Problem(true, "interrupted"));
+            }
+            if (p.isPresent()) {
+                return finish(post, job, trigger, before, start, p.get().result(), p.get().why() + "; nothing copied",
+                        stats, total, attempts, Map.of());
+            }
+        }
         for (Path src : job.paths()) {
-            if (!job.toPeer()) {
+            if (!job.toPeer() && job.nfs().isEmpty()) {
                 try {
                     Files.createDirectories(RsyncCommand.localDestination(job, src));
                 } catch (IOException e) {
@@ -249,14 +273,25 @@ public final class ReplicationRunner {
                         + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
                 LOG.debug("sync job {}: running {}", name, String.join(" ", argv));
                 ProcessResult r;
+                NfsTargetRun.Watch watch = job.nfs().map(t -> nfs.watch(t, Thread.currentThread())).orElse(null);
                 try {
                     r = RsyncProcess.run(argv, job.timeout(), progress);
                 } catch (InterruptedIOException e) {
-                    return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, "interrupted", stats,
+                    Optional<String> lost = Optional.empty();
+                    if (watch != null) {
+                        watch.close();
+                        lost = watch.failure();
+                    }
+                    return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT,
+                            lost.map(w -> w + "; copy of " + src + " stopped").orElse("interrupted"), stats,
                             total, attempts, Map.of());
                 } catch (IOException e) {
                     return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "cannot start " + rsync + ": "
                             + e.getMessage(), stats, total, attempts, Map.of());
+                } finally {
+                    if (watch != null) {
+                        watch.close();
+                    }
                 }
                 RsyncExit cls = RsyncExit.classify(r.exitCode(), r.timedOut());
                 if (cls == RsyncExit.OK || cls == RsyncExit.PARTIAL) {
@@ -264,12 +299,12 @@ public final class ReplicationRunner {
                     vanished |= cls == RsyncExit.PARTIAL;
                     break;
                 }
-                String why = (r.timedOut() ? "timed out after " + human(job.timeout())
+                String why = (r.timedOut() ? "timed out after " + SyncText.human(job.timeout())
                         : "rsync exit " + r.exitCode() + " (" + RsyncExit.describe(r.exitCode()) + ")")
-                        + " for " + src + lastLine(r.stderr());
+                        + " for " + src + SyncText.lastLine(r.stderr());
                 if (cls == RsyncExit.TRANSIENT && attempt <= job.retries()) {
                     LOG.warn("sync job {}: {}; retry {}/{} in {}", name, why, attempt, job.retries(),
-                            human(job.retryDelay()));
+                            SyncText.human(job.retryDelay()));
                     try {
                         sleeper.pause(job.retryDelay());
                     } catch (InterruptedException e) {
@@ -286,9 +321,9 @@ public final class ReplicationRunner {
         Map<String, Long> counts = new HashMap<>();
         facts.forEach(f -> counts.put(f.path().toString(), f.fileCount()));
         String stampNote = writeStamp(job, peerAddress, start);
-        String msg = total + " files, " + stats.filesTransferred() + " transferred (" + bytes(stats.bytesTransferred())
+        String msg = total + " files, " + stats.filesTransferred() + " transferred (" + SyncText.bytes(stats.bytesTransferred())
                 + ")" + (stats.deletedFiles() > 0 ? ", " + stats.deletedFiles() + " deleted" : "") + " to " + dest
-                + " in " + human(Duration.between(start, clock.instant()))
+                + " in " + SyncText.human(Duration.between(start, clock.instant()))
                 + (vanished ? "; some source files vanished during the run" : "") + stampNote
                 + displaced.map(dir -> "; what it replaced or deleted there is kept in " + dir).orElse("");
         return finish(post, job, trigger, before, start, vanished ? JobResult.PARTIAL : JobResult.OK, msg, stats, total,
@@ -321,8 +356,19 @@ public final class ReplicationRunner {
                         ReplicaStamp.localFile(cfg.stateDir(), job.name())), STAMP_TIMEOUT, null);
                 if (!r.succeeded()) {
                     LOG.warn("sync job {}: cannot send the replica stamp: rsync exit {}{}", job.name(), r.exitCode(),
-                            lastLine(r.stderr()));
+                            SyncText.lastLine(r.stderr()));
                     return "; replica stamp not sent";
+                }
+            } else if (job.nfs().isPresent()) {
+                // never a file call on the mount from this thread: a hung server would block it
+                Path out = cfg.stateDir().resolve("replica-outgoing").resolve(job.name() + ".stamp");
+                stamp.write(out);
+                Optional<String> bad = nfs.copy(job.nfs().get(), out,
+                        ReplicaStamp.targetFile(job.targetPath().orElseThrow(), job.name()));
+                stamp.write(ReplicaStamp.localFile(cfg.stateDir(), job.name()));
+                if (bad.isPresent()) {
+                    LOG.warn("sync job {}: cannot write the replica stamp: {}", job.name(), bad.get());
+                    return "; replica stamp not written on the target";
                 }
             } else {
                 stamp.write(ReplicaStamp.targetFile(job.targetPath().orElseThrow(), job.name()));
@@ -375,11 +421,11 @@ public final class ReplicationRunner {
         if (r.succeeded() && !r.timedOut()) {
             return new HookResult(true, false, "");
         }
-        String words = lastLine(r.stderr());
+        String words = SyncText.lastLine(r.stderr());
         if (words.isEmpty()) {
-            words = lastLine(r.stdout());
+            words = SyncText.lastLine(r.stdout());
         }
-        return new HookResult(false, false, (r.timedOut() ? "timed out after " + human(job.hookTimeout())
+        return new HookResult(false, false, (r.timedOut() ? "timed out after " + SyncText.human(job.hookTimeout())
                 : "exit " + r.exitCode()) + words);
     }
 
@@ -440,52 +486,5 @@ public final class ReplicationRunner {
         } catch (IOException e) {
             return "?";
         }
-    }
-
-    private static String lastLine(String stderr) {
-        String[] lines = stderr.strip().split("\n");
-        String last = lines[lines.length - 1].strip();
-        return last.isEmpty() ? "" : ": " + last;
-    }
-
-    /**
-     * Formats a byte count: {@code 512 B}, {@code 1.2 kB}, {@code 3.4 MB}, {@code 5.6 GB} (decimal units).
-     *
-     * @param n bytes
-     * @return the text
-     */
-    public static String bytes(long n) {
-        if (n < 1000) {
-            return n + " B";
-        }
-        String[] u = {"kB", "MB", "GB", "TB"};
-        double v = n;
-        int i = -1;
-        while (v >= 1000 && i < u.length - 1) {
-            v /= 1000;
-            i++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", v, u[i]);
-    }
-
-    /**
-     * Formats a duration for log lines: {@code 1.4 s}, {@code 4m12s}, {@code 2h05m}, {@code 3d04h}.
-     *
-     * @param d the duration (negative is treated as zero)
-     * @return the text
-     */
-    public static String human(Duration d) {
-        long ms = Math.max(0, d.toMillis());
-        if (ms < 60_000) {
-            return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
-        }
-        long s = ms / 1000;
-        if (s < 3600) {
-            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
-        }
-        if (s < 86400) {
-            return String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60);
-        }
-        return String.format(Locale.ROOT, "%dd%02dh", s / 86400, s % 86400 / 3600);
     }
 }

@@ -232,10 +232,10 @@ public final class ReplicationService implements AutoCloseable {
                 LOG.debug("sync job {}: group {} does not run on {}; not replicating", j.name(), j.group(), localNode);
                 continue;
             }
-            if (j.toPeer() && !peerUp.getAsBoolean()) {
-                if (skippedPeerDown.add(j.name())) {
-                    LOG.warn("sync job {}: peer {} is not up; not replicating until it is back", j.name(), peerNode);
-                }
+            boolean nfsOnPeer = peerNode != null
+                    && j.nfs().map(t -> t.servedBy(peerNode, cfg.nodes().get(peerNode))).orElse(false);
+            if ((j.toPeer() || nfsOnPeer) && !peerUp.getAsBoolean()) {
+                recordPeerSkip(j, nfsOnPeer, skippedPeerDown.add(j.name()), now);
                 continue;
             }
             if (skippedPeerDown.remove(j.name())) {
@@ -249,6 +249,21 @@ public final class ReplicationService implements AutoCloseable {
             submitted.add(j.name());
         }
         return submitted;
+    }
+
+    /** A run skipped as the peer is dead: logged once an outage; an NFS job's status once no run is in flight. */
+    private void recordPeerSkip(ReplicationJobSpec j, boolean nfsOnPeer, boolean first, Instant now) {
+        String why = nfsOnPeer ? "skipped: NFS server " + j.nfs().orElseThrow().server() + " is peer " + peerNode
+                + ", which is dead; not replicating to it until it is back"
+                : "peer " + peerNode + " is not up; not replicating until it is back";
+        if (first) {
+            LOG.warn("sync job {}: {}", j.name(), why);
+        }
+        JobState s = nfsOnPeer && !inProgress(j.name()) && !runner.isRunning(j.name()) ? runner.store().read(j.name())
+                : null;
+        if (s != null && s.result() != JobResult.SKIPPED) {
+            runner.store().write(s.skipped(now, why)); // a run in flight at the death writes its own end first
+        }
     }
 
     /**
