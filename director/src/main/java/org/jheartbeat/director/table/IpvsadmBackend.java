@@ -123,6 +123,31 @@ public final class IpvsadmBackend implements TableBackend {
     }
 
     @Override
+    public void syncActive(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+        runSync(SyncDaemonCommands.active(sync));
+        LOG.info("Connection sync: master daemon on {}", sync.iface());
+    }
+
+    @Override
+    public void syncStandby(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+        runSync(SyncDaemonCommands.standby(sync));
+        LOG.info("Connection sync: backup daemon on {}", sync.iface());
+    }
+
+    /** Runs each command; a stop of a daemon that is not running is expected, any other failure is thrown. */
+    private void runSync(List<List<String>> commands) throws BackendException {
+        for (List<String> args : commands) {
+            try {
+                run(args, "");
+            } catch (BackendException e) {
+                if (!(args.get(0).equals("--stop-daemon") && e.getMessage().contains(SyncDaemonCommands.NOT_RUNNING))) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    @Override
     public void apply(List<TableCommand> commands) throws BackendException {
         if (commands.isEmpty()) {
             return;
