@@ -259,7 +259,8 @@ public final class LdirectordParser {
                 current = keep(directive.get(), raw, inBlock, current);
             }
             GlobalDefaults g = readGlobals();
-            Optional<SyncSettings> sync = SyncDirectives.settings(g.sync, globals, problems);
+            Optional<SyncSettings> sync = SyncDirectives.settings(g.sync, globals, problems,
+                    String.valueOf(file.getFileName()));
             List<VirtualService> virtuals = new ArrayList<>();
             Set<ServiceKey> seen = new java.util.HashSet<>();
             for (Block b : blocks) {

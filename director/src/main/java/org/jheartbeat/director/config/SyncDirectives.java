@@ -82,7 +82,7 @@ final class SyncDirectives {
      */
     @SuppressWarnings("unchecked")
     static Optional<SyncSettings> settings(Map<String, Object> values, Map<String, DirectiveLine> lines,
-                                           LdirectordProblems problems) {
+                                           LdirectordProblems problems, String configName) {
         if (!values.containsKey("syncdaemon")) {
             // a bad syncdaemon line was reported at its line already
             for (String k : lines.containsKey("syncdaemon") ? List.<String>of() : List.of("syncid", "syncpeer",
@@ -97,6 +97,6 @@ final class SyncDirectives {
         return Optional.of(new SyncSettings((String) values.get("syncdaemon"),
                 Optional.ofNullable((Integer) values.get("syncid")),
                 (List<InetAddress>) values.getOrDefault("syncpeer", List.of()),
-                (Path) values.getOrDefault("syncauthkeys", SyncSettings.DEFAULT_AUTHKEYS)));
+                (Path) values.getOrDefault("syncauthkeys", SyncSettings.DEFAULT_AUTHKEYS), configName));
     }
 }

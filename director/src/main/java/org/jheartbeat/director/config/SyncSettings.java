@@ -22,8 +22,10 @@ import java.util.Optional;
  *                 (a receiver drops another id's packets, as the kernel's backup does)
  * @param peers    {@code syncpeer = ADDR ADDR}: both directors' addresses on the sync link (user space)
  * @param authKeys {@code syncauthkeys = PATH}, default {@code /etc/ha.d/authkeys} (user space)
+ * @param configName the ldirectord.cf's file name: names the standby's template file (user space)
  */
-public record SyncSettings(String iface, Optional<Integer> syncId, List<InetAddress> peers, Path authKeys) {
+public record SyncSettings(String iface, Optional<Integer> syncId, List<InetAddress> peers, Path authKeys,
+                           String configName) {
     /** The UDP port of the user-space template sync (the kernel's sync daemon uses 8848). */
     public static final int TEMPLATE_PORT = 8849;
 
@@ -35,5 +37,6 @@ public record SyncSettings(String iface, Optional<Integer> syncId, List<InetAddr
         Objects.requireNonNull(syncId, "syncId");
         peers = List.copyOf(peers);
         Objects.requireNonNull(authKeys, "authKeys");
+        Objects.requireNonNull(configName, "configName");
     }
 }

@@ -2,7 +2,6 @@ package org.jheartbeat.director.userspace.sched;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -108,24 +107,11 @@ public final class IpvsService implements ServiceScheduling {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.tunables = Objects.requireNonNull(tunables, "tunables");
         this.templates = new PersistenceTemplates(tunables);
-        this.virtualAddress = virtualAddress(spec);
+        this.virtualAddress = Scheduler.virtualAddress(spec);
         this.scheduler = Schedulers.create(spec, dests, tunables);
         long now = clock.getAsLong();
         this.nextEstimate = now + Traffic.PERIOD_NANOS;
         scheduler.tick(now);
-    }
-
-    private static InetAddress virtualAddress(ServiceSpec s) {
-        if (s.key().endpoint().isPresent()) {
-            return s.key().endpoint().get().address();
-        }
-        long m = s.key().fwmark();
-        try {
-            return InetAddress.getByAddress(new byte[] {(byte) (m >>> 24), (byte) (m >>> 16), (byte) (m >>> 8),
-                (byte) m});
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The scheduler object (for tests in this package). */
@@ -239,7 +225,8 @@ public final class IpvsService implements ServiceScheduling {
             InetAddress key = PersistenceTemplates.masked(client.getAddress(), spec.netmask());
             ct = templates.valid(key);
             if (ct == null) {
-                dest = scheduler.schedule(request, now);
+                dest = templates.adopted(key, now, a -> find(a) < 0 ? null : dests.get(find(a)));
+                dest = dest != null ? dest : scheduler.schedule(request, now);
                 if (dest == null) {
                     return Optional.empty();
                 }
@@ -372,6 +359,16 @@ public final class IpvsService implements ServiceScheduling {
             }
             nextEstimate += Traffic.PERIOD_NANOS;
         }
+    }
+
+    @Override
+    public List<SyncedTemplate> templates() {
+        return spec.persistent().isEmpty() ? List.of() : templates.exported(clock.getAsLong());
+    }
+
+    @Override
+    public void adopt(List<SyncedTemplate> synced) {
+        templates.adopt(spec.persistent().isEmpty() ? List.of() : synced, clock.getAsLong());
     }
 
     @Override

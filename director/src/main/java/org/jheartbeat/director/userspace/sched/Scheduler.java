@@ -1,6 +1,8 @@
 package org.jheartbeat.director.userspace.sched;
 
 import java.net.InetAddress;
+import java.net.UnknownHostException;
+import org.jheartbeat.director.table.ServiceSpec;
 
 /**
  * One IPVS scheduler over a service's live destination list (kernel order: newest first). The
@@ -36,5 +38,19 @@ interface Scheduler {
 
     /** The scheduler's periodic work (lblc/lblcr garbage collection); called with the current time. */
     default void tick(long nowNanos) {
+    }
+
+    /** The virtual address a scheduler sees: the service's, or a firewall mark as an IPv4 address. */
+    static InetAddress virtualAddress(ServiceSpec s) {
+        if (s.key().endpoint().isPresent()) {
+            return s.key().endpoint().get().address();
+        }
+        long m = s.key().fwmark();
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) (m >>> 24), (byte) (m >>> 16), (byte) (m >>> 8),
+                (byte) m});
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

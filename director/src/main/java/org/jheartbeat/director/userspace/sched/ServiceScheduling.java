@@ -52,6 +52,22 @@ public interface ServiceScheduling {
     /** The connection entries and persistence templates, as {@code ipvsadm -L -n -c} shows them. */
     List<ConnectionEntry> connections();
 
+    /**
+     * The valid persistence templates, for the standby director (connection sync); none without persistence.
+     * Templates taken over with {@link #adopt} and not used yet are included.
+     */
+    default List<SyncedTemplate> templates() {
+        return List.of();
+    }
+
+    /**
+     * Templates replicated from the other director: a client that has none here and connects within a
+     * template's remaining time goes to its real server if that server is listed and may take it (as for a
+     * template of this director), else it is scheduled afresh. Bounded; expired ones are dropped.
+     */
+    default void adopt(List<SyncedTemplate> templates) {
+    }
+
     /** Expires what has timed out (connection entries, templates); the data path calls it at least once a second. */
     void expire();
 
