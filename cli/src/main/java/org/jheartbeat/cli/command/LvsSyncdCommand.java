@@ -41,6 +41,16 @@ public final class LvsSyncdCommand implements Callable<Integer> {
             + " /var/lib/jheartbeat).")
     Path stateDir;
 
+    @Option(names = "--backend", paramLabel = "auto|ipvs|userspace", defaultValue = "${env:HB_LVS_BACKEND:-auto}",
+            description = "ipvs: start the kernel's backup sync daemon unless a sync daemon runs here, and exit;"
+                    + " userspace: receive the templates until stopped; auto: ipvs when this kernel has it"
+                    + " (default: $HB_LVS_BACKEND, else ${DEFAULT-VALUE}).")
+    String backend;
+
+    @Option(names = "--ipvsadm", paramLabel = "PROGRAM", defaultValue = "ipvsadm",
+            description = "The ipvsadm program (default: ${DEFAULT-VALUE} from PATH).")
+    String ipvsadm;
+
     @Override
     public Integer call() throws Exception {
         Path path = LvsCommand.resolveConfig(file);
@@ -53,6 +63,24 @@ public final class LvsSyncdCommand implements Callable<Integer> {
         }
         SyncSettings sync = r.config().get().globals().sync().orElseThrow(() -> new UserException(ExitCodes.CONFIG,
                 path + ": no syncdaemon; add syncdaemon = IF and syncpeer = ADDR ADDR to sync the templates"));
+        String b = backend == null ? "auto" : backend.strip();
+        if (b.equals("auto")) {
+            b = org.jheartbeat.director.userspace.KernelIpvs.present() ? "ipvs" : "userspace";
+        }
+        if (b.equals("ipvs")) {
+            // the kernel's backup daemon receives on its own: started once, then nothing to run here
+            try {
+                boolean started = new org.jheartbeat.director.table.IpvsadmBackend(ipvsadm, IpvsadmBackendRunner.OS, 1,
+                        java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(10)).syncBoot(sync);
+                err.println(started ? "hb: the backup sync daemon runs on " + sync.iface()
+                        : "hb: a sync daemon runs here already; nothing to do");
+                return ExitCodes.OK;
+            } catch (org.jheartbeat.director.table.BackendException e) {
+                throw new UserException(ExitCodes.FAILURE, "cannot start the backup sync daemon: " + e.getMessage());
+            }
+        } else if (!b.equals("userspace")) {
+            throw new UserException(ExitCodes.USAGE, "--backend " + b + ": unknown; use auto, ipvs or userspace");
+        }
         TemplateSync.Link link;
         MessageAuthenticator auth;
         try {

@@ -134,6 +134,21 @@ public final class IpvsadmBackend implements TableBackend {
         LOG.info("Connection sync: backup daemon on {}", sync.iface());
     }
 
+    /**
+     * A node of the pair at boot ({@code hb lvs syncd}): starts the backup daemon unless a sync daemon runs
+     * here already (a master: this node's director runs; a backup: nothing to do).
+     *
+     * @return whether the backup daemon was started
+     */
+    public boolean syncBoot(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+        if (run(List.of("-L", "--daemon"), "").stdout().contains("sync daemon")) {
+            return false;
+        }
+        run(SyncDaemonCommands.boot(sync), "");
+        LOG.info("Connection sync: backup daemon on {}", sync.iface());
+        return true;
+    }
+
     /** Runs each command; a stop of a daemon that is not running is expected, any other failure is thrown. */
     private void runSync(List<List<String>> commands) throws BackendException {
         for (List<String> args : commands) {

@@ -32,6 +32,11 @@ public final class SyncDaemonCommands {
         return List.of(List.of("--stop-daemon", "master"), List.of("--stop-daemon", "backup"), start("backup", sync));
     }
 
+    /** The command of a node that boots as the standby: start the backup daemon. */
+    public static List<String> boot(SyncSettings sync) {
+        return start("backup", sync);
+    }
+
     private static List<String> start(String state, SyncSettings sync) {
         List<String> a = new ArrayList<>(List.of("--start-daemon", state, "--mcast-interface", sync.iface()));
         sync.syncId().ifPresent(id -> a.addAll(List.of("--syncid", Integer.toString(id))));

@@ -65,6 +65,21 @@ class SyncDaemonTest {
     }
 
     @Test
+    void aNodeBootingAsTheStandbyStartsTheBackupUnlessADaemonRuns() throws Exception {
+        RecordingIpvsadm rec = new RecordingIpvsadm(Files.createDirectories(dir.resolve("ipvsadm")));
+        Path cfg = dir.resolve("ldirectord.cf");
+        Files.writeString(cfg, "syncdaemon = eth1\nsyncid = 7\n" + VIRTUAL);
+        var sync = new LdirectordParser().parse(cfg).config().orElseThrow().globals().sync().orElseThrow();
+        assertThat(rec.backend(1).syncBoot(sync)).isTrue();
+        assertThat(rec.run("-L", "--daemon")).isEqualTo("backup sync daemon (mcast=eth1, syncid=7)\n");
+        assertThat(rec.backend(1).syncBoot(sync)).as("a backup runs already").isFalse();
+        rec.run("--stop-daemon", "backup");
+        rec.run("--start-daemon", "master", "--mcast-interface", "eth1");
+        assertThat(rec.backend(1).syncBoot(sync)).as("this node's director runs").isFalse();
+        assertThat(rec.run("-L", "--daemon")).isEqualTo("master sync daemon (mcast=eth1, syncid=0)\n");
+    }
+
+    @Test
     void withoutSyncdaemonNoDaemonIsTouched() throws Exception {
         RecordingIpvsadm rec = new RecordingIpvsadm(Files.createDirectories(dir.resolve("ipvsadm")));
         Path cfg = dir.resolve("ldirectord.cf");
