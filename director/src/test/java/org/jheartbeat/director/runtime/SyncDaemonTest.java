@@ -32,6 +32,8 @@ class SyncDaemonTest {
         Path cfg = dir.resolve("ldirectord.cf");
         Files.writeString(cfg, "syncdaemon = eth1\nsyncid = 7\n" + VIRTUAL);
         LdirectordConfig config = new LdirectordParser().parse(cfg).config().orElseThrow();
+        assertThat(org.jheartbeat.director.config.LdirectordShow.text(config)).contains("supervised = no\n"
+                + "syncdaemon = eth1\nsyncid = 7\nsyncpeer = (unset)\nsyncauthkeys = /etc/ha.d/authkeys\n");
         // takeover: no daemon runs yet, so the two stops are answered "No daemon is running" (not logged)
         try (DirectorDaemon d = daemon(config, rec)) {
             assertThat(rec.run("-L", "--daemon")).isEqualTo("master sync daemon (mcast=eth1, syncid=7)\n");
