@@ -78,7 +78,9 @@ public final class TemplateSync {
         try {
             text = Files.readString(authkeys, StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
-            throw new IllegalArgumentException("syncauthkeys " + authkeys + " cannot be read (" + e.getMessage() + ")");
+            throw new IllegalArgumentException("syncauthkeys " + authkeys + " cannot be read ("
+                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage())
+                    + "); give the cluster's authkeys file");
         }
         AuthKeysParser.Result r = AuthKeysParser.parse(authkeys, text);
         Optional<AuthKeys> keys = r.authKeys();
