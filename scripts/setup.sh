@@ -21,6 +21,7 @@ PACKAGES=(
   lighttpd-mod-openssl openssl     # HealthChecksIT: https real server, its throw-away certificate
   exim4-daemon-light dovecot-imapd dovecot-pop3d dnsmasq-base  # HealthChecksIT: smtp, imap(s)/pop, dns real servers
   samba samba-common-bin           # nmbd (bookworm ships it in samba) and nmblookup: Hostname's NetBIOS takeover
+  nut-server nut-client            # NutUpsdIT: a real upsd with the dummy-ups driver, upscmd and upsc
   bind9 bind9-dnsutils             # named (a dynamic zone in the lab) and nsupdate/dig: Hostname's DNS takeover
   stress-ng                        # StressDeathsIT, bench/stress-deaths.sh, bench/soak.sh: CPU, memory and sync() load
                                    # (~25 MB with libipsec-mb1 and a few small mesa/xcb libraries, a few seconds)
@@ -32,6 +33,9 @@ PACKAGES=(
   # the town hall (TownhallIT, ./demo.sh townhall; lab/townhall): node1's web group (MariaDB, Apache
   # with PHP), node2's mail group (Exim and Dovecot, above; Exim, not Postfix: they conflict)
   mariadb-server apache2 libapache2-mod-php php-mysql   # ~330 MB, ~30 s on a fresh install
+  # and the rest of the seed's room (TownhallIT): ProFTPD and Tomcat in node1's group, Samba as the
+  # domain controller (smbclient logs on from the client) and SpamAssassin in node2's (~40 s, ~100 packages, mostly Perl)
+  proftpd-core tomcat10 spamd smbclient
 )
 
 if [ "$(id -u)" -ne 0 ]; then

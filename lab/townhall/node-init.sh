@@ -14,8 +14,9 @@
 #     198.18.0.101:25 and Dovecot IMAP on 198.18.0.101:143, mail in /srv/mail/alice/Maildir.
 #     With the demo's extra packages (./demo.sh townhall installs them): ProFTPD on 198.18.0.100:21
 #     (user clerk, home /srv/web/ftp), Tomcat 10 on 198.18.0.100:8080 (/townhall from
-#     /srv/web/tomcat; resource.d/townhall-tomcat), Samba smbd on 198.18.0.101:445 (share
-#     "public" = /srv/mail/public), SpamAssassin spamd on 198.18.0.101:783.
+#     /srv/web/tomcat; resource.d/townhall-tomcat), Samba smbd on 198.18.0.101:445 as the TOWNHALL
+#     domain's NT-style primary domain controller (domain logons, share "netlogon" with logon.bat,
+#     share "public" = /srv/mail/public; user alice), SpamAssassin spamd on 198.18.0.101:783.
 #     Nothing listens on an address outside 198.18.0.0/15 or loopback.
 set -eu
 n=$1
@@ -63,6 +64,17 @@ mkimage() { # NAME DIR: /var/lib/townhall/NAME.img, 256 MiB (sparse), its tree f
         chown -R alice:alice "$mnt/alice"
         chmod -R go-rwx "$mnt/alice"
         echo "opening hours: Monday to Friday, 8 to 12" >"$mnt/public/opening-hours.txt"
+        # the domain's logon share and its account database live on the partition, so the domain
+        # controller (smbd) follows the mail group with its users and its domain SID
+        mkdir -p "$mnt/netlogon" "$mnt/samba/private"
+        printf 'rem town hall logon script\r\nnet use P: \\\\TOWNHALL\\public\r\n' >"$mnt/netlogon/logon.bat"
+        if command -v pdbedit >/dev/null 2>&1; then
+            conf=$(mktemp)
+            printf '[global]\n workgroup = TOWNHALL\n netbios name = TOWNHALL\n passdb backend = tdbsam:%s\n private dir = %s\n' \
+                "$mnt/samba/passdb.tdb" "$mnt/samba/private" >"$conf"
+            printf 'townhall\ntownhall\n' | pdbedit -s "$conf" -a -t -u alice >/dev/null
+            rm -f "$conf"
+        fi
     fi
     umount "$mnt"
     rmdir "$mnt"
@@ -155,9 +167,19 @@ if [ -d /etc/tomcat10 ]; then
 fi
 if [ -d /etc/samba ]; then
     mkdir -p /run/samba
+    # an NT-style (classic) primary domain controller for the TOWNHALL domain: domain logons with
+    # the logon script from [netlogon]; its account database and secrets (the domain SID) are on
+    # the mail partition (made by mkimage above), so whichever node serves the mail group is the DC
     cat >/etc/samba/smb.conf <<'CONF'
 [global]
-   server role = standalone server
+   workgroup = TOWNHALL
+   netbios name = TOWNHALL
+   server role = classic primary domain controller
+   domain logons = yes
+   logon script = logon.bat
+   logon path =
+   passdb backend = tdbsam:/srv/mail/samba/passdb.tdb
+   private dir = /srv/mail/samba/private
    interfaces = 198.18.0.101/24
    bind interfaces only = yes
    smb ports = 445
@@ -167,6 +189,10 @@ if [ -d /etc/samba ]; then
    printcap name = /dev/null
    disable spoolss = yes
    log file = /var/log/samba/log.%m
+[netlogon]
+   path = /srv/mail/netlogon
+   read only = yes
+   browseable = no
 [public]
    path = /srv/mail/public
    guest ok = yes

@@ -2,15 +2,11 @@ package org.jheartbeat.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jheartbeat.director.topology.IpJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,7 +48,7 @@ class LvsShowTest {
                 + "    quiescent = no\n    cleanstop = yes\n    fallback = (unset)\n    fallbackcommand = (unset)\n"
                 + "    emailalert = (unset)\n    emailalertfreq = 0\n    emailalertstatus = all\n"
                 + "    smtp = (unset)\n    monitorfile = (unset)\n    servicename = (unset)\n    comment = (unset)\n"
-                + "    checkcafile = (unset)\n"
+                + "    checkcafile = (unset)\n    resetcounts = no\n    slowstart = 0\n"
                 + "    real = 198.18.0.21:8080 gate 1    # line 13\n" + realBlock.replace("2N", "21")
                 + "    real = 198.18.0.22:8080 gate 1    # line 14\n" + realBlock.replace("2N", "22"));
     }
@@ -62,7 +58,7 @@ class LvsShowTest {
         Path f = Files.writeString(dir.resolve("w.cf"), "logfile=\"local0\"\nvirtual=198.18.0.100:80\n"
                 + "    real=198.18.0.21:80 gate -w 5 \"/a b?x=1&y=<2>\", \"up\\d+\"\n"
                 + "    real=198.18.0.22->198.18.0.23 masq 2 u:10\n    passwd=\"s3cret\"\n    service=http\n"
-                + "    checktype=negotiate\n    request=\"/health\"\n");
+                + "    checktype=negotiate\n    request=\"/health\"\n    slowstart=30\n    resetcounts=yes\n");
         HbRun r = HbRun.hb("lvs", "check", "--json", f.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).doesNotContain("s3cret");
@@ -73,6 +69,8 @@ class LvsShowTest {
         assertThat(v.get("scheduler")).isEqualTo("wrr");
         assertThat(v.get("negotiatetimeout")).isEqualTo(30L);
         assertThat(v.get("passwd")).isEqualTo("(set)");
+        assertThat(v.get("slowstart")).isEqualTo(30L);
+        assertThat(v.get("resetcounts")).isEqualTo("yes");
         assertThat(v.get("netmask")).isNull();
         List<?> reals = (List<?>) v.get("reals");
         assertThat(reals).hasSize(3);
@@ -96,42 +94,20 @@ class LvsShowTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).startsWith(f + ":2: real: -w must be followed by the weight");
+        Path slow = Files.writeString(dir.resolve("slow.cf"), "virtual=198.18.0.100:80\n    real=198.18.0.21:80 gate\n"
+                + "    slowstart=30s\n");
+        HbRun s = HbRun.hb("lvs", "check", "--show", slow.toString());
+        assertThat(s.code()).isEqualTo(2);
+        assertThat(s.out()).isEmpty();
+        assertThat(s.err()).startsWith(slow + ":3: slowstart must be a whole number of seconds from 0 (off) to 3600")
+                .doesNotContain("Exception");
     }
 
-    /** A JSON object read with jackson-core's parser into maps, lists, strings, longs and nulls. */
+    /** A JSON object read into maps, lists, strings, longs and nulls ({@link IpJson#tree}). */
+    @SuppressWarnings("unchecked")
     static Map<String, Object> object(String json) throws Exception {
-        try (JsonParser p = new JsonFactory().createParser(json)) {
-            assertThat(p.nextToken()).isEqualTo(JsonToken.START_OBJECT);
-            @SuppressWarnings("unchecked")
-            Map<String, Object> m = (Map<String, Object>) value(p);
-            return m;
-        }
-    }
-
-    private static Object value(JsonParser p) throws Exception {
-        switch (p.currentToken()) {
-            case START_OBJECT: {
-                Map<String, Object> m = new LinkedHashMap<>();
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String k = p.currentName();
-                    p.nextToken();
-                    m.put(k, value(p));
-                }
-                return m;
-            }
-            case START_ARRAY: {
-                List<Object> l = new ArrayList<>();
-                while (p.nextToken() != JsonToken.END_ARRAY) {
-                    l.add(value(p));
-                }
-                return l;
-            }
-            case VALUE_NUMBER_INT:
-                return p.getLongValue();
-            case VALUE_NULL:
-                return null;
-            default:
-                return p.getText();
-        }
+        Object tree = IpJson.tree(json);
+        assertThat(tree).isInstanceOf(Map.class);
+        return (Map<String, Object>) tree;
     }
 }

@@ -119,6 +119,8 @@ public final class LvsDaemonCommand implements Callable<Integer> {
             return ExitCodes.CONFIG;
         }
         LdirectordConfig cfg = r.config().get();
+        // a usage error (an unknown --backend) is refused before anything is logged or written
+        org.jheartbeat.director.table.TableBackend table = backend();
         List<org.jheartbeat.core.config.ConfigDiagnostic> topology = DrTopologyProbe.host().warnings(cfg);
         topology.forEach(d -> err.println(d.format()));
         String log = logFile != null ? logFile : cfg.globals().logFile();
@@ -130,6 +132,7 @@ public final class LvsDaemonCommand implements Callable<Integer> {
         if (Files.exists(sock)) {
             try {
                 ControlSocket.request(sock, "ping", 2_000);
+                closeBackend(table);
                 throw new UserException(ExitCodes.FAILURE, "a director already runs for " + path + " (socket "
                         + sock + "); stop it first");
             } catch (IOException e) {
@@ -141,7 +144,6 @@ public final class LvsDaemonCommand implements Callable<Integer> {
             Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
         }
         DirectorDaemon d;
-        org.jheartbeat.director.table.TableBackend table = backend();
         try {
             d = new DirectorDaemon(cfg, table, CheckFactory.standard(), sock, a -> { });
         } catch (BackendException e) {

@@ -41,7 +41,9 @@ class TownhallIT {
 
     private static boolean installed() {
         return Set.of("/usr/sbin/mariadbd", "/usr/sbin/apache2", "/usr/sbin/exim4", "/usr/sbin/dovecot",
-                "/usr/lib/ocf/resource.d/heartbeat/Filesystem").stream().allMatch(p -> Files.isExecutable(Path.of(p)));
+                "/usr/lib/ocf/resource.d/heartbeat/Filesystem", "/usr/sbin/proftpd",
+                "/usr/share/tomcat10/bin/catalina.sh", "/usr/sbin/smbd", "/usr/bin/smbclient", "/usr/sbin/spamd",
+                "/usr/bin/spamc").stream().allMatch(p -> Files.isExecutable(Path.of(p)));
     }
 
     private static Map<String, String> env(String haresources) {
@@ -72,6 +74,8 @@ class TownhallIT {
             lab.waitUntil(() -> page(lab).contains("served-by: node1\nrow 1 welcome to the town hall"),
                     Figures.HANG_MS, "node1's PHP page with the first row");
             lab.waitUntil(() -> smtpBanner(lab), Figures.HANG_MS, "node2's SMTP banner");
+            lab.waitUntil(() -> webExtras(lab, "node1") && mailExtras(lab), Figures.HANG_MS,
+                    "ProFTPD and Tomcat on node1, the domain logon and spamd on node2");
             Figures.print("townhall_services_up_ms", (System.nanoTime() - t0) / 1_000_000, "ms",
                     "both daemons started to the PHP page and the SMTP banner answering");
 
@@ -102,6 +106,7 @@ class TownhallIT {
                 assertThat(onNode2).contains("row 1 welcome to the town hall", "row 2 before-1", "row 3 before-2",
                         "row 4 before-3");
                 assertThat(imapFetch(lab, 1)).contains("first message");
+                lab.waitUntil(() -> webExtras(lab, "node2"), Figures.HANG_MS, "ProFTPD and Tomcat on node2");
 
                 // written on node2 meanwhile: a row and a message
                 assertThat(get(lab, "http://" + WEB + "/?add=written-on-node2")).startsWith("added ");
@@ -128,6 +133,22 @@ class TownhallIT {
             assertThat(sampler.mailFailures).as("node2's SMTP did not answer at: %s", sampler.mailFailures).isEmpty();
             assertThat(sampler.macs.get(MAIL)).as("MACs answering for node2's address").containsExactly("02:00:c6:12:00:02");
             assertThat(status(lab, "node2")).contains("node2        active  (this node)");
+            lab.waitUntil(() -> webExtras(lab, "node1"), Figures.HANG_MS, "ProFTPD and Tomcat back on node1");
+
+            // the domain controller follows the mail group: node2 powered off, alice logs on through node1
+            assertThat(badLogon(lab)).as("a wrong password is refused by the domain controller").isTrue();
+            assertThat(lab.lab("poweroff", "node2").code()).isZero();
+            long mailOff = System.nanoTime();
+            lab.waitUntil(() -> lab.holds("node1", MAIL) && smtpBanner(lab) && mailExtras(lab), Figures.HANG_MS,
+                    "node2's mail group, its domain logon and spamd served by node1");
+            Figures.print("townhall_mail_takeover_ms", (System.nanoTime() - mailOff) / 1_000_000, "ms",
+                    "node2 powered off to alice's domain logon and spamd answering from node1");
+            assertThat(imapFetch(lab, 1)).contains("first message");
+            assertThat(badLogon(lab)).isTrue();
+            assertThat(lab.lab("poweron", "node2").code()).isZero();
+            start(lab, "node2");
+            lab.waitUntil(() -> lab.holds("node2", MAIL) && !lab.holds("node1", MAIL) && mailExtras(lab),
+                    Figures.HANG_MS, "the mail group and the domain controller back on node2");
 
             // every service watched (lab/townhall/jheartbeat.yaml: heartbeat_class: yes, one restart allowed):
             // MariaDB, a resource.d script, killed on node1 is restarted there; killed again, the group moves
@@ -149,6 +170,33 @@ class TownhallIT {
                     "second kill -9 of mariadbd on node1 until node2 serves the PHP page");
             assertThat(mariadbPid(lab, "node1")).isEmpty();
         }
+    }
+
+    /** ProFTPD (the clerk's minutes) and Tomcat on the web address, both answering from {@code node}. */
+    private static boolean webExtras(Lab lab, String node) throws Exception {
+        Lab.Result ftp = lab.lab("client", "curl", "-s", "-m", "5", "--user", "clerk:townhall", "ftp://" + WEB + "/");
+        String tomcat = get(lab, "http://" + WEB + ":8080/townhall/");
+        return ftp.code() == 0 && ftp.output().contains("minutes.txt") && lab.holds(node, WEB)
+                && tomcat.startsWith("served-by: " + node + "\nTomcat ");
+    }
+
+    /**
+     * alice's logon to the TOWNHALL domain (NTLM against the domain controller's account database) fetching the
+     * logon script from [netlogon], and spamd classifying a message, on the mail address.
+     */
+    private static boolean mailExtras(Lab lab) throws Exception {
+        Lab.Result logon = lab.lab("client", "smbclient", "-m", "SMB3", "-t", "5", "//" + MAIL + "/netlogon",
+                "-U", "TOWNHALL\\alice%townhall", "-c", "get logon.bat -");
+        Lab.Result spam = lab.lab("client", "sh", "-c", "printf 'Subject: council\\n\\nmeeting at 8\\n' | timeout 10"
+                + " spamc -x -t 5 -d " + MAIL + " -c; [ $? -le 1 ]");
+        return logon.code() == 0 && logon.output().contains("rem town hall logon script") && spam.code() == 0;
+    }
+
+    /** A logon with a wrong password is refused (the check above proves the account database answers). */
+    private static boolean badLogon(Lab lab) throws Exception {
+        Lab.Result r = lab.lab("client", "smbclient", "-m", "SMB3", "-t", "5", "//" + MAIL + "/netlogon",
+                "-U", "TOWNHALL\\alice%wrong", "-c", "ls");
+        return r.code() != 0 && r.output().contains("NT_STATUS_LOGON_FAILURE");
     }
 
     /** The pid of a live mariadbd in the node's own /run, or "". */

@@ -25,37 +25,42 @@ import org.junit.jupiter.api.Test;
 class MetricsEndpointTest {
     private final AtomicReference<CompletableFuture<ClusterLoop.Observation>> answer = new AtomicReference<>();
 
-    private final MetricsEndpoint.Sources sources = new MetricsEndpoint.Sources() {
-        @Override
-        public CompletableFuture<ClusterLoop.Observation> observe() {
-            return answer.get();
-        }
+    private final MetricsEndpoint.Sources sources = sources(() -> answer.get());
 
-        @Override
-        public List<JobState> jobs() {
-            return List.of();
-        }
+    /** Sources whose observation comes from {@code observe}, with no sync jobs, backups or lost log lines. */
+    static MetricsEndpoint.Sources sources(java.util.function.Supplier<CompletableFuture<ClusterLoop.Observation>> observe) {
+        return new MetricsEndpoint.Sources() {
+            @Override
+            public CompletableFuture<ClusterLoop.Observation> observe() {
+                return observe.get();
+            }
 
-        @Override
-        public Optional<Duration> replicaAge(String job) {
-            return Optional.empty();
-        }
+            @Override
+            public List<JobState> jobs() {
+                return List.of();
+            }
 
-        @Override
-        public List<BackupState> backups() {
-            return List.of();
-        }
+            @Override
+            public Optional<Duration> replicaAge(String job) {
+                return Optional.empty();
+            }
 
-        @Override
-        public long logDropped() {
-            return 0;
-        }
+            @Override
+            public List<BackupState> backups() {
+                return List.of();
+            }
 
-        @Override
-        public long syslogRecordsLost() {
-            return 0;
-        }
-    };
+            @Override
+            public long logDropped() {
+                return 0;
+            }
+
+            @Override
+            public long syslogRecordsLost() {
+                return 0;
+            }
+        };
+    }
 
     private static String get(int port) throws IOException, InterruptedException {
         HttpClient c = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();

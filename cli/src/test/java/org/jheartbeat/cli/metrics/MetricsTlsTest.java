@@ -11,15 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.jheartbeat.core.loop.ClusterLoop;
-import org.jheartbeat.sync.backup.BackupState;
-import org.jheartbeat.sync.replication.JobState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,37 +29,8 @@ class MetricsTlsTest {
     @TempDir
     Path dir;
 
-    private final MetricsEndpoint.Sources sources = new MetricsEndpoint.Sources() {
-        @Override
-        public CompletableFuture<ClusterLoop.Observation> observe() {
-            return CompletableFuture.completedFuture(ClusterMetricsTest.observation("active", "up"));
-        }
-
-        @Override
-        public List<JobState> jobs() {
-            return List.of();
-        }
-
-        @Override
-        public Optional<Duration> replicaAge(String job) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<BackupState> backups() {
-            return List.of();
-        }
-
-        @Override
-        public long logDropped() {
-            return 0;
-        }
-
-        @Override
-        public long syslogRecordsLost() {
-            return 0;
-        }
-    };
+    private final MetricsEndpoint.Sources sources = MetricsEndpointTest.sources(
+            () -> CompletableFuture.completedFuture(ClusterMetricsTest.observation("active", "up")));
 
     /** Runs a command; its exit code and output (stdout and stderr). */
     private record Run(int exit, String out) {

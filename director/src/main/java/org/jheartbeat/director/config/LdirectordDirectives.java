@@ -52,6 +52,8 @@ public final class LdirectordDirectives {
         COUNT,
         /** A whole number, at least 0. */
         FREQUENCY,
+        /** A whole number of seconds from 0 to 3600 ({@code slowstart}). */
+        SLOW_START,
         /** A comma list of all, none, starting, running, stopping, reloading ({@code none} alone). */
         ALERT_STATUS,
         /** {@code host[:port]} of an SMTP server. */
@@ -108,6 +110,8 @@ public final class LdirectordDirectives {
         both(t, "fallback6", Check.NONE);
         both(t, "fallbackcommand", Check.NONE);
         both(t, "checkcafile", Check.NONE);
+        both(t, "resetcounts", Check.YES_NO);
+        both(t, "slowstart", Check.SLOW_START);
         both(t, "quiescent", Check.YES_NO);
         both(t, "cleanstop", Check.YES_NO);
         both(t, "emailalert", Check.NONE);

@@ -365,6 +365,7 @@ public final class LdirectordParser {
                 case SECONDS -> values.seconds(key, r);
                 case COUNT -> values.integer(key, r, 1, 1_000_000);
                 case FREQUENCY -> values.integer(key, r, 0, Integer.MAX_VALUE);
+                case SLOW_START -> values.slowStart(r);
                 case ALERT_STATUS -> {
                     if (!values.validStatus(unquote(r.value()))) {
                         error(r.line(), "emailalertstatus must be a comma list of all, none, starting, running,"

@@ -184,7 +184,9 @@ public final class LdirectordShow {
                 Setting.opt("monitorfile", v.monitorFile()),
                 Setting.opt("servicename", v.serviceName()),
                 Setting.opt("comment", v.comment()),
-                Setting.opt("checkcafile", v.checkCaFile())));
+                Setting.opt("checkcafile", v.checkCaFile()),
+                Setting.of("resetcounts", yesNo(v.rejoin().resetCounts())),
+                Setting.of("slowstart", v.rejoin().slowStartSeconds())));
         return List.copyOf(s);
     }
 

@@ -101,6 +101,17 @@ final class LdirectordValues {
         return Optional.of(Integer.parseInt(v));
     }
 
+    /** {@code slowstart}: whole seconds, 0 (off) to one hour. */
+    Optional<Integer> slowStart(DirectiveLine r) {
+        String v = unquote(r.value());
+        if (!DIGITS.matcher(v).matches() || v.length() > 5 || Integer.parseInt(v) > Rejoin.MAX_SLOW_START_SECONDS) {
+            problems.error(r.line(), "slowstart must be a whole number of seconds from 0 (off) to "
+                    + Rejoin.MAX_SLOW_START_SECONDS + ", e.g. slowstart = 30; not '" + abbreviate(r.value()) + "'");
+            return Optional.empty();
+        }
+        return Optional.of(Integer.parseInt(v));
+    }
+
     Optional<Duration> seconds(String key, DirectiveLine r) {
         String v = unquote(r.value());
         if (!DIGITS.matcher(v).matches() || v.length() > 9 || Long.parseLong(v) < 1) {

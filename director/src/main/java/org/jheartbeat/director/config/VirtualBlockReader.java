@@ -269,6 +269,16 @@ final class VirtualBlockReader {
             caFile = CaFile.check(unquote(r.value()), service, msg -> problems.error(r.line(), msg));
             ok &= caFile.isPresent();
         }
+        boolean resetCounts = eff.containsKey("resetcounts") && yesNoQuiet(eff.get("resetcounts"), d, "resetcounts")
+                .orElse(false);
+        int slowStart = 0;
+        if (d.containsKey("slowstart")) {
+            Optional<Integer> s = values.slowStart(d.get("slowstart"));
+            ok &= s.isPresent();
+            slowStart = s.orElse(0);
+        } else if (eff.containsKey("slowstart")) {
+            slowStart = blockInt("slowstart", d, g, 0, Rejoin.MAX_SLOW_START_SECONDS).orElse(0);
+        }
         Optional<FallbackServer> fallback = Optional.empty();
         String fbKey = key.ipv6() ? "fallback6" : "fallback";
         if (eff.containsKey(fbKey)) {
@@ -324,7 +334,7 @@ final class VirtualBlockReader {
                 secret, checkCommand, fallback, fallbackCommand, quiescent, cleanStop,
                 Duration.ofSeconds(checkTimeout), Duration.ofSeconds(negotiateTimeout), checkInterval, checkCount,
                 failureCount, emailAlert, emailAlertFreq, emailAlertStatus, smtp, monitorFile, serviceName,
-                comment, caFile));
+                comment, caFile, new Rejoin(resetCounts, slowStart)));
     }
 
     /** A global integer default; its error is reported once, at its own line. */

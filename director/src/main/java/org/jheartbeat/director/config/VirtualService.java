@@ -48,6 +48,8 @@ import java.util.Optional;
  * @param comment          {@code comment}, if given
  * @param checkCaFile      {@code checkcafile} (own or global; a jheartbeat extension): TLS checks verify the
  *                         real's certificate against the CAs of this PEM file; empty: any certificate (ldirectord)
+ * @param rejoin           {@code resetcounts} and {@code slowstart} (own or global; jheartbeat extensions): what
+ *                         happens when a real rejoins ({@link Rejoin#OFF}: as ldirectord)
  */
 public record VirtualService(
         ServiceKey key, int line, List<RealServer> reals, String scheduler, Optional<String> schedFlags,
@@ -59,9 +61,10 @@ public record VirtualService(
         Duration negotiateTimeout, Duration checkInterval, int checkCount, int failureCount,
         Optional<String> emailAlert, int emailAlertFreq, String emailAlertStatus, Optional<String> smtp,
         Optional<String> monitorFile, Optional<String> serviceName, Optional<String> comment,
-        Optional<java.nio.file.Path> checkCaFile) {
+        Optional<java.nio.file.Path> checkCaFile, Rejoin rejoin) {
 
     public VirtualService {
+        Objects.requireNonNull(rejoin, "rejoin");
         Objects.requireNonNull(key, "key");
         reals = List.copyOf(reals);
         Objects.requireNonNull(scheduler, "scheduler");
@@ -101,5 +104,12 @@ public record VirtualService(
      */
     public List<String> ipvsadmServiceFlags() {
         return key.ipvsadmServiceArgs(ops, scheduler, persistent, netmask, schedFlags);
+    }
+
+    /** Whether {@code other} checks its reals as this one does (type, service, port, request, answer, host, quiescent). */
+    public boolean sameChecks(VirtualService other) {
+        return checkType.equals(other.checkType) && service.equals(other.service) && checkPort.equals(other.checkPort)
+                && request.equals(other.request) && receive.equals(other.receive)
+                && virtualHost.equals(other.virtualHost) && quiescent == other.quiescent;
     }
 }

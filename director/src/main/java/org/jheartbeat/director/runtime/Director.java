@@ -114,7 +114,7 @@ public final class Director implements AutoCloseable {
     public Director(TableBackend backend, CheckFactory checks, MonotonicClock clock,
             Consumer<DirectorAction> listener, AlertMailer mailer, java.time.Clock wall) {
         this.wall = wall;
-        this.kernel = new DirectorKernel(clock);
+        this.kernel = new DirectorKernel(clock, backend.appliesRejoinRules());
         this.mailer = mailer;
         this.backend = backend;
         this.checks = checks;
@@ -342,7 +342,7 @@ public final class Director implements AutoCloseable {
             maxPass.accumulateAndGet((clock.nanoTime() - start) / 1_000_000L, Math::max);
             submit(() -> {
                 if (!stopped) {
-                    carryOut(kernel.alertsDue());
+                    carryOut(kernel.due());
                 }
                 if (generation.getOrDefault(v.key(), -1L) == gen) {
                     generation.put(v.key(), gen - 1); // schedule() adds one back
@@ -454,6 +454,8 @@ public final class Director implements AutoCloseable {
                 Programs.start(run.argv());
             } else if (a instanceof DirectorAction.Mail mail) {
                 mailer.send(mail.alert());
+            } else if (a instanceof DirectorAction.Rejoin rejoin) {
+                backend.rejoinRules(rejoin.service(), rejoin.policy());
             }
             listener.accept(a);
         }

@@ -45,6 +45,19 @@ public sealed interface DirectorAction {
         }
     }
 
+    /**
+     * Tell the backend a service's rejoin rules ({@code resetcounts}, {@code slowstart}), after each start or
+     * reload for the services that have or had them; a backend that does not apply them itself ignores it (the
+     * kernel then ramps weights through {@link Apply}).
+     */
+    record Rejoin(org.jheartbeat.director.config.ServiceKey service, org.jheartbeat.director.config.Rejoin policy)
+            implements DirectorAction {
+        public Rejoin {
+            Objects.requireNonNull(service, "service");
+            Objects.requireNonNull(policy, "policy");
+        }
+    }
+
     /** Log levels the kernel uses. */
     enum Level { INFO, WARN, ERROR }
 }

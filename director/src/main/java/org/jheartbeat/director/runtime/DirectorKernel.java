@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jheartbeat.director.runtime.KernelStates.RealState;
+import org.jheartbeat.director.runtime.KernelStates.VirtualState;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.director.alert.DaemonStatus;
 import org.jheartbeat.director.config.Endpoint;
@@ -42,6 +44,10 @@ import org.jheartbeat.director.table.TableSnapshot;
  *       service; with {@code cleanstop = no} nothing changes.</li>
  * </ul>
  *
+ * <p><b>rejoins</b> ({@code resetcounts}, {@code slowstart}; jheartbeat extensions): a real that passes after
+ * being down comes back at weight 1 and is raised after each pass of checks ({@link WeightRamps}, through the
+ * table), unless the backend applies the rules itself ({@link DirectorAction.Rejoin}).
+ *
  * <p><b>alerts</b> ({@code emailalert}): every change of a real or fallback server that ldirectord
  * mails about also goes to {@link EmailAlerts}, which decides the mail and its repeats
  * ({@link #alertsDue}) from the kernel's {@link DaemonStatus}.
@@ -52,29 +58,8 @@ import org.jheartbeat.director.table.TableSnapshot;
  */
 public final class DirectorKernel {
 
-    /** What the kernel knows of one real server. */
-    private static final class RealState {
-        RealServer real;
-        boolean up;
-        int failures;
-
-        RealState(RealServer real) {
-            this.real = real;
-        }
-    }
-
-    /** What the kernel knows of one virtual service. */
-    private static final class VirtualState {
-        VirtualService virtual;
-        final Map<Endpoint, RealState> reals = new LinkedHashMap<>();
-        boolean fallbackOn;
-
-        VirtualState(VirtualService virtual) {
-            this.virtual = virtual;
-        }
-    }
-
     private final EmailAlerts alerts;
+    private final WeightRamps ramps;
     private DaemonStatus status = DaemonStatus.STARTING;
     private IpvsTable table = new IpvsTable();
     private final Map<ServiceKey, VirtualState> virtuals = new LinkedHashMap<>();
@@ -90,7 +75,16 @@ public final class DirectorKernel {
      * @param clock the time of alert repeats ({@code emailalertfreq}); tests pass a fake clock
      */
     public DirectorKernel(MonotonicClock clock) {
+        this(clock, false);
+    }
+
+    /**
+     * @param clock        the time of alert repeats and weight ramps
+     * @param nativeRejoin the backend applies {@link DirectorAction.Rejoin} itself for lc, wlc, sed and nq
+     */
+    public DirectorKernel(MonotonicClock clock, boolean nativeRejoin) {
         this.alerts = new EmailAlerts(java.util.Objects.requireNonNull(clock, "clock"));
+        this.ramps = new WeightRamps(clock, nativeRejoin);
     }
 
     /** The real servers' states, for status and tests: (service, real) to up. */
@@ -167,9 +161,10 @@ public final class DirectorKernel {
             if (r.failures > 0 && r.up) {
                 log(Level.INFO, "Resetting soft failure count: " + id(v, r.real.endpoint()));
             }
+            boolean failedBefore = r.failures > 0; // a rejoin, not the first pass after the start
             r.failures = 0;
             if (!r.up) {
-                restore(v, r);
+                restore(v, r, failedBefore ? ramps.begin(v.virtual, r.real) : r.real.weight());
             }
         } else {
             r.failures++;
@@ -250,6 +245,17 @@ public final class DirectorKernel {
         return take();
     }
 
+    /**
+     * What the shell runs after each pass of checks: the alert repeats ({@link #alertsDue}) and the slow-start
+     * weight raises that are due ({@link WeightRamps}).
+     */
+    public List<DirectorAction> due() {
+        List<DirectorAction> a = new ArrayList<>(alertsDue());
+        ramps.due().forEach(this::step);
+        a.addAll(take());
+        return a;
+    }
+
     // ---- the start/reload sequence ----
 
     private void setup(LdirectordConfig cfg, List<ServiceKey> previous) {
@@ -276,7 +282,7 @@ public final class DirectorKernel {
                 apply(new TableCommand.EditService(spec));
                 log(Level.INFO, "Edited virtual server: " + label(k));
             }
-            boolean sameChecks = sameCheck(before, vs);
+            boolean sameChecks = before.sameChecks(vs);
             Map<Endpoint, RealState> kept = new LinkedHashMap<>();
             List<RealState> down = new ArrayList<>();
             for (RealServer rs : "off".equals(vs.checkType()) ? List.<RealServer>of() : vs.reals()) {
@@ -332,11 +338,11 @@ public final class DirectorKernel {
             fallbackOn(v);
             for (RealState r : e.getValue()) {
                 if ("on".equals(v.virtual.checkType())) {
-                    restore(v, r);
+                    restore(v, r, r.real.weight());
                     continue;
                 }
                 if (!readdQuiescent) {
-                    restore(v, r);
+                    restore(v, r, r.real.weight());
                 }
                 takeDown(v, r);
             }
@@ -347,21 +353,27 @@ public final class DirectorKernel {
                 log(Level.INFO, "Deleted virtual server: " + label(k));
             }
         }
+        ramps.settle(cfg, this::upAsDefined).forEach(this::step);
+        out.addAll(ramps.tell(cfg));
     }
 
-    private static boolean sameCheck(VirtualService a, VirtualService b) {
-        return a.checkType().equals(b.checkType()) && a.service().equals(b.service())
-                && a.checkPort().equals(b.checkPort()) && a.request().equals(b.request())
-                && a.receive().equals(b.receive()) && a.virtualHost().equals(b.virtualHost())
-                && a.quiescent() == b.quiescent();
+    /** Whether a real is up with that very definition (a ramp may go on through a reload). */
+    private boolean upAsDefined(ServiceKey k, RealServer real) {
+        RealState st = virtuals.containsKey(k) ? virtuals.get(k).reals.get(real.endpoint()) : null;
+        return st != null && st.up && st.real.equals(real);
+    }
+
+    private void step(WeightRamps.Step st) {
+        apply(st.command());
+        log(Level.INFO, st.message());
     }
 
     // ---- transitions, named as ldirectord names them ----
 
-    /** A real passes (or is forced up): add it, or edit it back to its weight; fallback off. */
-    private void restore(VirtualState v, RealState r) {
+    /** A real passes (or is forced up): add it, or edit it back to {@code weight} (slow start: 1); fallback off. */
+    private void restore(VirtualState v, RealState r, int weight) {
         ServiceKey k = v.virtual.key();
-        RealSpec want = spec(r.real);
+        RealSpec want = spec(r.real).withWeight(weight);
         Optional<RealSpec> present = table.real(k, r.real.endpoint());
         if (present.isEmpty()) {
             apply(new TableCommand.SetReal(k, want, false, true));
@@ -371,6 +383,10 @@ public final class DirectorKernel {
             apply(new TableCommand.SetReal(k, want, true, true));
             changed(v, r.real.endpoint(), "Restored real server: " + id(v, r.real.endpoint()) + " (Weight set to "
                     + want.weight() + ")", false);
+        }
+        if (weight != r.real.weight()) {
+            log(Level.INFO, "Slow start of real server: " + id(v, r.real.endpoint()) + ": weight " + weight + " to "
+                    + r.real.weight() + " over " + ramps.rampSeconds(v.virtual) + " s");
         }
         r.up = true;
         r.failures = 0;
@@ -400,6 +416,7 @@ public final class DirectorKernel {
             changed(v, r.real.endpoint(), "Deleted real server: " + id(v, r.real.endpoint()), true);
         }
         r.up = false;
+        ramps.cancel(k, r.real.endpoint());
         fallbackOn(v);
     }
 
@@ -421,7 +438,7 @@ public final class DirectorKernel {
         v.virtual.fallbackCommand().ifPresent(cmd -> {
             log(Level.INFO, "Running fallbackcommand: " + cmd + " start " + k.address() + " "
                     + k.protocol().configName());
-            out.add(new DirectorAction.Run(command(cmd, "start", k)));
+            out.add(new DirectorAction.Run(Programs.fallbackArgv(cmd, "start", k)));
         });
     }
 
@@ -440,16 +457,8 @@ public final class DirectorKernel {
         v.virtual.fallbackCommand().ifPresent(cmd -> {
             log(Level.INFO, "Running fallbackcommand: " + cmd + " stop " + k.address() + " "
                     + k.protocol().configName());
-            out.add(new DirectorAction.Run(command(cmd, "stop", k)));
+            out.add(new DirectorAction.Run(Programs.fallbackArgv(cmd, "stop", k)));
         });
-    }
-
-    private static List<String> command(String cmd, String verb, ServiceKey k) {
-        List<String> a = new ArrayList<>(List.of(cmd.trim().split("\\s+")));
-        a.add(verb);
-        a.add(k.address());
-        a.add(k.protocol().configName());
-        return a;
     }
 
     private static RealSpec spec(RealServer r) {

@@ -27,6 +27,15 @@ final class Programs {
     private static final OsProcessRunner PROGRAMS = new OsProcessRunner();
 
     /** Starts a program (fallbackcommand, callback) without waiting; its end is logged. */
+    /** {@code fallbackcommand}'s argv: its words, then {@code start|stop VIP:PORT PROTO}, as ldirectord runs it. */
+    static List<String> fallbackArgv(String cmd, String verb, org.jheartbeat.director.config.ServiceKey k) {
+        List<String> a = new java.util.ArrayList<>(List.of(cmd.trim().split("\\s+")));
+        a.add(verb);
+        a.add(k.address());
+        a.add(k.protocol().configName());
+        return a;
+    }
+
     static void start(List<String> argv) {
         start(PROGRAMS, argv, PROGRAM_LIMIT);
     }

@@ -62,4 +62,21 @@ public interface TableBackend {
      */
     default void syncStandby(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
     }
+
+    /**
+     * Whether this backend applies {@code resetcounts}/{@code slowstart} itself for the least-connection schedulers
+     * (lc, wlc, sed, nq): the user-space director does; the kernel's IPVS cannot (its counters cannot be reset from
+     * user space), so the director ramps weights through {@link #apply} instead.
+     */
+    default boolean appliesRejoinRules() {
+        return false;
+    }
+
+    /**
+     * A service's rejoin rules, after each start or reload (decision thread). Ignored unless
+     * {@link #appliesRejoinRules()}; a service the backend does not hold is ignored too.
+     */
+    default void rejoinRules(org.jheartbeat.director.config.ServiceKey service,
+            org.jheartbeat.director.config.Rejoin rules) {
+    }
 }

@@ -128,6 +128,19 @@ public final class IpJson {
         }
     }
 
+    /**
+     * Any JSON text as a tree: objects as ordered maps, arrays as lists, integers as longs, booleans, nulls
+     * and every other value as its text (jackson-core's streaming parser; no data binding).
+     *
+     * @throws IOException if the text is not one complete JSON value
+     */
+    public static Object tree(String json) throws IOException {
+        try (JsonParser p = FACTORY.createParser(json)) {
+            p.nextToken();
+            return value(p);
+        }
+    }
+
     private static List<Object> array(String json) throws IOException {
         try (JsonParser p = FACTORY.createParser(json)) {
             if (p.nextToken() != JsonToken.START_ARRAY) {

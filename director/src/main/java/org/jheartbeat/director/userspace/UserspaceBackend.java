@@ -179,6 +179,19 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
     }
 
     @Override
+    public boolean appliesRejoinRules() {
+        return true;
+    }
+
+    @Override
+    public synchronized void rejoinRules(ServiceKey service, org.jheartbeat.director.config.Rejoin rules) {
+        VirtualProxy v = services.get(service);
+        if (v != null) {
+            v.rejoinRules(rules);
+        }
+    }
+
+    @Override
     public synchronized TableSnapshot read() {
         return table.snapshot();
     }

@@ -53,6 +53,10 @@ abstract class VirtualProxy {
         scheduling.editReal(real);
     }
 
+    synchronized void rejoinRules(org.jheartbeat.director.config.Rejoin rules) {
+        scheduling.rejoinPolicy(rules);
+    }
+
     synchronized void removeReal(InetSocketAddress real) {
         scheduling.removeReal(real);
     }

@@ -22,6 +22,14 @@ final class AnswerServer implements AutoCloseable {
     @FunctionalInterface
     interface Prelude {
         byte[] answer(InputStream in, byte[] answer) throws IOException;
+
+        /**
+         * For a dialogue: may write parts of the answer in turn before returning the rest
+         * (LDAP), and may change the socket's read timeout; by default {@link #answer(InputStream, byte[])}.
+         */
+        default byte[] answer(Socket client, byte[] answer) throws IOException {
+            return answer(client.getInputStream(), answer);
+        }
     }
 
     private final ServerSocket server;
@@ -70,7 +78,7 @@ final class AnswerServer implements AutoCloseable {
             client.setSoTimeout(10_000);
             InputStream in = client.getInputStream();
             OutputStream out = client.getOutputStream();
-            out.write(how.answer(in, bytes));
+            out.write(how.answer(client, bytes));
             out.flush();
             client.shutdownOutput();
             byte[] sink = new byte[4096];

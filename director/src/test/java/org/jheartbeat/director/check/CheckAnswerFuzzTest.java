@@ -29,14 +29,17 @@ import org.jheartbeat.core.testkit.Mutations.Mutant;
 /**
  * Fuzzers of every health check's reading of a server's answer. The checks read as they talk, so
  * each case goes through the real check against one loopback {@link AnswerServer} that sends the
- * mutated answer at once (after reading the request where the answer must carry its id: DNS) and
- * then ends the stream: a case costs a loopback connection, and ends at the end of the answer, not
+ * mutated answer at once (after reading the request where the answer must carry its id: DNS; for
+ * LDAP one response per request, {@link #LDAP_IN_TURN}) and then ends the stream: a case costs a loopback connection, and ends at the end of the answer, not
  * at a timeout. RADIUS (UDP, a signed answer) is fuzzed through its pure judge.
  *
  * <p>Seeds: real Debian 12 servers captured on loopback ({@code answers/}: Exim 4.96 over
  * {@code exim4 -bs}, lighttpd 1.4.69, Dovecot 2.3.19 IMAP and POP3, MariaDB 10.11's greeting,
- * PostgreSQL 15's answers to a good start-up, a missing database and a missing role), and for the
- * others the answers the check tests script (LDAP, DNS, SIP, NNTP, FTP, RADIUS, simpletcp).
+ * PostgreSQL 15's answers to a good start-up, a missing database and a missing role, BIND 9.18's
+ * answers to the check's query, OpenLDAP 2.5 slapd's answers to a bind and base search, vsFTPd
+ * 3.0.3's control stream of a RETR, a missing file and a refused login, INN 2.7.1's innd and nnrpd
+ * greetings, Kamailio 5.6.3's answer to the check's OPTIONS; {@code answers/README.md} says how), and
+ * the answers the check tests script (every protocol but RADIUS's server side, and simpletcp only).
  *
  * <p>Properties: the check returns (a hang bound, far above its own timeout, catches a check that
  * does not), throws nothing, and a down result has a reason that is one line of printable text of
@@ -164,17 +167,29 @@ class CheckAnswerFuzzTest {
     static final List<byte[]> IMAP = seeds(answer("imap-ok.bin"),
             "* OK [CAPABILITY IMAP4rev1] ready\r\n* CAPABILITY IMAP4rev1\r\na1 NO [AUTHENTICATIONFAILED] no\r\n",
             "* PREAUTH ready\r\n* BYE\r\na2 OK\r\n");
-    static final List<byte[]> NNTP = seeds("200 news ready\r\n", "201 no posting\r\n", "400 go away\r\n");
-    static final List<byte[]> SIP = seeds("SIP/2.0 200 OK\r\nVia: SIP/2.0/TCP 127.0.0.1:5060;branch=z9hG4bK1\r\n"
+    static final List<byte[]> NNTP = seeds(answer("nntp-inn-ok.bin"), answer("nntp-nnrpd-reader.bin"),
+            "200 news ready\r\n", "201 no posting\r\n", "400 go away\r\n");
+    static final List<byte[]> SIP = seeds(answer("sip-kamailio-ok.bin"), "SIP/2.0 200 OK\r\nVia: SIP/2.0/TCP 127.0.0.1:5060;branch=z9hG4bK1\r\n"
             + "CSeq: 1 OPTIONS\r\nContent-Length: 0\r\n\r\n", "SIP/2.0 404 Not Found\r\n\r\n");
     static final List<byte[]> SIMPLETCP = seeds("hello\r\nstatus: alive\r\n", "hello\r\nstatus: confused\r\n");
 
+    /**
+     * The FTP seeds, their {@code 227} replies naming the answer server's port (a captured reply names
+     * the port vsFTPd had opened), so the data connection comes back to it.
+     */
     static List<byte[]> ftpSeeds() {
         int p = SERVER.port();
-        return seeds("220 ftp ready\r\n331 password please\r\n230 in\r\n250 cwd ok\r\n200 type ok\r\n"
+        String pasv = "(127,0,0,1," + (p >> 8) + "," + (p & 0xff) + ")";
+        List<byte[]> vsftpd = new ArrayList<>();
+        for (String name : List.of("ftp-vsftpd-retr.bin", "ftp-vsftpd-nofile.bin", "ftp-vsftpd-badlogin.bin")) {
+            vsftpd.add(text(new String(answer(name), ISO_8859_1).replaceAll("\\(127,0,0,1,\\d+,\\d+\\)", pasv)));
+        }
+        List<byte[]> out = new ArrayList<>(vsftpd);
+        out.addAll(seeds("220 ftp ready\r\n331 password please\r\n230 in\r\n250 cwd ok\r\n200 type ok\r\n"
                         + "227 Entering Passive Mode (127,0,0,1," + (p >> 8) + "," + (p & 0xff) + ")\r\n"
                         + "150 opening\r\n226 done\r\n221 bye\r\n",
-                "220-welcome\r\n220 ftp ready\r\n530 login incorrect\r\n");
+                "220-welcome\r\n220 ftp ready\r\n530 login incorrect\r\n"));
+        return out;
     }
 
     @Provide
@@ -234,7 +249,8 @@ class CheckAnswerFuzzTest {
 
     @Property
     void ftpAnswers(@ForAll("ftp") Mutant m) throws Exception {
-        check("ftp", target().withRequest("/index.html").withReceive("ready"), m.bytes(), AT_ONCE, m);
+        // the data connection gets the same answer: "ready" is in the tests' greeting, "Transfer" in vsFTPd's
+        check("ftp", target().withRequest("/index.html").withReceive("ready|Transfer"), m.bytes(), AT_ONCE, m);
     }
 
     @Property
@@ -282,7 +298,7 @@ class CheckAnswerFuzzTest {
         return DnsCheckTest.answer(query, type, rdata, rcode);
     }
 
-    static final List<byte[]> DNS = seeds(dnsAnswer(1, new byte[] {(byte) 198, 18, 0, 10}, 0),
+    static final List<byte[]> DNS = seeds(answer("dns-bind-a.bin"), answer("dns-bind-nxdomain.bin"), dnsAnswer(1, new byte[] {(byte) 198, 18, 0, 10}, 0),
             dnsAnswer(12, new byte[] {4, 'h', 'o', 's', 't', 7, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 4, 't', 'e', 's', 't', 0}, 0),
             dnsAnswer(28, new byte[16], 0), dnsAnswer(1, null, 3));
 
@@ -324,7 +340,8 @@ class CheckAnswerFuzzTest {
         }
     }
 
-    static final List<byte[]> LDAP = seeds(Mutations.concat(
+    static final List<byte[]> LDAP = seeds(answer("ldap-slapd-search.bin"), answer("ldap-slapd-nosuch.bin"),
+            answer("ldap-slapd-badbind.bin"), Mutations.concat(
                     Ber.message(1, 0x61, Ber.result(0)),
                     Ber.message(2, 0x64, Mutations.concat(Ber.tlv(0x04, text("dc=example,dc=test")), Ber.tlv(0x30, new byte[0]))),
                     Ber.message(2, 0x65, Ber.result(0))),
@@ -336,9 +353,26 @@ class CheckAnswerFuzzTest {
         return Mutations.of(LDAP);
     }
 
+    /**
+     * Answers the check's bind, then its search, each with the next part of the answer ({@link BerStream}):
+     * sent at once, JNDI dropped the search's answer, which arrived before the search, so only the
+     * bind's answer was ever read.
+     */
+    static final AnswerServer.Prelude LDAP_IN_TURN = new AnswerServer.Prelude() {
+        @Override
+        public byte[] answer(InputStream in, byte[] answer) {
+            throw new UnsupportedOperationException("a dialogue");
+        }
+
+        @Override
+        public byte[] answer(java.net.Socket client, byte[] answer) throws IOException {
+            return BerStream.inTurn(client, answer);
+        }
+    };
+
     @Property
     void ldapAnswers(@ForAll("ldap") Mutant m) throws Exception {
-        check("ldap", target().withRequest("/dc=example,dc=test").withReceive("example"), m.bytes(), AT_ONCE, m);
+        check("ldap", target().withRequest("/dc=example,dc=test").withReceive("example"), m.bytes(), LDAP_IN_TURN, m);
     }
 
     /** Minimal BER for the LDAP seeds (as LdapCheckTest's server writes). */

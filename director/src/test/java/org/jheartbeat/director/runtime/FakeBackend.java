@@ -15,6 +15,20 @@ final class FakeBackend implements TableBackend {
     final IpvsTable table = new IpvsTable();
     final List<String> commands = new ArrayList<>();
     final AtomicInteger failApplies = new AtomicInteger();
+    /** Whether it says it applies the rejoin rules itself (as the user-space backend does). */
+    volatile boolean appliesRejoinRules;
+    final List<String> rejoinRules = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public boolean appliesRejoinRules() {
+        return appliesRejoinRules;
+    }
+
+    @Override
+    public void rejoinRules(org.jheartbeat.director.config.ServiceKey service,
+            org.jheartbeat.director.config.Rejoin rules) {
+        rejoinRules.add(service.address() + " " + rules);
+    }
 
     @Override
     public String name() {

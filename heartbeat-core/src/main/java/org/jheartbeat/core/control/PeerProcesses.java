@@ -61,7 +61,7 @@ final class PeerProcesses {
      * @param socketPath the control socket's path, as bound
      * @param serverPid  this daemon's pid
      * @param user       the user name the kernel gave for the connection
-     * @return {@code ", pid 12 (hb)"}, {@code ", pid 12 (hb) or pid 15 (socat)"}, or {@code ""} when
+     * @return {@code ", uid 0, pid 12 (hb)"}, {@code ", uid 0, pid 12 (hb) or pid 15 (socat)"}, or {@code ""} when
      *         {@code ss} cannot tell (not installed, no match: the client already left)
      */
     String describe(Path socketPath, long serverPid, String user) {
@@ -76,7 +76,8 @@ final class PeerProcesses {
                     found.add(h);
                 }
             }
-            return found.isEmpty() ? "" : ", " + String.join(" or ", found.stream().map(Holder::toString).toList());
+            return found.isEmpty() ? "" : uid(found.get(0).pid()) + ", "
+                    + String.join(" or ", found.stream().map(Holder::toString).toList());
         } catch (IOException e) {
             return "";
         }
@@ -121,6 +122,15 @@ final class PeerProcesses {
             out.add(new Holder(m.group(1).replaceAll("[^\\x21-\\x7e]", "?"), Long.parseLong(m.group(2))));
         }
         return out;
+    }
+
+    /** {@code ", uid N"} of the process's owner ({@code /proc/PID}), or nothing when it is gone. */
+    private static String uid(long pid) {
+        try {
+            return ", uid " + Files.getAttribute(Path.of("/proc", Long.toString(pid)), "unix:uid");
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     /** Whether {@code /proc/PID} belongs to {@code user} (a name, or a uid when the user database has none). */

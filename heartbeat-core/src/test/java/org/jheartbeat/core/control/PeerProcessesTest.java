@@ -55,7 +55,8 @@ class PeerProcessesTest {
             try (SocketChannel accepted = server.accept()) {
                 String me = System.getProperty("user.name");
                 String seen = new PeerProcesses().describe(sock, ProcessHandle.current().pid(), me);
-                assertThat(seen).isEqualTo(", pid " + client.pid() + " (socat)");
+                assertThat(seen).isEqualTo(", uid " + Files.getAttribute(Path.of("/proc/self"), "unix:uid") + ", pid "
+                        + client.pid() + " (socat)");
                 assertThat(new PeerProcesses().describe(sock, ProcessHandle.current().pid(), "no-such-user"))
                         .isEmpty();
                 assertThat(new PeerProcesses().describe(dir.resolve("other.sock"), ProcessHandle.current().pid(), me))

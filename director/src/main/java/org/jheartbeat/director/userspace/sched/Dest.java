@@ -25,6 +25,18 @@ final class Dest {
     /** When a deleted destination last had no connection (ns), for the trash period; -1 while referenced. */
     long idleSince = -1;
     final Traffic traffic = new Traffic();
+    /**
+     * Connections bound before the service's last count reset ({@code resetcounts}) and still alive, split as
+     * the counters are: a least-connection decision leaves them out (see {@link #load}).
+     */
+    long oldActive;
+    long oldInact;
+    /** Slow start ({@code slowstart}): when the ramp began (ns) and its length; 0 = no ramp running. */
+    long rampFrom;
+    long rampNanos;
+
+    /** The fixed-point unit of {@link #load}'s slow-start scaling (a weight fraction of 1/256 at the least). */
+    static final long RAMP_UNIT = 256;
 
     Dest(RealSpec spec) {
         this.spec = spec;
@@ -43,6 +55,64 @@ final class Dest {
     /** {@code ip_vs_dest_totalconns}: active + inactive (templates not counted). */
     long totalConns() {
         return activeConns + inactConns;
+    }
+
+    /**
+     * An entry crossed between active and inactive ({@code set_tcp_state}); {@code old}: it was bound before
+     * the last count reset, so the reset's baseline moves with it.
+     */
+    void move(boolean toActive, boolean old) {
+        long d = toActive ? 1 : -1;
+        activeConns += d;
+        inactConns -= d;
+        if (old) {
+            oldActive += d;
+            oldInact -= d;
+        }
+    }
+
+    /** An entry unbound ({@code ip_vs_unbind_dest}); {@code old} as in {@link #move}. */
+    void unbind(boolean inactive, boolean old) {
+        if (inactive) {
+            inactConns--;
+            oldInact -= old ? 1 : 0;
+        } else {
+            activeConns--;
+            oldActive -= old ? 1 : 0;
+        }
+    }
+
+    /** The count reset: every connection bound now is left out of later least-connection decisions. */
+    void resetCounts() {
+        oldActive = activeConns;
+        oldInact = inactConns;
+    }
+
+    /** Active connections bound since the last count reset (all of them without one). */
+    long countedActive() {
+        return activeConns - oldActive;
+    }
+
+    /**
+     * What the least-connection schedulers compare, in units of {@link #RAMP_UNIT}: {@code base} (an overhead or
+     * a sed cost over the connections bound since the last count reset) times {@code RAMP_UNIT}, divided by the
+     * slow-start progress while a ramp runs, i.e. as if the weight were {@code weight × elapsed / ramp} (at least
+     * 1/256 of it). Without a reset or ramp this is the kernel's value times a constant, so the decisions are the
+     * kernel's. The ramp ends itself once its time is over.
+     *
+     * @param base     the kernel's cost over the counted connections
+     * @param nowNanos the scheduler's clock
+     */
+    long load(long base, long nowNanos) {
+        if (rampNanos > 0) {
+            long elapsed = nowNanos - rampFrom;
+            if (elapsed < rampNanos) {
+                long progress = Math.max(1, elapsed / Math.max(1, rampNanos / RAMP_UNIT));
+                return base * RAMP_UNIT * RAMP_UNIT / Math.min(RAMP_UNIT, progress);
+            }
+            rampNanos = 0;
+        }
+        return base * RAMP_UNIT;
     }
 
     /** Not overload-flagged and weight above 0: what most schedulers accept. */

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.jheartbeat.director.config.Endpoint;
 import org.jheartbeat.director.config.Protocol;
+import org.jheartbeat.director.config.Rejoin;
 import org.jheartbeat.director.table.ConnectionEntry;
 import org.jheartbeat.director.table.RealSpec;
 import org.jheartbeat.director.table.ServiceSpec;
@@ -42,7 +43,8 @@ import org.jheartbeat.director.userspace.sched.PersistenceTemplates.Template;
  * <li>a deleted destination leaves the list but keeps its connections counted (the kernel's
  * trash) and comes back with its counters if re-added while it is still there (120 s after its
  * last connection);</li>
- * <li>{@code --stats} and {@code --rate} as {@link Traffic} computes them, every 2 s.</li>
+ * <li>{@code --stats} and {@code --rate} as {@link Traffic} computes them, every 2 s;</li>
+ * <li>jheartbeat's rejoin rules ({@link #rejoinPolicy}), which the kernel does not have.</li>
  * </ul>
  * The service owns the destination list, the connection entries and the counters; the scheduler is
  * chosen by {@link Schedulers}, the persistence templates are kept by {@link PersistenceTemplates} and
@@ -64,6 +66,8 @@ public final class IpvsService implements ServiceScheduling {
 
     private final class Entry {
         final long seq = sequence++;
+        /** The count reset in force when it was bound; older than the service's: left out of lc/wlc/sed/nq. */
+        final long epoch = resetEpoch;
         final InetSocketAddress client;
         final Dest dest;
         final boolean udp;
@@ -92,6 +96,9 @@ public final class IpvsService implements ServiceScheduling {
     private final Map<InetSocketAddress, Entry> entries = new LinkedHashMap<>();
     private final PersistenceTemplates templates;
     private final InetAddress virtualAddress;
+    private Rejoin rejoin = Rejoin.OFF;
+    /** How many count resets there have been ({@code resetcounts}). */
+    private long resetEpoch;
 
     /**
      * A service with no real server yet.
@@ -160,6 +167,14 @@ public final class IpvsService implements ServiceScheduling {
         }
         dests.add(0, d);
         scheduler.added(d);
+        if (d.weight > 0) {
+            resetEpoch += RejoinRules.joined(d, dests, trash, rejoin, clock.getAsLong()) ? 1 : 0;
+        }
+    }
+
+    @Override
+    public void rejoinPolicy(Rejoin policy) {
+        rejoin = Objects.requireNonNull(policy, "policy");
     }
 
     @Override
@@ -170,8 +185,12 @@ public final class IpvsService implements ServiceScheduling {
             throw new IllegalArgumentException("No such destination: " + real.endpoint());
         }
         Dest d = dests.get(i);
+        boolean wasQuiesced = d.weight == 0;
         d.update(real, false);
         scheduler.updated(d);
+        if (wasQuiesced && d.weight > 0) {
+            resetEpoch += RejoinRules.joined(d, dests, trash, rejoin, clock.getAsLong()) ? 1 : 0;
+        }
     }
 
     @Override
@@ -208,7 +227,7 @@ public final class IpvsService implements ServiceScheduling {
         Entry old = entries.get(client);
         if (old != null) {
             if (udp) {
-                old.expiresAt = now + timeout(State.UDP);
+                old.expiresAt = now + tunables.timeoutNanos(State.UDP);
                 return Optional.of(new Handle(old, old.dest));
             }
             if (old.state != State.TIME_WAIT) {
@@ -260,18 +279,6 @@ public final class IpvsService implements ServiceScheduling {
         return Optional.of(new Handle(e, dest));
     }
 
-    private long timeout(State s) {
-        return SECOND * switch (s) {
-            case NONE -> 2;
-            case SYN_RECV -> 60;
-            case ESTABLISHED -> tunables.tcpTimeoutSeconds();
-            case FIN_WAIT -> tunables.tcpFinTimeoutSeconds();
-            case TIME_WAIT -> 120;
-            case CLOSE -> 10;
-            case UDP -> tunables.udpTimeoutSeconds();
-        };
-    }
-
     private boolean active(State s) {
         return s == State.ESTABLISHED || (s == State.SYN_RECV && tunables.activeBeforeEstablished());
     }
@@ -279,17 +286,12 @@ public final class IpvsService implements ServiceScheduling {
     /** {@code set_tcp_state}: moves the counters when the entry crosses active/inactive, re-arms the timer. */
     private void setState(Entry e, State s, long now) {
         boolean act = active(s);
-        if (e.inactive && act) {
-            e.dest.inactConns--;
-            e.dest.activeConns++;
-            e.inactive = false;
-        } else if (!e.inactive && !act) {
-            e.dest.activeConns--;
-            e.dest.inactConns++;
-            e.inactive = true;
+        if (e.inactive == act) {
+            e.dest.move(act, e.epoch < resetEpoch);
+            e.inactive = !act;
         }
         e.state = s;
-        e.expiresAt = now + timeout(s);
+        e.expiresAt = now + tunables.timeoutNanos(s);
         if (s == State.ESTABLISHED && e.control != null) {
             e.control.assured = true;
         }
@@ -309,11 +311,7 @@ public final class IpvsService implements ServiceScheduling {
     /** {@code ip_vs_unbind_dest} and the template's control count. */
     private void unbind(Entry e) {
         e.live = false;
-        if (e.inactive) {
-            e.dest.inactConns--;
-        } else {
-            e.dest.activeConns--;
-        }
+        e.dest.unbind(e.inactive, e.epoch < resetEpoch);
         e.dest.checkLower();
         if (e.control != null) {
             e.control.controlled--;
@@ -484,7 +482,7 @@ public final class IpvsService implements ServiceScheduling {
                 t.outBytes += outBytes;
             }
             if (entry.live && entry.generation == generation && inPackets + outPackets > 0) {
-                entry.expiresAt = now + timeout(entry.state);
+                entry.expiresAt = now + tunables.timeoutNanos(entry.state);
             }
         }
 

@@ -20,6 +20,10 @@ import java.util.function.ToLongFunction;
  * <li>ovf ({@code ip_vs_ovf.c}): the highest weight among usable destinations with active
  * connections not above their weight.</li>
  * </ul>
+ * lc, wlc, sed and nq compare {@link Dest#load}: the kernel's cost over the connections bound since the
+ * service's last count reset ({@code resetcounts}), scaled while a real's slow start runs ({@code slowstart}).
+ * With neither, that is the kernel's cost times a constant, so the decisions are the kernel's. lblc and lblcr
+ * keep the kernel's plain wlc ({@link #wlc}).
  */
 final class LeastConnection implements Scheduler {
     /** Which rule. */
@@ -36,23 +40,24 @@ final class LeastConnection implements Scheduler {
     @Override
     public Dest schedule(Request request, long nowNanos) {
         return switch (rule) {
-            case LC -> lc(dests);
-            case WLC -> wlc(dests);
-            case SED -> sed(dests);
-            case NQ -> nq(dests);
+            case LC -> lc(dests, nowNanos);
+            case WLC -> weightedLeast(dests, d -> true, d -> d.load((d.countedActive() << 8) + d.inactConns
+                    - d.oldInact, nowNanos));
+            case SED -> weightedLeast(dests, d -> true, d -> d.load(d.countedActive() + 1, nowNanos));
+            case NQ -> nq(dests, nowNanos);
             case FO -> fo(dests);
             case OVF -> ovf(dests);
         };
     }
 
-    static Dest lc(List<Dest> dests) {
+    static Dest lc(List<Dest> dests, long now) {
         Dest least = null;
         long loh = 0;
         for (Dest d : dests) {
             if (!d.usable()) {
                 continue;
             }
-            long doh = d.overhead();
+            long doh = d.load((d.countedActive() << 8) + d.inactConns - d.oldInact, now);
             if (least == null || doh < loh) {
                 least = d;
                 loh = doh;
@@ -64,10 +69,6 @@ final class LeastConnection implements Scheduler {
     /** The wlc rule, also lblc's and lblcr's fallback. */
     static Dest wlc(List<Dest> dests) {
         return weightedLeast(dests, d -> true, Dest::overhead);
-    }
-
-    static Dest sed(List<Dest> dests) {
-        return weightedLeast(dests, d -> true, d -> d.activeConns + 1);
     }
 
     /**
@@ -99,15 +100,15 @@ final class LeastConnection implements Scheduler {
         return least;
     }
 
-    static Dest nq(List<Dest> dests) {
+    static Dest nq(List<Dest> dests, long now) {
         Dest least = null;
         long loh = 0;
         for (Dest d : dests) {
             if (!d.usable()) {
                 continue;
             }
-            long doh = d.activeConns + 1;
-            if (d.activeConns == 0) {
+            long doh = d.load(d.countedActive() + 1, now);
+            if (d.countedActive() == 0) {
                 return d;
             }
             if (least == null || loh * d.weight > doh * least.weight) {

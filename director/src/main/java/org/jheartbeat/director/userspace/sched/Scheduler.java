@@ -1,8 +1,6 @@
 package org.jheartbeat.director.userspace.sched;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
-import org.jheartbeat.director.table.ServiceSpec;
 
 /**
  * One IPVS scheduler over a service's live destination list (kernel order: newest first). The
@@ -19,6 +17,20 @@ interface Scheduler {
      * @param virtual    the packet's destination address (lblc, lblcr, dh): the service's VIP
      */
     record Request(InetAddress client, int clientPort, InetAddress virtual) {
+    }
+
+    /** The packet's destination address of a service (lblc, lblcr, dh): its VIP, or its firewall mark as an address. */
+    static InetAddress virtualAddress(org.jheartbeat.director.table.ServiceSpec s) {
+        if (s.key().endpoint().isPresent()) {
+            return s.key().endpoint().get().address();
+        }
+        long m = s.key().fwmark();
+        try {
+            return InetAddress.getByAddress(new byte[] {(byte) (m >>> 24), (byte) (m >>> 16), (byte) (m >>> 8),
+                (byte) m});
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The chosen destination, or {@code null} when none is available. */
@@ -38,19 +50,5 @@ interface Scheduler {
 
     /** The scheduler's periodic work (lblc/lblcr garbage collection); called with the current time. */
     default void tick(long nowNanos) {
-    }
-
-    /** The virtual address a scheduler sees: the service's, or a firewall mark as an IPv4 address. */
-    static InetAddress virtualAddress(ServiceSpec s) {
-        if (s.key().endpoint().isPresent()) {
-            return s.key().endpoint().get().address();
-        }
-        long m = s.key().fwmark();
-        try {
-            return InetAddress.getByAddress(new byte[] {(byte) (m >>> 24), (byte) (m >>> 16), (byte) (m >>> 8),
-                (byte) m});
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -68,6 +68,13 @@ public interface ServiceScheduling {
     default void adopt(List<SyncedTemplate> templates) {
     }
 
+    /**
+     * What to do when a real rejoins ({@code resetcounts}, {@code slowstart}; jheartbeat extensions the
+     * kernel's IPVS does not have). A model without them ignores it.
+     */
+    default void rejoinPolicy(org.jheartbeat.director.config.Rejoin policy) {
+    }
+
     /** Expires what has timed out (connection entries, templates); the data path calls it at least once a second. */
     void expire();
 

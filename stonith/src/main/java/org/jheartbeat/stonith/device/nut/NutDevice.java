@@ -48,8 +48,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Results.</b> upscmd non-zero: RESETFAIL; killed on timeout: TIMEOUT; cannot start: OOPS;
  * node not in {@code hostname}: BADHOST. {@link #status()}: OK when
- * upsc prints a status, TIMEOUT, else ACCESS. The password is on upscmd's command line, as in
- * external/nut (upscmd reads it nowhere else without a terminal).
+ * upsc prints a status, TIMEOUT, else ACCESS. A failure's log line carries upscmd's own message
+ * (upsd's answer, e.g. {@code ERR ACCESS-DENIED} for a wrong password), never the password.
+ *
+ * <p><b>The password never on a command line.</b> cluster-glue's external/nut passes
+ * {@code upscmd -p PASSWORD}, readable by every local user in {@code ps} while upscmd runs. We give
+ * only {@code -u USER}: NUT 2.8.0's upscmd then reads the password with {@code getpass(3)}
+ * (clients/upscmd.c), and glibc's getpass reads from stdin (prompt on stderr) when it cannot open
+ * {@code /dev/tty}. So upscmd runs under {@code setsid -w} (util-linux: a new session, hence no
+ * controlling terminal, even when the daemon was started from one; otherwise getpass would wait
+ * for the terminal until {@link #RUN_TIMEOUT}), with the password on stdin. {@link ProcessRunner}
+ * has no stdin, so, as for fence agents, the password travels in the environment variable
+ * {@value #PASSWORD_VAR} (a process's environment is readable only by its owner) to an
+ * {@code sh -c} wrapper that unsets it and pipes it to upscmd with the builtin {@code printf}.
+ * A password containing CR or LF is refused at configure (getpass reads one line).
  */
 public final class NutDevice extends FixedTypeDevice {
     public static final String TYPE = "nut";
@@ -61,6 +73,13 @@ public final class NutDevice extends FixedTypeDevice {
     public static final Duration POLL_INTERVAL = Duration.ofSeconds(2);
     /** Limit for one upscmd/upsc run: 30 s. */
     public static final Duration RUN_TIMEOUT = Duration.ofSeconds(30);
+    /** Environment variable carrying the password to the stdin wrapper. */
+    public static final String PASSWORD_VAR = "JHB_NUT_PASSWORD";
+    /** The wrapper: {@code $0} is upscmd, {@code $@} its arguments. */
+    static final String WRAPPER = "v=$" + PASSWORD_VAR + "; unset " + PASSWORD_VAR
+            + "; printf '%s\\n' \"$v\" | exec \"$0\" \"$@\"";
+    /** The prompt glibc's getpass writes to stderr when there is no terminal, cut from messages. */
+    private static final String PROMPT = "Password: ";
     private static final List<String> NAMES = List.of("hostname", "ups", "username", "password");
     private static final Set<String> OPTIONAL = Set.of("poweron", "poweroff", "reset", "statusvar",
             "upscmd", "upsc", "repeat", "repeatdelay", "confirmtimeout");
@@ -98,6 +117,10 @@ public final class NutDevice extends FixedTypeDevice {
             if (params.getOrDefault(name, "").isBlank()) {
                 throw new StonithConfigException("nut: parameter '" + name + "' is missing or empty");
             }
+        }
+        if (params.get("password").indexOf('\n') >= 0 || params.get("password").indexOf('\r') >= 0) {
+            throw new StonithConfigException("nut: parameter 'password' contains a line break; upscmd reads"
+                    + " one line as the password");
         }
         Map<String, String> m = new HashMap<>(params);
         m.putIfAbsent("poweron", DEFAULT_POWERON);
@@ -179,10 +202,7 @@ public final class NutDevice extends FixedTypeDevice {
     }
 
     private StonithResult send(String command, int attempt) {
-        List<String> argv = new ArrayList<>(List.of(p.get("upscmd"), "-u", p.get("username"), "-p",
-                p.get("password"), p.get("ups")));
-        argv.addAll(Arrays.asList(command.strip().split("\\s+")));
-        ProcessResult r = run(argv);
+        ProcessResult r = run(upscmdSpec(command));
         if (r == null) {
             return StonithResult.OOPS;
         }
@@ -192,7 +212,7 @@ public final class NutDevice extends FixedTypeDevice {
         }
         if (r.exitCode() != 0) {
             LOG.error("nut: upscmd {} {} failed (exit {}): {}", p.get("ups"), command, r.exitCode(),
-                    (r.stdout() + " " + r.stderr()).strip());
+                    (r.stdout() + " " + r.stderr().replace(PROMPT, "")).strip());
             return StonithResult.RESETFAIL;
         }
         LOG.info("nut: upscmd {} {} accepted ({} of {})", p.get("ups"), command, attempt, repeat);
@@ -224,15 +244,26 @@ public final class NutDevice extends FixedTypeDevice {
         return StonithResult.RESETFAIL;
     }
 
-    private ProcessResult upsc() {
-        return run(List.of(p.get("upsc"), p.get("ups"), p.get("statusvar")));
+    /**
+     * {@code setsid -w /bin/sh -c WRAPPER upscmd -u USER UPS COMMAND [ARG]}, the password in
+     * {@value #PASSWORD_VAR} (package-private for tests).
+     */
+    ProcessSpec upscmdSpec(String command) {
+        List<String> argv = new ArrayList<>(List.of("setsid", "-w", "/bin/sh", "-c", WRAPPER, p.get("upscmd"),
+                "-u", p.get("username"), p.get("ups")));
+        argv.addAll(Arrays.asList(command.strip().split("\\s+")));
+        return new ProcessSpec(argv, Map.of(PASSWORD_VAR, p.get("password")), RUN_TIMEOUT);
     }
 
-    private ProcessResult run(List<String> argv) {
+    private ProcessResult upsc() {
+        return run(new ProcessSpec(List.of(p.get("upsc"), p.get("ups"), p.get("statusvar")), Map.of(), RUN_TIMEOUT));
+    }
+
+    private ProcessResult run(ProcessSpec spec) {
         try {
-            return runner.run(new ProcessSpec(argv, Map.of(), RUN_TIMEOUT));
+            return runner.run(spec);
         } catch (IOException e) {
-            LOG.error("nut: cannot run {}: {}", argv.get(0), e.getMessage());
+            LOG.error("nut: cannot run {}: {}", spec.argv().get(0), e.getMessage());
             return null;
         }
     }

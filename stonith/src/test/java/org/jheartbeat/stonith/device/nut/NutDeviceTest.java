@@ -17,7 +17,8 @@ import org.jheartbeat.stonith.StonithResult;
 import org.junit.jupiter.api.Test;
 
 class NutDeviceTest {
-    private static final List<String> UPSCMD = List.of("upscmd", "-u", "fence", "-p", "pw", "upsb@nodea");
+    private static final List<String> UPSCMD = List.of("setsid", "-w", "/bin/sh", "-c", NutDevice.WRAPPER,
+            "upscmd", "-u", "fence", "upsb@nodea");
     private static final List<String> UPSC = List.of("upsc", "upsb@nodea", "ups.status");
     private final List<Duration> sleeps = new ArrayList<>();
     private final Sleeper sleeper = sleeps::add;
@@ -78,8 +79,20 @@ class NutDeviceTest {
         assertThat(d.reset(ResetRequest.POWER_OFF, "nodea")).isEqualTo(StonithResult.BADHOST);
         var t = new RecordingProcessRunner().on(UPSCMD, new ProcessResult(-1, "", "", true));
         assertThat(device(t, Map.of()).reset(ResetRequest.POWER_OFF, "nodeb")).isEqualTo(StonithResult.TIMEOUT);
-        var missing = new RecordingProcessRunner().failOn(List.of("upscmd"), new IOException("no such file"));
+        var missing = new RecordingProcessRunner().failOn(List.of("setsid"), new IOException("no such file"));
         assertThat(device(missing, Map.of()).reset(ResetRequest.POWER_OFF, "nodeb")).isEqualTo(StonithResult.OOPS);
+    }
+
+    @Test
+    void passwordGoesToTheStdinWrapperNeverIntoArgv() throws Exception {
+        var r = new RecordingProcessRunner().on(UPSC, ProcessResult.exited(0, "OFF"));
+        device(r, Map.of("repeat", "1", "password", "pw-secret")).reset(ResetRequest.POWER_OFF, "nodeb");
+        var spec = r.specs().get(0);
+        assertThat(String.join(" ", spec.argv())).doesNotContain("pw-secret").doesNotContain(" -p ");
+        assertThat(spec.env()).containsEntry(NutDevice.PASSWORD_VAR, "pw-secret");
+        var d = new NutDevice(r, sleeper);
+        assertThatThrownBy(() -> d.configure(Map.of("hostname", "b", "ups", "u", "username", "x",
+                "password", "a\nb"))).hasMessageContaining("'password'").hasMessageContaining("line break");
     }
 
     @Test
