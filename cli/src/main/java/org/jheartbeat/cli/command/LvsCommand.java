@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
 @Command(name = "lvs", mixinStandardHelpOptions = true,
         description = "The load-balancing director: ldirectord.cf, health checks and the IPVS table.",
         subcommands = {LvsCheckCommand.class, LvsDaemonCommand.class, LvsStatusCommand.class,
-            LvsReloadCommand.class, LvsRealServerCommand.class})
+            LvsReloadCommand.class, LvsRealServerCommand.class, LvsSyncdCommand.class})
 public final class LvsCommand extends CommandGroup {
     /** Where the control sockets of running directors live. */
     static final Path RUN_DIR = Path.of("/run/jheartbeat");

@@ -20,10 +20,11 @@ import java.util.Optional;
  * @param emailAlertFrom   {@code emailalertfrom}, if given
  * @param maintenanceDir   {@code maintenancedir}, if given
  * @param checkInterval    the global {@code checkinterval} (default 10 s): how often the main pass runs
+ * @param sync             {@code syncdaemon} and its companions (a jheartbeat extension), if given
  */
 public record GlobalSettings(boolean autoReload, Optional<String> callback, String logFile, List<String> execute,
         boolean fork, boolean supervised, boolean readdQuiescent, Optional<String> emailAlertFrom,
-        Optional<String> maintenanceDir, Duration checkInterval) {
+        Optional<String> maintenanceDir, Duration checkInterval, Optional<SyncSettings> sync) {
 
     public GlobalSettings {
         Objects.requireNonNull(callback, "callback");
@@ -32,5 +33,6 @@ public record GlobalSettings(boolean autoReload, Optional<String> callback, Stri
         Objects.requireNonNull(emailAlertFrom, "emailAlertFrom");
         Objects.requireNonNull(maintenanceDir, "maintenanceDir");
         Objects.requireNonNull(checkInterval, "checkInterval");
+        Objects.requireNonNull(sync, "sync");
     }
 }

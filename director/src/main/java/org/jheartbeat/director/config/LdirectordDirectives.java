@@ -57,7 +57,9 @@ public final class LdirectordDirectives {
         /** A comma list of all, none, starting, running, stopping, reloading ({@code none} alone). */
         ALERT_STATUS,
         /** {@code host[:port]} of an SMTP server. */
-        SMTP
+        SMTP,
+        /** A connection-sync directive, checked by {@code SyncDirectives} (a jheartbeat extension). */
+        SYNC
     }
 
     /**
@@ -92,6 +94,10 @@ public final class LdirectordDirectives {
         global(t, "readdquiescent", Check.YES_NO);
         global(t, "emailalertfrom", Check.NONE);
         global(t, "maintenancedir", Check.NONE);
+        global(t, "syncdaemon", Check.SYNC);
+        global(t, "syncid", Check.SYNC);
+        global(t, "syncpeer", Check.SYNC);
+        global(t, "syncauthkeys", Check.SYNC);
         t.put("virtual", new Directive("virtual", Scope.GLOBAL, Keep.OPENS_BLOCK, Check.NONE, ""));
         t.put("virtual6", new Directive("virtual6", Scope.GLOBAL, Keep.OPENS_BLOCK, Check.NONE, ""));
         // per virtual service, with a global default

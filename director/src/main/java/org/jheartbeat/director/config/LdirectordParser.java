@@ -166,6 +166,7 @@ public final class LdirectordParser {
         Optional<String> emailAlertFrom = Optional.empty();
         Optional<String> maintenanceDir = Optional.empty();
         Duration checkInterval = Duration.ofSeconds(10);
+        Map<String, Object> sync = new LinkedHashMap<>();
         Map<String, DirectiveLine> inherited = new LinkedHashMap<>();
     }
 
@@ -258,6 +259,8 @@ public final class LdirectordParser {
                 current = keep(directive.get(), raw, inBlock, current);
             }
             GlobalDefaults g = readGlobals();
+            Optional<SyncSettings> sync = SyncDirectives.settings(g.sync, globals, problems,
+                    String.valueOf(file.getFileName()));
             List<VirtualService> virtuals = new ArrayList<>();
             Set<ServiceKey> seen = new java.util.HashSet<>();
             for (Block b : blocks) {
@@ -275,7 +278,7 @@ public final class LdirectordParser {
                 return new Result(Optional.empty(), diags);
             }
             GlobalSettings settings = new GlobalSettings(g.autoReload, g.callback, g.logFile, execute, g.fork,
-                    g.supervised, g.readdQuiescent, g.emailAlertFrom, g.maintenanceDir, g.checkInterval);
+                    g.supervised, g.readdQuiescent, g.emailAlertFrom, g.maintenanceDir, g.checkInterval, sync);
             return new Result(Optional.of(new LdirectordConfig(file, settings, virtuals)), diags);
         }
 
@@ -372,6 +375,7 @@ public final class LdirectordParser {
                     yield Optional.of(unquote(r.value()));
                 }
                 case SMTP -> values.smtpServer(r) ? Optional.of(unquote(r.value())) : Optional.empty();
+                case SYNC -> SyncDirectives.check(key, r, values, problems);
             };
         }
 
@@ -387,6 +391,7 @@ public final class LdirectordParser {
                 case "emailalertfrom" -> g.emailAlertFrom = Optional.of((String) v);
                 case "maintenancedir" -> g.maintenanceDir = Optional.of((String) v);
                 case "checkinterval" -> g.checkInterval = (Duration) v;
+                case "syncdaemon", "syncid", "syncpeer", "syncauthkeys" -> g.sync.put(key, v);
                 default -> {
                     // a per-virtual default: read with each block
                 }

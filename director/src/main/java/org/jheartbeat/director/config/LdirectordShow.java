@@ -128,7 +128,7 @@ public final class LdirectordShow {
     }
 
     private static List<Setting> globals(GlobalSettings g) {
-        return List.of(
+        List<Setting> all = new ArrayList<>(List.of(
                 Setting.of("autoreload", yesNo(g.autoReload())),
                 Setting.quoted("callback", g.callback()),
                 Setting.of("checkinterval", g.checkInterval().toSeconds()),
@@ -139,7 +139,13 @@ public final class LdirectordShow {
                 Setting.quoted("logfile", Optional.of(g.logFile())),
                 Setting.opt("maintenancedir", g.maintenanceDir()),
                 Setting.of("readdquiescent", yesNo(g.readdQuiescent())),
-                Setting.of("supervised", yesNo(g.supervised())));
+                Setting.of("supervised", yesNo(g.supervised()))));
+        // the connection sync (a jheartbeat extension) only when set, so a plain ldirectord.cf reads as before
+        g.sync().ifPresent(y -> all.addAll(List.of(Setting.of("syncdaemon", y.iface()), Setting.num("syncid", y.syncId()),
+                Setting.opt("syncpeer", y.peers().isEmpty() ? Optional.empty() : Optional.of(String.join(" ",
+                        y.peers().stream().map(java.net.InetAddress::getHostAddress).toList()))),
+                Setting.of("syncauthkeys", y.authKeys().toString()))));
+        return all;
     }
 
     private static List<Setting> virtual(VirtualService v) {

@@ -44,6 +44,8 @@ public final class DirectorDaemon implements AutoCloseable {
     private final TableBackend backend;
     private volatile String digest;
     private volatile boolean started;
+    /** The connection sync as read at start (a reload does not change it: it follows the takeover). */
+    private java.util.Optional<org.jheartbeat.director.config.SyncSettings> sync = java.util.Optional.empty();
 
     /**
      * Starts everything.
@@ -73,6 +75,14 @@ public final class DirectorDaemon implements AutoCloseable {
             throw e;
         }
         started = true;
+        this.sync = config.globals().sync();
+        if (sync.isPresent()) {
+            try {
+                backend.syncActive(sync.get());
+            } catch (BackendException e) {
+                LOG.error("Connection sync not started on {}: {}", sync.get().iface(), e.getMessage());
+            }
+        }
         if (config.globals().autoReload()) {
             long every = Math.max(1, config.globals().checkInterval().toMillis());
             watcher.scheduleWithFixedDelay(this::autoReload, every, every, TimeUnit.MILLISECONDS);
@@ -194,5 +204,12 @@ public final class DirectorDaemon implements AutoCloseable {
         watcher.shutdownNow();
         control.close();
         director.close();
+        if (sync.isPresent()) {
+            try {
+                backend.syncStandby(sync.get());
+            } catch (BackendException e) {
+                LOG.error("Connection sync: standby role not taken on {}: {}", sync.get().iface(), e.getMessage());
+            }
+        }
     }
 }

@@ -123,6 +123,46 @@ public final class IpvsadmBackend implements TableBackend {
     }
 
     @Override
+    public void syncActive(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+        runSync(SyncDaemonCommands.active(sync));
+        LOG.info("Connection sync: master daemon on {}", sync.iface());
+    }
+
+    @Override
+    public void syncStandby(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+        runSync(SyncDaemonCommands.standby(sync));
+        LOG.info("Connection sync: backup daemon on {}", sync.iface());
+    }
+
+    /**
+     * A node of the pair at boot ({@code hb lvs syncd}): starts the backup daemon unless a sync daemon runs
+     * here already (a master: this node's director runs; a backup: nothing to do).
+     *
+     * @return whether the backup daemon was started
+     */
+    public boolean syncBoot(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+        if (run(List.of("-L", "--daemon"), "").stdout().contains("sync daemon")) {
+            return false;
+        }
+        run(SyncDaemonCommands.boot(sync), "");
+        LOG.info("Connection sync: backup daemon on {}", sync.iface());
+        return true;
+    }
+
+    /** Runs each command; a stop of a daemon that is not running is expected, any other failure is thrown. */
+    private void runSync(List<List<String>> commands) throws BackendException {
+        for (List<String> args : commands) {
+            try {
+                run(args, "");
+            } catch (BackendException e) {
+                if (!(args.get(0).equals("--stop-daemon") && e.getMessage().contains(SyncDaemonCommands.NOT_RUNNING))) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    @Override
     public void apply(List<TableCommand> commands) throws BackendException {
         if (commands.isEmpty()) {
             return;

@@ -46,6 +46,24 @@ public interface TableBackend {
     }
 
     /**
+     * Connection sync: this node's director has started (a takeover), so it sends its connection state to the
+     * other director ({@code syncdaemon}); any receiving role ends. Called once after the start sequence.
+     *
+     * @throws BackendException if the sync could not be started (the director runs on without it)
+     */
+    default void syncActive(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+    }
+
+    /**
+     * Connection sync: this node's director is stopping (standby or release), so it stops sending and, where
+     * the backend keeps a receiver of its own (the kernel's backup daemon), starts receiving from the other.
+     *
+     * @throws BackendException if a step failed (the others are done)
+     */
+    default void syncStandby(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+    }
+
+    /**
      * Whether this backend applies {@code resetcounts}/{@code slowstart} itself for the least-connection schedulers
      * (lc, wlc, sed, nq): the user-space director does; the kernel's IPVS cannot (its counters cannot be reset from
      * user space), so the director ramps weights through {@link #apply} instead.

@@ -70,6 +70,8 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final ScheduledFuture<?> ticker;
+    /** The template sync while this director is the active one of a pair ({@code syncdaemon}), else null. */
+    private volatile TemplateReplication replication;
 
     /**
      * Starts the event loops (no listener yet).
@@ -153,8 +155,18 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
 
     private void tick() {
         List<VirtualProxy> all;
+        Map<ServiceKey, VirtualProxy> byKey;
         synchronized (this) {
             all = List.copyOf(services.values());
+            byKey = Map.copyOf(services);
+        }
+        TemplateReplication r = replication;
+        if (r != null) {
+            try {
+                r.round(byKey);
+            } catch (RuntimeException e) {
+                LOG.warn("template sync round failed: {}", e.toString());
+            }
         }
         for (VirtualProxy v : all) {
             try {
@@ -280,9 +292,48 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
         return Optional.of("cannot listen on " + at + ": " + (last == null ? "interrupted" : last.getMessage()));
     }
 
+    /**
+     * Takes over the templates the standby kept and sends this director's templates to the other one each
+     * second from now on (user-space template sync, {@link TemplateReplication}); the kernel's sync daemon
+     * has no part here.
+     */
+    @Override
+    public void syncActive(org.jheartbeat.director.config.SyncSettings sync) throws BackendException {
+        Map<ServiceKey, VirtualProxy> now;
+        synchronized (this) {
+            now = Map.copyOf(services);
+        }
+        // the file is read outside the lock: the expiry tick on the event loop never waits for it
+        TemplateReplication r = TemplateReplication.start(sync, now,
+                org.jheartbeat.director.userspace.sync.TemplateSync.STATE_DIR,
+                org.jheartbeat.core.time.WallClocks.system());
+        TemplateReplication old;
+        synchronized (this) {
+            old = replication;
+            replication = r;
+        }
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    /** Stops sending; receiving on this node is {@code hb lvs syncd}'s. */
+    @Override
+    public void syncStandby(org.jheartbeat.director.config.SyncSettings sync) {
+        TemplateReplication r;
+        synchronized (this) {
+            r = replication;
+            replication = null;
+        }
+        if (r != null) {
+            r.close();
+        }
+    }
+
     /** Closes every listener and connection and stops the event loops. */
     @Override
     public void close() {
+        syncStandby(null);
         ticker.cancel(false);
         List<VirtualProxy> all;
         synchronized (this) {

@@ -69,6 +69,16 @@ abstract class VirtualProxy {
         return scheduling.connections();
     }
 
+    /** The service's persistence templates, for the other director. */
+    synchronized List<org.jheartbeat.director.userspace.sched.SyncedTemplate> templates() {
+        return scheduling.templates();
+    }
+
+    /** Templates replicated from the other director ({@link ServiceScheduling#adopt}). */
+    synchronized void adopt(List<org.jheartbeat.director.userspace.sched.SyncedTemplate> templates) {
+        scheduling.adopt(templates);
+    }
+
     synchronized void expire() {
         scheduling.expire();
     }

@@ -34,7 +34,7 @@ class LdirectordDirectivesDocTest {
         }
         Map<String, String> table = new LinkedHashMap<>();
         LdirectordDirectives.all().values().forEach(d -> table.put(d.name(), d.scope().name().toLowerCase(Locale.ROOT)));
-        assertThat(table).hasSize(52);
+        assertThat(table).hasSize(56);
         assertThat(documented).containsExactlyEntriesOf(table);
     }
 

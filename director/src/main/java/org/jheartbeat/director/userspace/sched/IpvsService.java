@@ -227,7 +227,7 @@ public final class IpvsService implements ServiceScheduling {
         Entry old = entries.get(client);
         if (old != null) {
             if (udp) {
-                old.expiresAt = now + timeout(State.UDP);
+                old.expiresAt = now + tunables.timeoutNanos(State.UDP);
                 return Optional.of(new Handle(old, old.dest));
             }
             if (old.state != State.TIME_WAIT) {
@@ -244,7 +244,8 @@ public final class IpvsService implements ServiceScheduling {
             InetAddress key = PersistenceTemplates.masked(client.getAddress(), spec.netmask());
             ct = templates.valid(key);
             if (ct == null) {
-                dest = scheduler.schedule(request, now);
+                dest = templates.adopted(key, now, a -> find(a) < 0 ? null : dests.get(find(a)));
+                dest = dest != null ? dest : scheduler.schedule(request, now);
                 if (dest == null) {
                     return Optional.empty();
                 }
@@ -278,18 +279,6 @@ public final class IpvsService implements ServiceScheduling {
         return Optional.of(new Handle(e, dest));
     }
 
-    private long timeout(State s) {
-        return SECOND * switch (s) {
-            case NONE -> 2;
-            case SYN_RECV -> 60;
-            case ESTABLISHED -> tunables.tcpTimeoutSeconds();
-            case FIN_WAIT -> tunables.tcpFinTimeoutSeconds();
-            case TIME_WAIT -> 120;
-            case CLOSE -> 10;
-            case UDP -> tunables.udpTimeoutSeconds();
-        };
-    }
-
     private boolean active(State s) {
         return s == State.ESTABLISHED || (s == State.SYN_RECV && tunables.activeBeforeEstablished());
     }
@@ -302,7 +291,7 @@ public final class IpvsService implements ServiceScheduling {
             e.inactive = !act;
         }
         e.state = s;
-        e.expiresAt = now + timeout(s);
+        e.expiresAt = now + tunables.timeoutNanos(s);
         if (s == State.ESTABLISHED && e.control != null) {
             e.control.assured = true;
         }
@@ -368,6 +357,16 @@ public final class IpvsService implements ServiceScheduling {
             }
             nextEstimate += Traffic.PERIOD_NANOS;
         }
+    }
+
+    @Override
+    public List<SyncedTemplate> templates() {
+        return spec.persistent().isEmpty() ? List.of() : templates.exported(clock.getAsLong());
+    }
+
+    @Override
+    public void adopt(List<SyncedTemplate> synced) {
+        templates.adopt(spec.persistent().isEmpty() ? List.of() : synced, clock.getAsLong());
     }
 
     @Override
@@ -483,7 +482,7 @@ public final class IpvsService implements ServiceScheduling {
                 t.outBytes += outBytes;
             }
             if (entry.live && entry.generation == generation && inPackets + outPackets > 0) {
-                entry.expiresAt = now + timeout(entry.state);
+                entry.expiresAt = now + tunables.timeoutNanos(entry.state);
             }
         }
 

@@ -42,6 +42,14 @@ final class PersistenceTemplates {
         }
     }
 
+    /** At most this many templates taken over from the other director wait for their client. */
+    static final int MAX_ADOPTED = 65_536;
+
+    /** A template taken over from the other director: its real server and when it ends (ns). */
+    private record Adopted(java.net.InetSocketAddress real, long expiresAt) {
+    }
+
+    private final Map<InetAddress, Adopted> adopted = new java.util.LinkedHashMap<>();
     private final Tunables tunables;
     private final List<Template> templates = new ArrayList<>();
     private final Map<InetAddress, Template> validTemplates = new HashMap<>();
@@ -81,7 +89,53 @@ final class PersistenceTemplates {
     }
 
     private boolean templateValid(Template ct) {
-        return ct.dest.available && !(tunables.expireQuiescentTemplate() && ct.dest.weight == 0);
+        return usable(ct.dest);
+    }
+
+    private boolean usable(Dest d) {
+        return d.available && !(tunables.expireQuiescentTemplate() && d.weight == 0);
+    }
+
+    /**
+     * The destination of a template taken over for {@code key}, consumed: null when there is none, it has
+     * ended, or its real server is not listed ({@code listed} gives null) or may not take it.
+     */
+    Dest adopted(InetAddress key, long now, java.util.function.Function<java.net.InetSocketAddress, Dest> listed) {
+        Adopted a = adopted.remove(key);
+        if (a == null || now - a.expiresAt >= 0) {
+            return null;
+        }
+        Dest d = listed.apply(a.real);
+        return d != null && usable(d) ? d : null;
+    }
+
+    /** Keeps templates of the other director (bounded: beyond {@link #MAX_ADOPTED} the rest is ignored). */
+    void adopt(List<SyncedTemplate> synced, long now) {
+        for (SyncedTemplate t : synced) {
+            if (t.remainingMillis() == 0 || validTemplates.containsKey(t.client())) {
+                continue;
+            }
+            if (adopted.size() >= MAX_ADOPTED && !adopted.containsKey(t.client())) {
+                break;
+            }
+            adopted.put(t.client(), new Adopted(t.real(), now + t.remainingMillis() * 1_000_000L));
+        }
+    }
+
+    /** The valid templates and the adopted ones still waiting, with the time they have left at {@code now}. */
+    List<SyncedTemplate> exported(long now) {
+        List<SyncedTemplate> out = new ArrayList<>();
+        for (Template ct : validTemplates.values()) {
+            if (!ct.invalid && templateValid(ct) && now - ct.expiresAt < 0) {
+                out.add(new SyncedTemplate(ct.key, ct.dest.address, (ct.expiresAt - now) / 1_000_000L));
+            }
+        }
+        adopted.forEach((k, a) -> {
+            if (now - a.expiresAt < 0 && !validTemplates.containsKey(k)) {
+                out.add(new SyncedTemplate(k, a.real, (a.expiresAt - now) / 1_000_000L));
+            }
+        });
+        return out;
     }
 
     /**
@@ -89,6 +143,7 @@ final class PersistenceTemplates {
      * still control connections.
      */
     void expire(long now) {
+        adopted.values().removeIf(a -> now - a.expiresAt >= 0);
         for (Iterator<Template> it = templates.iterator(); it.hasNext(); ) {
             Template ct = it.next();
             if (now - ct.expiresAt < 0) {

@@ -53,6 +53,22 @@ public interface ServiceScheduling {
     List<ConnectionEntry> connections();
 
     /**
+     * The valid persistence templates, for the standby director (connection sync); none without persistence.
+     * Templates taken over with {@link #adopt} and not used yet are included.
+     */
+    default List<SyncedTemplate> templates() {
+        return List.of();
+    }
+
+    /**
+     * Templates replicated from the other director: a client that has none here and connects within a
+     * template's remaining time goes to its real server if that server is listed and may take it (as for a
+     * template of this director), else it is scheduled afresh. Bounded; expired ones are dropped.
+     */
+    default void adopt(List<SyncedTemplate> templates) {
+    }
+
+    /**
      * What to do when a real rejoins ({@code resetcounts}, {@code slowstart}; jheartbeat extensions the
      * kernel's IPVS does not have). A model without them ignores it.
      */

@@ -41,4 +41,17 @@ public record Tunables(boolean activeBeforeEstablished, boolean expireQuiescentT
         return new Tunables(activeBeforeEstablished, on, tcpTimeoutSeconds, tcpFinTimeoutSeconds, udpTimeoutSeconds,
                 lblcExpirationSeconds, lblcrExpirationSeconds);
     }
+
+    /** An entry's timeout in a state (ns): the kernel's fixed ones, the {@code ipvsadm --set} ones from here. */
+    long timeoutNanos(IpvsService.State s) {
+        return IpvsService.SECOND * switch (s) {
+            case NONE -> 2;
+            case SYN_RECV -> 60;
+            case ESTABLISHED -> tcpTimeoutSeconds();
+            case FIN_WAIT -> tcpFinTimeoutSeconds();
+            case TIME_WAIT -> 120;
+            case CLOSE -> 10;
+            case UDP -> udpTimeoutSeconds();
+        };
+    }
 }
