@@ -53,6 +53,22 @@ public final class LvsCommand extends CommandGroup {
      * commands run as root, {@link org.jheartbeat.core.config.RootFiles}); the problems
      * sorted by line.
      */
+    /**
+     * Reads a director's config for a command that runs it: prints every diagnostic to {@code err}.
+     *
+     * @param what what does not start when the file has errors, e.g. {@code "the director"}
+     * @return the config, or empty after {@code hb: FILE has errors; WHAT was not started}
+     */
+    static java.util.Optional<org.jheartbeat.director.config.LdirectordConfig> load(Path path,
+            java.io.PrintWriter err, String what) {
+        LdirectordParser.Result r = read(path, CheckFactory.standard());
+        r.diagnostics().forEach(d -> err.println(d.format()));
+        if (r.config().isEmpty()) {
+            err.println("hb: " + path + " has errors; " + what + " was not started");
+        }
+        return r.config();
+    }
+
     static LdirectordParser.Result read(Path file, CheckFactory checks) {
         LdirectordParser.Result r = new LdirectordParser().parse(file);
         List<ConfigDiagnostic> all = new ArrayList<>(r.diagnostics());

@@ -11,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.director.config.LdirectordConfig;
-import org.jheartbeat.director.config.LdirectordParser;
 import org.jheartbeat.director.runtime.CheckFactory;
 import org.jheartbeat.director.runtime.ControlSocket;
 import org.jheartbeat.director.runtime.DirectorDaemon;
@@ -111,14 +110,12 @@ public final class LvsDaemonCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path path = LvsCommand.resolveConfig(file);
-        LdirectordParser.Result r = LvsCommand.read(path, CheckFactory.standard());
         PrintWriter err = spec.commandLine().getErr();
-        r.diagnostics().forEach(d -> err.println(d.format()));
-        if (r.config().isEmpty()) {
-            err.println("hb: " + path + " has errors; the director was not started");
+        java.util.Optional<LdirectordConfig> loaded = LvsCommand.load(path, err, "the director");
+        if (loaded.isEmpty()) {
             return ExitCodes.CONFIG;
         }
-        LdirectordConfig cfg = r.config().get();
+        LdirectordConfig cfg = loaded.get();
         // a usage error (an unknown --backend) is refused before anything is logged or written
         org.jheartbeat.director.table.TableBackend table = backend();
         List<org.jheartbeat.core.config.ConfigDiagnostic> topology = DrTopologyProbe.host().warnings(cfg);

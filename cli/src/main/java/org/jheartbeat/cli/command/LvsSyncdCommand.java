@@ -6,9 +6,8 @@ import java.util.concurrent.Callable;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.core.auth.MessageAuthenticator;
-import org.jheartbeat.director.config.LdirectordParser;
+import org.jheartbeat.director.config.LdirectordConfig;
 import org.jheartbeat.director.config.SyncSettings;
-import org.jheartbeat.director.runtime.CheckFactory;
 import org.jheartbeat.director.userspace.sync.TemplateReceiver;
 import org.jheartbeat.director.userspace.sync.TemplateSync;
 import picocli.CommandLine.Command;
@@ -54,14 +53,12 @@ public final class LvsSyncdCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path path = LvsCommand.resolveConfig(file);
-        LdirectordParser.Result r = LvsCommand.read(path, CheckFactory.standard());
         PrintWriter err = spec.commandLine().getErr();
-        r.diagnostics().forEach(d -> err.println(d.format()));
-        if (r.config().isEmpty()) {
-            err.println("hb: " + path + " has errors; syncd was not started");
+        java.util.Optional<LdirectordConfig> loaded = LvsCommand.load(path, err, "syncd");
+        if (loaded.isEmpty()) {
             return ExitCodes.CONFIG;
         }
-        SyncSettings sync = r.config().get().globals().sync().orElseThrow(() -> new UserException(ExitCodes.CONFIG,
+        SyncSettings sync = loaded.get().globals().sync().orElseThrow(() -> new UserException(ExitCodes.CONFIG,
                 path + ": no syncdaemon; add syncdaemon = IF and syncpeer = ADDR ADDR to sync the templates"));
         String b = backend == null ? "auto" : backend.strip();
         if (b.equals("auto")) {
