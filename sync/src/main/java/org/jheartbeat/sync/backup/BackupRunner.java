@@ -1,5 +1,6 @@
 package org.jheartbeat.sync.backup;
 
+import org.jheartbeat.sync.replication.SyncText;
 import org.jheartbeat.sync.MountTable;
 import org.jheartbeat.sync.RsyncStats;
 import java.io.IOException;
@@ -342,7 +343,7 @@ final class BackupRunner {
         FileStore fs = Files.getFileStore(m.mountPoint());
         long bytesUsed = fs.getTotalSpace() - fs.getUnallocatedSpace();
         String summary = "snapshot " + snap + (verified ? " done: " : " taken but NOT verified: ") + stats.regularFiles()
-                + " files, " + stats.filesTransferred() + " changed (" + Sizes.human(stats.bytesTransferred()) + ")"
+                + " files, " + stats.filesTransferred() + " changed (" + SyncText.bytes(stats.bytesTransferred()) + ")"
                 + layoutNote + (verified ? ", verified" : ", " + diffs.size() + " differences, first: " + diffs.get(0)
                 + " (older snapshots kept)");
         return new BackupOutcome(name, verified ? BackupResult.OK : BackupResult.FAILED, DiskState.PRESENT, summary,
