@@ -25,14 +25,79 @@ import java.util.TreeMap;
 public final class JournalFiles {
     /** The daemon's journal in its state directory. */
     public static final String DAEMON = "events.jsonl";
-    /** The director's ({@code hb lvs daemon}) journal in its state directory. */
-    public static final String DIRECTOR = "director-events.jsonl";
+    /** How a director's journal name begins and ends: {@code lvs-CONFIGNAME.events.jsonl}. */
+    private static final String DIRECTOR_PREFIX = "lvs-";
+    private static final String DIRECTOR_SUFFIX = ".events.jsonl";
     /** Most bytes read from one file (each is rotated at about 1 MiB; a larger one was not written by us). */
     static final long MAX_READ_BYTES = 8L << 20;
     /** How far from the end a journal's last event is looked for at open, in bytes. */
     private static final int TAIL = 64 * 1024;
 
     private JournalFiles() {
+    }
+
+    /**
+     * The journal of the director ({@code hb lvs daemon}) run on {@code ldirectord.cf} file {@code configName},
+     * beside the daemon's in the same state directory: {@code lvs-CONFIGNAME.events.jsonl}.
+     */
+    public static String director(String configName) {
+        return DIRECTOR_PREFIX + configName + DIRECTOR_SUFFIX;
+    }
+
+    /**
+     * The journals in {@code dir}: the daemon's, then every director's, by name.
+     *
+     * @throws IOException when the directory cannot be listed
+     */
+    public static List<String> journals(Path dir) throws IOException {
+        List<String> out = new ArrayList<>(List.of(DAEMON));
+        try (var files = Files.list(dir)) {
+            files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith(DIRECTOR_PREFIX) && n.endsWith(DIRECTOR_SUFFIX)).sorted()
+                    .forEach(out::add);
+        } catch (NoSuchFileException e) {
+            return out;
+        }
+        return out;
+    }
+
+    /**
+     * The newest {@code max} events that {@code keep} accepts, at or after {@code sinceMillis}, of every journal
+     * in {@code dir} ({@link #journals}), merged by time; each journal's own order is kept.
+     *
+     * @throws IOException when a file exists but cannot be read
+     */
+    public static List<ClusterEvent> readAll(Path dir, long sinceMillis, int max,
+            java.util.function.Predicate<ClusterEvent> keep) throws IOException {
+        List<List<ClusterEvent>> each = new ArrayList<>();
+        for (String name : journals(dir)) {
+            each.add(read(dir, name, sinceMillis, Integer.MAX_VALUE).stream().filter(keep).toList());
+        }
+        return newest(merge(each), max);
+    }
+
+    /** The lists merged by time, each list's order kept (a list's clock that stepped back stays in its order). */
+    public static List<ClusterEvent> merge(List<List<ClusterEvent>> lists) {
+        int[] at = new int[lists.size()];
+        List<ClusterEvent> out = new ArrayList<>();
+        while (true) {
+            int best = -1;
+            for (int i = 0; i < lists.size(); i++) {
+                if (at[i] < lists.get(i).size() && (best < 0
+                        || lists.get(i).get(at[i]).wallMillis() < lists.get(best).get(at[best]).wallMillis())) {
+                    best = i;
+                }
+            }
+            if (best < 0) {
+                return out;
+            }
+            out.add(lists.get(best).get(at[best]++));
+        }
+    }
+
+    /** The last {@code max} of {@code events}. */
+    public static List<ClusterEvent> newest(List<ClusterEvent> events, int max) {
+        return List.copyOf(events.subList(Math.max(0, events.size() - max), events.size()));
     }
 
     /** The current file of journal {@code name} in {@code dir}. */
