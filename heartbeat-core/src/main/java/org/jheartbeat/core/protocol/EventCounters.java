@@ -10,6 +10,8 @@ import org.jheartbeat.core.journal.EventKind;
 import org.jheartbeat.core.journal.EventSink;
 import org.jheartbeat.core.membership.MembershipEvent;
 import org.jheartbeat.core.membership.NodeStatus;
+import org.jheartbeat.core.takeover.StandbyPhase;
+import org.jheartbeat.core.takeover.TakeoverEvent;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 
 /**
@@ -75,6 +77,21 @@ final class EventCounters {
             }
         }
         disputedKeys = keys;
+    }
+
+    /**
+     * A hand-over the peer asked for, recorded with {@code by} = {@code peer NODE}: its {@code hb takeover}
+     * (we go standby for the set, relative to us) or the start of its {@code hb standby} or auto_failback exchange
+     * ({@code ask_resources} phase {@code me}: we take over the set, relative to the peer). Other events: nothing.
+     */
+    void peerAsked(TakeoverEvent event, String peer, long wall) {
+        if (event instanceof TakeoverEvent.StandbyRequested r) {
+            sink.record(new ClusterEvent(0, wall, node, EventKind.STANDBY, r.set().wireName(),
+                    peer + " asked to take these groups over", "peer " + peer, -1));
+        } else if (event instanceof TakeoverEvent.PeerAskResources a && a.phase() == StandbyPhase.ME) {
+            sink.record(new ClusterEvent(0, wall, node, EventKind.TAKEOVER, peer + "'s " + a.set().wireName(),
+                    peer + " hands these groups over (ask_resources)", "peer " + peer, -1));
+        }
     }
 
     private void record(long wall, EventKind kind, String subject, String cause, long durationMillis) {

@@ -193,6 +193,7 @@ final class ReceivePath {
                     // a claim sent before the peer's part in the standby exchange (read late: it filled a gap)
                     // does not end that exchange
                     e.machine.claimPredatesExchange(type == MessageType.RESOURCE && dispatchedSeq < peerAskSeq);
+                    e.counters.peerAsked(ev.event(), e.peer.value(), wall);
                     if (type == MessageType.GROUP_FAILURE) {
                         e.machineFeed.on(ev.event(), out, now, wall);
                         if (ev.event() instanceof TakeoverEvent.PeerGroupFailure f
