@@ -86,6 +86,23 @@ class EventsCommandTest {
     }
 
     @Test
+    void aTimeBefore1970AsksForEverything() throws Exception {
+        HbRun r = StandInDaemon.against(dir, asked, q -> ControlResponse.ok(""), "events", "--since", "1960-01-01");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(asked).containsExactly(new ControlRequest.Events(0, 5000));
+    }
+
+    @Test
+    void anOlderDaemonWithoutEventsMeansReadingTheFiles() throws Exception {
+        file(dir.resolve("state"), "events.jsonl", DEAD);
+        HbRun r = StandInDaemon.against(dir, asked, q -> ControlResponse.error("bad request: unknown request 'events'"
+                + " (known: status, ...)"), "events", "--json");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("does not answer 'events' (an older version); reading its journal files");
+        assertThat(r.out()).isEqualTo(EventCodec.toJson(DEAD) + "\n");
+    }
+
+    @Test
     void aDaemonErrorIsExitOne() throws Exception {
         HbRun r = StandInDaemon.against(dir, asked, q -> ControlResponse.error("no journal"), "events");
         assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);

@@ -77,7 +77,8 @@ public final class EventsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        long from = since == null ? 0 : sinceMillis(since, clock, zone);
+        // before 1970 means everything kept
+        long from = since == null ? 0 : Math.max(0, sinceMillis(since, clock, zone));
         Set<EventKind> only = kinds(kinds);
         PrintWriter out = spec.commandLine().getOut();
         for (ClusterEvent e : events(from, only)) {
@@ -95,18 +96,17 @@ public final class EventsCommand implements Callable<Integer> {
         try {
             ControlResponse r = ControlClient.request(new StateDirectory(dir).controlSocket(),
                     new ControlRequest.Events(from, MAX));
-            if (!r.ok()) {
+            if (r.error().startsWith("bad request: unknown request")) {
+                fromFiles = note("the daemon on " + dir + " does not answer 'events' (an older version)");
+            } else if (!r.ok()) {
                 throw new UserException(ExitCodes.FAILURE, "events: " + r.error());
+            } else {
+                List<ClusterEvent> daemon = new ArrayList<>();
+                r.body().lines().forEach(l -> EventCodec.parse(l).ifPresent(daemon::add));
+                all.add(daemon);
             }
-            List<ClusterEvent> daemon = new ArrayList<>();
-            r.body().lines().forEach(l -> EventCodec.parse(l).ifPresent(daemon::add));
-            all.add(daemon);
         } catch (ControlClient.NotRunningException e) {
-            fromFiles = true;
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("hb: no daemon answers on " + dir + "; reading its journal files (" + dir.resolve(
-                    JournalFiles.DAEMON) + ") directly");
-            err.flush();
+            fromFiles = note("no daemon answers on " + dir);
         }
         for (String name : JournalFiles.journals(dir)) {
             if (fromFiles || !name.equals(JournalFiles.DAEMON)) {
@@ -116,6 +116,15 @@ public final class EventsCommand implements Callable<Integer> {
         List<List<ClusterEvent>> kept = all.stream()
                 .map(l -> l.stream().filter(e -> only.isEmpty() || only.contains(e.kind())).toList()).toList();
         return JournalFiles.newest(JournalFiles.merge(kept), MAX);
+    }
+
+    /** Says on standard error why the journal files are read directly; true. */
+    private boolean note(String why) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("hb: " + why + "; reading its journal files (" + stateDir.path().resolve(JournalFiles.DAEMON)
+                + ") directly");
+        err.flush();
+        return true;
     }
 
     /**
