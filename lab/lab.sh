@@ -977,7 +977,7 @@ cmd_start() {
     # setsid: the daemon leads its own session/process group; the inner sh
     # records its pid, then execs the daemon (same pid).
     # shellcheck disable=SC2016  # expanded by the inner sh
-    (LABWEB_STATE_DIR=$d/state exec setsid "${NODE_ENTER[@]}" \
+    (LABWEB_STATE_DIR=$d/state HB_STATE_DIR=$d/state exec setsid "${NODE_ENTER[@]}" \
         sh -c 'echo $$ >"$1"; shift; exec "$@"' daemon "$d/daemon.pid" "${HB[@]}" \
         </dev/null >>"$d/daemon.out" 2>&1) &
     for ((i = 0; i < 400; i++)); do

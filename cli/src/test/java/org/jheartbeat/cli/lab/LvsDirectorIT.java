@@ -84,6 +84,7 @@ class LvsDirectorIT {
             env.put("HB_JAR", jar.toString());
             env.put("LDIRECTORD_PID_DIR", dir.toString());
             env.put("LDIRECTORD_SOCKET_DIR", dir.toString());
+            env.put("HB_STATE_DIR", dir.toString()); // the director's event journal
             String wrapper = root.resolve("packaging/src/bin/ldirectord").toString();
             Path socket = dir.resolve("lvs-ldirectord.cf.sock");
 
@@ -170,6 +171,13 @@ class LvsDirectorIT {
             String log = Files.readString(dir.resolve("ldirectord.log"));
             assertThat(log).contains("|ldirectord.cf|").contains("Deleted real server: 198.18.0.22:80 (" + VIP + ")")
                     .contains("Added real server: 198.18.0.22:80 (" + VIP + ") (Weight set to 1)");
+            // its journal, beside where a cluster daemon's would be: real 2 down, then up again
+            List<org.jheartbeat.core.journal.ClusterEvent> real2 = org.jheartbeat.core.journal.JournalFiles.read(dir,
+                    org.jheartbeat.core.journal.JournalFiles.director("ldirectord.cf"), 0, 100).stream()
+                    .filter(e -> e.subject().equals(VIP + "/198.18.0.22:80")).toList();
+            assertThat(real2).extracting(org.jheartbeat.core.journal.ClusterEvent::kind).as("%s", real2)
+                    .containsSubsequence(org.jheartbeat.core.journal.EventKind.REAL_DOWN,
+                            org.jheartbeat.core.journal.EventKind.REAL_UP);
         } finally {
             for (Process p : servers.values()) {
                 p.destroyForcibly();
