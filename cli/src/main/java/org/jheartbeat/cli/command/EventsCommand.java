@@ -67,7 +67,7 @@ public final class EventsCommand implements Callable<Integer> {
             + " ms, node, kind, subject, cause, by, duration_ms).")
     boolean json;
 
-    @Option(names = "--kind", paramLabel = "KIND[,KIND...]", split = ",",
+    @Option(names = "--kind", paramLabel = "KIND", split = ",",
             description = "Only these kinds, e.g. node-dead,fence-confirmed,group-started (see docs/reference.md).")
     List<String> kinds = new ArrayList<>();
 
