@@ -3,7 +3,6 @@ package org.jheartbeat.cli.report;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.jheartbeat.core.exec.OsProcessRunner;
@@ -22,12 +20,13 @@ import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessSpec;
 import org.jheartbeat.core.journal.ClusterEvent;
 import org.jheartbeat.core.journal.EventCodec;
+import org.jheartbeat.core.journal.JournalFiles;
 
 /**
  * Collects one node's part of an {@code hb report} into a directory {@code NODE/}: {@code events.jsonl}
- * (the event journal's events in the window, from the state directory's {@code events.jsonl.1} and
- * {@code events.jsonl}, read without the daemon so a dead daemon's journal is collected too; and the
- * director's {@code director-events.jsonl}), {@code logs/} (ha.cf's logfile and debugfile lines in the
+ * (the event journal's events in the window, read from the state directory with
+ * {@link JournalFiles}, without the daemon, so a dead daemon's journal is collected too; and each director's
+ * {@code lvs-NAME.events.jsonl}), {@code logs/} (ha.cf's logfile and debugfile lines in the
  * window, with their {@code .1}; {@code journalctl -t jheartbeat} where journald runs), {@code config/}
  * (the configuration files, secrets masked by {@link SecretMask}), {@code status.txt},
  * {@code versions.txt}, {@code packages.txt} and {@code part.txt} (what was collected, what not and why).
@@ -42,8 +41,6 @@ public final class NodePart {
             "fence-agents", "ipvsadm", "openssh-server", "openssh-client", "rsync", "openjdk-17-jre-headless");
     /** Most bytes of one log kept (its last lines in the window); more is cut and said. */
     static final int MAX_LOG_BYTES = 8 << 20;
-    /** Most bytes of one journal file read (its end: the journal rotates at about 1 MiB). */
-    static final long MAX_JOURNAL_BYTES = 8L << 20;
     /** Most bytes of one configuration file read (the config reader's limit). */
     static final long MAX_CONFIG_BYTES = 1 << 20;
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
@@ -80,8 +77,7 @@ public final class NodePart {
     public List<String> collect(Request r, Path into, long collectedAtMillis) throws IOException {
         Path dir = Files.createDirectories(into.resolve(r.node()));
         List<String> notes = new ArrayList<>();
-        int events = journal(r, "events.jsonl", dir, notes);
-        journal(r, "director-events.jsonl", dir, notes);
+        int events = journals(r, dir, notes);
         config(r, Files.createDirectories(dir.resolve("config")), notes);
         logs(r, Files.createDirectories(dir.resolve("logs")), notes);
         Files.writeString(dir.resolve("status.txt"), SecretMask.file("status.txt", r.status(), r.stonithNames()));
@@ -106,15 +102,17 @@ public final class NodePart {
         return notes;
     }
 
-    /** The events of a part directory ({@code NODE/events.jsonl}), in file order; none if it has none. */
+    /** The events of a part directory (its {@code *.jsonl} journals), each journal in file order; none if it has none. */
     public static List<ClusterEvent> events(Path nodeDir) throws IOException {
-        Path f = nodeDir.resolve("events.jsonl");
-        if (!Files.exists(f)) {
-            return List.of();
-        }
         List<ClusterEvent> out = new ArrayList<>();
-        for (String line : Files.readAllLines(f)) {
-            EventCodec.parse(line).ifPresent(out::add);
+        try (Stream<Path> files = Files.list(nodeDir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().toList()) {
+                for (String line : Files.readAllLines(f)) {
+                    EventCodec.parse(line).ifPresent(out::add);
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            return List.of();
         }
         return out;
     }
@@ -126,44 +124,44 @@ public final class NodePart {
                 .map(l -> l.substring(6)).toList() : List.of();
     }
 
-    private int journal(Request r, String name, Path dir, List<String> notes) {
-        TreeMap<Long, ClusterEvent> bySeq = new TreeMap<>();
-        List<ClusterEvent> unnumbered = new ArrayList<>();
-        for (Path f : List.of(r.stateDir().resolve(name + ".1"), r.stateDir().resolve(name))) {
-            if (!Files.exists(f)) {
-                continue;
-            }
+    /**
+     * Writes the events in the window of every journal of the state directory (the daemon's, each
+     * director's: {@link JournalFiles#journals}) to a file of the same name; returns how many.
+     */
+    private int journals(Request r, Path dir, List<String> notes) {
+        List<String> names;
+        try {
+            names = JournalFiles.journals(r.stateDir());
+        } catch (IOException e) {
+            notes.add("cannot list " + r.stateDir() + ": " + e.getMessage());
+            names = List.of(JournalFiles.DAEMON);
+        }
+        if (!Files.exists(JournalFiles.current(r.stateDir(), JournalFiles.DAEMON))) {
+            notes.add("no event journal in " + r.stateDir() + " (" + JournalFiles.DAEMON + ")");
+        }
+        int count = 0;
+        for (String name : names) {
+            List<String> lines = new ArrayList<>();
             try {
-                for (String line : tail(f, MAX_JOURNAL_BYTES)) {
-                    Optional<ClusterEvent> e = EventCodec.parse(line);
-                    if (e.isEmpty() || !r.window().contains(e.get().wallMillis())) {
-                        continue;
-                    }
-                    ClusterEvent m = masked(e.get());
-                    if (m.seq() > 0) {
-                        bySeq.putIfAbsent(m.seq(), m);
-                    } else {
-                        unnumbered.add(m);
+                for (ClusterEvent e : JournalFiles.read(r.stateDir(), name, r.window().from().toEpochMilli(),
+                        Integer.MAX_VALUE)) {
+                    if (r.window().contains(e.wallMillis())) {
+                        lines.add(EventCodec.toJson(masked(e)));
                     }
                 }
             } catch (IOException e) {
-                notes.add("cannot read " + f + ": " + e.getMessage());
+                notes.add("cannot read the journal " + name + ": " + e.getMessage());
             }
-        }
-        List<String> lines = new ArrayList<>();
-        unnumbered.forEach(e -> lines.add(EventCodec.toJson(e)));
-        bySeq.values().forEach(e -> lines.add(EventCodec.toJson(e)));
-        if (name.equals("events.jsonl") && lines.isEmpty() && !Files.exists(r.stateDir().resolve(name))) {
-            notes.add("no event journal in " + r.stateDir() + " (" + name + ")");
-        }
-        try {
-            if (!lines.isEmpty() || name.equals("events.jsonl")) {
-                Files.write(dir.resolve(name), lines);
+            try {
+                if (!lines.isEmpty() || name.equals(JournalFiles.DAEMON)) {
+                    Files.write(dir.resolve(name), lines);
+                }
+            } catch (IOException e) {
+                notes.add("cannot write " + name + ": " + e.getMessage());
             }
-        } catch (IOException e) {
-            notes.add("cannot write " + name + ": " + e.getMessage());
+            count += lines.size();
         }
-        return lines.size();
+        return count;
     }
 
     private static ClusterEvent masked(ClusterEvent e) {
@@ -310,21 +308,6 @@ public final class NodePart {
                     .map(l -> l.substring(12).replace("\"", "")).findFirst();
         } catch (IOException e) {
             return Optional.empty();
-        }
-    }
-
-    /** The lines of the last {@code max} bytes of {@code f} (a first partial line dropped). */
-    private static List<String> tail(Path f, long max) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "r")) {
-            long from = Math.max(0, raf.length() - max);
-            byte[] b = new byte[(int) (raf.length() - from)];
-            raf.seek(from);
-            raf.readFully(b);
-            List<String> lines = new ArrayList<>(new String(b, StandardCharsets.UTF_8).lines().toList());
-            if (from > 0 && !lines.isEmpty()) {
-                lines.remove(0);
-            }
-            return lines;
         }
     }
 }
