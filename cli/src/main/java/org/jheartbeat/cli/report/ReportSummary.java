@@ -21,14 +21,15 @@ import org.jheartbeat.core.journal.EventKind;
  * nodes' clock offset, what happened (each failover and hand-over with its duration) and the merged
  * timeline of both nodes' journals in text. Pure: parts in, text out.
  *
- * <p>An incident starts at a node declared dead, a standby, a takeover or a failback and takes the group
- * and fencing events of either node that follow, up to the next such start. Its duration runs from its
- * start to the last group started in it (for a death also from the dead node's last beat: the death's
- * duration is how long it had been silent).
+ * <p>An incident starts at a node declared dead, a node heard again (a join: at boot, or back after a
+ * failover, where auto_failback moves groups), a standby, a takeover or a failback, and takes the group
+ * and fencing events of either node that follow, up to the next such start; a join that moved no group is
+ * left out. Its duration runs from its start to the last group started in it (for a death also from the
+ * dead node's last beat: the death's duration is how long it had been silent).
  */
 public final class ReportSummary {
-    private static final Set<EventKind> STARTS = EnumSet.of(EventKind.NODE_DEAD, EventKind.STANDBY, EventKind.TAKEOVER,
-            EventKind.FAILBACK);
+    private static final Set<EventKind> STARTS = EnumSet.of(EventKind.NODE_DEAD, EventKind.NODE_ALIVE, EventKind.STANDBY,
+            EventKind.TAKEOVER, EventKind.FAILBACK);
     private static final Set<EventKind> FOLLOWS = EnumSet.of(EventKind.FENCE_ASKED, EventKind.FENCE_CONFIRMED,
             EventKind.FENCE_FAILED, EventKind.GROUP_STARTING, EventKind.GROUP_STARTED, EventKind.GROUP_START_FAILED,
             EventKind.GROUP_STOPPING, EventKind.GROUP_STOPPED, EventKind.GROUP_STOP_FAILED);
@@ -87,6 +88,8 @@ public final class ReportSummary {
         if (start != null) {
             out.add(new Incident(start, List.copyOf(events)));
         }
+        // a node heard (again) with no group moving after it is no incident
+        out.removeIf(i -> i.start().kind() == EventKind.NODE_ALIVE && i.events().isEmpty());
         return out;
     }
 
@@ -120,7 +123,7 @@ public final class ReportSummary {
         s.append("\nWhat happened\n");
         List<Incident> incidents = incidents(merged);
         if (incidents.isEmpty()) {
-            s.append("  no failover, standby, takeover or failback in the window\n");
+            s.append("  no failover, join, standby, takeover or failback in the window\n");
         }
         for (Incident i : incidents) {
             describe(i, zone, s);
@@ -165,6 +168,8 @@ public final class ReportSummary {
         String what = switch (st.kind()) {
             case NODE_DEAD -> "failover: " + st.node() + " declared " + st.subject() + " dead"
                     + (st.durationMillis() >= 0 ? " (silent for " + st.durationMillis() + " ms)" : "");
+            case NODE_ALIVE -> "join: " + st.node() + " hears " + st.subject()
+                    + (st.cause().isEmpty() ? "" : " (" + st.cause() + ")");
             case STANDBY -> "standby on " + st.node() + (st.subject().isEmpty() ? "" : " of " + st.subject());
             case TAKEOVER -> "takeover by " + st.node() + (st.subject().isEmpty() ? "" : " of " + st.subject());
             default -> "failback on " + st.node() + (st.subject().isEmpty() ? "" : " of " + st.subject());

@@ -85,8 +85,16 @@ class ReportIT {
             assertThat(summary).contains("  node2: collected on this node\n")
                     .contains("  node1: collected over ssh 198.18.1.1; its clock is ")
                     .contains("failover: node2 declared node1 dead")
-                    .containsPattern("services back on node2 after \\d+ ms");
+                    .containsPattern("services back on node2 after \\d+ ms \\(\\d+ ms after node1's last beat\\)")
+                    .containsPattern("join: node[12] hears node[12] \\(status active\\)")
+                    .containsPattern("services back on node1 after \\d+ ms\n");
 
+            java.util.regex.Matcher back = java.util.regex.Pattern.compile("services back on node2 after (\\d+) ms")
+                    .matcher(summary);
+            if (back.find()) {
+                Figures.print("report_failover_ms", Long.parseLong(back.group(1)), "ms", "node-dead to group-started on"
+                        + " node2, as hb report's summary reads it from the journals");
+            }
             List<ClusterEvent> node1 = events(top.resolve("node1/events.jsonl"));
             List<ClusterEvent> node2 = events(top.resolve("node2/events.jsonl"));
             assertThat(node1).as("node1's journal").isNotEmpty().allMatch(e -> e.node().equals("node1"));

@@ -102,7 +102,46 @@ class ReportSummaryTest {
                         Optional.empty(), List.of())), List.of(), UTC);
         assertThat(s).contains("  peer: NOT COLLECTED (over ssh 198.18.1.99): cannot reach 198.18.1.99 over ssh (ssh:"
                 + " connect to host 198.18.1.99 port 22: No route to host)\n")
-                .contains("What happened\n  no failover, standby, takeover or failback in the window\n")
+                .contains("What happened\n  no failover, join, standby, takeover or failback in the window\n")
                 .contains("Events per node\n  none in the window\n").endsWith("Timeline (both nodes, 0 events)\n");
+    }
+
+    @Test
+    void aLabFailoverAndItsAutoFailbackAsTheJournalsRecordThem() {
+        // the two journals of ReportIT's drill (deadtime 3 s, auto_failback on), times from T
+        String g = "198.18.0.100/24/eth0";
+        List<ClusterEvent> n1 = List.of(e(1, 0, "node1", EventKind.DAEMON_START, "node1", "generation 1", -1),
+                e(2, 3_159, "node1", EventKind.LINK_UP, "node2/eth1", "", -1),
+                e(3, 3_155, "node1", EventKind.NODE_ALIVE, "node2", "status up", -1),
+                e(4, 3_183, "node1", EventKind.GROUP_STARTING, g, "local", -1),
+                e(5, 3_332, "node1", EventKind.GROUP_STARTED, g, "", 148),
+                e(6, 8_709, "node1", EventKind.DAEMON_START, "node1", "generation 2", -1),
+                e(7, 9_144, "node1", EventKind.NODE_ALIVE, "node2", "status active", -1),
+                e(8, 9_263, "node1", EventKind.GROUP_STARTING, g, "standby: taking over from node2", -1),
+                e(9, 9_395, "node1", EventKind.GROUP_STARTED, g, "", 131));
+        List<ClusterEvent> n2 = List.of(e(1, 2_490, "node2", EventKind.DAEMON_START, "node2", "generation 1", -1),
+                e(2, 3_138, "node2", EventKind.NODE_ALIVE, "node1", "status up", -1),
+                e(3, 6_515, "node2", EventKind.LINK_DOWN, "node1/eth1", "no beats on this link", -1),
+                e(4, 6_515, "node2", EventKind.NODE_DEAD, "node1", "no beat for 3000 ms", 3000),
+                e(5, 6_540, "node2", EventKind.GROUP_STARTING, g, "takeover: node1 is down", -1),
+                e(6, 6_671, "node2", EventKind.GROUP_STARTED, g, "", 130),
+                e(7, 9_165, "node2", EventKind.NODE_ALIVE, "node1", "status active", -1),
+                e(8, 9_222, "node2", EventKind.GROUP_STOPPING, g, "standby: handing over to node1", -1),
+                e(9, 9_256, "node2", EventKind.GROUP_STOPPED, g, "", 34));
+        List<ClusterEvent> merged = ReportSummary.merge(List.of(n1, n2));
+        String s = ReportSummary.render(new TimeSpec.Window(Instant.ofEpochMilli(T), Instant.ofEpochMilli(T + 10_000)),
+                "node2", List.of(new ReportSummary.Part("node2", "on this node", Optional.empty(), Optional.empty(),
+                        List.of())), merged, UTC);
+        assertThat(s).contains("What happened\n"
+                + "  2026-12-06 03:12:03.155  join: node1 hears node2 (status up)\n"
+                + "      node1 started 198.18.0.100/24/eth0 +177 ms (took 148 ms)\n"
+                + "      services back on node1 after 177 ms\n"
+                + "  2026-12-06 03:12:06.515  failover: node2 declared node1 dead (silent for 3000 ms)\n"
+                + "      node2 started 198.18.0.100/24/eth0 +156 ms (took 130 ms)\n"
+                + "      services back on node2 after 156 ms (3156 ms after node1's last beat)\n"
+                + "  2026-12-06 03:12:09.165  join: node2 hears node1 (status active)\n"
+                + "      node2 stopped 198.18.0.100/24/eth0 +91 ms (took 34 ms)\n"
+                + "      node1 started 198.18.0.100/24/eth0 +230 ms (took 131 ms)\n"
+                + "      services back on node1 after 230 ms\n\n");
     }
 }
