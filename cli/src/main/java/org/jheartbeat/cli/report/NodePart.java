@@ -170,6 +170,9 @@ public final class NodePart {
     }
 
     private void config(Request r, Path into, List<String> notes) {
+        if (!Files.isRegularFile(r.configDir().resolve("ha.cf"))) {
+            notes.add("no ha.cf in " + r.configDir() + " (no log named; pass --config-dir DIR)");
+        }
         List<Path> files = new ArrayList<>();
         CONFIG_FILES.forEach(n -> files.add(r.configDir().resolve(n)));
         try (Stream<Path> s = Files.list(r.configDir())) {
