@@ -245,13 +245,13 @@ public final class ReportCommand implements Callable<Integer> {
             long t0 = clock.millis();
             SshTransport.Reply date = t.run("date +%s%3N", new byte[0]);
             long t1 = clock.millis();
-            Optional<long[]> offset = Optional.empty();
+            Optional<ReportSummary.ClockOffset> offset = Optional.empty();
             if (date.code() != 0) {
                 return failed(how, t.describeFailure(date, "/"));
             }
             String d = new String(date.out(), StandardCharsets.UTF_8).strip();
             if (d.matches("\\d{10,16}")) {
-                offset = Optional.of(new long[] {Long.parseLong(d) - (t0 + t1) / 2, (t1 - t0 + 1) / 2});
+                offset = Optional.of(new ReportSummary.ClockOffset(Long.parseLong(d) - (t0 + t1) / 2, (t1 - t0 + 1) / 2));
             }
             String cmd = remoteHb + " report --part --from @" + window.from().toEpochMilli() + " --to @"
                     + window.to().toEpochMilli() + " --config-dir " + quote(remoteConfigDir != null ? remoteConfigDir

@@ -43,11 +43,20 @@ public final class ReportSummary {
      * @param node        its name
      * @param how         how it was collected ({@code this node}, {@code over ssh 198.18.1.2})
      * @param failure     why it could not be collected, or empty
-     * @param clockOffset its wall clock minus this node's, in ms, with the uncertainty, when measured
+     * @param clockOffset its wall clock against this node's, when measured
      * @param notes       what could not be collected within the part (one line each)
      */
-    public record Part(String node, String how, Optional<String> failure, Optional<long[]> clockOffset,
+    public record Part(String node, String how, Optional<String> failure, Optional<ClockOffset> clockOffset,
                        List<String> notes) {
+    }
+
+    /**
+     * A node's wall clock against the collecting node's.
+     *
+     * @param millis      its clock minus the collector's, in ms
+     * @param plusMinusMs how far off {@code millis} may be, in ms (half the round trip it was measured over)
+     */
+    public record ClockOffset(long millis, long plusMinusMs) {
     }
 
     /** A failover or hand-over found in the timeline. */
@@ -115,8 +124,9 @@ public final class ReportSummary {
                 continue;
             }
             s.append("collected ").append(p.how());
-            p.clockOffset().ifPresent(o -> s.append("; its clock is ").append(o[0] >= 0 ? "+" : "").append(o[0])
-                    .append(" ms from ").append(collector).append("'s (+/- ").append(o[1]).append(" ms)"));
+            p.clockOffset().ifPresent(o -> s.append("; its clock is ").append(o.millis() >= 0 ? "+" : "")
+                    .append(o.millis()).append(" ms from ").append(collector).append("'s (+/- ").append(o.plusMinusMs())
+                    .append(" ms)"));
             s.append('\n');
             p.notes().forEach(n -> s.append("    ").append(n).append('\n'));
         }

@@ -66,7 +66,7 @@ class ReportSummaryTest {
         String s = ReportSummary.render(new TimeSpec.Window(Instant.ofEpochMilli(T - 3_600_000), Instant.ofEpochMilli(T
                 + 60_000)), "node2", List.of(new ReportSummary.Part("node2", "on this node", Optional.empty(),
                 Optional.empty(), List.of()), new ReportSummary.Part("node1", "over ssh 198.18.1.1", Optional.empty(),
-                Optional.of(new long[] {-12, 40}), List.of("no journald here: no journalctl excerpt"))), merged, UTC);
+                Optional.of(new ReportSummary.ClockOffset(-12, 40)), List.of("no journald here: no journalctl excerpt"))), merged, UTC);
         assertThat(s).startsWith("hb report: 2026-12-06 02:12:00.000 to 2026-12-06 03:13:00.000 (UTC)\n"
                 + "collected by node2\n\nNodes\n"
                 + "  node2: collected on this node\n"
