@@ -40,6 +40,9 @@ PACKAGES=(
   # server cannot run in a namespace: NFS-Ganesha, user space, with its VFS FSAL (~15 MB with libntirpc);
   # nfs-common: mount.nfs, which a job with automount calls (and the refusal the test expects without a client)
   nfs-ganesha nfs-ganesha-vfs nfs-common
+  # PrometheusFilesTest: promtool check rules / promtool test rules on the shipped alert rules (Debian ships
+  # promtool only in the server package: ~96 MB installed, ~10 s; its service is kept from starting)
+  prometheus
 )
 
 if [ "$(id -u)" -ne 0 ]; then

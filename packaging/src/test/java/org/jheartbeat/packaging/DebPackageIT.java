@@ -91,6 +91,9 @@ class DebPackageIT {
             assertThat(complete.code()).as(complete.stderr()).isZero();
             assertThat(complete.output()).contains("complete").endsWith(" hb\n");
 
+            assertThat(iso.sh("ls /usr/share/jheartbeat/prometheus").output().lines().toList()).as("Prometheus files")
+                    .containsExactly("jheartbeat-alerts.test.yml", "jheartbeat-alerts.yml", "jheartbeat-dashboard.json");
+
             String unit = iso.sh("cat " + UNIT).output();
             assertThat(unit).contains("RestartPreventExitStatus=2", "Restart=on-failure",
                     "ExecReload=/bin/kill -HUP $MAINPID");

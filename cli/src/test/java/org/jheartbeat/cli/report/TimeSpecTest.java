@@ -1,0 +1,74 @@
+package org.jheartbeat.cli.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import org.junit.jupiter.api.Test;
+
+/** The forms of {@code --from}/{@code --to} on a fixed "now" and zone. */
+class TimeSpecTest {
+    static final Instant NOW = Instant.parse("2026-12-06T10:00:00Z");
+    static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+
+    static Instant p(String s) {
+        return TimeSpec.parse(s, NOW, BERLIN);
+    }
+
+    @Test
+    void isoWithAnOffsetIsThatInstant() {
+        assertThat(p("2026-12-06T03:12:04Z")).isEqualTo(Instant.parse("2026-12-06T03:12:04Z"));
+        assertThat(p("2026-12-06T04:12:04.518+01:00")).isEqualTo(Instant.parse("2026-12-06T03:12:04.518Z"));
+        assertThat(p("2026-12-06 03:12:04Z")).isEqualTo(Instant.parse("2026-12-06T03:12:04Z"));
+    }
+
+    @Test
+    void withoutAnOffsetItIsLocalTime() {
+        assertThat(p("2026-12-06T04:12")).isEqualTo(Instant.parse("2026-12-06T03:12:00Z"));
+        assertThat(p("2026-12-06 04:12:04")).isEqualTo(Instant.parse("2026-12-06T03:12:04Z"));
+        assertThat(p("2026-12-06 04:12:04.5")).isEqualTo(Instant.parse("2026-12-06T03:12:04.500Z"));
+        assertThat(p("2026-12-06")).isEqualTo(Instant.parse("2026-12-05T23:00:00Z"));
+        // summer time: the zone's rules, not a fixed offset
+        assertThat(p("2026-07-01T12:00")).isEqualTo(Instant.parse("2026-07-01T10:00:00Z"));
+    }
+
+    @Test
+    void agoEpochAndNow() {
+        assertThat(p("2h")).isEqualTo(NOW.minusSeconds(7200));
+        assertThat(p("1h30m")).isEqualTo(NOW.minusSeconds(5400));
+        assertThat(p("90s")).isEqualTo(NOW.minusSeconds(90));
+        assertThat(p("1d")).isEqualTo(NOW.minusSeconds(86_400));
+        assertThat(p("2H")).isEqualTo(NOW.minusSeconds(7200));
+        assertThat(p("@1796526724518")).isEqualTo(Instant.ofEpochMilli(1796526724518L));
+        assertThat(p("now")).isEqualTo(NOW);
+    }
+
+    @Test
+    void theWindowDefaultsToTheLastHour() {
+        assertThat(TimeSpec.window(null, null, NOW, BERLIN))
+                .isEqualTo(new TimeSpec.Window(NOW.minusSeconds(3600), NOW));
+        assertThat(TimeSpec.window("3h", null, NOW, BERLIN))
+                .isEqualTo(new TimeSpec.Window(NOW.minusSeconds(3 * 3600), NOW));
+        assertThat(TimeSpec.window(null, "2026-12-06T05:00:00Z", NOW, BERLIN))
+                .isEqualTo(new TimeSpec.Window(Instant.parse("2026-12-06T04:00:00Z"), Instant.parse("2026-12-06T05:00:00Z")));
+        TimeSpec.Window w = TimeSpec.window("@1000", "@2000", NOW, BERLIN);
+        assertThat(w.contains(1000)).isTrue();
+        assertThat(w.contains(2000)).isTrue();
+        assertThat(w.contains(2001)).isFalse();
+        assertThat(w.contains(999)).isFalse();
+    }
+
+    @Test
+    void wrongTimesSayWhatIsAccepted() {
+        assertThatThrownBy(() -> p("yesterday")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'yesterday' is not a time (not a date and time); use ISO-8601 (2026-12-06T03:12:00Z, or"
+                        + " 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h) or @MS (milliseconds since the"
+                        + " epoch)");
+        assertThatThrownBy(() -> p("120")).hasMessageContaining("a number needs a unit (2h, 30m, 90s, 1d)");
+        assertThatThrownBy(() -> p("")).hasMessageContaining("it is empty");
+        assertThatThrownBy(() -> p("2026-13-01")).hasMessageContaining("not a date and time");
+        assertThatThrownBy(() -> TimeSpec.window("1h", "2h", NOW, BERLIN)).hasMessage("--from 1h"
+                + " (2026-12-06T09:00:00Z) is after --to 2h (2026-12-06T08:00:00Z); give a start before the end");
+    }
+}
