@@ -75,7 +75,7 @@ final class AlertsSection {
 
     private static AlertSettings.Rule entry(List<Problem> problems, Node n) throws Problem {
         int line = JheartbeatYaml.line(n);
-        Map<String, NodeTuple> m = JheartbeatYaml.mapping(problems, n, "alerts: entry", ENTRY_KEYS);
+        Map<String, NodeTuple> m = JheartbeatYaml.mapping(problems, n, "alerts:", ENTRY_KEYS);
         NodeTuple script = m.get("script");
         NodeTuple mail = m.get("mail");
         if ((script == null) == (mail == null)) {
