@@ -10,6 +10,7 @@ import org.jheartbeat.cli.command.LvsCommand;
 import org.jheartbeat.cli.command.MaintenanceCommand;
 import org.jheartbeat.cli.command.ReloadCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
+import org.jheartbeat.cli.command.EventsCommand;
 import org.jheartbeat.cli.command.ExportCommand;
 import org.jheartbeat.cli.command.ResourcesCommand;
 import org.jheartbeat.cli.command.StandbyCommand;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Command;
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
-            ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class},
+            ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class,
+            EventsCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
