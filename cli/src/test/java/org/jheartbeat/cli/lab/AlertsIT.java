@@ -32,7 +32,7 @@ class AlertsIT {
     void aFailoverMailsOnceRunsTheScriptAndIsNotHeldUpByASilentSmtpServer() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
         assumeTrue(EximServer.available(), "needs exim4 (exim4-daemon-light)");
-        Path work = Files.createTempDirectory(Path.of(System.getProperty("project.root", "..")).toAbsolutePath()
+        Path work = Files.createTempDirectory(Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize()
                 .resolve("cli/target"), "alerts-it");
         Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path eximDir = work.resolve("exim");
