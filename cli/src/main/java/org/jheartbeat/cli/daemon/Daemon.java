@@ -293,7 +293,7 @@ public final class Daemon {
             pinger.start();
         }
         Optional<MetricsEndpoint> metrics = MetricsStartup.start(jheartbeatYaml, me, loop, syncRuntime, log,
-                groupExecutor, wall);
+                groupExecutor, wall, events::alertStats);
         // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
         installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);
