@@ -54,6 +54,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   action: auto               # auto: off where the device confirms it (apcsmart), else reset; off; reset
  *   power_on: 10s              # after a confirmed off, switch the peer on again this much later; never
  *   fence_delay: 5s            # all links cut: the node holding fewer groups waits this long to fence; 0: none
+ * alerts:                      # scripts and mails told of events ({@link AlertSettings}, {@link AlertsSection})
+ *   - mail: {to: [root], smtp: mail.example.com:25}
+ *     kinds: [node-dead, fence-failed]
  * </pre>
  * User errors are one {@link UserException} (exit 2) with a line per problem, every problem of the
  * file at once, each {@code FILE:LINE: what is wrong; what to do}, as for sync.yaml; unknown keys are
