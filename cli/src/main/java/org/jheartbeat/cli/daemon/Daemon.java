@@ -243,7 +243,7 @@ public final class Daemon {
         // an Error in the loop (out of memory): the CRIT line and what is queued reach the logs, then exit 1
         // (ExitCodes.FAILURE), which the unit's Restart=on-failure restarts
         loop.onFatalError(org.jheartbeat.core.loop.LoopGuard.FatalHandler.halting(log::close));
-        groupExecutor.onGroupFailure(loop::groupFailedRunning); // monitoring gave up on a group: the machine moves it
+        groupExecutor.onGroupFailure(events.monitoring(loop)); // gave up on a group: the machine moves it; restarts: journal
         loopRef.set(loop);
         config.stonithFor(me).ifPresentOrElse(
                 d -> LOG.info("STONITH device: {} (ha.cf line {}); fencing action {}, power-on after an off: {},"

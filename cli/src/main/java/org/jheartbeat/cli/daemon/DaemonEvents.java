@@ -92,6 +92,26 @@ final class DaemonEvents implements AutoCloseable {
         sinks.record(ClusterEvent.of(wall.millis(), node, kind, subject, cause));
     }
 
+    /**
+     * What monitoring tells: a group that failed beyond repair goes to {@code loop} (which records
+     * {@code monitor-failed} and moves it); a resource restarted in place is recorded here as {@code monitor-failed}
+     * with the restart in its cause. Called on a group worker thread; never blocks.
+     */
+    org.jheartbeat.resources.executor.ResourceGroupExecutor.FailureListener monitoring(
+            org.jheartbeat.core.loop.ClusterLoop loop) {
+        return new org.jheartbeat.resources.executor.ResourceGroupExecutor.FailureListener() {
+            @Override
+            public void groupFailed(String groupKey, String detail) {
+                loop.groupFailedRunning(groupKey, detail);
+            }
+
+            @Override
+            public void groupRestarted(String groupKey, String detail) {
+                record(EventKind.MONITOR_FAILED, groupKey, detail);
+            }
+        };
+    }
+
     /** Events dropped by the journal (its queue full, or closed); 0 without a journal. */
     long dropped() {
         return journal == null ? 0 : journal.dropped();

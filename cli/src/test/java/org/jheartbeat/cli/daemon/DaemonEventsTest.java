@@ -32,6 +32,23 @@ class DaemonEventsTest {
     final Clock clock = Clock.fixed(Instant.parse("2026-12-06T03:12:04.518Z"), ZoneOffset.UTC);
 
     @Test
+    void reloadsAndMonitorRestartsAreRecorded() throws Exception {
+        DaemonEvents events = DaemonEvents.open(new StateDirectory(dir), "node1", clock);
+        events.reloaded("SIGHUP", ControlResponse.ok("haresources: group web added\ndeadtime 10000 ms\n"));
+        events.reloaded("hb reload", ControlResponse.refused("groups stayed in flux for 60 s"));
+        events.monitoring(null).groupRestarted("web", "resource labweb not running, restarted in place");
+        events.close();
+        List<ClusterEvent> got = JournalFiles.read(dir, JournalFiles.DAEMON, 0, 10);
+        assertThat(got).extracting(ClusterEvent::kind, ClusterEvent::cause, ClusterEvent::by).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(EventKind.RELOAD, "haresources: group web added;deadtime 10000 ms",
+                        "SIGHUP"),
+                org.assertj.core.groups.Tuple.tuple(EventKind.RELOAD, "refused: groups stayed in flux for 60 s",
+                        "hb reload"),
+                org.assertj.core.groups.Tuple.tuple(EventKind.MONITOR_FAILED,
+                        "resource labweb not running, restarted in place", ""));
+    }
+
+    @Test
     void operatorRequestsAreRecordedWithWhoAskedAndEventsAnswersTheJournal() throws Exception {
         StateDirectory state = new StateDirectory(dir);
         DaemonEvents events = DaemonEvents.open(state, "node1", clock);

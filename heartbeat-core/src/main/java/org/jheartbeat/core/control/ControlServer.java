@@ -95,6 +95,7 @@ public final class ControlServer implements AutoCloseable {
     private final ClientIncidents incidents = new ClientIncidents();
     private final PeerProcesses peers = new PeerProcesses();
     private ServerSocketChannel server;
+    private volatile Path bound;
     private ThreadPoolExecutor workers;
     private Thread acceptor;
 
@@ -137,6 +138,8 @@ public final class ControlServer implements AutoCloseable {
         if (!UnixSocketFiles.bind(server, socket, "rw-rw----", java.util.Optional.of("haclient"))) {
             LOG.debug("group haclient not found; control socket stays in root's group");
         }
+        // the kernel's socket table (PeerProcesses) names the socket by the path it was bound at, before the rename
+        bound = ((java.net.UnixDomainSocketAddress) server.getLocalAddress()).getPath();
         AtomicInteger n = new AtomicInteger();
         workers = new ThreadPoolExecutor(limits.maxClients(), limits.maxClients(), 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
@@ -287,7 +290,7 @@ public final class ControlServer implements AutoCloseable {
         }
         String who = caller.toString();
         if (req.changesState()) {
-            who += peers.describe(socket, ProcessHandle.current().pid(), caller.user());
+            who += peers.describe(bound != null ? bound : socket, ProcessHandle.current().pid(), caller.user());
             LOG.info("control socket: '{}' from {}", req.toWire(), who);
         }
         REQUESTER.set(who);

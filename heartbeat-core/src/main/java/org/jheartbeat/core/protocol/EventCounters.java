@@ -21,6 +21,8 @@ import org.jheartbeat.core.takeover.TakeoverMachine;
 final class EventCounters {
     private EventSink sink = EventSink.NONE;
     private String node = "";
+    /** The groups last recorded as disputed, by key. */
+    private java.util.Set<String> disputedKeys = java.util.Set.of();
     private long lateHeartbeats;
     private long nodeDeaths;
     private final Map<String, Long> linkDeaths = new HashMap<>();
@@ -57,6 +59,22 @@ final class EventCounters {
                 && c.to() != NodeStatus.INIT && (c.from() == NodeStatus.DEAD || c.from() == NodeStatus.INIT)) {
             record(wall, EventKind.NODE_ALIVE, c.node().value(), "status " + c.to(), -1);
         }
+    }
+
+    /**
+     * The groups disputed now ({@code ConfigAgreement}): each one newly disputed is recorded as
+     * {@code config-dispute} with {@code reason}, its group key as subject.
+     */
+    void disputed(java.util.Set<Integer> now, java.util.function.IntFunction<String> key,
+                  java.util.function.IntFunction<String> reason, long wall) {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (int g : now) {
+            keys.add(key.apply(g));
+            if (!disputedKeys.contains(key.apply(g))) {
+                record(wall, EventKind.CONFIG_DISPUTE, key.apply(g), reason.apply(g), -1);
+            }
+        }
+        disputedKeys = keys;
     }
 
     private void record(long wall, EventKind kind, String subject, String cause, long durationMillis) {

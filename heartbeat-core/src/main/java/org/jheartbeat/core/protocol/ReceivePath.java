@@ -175,8 +175,10 @@ final class ReceivePath {
                 e.machineFeed.feed(new TakeoverEvent.PeerStarting(), out, now, wall);
             }
             case CONFIG_DIGEST -> {
-                e.agreement.received(m, e.peerSeq.generation(), e.config.resourceGroups(), out)
-                        .ifPresent(g -> e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, now, wall));
+                e.agreement.received(m, e.peerSeq.generation(), e.config.resourceGroups(), out).ifPresent(g -> {
+                    e.counters.disputed(g, i -> e.config.resourceGroups().get(i).key(), e.agreement::disputeReason, wall);
+                    e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, now, wall);
+                });
                 e.sendConfigDigestIfNew(out, wall);
                 e.machineFeed.feed(null, out, now, wall); // the peer's resource messages held back for this
             }

@@ -52,8 +52,10 @@ final class ReloadPath {
             out.addAll(Regrouping.watchedAgain(left, applied.resourceGroups(), e.machine.maintenancePolicy()::covers,
                     e.machine::groupState)); // managed again: watched, as when adopted
         }
-        e.agreement.reloaded(applied, e.peerSeq.generation(), out).ifPresent(g ->
-                e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, nowNanos, wallMillis));
+        e.agreement.reloaded(applied, e.peerSeq.generation(), out).ifPresent(g -> {
+            e.counters.disputed(g, i -> applied.resourceGroups().get(i).key(), e.agreement::disputeReason, wallMillis);
+            e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, nowNanos, wallMillis);
+        });
         if (regroup) {
             // reconciles: a new group wanted here starts now (unless disputed)
             e.machineFeed.on(new TakeoverEvent.GroupsDisputed(e.agreement.disputed()), out, nowNanos, wallMillis);

@@ -146,6 +146,10 @@ public final class ResourceGroupExecutor implements GroupExecutor {
          * @param detail   which resource failed and how
          */
         void groupFailed(String groupKey, String detail);
+
+        /** A resource of the group failed its monitor and was restarted in place ({@code detail}: which, how). */
+        default void groupRestarted(String groupKey, String detail) {
+        }
     }
 
     /** One group's monitor; {@link #generation} is touched on the group's worker thread only. */
@@ -446,6 +450,9 @@ public final class ResourceGroupExecutor implements GroupExecutor {
             w.generation++;
             failureListener.groupFailed(w.decl.key(), c.detail());
         } else {
+            if (c.result() == GroupMonitor.Result.RESTARTED) {
+                failureListener.groupRestarted(w.decl.key(), c.detail());
+            }
             scheduleCheck(w, gen);
         }
     }

@@ -55,7 +55,8 @@ public final class GroupMonitor {
      *
      * @param result what happened
      * @param detail for {@link Result#GIVE_UP}: which resource failed and how (for the takeover
-     *               machine's CRIT and {@code hb status}); otherwise empty
+     *               machine's CRIT and {@code hb status}); for {@link Result#RESTARTED}: which resource was
+     *               restarted and why (for the event journal); otherwise empty
      */
     public record Check(Result result, String detail) {
         public Check {
@@ -217,7 +218,8 @@ public final class GroupMonitor {
             }
         }
         LOG.info("Resource {} restarted in place", spec.token());
-        return new Check(Result.RESTARTED, "");
+        return new Check(Result.RESTARTED, "resource " + spec.token() + " " + what + ", restarted in place (" + limit
+                + ")");
     }
 
     private List<ResourceSpec> tailFrom(int from) {

@@ -122,6 +122,7 @@ class GroupMonitorTest {
         agents.journal().clear();
         GroupMonitor.Check c = m.runDue();
         assertThat(c.result()).isEqualTo(GroupMonitor.Result.RESTARTED);
+        assertThat(c.detail()).startsWith("resource lsb:db ").contains("restarted in place (fail count 1");
         assertThat(agents.journal()).as("stop right to left from the failed one, then start left to right")
                 .containsExactly("status lsb:db", "stop lsb:web", "stop lsb:db", "status lsb:db", "start lsb:db",
                         "status lsb:web", "start lsb:web");
