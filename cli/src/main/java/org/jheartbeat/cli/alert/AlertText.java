@@ -75,6 +75,36 @@ public final class AlertText {
     }
 
     /**
+     * A header value as is when it is printable ASCII, else as one RFC 2047 encoded word per 45 bytes
+     * ({@code =?UTF-8?B?...?=}), so a cause or subject in another script reaches every mail reader intact.
+     */
+    static String header(String value) {
+        if (value.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) {
+            return value;
+        }
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < value.length()) {
+            int end = i;
+            int bytes = 0;
+            while (end < value.length()) {
+                int cp = value.codePointAt(end);
+                int n = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                if (bytes + n > 45) {
+                    break;
+                }
+                bytes += n;
+                end += Character.charCount(cp);
+            }
+            out.append(out.length() == 0 ? "" : "\n ").append("=?UTF-8?B?").append(java.util.Base64.getEncoder()
+                    .encodeToString(value.substring(i, end).getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                    .append("?=");
+            i = end;
+        }
+        return out.toString();
+    }
+
+    /**
      * The mail for {@code e}: headers, a blank line, the body (lines end in {@code \n}; the SMTP client
      * writes CRLF). The subject is {@code [jheartbeat] DESC}; the body repeats the fields, the held-back
      * summary and the journal's JSON line.
@@ -87,7 +117,7 @@ public final class AlertText {
         StringBuilder b = new StringBuilder();
         b.append("From: ").append(from).append('\n');
         b.append("To: ").append(String.join(", ", to)).append('\n');
-        b.append("Subject: [jheartbeat] ").append(describe(e)).append('\n');
+        b.append("Subject: ").append(header("[jheartbeat] " + describe(e))).append('\n');
         b.append("Date: ").append(MAIL_DATE.format(now)).append('\n');
         b.append("MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n");
         b.append("Auto-Submitted: auto-generated\n\n");

@@ -173,4 +173,17 @@ class AlertDispatcherTest {
             assertThat(got.get(got.size() - 1)).isEqualTo((n + 1) + " " + dropped);
         }
     }
+
+    @Test
+    void aSubjectOutsideAsciiIsEncodedAsRfc2047Words() {
+        assertThat(AlertText.header("[jheartbeat] node1: node-dead node2")).isEqualTo("[jheartbeat] node1: node-dead node2");
+        String encoded = AlertText.header("[jheartbeat] node1: group-start-failed web (Fehler: Datenträger voll)");
+        assertThat(encoded).startsWith("=?UTF-8?B?").doesNotContain("ä");
+        StringBuilder back = new StringBuilder();
+        for (String word : encoded.split("\n ")) {
+            back.append(new String(java.util.Base64.getDecoder().decode(word.substring(10, word.length() - 2)),
+                    java.nio.charset.StandardCharsets.UTF_8));
+        }
+        assertThat(back).hasToString("[jheartbeat] node1: group-start-failed web (Fehler: Datenträger voll)");
+    }
 }
