@@ -54,6 +54,9 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  *   action: auto               # auto: off where the device confirms it (apcsmart), else reset; off; reset
  *   power_on: 10s              # after a confirmed off, switch the peer on again this much later; never
  *   fence_delay: 5s            # all links cut: the node holding fewer groups waits this long to fence; 0: none
+ * alerts:                      # scripts and mails told of events ({@link AlertSettings}, {@link AlertsSection})
+ *   - mail: {to: [root], smtp: mail.example.com:25}
+ *     kinds: [node-dead, fence-failed]
  * </pre>
  * User errors are one {@link UserException} (exit 2) with a line per problem, every problem of the
  * file at once, each {@code FILE:LINE: what is wrong; what to do}, as for sync.yaml; unknown keys are
@@ -74,11 +77,12 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * @param watchScripts    {@code monitor: heartbeat_class: yes}: Heartbeat-class resources ({@code resource.d} and
  *                        {@code init.d} scripts, IPaddr, drbddisk) are watched through their {@code status} too,
  *                        with the node's defaults; without it only those with their own {@code op_monitor_interval=}
+ * @param alerts          the {@code alerts:} section ({@link AlertSettings}); {@link AlertSettings#NONE} when absent
  */
 public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen,
                              OperationTimeouts monitorDefaults, FencingPolicy fencing,
                              Optional<Path> metricsTokenFile, AuthkeysSettings authkeys, Optional<String> adminGroup,
-                             Optional<MetricsTlsFiles> metricsTls, boolean watchScripts) {
+                             Optional<MetricsTlsFiles> metricsTls, boolean watchScripts, AlertSettings alerts) {
     /** File name inside the config dir. */
     public static final String NAME = "jheartbeat.yaml";
 
@@ -95,6 +99,15 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         java.util.Objects.requireNonNull(authkeys, "authkeys");
         java.util.Objects.requireNonNull(adminGroup, "adminGroup");
         java.util.Objects.requireNonNull(metricsTls, "metricsTls");
+        java.util.Objects.requireNonNull(alerts, "alerts");
+    }
+
+    /** Settings without alerts. */
+    public JheartbeatYaml(Path source, Map<String, InetSocketAddress> metricsListen, OperationTimeouts monitorDefaults,
+                          FencingPolicy fencing, Optional<Path> metricsTokenFile, AuthkeysSettings authkeys,
+                          Optional<String> adminGroup, Optional<MetricsTlsFiles> metricsTls, boolean watchScripts) {
+        this(source, metricsListen, monitorDefaults, fencing, metricsTokenFile, authkeys, adminGroup, metricsTls,
+                watchScripts, AlertSettings.NONE);
     }
 
     /** Settings without metrics TLS. */
@@ -192,7 +205,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         }
         List<Problem> problems = new ArrayList<>();
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
-                List.of("authkeys", "control", "metrics", "monitor", "stonith")), Map.of());
+                List.of("alerts", "authkeys", "control", "metrics", "monitor", "stonith")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         boolean scripts = attempt(problems, () -> watchScripts(problems, top.get("monitor")), false);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
@@ -200,16 +213,17 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 MetricsFiles.NONE);
         AuthkeysSettings keys = attempt(problems, () -> authkeys(problems, top.get("authkeys")), AuthkeysSettings.NONE);
         Optional<String> admins = attempt(problems, () -> control(problems, top.get("control")), Optional.empty());
+        AlertSettings alerts = attempt(problems, () -> AlertsSection.parse(problems, top.get("alerts")), AlertSettings.NONE);
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
-        return new JheartbeatYaml(source, listen, monitor, fencing, files.token, keys, admins, files.tls, scripts);
+        return new JheartbeatYaml(source, listen, monitor, fencing, files.token, keys, admins, files.tls, scripts, alerts);
     }
 
     /** The same settings without the {@code authkeys:} section, which a reload applies (the rest needs a restart). */
     public JheartbeatYaml withoutAuthkeys() {
         return new JheartbeatYaml(source, metricsListen, monitorDefaults, fencing, metricsTokenFile,
-                AuthkeysSettings.NONE, adminGroup, metricsTls, watchScripts);
+                AuthkeysSettings.NONE, adminGroup, metricsTls, watchScripts, alerts);
     }
 
     /** The {@code control:} section: {@code admin_group}, a group name. */
@@ -397,7 +411,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
      *
      * @throws Problem when {@code n} is not a mapping
      */
-    private static Map<String, NodeTuple> mapping(List<Problem> problems, Node n, String where, List<String> known)
+    static Map<String, NodeTuple> mapping(List<Problem> problems, Node n, String where, List<String> known)
             throws Problem {
         if (!(n instanceof MappingNode map)) {
             throw new Problem(line(n), where + " must be a mapping of keys to values" + (known == null ? ""
@@ -430,7 +444,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         return out;
     }
 
-    private static boolean isNull(Node n) {
+    static boolean isNull(Node n) {
         return n instanceof ScalarNode s && (s.getValue().isEmpty() || "null".equals(s.getValue())
                 || "~".equals(s.getValue())) && s.getTag().getValue().endsWith(":null");
     }

@@ -201,7 +201,8 @@ public final class Daemon {
         byte[] uuid = state.nodeUuid();
         LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
         LOG.info("Heartbeat generation: {}", generation);
-        DaemonEvents events = DaemonEvents.open(state, me.value(), wall); // the journal, and any sink added there
+        // the journal, and any sink added there (the alerts of jheartbeat.yaml)
+        DaemonEvents events = DaemonEvents.open(state, me.value(), wall, jheartbeatYaml.alerts());
         events.record(org.jheartbeat.core.journal.EventKind.DAEMON_START, me.value(), "generation " + generation);
         for (HostChecks.MissingScript m : missingScripts) {
             LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups run",
@@ -292,7 +293,7 @@ public final class Daemon {
             pinger.start();
         }
         Optional<MetricsEndpoint> metrics = MetricsStartup.start(jheartbeatYaml, me, loop, syncRuntime, log,
-                groupExecutor, wall);
+                groupExecutor, wall, events::alertStats);
         // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
         installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);

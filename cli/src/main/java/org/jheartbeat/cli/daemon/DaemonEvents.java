@@ -36,11 +36,20 @@ final class DaemonEvents implements AutoCloseable {
     private final String node;
     private final Clock wall;
 
-    private DaemonEvents(EventJournal journal, EventSinks sinks, String node, Clock wall) {
+    private final java.util.Optional<org.jheartbeat.cli.alert.AlertDispatcher> alerts;
+
+    private DaemonEvents(EventJournal journal, EventSinks sinks, String node, Clock wall,
+                         java.util.Optional<org.jheartbeat.cli.alert.AlertDispatcher> alerts) {
+        this.alerts = alerts;
         this.journal = journal;
         this.sinks = sinks;
         this.node = node;
         this.wall = wall;
+    }
+
+    /** Opens the journal of {@code state}, without alerts. */
+    static DaemonEvents open(StateDirectory state, String node, Clock wall) {
+        return open(state, node, wall, org.jheartbeat.cli.config.AlertSettings.NONE);
     }
 
     /**
@@ -48,8 +57,10 @@ final class DaemonEvents implements AutoCloseable {
      *
      * @param node this node's name, stamped on the events recorded here
      * @param wall the daemon's wall clock
+     * @param alertRules jheartbeat.yaml's {@code alerts:}; a dispatcher is added as a sink when there is any
      */
-    static DaemonEvents open(StateDirectory state, String node, Clock wall) {
+    static DaemonEvents open(StateDirectory state, String node, Clock wall,
+                             org.jheartbeat.cli.config.AlertSettings alertRules) {
         EventJournal journal = null;
         try {
             journal = EventJournal.open(state.path());
@@ -64,7 +75,11 @@ final class DaemonEvents implements AutoCloseable {
             sinks.add(journal);
         }
         // further sinks (alerts, ...) are added here, one line each
-        return new DaemonEvents(journal, new EventSinks(names, sinks), node, wall);
+        java.util.Optional<org.jheartbeat.cli.alert.AlertDispatcher> alerts = alertRules.rules().isEmpty()
+                ? java.util.Optional.empty() : java.util.Optional.of(org.jheartbeat.cli.alert.AlertDispatcher.start(
+                        alertRules, node, org.jheartbeat.core.time.MonotonicClock.system(), wall));
+        alerts.ifPresent(a -> { names.add("alerts"); sinks.add(a); });
+        return new DaemonEvents(journal, new EventSinks(names, sinks), node, wall, alerts);
     }
 
     /** Where the loop and the daemon hand their events: every sink, each failure caught and counted. */
@@ -190,9 +205,15 @@ final class DaemonEvents implements AutoCloseable {
         return line.isBlank() ? "done" : line;
     }
 
-    /** Writes what is queued and closes the journal. */
+    /** The alert dispatcher's figures; empty when jheartbeat.yaml has no {@code alerts:}. */
+    java.util.Optional<org.jheartbeat.cli.alert.AlertDispatcher.Stats> alertStats() {
+        return alerts.map(org.jheartbeat.cli.alert.AlertDispatcher::stats);
+    }
+
+    /** Writes what is queued and closes the journal; stops the alert threads. */
     @Override
     public void close() {
+        alerts.ifPresent(org.jheartbeat.cli.alert.AlertDispatcher::close);
         if (journal != null) {
             journal.close();
         }

@@ -1,5 +1,7 @@
 package org.jheartbeat.cli.daemon;
 
+import org.jheartbeat.cli.alert.AlertDispatcher;
+import java.util.function.Supplier;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +21,14 @@ import org.jheartbeat.sync.replication.JobState;
  * and backup states, the log's loss counters and the monitor's fail counts. Every call is answered by
  * the part that owns the value; nothing here blocks the loop.
  */
-record DaemonMetricsSources(ClusterLoop loop, SyncRuntime sync, DaemonLog log, ResourceGroupExecutor groups)
+record DaemonMetricsSources(ClusterLoop loop, SyncRuntime sync, DaemonLog log, ResourceGroupExecutor groups,
+                            Supplier<Optional<AlertDispatcher.Stats>> alertStats)
         implements MetricsEndpoint.Sources {
+
+    @Override
+    public Optional<AlertDispatcher.Stats> alerts() {
+        return alertStats.get();
+    }
 
     @Override
     public CompletableFuture<ClusterLoop.Observation> observe() {

@@ -1,5 +1,7 @@
 package org.jheartbeat.cli.daemon;
 
+import org.jheartbeat.cli.alert.AlertDispatcher;
+import java.util.function.Supplier;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,9 +32,11 @@ final class MetricsStartup {
      * open; a non-loopback address without a token, or without TLS, is a warning.
      *
      * @param wall wall time, for the replica and backup ages
+     * @param alerts the alert dispatcher's figures (empty without alerts)
      */
     static Optional<MetricsEndpoint> start(JheartbeatYaml settings, NodeName me, ClusterLoop loop, SyncRuntime sync,
-                                           DaemonLog log, ResourceGroupExecutor groups, java.time.Clock wall) {
+                                           DaemonLog log, ResourceGroupExecutor groups, java.time.Clock wall,
+                                           Supplier<Optional<AlertDispatcher.Stats>> alerts) {
         Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
         if (at.isEmpty()) {
             return Optional.empty();
@@ -62,7 +66,7 @@ final class MetricsStartup {
         warnings(where, at.get().getAddress().isLoopbackAddress(), token.isPresent(), tls.isPresent())
                 .forEach(LOG::warn);
         try {
-            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups),
+            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups, alerts),
                     wall, token, tls);
             LOG.info("Metrics endpoint: {}://{}/metrics ({} metrics: listen{})", tls.isPresent() ? "https" : "http",
                     where, JheartbeatYaml.NAME, token.isPresent() ? "; bearer token required" : "");

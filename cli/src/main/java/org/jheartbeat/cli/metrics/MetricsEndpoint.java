@@ -85,6 +85,11 @@ public final class MetricsEndpoint implements AutoCloseable {
         default Map<String, List<org.jheartbeat.resources.monitor.GroupMonitor.ResourceWatch>> monitor() {
             return Map.of();
         }
+
+        /** The alert dispatcher's figures; empty (the default) when there are no alerts. */
+        default Optional<org.jheartbeat.cli.alert.AlertDispatcher.Stats> alerts() {
+            return Optional.empty();
+        }
     }
 
     private final Channel listener;
@@ -189,8 +194,8 @@ public final class MetricsEndpoint implements AutoCloseable {
         } catch (RuntimeException e) {
             // a state file that cannot be read: those families are left out of this scrape, the rest is served
         }
-        return ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups, sources.logDropped(),
-                sources.syslogRecordsLost(), clock.instant(), sources.monitor()));
+        return AlertMetrics.add(ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups,
+                sources.logDropped(), sources.syslogRecordsLost(), clock.instant(), sources.monitor())), sources.alerts());
     }
 
     /** The port it listens on. */

@@ -15,6 +15,8 @@ import org.jheartbeat.resources.AgentNotFoundException;
 import org.jheartbeat.resources.ResourceAgentException;
 import org.jheartbeat.resources.drbd.DrbdDiskAgent;
 import org.jheartbeat.resources.fs.BuiltinFilesystem;
+import org.jheartbeat.resources.mail.MailToAgent;
+import org.jheartbeat.resources.mail.MailToSpec;
 import org.jheartbeat.resources.ocf.OcfDirectory;
 import org.jheartbeat.resources.ocf.OcfMetadata;
 
@@ -24,7 +26,9 @@ import org.jheartbeat.resources.ocf.OcfMetadata;
  * <ul>
  *   <li>Heartbeat names: the script exists in {@code resource.d} or the init directory
  *       ({@link Kind#MISSING_SCRIPT}, which the daemon demotes to its group's failure);
- *       IPaddr/IPaddr2/drbddisk are built in (drbddisk takes at most one argument);</li>
+ *       IPaddr/IPaddr2/drbddisk are built in (drbddisk takes at most one argument), and so are Hostname,
+ *       Filesystem and MailTo where {@code resource.d} has no script of that name (MailTo: its addresses are
+ *       checked, and a WARNING says so when no sendmail program is installed);</li>
  *   <li>{@code lsb:}: the init script exists and is executable;</li>
  *   <li>{@code ocf:}: the agent exists (else a did-you-mean among its provider's agents), its
  *       meta-data reads, every parameter written is declared (did-you-mean), every required one
@@ -98,6 +102,10 @@ public final class AgentCheck {
                 }
                 return out;
             }
+            if (h.name().equals(MailToSpec.NAME) && !locator.exists(h.name())) {
+                checkMailTo(() -> MailToSpec.parse(h.args(), spec.token()), spec.token(), out);
+                return out;
+            }
             if (h.name().equals(BuiltinFilesystem.NAME) && !locator.exists(h.name())) {
                 BuiltinFilesystem.asOcf(h.args()).ifPresentOrElse(o -> checkOcf(o, spec.token(), out),
                         () -> out.add(new Problem(Kind.ERROR, BuiltinFilesystem.usage(spec.token()))));
@@ -127,10 +135,28 @@ public final class AgentCheck {
                 out.add(new Problem(Kind.WARNING, "no unit file " + unit + " for [" + spec.token() + "] in "
                         + unitDirs + "; systemctl start will fail unless the unit exists on this machine"));
             }
+        } else if (StandardResourceAgents.builtinOcfMailTo((AgentRef.Ocf) ref, ocf)) {
+            checkMailTo(() -> MailToSpec.ofOcf(((AgentRef.Ocf) ref).params(), spec.token()), spec.token(), out);
         } else {
             checkOcf((AgentRef.Ocf) ref, spec.token(), out);
         }
         return out;
+    }
+
+    /** The built-in MailTo: its arguments, and a WARNING when there is no sendmail to hand its mail to. */
+    private static void checkMailTo(java.util.function.Supplier<MailToSpec> parse, String token, List<Problem> out) {
+        try {
+            parse.get();
+        } catch (ResourceAgentException e) {
+            out.add(new Problem(Kind.ERROR, e.getMessage()));
+            return;
+        }
+        Path sendmail = MailToAgent.configuredSendmail();
+        if (!Files.isExecutable(sendmail)) {
+            out.add(new Problem(Kind.WARNING, "[" + token + "] mails through " + sendmail + ", which is not installed:"
+                    + " its group will start and stop without a mail; install a mail transfer agent"
+                    + " (apt install exim4-daemon-light)"));
+        }
     }
 
     private void checkOcf(AgentRef.Ocf o, String token, List<Problem> out) {

@@ -32,6 +32,8 @@ import org.jheartbeat.resources.ocf.OcfMetadataException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.jheartbeat.resources.systemd.SystemdAgent;
+import org.jheartbeat.resources.mail.MailToAgent;
+import org.jheartbeat.resources.mail.MailToSpec;
 import org.jheartbeat.resources.names.HostnameAgent;
 import org.jheartbeat.resources.names.HostnameSpec;
 import org.jheartbeat.resources.names.NameCommands;
@@ -44,7 +46,8 @@ import org.jheartbeat.resources.names.TakenHostNames;
  * DrbdDiskAgent}, every other Heartbeat name a {@link ScriptAgent} for the script found by {@link
  * ScriptLocator}; {@code lsb:} an {@link LsbAgent} on the init directory's script, {@code ocf:} an
  * {@link OcfAgent}, {@code systemd:} a {@link SystemdAgent}; {@code Hostname} the built-in {@link HostnameAgent}
- * (unless {@code resource.d/Hostname} exists). The lookup happens on every {@link #forSpec(ResourceSpec)} call, so scripts
+ * (unless {@code resource.d/Hostname} exists); {@code MailTo} and {@code ocf:heartbeat:MailTo} the built-in {@link
+ * MailToAgent} (unless {@code resource.d/MailTo}, or resource-agents' OCF agent, exists). The lookup happens on every {@link #forSpec(ResourceSpec)} call, so scripts
  * installed later are found.
  */
 public final class StandardResourceAgents implements ResourceAgents {
@@ -171,6 +174,9 @@ public final class StandardResourceAgents implements ResourceAgents {
                         NameCommands.DEFAULT, HostnameAgent.DEFAULT_RUN_DIR,
                         new TakenHostNames(TakenHostNames.DEFAULT_DIR), sleeper);
             }
+            if (h.name().equals(MailToSpec.NAME) && !locator.exists(h.name())) {
+                return mailTo(MailToSpec.parse(h.args(), spec.token()), spec.token());
+            }
             if (h.name().equals(BuiltinFilesystem.NAME) && !locator.exists(h.name())) {
                 return ocfAgent(BuiltinFilesystem.asOcf(h.args())
                         .orElseThrow(() -> new ResourceAgentException(BuiltinFilesystem.usage(spec.token()))), spec);
@@ -189,7 +195,22 @@ public final class StandardResourceAgents implements ResourceAgents {
         if (ref instanceof AgentRef.Systemd u) {
             return new SystemdAgent(u, runner, systemctl);
         }
-        return ocfAgent((AgentRef.Ocf) ref, spec);
+        AgentRef.Ocf o = (AgentRef.Ocf) ref;
+        if (builtinOcfMailTo(o, ocf)) {
+            return mailTo(MailToSpec.ofOcf(o.params(), spec.token()), spec.token());
+        }
+        return ocfAgent(o, spec);
+    }
+
+    /** Whether {@code o} is {@code ocf:heartbeat:MailTo} and resource-agents' agent is not installed. */
+    static boolean builtinOcfMailTo(AgentRef.Ocf o, OcfDirectory ocf) {
+        return o.provider().equals("heartbeat") && o.type().equals(MailToSpec.NAME)
+                && !java.nio.file.Files.isExecutable(ocf.root().resolve("resource.d/heartbeat/MailTo"));
+    }
+
+    private ResourceAgent mailTo(MailToSpec mail, String token) {
+        return new MailToAgent(mail, token, runner, MailToAgent.configuredSendmail(), HostnameAgent.DEFAULT_RUN_DIR,
+                org.jheartbeat.core.time.WallClocks.system(), MailToAgent.hostName());
     }
 
     private ResourceAgent ocfAgent(AgentRef.Ocf o, ResourceSpec spec) {
