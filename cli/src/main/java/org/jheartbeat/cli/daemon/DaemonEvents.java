@@ -32,13 +32,13 @@ final class DaemonEvents implements AutoCloseable {
     static final int MAX_ANSWER_BYTES = ControlServer.MAX_RESPONSE - 4096;
 
     private final EventJournal journal;
-    private final EventSinks sinks;
+    private final EventSink sinks;
     private final String node;
     private final Clock wall;
 
     private final java.util.Optional<org.jheartbeat.cli.alert.AlertDispatcher> alerts;
 
-    private DaemonEvents(EventJournal journal, EventSinks sinks, String node, Clock wall,
+    private DaemonEvents(EventJournal journal, EventSink sinks, String node, Clock wall,
                          java.util.Optional<org.jheartbeat.cli.alert.AlertDispatcher> alerts) {
         this.alerts = alerts;
         this.journal = journal;
@@ -70,16 +70,16 @@ final class DaemonEvents implements AutoCloseable {
         }
         List<String> names = new ArrayList<>();
         List<EventSink> sinks = new ArrayList<>();
-        if (journal != null) {
-            names.add("journal");
-            sinks.add(journal);
-        }
+        // the journal numbers each event as it queues it; the sinks after it get the numbered event
+        EventJournal numbering = journal;
         // further sinks (alerts, ...) are added here, one line each
         java.util.Optional<org.jheartbeat.cli.alert.AlertDispatcher> alerts = alertRules.rules().isEmpty()
                 ? java.util.Optional.empty() : java.util.Optional.of(org.jheartbeat.cli.alert.AlertDispatcher.start(
                         alertRules, node, org.jheartbeat.core.time.MonotonicClock.system(), wall));
         alerts.ifPresent(a -> { names.add("alerts"); sinks.add(a); });
-        return new DaemonEvents(journal, new EventSinks(names, sinks), node, wall, alerts);
+        EventSinks rest = new EventSinks(names, sinks);
+        EventSink all = numbering == null ? rest : e -> rest.record(numbering.append(e));
+        return new DaemonEvents(journal, all, node, wall, alerts);
     }
 
     /** Where the loop and the daemon hand their events: every sink, each failure caught and counted. */

@@ -30,7 +30,7 @@ class DaemonEventsAlertsTest {
     void anEventGoesToTheJournalAndToTheAlertScript() throws Exception {
         Path out = dir.resolve("alert.out");
         Path script = dir.resolve("alert.sh");
-        Files.writeString(script, "#!/bin/sh\necho \"$HB_EVENT_KIND $HB_EVENT_SUBJECT $HB_EVENT_NODE\" >> " + out + "\n");
+        Files.writeString(script, "#!/bin/sh\necho \"$HB_EVENT_SEQ $HB_EVENT_KIND $HB_EVENT_SUBJECT $HB_EVENT_NODE\" >> " + out + "\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path state = Files.createDirectory(dir.resolve("state"));
         AlertSettings alerts = new AlertSettings(List.of(new AlertSettings.Rule(2, new AlertSettings.Script(script,
@@ -45,9 +45,11 @@ class DaemonEventsAlertsTest {
         } finally {
             events.close();
         }
-        assertThat(Files.readAllLines(out)).containsExactly("node-dead node1 node2");
+        assertThat(Files.readAllLines(out)).containsExactly("2 node-dead node1 node2"); // the number the journal gave it
         assertThat(JournalFiles.read(state, JournalFiles.DAEMON, 0, 10)).extracting(ClusterEvent::kind)
                 .containsExactly(EventKind.LINK_DOWN, EventKind.NODE_DEAD);
+        assertThat(JournalFiles.read(state, JournalFiles.DAEMON, 0, 10)).extracting(ClusterEvent::seq)
+                .containsExactly(1L, 2L);
         DaemonEvents none = DaemonEvents.open(new StateDirectory(state), "node2", Clock.systemUTC());
         assertThat(none.alertStats()).isEmpty(); // no alerts: no dispatcher, no threads
         none.close();

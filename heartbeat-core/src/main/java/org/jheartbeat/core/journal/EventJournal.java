@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #record} is the loop's {@link EventSink}: it only offers the event to a bounded queue (of
  * {@link #DEFAULT_QUEUE}); a full queue (a disk that hangs) drops the event and counts it, with one WARN line
- * at most every 10 s. A thread of its own ({@code hb-journal}) numbers, writes and fsyncs the queued events
+ * at most every 10 s. A thread of its own ({@code hb-journal}) writes and fsyncs the queued events
  * a batch at a time. At open, a last line cut by a crash mid-write is cut off, so the next event starts on
  * a line of its own; readers skip such lines anyway ({@link JournalFiles}).
  */
@@ -62,6 +62,9 @@ public final class EventJournal implements EventSink, AutoCloseable {
     private final Object fileLock = new Object();
     private final Thread writer;
     private volatile boolean closing;
+    /** Guards {@link #seq}: events are numbered as they are queued, by whichever thread records them. */
+    private final Object numbering = new Object();
+    /** The last number given (read from the file at open). */
     private long seq;
     private FileChannel out;
 
@@ -116,15 +119,35 @@ public final class EventJournal implements EventSink, AutoCloseable {
     /** Queues {@code event} for the writer; drops and counts it when the queue is full or the journal closed. */
     @Override
     public void record(ClusterEvent event) {
-        if (closing || !queue.offer(event)) {
-            long n = dropped.incrementAndGet();
-            long now = clock.nanoTime();
-            long last = lastDropLog.get();
-            if ((last == Long.MIN_VALUE || now - last >= DROP_LOG_NANOS) && lastDropLog.compareAndSet(last, now)) {
-                LOG.warn("event journal {}: {} events dropped so far (the writer is behind or closed); this one: {} {}",
-                        current(), n, event.kind().wire(), event.subject());
+        append(event);
+    }
+
+    /**
+     * Numbers {@code event} (the next {@code seq} of this journal) and queues it for the writer, so that other
+     * sinks (alerts) see the number the file will hold. Never blocks on I/O: the lock is held only to number and
+     * queue, so the numbers in the file are in queue order.
+     *
+     * @return the numbered event, or {@code event} unchanged (seq 0) when it was dropped and counted because the
+     *         queue was full or the journal closed
+     */
+    public ClusterEvent append(ClusterEvent event) {
+        synchronized (numbering) {
+            if (!closing) {
+                ClusterEvent numbered = event.numbered(seq + 1);
+                if (queue.offer(numbered)) {
+                    seq++;
+                    return numbered;
+                }
             }
         }
+        long n = dropped.incrementAndGet();
+        long now = clock.nanoTime();
+        long last = lastDropLog.get();
+        if ((last == Long.MIN_VALUE || now - last >= DROP_LOG_NANOS) && lastDropLog.compareAndSet(last, now)) {
+            LOG.warn("event journal {}: {} events dropped so far (the writer is behind or closed); this one: {} {}",
+                    current(), n, event.kind().wire(), event.subject());
+        }
+        return event;
     }
 
     /** Events dropped because the queue was full (or the journal closed) since open. */
@@ -160,7 +183,9 @@ public final class EventJournal implements EventSink, AutoCloseable {
      */
     @Override
     public void close() {
-        closing = true;
+        synchronized (numbering) {
+            closing = true;
+        }
         try {
             writer.join(5_000);
         } catch (InterruptedException e) {
@@ -203,9 +228,8 @@ public final class EventJournal implements EventSink, AutoCloseable {
     /** Numbers, writes and fsyncs one batch, rotating first when it would pass the bound. */
     private void write(List<ClusterEvent> batch) throws IOException {
         StringBuilder text = new StringBuilder();
-        long n = seq;
         for (ClusterEvent e : batch) {
-            text.append(EventCodec.toJson(e.numbered(++n))).append('\n');
+            text.append(EventCodec.toJson(e)).append('\n');
         }
         byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
         synchronized (fileLock) {
@@ -221,7 +245,6 @@ public final class EventJournal implements EventSink, AutoCloseable {
             }
             out.force(false);
         }
-        seq = n;
         written.addAndGet(batch.size());
     }
 
