@@ -17,6 +17,7 @@ import org.jheartbeat.cli.command.StatusCommand;
 import org.jheartbeat.cli.command.StonithCommand;
 import org.jheartbeat.cli.command.SyncCommand;
 import org.jheartbeat.cli.command.TakeoverCommand;
+import org.jheartbeat.cli.command.WebCommand;
 import picocli.CommandLine.Command;
 
 /** {@code hb}: the jheartbeat command; without a command, its usage on stderr and exit 64. */
@@ -26,7 +27,8 @@ import picocli.CommandLine.Command;
         subcommands = {DaemonCommand.class, StatusCommand.class, StandbyCommand.class, TakeoverCommand.class,
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
-            ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class},
+            ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class,
+            WebCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

@@ -192,7 +192,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         }
         List<Problem> problems = new ArrayList<>();
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
-                List.of("authkeys", "control", "metrics", "monitor", "stonith")), Map.of());
+                List.of("authkeys", "control", "metrics", "monitor", "stonith", "web")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         boolean scripts = attempt(problems, () -> watchScripts(problems, top.get("monitor")), false);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
@@ -200,6 +200,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
                 MetricsFiles.NONE);
         AuthkeysSettings keys = attempt(problems, () -> authkeys(problems, top.get("authkeys")), AuthkeysSettings.NONE);
         Optional<String> admins = attempt(problems, () -> control(problems, top.get("control")), Optional.empty());
+        attempt(problems, () -> WebYaml.section(problems, top.get("web"), cluster), WebYaml.NONE); // hb web reads it
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
@@ -397,7 +398,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
      *
      * @throws Problem when {@code n} is not a mapping
      */
-    private static Map<String, NodeTuple> mapping(List<Problem> problems, Node n, String where, List<String> known)
+    static Map<String, NodeTuple> mapping(List<Problem> problems, Node n, String where, List<String> known)
             throws Problem {
         if (!(n instanceof MappingNode map)) {
             throw new Problem(line(n), where + " must be a mapping of keys to values" + (known == null ? ""
@@ -430,7 +431,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         return out;
     }
 
-    private static boolean isNull(Node n) {
+    static boolean isNull(Node n) {
         return n instanceof ScalarNode s && (s.getValue().isEmpty() || "null".equals(s.getValue())
                 || "~".equals(s.getValue())) && s.getTag().getValue().endsWith(":null");
     }
@@ -442,7 +443,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
     /** One problem of the file: its 1-based line (0: none applies) and {@code what is wrong; what to do}. */
     static final class Problem extends Exception {
         private static final long serialVersionUID = 1L;
-        private final int line;
+        final int line;
 
         Problem(int line, String what) {
             super(what, null, false, false);
