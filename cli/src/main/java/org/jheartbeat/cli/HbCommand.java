@@ -10,6 +10,7 @@ import org.jheartbeat.cli.command.LvsCommand;
 import org.jheartbeat.cli.command.MaintenanceCommand;
 import org.jheartbeat.cli.command.ReloadCommand;
 import org.jheartbeat.cli.command.DaemonCommand;
+import org.jheartbeat.cli.command.EventsCommand;
 import org.jheartbeat.cli.command.ExportCommand;
 import org.jheartbeat.cli.command.ResourcesCommand;
 import org.jheartbeat.cli.command.StandbyCommand;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Command;
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
             ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class,
-            WebCommand.class},
+            EventsCommand.class, WebCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

@@ -201,6 +201,8 @@ public final class Daemon {
         byte[] uuid = state.nodeUuid();
         LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
         LOG.info("Heartbeat generation: {}", generation);
+        DaemonEvents events = DaemonEvents.open(state, me.value(), wall); // the journal, and any sink added there
+        events.record(org.jheartbeat.core.journal.EventKind.DAEMON_START, me.value(), "generation " + generation);
         for (HostChecks.MissingScript m : missingScripts) {
             LOG.error(ClusterLoop.CRIT, "Resource group {} cannot start on this node: {} ({}:{}); the other groups run",
                     m.key(), m.diagnostic().message(), m.diagnostic().file(), m.diagnostic().line());
@@ -271,8 +273,8 @@ public final class Daemon {
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
         Reloader reloader = new Reloader(config.configDir(), me, config, loop, wall);
         reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
-        ControlServer control = new ControlServer(state.controlSocket(), new ControlHandler(loop, config, syncRuntime,
-                log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor),
+        ControlServer control = new ControlServer(state.controlSocket(), events.answering(new ControlHandler(loop,
+                config, syncRuntime, log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor)),
                 ControlServer.Limits.DEFAULT, MonotonicClock.system(),
                 org.jheartbeat.core.control.ControlAccess.withAdminGroup(jheartbeatYaml.adminGroup()));
         controlRef.set(control);
@@ -298,6 +300,8 @@ public final class Daemon {
         pinger.close();
         metrics.ifPresent(MetricsEndpoint::close);
         syncRuntime.close();
+        events.record(org.jheartbeat.core.journal.EventKind.DAEMON_STOP, me.value(), "orderly shutdown");
+        events.close();
         finish(loop, control, netty, state);
         return ExitCodes.OK;
     }

@@ -20,13 +20,15 @@ import org.jheartbeat.core.takeover.ResourceSet;
  *  stonith-status                             StonithStatus
  *  reload                                     Reload
  *  maintenance on|off|status [node N|group G] Maintenance(action, scope)
+ *  events SINCE_MS MAX                        Events(sinceMillis, max)  (journal lines, read-only)
  *                     SET = all|local|foreign|failback, TIMEOUT_S = 1..3600
  * </pre>
  */
 public sealed interface ControlRequest
         permits ControlRequest.Status, ControlRequest.ClStatus, ControlRequest.ConfigDigest,
                 ControlRequest.GroupsRunning, ControlRequest.Handover, ControlRequest.Cleanup,
-                ControlRequest.StonithStatus, ControlRequest.Reload, ControlRequest.Maintenance {
+                ControlRequest.StonithStatus, ControlRequest.Reload, ControlRequest.Maintenance,
+                ControlRequest.Events {
 
     /** Longest request line, in bytes, newline excluded. */
     int MAX_LENGTH = 512;
@@ -215,6 +217,31 @@ public sealed interface ControlRequest
     }
 
     /**
+     * {@code events SINCE_MS MAX}: the newest {@code max} journal events at or after {@code sinceMillis}, one
+     * {@link org.jheartbeat.core.journal.EventCodec} line each, oldest first. Read-only: any caller may ask.
+     *
+     * @param sinceMillis ms since the epoch, ≥ 0
+     * @param max         1..{@value #MAX_EVENTS}
+     * @throws IllegalArgumentException when either is out of range
+     */
+    record Events(long sinceMillis, int max) implements ControlRequest {
+        public Events {
+            if (sinceMillis < 0 || max < 1 || max > MAX_EVENTS) {
+                throw new IllegalArgumentException("events takes SINCE_MS >= 0 and MAX 1.." + MAX_EVENTS + ", got "
+                        + sinceMillis + " " + max);
+            }
+        }
+
+        @Override
+        public String toWire() {
+            return "events " + sinceMillis + " " + max;
+        }
+    }
+
+    /** Most events one {@code events} answer holds. */
+    int MAX_EVENTS = 5000;
+
+    /**
      * Reads one request line (without its newline). Never throws anything but
      * {@link MalformedRequestException}, whatever the input.
      *
@@ -287,6 +314,15 @@ public sealed interface ControlRequest
                 }
                 return new Cleanup(w.length == 2 ? java.util.Optional.of(w[1]) : java.util.Optional.empty());
             }
+            case "events" -> {
+                long since = w.length == 3 && w[1].matches("0|[1-9][0-9]{0,17}") ? Long.parseLong(w[1]) : -1;
+                int max = w.length == 3 && w[2].matches("[1-9][0-9]{0,3}") ? Integer.parseInt(w[2]) : -1;
+                if (since < 0 || max < 1 || max > MAX_EVENTS) {
+                    throw new MalformedRequestException("events takes SINCE_MS (ms since the epoch) and MAX (1.."
+                            + MAX_EVENTS + "), decimal without leading zeros");
+                }
+                return new Events(since, max);
+            }
             case "maintenance" -> {
                 if (w.length != 2 && w.length != 4) {
                     throw new MalformedRequestException("maintenance takes on|off|status and optionally node NAME or"
@@ -312,7 +348,7 @@ public sealed interface ControlRequest
             }
             default -> throw new MalformedRequestException("unknown request '" + clip(verb) + "' (known: status,"
                     + " status-json, cl_status, config-digest, groups-running, standby, takeover, cleanup,"
-                    + " stonith-status, reload, maintenance)");
+                    + " stonith-status, reload, maintenance, events)");
         }
     }
 

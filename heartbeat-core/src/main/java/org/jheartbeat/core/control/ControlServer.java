@@ -53,6 +53,8 @@ public final class ControlServer implements AutoCloseable {
     public static final int MAX_RESPONSE = 1 << 20;
     /** Unread request bytes dropped before closing, so the client reads its answer without a reset. */
     private static final int DRAIN_MAX = 4096;
+    /** The caller of the request each worker answers ({@link #requester()}). */
+    private static final ThreadLocal<String> REQUESTER = new ThreadLocal<>();
 
     /**
      * The server's bounds.
@@ -261,6 +263,16 @@ public final class ControlServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Who sent the request that the calling thread (a worker, inside the handler) answers, as the log line of a
+     * change names it: {@code user root (group root), uid 0, pid 4242 (hb)} (process id and command for changes
+     * only); empty outside a handler. The journal's {@code by} of standby, takeover, cleanup, maintenance, reload.
+     */
+    public static String requester() {
+        String who = REQUESTER.get();
+        return who == null ? "" : who;
+    }
+
     private ControlResponse answer(String line, ControlAccess.Caller caller) {
         ControlRequest req;
         try {
@@ -273,15 +285,19 @@ public final class ControlServer implements AutoCloseable {
             incident(Kind.DENIED, "denied: " + refusal.get());
             return ControlResponse.denied(refusal.get());
         }
+        String who = caller.toString();
         if (req.changesState()) {
-            LOG.info("control socket: '{}' from {}{}", req.toWire(), caller,
-                    peers.describe(socket, ProcessHandle.current().pid(), caller.user()));
+            who += peers.describe(socket, ProcessHandle.current().pid(), caller.user());
+            LOG.info("control socket: '{}' from {}", req.toWire(), who);
         }
+        REQUESTER.set(who);
         try {
             return handler.apply(req);
         } catch (RuntimeException e) {
             LOG.error("control socket: answering [{}] failed: {}", req.toWire(), e.toString());
             return ControlResponse.error("internal error: " + e);
+        } finally {
+            REQUESTER.remove();
         }
     }
 

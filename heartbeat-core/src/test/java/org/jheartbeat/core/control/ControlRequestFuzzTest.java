@@ -26,7 +26,7 @@ class ControlRequestFuzzTest {
             "cl_status hbstatus", "cl_status nodestatus node2", "cl_status -m hblinkstatus node2 eth1",
             "cl_status rscstatus", "config-digest", "groups-running", "standby all 30", "takeover foreign 3600",
             "standby failback 1", "takeover local 120", "cleanup", "cleanup web", "cleanup 2", "stonith-status",
-            "reload").stream().map(s -> s.getBytes(ISO_8859_1)).toList();
+            "reload", "events 0 10", "events 1796526724518 5000").stream().map(s -> s.getBytes(ISO_8859_1)).toList();
 
     @Provide
     Arbitrary<Mutant> lines() {

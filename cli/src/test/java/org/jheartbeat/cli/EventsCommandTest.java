@@ -1,0 +1,94 @@
+package org.jheartbeat.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.jheartbeat.cli.HbRun.hb;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.core.control.ControlRequest;
+import org.jheartbeat.core.control.ControlResponse;
+import org.jheartbeat.core.journal.ClusterEvent;
+import org.jheartbeat.core.journal.EventCodec;
+import org.jheartbeat.core.journal.EventKind;
+import org.jheartbeat.core.journal.JournalFiles;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hb events}: asks the daemon with {@code events SINCE_MS MAX} and merges the directors' journals; reads
+ * the files itself (saying so) when no daemon runs; {@code --kind} and {@code --json}; bad options are one line.
+ */
+class EventsCommandTest {
+    @TempDir
+    Path dir;
+
+    final List<ControlRequest> asked = new ArrayList<>();
+
+    static final ClusterEvent DEAD = new ClusterEvent(7, 1_796_526_724_518L, "node1", EventKind.NODE_DEAD, "node2",
+            "no beat for 10000 ms", "", 10_000);
+    static final ClusterEvent REAL = new ClusterEvent(1, 1_796_526_725_000L, "node1", EventKind.REAL_DOWN,
+            "198.18.0.100:80/198.18.1.2:80", "connect refused", "", -1);
+    static final ClusterEvent STARTED = new ClusterEvent(8, 1_796_526_726_000L, "node1", EventKind.GROUP_STARTED,
+            "198.18.0.100/24/eth0", "", "", 1520);
+
+    private void file(Path d, String name, ClusterEvent... events) throws IOException {
+        Files.createDirectories(d);
+        StringBuilder sb = new StringBuilder();
+        for (ClusterEvent e : events) {
+            sb.append(EventCodec.toJson(e)).append('\n');
+        }
+        Files.writeString(d.resolve(name), sb);
+    }
+
+    @Test
+    void asksTheDaemonAndMergesTheDirectorsJournalByTime() throws Exception {
+        file(dir.resolve("state"), JournalFiles.director("web"), REAL);
+        HbRun r = StandInDaemon.against(dir, asked, q -> ControlResponse.ok(EventCodec.toJson(DEAD) + "\n"
+                + EventCodec.toJson(STARTED) + "\n"), "events", "--json", "--since", "@1796526724000");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(asked).containsExactly(new ControlRequest.Events(1_796_526_724_000L, 5000));
+        assertThat(r.out().lines().map(l -> EventCodec.parse(l).orElseThrow()).toList())
+                .containsExactly(DEAD, REAL, STARTED);
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void withNoDaemonTheFilesAreReadAndStandardErrorSaysSo() throws Exception {
+        Path state = dir.resolve("state");
+        file(state, "events.jsonl.1", DEAD);
+        file(state, "events.jsonl", STARTED);
+        file(state, JournalFiles.director("web"), REAL);
+        HbRun r = hb("events", "--state-dir=" + state, "--kind", "node-dead,group-started");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("no daemon answers on " + state).contains("reading its journal files");
+        assertThat(r.out().lines().toList()).hasSize(2);
+        assertThat(r.out()).contains(" node1 node-dead node2 (no beat for 10000 ms) took 10.000 s\n")
+                .contains(" node1 group-started 198.18.0.100/24/eth0 took 1.520 s\n");
+    }
+
+    @Test
+    void badOptionsAreOneLineUsageErrors() throws Exception {
+        Path state = dir.resolve("state");
+        Files.createDirectories(state);
+        HbRun since = hb("events", "--state-dir=" + state, "--since", "yesterday");
+        assertThat(since.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(since.err()).isEqualTo("hb: events: --since 'yesterday' is not a time: give a time ago (90s,"
+                + " 30min, 2h, 3d, 1w), an ISO-8601 time (2026-12-06T03:00, 2026-12-06T03:00:00Z, 2026-12-06) or"
+                + " @EPOCH_MS\n");
+        HbRun kind = hb("events", "--state-dir=" + state, "--kind", "node-dead,node-exploded");
+        assertThat(kind.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(kind.err()).startsWith("hb: events: --kind node-exploded: no such event kind; known: daemon-start,")
+                .doesNotContain("Exception").hasLineCount(1);
+    }
+
+    @Test
+    void aDaemonErrorIsExitOne() throws Exception {
+        HbRun r = StandInDaemon.against(dir, asked, q -> ControlResponse.error("no journal"), "events");
+        assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
+        assertThat(r.err()).isEqualTo("hb: events: no journal\n");
+    }
+}
