@@ -89,6 +89,10 @@ public final class WebCommand implements Callable<Integer> {
             description = "The director's ldirectord.cf, to find its socket (default: ldirectord.cf when present).")
     String directorConfig;
 
+    @Option(names = "--users-file", paramLabel = "FILE",
+            description = "The users file (default: web: users_file: of jheartbeat.yaml, else /etc/ha.d/web-users).")
+    Path usersFile;
+
     @Option(names = "--etc", paramLabel = "DIR", defaultValue = "/etc", hidden = true,
             description = "Where passwd and group are read (tests).")
     Path etc;
@@ -139,7 +143,8 @@ public final class WebCommand implements Callable<Integer> {
                 server.get().changed(s.fingerprint());
             }
         };
-        Console console = new Console(new Console.Settings(web.usersFile(), yaml.adminGroup(), etc.resolve("passwd"),
+        Console console = new Console(new Console.Settings(usersFile != null ? usersFile
+                : web.usersFile(), yaml.adminGroup(), etc.resolve("passwd"),
                 etc.resolve("group"), ZoneId.systemDefault()), new Sessions(clock, new SecureRandom()), current::get,
                 r -> ControlClient.request(daemonSocket, r), log, () -> poll.execute(refresh));
         try {
