@@ -40,6 +40,7 @@ PACKAGES=(
   # server cannot run in a namespace: NFS-Ganesha, user space, with its VFS FSAL (~15 MB with libntirpc);
   # nfs-common: mount.nfs, which a job with automount calls (and the refusal the test expects without a client)
   nfs-ganesha nfs-ganesha-vfs nfs-common
+  chromium chromium-driver         # WebConsoleIT: the web console in a real headless browser (Selenium drives chromedriver)
 )
 
 if [ "$(id -u)" -ne 0 ]; then
