@@ -18,6 +18,7 @@ import org.jheartbeat.director.table.BackendException;
 import org.jheartbeat.director.table.IpvsadmBackend;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -48,6 +49,9 @@ public final class LvsDaemonCommand implements Callable<Integer> {
     @Option(names = "--ipvsadm", paramLabel = "PROGRAM", defaultValue = "ipvsadm",
             description = "The ipvsadm program (default: ${DEFAULT-VALUE} from PATH).")
     String ipvsadm;
+
+    @Mixin
+    StateDirOption stateDir;
 
     @Option(names = "--pid-file", paramLabel = "PATH", description = "Write the daemon's PID here.")
     Path pidFile;
@@ -141,14 +145,18 @@ public final class LvsDaemonCommand implements Callable<Integer> {
             Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
         }
         DirectorDaemon d;
+        LvsEvents events = LvsEvents.open(stateDir.path(), path, org.jheartbeat.cli.daemon.Daemon.unameN(),
+                org.jheartbeat.core.time.WallClocks.system());
         try {
-            d = new DirectorDaemon(cfg, table, CheckFactory.standard(), sock, a -> { });
+            d = new DirectorDaemon(cfg, table, CheckFactory.standard(), sock, events.listener());
         } catch (BackendException e) {
             closeBackend(table);
+            events.close();
             throw new UserException(ExitCodes.FAILURE, "cannot read the " + table.name() + " table: "
                     + e.getMessage());
         } catch (IOException | RuntimeException e) {
             closeBackend(table);
+            events.close();
             throw e;
         }
         CountDownLatch stopped = new CountDownLatch(1);
@@ -176,6 +184,7 @@ public final class LvsDaemonCommand implements Callable<Integer> {
         try {
             d.close();
             closeBackend(table);
+            events.close();
         } finally {
             if (pidFile != null) {
                 Files.deleteIfExists(pidFile);

@@ -238,6 +238,7 @@ public final class Daemon {
         ClusterLoop loop = new ClusterLoop(config, engine, media, groupExecutor, fencer, scheduler, wall); // hb-loop
         loop.onWake(watchdogs::onWake); // a loop that hangs stops petting the kernel's and systemd's watchdogs
         loop.onMaintenanceChange(persistMaintenance(state));
+        loop.recordEventsTo(events.sink());
         // an Error in the loop (out of memory): the CRIT line and what is queued reach the logs, then exit 1
         // (ExitCodes.FAILURE), which the unit's Restart=on-failure restarts
         loop.onFatalError(org.jheartbeat.core.loop.LoopGuard.FatalHandler.halting(log::close));
@@ -273,6 +274,7 @@ public final class Daemon {
         AtomicReference<ControlServer> controlRef = new AtomicReference<>();
         Reloader reloader = new Reloader(config.configDir(), me, config, loop, wall);
         reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
+        reloader.afterEach(events::reloaded);
         ControlServer control = new ControlServer(state.controlSocket(), events.answering(new ControlHandler(loop,
                 config, syncRuntime, log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor)),
                 ControlServer.Limits.DEFAULT, MonotonicClock.system(),

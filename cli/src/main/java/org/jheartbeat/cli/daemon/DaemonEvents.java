@@ -84,7 +84,7 @@ final class DaemonEvents implements AutoCloseable {
 
     /**
      * The control handler with {@code events} answered here, and each operator request that changes the cluster
-     * (standby, takeover, failback, cleanup, maintenance on/off, reload) recorded once answered, at the time it
+     * (standby, takeover, failback, cleanup, maintenance on/off) recorded once answered, at the time it
      * was asked, with its caller ({@link ControlServer#requester()}), how long it took and how it ended.
      */
     Function<ControlRequest, ControlResponse> answering(Function<ControlRequest, ControlResponse> handler) {
@@ -116,13 +116,21 @@ final class DaemonEvents implements AutoCloseable {
             kind = m.action() == ControlRequest.MaintenanceAction.ON ? EventKind.MAINTENANCE_ON : EventKind.MAINTENANCE_OFF;
             subject = m.scope().kind() == org.jheartbeat.core.takeover.Maintenance.Kind.CLUSTER ? "cluster"
                     : m.scope().kind().name().toLowerCase(java.util.Locale.ROOT) + " " + m.scope().name();
-        } else if (request instanceof ControlRequest.Reload) {
-            kind = EventKind.RELOAD;
-            subject = "";
         } else {
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(ClusterEvent.of(0, "", kind, subject, outcome));
+    }
+
+    /**
+     * A reload ended ({@link Reloader#afterEach}): recorded with its outcome, refused or failed ones too, and who
+     * asked: the control socket's caller for {@code hb reload}, else the trigger ({@code SIGHUP}).
+     */
+    void reloaded(String trigger, ControlResponse r) {
+        String who = ControlServer.requester();
+        String outcome = r.ok() ? r.body().strip().replace('\n', ';') : (r.refused() ? "refused: " : "failed: ") + r.error();
+        sinks.record(new ClusterEvent(0, wall.millis(), node, EventKind.RELOAD, "configuration", outcome,
+                who.isEmpty() ? trigger : who, -1));
     }
 
     /**

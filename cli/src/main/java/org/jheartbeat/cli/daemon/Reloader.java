@@ -54,6 +54,8 @@ final class Reloader {
     private final java.time.Clock wall;
     private final java.util.Map<String, Object> restartOnly = new java.util.LinkedHashMap<>();
 
+    private java.util.function.BiConsumer<String, ControlResponse> afterEach = (t, r) -> { };
+
     /**
      * Where the groups of each reload are kept before the loop applies them (the daemon: the state
      * directory's {@code groups}, so that a later start releases a group a reload added and the file
@@ -87,6 +89,17 @@ final class Reloader {
      *         groups stayed in flux; ERROR when the loop could not apply it
      */
     synchronized ControlResponse reload(String trigger) {
+        ControlResponse r = reloadNow(trigger);
+        afterEach.accept(trigger, r);
+        return r;
+    }
+
+    /** What runs after each reload, with its trigger and answer (the event journal); on the reloading thread. */
+    void afterEach(java.util.function.BiConsumer<String, ControlResponse> hook) {
+        this.afterEach = java.util.Objects.requireNonNull(hook, "hook");
+    }
+
+    private ControlResponse reloadNow(String trigger) {
         LOG.info("Reloading configuration from {} ({})", configDir, trigger);
         ConfigLoadResult loaded = ConfigLoader.load(configDir, Optional.of(me));
         List<ConfigDiagnostic> problems = new ArrayList<>(loaded.diagnostics());

@@ -58,6 +58,23 @@ public sealed interface DirectorAction {
         }
     }
 
+    /**
+     * A real (or fallback) server left or rejoined a virtual service: for the event journal ({@code real-down},
+     * {@code real-up}); the shell passes it to its listener only.
+     *
+     * @param service the virtual service, as {@code VIP:PORT} (or {@code fwmark N})
+     * @param real    the real server, {@code RIP:PORT}
+     * @param down    taken out (deleted, quiesced, purged) rather than put back
+     * @param message the log line, in ldirectord's words
+     */
+    record RealChanged(String service, String real, boolean down, String message) implements DirectorAction {
+        public RealChanged {
+            Objects.requireNonNull(service, "service");
+            Objects.requireNonNull(real, "real");
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
     /** Log levels the kernel uses. */
     enum Level { INFO, WARN, ERROR }
 }

@@ -477,6 +477,7 @@ public final class DirectorKernel {
     /** A change of a real or fallback server: its log line, and the alert ldirectord sends with it. */
     private void changed(VirtualState v, Endpoint real, String message, boolean down) {
         log(Level.INFO, message);
+        out.add(new DirectorAction.RealChanged(v.virtual.key().address(), real.toString(), down, message));
         alerts.send(v.virtual, real, message, down, status, config, out);
     }
 

@@ -12,6 +12,9 @@ import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.control.ClusterCounters;
 import org.jheartbeat.core.control.ConfigDigestReport;
 import org.jheartbeat.core.control.StatusSnapshot;
+import org.jheartbeat.core.journal.ClusterEvent;
+import org.jheartbeat.core.journal.EventKind;
+import org.jheartbeat.core.journal.EventSink;
 import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.protocol.NodeEngine;
@@ -55,6 +58,8 @@ public final class ClusterLoop implements AutoCloseable {
     /** Carries out what the engine decided (packets, group operations, fencing, log lines). */
     private final EffectRunner effectRunner;
     private final InboundFrameLimit frames = new InboundFrameLimit(InboundFrameLimit.MAX_WAITING);
+    /** Where the loop's events go (the daemon's journal, alerts); never blocks. */
+    private volatile EventSink events = EventSink.NONE;
     /** Run on the loop thread at each timer wake-up (at least every 100 ms): the watchdogs' pet. */
     private volatile Runnable onWake = () -> { };
 
@@ -178,6 +183,21 @@ public final class ClusterLoop implements AutoCloseable {
      */
     public void onWake(Runnable hook) {
         this.onWake = java.util.Objects.requireNonNull(hook, "hook");
+    }
+
+    /**
+     * Records the cluster's events in {@code sink} from now on: groups starting and stopping with their reason and
+     * duration, fencing asked and its outcome ({@link EffectRunner}), monitor failures ({@link #groupFailedRunning}),
+     * nodes and links ({@link NodeEngine#recordEventsTo}). Set before {@link #start}.
+     */
+    public void recordEventsTo(EventSink sink) {
+        this.events = java.util.Objects.requireNonNull(sink, "sink");
+        engine.recordEventsTo(sink);
+    }
+
+    /** Records {@code kind} on this node now; {@code durationMillis} -1 when it has none. Loop thread. */
+    void record(EventKind kind, String subject, String cause, long durationMillis) {
+        events.record(new ClusterEvent(0, wall.millis(), engine.me().value(), kind, subject, cause, "", durationMillis));
     }
 
     /** Runs {@code task} on the loop thread after {@code delay}, under the guard; nothing once closed. */
@@ -325,6 +345,7 @@ public final class ClusterLoop implements AutoCloseable {
             for (int i = 0; i < gs.size(); i++) {
                 if (gs.get(i).key().equals(groupKey)) {
                     int group = i;
+                    record(EventKind.MONITOR_FAILED, groupKey, detail, -1);
                     run(e -> e.onGroupFailedRunning(group, detail, scheduler.nanoTime(), wall.millis()));
                     return;
                 }

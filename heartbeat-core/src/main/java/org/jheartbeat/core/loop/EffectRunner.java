@@ -2,9 +2,11 @@ package org.jheartbeat.core.loop;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jheartbeat.core.journal.EventKind;
 import org.jheartbeat.core.media.Medium;
 import org.jheartbeat.core.takeover.Effect;
 import org.jheartbeat.core.takeover.Effect.Level;
+import org.jheartbeat.core.takeover.StartOutcome;
 
 /**
  * The loop's I/O edge: carries out each {@link Effect} the engine returns. Packets go out on every medium (one
@@ -42,23 +44,39 @@ final class EffectRunner {
         } else if (ef instanceof Effect.PeerLost p) {
             groups.peerLost(p.node(), p.how());
         } else if (ef instanceof Effect.StartGroup s) {
-            loop.log(Level.INFO, "Starting resource group " + loop.key(s.group()) + " (" + s.reason().describe(loop.engine().peer())
-                    + ")");
+            String key = loop.key(s.group());
+            String why = s.reason().describe(loop.engine().peer());
+            loop.log(Level.INFO, "Starting resource group " + key + " (" + why + ")");
+            loop.record(EventKind.GROUP_STARTING, key, why, -1);
+            long asked = loop.nanoTime();
             guard.start("executing StartGroup", () -> groups.start(s.group(), s.reason()))
                     .handle((r, err) -> err == null && r != null ? r
                             : GroupExecutor.StartResult.failed(false, ClusterLoop.failureDetail(err)))
-                    .thenAccept(r -> loop.post(() -> loop.run(e -> e.onGroupStarted(s.group(), r.outcome(), r.detail(),
-                            loop.nanoTime(), loop.wallMillis()))));
+                    .thenAccept(r -> loop.post(() -> {
+                        boolean ok = r.outcome() == StartOutcome.STARTED;
+                        loop.record(ok ? EventKind.GROUP_STARTED : EventKind.GROUP_START_FAILED, key, r.detail(),
+                                since(asked));
+                        loop.run(e -> e.onGroupStarted(s.group(), r.outcome(), r.detail(), loop.nanoTime(),
+                                loop.wallMillis()));
+                    }));
         } else if (ef instanceof Effect.StopGroup s) {
-            loop.log(Level.INFO, "Stopping resource group " + loop.key(s.group()) + " (" + s.reason().describe(loop.engine().peer())
-                    + ")");
-            stopDone(s.group(), guard.start("executing StopGroup", () -> groups.stop(s.group(), s.reason())));
+            String why = s.reason().describe(loop.engine().peer());
+            loop.log(Level.INFO, "Stopping resource group " + loop.key(s.group()) + " (" + why + ")");
+            loop.record(EventKind.GROUP_STOPPING, loop.key(s.group()), why, -1);
+            stopDone(s.group(), loop.key(s.group()), loop.nanoTime(),
+                    guard.start("executing StopGroup", () -> groups.stop(s.group(), s.reason())));
         } else if (ef instanceof Effect.SelfFence sf) {
             fencer.fenceSelf(sf.reason());
         } else if (ef instanceof Effect.FencePeer f) {
-            guard.start("executing FencePeer", () -> fencer.fence(f.node())).whenComplete((r, err) -> loop.post(() -> loop.run(
-                    e -> e.onFenceDone(err == null && r.fenced(), err != null ? "fencing failed: " + err : r.detail(),
-                    loop.nanoTime(), loop.wallMillis()))));
+            loop.record(EventKind.FENCE_ASKED, f.node().value(), "before taking over its resources", -1);
+            long asked = loop.nanoTime();
+            guard.start("executing FencePeer", () -> fencer.fence(f.node())).whenComplete((r, err) -> loop.post(() -> {
+                boolean fenced = err == null && r.fenced();
+                String detail = err != null ? "fencing failed: " + err : r.detail();
+                loop.record(fenced ? EventKind.FENCE_CONFIRMED : EventKind.FENCE_FAILED, f.node().value(), detail,
+                        since(asked));
+                loop.run(e -> e.onFenceDone(fenced, detail, loop.nanoTime(), loop.wallMillis()));
+            }));
         } else if (ef instanceof Effect.Exit) {
             exited.complete(null);
         } else if (ef instanceof Effect.WatchGroup w) {
@@ -74,9 +92,21 @@ final class EffectRunner {
         }
     }
 
-    /** Posts the end of group operation {@code op} back to the engine (a failure, when it completes with null). */
-    private void stopDone(int group, CompletableFuture<Boolean> op) {
-        op.whenComplete((ok, err) -> loop.post(() -> loop.run(e -> e.onGroupDone(group, false, err == null
-                && Boolean.TRUE.equals(ok), ClusterLoop.failureDetail(err), loop.nanoTime(), loop.wallMillis()))));
+    /**
+     * Records the end of stop {@code op} of group {@code key}, asked at {@code asked} (ns, the loop's clock), and
+     * posts it back to the engine (a failure, when it completes with null).
+     */
+    private void stopDone(int group, String key, long asked, CompletableFuture<Boolean> op) {
+        op.whenComplete((ok, err) -> loop.post(() -> {
+            boolean stopped = err == null && Boolean.TRUE.equals(ok);
+            String detail = ClusterLoop.failureDetail(err);
+            loop.record(stopped ? EventKind.GROUP_STOPPED : EventKind.GROUP_STOP_FAILED, key, detail, since(asked));
+            loop.run(e -> e.onGroupDone(group, false, stopped, detail, loop.nanoTime(), loop.wallMillis()));
+        }));
+    }
+
+    /** Milliseconds on the loop's monotonic clock since {@code asked} (ns). */
+    private long since(long asked) {
+        return Math.max(0, (loop.nanoTime() - asked) / 1_000_000);
     }
 }

@@ -5,15 +5,22 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jheartbeat.core.control.ClusterCounters;
+import org.jheartbeat.core.journal.ClusterEvent;
+import org.jheartbeat.core.journal.EventKind;
+import org.jheartbeat.core.journal.EventSink;
 import org.jheartbeat.core.membership.MembershipEvent;
+import org.jheartbeat.core.membership.NodeStatus;
 import org.jheartbeat.core.takeover.TakeoverMachine;
 
 /**
  * The engine's event counts (late heartbeats, deaths, link deaths, group failures, fencing results)
  * as plain numbers, touched by the loop thread only; {@link #snapshot} adds the takeover machine's
- * own counts and copies everything into a {@link ClusterCounters}.
+ * own counts and copies everything into a {@link ClusterCounters}. The membership verdicts counted here
+ * also go to the event journal's sink ({@link #recordTo}): nodes dead and alive, links down and up, late beats.
  */
 final class EventCounters {
+    private EventSink sink = EventSink.NONE;
+    private String node = "";
     private long lateHeartbeats;
     private long nodeDeaths;
     private final Map<String, Long> linkDeaths = new HashMap<>();
@@ -22,15 +29,38 @@ final class EventCounters {
     private long fencesSucceeded;
     private long fencesFailed;
 
-    /** Counts a late heartbeat, a node death or a link death; other events are not counted. */
-    void membership(MembershipEvent e) {
-        if (e instanceof MembershipEvent.LateHeartbeat) {
+    /** From now on, membership verdicts are recorded in {@code sink} as events of node {@code self}. */
+    void recordTo(EventSink sink, String self) {
+        this.sink = sink;
+        this.node = self;
+    }
+
+    /**
+     * Counts a late heartbeat, a node death or a link death (other events are not counted), and records each
+     * verdict but a pause at {@code wall} (ms since the epoch).
+     */
+    void membership(MembershipEvent e, long wall) {
+        if (e instanceof MembershipEvent.LateHeartbeat l) {
             lateHeartbeats++;
-        } else if (e instanceof MembershipEvent.NodeDead) {
+            record(wall, EventKind.LATE_BEAT, l.node().value(), l.beyondDeadtime() ? "beyond deadtime" : "after warntime",
+                    l.intervalMillis());
+        } else if (e instanceof MembershipEvent.NodeDead d) {
             nodeDeaths++;
+            record(wall, EventKind.NODE_DEAD, d.node().value(), "no beat for " + d.silentMillis() + " ms",
+                    d.silentMillis());
         } else if (e instanceof MembershipEvent.LinkDead d) {
             linkDeaths.merge(d.link(), 1L, Long::sum);
+            record(wall, EventKind.LINK_DOWN, d.node().value() + "/" + d.link(), "no beats on this link", -1);
+        } else if (e instanceof MembershipEvent.LinkUp u) {
+            record(wall, EventKind.LINK_UP, u.node().value() + "/" + u.link(), "", -1);
+        } else if (e instanceof MembershipEvent.NodeStatusChanged c && c.to() != NodeStatus.DEAD
+                && c.to() != NodeStatus.INIT && (c.from() == NodeStatus.DEAD || c.from() == NodeStatus.INIT)) {
+            record(wall, EventKind.NODE_ALIVE, c.node().value(), "status " + c.to(), -1);
         }
+    }
+
+    private void record(long wall, EventKind kind, String subject, String cause, long durationMillis) {
+        sink.record(new ClusterEvent(0, wall, node, kind, subject, cause, "", durationMillis));
     }
 
     /** Counts a failed start or stop of the group with key {@code key}; a success is not counted. */

@@ -45,7 +45,7 @@ final class MembershipRouting {
             level = l.beyondDeadtime() ? Level.CRIT : Level.WARN;
         }
         NodeEngine.log(out, level, change.logLine());
-        e.counters.membership(change);
+        e.counters.membership(change, wall);
         if (change instanceof MembershipEvent.Paused p) {
             resyncAfterPause(p.pausedMillis(), out, now, wall);
         } else if (change instanceof MembershipEvent.NodeDead) {

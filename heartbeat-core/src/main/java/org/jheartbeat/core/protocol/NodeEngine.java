@@ -407,6 +407,11 @@ public final class NodeEngine {
         return ping.peerPingCount();
     }
 
+    /** Where nodes dead and alive, links and late beats are recorded ({@link EventCounters}); set before the loop runs. */
+    public void recordEventsTo(org.jheartbeat.core.journal.EventSink sink) {
+        counters.recordTo(sink, me.value());
+    }
+
     /** This node's name. */
     public NodeName me() {
         return me;
@@ -432,10 +437,7 @@ public final class NodeEngine {
         return machine;
     }
 
-    /**
-     * Event counts since start (late heartbeats, deaths, link deaths, takeovers, hand-overs, group
-     * failures, fencing results), copied: call on the loop thread.
-     */
+    /** Event counts since start (late beats, deaths, link deaths, takeovers, hand-overs, failures, fencing): loop thread. */
     public ClusterCounters counters() {
         return counters.snapshot(machine);
     }
