@@ -90,6 +90,10 @@ public final class GlancePage {
             String on = g.get("running_on") != null ? str(g, "running_on", "-")
                     : g.get("running_on_unconfirmed") != null ? str(g, "running_on_unconfirmed", "-") + "?" : "nowhere";
             String why = str(g, "placement", "");
+            if (why.isEmpty() && g.get("running_on") != null) {
+                why = on.equals(str(g, "preferred_node", "")) ? "its preferred node"
+                        : "away from its preferred node " + str(g, "preferred_node", "?");
+            }
             if (g.get("disputed") != null) {
                 why += (why.isEmpty() ? "" : "; ") + "disputed: " + str(g, "disputed", "");
             }

@@ -33,7 +33,7 @@ public final class Sources {
     /** How far back the journals are read, in ms (7 days: the longest window offered). */
     static final long HISTORY_MS = 7 * 24 * 3_600_000L;
     /** Most events read from each journal per fetch. */
-    static final int MAX_EVENTS = 5_000;
+    static final int MAX_EVENTS = 2_000;
 
     /**
      * Settings.
@@ -100,12 +100,11 @@ public final class Sources {
 
     /** This node's journal since {@code since} (ms since the epoch), through the control request {@code events}. */
     private List<ClusterEvent> localEvents(long since) throws IOException {
-        String a = ControlSocket.request(settings.daemonSocket(), "events " + since + " " + MAX_EVENTS, 10_000);
-        if (!a.startsWith("OK\n")) {
-            throw new IOException("the daemon answered '" + a.lines().findFirst().orElse("").strip()
-                    + "' to the journal request (is it a version with the event journal?)");
+        ControlResponse r = ControlClient.request(settings.daemonSocket(), new ControlRequest.Events(since, MAX_EVENTS));
+        if (r.kind() != ControlResponse.Kind.OK) {
+            throw new IOException("the daemon answered " + r.kind() + " " + r.error() + " to the journal request");
         }
-        return lines(a.substring(3));
+        return lines(r.body());
     }
 
     /**
