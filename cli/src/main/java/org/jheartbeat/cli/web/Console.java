@@ -127,7 +127,7 @@ public final class Console {
         String token = r.param(r.form(), "csrf");
         if (s.isEmpty() || !s.get().csrfMatches(token)) {
             log.accept("web: refused " + r.path() + " " + r.param(r.form(), "action") + " from " + r.remote() + ": "
-                    + (s.isEmpty() ? "no session" : "wrong CSRF token (user " + s.get().user() + ")"));
+                    + (s.isEmpty() ? "no session" : (token.isEmpty() ? "no" : "wrong") + " CSRF token (user " + s.get().user() + ")"));
             return Response.html(403, Html.page("Refused", r.path(), Optional.empty(), Optional.empty(),
                     "<p class=\"bad\" id=\"refused\">Refused: this request does not come from a page of this console"
                             + " (no session or a wrong form token). <a href=\"/\">Reload the console</a>.</p>"));
@@ -153,7 +153,8 @@ public final class Console {
         log.accept("web " + s.get().user() + " asked " + a.get().id() + " (" + a.get().request().toWire() + ") from "
                 + r.remote());
         try {
-            ControlResponse cr = daemon.send(a.get().request());
+            // the daemon's journal then names the user: "web alice via user root ..."
+            ControlResponse cr = daemon.send(new ControlRequest.OnBehalf("web:" + s.get().user(), a.get().request()));
             outcome = switch (cr.kind()) {
                 case OK -> "Done. " + cr.body().strip();
                 case REFUSED -> "Refused by the daemon, nothing changed: " + cr.error();

@@ -18,12 +18,14 @@ import org.jheartbeat.core.journal.ClusterEvent;
  * for to HTML.
  */
 public final class TimelinePage {
-    /** The windows offered, label to length in ms; "12 h" covers a night. */
+    /** The windows offered, label to length in ms; "12 h" covers a night, "1 m" shows a failover's seconds apart. */
     static final Map<String, Long> WINDOWS = new java.util.LinkedHashMap<>(Map.of());
     private static final int WIDTH = 1000;
     private static final int ROW = 40;
 
     static {
+        WINDOWS.put("1m", 60_000L);
+        WINDOWS.put("5m", 5 * 60_000L);
         WINDOWS.put("15m", 15 * 60_000L);
         WINDOWS.put("1h", 3_600_000L);
         WINDOWS.put("12h", 12 * 3_600_000L);
@@ -37,7 +39,7 @@ public final class TimelinePage {
     /** The time range shown, ms since the epoch ({@code from <= t < to}), and how it was asked for. */
     public record Window(long from, long to, String label) {
         /**
-         * From the query: {@code window=15m|1h|12h|24h|7d} back from now, or {@code from=} and {@code to=} as a
+         * From the query: {@code window=1m|5m|15m|1h|12h|24h|7d} back from now, or {@code from=} and {@code to=} as a
          * browser's datetime-local gives them ({@code 2026-12-06T03:00}) in {@code zone}. Anything else: the last hour.
          */
         public static Window of(Map<String, List<String>> query, long now, ZoneId zone) {
@@ -77,9 +79,9 @@ public final class TimelinePage {
             b.append("<a href=\"/timeline?window=").append(k).append("\"").append(k.equals(w.label()) ? " class=\"here\"" : "")
                     .append(">").append(k).append("</a> ");
         }
-        b.append(" or from <input type=\"datetime-local\" name=\"from\" value=\"")
+        b.append(" or from <input type=\"datetime-local\" step=\"1\" name=\"from\" value=\"")
                 .append(w.label().equals("range") ? LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(w.from()), zone)
-                        .withNano(0) : "").append("\"> to <input type=\"datetime-local\" name=\"to\"> <button>Show</button></form>\n");
+                        .withNano(0) : "").append("\"> to <input type=\"datetime-local\" step=\"1\" name=\"to\"> <button>Show</button></form>\n");
         if (!s.localJournalError().isEmpty()) {
             b.append("<p class=\"bad\" id=\"journal-error\">This node's journal cannot be read: ")
                     .append(esc(s.localJournalError())).append("</p>\n");

@@ -114,6 +114,7 @@ class WebConsoleIT {
                 Figures.print("web_failover_client_ms", failoverMs, "ms", "power-off to the VIP answering the client");
                 assertThat(spanMs).as(span.getText()).isPositive().isLessThanOrEqualTo(failoverMs);
                 assertThat(span.getText()).contains("node2 declared node1 dead");
+                driver.get(base + "/timeline?window=1m"); // the seconds of the failover apart, for the picture
                 screenshot(driver, root, "web-timeline.png");
 
                 // node1 back (auto_failback off: node2 keeps the group); Standby on node2's console moves it
@@ -134,10 +135,12 @@ class WebConsoleIT {
                 driver.get(base + "/timeline?window=15m");
                 await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                         .until(() -> d0.findElement(By.id("events")).getText().contains("node1 daemon-start"));
+                // and node2's journal names the console's user as who asked for the standby
+                assertThat(driver.findElement(By.id("events")).getText()).containsPattern("node2 standby all .*web root via");
 
                 // a forged action from the admin's browser (no token) is refused
                 assertThat(post(driver, "action=takeover")).isEqualTo(403);
-                assertThat(Files.readString(webLog)).contains("refused /action takeover");
+                assertThat(Files.readString(webLog)).contains("refused /action takeover from 127.0.0.1: no CSRF token (user root)");
 
                 driver.findElement(By.cssSelector("header form button")).click();
                 login(driver, base, "bob", "bob-password");

@@ -127,12 +127,12 @@ class WebServerTest {
         assertThat(post("/action", alice, "action=standby&csrf=" + token + "x").statusCode()).isEqualTo(403);
         assertThat(post("/action", null, "action=standby&csrf=" + token).statusCode()).isEqualTo(403);
         assertThat(asked).isEmpty();
-        assertThat(log).anyMatch(l -> l.contains("refused /action standby") && l.contains("wrong CSRF token (user alice)"));
+        assertThat(log).anyMatch(l -> l.contains("refused /action standby") && l.contains("no CSRF token (user alice)"));
 
         HttpResponse<String> done = post("/action", alice, "action=standby&csrf=" + token);
         assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
         assertThat(done.body()).contains("node1 runs IPaddr::198.18.0.100 now");
-        assertThat(asked).containsExactly("standby all 120");
+        assertThat(asked).containsExactly("as web:alice standby all 120");
         assertThat(log).anyMatch(l -> l.startsWith("web alice asked standby (standby all 120) from 127.0.0.1"));
 
         HttpResponse<String> out = post("/logout", alice, "csrf=" + token);
