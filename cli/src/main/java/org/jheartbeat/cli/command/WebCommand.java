@@ -130,8 +130,14 @@ public final class WebCommand implements Callable<Integer> {
         };
         java.util.concurrent.atomic.AtomicReference<Snapshot> current = new java.util.concurrent.atomic.AtomicReference<>(
                 sources.take());
-        ScheduledExecutorService poll = Executors.newScheduledThreadPool(2, r -> {
+        ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hb-web-poll");
+            t.setDaemon(true);
+            return t;
+        });
+        // the peer's ssh (up to 15 s when it is down) on its own thread: it never holds up the local view
+        ScheduledExecutorService peerPoll = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hb-web-peer");
             t.setDaemon(true);
             return t;
         });
@@ -146,23 +152,35 @@ public final class WebCommand implements Callable<Integer> {
         Console console = new Console(new Console.Settings(usersFile != null ? usersFile
                 : web.usersFile(), yaml.adminGroup(), etc.resolve("passwd"),
                 etc.resolve("group"), ZoneId.systemDefault()), new Sessions(clock, new SecureRandom()), current::get,
-                r -> ControlClient.request(daemonSocket, r), log, () -> poll.execute(refresh));
+                r -> ControlClient.request(daemonSocket, r), log, () -> poll.execute(guarded(refresh, log)));
         try {
             server.set(WebServer.start(at, tls, console));
         } catch (IOException e) {
             throw new UserException(ExitCodes.FAILURE, "web: cannot listen on " + at + ": " + e.getMessage()
                     + "; choose a free port of an address of this machine (web: listen:)");
         }
-        poll.scheduleWithFixedDelay(refresh, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
-        poll.scheduleWithFixedDelay(sources::fetchPeer, 0, Sources.PEER_EVERY_MS, TimeUnit.MILLISECONDS);
+        poll.scheduleWithFixedDelay(guarded(refresh, log), POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
+        peerPoll.scheduleWithFixedDelay(guarded(sources::fetchPeer, log), 0, Sources.PEER_EVERY_MS, TimeUnit.MILLISECONDS);
         log.accept("web: console of " + me + " on " + (tls.isPresent() ? "https" : "http") + "://"
                 + at.getAddress().getHostAddress() + ":" + server.get().port() + "/");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.get().close();
             poll.shutdownNow();
+            peerPoll.shutdownNow();
         }, "hb-web-stop"));
         Thread.currentThread().join(); // until stopped (SIGTERM runs the hook)
         return ExitCodes.OK;
+    }
+
+    /** {@code task}, logging what it throws instead of ending its schedule (a scheduled task that throws never runs again). */
+    private static Runnable guarded(Runnable task, java.util.function.Consumer<String> log) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.accept("web: internal error, going on: " + e);
+            }
+        };
     }
 
     private Optional<Path> directorSocket() {
