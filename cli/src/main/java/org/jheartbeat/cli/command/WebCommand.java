@@ -113,8 +113,10 @@ public final class WebCommand implements Callable<Integer> {
                 throw new UserException(ExitCodes.CONFIG, "web: " + e.getMessage());
             }
         } else if (!at.getAddress().isLoopbackAddress()) {
-            throw new UserException(ExitCodes.USAGE, "web: " + at + " is not a loopback address and jheartbeat.yaml"
-                    + " gives no web: tls_cert_file:/tls_key_file:; listen on 127.0.0.1 or give the TLS files");
+            throw new UserException(ExitCodes.USAGE, "web: --listen " + at.getAddress().getHostAddress() + ":"
+                    + at.getPort() + " is not a loopback address and jheartbeat.yaml"
+                    + " gives no web: tls_cert_file:/tls_key_file: (the .deb made /var/lib/jheartbeat/web.crt and"
+                    + " web.key); listen on 127.0.0.1 or give the TLS files");
         }
         Path daemonSocket = new StateDirectory(stateDir.path()).controlSocket();
         Optional<Path> director = directorSocket();
