@@ -50,7 +50,8 @@ class WebServerTest {
         WebUsers.put(users, "alice", "alice-secret".toCharArray(), new SecureRandom());
         WebUsers.put(users, "bob", "bob-secret1".toCharArray(), new SecureRandom());
         WebUsers.put(users, "carol", "carol-secret".toCharArray(), new SecureRandom());
-        assertThat(Files.getPosixFilePermissions(users)).hasToString("[OWNER_READ, OWNER_WRITE]");
+        assertThat(Files.getPosixFilePermissions(users)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
         Files.writeString(dir.resolve("passwd"), "alice:x:1001:1001::/home/alice:/bin/sh\n"
                 + "bob:x:1002:1002::/home/bob:/bin/sh\ncarol:x:1003:1003::/home/carol:/bin/sh\n");
         Files.writeString(dir.resolve("group"), "alice:x:1001:\nbob:x:1002:\ncarol:x:1003:\nhaadmin:x:2000:alice\n"
