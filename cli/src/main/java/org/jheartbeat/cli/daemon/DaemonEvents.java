@@ -109,6 +109,11 @@ final class DaemonEvents implements AutoCloseable {
             public void groupRestarted(String groupKey, String detail) {
                 record(EventKind.MONITOR_FAILED, groupKey, detail);
             }
+
+            @Override
+            public void groupServed(String groupKey, String detail, long afterMillis) {
+                loop.groupServed(groupKey, detail, afterMillis); // on the loop thread: after its group-started
+            }
         };
     }
 

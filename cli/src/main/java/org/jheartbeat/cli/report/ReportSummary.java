@@ -25,13 +25,16 @@ import org.jheartbeat.core.journal.EventKind;
  * failover, where auto_failback moves groups), a standby, a takeover or a failback, and takes the group
  * and fencing events of either node that follow, up to the next such start; a join that moved no group is
  * left out. Its duration runs from its start to the last group started in it (for a death also from the
- * dead node's last beat: the death's duration is how long it had been silent).
+ * dead node's last beat: the death's duration is how long it had been silent). When a group started in it was then
+ * seen serving ({@code group-served}: its first monitor passed), the summary also says when the last one was
+ * ("served after N ms"); a group of which nothing is monitored has no such line.
  */
 public final class ReportSummary {
     private static final Set<EventKind> STARTS = EnumSet.of(EventKind.NODE_DEAD, EventKind.NODE_ALIVE, EventKind.STANDBY,
             EventKind.TAKEOVER, EventKind.FAILBACK);
     private static final Set<EventKind> FOLLOWS = EnumSet.of(EventKind.FENCE_ASKED, EventKind.FENCE_CONFIRMED,
-            EventKind.FENCE_FAILED, EventKind.GROUP_STARTING, EventKind.GROUP_STARTED, EventKind.GROUP_START_FAILED,
+            EventKind.FENCE_FAILED, EventKind.GROUP_STARTING, EventKind.GROUP_STARTED, EventKind.GROUP_SERVED,
+            EventKind.GROUP_START_FAILED,
             EventKind.GROUP_STOPPING, EventKind.GROUP_STOPPED, EventKind.GROUP_STOP_FAILED);
     /** Order of the merged timeline: time, then node, then the node's own sequence. */
     public static final Comparator<ClusterEvent> ORDER = Comparator.comparingLong(ClusterEvent::wallMillis)
@@ -64,6 +67,11 @@ public final class ReportSummary {
         /** The last group started in it, if any. */
         public Optional<ClusterEvent> lastStarted() {
             return events.stream().filter(e -> e.kind() == EventKind.GROUP_STARTED).reduce((a, b) -> b);
+        }
+
+        /** The last group seen serving in it ({@code group-served}), if any. */
+        public Optional<ClusterEvent> lastServed() {
+            return events.stream().filter(e -> e.kind() == EventKind.GROUP_SERVED).reduce((a, b) -> b);
         }
     }
 
@@ -200,11 +208,15 @@ public final class ReportSummary {
                 case GROUP_STOPPED -> e.node() + " stopped " + e.subject();
                 case GROUP_STOP_FAILED -> e.node() + " FAILED to stop " + e.subject();
                 case GROUP_STARTED -> e.node() + " started " + e.subject();
+                case GROUP_SERVED -> e.node() + " serves " + e.subject() + " (first monitor passed)";
                 case GROUP_START_FAILED -> e.node() + " FAILED to start " + e.subject();
                 default -> null;
             };
             if (step != null) {
-                steps.put(step, step + after + (e.durationMillis() >= 0 ? " (took " + e.durationMillis() + " ms)" : ""));
+                long d = e.durationMillis();
+                String took = d < 0 ? "" : e.kind() == EventKind.GROUP_SERVED ? " (" + d + " ms after its start)"
+                        : " (took " + d + " ms)";
+                steps.put(step, step + after + took);
             }
         }
         steps.values().forEach(v -> s.append("      ").append(v).append('\n'));
@@ -220,6 +232,9 @@ public final class ReportSummary {
                     .append("'s last beat)");
         }
         s.append('\n');
+        Optional<ClusterEvent> served = i.lastServed();
+        served.ifPresent(e -> s.append("      served after ").append(e.wallMillis() - st.wallMillis()).append(" ms (")
+                .append(e.subject()).append("'s first monitor passed on ").append(e.node()).append(")\n"));
     }
 
     private static String time(long ms, ZoneId zone) {

@@ -12,7 +12,9 @@ import org.jheartbeat.core.journal.EventKind;
  * The timeline's decisions, pure: both nodes' journals merged in time order, and the failovers found in them.
  * A failover starts when one node declares the other dead ({@code node-dead}); it is fenced at the first
  * {@code fence-confirmed} of that node after it, and each group counts as started at its first
- * {@code group-started} on the survivor after it; whatever comes after the dead node is heard again
+ * {@code group-started} on the survivor after it, and served at its first {@code group-served} there after that (a
+ * group of which nothing is monitored has no served step: its part of the span ends at its start); whatever comes
+ * after the dead node is heard again
  * ({@code node-alive}) or after {@link #HORIZON_MS} belongs to another story. Times are each node's wall clock
  * in ms since the epoch, as the journal records them (the two clocks are assumed close: NTP).
  */
@@ -23,8 +25,15 @@ public final class Timeline {
     private Timeline() {
     }
 
-    /** One step of a failover: what happened, when (ms since the epoch), and ms since the death. */
-    public record Step(String label, long wallMillis, long sinceDeathMillis) { }
+    /**
+     * One step of a failover.
+     *
+     * @param kind             {@code fenced}, {@code started} or {@code served}
+     * @param label            what happened, in words ({@code served IPaddr::198.18.0.100})
+     * @param wallMillis       when, ms since the epoch
+     * @param sinceDeathMillis ms since the death
+     */
+    public record Step(String kind, String label, long wallMillis, long sinceDeathMillis) { }
 
     /**
      * One failover.
@@ -34,7 +43,7 @@ public final class Timeline {
      * @param silentFromMillis when the dead node was last heard (death minus the silence the journal recorded),
      *                  or the death itself when no silence was recorded
      * @param deathMillis when it was declared dead
-     * @param steps     fenced (if it was), then each group started, in time order
+     * @param steps     fenced (if it was), each group started and each started group served, in time order
      */
     public record Failover(String survivor, String dead, long silentFromMillis, long deathMillis, List<Step> steps) {
         /** From the death to the last step, in ms; 0 when nothing followed. */
@@ -45,6 +54,20 @@ public final class Timeline {
         /** When the last step happened, or the death. */
         public long endMillis() {
             return deathMillis + durationMillis();
+        }
+
+        /** The groups started in it that have no served step (nothing of them is monitored, or not yet checked). */
+        public List<String> unserved() {
+            List<String> out = new ArrayList<>();
+            steps.forEach(s -> {
+                String group = s.label().substring(s.kind().length() + 1);
+                if (s.kind().equals("started")) {
+                    out.add(group);
+                } else if (s.kind().equals("served")) {
+                    out.remove(group);
+                }
+            });
+            return out;
         }
     }
 
@@ -83,7 +106,7 @@ public final class Timeline {
             long t0 = death.wallMillis();
             List<Step> steps = new ArrayList<>();
             boolean fenced = false;
-            Map<String, Boolean> started = new LinkedHashMap<>();
+            Map<String, Boolean> started = new LinkedHashMap<>(); // group -> served yet
             for (int j = i + 1; j < merged.size(); j++) {
                 ClusterEvent e = merged.get(j);
                 if (e.wallMillis() - t0 > HORIZON_MS
@@ -92,10 +115,14 @@ public final class Timeline {
                 }
                 if (!fenced && e.kind() == EventKind.FENCE_CONFIRMED && e.subject().equals(dead)) {
                     fenced = true;
-                    steps.add(new Step("fenced " + dead, e.wallMillis(), e.wallMillis() - t0));
+                    steps.add(new Step("fenced", "fenced " + dead, e.wallMillis(), e.wallMillis() - t0));
                 } else if (e.kind() == EventKind.GROUP_STARTED && e.node().equals(survivor)
-                        && started.putIfAbsent(e.subject(), true) == null) {
-                    steps.add(new Step("started " + e.subject(), e.wallMillis(), e.wallMillis() - t0));
+                        && started.putIfAbsent(e.subject(), false) == null) {
+                    steps.add(new Step("started", "started " + e.subject(), e.wallMillis(), e.wallMillis() - t0));
+                } else if (e.kind() == EventKind.GROUP_SERVED && e.node().equals(survivor)
+                        && Boolean.FALSE.equals(started.get(e.subject()))) {
+                    started.put(e.subject(), true);
+                    steps.add(new Step("served", "served " + e.subject(), e.wallMillis(), e.wallMillis() - t0));
                 }
             }
             long silence = death.durationMillis() > 0 ? death.durationMillis() : 0;

@@ -14,7 +14,8 @@ import org.jheartbeat.core.journal.ClusterEvent;
 
 /**
  * The timeline: both journals merged in a window, drawn per node with the failovers as spans (silence, death,
- * fenced, each group started) and their durations, then listed. Pure: from a {@link Snapshot} and the window asked
+ * fenced, each group started, each group served: its first monitor passed) and their durations, then listed; a
+ * group with no served step (nothing of it is monitored) is named, its part of the span ending at its start. Pure: from a {@link Snapshot} and the window asked
  * for to HTML.
  */
 public final class TimelinePage {
@@ -104,12 +105,16 @@ public final class TimelinePage {
             }
             b.append("</span>");
             for (Timeline.Step st : f.steps()) {
-                b.append(" &rarr; <span class=\"step\" data-step=\"").append(st.label().startsWith("fenced") ? "fenced" : "started")
-                        .append("\">").append(esc(st.label())).append(" +").append(duration(st.sinceDeathMillis()))
+                b.append(" &rarr; <span class=\"step\" data-step=\"").append(st.kind()).append("\">").append(esc(st.label())).append(" +").append(duration(st.sinceDeathMillis()))
                         .append("</span>");
             }
             b.append("; <b class=\"duration\">").append(f.steps().isEmpty() ? "nothing followed"
-                    : "took " + duration(f.durationMillis())).append("</b></li>\n");
+                    : "took " + duration(f.durationMillis())).append("</b>");
+            if (!f.unserved().isEmpty()) {
+                b.append(" <span class=\"unserved\">(no served step for ").append(esc(String.join(", ", f.unserved())))
+                        .append(": not monitored, or its first check has not come; the span ends at its start)</span>");
+            }
+            b.append("</li>\n");
         }
         b.append("</ol>\n<h2>Events</h2>\n<table id=\"events\"><tr><th>Time</th><th>Node</th><th>What</th><th>Subject</th>")
                 .append("<th>Cause</th><th>Asked by</th><th>Took</th></tr>\n");
@@ -154,6 +159,11 @@ public final class TimelinePage {
             b.append(String.format(Locale.ROOT, "<rect class=\"span\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"24\">"
                     + "<title>%s dead: failover took %s</title></rect>\n", xd, y, xe - xd, esc(f.dead()),
                     duration(f.durationMillis())));
+            for (Timeline.Step st : f.steps()) { // each step a tick across the span: fenced, started, served
+                b.append(String.format(Locale.ROOT, "<rect class=\"mark %s\" x=\"%.1f\" y=\"%d\" width=\"2\" height=\"24\">"
+                        + "<title>%s +%s</title></rect>\n", st.kind(), x(st.wallMillis(), w), y, esc(st.label()),
+                        duration(st.sinceDeathMillis())));
+            }
         }
         for (ClusterEvent e : events) {
             int y = Math.max(0, nodes.indexOf(e.node())) * ROW + 20;

@@ -94,6 +94,22 @@ class ReportSummaryTest {
     }
 
     @Test
+    void aGroupSeenServingAfterTheFailoverIsSaidWithItsTime() {
+        List<ClusterEvent> node2 = new java.util.ArrayList<>(NODE2.subList(0, 6));
+        node2.add(e(30, 6_700, "node2", EventKind.GROUP_SERVED, "198.18.0.100/24/eth0 labweb", "labweb running", 2_000));
+        String s = ReportSummary.render(new TimeSpec.Window(Instant.ofEpochMilli(T), Instant.ofEpochMilli(T + 10_000)),
+                "node2", List.of(new ReportSummary.Part("node2", "on this node", Optional.empty(), Optional.empty(),
+                        List.of())), ReportSummary.merge(List.of(node2)), UTC);
+        assertThat(s).contains("      node2 started 198.18.0.100/24/eth0 labweb +1700 ms (took 795 ms)\n"
+                + "      node2 serves 198.18.0.100/24/eth0 labweb (first monitor passed) +3700 ms (2000 ms after its start)\n"
+                + "      services back on node2 after 1700 ms (4700 ms after node1's last beat)\n"
+                + "      served after 3700 ms (198.18.0.100/24/eth0 labweb's first monitor passed on node2)\n");
+        // without monitoring there is no served line
+        assertThat(ReportSummary.render(new TimeSpec.Window(Instant.ofEpochMilli(T), Instant.ofEpochMilli(T + 10_000)),
+                "node2", List.of(), ReportSummary.merge(List.of(NODE2.subList(0, 6))), UTC)).doesNotContain("served after");
+    }
+
+    @Test
     void anUnreachablePeerAndAQuietWindowAreSaid() {
         String s = ReportSummary.render(new TimeSpec.Window(Instant.ofEpochMilli(T), Instant.ofEpochMilli(T + 1000)),
                 "node1", List.of(new ReportSummary.Part("node1", "on this node", Optional.empty(), Optional.empty(),

@@ -69,6 +69,20 @@ class PagesTest {
     }
 
     @Test
+    void theTimelineDrawsTheServedStepLastAndNamesAGroupWithoutOne() {
+        Snapshot s = snapshot();
+        Snapshot served = new Snapshot(s.local(), s.status(), s.statusError(), Timeline.merge(TimelineTest.NODE1,
+                TimelineTest.NODE2_SERVED), "", s.peer(), "", 0, s.director(), s.directorError(), s.nowMillis());
+        String html = TimelinePage.body(served, TimelinePage.Window.of(Map.of("window", List.of("15m")), s.nowMillis(),
+                ZoneOffset.UTC), ZoneOffset.UTC);
+        assertThat(html).contains("<li class=\"failover\" data-duration-ms=\"4400\">").contains("took 4.4 s")
+                .contains("<span class=\"step\" data-step=\"served\">served IPaddr::198.18.0.100 +4.4 s</span>")
+                .contains("no served step for labweb").contains("<rect class=\"mark served\"");
+        assertThat(html.indexOf("data-step=\"served\"")).isGreaterThan(html.lastIndexOf("data-step=\"started\""));
+        assertThat(html.indexOf("data-step=\"started\"")).isGreaterThan(html.indexOf("data-step=\"fenced\""));
+    }
+
+    @Test
     void theDirectorShowsRealsWithWeightAndCheckState() {
         Map<String, Object> table = Sources.json("""
                 {"services":[{"protocol":"tcp","address":"198.18.0.200","port":80,"scheduler":"wrr",

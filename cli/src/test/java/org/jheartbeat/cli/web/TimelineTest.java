@@ -52,6 +52,27 @@ class TimelineTest {
         assertThat(one.durationMillis()).isEqualTo(2_900);
     }
 
+    /** NODE2 with the VIP's group seen serving 2 s after its start; labweb is not monitored (no served step). */
+    static final List<ClusterEvent> NODE2_SERVED = java.util.stream.Stream.concat(NODE2.stream(), java.util.stream.Stream.of(
+            ev(19, T + 4_400, "node2", EventKind.GROUP_SERVED, "IPaddr::198.18.0.100").lasting(2_000),
+            // a served after the failback's start, past node1's return: not this failover's
+            ev(20, T + 62_000, "node2", EventKind.GROUP_SERVED, "IPaddr::198.18.0.100"))).toList();
+
+    @Test
+    void aFailoverEndsAtTheLastGroupServedAndAGroupWithoutMonitoringEndsAtItsStart() {
+        Timeline.Failover one = Timeline.failovers(Timeline.merge(NODE1, NODE2_SERVED)).get(0);
+        assertThat(one.steps()).extracting(Timeline.Step::kind).containsExactly("fenced", "started", "started", "served");
+        assertThat(one.steps().get(3).label()).isEqualTo("served IPaddr::198.18.0.100");
+        assertThat(one.steps()).extracting(Timeline.Step::sinceDeathMillis).containsExactly(1_200L, 2_400L, 2_900L,
+                4_400L);
+        assertThat(one.durationMillis()).isEqualTo(4_400);
+        assertThat(one.unserved()).containsExactly("labweb");
+        // a served with no start before it in the failover (a group adopted, or started before the death) is no step
+        List<ClusterEvent> early = List.of(ev(1, T, "node2", EventKind.NODE_DEAD, "node1"),
+                ev(2, T + 100, "node2", EventKind.GROUP_SERVED, "web"));
+        assertThat(Timeline.failovers(early).get(0).steps()).isEmpty();
+    }
+
     @Test
     void aDeathWithNothingAfterItIsAFailoverOfNoSteps() {
         List<Timeline.Failover> f = Timeline.failovers(List.of(ev(1, T, "node2", EventKind.NODE_DEAD, "node1")));

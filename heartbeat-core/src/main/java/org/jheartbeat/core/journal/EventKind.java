@@ -34,6 +34,13 @@ public enum EventKind {
     GROUP_STARTING,
     /** A resource group started (subject: group; duration: the start's length). */
     GROUP_STARTED,
+    /**
+     * A group started here was seen serving: every resource monitoring watches in it answered "running" to its
+     * first check after the start (subject: group; cause: those resources; duration: ms from the end of the
+     * start to that check). Once per start; never for a group of which nothing is monitored, nor for one adopted
+     * running when its maintenance ended. The last step of a failover on the console's timeline.
+     */
+    GROUP_SERVED,
     /** A resource group failed to start (subject: group; cause: the failing resource's answer). */
     GROUP_START_FAILED,
     /** A resource group's stop began (subject: group; cause: the reason). */

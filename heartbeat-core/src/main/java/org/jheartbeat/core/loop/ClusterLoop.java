@@ -187,8 +187,9 @@ public final class ClusterLoop implements AutoCloseable {
 
     /**
      * Records the cluster's events in {@code sink} from now on: groups starting and stopping with their reason and
-     * duration, fencing asked and its outcome ({@link EffectRunner}), monitor failures ({@link #groupFailedRunning}),
-     * nodes and links ({@link NodeEngine#recordEventsTo}). Set before {@link #start}.
+     * duration, fencing asked and its outcome ({@link EffectRunner}), monitor failures ({@link #groupFailedRunning})
+     * and groups served ({@link #groupServed}), nodes and links ({@link NodeEngine#recordEventsTo}). Set before
+     * {@link #start}.
      */
     public void recordEventsTo(EventSink sink) {
         this.events = java.util.Objects.requireNonNull(sink, "sink");
@@ -353,6 +354,15 @@ public final class ClusterLoop implements AutoCloseable {
             log(Level.WARN, "Resource group " + groupKey + " failed while running (" + detail
                     + "), but it is no longer in haresources; nothing is done for that failure");
         });
+    }
+
+    /**
+     * Monitoring found every watched resource of group {@code groupKey} running ({@code detail}) at its first check,
+     * {@code afterMillis} ms after the group's start here ended: recorded as {@code group-served} on the loop thread,
+     * so after the start's {@code group-started}. Any thread; does not block.
+     */
+    public void groupServed(String groupKey, String detail, long afterMillis) {
+        post(() -> record(EventKind.GROUP_SERVED, groupKey, detail, afterMillis));
     }
 
     /**

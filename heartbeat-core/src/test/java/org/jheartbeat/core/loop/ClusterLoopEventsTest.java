@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The loop's events on two real loops joined in memory on one {@link ManualScheduler} (fake time): when node1
  * falls silent, node2 records it dead (with how long it was silent), asks the fence, records the device's
- * confirmation with the time since asked, and starts node1's group with the reason and how long the start took.
- * Bounds (fake time) only catch hangs.
+ * confirmation with the time since asked, starts node1's group with the reason and how long the start took, and
+ * records the group served when monitoring says so (from another thread, as the group's worker does). Bounds (fake
+ * time) only catch hangs.
  */
 class ClusterLoopEventsTest {
     static final String WEB = "198.18.0.100/24/eth0";
@@ -70,12 +71,17 @@ class ClusterLoopEventsTest {
             s.advanceMillis(1_500);
             heldStart.complete(GroupExecutor.StartResult.STARTED);
             s.runUntilSeconds(() -> events.stream().anyMatch(e -> e.kind() == EventKind.GROUP_STARTED), 60);
+            s.advanceMillis(2_000);
+            Thread worker = new Thread(() -> n2.groupServed(WEB, "labweb running", 2_000), "hb-group-0");
+            worker.start();
+            worker.join(10_000);
+            s.runUntilSeconds(() -> events.stream().anyMatch(e -> e.kind() == EventKind.GROUP_SERVED), 60);
         } finally {
             n1.close();
             n2.close();
         }
         List<EventKind> failover = List.of(EventKind.NODE_DEAD, EventKind.FENCE_ASKED, EventKind.FENCE_CONFIRMED,
-                EventKind.GROUP_STARTING, EventKind.GROUP_STARTED);
+                EventKind.GROUP_STARTING, EventKind.GROUP_STARTED, EventKind.GROUP_SERVED);
         List<ClusterEvent> got = events.stream().filter(e -> failover.contains(e.kind())).toList();
         assertThat(got).extracting(ClusterEvent::kind).containsExactlyElementsOf(failover);
         assertThat(got).allSatisfy(e -> assertThat(e.node()).isEqualTo("node2"));
@@ -90,6 +96,9 @@ class ClusterLoopEventsTest {
         assertThat(got.get(3).subject()).isEqualTo(WEB);
         assertThat(got.get(3).cause()).isNotEmpty();
         assertThat(got.get(4).durationMillis()).isGreaterThanOrEqualTo(1_500);
+        assertThat(got.get(5)).extracting(ClusterEvent::subject, ClusterEvent::cause, ClusterEvent::durationMillis)
+                .containsExactly(WEB, "labweb running", 2_000L);
+        assertThat(got.get(5).wallMillis() - got.get(4).wallMillis()).isGreaterThanOrEqualTo(2_000);
         assertThat(events).extracting(ClusterEvent::kind).contains(EventKind.LINK_DOWN);
         for (int i = 1; i < got.size(); i++) {
             assertThat(got.get(i).wallMillis()).isGreaterThanOrEqualTo(got.get(i - 1).wallMillis());

@@ -114,30 +114,11 @@ public final class ResourceGroupExecutor implements GroupExecutor {
 
         /** A daemon thread {@code hb-monitor} on {@link java.util.concurrent.ScheduledExecutorService}. */
         static MonitorTimer threaded() {
-            java.util.concurrent.ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread th = new Thread(r, "hb-monitor");
-                th.setDaemon(true);
-                return th;
-            });
-            return new MonitorTimer() {
-                @Override
-                public void schedule(long delayNanos, Runnable task) {
-                    try {
-                        t.schedule(task, Math.max(0, delayNanos), java.util.concurrent.TimeUnit.NANOSECONDS);
-                    } catch (RejectedExecutionException e) {
-                        // closed: the daemon is going down
-                    }
-                }
-
-                @Override
-                public void close() {
-                    t.shutdownNow();
-                }
-            };
+            return new ThreadedMonitorTimer();
         }
     }
 
-    /** Told when a group running here failed beyond what restarts in place repair. */
+    /** Told what monitoring finds: a group failed beyond what restarts in place repair, a restart, a group served. */
     public interface FailureListener {
         /**
          * Called on the group's worker thread; must not block.
@@ -149,6 +130,14 @@ public final class ResourceGroupExecutor implements GroupExecutor {
 
         /** A resource of the group failed its monitor and was restarted in place ({@code detail}: which, how). */
         default void groupRestarted(String groupKey, String detail) {
+        }
+
+        /**
+         * Every watched resource of the group answered "running" to its first check after the group's start here
+         * ({@link GroupMonitor.Check#servedAfterNanos()}; {@code detail}: those resources; {@code afterMillis}: ms
+         * since the start ended). Once per start; never for a group with nothing watched.
+         */
+        default void groupServed(String groupKey, String detail, long afterMillis) {
         }
     }
 
@@ -300,7 +289,7 @@ public final class ResourceGroupExecutor implements GroupExecutor {
             w.generation++;
             w.monitor.stopped();
             if (on) {
-                w.monitor.startedAt(clock.nanoTime());
+                w.monitor.adoptedAt(clock.nanoTime());
                 scheduleCheck(w, w.generation);
             }
             return true;
@@ -452,6 +441,8 @@ public final class ResourceGroupExecutor implements GroupExecutor {
         } else {
             if (c.result() == GroupMonitor.Result.RESTARTED) {
                 failureListener.groupRestarted(w.decl.key(), c.detail());
+            } else if (c.servedAfterNanos() >= 0) {
+                failureListener.groupServed(w.decl.key(), c.detail(), c.servedAfterNanos() / 1_000_000);
             }
             scheduleCheck(w, gen);
         }

@@ -30,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * group must leave this node: {@link #runDue} says {@link Result#GIVE_UP} and the caller tells the
  * takeover machine.
  *
+ * <p>After a start ({@link #startedAt}, not an adoption: {@link #adoptedAt}) the group counts as
+ * <em>served</em> once every watched resource has answered "running" to one check: the check that
+ * completes that pass says so ({@link Check#servedAfterNanos()}), once per start. The daemon records it
+ * as {@code group-served}, the last step of a failover on the console's timeline (docs/design/observability.md).
+ *
  * <p>Blocking (it runs agents): call it on the group's own serial worker, never on the cluster loop
  * thread, so it never overlaps a start or stop of the same group. Time comes from the injected
  * monotonic clock, so tests drive it without sleeping. {@link #startedAt}, {@link #stopped} and
@@ -56,12 +61,20 @@ public final class GroupMonitor {
      * @param result what happened
      * @param detail for {@link Result#GIVE_UP}: which resource failed and how (for the takeover
      *               machine's CRIT and {@code hb status}); for {@link Result#RESTARTED}: which resource was
-     *               restarted and why (for the event journal); otherwise empty
+     *               restarted and why (for the event journal); for a check that completed the first pass
+     *               after a start: the watched resources, found running; otherwise empty
+     * @param servedAfterNanos when this check completed the first pass after a start in which every watched
+     *               resource answered "running": ns from the start's end to now; otherwise -1
      */
-    public record Check(Result result, String detail) {
+    public record Check(Result result, String detail, long servedAfterNanos) {
         public Check {
             Objects.requireNonNull(result, "result");
             Objects.requireNonNull(detail, "detail");
+        }
+
+        /** A check that did not complete the first pass after a start. */
+        public Check(Result result, String detail) {
+            this(result, detail, -1);
         }
     }
 
@@ -83,8 +96,13 @@ public final class GroupMonitor {
     private final MonotonicClock clock;
     private final MonitorSettings[] settings;
     private final long[] dueNanos;
+    /** Per resource: answered "running" since the start (only while {@link #servedPending}). */
+    private final boolean[] seenRunning;
     private final FailCounts counts = new FailCounts();
     private boolean watching;
+    /** Started (not adopted) and not every watched resource has answered "running" since. */
+    private boolean servedPending;
+    private long startedNanos;
 
     /**
      * @param group    the group (its resources, in order)
@@ -106,6 +124,7 @@ public final class GroupMonitor {
             this.settings[k] = settings.apply(rs.get(k)).orElse(null);
         }
         this.dueNanos = new long[rs.size()];
+        this.seenRunning = new boolean[rs.size()];
         Arrays.fill(dueNanos, Long.MAX_VALUE);
     }
 
@@ -116,12 +135,27 @@ public final class GroupMonitor {
 
     /**
      * The group runs here now (its start succeeded): each watched resource is first checked one
-     * interval from {@code nowNanos}, as Pacemaker schedules a recurring monitor after a start.
+     * interval from {@code nowNanos}, as Pacemaker schedules a recurring monitor after a start. The
+     * first pass that finds every watched resource running reports it served ({@link Check#servedAfterNanos()}).
      *
      * @param nowNanos monotonic time of the start's end, ns
      */
     public void startedAt(long nowNanos) {
+        adoptedAt(nowNanos);
+        servedPending = true;
+        startedNanos = nowNanos;
+    }
+
+    /**
+     * The group runs here without having been started here (adopted when its maintenance ended): watched as
+     * after {@link #startedAt}, but no check reports it served (there was no start to follow).
+     *
+     * @param nowNanos monotonic time, ns
+     */
+    public void adoptedAt(long nowNanos) {
         watching = true;
+        servedPending = false;
+        Arrays.fill(seenRunning, false);
         for (int k = 0; k < settings.length; k++) {
             dueNanos[k] = settings[k] == null ? Long.MAX_VALUE : nowNanos + settings[k].interval().toNanos();
         }
@@ -130,6 +164,7 @@ public final class GroupMonitor {
     /** The group is being stopped, or has left: nothing is checked until {@link #startedAt}. */
     public void stopped() {
         watching = false;
+        servedPending = false;
         Arrays.fill(dueNanos, Long.MAX_VALUE);
     }
 
@@ -172,11 +207,31 @@ public final class GroupMonitor {
             long now = clock.nanoTime();
             if (status.isRunning()) {
                 dueNanos[k] = now + settings[k].interval().toNanos();
+                seenRunning[k] = true;
                 continue;
             }
             return onFailure(k, spec, status, now);
         }
-        return new Check(Result.ALL_WELL, "");
+        return servedPending ? servedCheck() : new Check(Result.ALL_WELL, "");
+    }
+
+    /** ALL_WELL; served (once per start) when every watched resource has now answered "running" since the start. */
+    private Check servedCheck() {
+        List<String> seen = new ArrayList<>();
+        for (int k = 0; k < settings.length; k++) {
+            if (settings[k] != null && !seenRunning[k]) {
+                return new Check(Result.ALL_WELL, "");
+            }
+            if (settings[k] != null) {
+                seen.add(group.resources().get(k).token());
+            }
+        }
+        if (seen.isEmpty()) { // nothing watched: nothing can tell that the group serves
+            return new Check(Result.ALL_WELL, "");
+        }
+        servedPending = false;
+        return new Check(Result.ALL_WELL, String.join(", ", seen) + " running",
+                Math.max(0, clock.nanoTime() - startedNanos));
     }
 
     private Check onFailure(int k, ResourceSpec spec, AgentResult status, long now) {

@@ -159,6 +159,44 @@ class GroupMonitoringTest {
     }
 
     @Test
+    void aStartedGroupIsReportedServedOnceAtItsFirstPassingCheckButNotWhenAdopted() throws Exception {
+        List<String> served = Collections.synchronizedList(new ArrayList<>());
+        executor(List.of(group(NodeName.of("node1"), "198.18.0.100", "lsb:web::op_monitor_interval=2s")),
+                MonitorSettings.DEFAULT);
+        executor.onGroupFailure(new ResourceGroupExecutor.FailureListener() {
+            @Override
+            public void groupFailed(String groupKey, String detail) {
+                failures.add(groupKey + " " + detail);
+            }
+
+            @Override
+            public void groupServed(String groupKey, String detail, long afterMillis) {
+                served.add(Thread.currentThread().getName() + " " + groupKey + " " + detail + " " + afterMillis);
+            }
+        });
+        executor.start(0, GroupOpReason.TAKEOVER).get(HANG_GUARD_S, TimeUnit.SECONDS);
+        assertThat(served).isEmpty();
+        advance(2 * S);
+        assertThat(served).containsExactly("hb-group-0 198.18.0.100 lsb:web::op_monitor_interval=2s running 2000");
+        advance(2 * S);
+        advance(2 * S);
+        assertThat(served).as("once per start").hasSize(1);
+        executor.watch(0, false); // maintenance on, then off: adopted running, watched, not served
+        executor.watch(0, true);
+        executor.drain(0).get(HANG_GUARD_S, TimeUnit.SECONDS);
+        journal.clear();
+        advance(2 * S);
+        advance(2 * S);
+        assertThat(served).hasSize(1);
+        assertThat(journal).as("still watched after the adoption").contains("hb-group-0 status lsb:web::op_monitor_interval=2s");
+        executor.stop(0, GroupOpReason.STANDBY_RELEASE).get(HANG_GUARD_S, TimeUnit.SECONDS);
+        executor.start(0, GroupOpReason.LOCAL_START).get(HANG_GUARD_S, TimeUnit.SECONDS);
+        advance(2 * S);
+        assertThat(served).hasSize(2);
+        assertThat(failures).isEmpty();
+    }
+
+    @Test
     void aCheckArmedBeforeAStopDoesNothingAndAStoppedGroupIsNotChecked() throws Exception {
         executor(List.of(group(NodeName.of("node1"), "lsb:web")), MonitorSettings.DEFAULT);
         executor.start(0, GroupOpReason.LOCAL_START).get(HANG_GUARD_S, TimeUnit.SECONDS);

@@ -111,6 +111,48 @@ class GroupMonitorTest {
         assertThat(agents.calls("status")).as("stopped: no more checks").hasSize(3);
     }
 
+    /** Served: the pass after a start in which every watched resource has answered "running"; once per start. */
+    @Test
+    void aStartedGroupIsServedOnceEveryWatchedResourcePassedItsFirstCheck() {
+        ResourceGroupDecl g = group("198.18.0.100", "lsb:a", "lsb:b::op_monitor_interval=5s");
+        runAll(g);
+        GroupMonitor m = monitor(g);
+        long started = now;
+        m.startedAt(started);
+        now += 2 * S;
+        assertThat(m.runDue().servedAfterNanos()).as("lsb:b not checked yet").isEqualTo(-1);
+        now += 3 * S;
+        GroupMonitor.Check served = m.runDue();
+        assertThat(served.result()).isEqualTo(GroupMonitor.Result.ALL_WELL);
+        assertThat(served.servedAfterNanos()).isEqualTo(5 * S);
+        assertThat(served.detail()).isEqualTo("lsb:a, lsb:b::op_monitor_interval=5s running");
+        now += 5 * S;
+        assertThat(m.runDue().servedAfterNanos()).as("once per start").isEqualTo(-1);
+
+        // adopted running (maintenance ended): watched, never served
+        m.stopped();
+        m.adoptedAt(now);
+        now += 10 * S;
+        assertThat(m.runDue().servedAfterNanos()).isEqualTo(-1);
+        assertThat(m.watching()).isTrue();
+
+        // started again with lsb:a failing its first check: served only once the restarted lsb:a answers running
+        m.stopped();
+        m.startedAt(now);
+        agents.agent("lsb:a").running(false);
+        now += 5 * S;
+        GroupMonitor.Check restarted = m.runDue();
+        assertThat(restarted.result()).isEqualTo(GroupMonitor.Result.RESTARTED);
+        assertThat(restarted.servedAfterNanos()).isEqualTo(-1);
+        now += 5 * S; // the restart re-armed lsb:a (2 s) and lsb:b (5 s), to its right
+        assertThat(m.runDue().servedAfterNanos()).isEqualTo(10 * S);
+        // nothing watched: never served
+        GroupMonitor none = monitor(group("198.18.0.100", "labweb"));
+        none.startedAt(now);
+        now += 60 * S;
+        assertThat(none.runDue().servedAfterNanos()).isEqualTo(-1);
+    }
+
     @Test
     void aFailureRestartsTheResourceAndThoseToItsRightThenTheNextOneMovesTheGroup() {
         ResourceGroupDecl g = group("198.18.0.100", "lsb:db", "lsb:web");
