@@ -28,9 +28,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The web console in a real headless Chromium (Debian's chromium and chromedriver, driven by Selenium), on node2 of
- * a two-node lab: the page shows node1's power loss on the timeline as a failover span in the right order
- * (node-dead, then each group started) with a duration within the failover the client measured, without a reload
- * (server-sent events); the Standby button, after its confirmation page, moves the group to node1; a read-only user
+ * a two-node lab with STONITH (each node's simulated APC UPS) and the web group's labweb monitored every second:
+ * the page shows node1's power loss on the timeline as a failover span in the right order (node-dead, fenced through
+ * the UPS, the group started, then served: its first monitor passed) with a duration within the failover the client
+ * measured (power-off to the VIP answering), without a reload (server-sent events); the Standby button, after its confirmation page, moves the group to node1; a read-only user
  * sees no action button, and forged actions (no token, or a reader's) are refused with 403. One lab, several
  * assertions, to keep its CI time modest. Screenshots of the views go to docs/images/.
  */
@@ -38,6 +39,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 class WebConsoleIT {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    /** The lab's web server, monitored every second (a Heartbeat-class script is watched only when asked). */
+    static final String SERVED_BY = "labweb::op_monitor_interval=1s";
 
     @Test
     void theConsoleShowsAFailoverMovesAGroupAndKeepsReadersReadOnly() throws Exception {
@@ -46,7 +49,9 @@ class WebConsoleIT {
                 "chromium and chromium-driver (scripts/setup.sh installs them)");
         Path root = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
         Path jar = Path.of(System.getProperty("hb.jar", root.resolve("cli/target/hb.jar").toString()));
-        try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", "500ms", "LAB_DEADTIME", "3", "LAB_AUTO_FAILBACK", "off"))) {
+        // labweb watched every second, so the group has a served step; the VIP (IPaddr) is not watched
+        try (Lab lab = new Lab(Map.of("LAB_KEEPALIVE", "500ms", "LAB_DEADTIME", "3", "LAB_AUTO_FAILBACK", "off",
+                "LAB_STONITH", "apcsmart", "LAB_HARESOURCES", "node1 " + FailoverIT.VIP + "/24/eth0 " + SERVED_BY))) {
             assertThat(lab.lab("start", "node1").code()).isZero();
             assertThat(lab.lab("start", "node2").code()).isZero();
             assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as(lab.daemonLog("node1", 40)).isNotNegative();
@@ -99,18 +104,17 @@ class WebConsoleIT {
                 long failoverMs = FailoverIT.waitFor(lab, "node2", Figures.HANG_MS);
                 assertThat(failoverMs).as("node2 takes over\n%s", lab.daemonLog("node2", 40)).isNotNegative();
                 await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                        .until(() -> !d0.findElements(By.cssSelector("li.failover .step[data-step=started]")).isEmpty());
+                        .until(() -> !d0.findElements(By.cssSelector("li.failover .step[data-step=served]")).isEmpty());
                 assertThat(driver.findElement(By.tagName("body")).getAttribute("data-refreshed"))
                         .as("the page body was replaced by the live update, not reloaded").isNotNull();
                 WebElement span = driver.findElement(By.cssSelector("li.failover"));
                 List<String> steps = span.findElements(By.cssSelector(".step")).stream()
                         .map(e -> e.getAttribute("data-step")).toList();
-                assertThat(steps.get(0)).isEqualTo("node-dead");
-                assertThat(steps).contains("started");
-                assertThat(steps.lastIndexOf("fenced")).isLessThan(steps.indexOf("started"));
+                assertThat(steps).as(span.getText()).containsExactly("node-dead", "fenced", "started", "served");
+                assertThat(span.getText()).contains("fenced node1").contains("served " + FailoverIT.VIP + "/24/eth0");
                 long spanMs = Long.parseLong(span.getAttribute("data-duration-ms"));
-                Figures.print("web_failover_span_ms", spanMs, "ms", "node-dead to the last group started, as the"
-                        + " console's timeline shows it");
+                Figures.print("web_failover_span_ms", spanMs, "ms", "node-dead, fenced through the UPS, started, to the"
+                        + " group served (its first monitor passed), as the console's timeline shows it");
                 Figures.print("web_failover_client_ms", failoverMs, "ms", "power-off to the VIP answering the client");
                 assertThat(spanMs).as(span.getText()).isPositive().isLessThanOrEqualTo(failoverMs);
                 assertThat(span.getText()).contains("node2 declared node1 dead");
