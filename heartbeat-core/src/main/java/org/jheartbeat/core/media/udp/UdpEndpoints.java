@@ -12,6 +12,7 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.jheartbeat.core.config.MediumDecl;
 
 /**
@@ -56,11 +57,52 @@ public record UdpEndpoints(InetSocketAddress destination, InetSocketAddress rece
         throw new IllegalArgumentException("not a ucast or bcast medium: " + decl);
     }
 
-    /** The interface's broadcast address, as Java reports it for its first IPv4 address that has one. */
+    /**
+     * The interface's broadcast address: the one its first IPv4 address carries, else that address's subnet
+     * broadcast (all host bits set). An address added without {@code brd} ({@code ip addr add X/24 dev IF})
+     * has none of its own (Java reports 0.0.0.0), yet the kernel delivers datagrams sent to the subnet
+     * broadcast on that interface all the same (it adds a broadcast route for it: fib_add_ifaddr).
+     *
+     * @throws IOException when no IPv4 address of the interface has a subnet of more than two addresses (/31, /32)
+     */
     static InetAddress broadcastOf(String iface, List<InterfaceAddress> addresses) throws IOException {
-        return addresses.stream().map(InterfaceAddress::getBroadcast).filter(java.util.Objects::nonNull).findFirst()
-                .orElseThrow(() -> new IOException("interface " + iface + " has no IPv4 broadcast address; use ucast"
-                        + " on it"));
+        for (InterfaceAddress a : addresses) {
+            InetAddress b = a.getBroadcast();
+            if (b != null && !b.isAnyLocalAddress()) {
+                return b;
+            }
+        }
+        for (InterfaceAddress a : addresses) {
+            Optional<InetAddress> b = subnetBroadcast(a.getAddress(), a.getNetworkPrefixLength());
+            if (b.isPresent()) {
+                return b.get();
+            }
+        }
+        throw new IOException("interface " + iface + " has no IPv4 broadcast address (its addresses are /31 or /32: "
+                + addresses.stream().map(a -> a.getAddress().getHostAddress() + "/" + a.getNetworkPrefixLength())
+                .toList() + "); use 'ucast " + iface + " PEER-ADDRESS' on it instead");
+    }
+
+    /**
+     * The broadcast address of {@code address}'s subnet ({@code address | ~mask}), or empty when the
+     * subnet has no broadcast address (prefix 31 or 32, RFC 3021) or {@code address} is not IPv4.
+     *
+     * @param prefix the subnet's prefix length, 0..32
+     */
+    public static Optional<InetAddress> subnetBroadcast(InetAddress address, int prefix) {
+        if (!(address instanceof Inet4Address) || prefix < 0 || prefix >= 31) {
+            return Optional.empty();
+        }
+        byte[] b = address.getAddress();
+        int ip = ((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
+        int host = prefix == 0 ? -1 : (1 << (32 - prefix)) - 1;
+        int bc = ip | host;
+        try {
+            return Optional.of(InetAddress.getByAddress(new byte[] {(byte) (bc >>> 24), (byte) (bc >>> 16),
+                    (byte) (bc >>> 8), (byte) bc}));
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("four bytes are always an address", e);
+        }
     }
 
     /** The interface's IPv4 addresses, in the kernel's order. @throws IOException if none or no such interface */
