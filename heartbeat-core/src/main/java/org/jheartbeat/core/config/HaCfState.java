@@ -55,12 +55,14 @@ final class HaCfState {
         this.diagnostics = diagnostics;
     }
 
-    HaCf toHaCf() {
+    /** @param rejected the directives with a line refused by an error ({@link HaCf#rejected()}) */
+    HaCf toHaCf(Set<String> rejected) {
         return new HaCf(file, Optional.ofNullable(keepalive), Optional.ofNullable(deadtime),
                 Optional.ofNullable(warntime), Optional.ofNullable(initdead), udpPort, nodes, media,
                 Optional.ofNullable(autoFailback), new LogSettings(Optional.ofNullable(logfile),
                 Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)), stonith,
-                Optional.ofNullable(deadping), pingNodes, Optional.ofNullable(ipfailLine), Optional.ofNullable(watchdog));
+                Optional.ofNullable(deadping), pingNodes, Optional.ofNullable(ipfailLine), Optional.ofNullable(watchdog),
+                rejected);
     }
 
     void error(int line, String message) {
