@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A node whose heartbeat interface got its address without a broadcast address ({@code ip addr add
  * 198.18.30.1/24 dev eth0}, no {@code brd +}), in a network namespace of its own: {@code bcast eth0}
  * passes {@code hb config check} and the daemon starts on it, sending to the subnet's broadcast
- * 198.18.30.255, which the kernel delivers on that interface all the same. Bounds only catch hangs.
+ * 198.18.30.255, which the kernel delivers on that interface all the same; and the daemon's configuration
+ * warnings reach its log file. Bounds only catch hangs.
  */
 @Tag("root")
 class BcastWithoutBrdIT {
@@ -85,6 +86,22 @@ class BcastWithoutBrdIT {
         String log = runDaemonUntil(cfg, "bcast: started on port 694 interface eth0 to 198.18.30.255 (local address"
                 + " 198.18.30.1)");
         assertThat(log).doesNotContain("cannot start");
+    }
+
+    /**
+     * A configuration warning the daemon meets at start (an ha.cf directive jheartbeat does not implement) reaches
+     * its log file (under systemd, where an admin reads ha-log, standard error goes elsewhere), and is printed on
+     * standard error once.
+     */
+    @Test
+    void aConfigurationWarningAtStartReachesTheLogFile() throws Exception {
+        Path cfg = config("hopfudge 2\n");
+        String warning = cfg.resolve("ha.cf") + ":10: warning: directive 'hopfudge' is not implemented yet by"
+                + " jheartbeat; line ignored";
+        String log = runDaemonUntil(cfg, "bcast: started on port 694");
+        assertThat(log).contains("WARN: " + warning);
+        String out = Files.readString(dir.resolve("daemon.out"));
+        assertThat(out.split(java.util.regex.Pattern.quote(warning), -1)).as(out).hasSize(2);
     }
 
     /**

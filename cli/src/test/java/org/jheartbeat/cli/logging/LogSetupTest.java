@@ -61,6 +61,21 @@ class LogSetupTest {
         assertThat(log.droppedLines()).isZero();
     }
 
+    /** The daemon's configuration warnings, printed on stderr before the outputs exist, reach the files once. */
+    @Test
+    void aLineAlreadyOnStderrGoesToTheFilesOnly(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path logfile = dir.resolve("ha-log");
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.of(logfile), Optional.empty(),
+                Optional.empty()), "node1", false, stderr(err), MonotonicClock.system());
+        ctx.getLogger("heartbeat").warn(LogSetup.ALREADY_ON_STDERR, "{}", "/etc/ha.d/ha.cf:9: warning: something");
+        ctx.getLogger("heartbeat").info("Link node2:eth1 up.");
+        log.close();
+        assertThat(Files.readString(logfile)).matches(PREFIX + "WARN: /etc/ha\\.d/ha\\.cf:9: warning: something\n"
+                + PREFIX + "info: Link node2:eth1 up\\.\n");
+        assertThat(err.toString(StandardCharsets.UTF_8)).matches(PREFIX + "info: Link node2:eth1 up\\.\n");
+    }
+
     @Test
     void aLogFileThatCannotBeWrittenIsReportedOnceOnStderrAndNeverStopsTheOthers(@TempDir Path dir)
             throws IOException {
