@@ -92,7 +92,7 @@ class MediaCheckTest {
             HbRun r = check(cfg);
             assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.CONFIG);
             assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":6: ucast lo 127.0.0.2: cannot bind UDP 127.0.0.1:"
-                    + port + " (").contains("another program uses this port (ss -ulpn 'sport = :" + port + "')");
+                    + port + " (").contains("another program uses this port (ss -ulpn 'sport = :" + port + "' names it)");
         }
     }
 

@@ -83,7 +83,8 @@ public final class MediaPreflight {
         } catch (BindException e) {
             throw new IOException("cannot bind UDP " + local.getAddress().getHostAddress() + ":" + local.getPort()
                     + " (" + e.getMessage() + "): another program uses this port (ss -ulpn 'sport = :"
-                    + local.getPort() + "'); stop it, or choose another udpport on both nodes", e);
+                    + local.getPort() + "' names it); stop it, or choose another udpport on both nodes (if it is"
+                    + " this node's running daemon, give its --state-dir)", e);
         } catch (SocketException e) {
             throw new IOException("cannot bind UDP " + local.getAddress().getHostAddress() + ":" + local.getPort()
                     + ": " + e.getMessage(), e);
