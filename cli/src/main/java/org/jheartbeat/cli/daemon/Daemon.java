@@ -179,7 +179,11 @@ public final class Daemon {
             // the engine and everything on the loop (the watchdogs' pets too) read monotonic time from the
             // loop's scheduler, whose deadlines are measured on that clock (its thread starts with loop.start)
             org.jheartbeat.core.loop.LoopScheduler scheduler = org.jheartbeat.core.loop.LoopScheduler.thread();
-            watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), scheduler);
+            try {
+                watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), scheduler);
+            } catch (DaemonWatchdogs.DeviceException e) { // the configuration's: exit 2, which systemd does not restart
+                throw new UserException(ExitCodes.CONFIG, DaemonWatchdogs.haCfLine(config) + ": " + e.getMessage());
+            }
             Fencer fencer = stonith.device().<Fencer>map(d -> new DeviceFencer(d, jheartbeatYaml.fencing(),
                     MonotonicClock.system())).orElse(Fencer.NONE);
             if (options.selfFenceCommand().isPresent()) {
