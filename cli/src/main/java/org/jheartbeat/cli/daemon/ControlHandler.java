@@ -155,7 +155,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
 
     /**
      * {@code hb cleanup [GROUP]}: clears failures (here and, through the peer, there); answers with the
-     * resource groups as they stand afterwards. An unknown group is refused.
+     * resource groups as they stand afterwards. An unknown group is an error naming the groups there are.
      */
     private ControlResponse cleanup(ControlRequest.Cleanup c) {
         int index = -1;
@@ -168,8 +168,14 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                 }
             }
             if (index < 0) {
-                return ControlResponse.refused("no resource group " + g + " in haresources (name it by its key, the"
-                        + " first resource of its line, or its number; see hb resources list)");
+                // a wrong argument, not a refusal: trying again later would not help
+                java.util.List<String> known = new java.util.ArrayList<>();
+                for (int i = 0; i < groups.size(); i++) {
+                    known.add((i + 1) + " " + groups.get(i).key());
+                }
+                return ControlResponse.error(ControlResponse.NO_SUCH_GROUP + g + " in haresources; "
+                        + (known.isEmpty() ? "it has none" : "its groups are " + String.join(", ", known))
+                        + ": name one by its key (the first resource of its line) or its number");
             }
         }
         try {
@@ -275,7 +281,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
 
     /** The configuration the daemon runs now: as a reload applied it, else the one it started with. */
     private ClusterConfig current() {
-        ClusterConfig c = loop.config();
+        ClusterConfig c = loop == null ? null : loop.config(); // no loop: a handler asked only about the config
         return c != null ? c : config;
     }
 
