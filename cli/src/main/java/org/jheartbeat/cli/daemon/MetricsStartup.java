@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Starts the daemon's metrics endpoint as jheartbeat.yaml {@code metrics:} says, or explains why not. */
-final class MetricsStartup {
+public final class MetricsStartup {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
 
     private MetricsStartup() {
@@ -84,7 +84,7 @@ final class MetricsStartup {
      *
      * @param where ADDRESS:PORT for the messages
      */
-    static List<String> warnings(String where, boolean loopback, boolean token, boolean tls) {
+    public static List<String> warnings(String where, boolean loopback, boolean token, boolean tls) {
         List<String> out = new ArrayList<>();
         if (!loopback && !token) {
             out.add("Metrics endpoint on " + where + " without a token: anyone who can reach that address reads this"
