@@ -33,10 +33,12 @@ public final class MetricsStartup {
      *
      * @param wall wall time, for the replica and backup ages
      * @param alerts the alert dispatcher's figures (empty without alerts)
+     * @param journalDropped events the event journal dropped so far
      */
     static Optional<MetricsEndpoint> start(JheartbeatYaml settings, NodeName me, ClusterLoop loop, SyncRuntime sync,
                                            DaemonLog log, ResourceGroupExecutor groups, java.time.Clock wall,
-                                           Supplier<Optional<AlertDispatcher.Stats>> alerts) {
+                                           Supplier<Optional<AlertDispatcher.Stats>> alerts,
+                                           java.util.function.LongSupplier journalDropped) {
         Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
         if (at.isEmpty()) {
             return Optional.empty();
@@ -66,8 +68,8 @@ public final class MetricsStartup {
         warnings(where, at.get().getAddress().isLoopbackAddress(), token.isPresent(), tls.isPresent())
                 .forEach(LOG::warn);
         try {
-            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups, alerts),
-                    wall, token, tls);
+            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups, alerts,
+                    journalDropped), wall, token, tls);
             LOG.info("Metrics endpoint: {}://{}/metrics ({} metrics: listen{})", tls.isPresent() ? "https" : "http",
                     where, JheartbeatYaml.NAME, token.isPresent() ? "; bearer token required" : "");
             return Optional.of(m);

@@ -86,6 +86,11 @@ public final class MetricsEndpoint implements AutoCloseable {
             return Map.of();
         }
 
+        /** Events the event journal dropped since start; 0 (the default) without a journal. */
+        default long journalDropped() {
+            return 0;
+        }
+
         /** The alert dispatcher's figures; empty (the default) when there are no alerts. */
         default Optional<org.jheartbeat.cli.alert.AlertDispatcher.Stats> alerts() {
             return Optional.empty();
@@ -207,8 +212,9 @@ public final class MetricsEndpoint implements AutoCloseable {
         } catch (RuntimeException e) {
             // a state file that cannot be read: those families are left out of this scrape, the rest is served
         }
-        return AlertMetrics.add(ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups,
-                sources.logDropped(), sources.syslogRecordsLost(), clock.instant(), sources.monitor())), sources.alerts());
+        return JournalMetrics.add(AlertMetrics.add(ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups,
+                sources.logDropped(), sources.syslogRecordsLost(), clock.instant(), sources.monitor())), sources.alerts()),
+                sources.journalDropped());
     }
 
     /** The port it listens on. */
