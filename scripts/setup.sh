@@ -43,6 +43,7 @@ PACKAGES=(
   # PrometheusFilesTest: promtool check rules / promtool test rules on the shipped alert rules (Debian ships
   # promtool only in the server package: ~96 MB installed, ~10 s; its service is kept from starting)
   prometheus
+  chromium chromium-driver         # WebConsoleIT: the web console in a real headless browser (Selenium drives chromedriver)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -19,6 +19,7 @@ import org.jheartbeat.cli.command.StatusCommand;
 import org.jheartbeat.cli.command.StonithCommand;
 import org.jheartbeat.cli.command.SyncCommand;
 import org.jheartbeat.cli.command.TakeoverCommand;
+import org.jheartbeat.cli.command.WebCommand;
 import picocli.CommandLine.Command;
 
 /** {@code hb}: the jheartbeat command; without a command, its usage on stderr and exit 64. */
@@ -29,7 +30,7 @@ import picocli.CommandLine.Command;
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
             ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class,
-            EventsCommand.class, ReportCommand.class},
+            EventsCommand.class, ReportCommand.class, WebCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

@@ -80,6 +80,19 @@ class DebPackageIT {
             IsolatedRoot.Result cds = iso.run(List.of("/usr/lib/jheartbeat/cds-archive", "status"), Map.of(), 60);
             assertThat(cds.code()).as("cds-archive status after the install\n%s", cds.output() + cds.stderr()).isZero();
 
+            // the web console: its own unit, and the self-signed pair the postinst made with openssl (hb web's TLS
+            // wants a PKCS#8 key of mode 0600 owned by root)
+            assertThat(install.output() + install.stderr()).contains("web console certificate /var/lib/jheartbeat/web.crt made");
+            assertThat(iso.sh("stat -c '%U %a' /var/lib/jheartbeat/web.key").output().trim()).isEqualTo("root 600");
+            assertThat(iso.sh("head -1 /var/lib/jheartbeat/web.key").output().trim()).isEqualTo("-----BEGIN PRIVATE KEY-----");
+            assertThat(iso.sh("openssl x509 -in /var/lib/jheartbeat/web.crt -noout -ext subjectAltName").output())
+                    .contains("IP Address:127.0.0.1");
+            IsolatedRoot.Result webUnit = iso.run(List.of("systemd-analyze", "verify",
+                    "/lib/systemd/system/jheartbeat-web.service"), Map.of(), 60);
+            assertThat(webUnit.code()).as("systemd-analyze verify jheartbeat-web.service\n%s", webUnit.stderr()).isZero();
+            assertThat(iso.sh("cat /lib/systemd/system/jheartbeat-web.service").output())
+                    .contains("ExecStart=/usr/sbin/hb web ", "RestartPreventExitStatus=2", "OOMScoreAdjust=500");
+
             IsolatedRoot.Result version = iso.run(List.of("hb", "--version"), Map.of(), 60);
             assertThat(version.code()).isZero();
             assertThat(version.output()).contains("jheartbeat");

@@ -205,7 +205,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         }
         List<Problem> problems = new ArrayList<>();
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
-                List.of("alerts", "authkeys", "control", "director", "metrics", "monitor", "stonith")), Map.of());
+                List.of("alerts", "authkeys", "control", "director", "metrics", "monitor", "stonith", "web")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         boolean scripts = attempt(problems, () -> watchScripts(problems, top.get("monitor")), false);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
@@ -215,6 +215,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         Optional<String> admins = attempt(problems, () -> control(problems, top.get("control")), Optional.empty());
         AlertSettings alerts = attempt(problems, () -> AlertsSection.parse(problems, top.get("alerts")), AlertSettings.NONE);
         attempt(problems, () -> DirectorSection.parse(problems, top.get("director"), cluster, listen), Map.of());
+        attempt(problems, () -> WebYaml.section(problems, top.get("web"), cluster), WebYaml.NONE); // hb web reads it
         if (!problems.isEmpty()) {
             throw failed(source, problems);
         }
@@ -457,7 +458,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
     /** One problem of the file: its 1-based line (0: none applies) and {@code what is wrong; what to do}. */
     static final class Problem extends Exception {
         private static final long serialVersionUID = 1L;
-        private final int line;
+        final int line;
 
         Problem(int line, String what) {
             super(what, null, false, false);

@@ -52,7 +52,8 @@ public final class ControlClient {
             throw new NotRunningException("no daemon is running: control socket " + socket + " does not exist");
         }
         MonotonicClock clock = MonotonicClock.system();
-        long waitS = ANSWER_TIMEOUT_S + (request instanceof ControlRequest.Handover h ? h.timeoutSeconds() : 0);
+        ControlRequest inner = request instanceof ControlRequest.OnBehalf ob ? ob.request() : request;
+        long waitS = ANSWER_TIMEOUT_S + (inner instanceof ControlRequest.Handover h ? h.timeoutSeconds() : 0);
         try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             try {
                 ch.connect(UnixDomainSocketAddress.of(socket));

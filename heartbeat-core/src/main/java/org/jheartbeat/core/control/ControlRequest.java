@@ -28,7 +28,7 @@ public sealed interface ControlRequest
         permits ControlRequest.Status, ControlRequest.ClStatus, ControlRequest.ConfigDigest,
                 ControlRequest.GroupsRunning, ControlRequest.Handover, ControlRequest.Cleanup,
                 ControlRequest.StonithStatus, ControlRequest.Reload, ControlRequest.Maintenance,
-                ControlRequest.Events {
+                ControlRequest.Events, ControlRequest.OnBehalf {
 
     /** Longest request line, in bytes, newline excluded. */
     int MAX_LENGTH = 512;
@@ -238,6 +238,42 @@ public sealed interface ControlRequest
         }
     }
 
+    /**
+     * {@code as WHO REQUEST}: a change forwarded by a front end for one of its users, e.g. the web console's
+     * {@code as web:alice standby all 120}. The caller on the socket must itself be allowed the change
+     * ({@link ControlAccess}); the daemon then names both as who asked ({@code web alice via user root ...}).
+     *
+     * @param who     {@code FRONTEND:USER}: a lower-case word, a colon, a user name ({@code [a-z_][a-z0-9_-]{0,31}})
+     * @param request the change (never a read, never another {@code as})
+     * @throws IllegalArgumentException when {@code who} is not of that form or {@code request} is not a change
+     */
+    record OnBehalf(String who, ControlRequest request) implements ControlRequest {
+        public OnBehalf {
+            if (who == null || !who.matches("[a-z]{1,16}:[a-z_][a-z0-9_-]{0,31}")) {
+                throw new IllegalArgumentException("as takes FRONTEND:USER (e.g. web:alice), got " + who);
+            }
+            if (request == null || request instanceof OnBehalf || !request.changesState()) {
+                throw new IllegalArgumentException("as forwards one change (standby, takeover, cleanup, maintenance"
+                        + " on|off, reload), got " + (request == null ? "none" : request.toWire()));
+            }
+        }
+
+        /** Who, as the journal and the log name it: {@code web alice}. */
+        public String requester() {
+            return who.replace(':', ' ');
+        }
+
+        @Override
+        public boolean changesState() {
+            return true;
+        }
+
+        @Override
+        public String toWire() {
+            return "as " + who + " " + request.toWire();
+        }
+    }
+
     /** Most events one {@code events} answer holds. */
     int MAX_EVENTS = 5000;
 
@@ -314,6 +350,18 @@ public sealed interface ControlRequest
                 }
                 return new Cleanup(w.length == 2 ? java.util.Optional.of(w[1]) : java.util.Optional.empty());
             }
+            case "as" -> {
+                if (w.length < 3) {
+                    throw new MalformedRequestException("as takes FRONTEND:USER and a request, e.g. as web:alice"
+                            + " standby all 120");
+                }
+                ControlRequest inner = parse(line.substring(4 + w[1].length()));
+                try {
+                    return new OnBehalf(w[1], inner);
+                } catch (IllegalArgumentException e) {
+                    throw new MalformedRequestException(e.getMessage());
+                }
+            }
             case "events" -> {
                 long since = w.length == 3 && w[1].matches("0|[1-9][0-9]{0,17}") ? Long.parseLong(w[1]) : -1;
                 int max = w.length == 3 && w[2].matches("[1-9][0-9]{0,3}") ? Integer.parseInt(w[2]) : -1;
@@ -348,7 +396,7 @@ public sealed interface ControlRequest
             }
             default -> throw new MalformedRequestException("unknown request '" + clip(verb) + "' (known: status,"
                     + " status-json, cl_status, config-digest, groups-running, standby, takeover, cleanup,"
-                    + " stonith-status, reload, maintenance, events)");
+                    + " stonith-status, reload, maintenance, events, as)");
         }
     }
 

@@ -283,12 +283,18 @@ public final class ControlServer implements AutoCloseable {
         } catch (MalformedRequestException e) {
             return malformed(e.getMessage());
         }
+        // a front end's user (the web console's): the change is checked against the caller on the socket, as any
+        String onBehalf = "";
+        if (req instanceof ControlRequest.OnBehalf ob) {
+            onBehalf = ob.requester() + " via ";
+            req = ob.request();
+        }
         java.util.Optional<String> refusal = access.refusal(caller, req);
         if (refusal.isPresent()) {
             incident(Kind.DENIED, "denied: " + refusal.get());
             return ControlResponse.denied(refusal.get());
         }
-        String who = caller.toString();
+        String who = onBehalf + caller;
         if (req.changesState()) {
             who += peers.describe(bound != null ? bound : socket, ProcessHandle.current().pid(), caller.user());
             LOG.info("control socket: '{}' from {}", req.toWire(), who);
