@@ -287,7 +287,8 @@ public final class Daemon {
         reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
         reloader.afterEach(events::reloaded);
         ControlServer control = new ControlServer(state.controlSocket(), events.answering(new ControlHandler(loop,
-                config, syncRuntime, log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor)),
+                config, syncRuntime, log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor)
+                .journalDropped(events::dropped)),
                 ControlServer.Limits.DEFAULT, MonotonicClock.system(),
                 org.jheartbeat.core.control.ControlAccess.withAdminGroup(jheartbeatYaml.adminGroup()));
         controlRef.set(control);
@@ -303,7 +304,7 @@ public final class Daemon {
             pinger.start();
         }
         Optional<MetricsEndpoint> metrics = MetricsStartup.start(jheartbeatYaml, me, loop, syncRuntime, log,
-                groupExecutor, wall, events::alertStats);
+                groupExecutor, wall, events::alertStats, events::dropped);
         // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
         installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);

@@ -36,7 +36,7 @@ class ReloaderTest {
         assertThat(r.kind()).isEqualTo(ControlResponse.Kind.ERROR);
         assertThat(r.error()).startsWith(Reloader.CONFIG_ERRORS + dir + "; nothing applied");
         assertThat(r.body()).isEqualTo(dir.resolve("jheartbeat.yaml") + ":1: unknown key [metric]; did you mean"
-                + " 'metrics'? known: alerts, authkeys, control, metrics, monitor, stonith, web\n");
+                + " 'metrics'? known: alerts, authkeys, control, director, metrics, monitor, stonith, web\n");
     }
 
     /** crc on a network link nobody vouched for is a reload error that applies nothing. */
