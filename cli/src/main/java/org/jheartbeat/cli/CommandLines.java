@@ -100,6 +100,16 @@ public final class CommandLines {
 
     private static CommandLine configure(CommandLine cl) {
         cl.setExecutionExceptionHandler(new ExceptionMapper());
+        // picocli lets --help win over a word it does not know (hb UNKNOWN --help printed the top usage, exit 0):
+        // the unknown word is the mistake to report, with what to type, exit 64
+        cl.setExecutionStrategy(parsed -> {
+            for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+                if (!p.unmatched().isEmpty() && !p.commandSpec().parser().unmatchedArgumentsAllowed()) {
+                    throw new CommandLine.UnmatchedArgumentException(p.commandSpec().commandLine(), p.unmatched());
+                }
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("hb: " + usageMessage(ex));

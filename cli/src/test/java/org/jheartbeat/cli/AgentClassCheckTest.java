@@ -27,7 +27,7 @@ class AgentClassCheckTest {
     }
 
     private Path cfg(String haresources) {
-        return ConfigDirBuilder.validTwoNode().haresources(haresources).writeTo(dir);
+        return ConfigDirBuilder.validHere().haresources(haresources).writeTo(dir);
     }
 
     private HbRun check(Path cfg) {

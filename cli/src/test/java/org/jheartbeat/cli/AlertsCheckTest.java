@@ -17,7 +17,7 @@ class AlertsCheckTest {
 
     @Test
     void aGoodSectionChecksCleanAndAMistakeIsFileLineWhatToDoExitTwoAndNoStart() throws Exception {
-        Path cfg = ConfigDirBuilder.validTwoNode().haresources("node1 198.18.0.100/24/lo\n").writeTo(dir);
+        Path cfg = ConfigDirBuilder.validHere().haresources("node1 198.18.0.100/24/lo\n").writeTo(dir);
         Path script = dir.resolve("alert.sh");
         Files.writeString(script, "#!/bin/sh\nexit 0\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));

@@ -34,7 +34,7 @@ class ConfigCheckCommandTest {
                 Arguments.of("deadtime not above keepalive",
                         (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("deadtime 3", "deadtime 1"), "ha.cf:2: "),
                 Arguments.of("udpport after a media line", (UnaryOperator<ConfigDirBuilder>) b ->
-                        b.haCfReplace("udpport 694\nucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nudpport 700"), "ha.cf:6: "),
+                        b.haCfReplace("udpport 694\nucast lo 127.0.0.2", "ucast lo 127.0.0.2\nudpport 700"), "ha.cf:6: "),
                 Arguments.of("unknown directive",
                         (UnaryOperator<ConfigDirBuilder>) b -> b.haCfReplace("keepalive 500ms", "keepalvie 2"), "ha.cf:1: "),
                 Arguments.of("missing node lines",
@@ -72,7 +72,7 @@ class ConfigCheckCommandTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("brokenDirs")
     void brokenDirExitsTwoNamingFileAndLine(String mistake, UnaryOperator<ConfigDirBuilder> breakIt, String where) {
-        Path cfg = breakIt.apply(ConfigDirBuilder.validTwoNode()).writeTo(dir);
+        Path cfg = breakIt.apply(ConfigDirBuilder.validHere()).writeTo(dir);
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve(where.substring(0, where.indexOf(':'))) + where.substring(where.indexOf(':')));
@@ -95,7 +95,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void aMachineThatIsNotANodeIsWarnedWithoutNodeNameAndNotWithIt() throws Exception {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().writeTo(dir));
         String me = org.jheartbeat.cli.daemon.Daemon.unameN().toLowerCase(java.util.Locale.ROOT);
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isZero();
@@ -113,7 +113,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void anInvalidJheartbeatYamlIsAnErrorWithFileAndLine() throws java.io.IOException {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().writeTo(dir));
         java.nio.file.Files.writeString(cfg.resolve("jheartbeat.yaml"), "metrics:\n  listen:\n    node3: 198.18.0.3:9810\n");
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.CONFIG);
@@ -126,7 +126,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void validDirExitsZero() {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("configuration OK");
@@ -135,7 +135,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void unimplementedDirectiveIsAWarningNotAnError() {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("hopfudge 2\n").writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().haCfAppend("hopfudge 2\n").writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("ha.cf:11: warning: ").contains("hopfudge");
@@ -144,18 +144,18 @@ class ConfigCheckCommandTest {
     @Test
     void aWatchdogLineNamingAMissingDeviceIsAConfigErrorWithItsLine() {
         Path missing = dir.resolve("watchdog");
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("watchdog " + missing + "\n").writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().haCfAppend("watchdog " + missing + "\n").writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":11: watchdog device " + missing + " does not exist")
                 .doesNotContain("\tat ");
-        assertThat(hb("config", "check", "--config-dir", withLabweb(ConfigDirBuilder.validTwoNode()
+        assertThat(hb("config", "check", "--config-dir", withLabweb(ConfigDirBuilder.validHere()
                 .haCfAppend("watchdog /dev/null\n").writeTo(dir)).toString()).code()).as("a character device").isZero();
     }
 
     @Test
     void missingResourceScriptIsAnErrorOnItsHaresourcesLine() {
-        Path cfg = ConfigDirBuilder.validTwoNode().haresourcesReplace("labweb", "labwebb").writeTo(dir);
+        Path cfg = ConfigDirBuilder.validHere().haresourcesReplace("labweb", "labwebb").writeTo(dir);
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve("haresources") + ":1: ").contains("labwebb")
@@ -166,7 +166,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void sameAddressInTwoGroupsIsAnError() {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode()
+        Path cfg = withLabweb(ConfigDirBuilder.validHere()
                 .haresources("node1 198.18.0.100/24/eth0 labweb\nnode2 IPaddr::198.18.0.100\n").writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
@@ -182,8 +182,8 @@ class ConfigCheckCommandTest {
         assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":6: no heartbeat medium reaches the peer");
 
         // Heartbeat-style shared ha.cf: both nodes' addresses listed; the own one is not used here
-        Path shared = withLabweb(ConfigDirBuilder.validTwoNode()
-                .haCfReplace("ucast eth1 198.18.1.2", "ucast eth1 198.18.1.2\nucast lo 127.0.0.1").writeTo(dir.resolve("s")));
+        Path shared = withLabweb(ConfigDirBuilder.validHere()
+                .haCfReplace("ucast lo 127.0.0.2", "ucast lo 127.0.0.2\nucast lo 127.0.0.1").writeTo(dir.resolve("s")));
         HbRun ok = hb("config", "check", "--config-dir", shared.toString());
         assertThat(ok.code()).as(ok.err()).isZero();
         assertThat(ok.out()).contains(shared.resolve("ha.cf") + ":7: warning: ucast peer 127.0.0.1 is an address of this"
@@ -235,7 +235,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void daemonRefusesBrokenConfigWithExitTwo() {
-        Path cfg = ConfigDirBuilder.validTwoNode().authkeysMode("644").writeTo(dir.resolve("cfg"));
+        Path cfg = ConfigDirBuilder.validHere().authkeysMode("644").writeTo(dir.resolve("cfg"));
         HbRun r = hb("daemon", "--config-dir", cfg.toString(), "--state-dir", dir.resolve("state").toString(),
                 "--node-name", "node1");
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
@@ -245,13 +245,13 @@ class ConfigCheckCommandTest {
     @Test
     void anAddressNoRouteOfThisMachineCarriesIsCaughtByTheCheckNotAtTakeover() {
         // 127.0.0.0/8 is in the local table, never in the main table the IP agent resolves from
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haresources("node1 IPaddr2::127.0.0.77 labweb\n").writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().haresources("node1 IPaddr2::127.0.0.77 labweb\n").writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve("haresources") + ":1: no route of this machine can carry 127.0.0.77"
                 + " (IPaddr2::127.0.0.77): no interface is given and no connected route contains it, so the IP agent"
                 + " would fail at takeover; write the ip/prefix/iface form, e.g. 127.0.0.77/24/eth0");
-        Path given = withLabweb(ConfigDirBuilder.validTwoNode().haresources("node1 IPaddr2::127.0.0.77/8/lo labweb\n")
+        Path given = withLabweb(ConfigDirBuilder.validHere().haresources("node1 IPaddr2::127.0.0.77/8/lo labweb\n")
                 .writeTo(dir.resolve("given")));
         HbRun ok = hb("config", "check", "--config-dir", given.toString());
         assertThat(ok.code()).as("prefix and interface given: no route needed. " + ok.err()).isZero();
@@ -259,25 +259,25 @@ class ConfigCheckCommandTest {
 
     @Test
     void mcastOnAnInterfaceThatDoesNotExistIsRefusedAsHeartbeatDoes() {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("mcast nosuch0 239.0.0.1 694 1 0\n").writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().haCfAppend("mcast nosuch0 239.0.0.1 694 1 0\n").writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(r.err()).contains(cfg.resolve("ha.cf") + ":11: mcast device [nosuch0] is invalid or not set up"
                 + " properly: no such interface on this machine");
-        HbRun lo = hb("config", "check", "--config-dir", withLabweb(ConfigDirBuilder.validTwoNode()
+        HbRun lo = hb("config", "check", "--config-dir", withLabweb(ConfigDirBuilder.validHere()
                 .haCfAppend("mcast lo 239.0.0.1 694 1 0\n").writeTo(dir.resolve("lo"))).toString());
         assertThat(lo.code()).as(lo.err()).isZero();
     }
 
     @Test
     void legacyFailbackAndNiceFailbackWarningsNameTheRealFileAndLine() {
-        Path legacy = withLabweb(ConfigDirBuilder.validTwoNode().haCfReplace("auto_failback on", "auto_failback legacy")
+        Path legacy = withLabweb(ConfigDirBuilder.validHere().haCfReplace("auto_failback on", "auto_failback legacy")
                 .writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", legacy.toString());
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains(legacy.resolve("ha.cf") + ":7: warning: Deprecated 'legacy' auto_failback option"
                 + " selected");
-        Path nice = withLabweb(ConfigDirBuilder.validTwoNode().haCfReplace("auto_failback on", "nice_failback on")
+        Path nice = withLabweb(ConfigDirBuilder.validHere().haCfReplace("auto_failback on", "nice_failback on")
                 .writeTo(dir.resolve("nice")));
         HbRun n = hb("config", "check", "--config-dir", nice.toString());
         assertThat(n.code()).isZero();
@@ -288,7 +288,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void crlfFilesPassWithOneWarningEach() {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCf(ConfigDirBuilder.HA_CF.replace("\n", "\r\n"))
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().haCf(ConfigDirBuilder.HA_CF.replace("ucast eth1 198.18.1.2", "ucast lo 127.0.0.2").replace("\n", "\r\n"))
                 .authkeys(ConfigDirBuilder.AUTHKEYS.replace("\n", "\r\n"))
                 .haresources(ConfigDirBuilder.HARESOURCES.replace("\n", "\r\n")).writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
@@ -301,7 +301,7 @@ class ConfigCheckCommandTest {
 
     @Test
     void udpportRepeatedAfterTheMediaWithTheSamePortIsAWarning() {
-        Path cfg = withLabweb(ConfigDirBuilder.validTwoNode().haCfAppend("udpport 694\n").writeTo(dir));
+        Path cfg = withLabweb(ConfigDirBuilder.validHere().haCfAppend("udpport 694\n").writeTo(dir));
         HbRun r = hb("config", "check", "--config-dir", cfg.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains(cfg.resolve("ha.cf") + ":11: warning: udpport 694 comes after the media lines");

@@ -17,7 +17,7 @@ class HostnameCheckTest {
     Path dir;
 
     private Path cfg(String haresources) {
-        return ConfigDirBuilder.validTwoNode().haresources(haresources).writeTo(dir);
+        return ConfigDirBuilder.validHere().haresources(haresources).writeTo(dir);
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.jheartbeat.cli.command.LvsRealServerCommand;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,10 +116,35 @@ class LvsCommandTest {
         assertThat(json.out()).startsWith("{\"services\":[{\"protocol\":\"tcp\",\"address\":\"198.18.0.100\"");
         HbRun missing = HbRun.hb("lvs", "status", "--socket", dir.resolve("none.sock").toString(), "--ipvsadm",
                 dir.resolve("no-ipvsadm").toString());
+        assertThat(r.err()).isEqualTo("hb: no director is running (nothing answers on " + dir.resolve("none.sock")
+                + "): start it with 'hb lvs daemon CONFIG', or name its config or --socket; the kernel's IPVS table:\n");
         assertThat(missing.code()).isEqualTo(3);
-        assertThat(missing.err()).isEqualTo("hb: no director answers on " + dir.resolve("none.sock") + " and "
-                + dir.resolve("no-ipvsadm") + " is not installed, so there is no table to show: start the director"
-                + " (hb lvs daemon CONFIG), name its config or --socket, or install ipvsadm for the kernel's table\n");
+        assertThat(missing.err()).isEqualTo("hb: no director is running (nothing answers on " + dir.resolve("none.sock")
+                + "): start it with 'hb lvs daemon CONFIG', or name its config or --socket; and "
+                + dir.resolve("no-ipvsadm") + " is not installed, so the kernel's table cannot be shown either\n");
+    }
+
+    /**
+     * No director and a kernel without IPVS: one line saying so, exit 3 (no daemon running), instead of
+     * ipvsadm's and modprobe's words (an ipvsadm that answers as Debian 12's does on such a kernel).
+     */
+    @Test
+    void statusWithoutADirectorOnAKernelWithoutIpvsSaysNoDirectorIsRunning() throws Exception {
+        Path ipvsadm = Files.writeString(dir.resolve("ipvsadm"), """
+                #!/bin/sh
+                echo "modprobe: FATAL: Module ip_vs not found in directory /lib/modules/6.1.0-28-amd64" >&2
+                echo "Can't initialize ipvs: Protocol not available" >&2
+                echo "Are you sure that IP Virtual Server is built in the kernel or as module?" >&2
+                exit 2
+                """);
+        Files.setPosixFilePermissions(ipvsadm, PosixFilePermissions.fromString("rwxr-xr-x"));
+        HbRun r = HbRun.hb("lvs", "status", "--socket", dir.resolve("none.sock").toString(), "--ipvsadm",
+                ipvsadm.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.NOT_RUNNING);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("hb: no director is running (nothing answers on " + dir.resolve("none.sock")
+                + "): start it with 'hb lvs daemon CONFIG', or name its config or --socket; the kernel's IPVS table"
+                + " cannot be read either (Can't initialize ipvs: Protocol not available)\n");
     }
 
     @Test

@@ -18,7 +18,7 @@ class MailToCheckTest {
     Path dir;
 
     private Path cfg(String haresources) {
-        return ConfigDirBuilder.validTwoNode().haresources(haresources).writeTo(dir);
+        return ConfigDirBuilder.validHere().haresources(haresources).writeTo(dir);
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
+import org.jheartbeat.cli.error.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -187,6 +188,21 @@ class MainTest {
         assertThat(opt.code()).isEqualTo(64);
         assertThat(opt.err()).startsWith("hb: unknown option '--config-dri' of hb config check; did you mean"
                 + " '--config-dir'?\n");
+    }
+
+    /** An unknown command is the mistake to report even with --help after it: exit 64, not the top usage and 0. */
+    @Test
+    void anUnknownCommandWithHelpIsAUsageError() {
+        HbRun r = HbRun.hb("UNKNOWN", "--help");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("hb: unknown command 'UNKNOWN' of hb\nTry 'hb --help' for more information.\n");
+        HbRun sub = HbRun.hb("lvs", "chek", "--help");
+        assertThat(sub.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(sub.err()).startsWith("hb: unknown command 'chek' of hb lvs; did you mean 'check'?\n");
+        HbRun help = HbRun.hb("lvs", "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).startsWith("Usage: hb lvs");
     }
 
     /** An empty --self-fence-command is refused before anything starts (tryout: the daemon started with it). */

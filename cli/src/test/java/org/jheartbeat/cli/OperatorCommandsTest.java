@@ -56,6 +56,19 @@ class OperatorCommandsTest {
         assertThat(malformed.err().lines()).hasSize(1);
     }
 
+    /** A group the daemon does not have is a usage error (64) with the daemon's list of groups, not 75. */
+    @Test
+    void cleanupOfAGroupThatDoesNotExistIsAUsageError() throws Exception {
+        String answer = ControlResponse.NO_SUCH_GROUP + "NOSUCH in haresources; its groups"
+                + " are 1 web, 2 mail: name one by its key (the first resource of its line) or its number";
+        HbRun r = against(q -> ControlResponse.error(answer), "cleanup", "NOSUCH");
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).isEqualTo("hb: cleanup: " + answer + "\n");
+        HbRun older = against(q -> ControlResponse.refused("no resource group NOSUCH in haresources (name it by its"
+                + " key, the first resource of its line, or its number; see hb resources list)"), "cleanup", "NOSUCH");
+        assertThat(older.code()).as("an older daemon's refusal").isEqualTo(ExitCodes.USAGE);
+    }
+
     @Test
     void failbackTakesNoSetArgument() throws Exception {
         HbRun r = against(x -> ControlResponse.ok(""), "failback", "local");

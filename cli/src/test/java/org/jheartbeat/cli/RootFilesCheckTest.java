@@ -21,7 +21,7 @@ class RootFilesCheckTest {
     Path dir;
 
     private Path config() throws Exception {
-        Path cfg = ConfigDirBuilder.validTwoNode().writeTo(dir.resolve("cfg"));
+        Path cfg = ConfigDirBuilder.validHere().writeTo(dir.resolve("cfg"));
         Files.writeString(cfg.resolve("sync.yaml"), "jobs: {}\n");
         Files.writeString(cfg.resolve("jheartbeat.yaml"), "monitor:\n  interval: 10s\n");
         Path script = Files.createDirectories(cfg.resolve("resource.d")).resolve("labweb");

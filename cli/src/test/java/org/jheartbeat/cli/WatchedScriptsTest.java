@@ -19,7 +19,7 @@ class WatchedScriptsTest {
     Path dir;
 
     private Path config(String haresources, String yaml) throws Exception {
-        Path cfg = ConfigDirBuilder.validTwoNode().writeTo(dir.resolve("cfg"));
+        Path cfg = ConfigDirBuilder.validHere().writeTo(dir.resolve("cfg"));
         Files.writeString(cfg.resolve("haresources"), haresources);
         if (yaml != null) {
             Files.writeString(cfg.resolve("jheartbeat.yaml"), yaml);

@@ -104,14 +104,23 @@ final class ExportFixtures {
         return of(name, LAB_HA_CF, haresources, extra);
     }
 
-    /** The seed's example: two groups, one per node (active/active), a serial medium and both ucast addresses. */
+    /**
+     * The seed's example: two groups, one per node (active/active), both ucast addresses, and its serial medium
+     * (commented out in ha.cf.example until the cable is in: uncommented here).
+     */
     static Fixture seed() throws IOException {
         Path root = Path.of(System.getProperty("project.root", ".."));
         if (!Files.exists(root.resolve("ha.cf.example"))) {
             root = Path.of(".");
         }
-        return of("seed active/active (ha.cf.example, haresources.example)",
-                Files.readString(root.resolve("ha.cf.example")), Files.readString(root.resolve("haresources.example")));
+        String haCf = Files.readString(root.resolve("ha.cf.example"));
+        String serial = "# baud          19200\n# serial        /dev/ttyS0\n";
+        if (!haCf.contains(serial)) {
+            throw new IllegalStateException("ha.cf.example's commented serial lines moved: " + serial);
+        }
+        return of("seed active/active (ha.cf.example with its serial line, haresources.example)",
+                haCf.replace(serial, "baud 19200\nserial /dev/ttyS0\n"),
+                Files.readString(root.resolve("haresources.example")));
     }
 
     /** Every fixture the IT checks with the real tools. */

@@ -156,7 +156,7 @@ class PacemakerExporterTest {
     void seedActiveActiveGivesOneGroupPerNodeAndSerialWarning() throws Exception {
         ExportResult r = ExportFixtures.seed().export(dir);
         assertThat(r.cib().groups()).extracting(Group::preferredNode).containsExactly("node1", "node2");
-        assertThat(r.cib().groups().get(0).members()).hasSize(6);
+        assertThat(r.cib().groups().get(0).members()).hasSize(5);
         assertThat(r.cib().groups().get(1).members()).hasSize(5);
         assertThat(r.warnings()).anyMatch(w -> w.contains("serial medium /dev/ttyS0 has no Corosync equivalent"));
         assertThat(r.cib().clusterOptions()).contains(new Nv("stonith-enabled", "false"), new Nv("dc-deadtime", "60s"));

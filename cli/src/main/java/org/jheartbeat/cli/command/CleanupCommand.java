@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
                 + " failed on both nodes is started by its preferred node; the monitor fail counts of its resources"
                 + " on this node are cleared. Also: hb resources cleanup [GROUP]."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:cleared", "1:failed", "3:no daemon running", "4:permission denied", "64:usage error",
-            "75:refused (no such group)"})
+        exitCodeList = {"0:cleared", "1:failed", "3:no daemon running", "4:permission denied",
+            "64:usage error, or no such group (the groups are listed)", "75:refused, nothing changed; try again later"})
 public final class CleanupCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -50,6 +50,10 @@ public final class CleanupCommand implements Callable<Integer> {
         }
         ControlResponse r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(),
                 new ControlRequest.Cleanup(Optional.ofNullable(group)));
+        if (!r.ok() && r.error().startsWith(ControlResponse.NO_SUCH_GROUP)) {
+            // a group the daemon does not have (an older daemon refuses it): a wrong argument, not "try again later"
+            throw new UserException(ExitCodes.USAGE, "cleanup: " + r.error());
+        }
         if (r.refused()) {
             throw new UserException(ExitCodes.REFUSED, "cleanup refused: " + r.error());
         }

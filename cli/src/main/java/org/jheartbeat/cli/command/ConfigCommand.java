@@ -103,7 +103,7 @@ public final class ConfigCommand extends CommandGroup {
             List<ConfigDiagnostic> all = new ArrayList<>(r.diagnostics());
             if (!syntaxOnly && r.config().isPresent()) {
                 ClusterConfig c = r.config().get();
-                all.addAll(new HostChecks(Path.of("/etc/init.d")).check(c));
+                all.addAll(new HostChecks(Path.of("/etc/init.d")).check(c, daemonAnswers(stateDir)));
                 NodeName me = node.orElseGet(ConfigCommand::thisNode);
                 // the device this node would use, contacted; or, on another machine, every node's, not contacted
                 List<NodeName> whom = c.nodes().contains(me) ? List.of(me) : c.nodes();
@@ -165,6 +165,22 @@ public final class ConfigCommand extends CommandGroup {
             }
             out.println(configDir.path() + ": configuration OK");
             return ExitCodes.OK;
+        }
+    }
+
+    /**
+     * Whether a daemon answers on {@code stateDir}'s control socket (or something listens there): its media
+     * then hold the ports and serial lines a check would otherwise try.
+     */
+    static boolean daemonAnswers(Path stateDir) {
+        try {
+            ControlClient.request(new StateDirectory(stateDir).controlSocket(),
+                    new org.jheartbeat.core.control.ControlRequest.Status(false));
+            return true;
+        } catch (ControlClient.NotRunningException e) {
+            return false;
+        } catch (java.io.IOException e) {
+            return true;
         }
     }
 

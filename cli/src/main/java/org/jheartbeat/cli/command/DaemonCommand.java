@@ -17,8 +17,10 @@ import picocli.CommandLine.Option;
 @Command(name = "daemon", mixinStandardHelpOptions = true,
         description = "Run this cluster node in the foreground (stop it with SIGTERM).",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped cleanly", "1:could not start (medium, watchdog device, state directory, already running)",
-            "2:invalid configuration", "64:usage error"})
+        exitCodeList = {"0:stopped cleanly", "1:could not start (state directory, already running)",
+            "2:invalid configuration, or a medium or watchdog device of ha.cf this machine cannot open (its file:line"
+                + " printed)",
+            "64:usage error"})
 public final class DaemonCommand extends NodeCommand {
     @Mixin
     StateDirOption stateDir;

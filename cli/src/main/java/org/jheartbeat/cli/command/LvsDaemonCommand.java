@@ -53,6 +53,9 @@ public final class LvsDaemonCommand implements Callable<Integer> {
     @Mixin
     StateDirOption stateDir;
 
+    @Mixin
+    ConfigDirOption configDir;
+
     @Option(names = "--pid-file", paramLabel = "PATH", description = "Write the daemon's PID here.")
     Path pidFile;
 
@@ -159,6 +162,9 @@ public final class LvsDaemonCommand implements Callable<Integer> {
             events.close();
             throw e;
         }
+        // jheartbeat.yaml director: metrics: listen: this node's entry, if any
+        java.util.Optional<LvsMetrics> metrics = LvsMetrics.start(configDir.path(),
+                org.jheartbeat.cli.daemon.Daemon.unameN(), d.director());
         CountDownLatch stopped = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         sun.misc.Signal.handle(new sun.misc.Signal("HUP"), sig -> {
@@ -182,6 +188,7 @@ public final class LvsDaemonCommand implements Callable<Integer> {
         }, "lvs-shutdown"));
         stopped.await();
         try {
+            metrics.ifPresent(LvsMetrics::close);
             d.close();
             closeBackend(table);
             events.close();

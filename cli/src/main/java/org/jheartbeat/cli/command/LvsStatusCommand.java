@@ -26,8 +26,10 @@ import picocli.CommandLine.Spec;
         description = "Print the virtual-service table as 'ipvsadm -L -n' prints it, from the running director"
                 + " (or from the table itself when none runs).",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:printed", "1:the table could not be read",
-            "3:no director runs and ipvsadm is not installed", "64:usage error"})
+        exitCodeList = {"0:printed (the kernel's table, with a note on stderr, when no director runs)",
+            "1:the director's answer was an error",
+            "3:no director is running and the kernel's table cannot be read (ipvsadm missing, ip_vs not loaded)",
+            "64:usage error"})
 public final class LvsStatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -62,10 +64,11 @@ public final class LvsStatusCommand implements Callable<Integer> {
                 answer = null; // a stale socket: read the table itself
             }
         }
+        String noDirector = "no director is running (nothing answers on " + sock + "): start it with 'hb lvs daemon"
+                + " CONFIG', or name its config or --socket";
         if (answer == null && !onPath(ipvsadm)) {
-            throw new UserException(ExitCodes.NOT_RUNNING, "no director answers on " + sock + " and " + ipvsadm
-                    + " is not installed, so there is no table to show: start the director (hb lvs daemon CONFIG),"
-                    + " name its config or --socket, or install ipvsadm for the kernel's table");
+            throw new UserException(ExitCodes.NOT_RUNNING, noDirector + "; and " + ipvsadm + " is not installed, so"
+                    + " the kernel's table cannot be shown either");
         }
         if (answer == null) {
             try {
@@ -73,8 +76,13 @@ public final class LvsStatusCommand implements Callable<Integer> {
                         java.time.Duration.ofMillis(1), java.time.Duration.ofSeconds(10))
                         .status(v, view.connections), v, view.connections, json);
             } catch (BackendException e) {
-                throw new UserException(ExitCodes.FAILURE, "cannot read the table: " + e.getMessage());
+                // ipvsadm's own words (modprobe, "Can't initialize ipvs") say only that the kernel has no IPVS
+                // table: without a director that is the expected state, not a failure to show
+                throw new UserException(ExitCodes.NOT_RUNNING, noDirector + "; the kernel's IPVS table cannot be"
+                        + " read either (" + reason(e.getMessage()) + ")");
             }
+            spec.commandLine().getErr().println("hb: " + noDirector + "; the kernel's IPVS table:");
+            spec.commandLine().getErr().flush();
         }
         if (!answer.startsWith("OK\n")) {
             throw new UserException(ExitCodes.FAILURE, answer.startsWith("ERR ") ? answer.substring(4).strip()
@@ -84,6 +92,18 @@ public final class LvsStatusCommand implements Callable<Integer> {
         out.print(answer.substring(3));
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * The line of a failed ipvsadm run that says why ({@code Can't initialize ipvs: Protocol not available}),
+     * without modprobe's lines and ipvsadm's "Are you sure" question.
+     *
+     * @param failure the backend's message: {@code PROGRAM ARGS failed (exit N): OUTPUT}
+     */
+    static String reason(String failure) {
+        String text = failure.contains("): ") ? failure.substring(failure.indexOf("): ") + 3) : failure;
+        return text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("modprobe")
+                && !l.startsWith("Are you sure")).findFirst().orElse(failure.lines().findFirst().orElse(failure));
     }
 
     /** The view options of {@code hb lvs status}, as ipvsadm's. */

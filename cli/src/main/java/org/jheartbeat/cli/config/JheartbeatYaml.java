@@ -205,7 +205,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         }
         List<Problem> problems = new ArrayList<>();
         Map<String, NodeTuple> top = attempt(problems, () -> mapping(problems, root, "the file",
-                List.of("alerts", "authkeys", "control", "metrics", "monitor", "stonith", "web")), Map.of());
+                List.of("alerts", "authkeys", "control", "director", "metrics", "monitor", "stonith", "web")), Map.of());
         OperationTimeouts monitor = attempt(problems, () -> monitor(problems, top.get("monitor")), OperationTimeouts.NONE);
         boolean scripts = attempt(problems, () -> watchScripts(problems, top.get("monitor")), false);
         FencingPolicy fencing = attempt(problems, () -> fencing(problems, top.get("stonith")), FencingPolicy.DEFAULT);
@@ -214,6 +214,7 @@ public record JheartbeatYaml(Path source, Map<String, InetSocketAddress> metrics
         AuthkeysSettings keys = attempt(problems, () -> authkeys(problems, top.get("authkeys")), AuthkeysSettings.NONE);
         Optional<String> admins = attempt(problems, () -> control(problems, top.get("control")), Optional.empty());
         AlertSettings alerts = attempt(problems, () -> AlertsSection.parse(problems, top.get("alerts")), AlertSettings.NONE);
+        attempt(problems, () -> DirectorSection.parse(problems, top.get("director"), cluster, listen), Map.of());
         attempt(problems, () -> WebYaml.section(problems, top.get("web"), cluster), WebYaml.NONE); // hb web reads it
         if (!problems.isEmpty()) {
             throw failed(source, problems);

@@ -23,16 +23,19 @@ import org.jheartbeat.resources.executor.ResourceGroupExecutor;
  * operator hand-over, which waits for the
  * exchange to end, at most its timeout. Runs on a control-server worker thread; only a hand-over waits
  * long (the loop answers snapshots within 5 s or the request fails with {@code ERR}).
- * {@code status} ends with {@code Log lines dropped: N} and {@code Control clients: ...}, and
- * {@code status-json} carries {@code "log_dropped":N} and {@code "control_clients":{...}}: lines the
- * daemon's log outputs dropped rather than block ({@code logDropped}, see {@link LogSetup}), and the
- * control-socket clients that were refused or dropped ({@link ControlServer.Stats}).
+ * {@code status} ends with {@code Log lines dropped: N}, {@code Journal events dropped: N} and
+ * {@code Control clients: ...}, and {@code status-json} carries {@code "log_dropped":N},
+ * {@code "journal_dropped":N} and {@code "control_clients":{...}}: lines the daemon's log outputs dropped
+ * rather than block ({@code logDropped}, see {@link LogSetup}), events the journal dropped rather than block
+ * the loop, and the control-socket clients that were refused or dropped ({@link ControlServer.Stats}).
  */
 final class ControlHandler implements Function<ControlRequest, ControlResponse> {
     private final ClusterLoop loop;
     private final ClusterConfig config;
     private final SyncRuntime sync;
     private final LongSupplier logDropped;
+    /** Events the journal dropped (its queue full); set by {@link #journalDropped}, 0 without a journal. */
+    private LongSupplier journalDropped = () -> 0;
     private final Supplier<ControlServer.Stats> controlStats;
     private final Reloader reloader;
     private final ResourceGroupExecutor groups;
@@ -65,6 +68,17 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
         this.sync = sync;
         this.logDropped = logDropped;
         this.controlStats = controlStats;
+    }
+
+    /**
+     * Where status reads the journal's dropped events ({@code DaemonEvents#dropped}): {@code Journal events
+     * dropped: N} in the text, {@code "journal_dropped":N} in the JSON.
+     *
+     * @return this handler
+     */
+    ControlHandler journalDropped(LongSupplier dropped) {
+        this.journalDropped = java.util.Objects.requireNonNull(dropped, "dropped");
+        return this;
     }
 
     /** @throws IllegalStateException for a request kind this handler does not know (a programming error) */
@@ -114,6 +128,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
             return ControlResponse.ok(st.json()
                     ? statusJson(snap, mv, c) + "\n"
                     : snap.render() + mv.render() + sync.renderStatus() + MonitorStatus.render(monitorStatus()) + "Log lines dropped: " + logDropped.getAsLong() + "\n"
+                            + "Journal events dropped: " + journalDropped.getAsLong() + "\n"
                             + "Control clients: " + c.malformed() + " bad requests, " + c.silent()
                             + " dropped for sending nothing, " + c.busy() + " turned away (busy), " + c.slowReaders()
                             + " did not read the answer, " + c.denied() + " changes denied\n");
@@ -142,6 +157,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
             MonitorStatus.write(g, monitorStatus());
             g.writeBooleanField("running", true);
             g.writeNumberField("log_dropped", logDropped.getAsLong());
+            g.writeNumberField("journal_dropped", journalDropped.getAsLong());
             g.writeObjectFieldStart("control_clients");
             g.writeNumberField("bad_requests", c.malformed());
             g.writeNumberField("silent_dropped", c.silent());
@@ -155,7 +171,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
 
     /**
      * {@code hb cleanup [GROUP]}: clears failures (here and, through the peer, there); answers with the
-     * resource groups as they stand afterwards. An unknown group is refused.
+     * resource groups as they stand afterwards. An unknown group is an error naming the groups there are.
      */
     private ControlResponse cleanup(ControlRequest.Cleanup c) {
         int index = -1;
@@ -168,8 +184,14 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                 }
             }
             if (index < 0) {
-                return ControlResponse.refused("no resource group " + g + " in haresources (name it by its key, the"
-                        + " first resource of its line, or its number; see hb resources list)");
+                // a wrong argument, not a refusal: trying again later would not help
+                java.util.List<String> known = new java.util.ArrayList<>();
+                for (int i = 0; i < groups.size(); i++) {
+                    known.add((i + 1) + " " + groups.get(i).key());
+                }
+                return ControlResponse.error(ControlResponse.NO_SUCH_GROUP + g + " in haresources; "
+                        + (known.isEmpty() ? "it has none" : "its groups are " + String.join(", ", known))
+                        + ": name one by its key (the first resource of its line) or its number");
             }
         }
         try {
@@ -275,7 +297,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
 
     /** The configuration the daemon runs now: as a reload applied it, else the one it started with. */
     private ClusterConfig current() {
-        ClusterConfig c = loop.config();
+        ClusterConfig c = loop == null ? null : loop.config(); // no loop: a handler asked only about the config
         return c != null ? c : config;
     }
 

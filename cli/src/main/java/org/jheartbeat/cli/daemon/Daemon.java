@@ -132,11 +132,14 @@ public final class Daemon {
             err.println(d.format());
         }
         err.flush();
+        // printed before the log outputs exist: logged to the log file and syslog once they do (below)
+        List<ConfigDiagnostic> warnings = new ArrayList<>(problems.stream().filter(d -> !d.isError()).toList());
         StonithSetup.Outcome stonith = loaded.config().isPresent() && problems.stream().noneMatch(ConfigDiagnostic::isError)
                 ? StonithSetup.open(loaded.config().get(), me, true) : null;
         if (stonith != null) {
             stonith.problems().forEach(d -> err.println(d.format()));
             err.flush();
+            stonith.problems().stream().filter(d -> !d.isError()).forEach(warnings::add);
         }
         if (problems.stream().anyMatch(ConfigDiagnostic::isError) || loaded.config().isEmpty()
                 || stonith != null && stonith.failed()) {
@@ -151,6 +154,7 @@ public final class Daemon {
         List<ConfigDiagnostic> keyProblems = org.jheartbeat.cli.config.AuthkeysPolicy.check(loaded.config().get(),
                 jheartbeatYaml, java.time.Instant.now());
         keyProblems.forEach(d -> err.println(d.format()));
+        keyProblems.stream().filter(d -> !d.isError()).forEach(warnings::add);
         if (keyProblems.stream().anyMatch(ConfigDiagnostic::isError)) {
             throw new UserException(ExitCodes.CONFIG, "configuration errors in " + configDir + "; not starting");
         }
@@ -164,16 +168,22 @@ public final class Daemon {
         }
         List<ConfigDiagnostic> stateProblems = state.check();
         stateProblems.forEach(d -> err.println(d.format()));
+        stateProblems.stream().filter(d -> !d.isError()).forEach(warnings::add);
         if (stateProblems.stream().anyMatch(ConfigDiagnostic::isError)) {
             throw new UserException(ExitCodes.CONFIG, "state directory " + stateDir + " is not safe; not starting");
         }
         DaemonLog log = LogSetup.configureDaemon(config.logging(), me.value(), options.debug());
+        warnings.forEach(d -> LOG.warn(LogSetup.ALREADY_ON_STDERR, "{}", d.format()));
         try {
             // before the media: a watchdog that cannot be opened stops the start (exit 1) before anything is touched
             // the engine and everything on the loop (the watchdogs' pets too) read monotonic time from the
             // loop's scheduler, whose deadlines are measured on that clock (its thread starts with loop.start)
             org.jheartbeat.core.loop.LoopScheduler scheduler = org.jheartbeat.core.loop.LoopScheduler.thread();
-            watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), scheduler);
+            try {
+                watchdogs = DaemonWatchdogs.open(config, System.getenv(), ProcessHandle.current().pid(), scheduler);
+            } catch (DaemonWatchdogs.DeviceException e) { // the configuration's: exit 2, which systemd does not restart
+                throw new UserException(ExitCodes.CONFIG, DaemonWatchdogs.haCfLine(config) + ": " + e.getMessage());
+            }
             Fencer fencer = stonith.device().<Fencer>map(d -> new DeviceFencer(d, jheartbeatYaml.fencing(),
                     MonotonicClock.system())).orElse(Fencer.NONE);
             if (options.selfFenceCommand().isPresent()) {
@@ -277,7 +287,8 @@ public final class Daemon {
         reloader.keepGroups(groups -> MaintenanceStartup.addGroups(state, config, groups));
         reloader.afterEach(events::reloaded);
         ControlServer control = new ControlServer(state.controlSocket(), events.answering(new ControlHandler(loop,
-                config, syncRuntime, log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor)),
+                config, syncRuntime, log::droppedLines, () -> controlRef.get().stats(), reloader, groupExecutor)
+                .journalDropped(events::dropped)),
                 ControlServer.Limits.DEFAULT, MonotonicClock.system(),
                 org.jheartbeat.core.control.ControlAccess.withAdminGroup(jheartbeatYaml.adminGroup()));
         controlRef.set(control);
@@ -293,7 +304,7 @@ public final class Daemon {
             pinger.start();
         }
         Optional<MetricsEndpoint> metrics = MetricsStartup.start(jheartbeatYaml, me, loop, syncRuntime, log,
-                groupExecutor, wall, events::alertStats);
+                groupExecutor, wall, events::alertStats, events::dropped);
         // handlers first: a reload after READY=1 (systemctl start returns) must not meet the JVM's default SIGHUP
         installSignalHandlers(loop, reloader, watchdogs);
         Files.writeString(state.pidFile(), ProcessHandle.current().pid() + "\n", StandardCharsets.US_ASCII);

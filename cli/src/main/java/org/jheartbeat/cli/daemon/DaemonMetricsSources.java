@@ -18,12 +18,18 @@ import org.jheartbeat.sync.replication.JobState;
 
 /**
  * What the daemon's metrics endpoint reads on each scrape: the cluster loop's observation, the sync
- * and backup states, the log's loss counters and the monitor's fail counts. Every call is answered by
+ * and backup states, the log's and the journal's loss counters and the monitor's fail counts. Every call is answered by
  * the part that owns the value; nothing here blocks the loop.
  */
 record DaemonMetricsSources(ClusterLoop loop, SyncRuntime sync, DaemonLog log, ResourceGroupExecutor groups,
-                            Supplier<Optional<AlertDispatcher.Stats>> alertStats)
+                            Supplier<Optional<AlertDispatcher.Stats>> alertStats,
+                            java.util.function.LongSupplier journal)
         implements MetricsEndpoint.Sources {
+
+    @Override
+    public long journalDropped() {
+        return journal.getAsLong();
+    }
 
     @Override
     public Optional<AlertDispatcher.Stats> alerts() {

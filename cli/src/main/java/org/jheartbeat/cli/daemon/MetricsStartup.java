@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Starts the daemon's metrics endpoint as jheartbeat.yaml {@code metrics:} says, or explains why not. */
-final class MetricsStartup {
+public final class MetricsStartup {
     private static final Logger LOG = LoggerFactory.getLogger("heartbeat");
 
     private MetricsStartup() {
@@ -33,10 +33,12 @@ final class MetricsStartup {
      *
      * @param wall wall time, for the replica and backup ages
      * @param alerts the alert dispatcher's figures (empty without alerts)
+     * @param journalDropped events the event journal dropped so far
      */
     static Optional<MetricsEndpoint> start(JheartbeatYaml settings, NodeName me, ClusterLoop loop, SyncRuntime sync,
                                            DaemonLog log, ResourceGroupExecutor groups, java.time.Clock wall,
-                                           Supplier<Optional<AlertDispatcher.Stats>> alerts) {
+                                           Supplier<Optional<AlertDispatcher.Stats>> alerts,
+                                           java.util.function.LongSupplier journalDropped) {
         Optional<java.net.InetSocketAddress> at = settings.metricsListen(me);
         if (at.isEmpty()) {
             return Optional.empty();
@@ -66,8 +68,8 @@ final class MetricsStartup {
         warnings(where, at.get().getAddress().isLoopbackAddress(), token.isPresent(), tls.isPresent())
                 .forEach(LOG::warn);
         try {
-            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups, alerts),
-                    wall, token, tls);
+            MetricsEndpoint m = MetricsEndpoint.start(at.get(), new DaemonMetricsSources(loop, sync, log, groups, alerts,
+                    journalDropped), wall, token, tls);
             LOG.info("Metrics endpoint: {}://{}/metrics ({} metrics: listen{})", tls.isPresent() ? "https" : "http",
                     where, JheartbeatYaml.NAME, token.isPresent() ? "; bearer token required" : "");
             return Optional.of(m);
@@ -84,7 +86,7 @@ final class MetricsStartup {
      *
      * @param where ADDRESS:PORT for the messages
      */
-    static List<String> warnings(String where, boolean loopback, boolean token, boolean tls) {
+    public static List<String> warnings(String where, boolean loopback, boolean token, boolean tls) {
         List<String> out = new ArrayList<>();
         if (!loopback && !token) {
             out.add("Metrics endpoint on " + where + " without a token: anyone who can reach that address reads this"

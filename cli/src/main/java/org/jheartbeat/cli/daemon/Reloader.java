@@ -106,7 +106,7 @@ final class Reloader {
         List<HostChecks.MissingScript> missing = List.of();
         if (loaded.config().isPresent()) {
             HostChecks hosts = new HostChecks(Path.of("/etc/init.d"));
-            problems.addAll(hosts.check(loaded.config().get()));
+            problems.addAll(hosts.check(loaded.config().get(), true)); // this daemon holds the media
             // a missing resource script fails only its group, at reload as at start
             missing = hosts.missingScripts(configDir, loaded.config().get().resourceGroups());
             problems.removeAll(missing.stream().map(HostChecks.MissingScript::diagnostic).toList());

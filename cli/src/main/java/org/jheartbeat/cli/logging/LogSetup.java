@@ -57,6 +57,12 @@ public final class LogSetup {
         SyslogStream.DatagramSender open(Path socket) throws IOException;
     }
 
+    /**
+     * Marks a line the daemon printed on standard error before its log outputs existed (the configuration's
+     * warnings at start): the log file, debug file and syslog get it, standard error not a second time.
+     */
+    public static final org.slf4j.Marker ALREADY_ON_STDERR = org.slf4j.MarkerFactory.getMarker("ALREADY_ON_STDERR");
+
     private LogSetup() {
     }
 
@@ -107,7 +113,18 @@ public final class LogSetup {
         };
         LongAdder dropped = new LongAdder();
         List<NonBlockingAppender> outputs = new ArrayList<>();
-        outputs.add(add(ctx, root, stderr, "stderr", pattern, debug ? Level.DEBUG : Level.INFO, dropped, clock));
+        NonBlockingAppender console = add(ctx, root, stderr, "stderr", pattern, debug ? Level.DEBUG : Level.INFO,
+                dropped, clock);
+        ch.qos.logback.core.filter.Filter<ILoggingEvent> printed = new ch.qos.logback.core.filter.Filter<>() {
+            @Override
+            public ch.qos.logback.core.spi.FilterReply decide(ILoggingEvent e) {
+                return e.getMarkerList() != null && e.getMarkerList().contains(ALREADY_ON_STDERR)
+                        ? ch.qos.logback.core.spi.FilterReply.DENY : ch.qos.logback.core.spi.FilterReply.NEUTRAL;
+            }
+        };
+        printed.start();
+        console.addFilter(printed);
+        outputs.add(console);
         settings.logfile().ifPresent(p -> outputs.add(add(ctx, root, logFile(p, reporter), "logfile", pattern,
                 Level.INFO, dropped, clock)));
         settings.debugfile().ifPresent(p -> outputs.add(add(ctx, root, logFile(p, reporter), "debugfile", pattern,

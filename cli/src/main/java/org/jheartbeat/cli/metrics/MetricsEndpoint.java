@@ -86,6 +86,11 @@ public final class MetricsEndpoint implements AutoCloseable {
             return Map.of();
         }
 
+        /** Events the event journal dropped since start; 0 (the default) without a journal. */
+        default long journalDropped() {
+            return 0;
+        }
+
         /** The alert dispatcher's figures; empty (the default) when there are no alerts. */
         default Optional<org.jheartbeat.cli.alert.AlertDispatcher.Stats> alerts() {
             return Optional.empty();
@@ -136,6 +141,19 @@ public final class MetricsEndpoint implements AutoCloseable {
      */
     public static MetricsEndpoint start(InetSocketAddress at, Sources sources, Clock clock, Optional<String> token,
                                         Optional<SslContext> tls) throws IOException {
+        return serve(at, () -> scrape(sources, clock), token, tls);
+    }
+
+    /**
+     * Binds and serves {@code families} with the same bounds, token and TLS as the daemon's endpoint (the class
+     * comment); the director's endpoint ({@code hb lvs daemon}) serves its own families this way.
+     *
+     * @param families one scrape's families, called on the scrape thread; it must not block for long
+     * @throws IOException when the address cannot be bound (in use, not an address of this machine)
+     */
+    public static MetricsEndpoint serve(InetSocketAddress at,
+                                        java.util.function.Supplier<io.prometheus.metrics.model.snapshots.MetricSnapshots> families,
+                                        Optional<String> token, Optional<SslContext> tls) throws IOException {
         ThreadPoolExecutor scrapes = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                 new ArrayBlockingQueue<>(MAX_WAITING_SCRAPES), r -> {
                     Thread t = new Thread(r, "hb-metrics");
@@ -144,7 +162,7 @@ public final class MetricsEndpoint implements AutoCloseable {
                 });
         EventLoopGroup io = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("hb-metrics-io", true),
                 NioIoHandler.newFactory());
-        MetricsGate gate = new MetricsGate(token, () -> ClusterMetrics.text(scrape(sources, clock)), scrapes);
+        MetricsGate gate = new MetricsGate(token, () -> ClusterMetrics.text(families.get()), scrapes);
         try {
             Channel ch = new ServerBootstrap().group(io).channel(NioServerSocketChannel.class)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -194,8 +212,9 @@ public final class MetricsEndpoint implements AutoCloseable {
         } catch (RuntimeException e) {
             // a state file that cannot be read: those families are left out of this scrape, the rest is served
         }
-        return AlertMetrics.add(ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups,
-                sources.logDropped(), sources.syslogRecordsLost(), clock.instant(), sources.monitor())), sources.alerts());
+        return JournalMetrics.add(AlertMetrics.add(ClusterMetrics.of(new ClusterMetrics.Inputs(loop, jobs, ages, backups,
+                sources.logDropped(), sources.syslogRecordsLost(), clock.instant(), sources.monitor())), sources.alerts()),
+                sources.journalDropped());
     }
 
     /** The port it listens on. */

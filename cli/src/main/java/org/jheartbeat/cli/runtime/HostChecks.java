@@ -44,7 +44,10 @@ import org.jheartbeat.resources.lookup.StandardResourceAgents;
  *   <li>WARNING: a {@code ucast} line naming this machine (Heartbeat's shared ha.cf: not used here);
  *       ERROR when that leaves no medium reaching the peer (ha.cf copied unchanged from the other
  *       node);</li>
- *   <li>WARNING: a ucast/bcast or IPaddr interface that does not exist here;</li>
+ *   <li>WARNING: an IPaddr interface that does not exist here;</li>
+ *   <li>ERROR: a ucast, bcast or serial line the daemon could not start here ({@link MediaPreflight}): an
+ *       interface that does not exist or has no IPv4 address, a peer reached through another interface, a
+ *       port that cannot be bound, a serial device missing, locked or not a serial line;</li>
  *   <li>ERROR: an mcast interface that does not exist here or has no IPv4 address (Heartbeat 3.0.6's
  *       {@code mcast_parse} refuses the line: {@code mcast device [x] is invalid or not set up properly});</li>
  *   <li>ERROR: an IPaddr/IPaddr2 address whose interface or prefix is not given and that no route of this
@@ -96,17 +99,24 @@ public final class HostChecks {
         }
     }
 
-    /** Every problem found, in file order: haresources first, then ha.cf. */
+    /** Every problem found, as {@link #check(ClusterConfig, boolean)} with no daemon running on this machine. */
     public List<ConfigDiagnostic> check(ClusterConfig config) {
+        return check(config, false);
+    }
+
+    /**
+     * Every problem found, in file order: haresources first, then ha.cf, then the media tried as the daemon's
+     * start uses them ({@link MediaPreflight}).
+     *
+     * @param daemonRunning whether a daemon runs on this machine now: its ports and serial lines are busy, so
+     *                      they are not tried
+     */
+    public List<ConfigDiagnostic> check(ClusterConfig config, boolean daemonRunning) {
         List<ConfigDiagnostic> out = new ArrayList<>(checkResources(config.configDir(), config.resourceGroups()));
         Path haCf = config.configDir().resolve("ha.cf");
         int usable = 0;
         for (MediumDecl m : config.media()) {
             if (m instanceof MediumDecl.Ucast u) {
-                if (!interfaceExists(u.iface())) {
-                    out.add(ConfigDiagnostic.warning(haCf, u.line(), "interface " + u.iface()
-                            + " does not exist on this machine"));
-                }
                 if (isOwnAddress(u.peer())) {
                     // Heartbeat lets both nodes share one ha.cf listing both addresses; the line naming
                     // this machine is simply not used here
@@ -123,15 +133,12 @@ public final class HostChecks {
                         + " set up properly: " + (interfaceExists(mc.iface()) ? "it has no IPv4 address" : "no such"
                         + " interface on this machine") + "; name an interface with an IPv4 address (ip -4 addr)"));
             }
-            if (m instanceof MediumDecl.Bcast b && !interfaceExists(b.iface())) {
-                out.add(ConfigDiagnostic.warning(haCf, b.line(), "interface " + b.iface()
-                        + " does not exist on this machine"));
-            }
         }
         if (usable == 0 && !config.media().isEmpty()) {
             out.add(ConfigDiagnostic.error(haCf, config.media().get(0).line(), "no heartbeat medium reaches the peer:"
                     + " every ucast line names an address of this machine; name the OTHER node's address"));
         }
+        out.addAll(MediaPreflight.check(config, daemonRunning));
         return out;
     }
 

@@ -75,6 +75,30 @@ public final class DaemonWatchdogs implements AutoCloseable {
         }
     }
 
+    /** The ha.cf {@code watchdog} device cannot be opened: the configuration's to fix, not a passing failure. */
+    public static final class DeviceException extends IOException {
+        DeviceException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Where ha.cf names the watchdog device, {@code DIR/ha.cf:LINE}, for a message about it (line 0 if ha.cf
+     * cannot be read again).
+     */
+    public static String haCfLine(ClusterConfig config) {
+        Path haCf = config.configDir().resolve("ha.cf");
+        int line = 0;
+        try {
+            line = org.jheartbeat.core.config.HaCfParser.parse(haCf, java.nio.file.Files.readString(haCf,
+                    java.nio.charset.StandardCharsets.ISO_8859_1)).haCf().watchdog()
+                    .map(org.jheartbeat.core.config.HaCf.Setting::line).orElse(0);
+        } catch (IOException | RuntimeException e) {
+            line = 0; // the message still names the file and the device
+        }
+        return haCf + ":" + line;
+    }
+
     /**
      * Opens what the configuration and the environment ask for.
      *
@@ -84,7 +108,8 @@ public final class DaemonWatchdogs implements AutoCloseable {
      * @param clock  monotonic time for the pet schedules
      * @return the watchdogs, the device armed and petted from now on
      * @throws IOException with a message for the operator (what failed, and what to do) when the device
-     *                     cannot be opened or systemd's socket cannot be used; nothing is left open then
+     *                     cannot be opened ({@link DeviceException}) or systemd's socket cannot be used; nothing
+     *                     is left open then
      */
     public static DaemonWatchdogs open(ClusterConfig config, Map<String, String> env, long pid, MonotonicClock clock)
             throws IOException {
@@ -101,7 +126,7 @@ public final class DaemonWatchdogs implements AutoCloseable {
                 device = Optional.of(Watchdog.open(path));
             } catch (IOException e) {
                 systemd.ifPresent(SystemdNotifier::close);
-                throw new IOException("cannot open watchdog device " + path + " (ha.cf watchdog): " + reason(e)
+                throw new DeviceException("cannot open watchdog device " + path + " (ha.cf watchdog): " + reason(e)
                         + hint(reason(e)));
             }
             WatchdogDriver driver = WatchdogDriver.of(path, Path.of("/sys"));

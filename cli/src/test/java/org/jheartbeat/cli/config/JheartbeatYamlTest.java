@@ -195,7 +195,7 @@ class JheartbeatYamlTest {
         assertThat(error("metrics:\n  listen:\n    node1:\n")).startsWith("/etc/ha.d/jheartbeat.yaml:3: metrics: listen:"
                 + " node1: no address");
         assertThat(error("metric:\n  listen: {}\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:1: unknown key"
-                + " [metric]; did you mean 'metrics'? known: alerts, authkeys, control, metrics, monitor, stonith, web");
+                + " [metric]; did you mean 'metrics'? known: alerts, authkeys, control, director, metrics, monitor, stonith, web");
         assertThat(error("monitor:\n  interval: 10s\nmonitor:\n  interval: 20s\n"))
                 .isEqualTo("/etc/ha.d/jheartbeat.yaml:3: monitor appears twice (first on line 1); keep one");
         assertThat(error("metrics:\n  listne:\n    node1: 198.18.0.1:9810\n")).isEqualTo("/etc/ha.d/jheartbeat.yaml:2:"
@@ -237,7 +237,7 @@ class JheartbeatYamlTest {
                 "/etc/ha.d/jheartbeat.yaml:8: monitor: unknown key [restart_limt]; did you mean 'restart_limit'? known:"
                         + " interval, restart_limit, restart_window, heartbeat_class",
                 error("stonith:\n  fence_delay: soon\n").replace(":2:", ":10:"),
-                "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: alerts, authkeys, control, metrics, monitor, stonith, web"));
+                "/etc/ha.d/jheartbeat.yaml:12: unknown key [colour]; known: alerts, authkeys, control, director, metrics, monitor, stonith, web"));
     }
 
     @Test

@@ -25,7 +25,7 @@ class ReloaderTest {
      */
     @Test
     void anInvalidJheartbeatYamlIsAnErrorNotARestartNote() throws Exception {
-        ConfigDirBuilder.validTwoNode().writeTo(dir);
+        ConfigDirBuilder.validHere().writeTo(dir);
         NodeName me = NodeName.of("node1");
         ClusterConfig running = ConfigLoader.load(dir, Optional.of(me)).config().orElseThrow();
         Reloader reloader = new Reloader(dir, me, running, null, java.time.Clock.systemUTC());
@@ -36,21 +36,21 @@ class ReloaderTest {
         assertThat(r.kind()).isEqualTo(ControlResponse.Kind.ERROR);
         assertThat(r.error()).startsWith(Reloader.CONFIG_ERRORS + dir + "; nothing applied");
         assertThat(r.body()).isEqualTo(dir.resolve("jheartbeat.yaml") + ":1: unknown key [metric]; did you mean"
-                + " 'metrics'? known: alerts, authkeys, control, metrics, monitor, stonith, web\n");
+                + " 'metrics'? known: alerts, authkeys, control, director, metrics, monitor, stonith, web\n");
     }
 
     /** crc on a network link nobody vouched for is a reload error that applies nothing. */
     @Test
     void crcOnALinkNobodyVouchedForIsRefused() throws Exception {
-        ConfigDirBuilder.validTwoNode().writeTo(dir);
+        ConfigDirBuilder.validHere().writeTo(dir);
         NodeName me = NodeName.of("node1");
         ClusterConfig running = ConfigLoader.load(dir, Optional.of(me)).config().orElseThrow();
         Reloader reloader = new Reloader(dir, me, running, null, java.time.Clock.systemUTC());
 
-        ConfigDirBuilder.validTwoNode().authkeys("auth 1\n1 crc\n").writeTo(dir);
+        ConfigDirBuilder.validHere().authkeys("auth 1\n1 crc\n").writeTo(dir);
         ControlResponse crc = reloader.reload("test");
         assertThat(crc.kind()).isEqualTo(ControlResponse.Kind.ERROR);
-        assertThat(crc.body()).contains(dir.resolve("ha.cf") + ":6: the link on eth1 carries messages authenticated"
+        assertThat(crc.body()).contains(dir.resolve("ha.cf") + ":6: the link on lo carries messages authenticated"
                 + " with crc (authkeys: auth 1)");
     }
 }

@@ -81,13 +81,15 @@ class StartupReconcileIT {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
         try (Lab lab = new Lab(LONG_DEADTIME)) {
             bootActiveActive(lab);
-            // another state directory, so the control socket does not say "already running": the media
-            // are bound first, and the daemon fails there before its start-up check releases anything
+            // another state directory, so the control socket does not say "already running": the media are
+            // tried with the configuration (their ports are the first daemon's), and the start stops there, exit 2
+            // with the ha.cf lines, before its start-up check releases anything
             Lab.Result second = OperatorCommandsIT.hbExactly(lab, "node1", "daemon", "--config-dir",
                     lab.configDir("node1").toString(), "--state-dir", lab.runDir().resolve("node1/state2").toString(),
                     "--node-name", "node1");
-            assertThat(second.code()).as(second.output()).isEqualTo(1);
-            assertThat(second.output()).contains("cannot start heartbeat media").doesNotContain("releasing it");
+            assertThat(second.code()).as(second.output()).isEqualTo(2);
+            assertThat(second.output()).contains(lab.configDir("node1").resolve("ha.cf") + ":")
+                    .contains("cannot bind UDP 198.18.1.1:694 (Address already in use)").doesNotContain("releasing it");
             HeartbeatInteropIT.awaitServing(lab, "node1", "node2");
             HeartbeatInteropIT.assertRunningOnce(lab);
         }

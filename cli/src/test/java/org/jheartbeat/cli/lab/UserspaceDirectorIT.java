@@ -65,6 +65,12 @@ class UserspaceDirectorIT {
             env.put("HB_LVS_BACKEND", "userspace");
             env.put("LDIRECTORD_PID_DIR", dir.toString());
             env.put("LDIRECTORD_SOCKET_DIR", dir.toString());
+            // the director's Prometheus endpoint on node1's loopback (jheartbeat.yaml in HB_CONFIG_DIR)
+            Files.writeString(dir.resolve("jheartbeat.yaml"), "director:\n  metrics:\n    listen:\n      "
+                    + org.jheartbeat.cli.daemon.Daemon.unameN() + ": 127.0.0.1:9811\n");
+            env.put("HB_CONFIG_DIR", dir.toString());
+            List<String> scrape = List.of("ip", "netns", "exec", node1, "curl", "-s", "-m", "5",
+                    "http://127.0.0.1:9811/metrics");
             String wrapper = root.resolve("packaging/src/bin/ldirectord").toString();
             Path socket = dir.resolve("lvs-ldirectord.cf.sock");
             List<String> status = List.of(hb.toString(), "lvs", "status", "--socket", socket.toString());
@@ -74,6 +80,10 @@ class UserspaceDirectorIT {
             assertThat(start.code()).as(start.out()).isZero();
             lab.waitUntil(() -> count(run(status, env).out(), "  -> ") == 6, 30_000, "all six reals up");
             System.out.printf("user-space director started, all reals up after %d ms%n", ms(t0));
+            lab.waitUntil(() -> run(scrape, env).out().contains(realUp(1, "1.0")), 30_000, "real1 up in the scrape");
+            String scraped = run(scrape, env).out();
+            assertThat(scraped).contains("jheartbeat_director_up 1.0\n", realUp(1, "1.0"), realUp(2, "1.0"),
+                    realUp(3, "1.0"));
 
             // round robin: 30 new connections, 10 per real
             Load rr = load(client, dir, "198.18.0.101", 30);
@@ -114,6 +124,15 @@ class UserspaceDirectorIT {
             assertThat(after.perReal()).doesNotContainKey("real" + victim).hasSize(2)
                     .allSatisfy((k, v) -> assertThat(v).isEqualTo(10));
             assertThat(load(client, dir, "198.18.0.100", 4).perReal()).containsOnlyKeys(stickyReal);
+
+            assertThat(run(scrape, env).out()).as("the real its check took out").contains(realUp(victim, "0.0"))
+                    .contains("jheartbeat_director_real_check_up{protocol=\"tcp\",real=\"198.18.0.2" + victim
+                            + ":80\",virtual=\"198.18.0.101:80\"} 0.0");
+            servers.put(victim, httpServer(client, victim, dir.resolve("www" + victim), dir));
+            long back = System.nanoTime();
+            lab.waitUntil(() -> run(scrape, env).out().contains(realUp(victim, "1.0")), 30_000,
+                    "the real back in the scrape");
+            System.out.printf("real %d back -> 1 in the director's scrape after %d ms%n", victim, ms(back));
 
             LvsDirectorIT.Result stop = run(List.of("sh", wrapper, cfg.toString(), "stop"), env);
             assertThat(stop.code()).as(stop.out()).isZero();
@@ -212,6 +231,12 @@ class UserspaceDirectorIT {
     }
 
     /** The seed's virtual (lc, persistent 90) and a plain rr one, three reals, short intervals. */
+    /** The director's {@code real_up} line of real {@code i} in the round-robin service. */
+    static String realUp(int i, String value) {
+        return "jheartbeat_director_real_up{protocol=\"tcp\",real=\"198.18.0.2" + i + ":80\",virtual=\"198.18.0.101:80\"} "
+                + value + "\n";
+    }
+
     static String config(Path dir) {
         String reals = "\treal=198.18.0.21:80 gate\n\treal=198.18.0.22:80 gate\n\treal=198.18.0.23:80 gate\n"
                 + "\tservice=http\n\tprotocol=tcp\n\tchecktype=connect\n";

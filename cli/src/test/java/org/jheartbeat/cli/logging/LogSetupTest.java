@@ -61,6 +61,39 @@ class LogSetupTest {
         assertThat(log.droppedLines()).isZero();
     }
 
+    /** The daemon's configuration warnings, printed on stderr before the outputs exist, reach file and syslog once. */
+    @Test
+    void aLineAlreadyOnStderrGoesToTheFileAndSyslogOnly(@TempDir Path dir) throws IOException {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Path logfile = dir.resolve("ha-log");
+        java.util.List<String> records = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        DaemonLog log = LogSetup.configure(ctx, new LogSettings(Optional.of(logfile), Optional.empty(),
+                Optional.of("daemon")), "node1", false, stderr(err), MonotonicClock.system(),
+                socket -> new SyslogStream.DatagramSender() {
+                    @Override
+                    public void send(byte[] record) {
+                        records.add(new String(record, StandardCharsets.UTF_8));
+                    }
+
+                    @Override
+                    public String describe() {
+                        return socket.toString();
+                    }
+
+                    @Override
+                    public void close() {
+                    }
+                });
+        ctx.getLogger("heartbeat").warn(LogSetup.ALREADY_ON_STDERR, "{}", "/etc/ha.d/ha.cf:9: warning: something");
+        ctx.getLogger("heartbeat").info("Link node2:eth1 up.");
+        log.close();
+        assertThat(Files.readString(logfile)).matches(PREFIX + "WARN: /etc/ha\\.d/ha\\.cf:9: warning: something\n"
+                + PREFIX + "info: Link node2:eth1 up\\.\n");
+        assertThat(err.toString(StandardCharsets.UTF_8)).matches(PREFIX + "info: Link node2:eth1 up\\.\n");
+        assertThat(records).hasSize(2);
+        assertThat(records.get(0)).startsWith("<28>").endsWith("]: WARN: /etc/ha.d/ha.cf:9: warning: something");
+    }
+
     @Test
     void aLogFileThatCannotBeWrittenIsReportedOnceOnStderrAndNeverStopsTheOthers(@TempDir Path dir)
             throws IOException {

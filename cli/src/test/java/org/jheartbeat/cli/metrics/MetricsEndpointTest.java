@@ -84,6 +84,52 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void theJournalsDroppedEventsAreACounter() throws Exception {
+        answer.set(CompletableFuture.completedFuture(ClusterMetricsTest.observation("active", "up")));
+        MetricsEndpoint.Sources dropping = new MetricsEndpoint.Sources() {
+            @Override
+            public CompletableFuture<ClusterLoop.Observation> observe() {
+                return sources.observe();
+            }
+
+            @Override
+            public List<JobState> jobs() {
+                return List.of();
+            }
+
+            @Override
+            public Optional<Duration> replicaAge(String job) {
+                return Optional.empty();
+            }
+
+            @Override
+            public List<BackupState> backups() {
+                return List.of();
+            }
+
+            @Override
+            public long logDropped() {
+                return 0;
+            }
+
+            @Override
+            public long syslogRecordsLost() {
+                return 0;
+            }
+
+            @Override
+            public long journalDropped() {
+                return 3;
+            }
+        };
+        Clock clock = Clock.fixed(ClusterMetricsTest.NOW, ZoneOffset.UTC);
+        assertThat(ClusterMetricsTest.text(MetricsEndpoint.scrape(dropping, clock)).lines())
+                .contains("jheartbeat_journal_events_dropped_total 3.0");
+        assertThat(ClusterMetricsTest.text(MetricsEndpoint.scrape(sources, clock)).lines())
+                .contains("jheartbeat_journal_events_dropped_total 0.0");
+    }
+
+    @Test
     void anAddressInUseIsAnIOException() throws Exception {
         Clock clock = Clock.systemUTC();
         try (MetricsEndpoint m = MetricsEndpoint.start(new InetSocketAddress("127.0.0.1", 0), sources, clock)) {

@@ -33,7 +33,8 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The Prometheus files the .deb ships ({@code packaging/src/prometheus}, installed under
- * {@code /usr/share/jheartbeat/prometheus/}) against a real scrape of {@link ClusterMetrics}: every metric
+ * {@code /usr/share/jheartbeat/prometheus/}) against a real scrape of {@link ClusterMetrics} and of the director's
+ * {@link DirectorMetrics}: every metric
  * the alert rules, their promtool unit tests and the Grafana dashboard name is one the endpoint exposes,
  * with the labels the endpoint gives it; the rules pass {@code promtool check rules} and each alert
  * fires in {@code promtool test rules} (Debian's {@code prometheus} package, scripts/setup.sh).
@@ -59,11 +60,15 @@ class PrometheusFilesTest {
         String text = ClusterMetricsTest.text(ClusterMetrics.of(new ClusterMetrics.Inputs(
                 Optional.of(ClusterMetricsTest.observation("active", "up")), List.of(job),
                 Map.of("web", Optional.of(Duration.ofSeconds(65))), List.of(backup), 5, 9, ClusterMetricsTest.NOW,
-                Map.of("198.18.0.100", List.of(watch)))));
+                Map.of("198.18.0.100", List.of(watch)))))
+                // the director's endpoint (hb lvs daemon) is another target; its names must not clash with these
+                + ClusterMetricsTest.text(DirectorMetrics.of(Optional.of(DirectorMetricsTest.sample())));
         Map<String, Set<String>> out = new TreeMap<>();
+        Set<String> seen = new java.util.HashSet<>();
         for (String line : text.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList()) {
             Matcher m = SAMPLE.matcher(line);
             assertThat(m.matches()).as(line).isTrue();
+            assertThat(seen.add(line.substring(0, line.lastIndexOf(' ')))).as("one series %s", line).isTrue();
             Set<String> labels = out.computeIfAbsent(m.group(1), k -> new TreeSet<>());
             if (m.group(2) != null) {
                 labels.addAll(labelNames(m.group(2)));
@@ -94,6 +99,7 @@ class PrometheusFilesTest {
         // the dashboard shows the states the rules alert on
         assertThat(String.join("\n", exprs)).contains("jheartbeat_node_status").contains("jheartbeat_link_status")
                 .contains("jheartbeat_group_running_on").contains("jheartbeat_fencing_total");
+        assertThat(String.join("\n", exprs)).contains("jheartbeat_director_real_up").contains("jheartbeat_director_up");
     }
 
     @Test
@@ -126,7 +132,7 @@ class PrometheusFilesTest {
             }
         }
         assertThat(alerts).contains("JheartbeatNodeDead", "JheartbeatLinkDown", "JheartbeatGroupFailed",
-                "JheartbeatFenceFailed");
+                "JheartbeatFenceFailed", "JheartbeatDirectorRealDown", "JheartbeatDirectorDown");
         // each alert is proved to fire by the promtool unit tests
         String tests = Files.readString(RULES_TEST);
         alerts.forEach(a -> assertThat(tests).as("a promtool test of %s", a).contains("alertname: " + a + "\n"));
@@ -136,7 +142,7 @@ class PrometheusFilesTest {
     void promtoolChecksTheRulesAndEachAlertFiresOnItsInput() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/promtool")), "promtool (Debian package prometheus) installed");
         String check = run(List.of("/usr/bin/promtool", "check", "rules", RULES.toString()));
-        assertThat(check).contains("SUCCESS: 6 rules found");
+        assertThat(check).contains("SUCCESS: 9 rules found");
         String test = run(List.of("/usr/bin/promtool", "test", "rules", RULES_TEST.toString()));
         assertThat(test).contains("SUCCESS");
     }

@@ -135,9 +135,18 @@ class DaemonWatchdogsTest {
     void aDeviceThatCannotBeOpenedIsOneMessageSayingWhatToDo() {
         Path missing = dir.resolve("watchdog");
         assertThatThrownBy(() -> DaemonWatchdogs.open(config(Optional.of(missing)), Map.of(), PID, new FakeClock()))
-                .isInstanceOf(IOException.class).hasMessage("cannot open watchdog device " + missing + " (ha.cf watchdog):"
-                        + " No such file or directory; load the watchdog driver (modprobe softdog, or the board's own)");
+                .isInstanceOf(DaemonWatchdogs.DeviceException.class).hasMessage("cannot open watchdog device " + missing
+                        + " (ha.cf watchdog): No such file or directory; load the watchdog driver (modprobe softdog, or"
+                        + " the board's own)");
         assertThat(missing).doesNotExist();
+    }
+
+    /** The daemon's exit 2 for a device it cannot open names the ha.cf line (hb daemon prefixes it). */
+    @Test
+    void theWatchdogLineOfHaCfIsNamed() throws Exception {
+        Path cfg = ConfigDirBuilder.validHere().haCfAppend("watchdog /dev/null\n").writeTo(dir.resolve("w"));
+        ClusterConfig c = ConfigLoader.load(cfg, Optional.empty()).config().orElseThrow();
+        assertThat(DaemonWatchdogs.haCfLine(c)).isEqualTo(cfg.resolve("ha.cf") + ":11");
     }
 
     @Test

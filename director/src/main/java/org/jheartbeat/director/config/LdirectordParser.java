@@ -224,6 +224,7 @@ public final class LdirectordParser {
                             + " global directive, or put it under a virtual= line");
                     continue;
                 }
+                Block open = current;
                 if (!inBlock) {
                     current = null;
                 }
@@ -256,7 +257,7 @@ public final class LdirectordParser {
                             .map(s -> "; did you mean '" + s + "'?").orElse("; see ldirectord(8) for the directives"));
                     continue;
                 }
-                current = keep(directive.get(), raw, inBlock, current);
+                current = keep(directive.get(), raw, inBlock, current, open);
             }
             GlobalDefaults g = readGlobals();
             Optional<SyncSettings> sync = SyncDirectives.settings(g.sync, globals, problems,
@@ -298,9 +299,11 @@ public final class LdirectordParser {
          * Keeps one line of a known directive by its table entry: where it may stand (an error if not there),
          * then how its lines are kept.
          *
+         * @param open the block open before this line, if any
          * @return the block open after the line (a new one after {@code virtual=})
          */
-        private Block keep(LdirectordDirectives.Directive directive, DirectiveLine raw, boolean inBlock, Block current) {
+        private Block keep(LdirectordDirectives.Directive directive, DirectiveLine raw, boolean inBlock, Block current,
+                           Block open) {
             String key = directive.name();
             int lineNo = raw.line();
             if (inBlock && directive.scope() == LdirectordDirectives.Scope.GLOBAL) {
@@ -316,7 +319,9 @@ public final class LdirectordParser {
             if (!inBlock && directive.scope() == LdirectordDirectives.Scope.VIRTUAL) {
                 error(lineNo, "'" + key + "' belongs inside a virtual= block: indent it by 4 spaces or a tab"
                         + " under its virtual= line");
-                return current;
+                // a block line that lost its indentation: the indented lines after it still belong to the
+                // block, so they draw no error of their own (one mistake, one message)
+                return open;
             }
             switch (directive.keep()) {
                 case REAL -> current.reals.add(new DirectiveLine(key + "\u0000" + raw.value(), lineNo));

@@ -78,31 +78,36 @@ public final class ConfigValidator {
         int keepaliveLine = line(haCf.keepaliveMs());
         int deadtimeLine = line(haCf.deadtimeMs());
 
+        // a setting whose line was refused has its default in place: judging that against the others would
+        // be a second message for one mistake (deadtime 3x would also draw "initdead is less than deadtime")
+        java.util.Set<String> refused = haCf.rejected();
+        boolean timingRefused = refused.contains("keepalive") || refused.contains("deadtime")
+                || refused.contains("warntime") || refused.contains("initdead");
         if (keepalive <= 0) {
             out.add(ConfigDiagnostic.error(file, keepaliveLine, "keepalive must be more than 0 ms"));
-        } else if (deadtime <= 2 * keepalive) {
+        } else if (!timingRefused && deadtime <= 2 * keepalive) {
             out.add(ConfigDiagnostic.error(file, deadtimeLine > 0 ? deadtimeLine : keepaliveLine,
                     "Dead time [" + deadtime + "ms] is too small compared to keeplive [" + keepalive
                             + "ms]: deadtime must be more than twice keepalive, or a node would be declared"
                             + " dead after missing only two heartbeats"));
         }
-        if (keepalive > 0 && haCf.deadpingMs().isPresent() && haCf.deadpingMs().get().value() <= 2 * keepalive) {
+        if (keepalive > 0 && !refused.contains("keepalive") && haCf.deadpingMs().isPresent() && haCf.deadpingMs().get().value() <= 2 * keepalive) {
             out.add(ConfigDiagnostic.error(file, haCf.deadpingMs().get().line(), "Ping dead time ["
                     + haCf.deadpingMs().get().value() + "ms] is too small compared to keeplive [" + keepalive
                     + "ms]: deadping must be more than twice keepalive, as Heartbeat requires"));
         }
-        if (warntime <= 0) {
+        if (warntime <= 0 && !timingRefused) {
             out.add(ConfigDiagnostic.error(file, line(haCf.warntimeMs()), "warntime must be more than 0 ms"));
-        } else if (warntime >= deadtime) {
+        } else if (warntime >= deadtime && !timingRefused) {
             out.add(ConfigDiagnostic.warning(file, line(haCf.warntimeMs()), "warntime [" + warntime
                     + "ms] is not below deadtime [" + deadtime + "ms]: no 'Late heartbeat' warning will come"
                     + " before a node is declared dead"));
         }
-        if (initdead < deadtime) {
+        if (initdead < deadtime && !timingRefused) {
             out.add(ConfigDiagnostic.error(file, line(haCf.initdeadMs()), "initdead [" + initdead
                     + "ms] is less than deadtime [" + deadtime + "ms]: initdead must be at least deadtime"));
         }
-        if (initdead < MIN_COMFORTABLE_INITDEAD_MS) {
+        if (initdead < MIN_COMFORTABLE_INITDEAD_MS && !timingRefused) {
             out.add(ConfigDiagnostic.warning(file, line(haCf.initdeadMs()), "Initial dead time [" + initdead
                     + " ms] may be too small! The peer may not be up within it after a reboot; 10 s or more"
                     + " is advised"));
@@ -122,7 +127,7 @@ public final class ConfigValidator {
         if (haCf.autoFailback().isEmpty()) {
             defaults.add(new AppliedDefault("auto_failback", "legacy", "Heartbeat default"));
         }
-        if (failback == FailbackPolicy.LEGACY) {
+        if (failback == FailbackPolicy.LEGACY && !refused.contains("auto_failback")) {
             out.add(ConfigDiagnostic.warning(file, line(haCf.autoFailback()), "Deprecated 'legacy' auto_failback"
                     + " option selected" + (haCf.autoFailback().isEmpty() ? " (no auto_failback line: legacy is"
                     + " Heartbeat's default)" : "") + "; jheartbeat currently treats legacy like 'auto_failback on': set"

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The contents of one ha.cf as written, before defaults and cross-field rules
@@ -25,12 +26,15 @@ import java.util.Optional;
  * @param pingNodes    {@code ping} and {@code ping_group} pseudo-nodes in file order
  * @param ipfailLine   the {@code respawn} line that names {@code ipfail}, if any (enables the ipfail rule)
  * @param watchdog     the {@code watchdog} device, if set (checked when read: see {@code WatchdogDirective})
+ * @param rejected     the directives (by keyword, e.g. {@code deadtime}) with a line refused by an error: their
+ *                     value is the default or an earlier line's, which the combined checks must not judge
  */
 public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Setting<Long>> deadtimeMs,
                    Optional<Setting<Long>> warntimeMs, Optional<Setting<Long>> initdeadMs, int udpPort,
                    List<NodeDecl> nodes, List<MediumDecl> media, Optional<Setting<FailbackPolicy>> autoFailback,
                    LogSettings logging, List<StonithDecl> stonith, Optional<Setting<Long>> deadpingMs,
-                   List<PingNodeDecl> pingNodes, Optional<Integer> ipfailLine, Optional<Setting<Path>> watchdog) {
+                   List<PingNodeDecl> pingNodes, Optional<Integer> ipfailLine, Optional<Setting<Path>> watchdog,
+                   Set<String> rejected) {
 
     /**
      * A value together with the 1-based ha.cf line that set it (the last line wins, as in Heartbeat).
@@ -55,6 +59,7 @@ public record HaCf(Path file, Optional<Setting<Long>> keepaliveMs, Optional<Sett
         pingNodes = List.copyOf(pingNodes);
         Objects.requireNonNull(ipfailLine, "ipfailLine");
         Objects.requireNonNull(watchdog, "watchdog");
+        rejected = Set.copyOf(rejected);
     }
 
     /** The node names alone, in file order. */

@@ -3,8 +3,10 @@ package org.jheartbeat.core.config;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads ha.cf with Heartbeat 3.0.6's rules ({@code heartbeat/config.c} {@code parse_config},
@@ -50,13 +52,19 @@ public final class HaCfParser {
         List<ConfigDiagnostic> diagnostics = new ArrayList<>();
         HaCfState state = new HaCfState(file, diagnostics);
         List<String> lines = ConfigText.lines(file, text, diagnostics);
+        Set<String> rejected = new HashSet<>();
         for (int i = 0; i < lines.size(); i++) {
-            parseLine(state, lines.get(i), i + 1);
+            parseLine(state, lines.get(i), i + 1, diagnostics, rejected);
         }
-        return new Result(state.toHaCf(), diagnostics);
+        return new Result(state.toHaCf(rejected), diagnostics);
     }
 
-    private static void parseLine(HaCfState state, String raw, int line) {
+    private static long errors(List<ConfigDiagnostic> diagnostics) {
+        return diagnostics.stream().filter(ConfigDiagnostic::isError).count();
+    }
+
+    private static void parseLine(HaCfState state, String raw, int line, List<ConfigDiagnostic> diagnostics,
+                                  Set<String> rejected) {
         String content = trimBlanks(ConfigText.stripComment(raw));
         if (content.isEmpty()) {
             return;
@@ -83,10 +91,15 @@ public final class HaCfParser {
                 : Arrays.stream(remainder.split("[ \t,]+")).filter(s -> !s.isEmpty()).toList();
         if (values.isEmpty()) {
             state.error(line, "directive '" + keyword + "' needs a value");
+            rejected.add(directive.keyword());
             return;
         }
         for (String value : values) {
+            long before = errors(diagnostics);
             directive.handler().apply(state, value, line);
+            if (errors(diagnostics) > before) {
+                rejected.add(directive.keyword()); // its default stands in: the combined checks leave it alone
+            }
         }
     }
 

@@ -55,12 +55,14 @@ final class HaCfState {
         this.diagnostics = diagnostics;
     }
 
-    HaCf toHaCf() {
+    /** @param rejected the directives with a line refused by an error ({@link HaCf#rejected()}) */
+    HaCf toHaCf(Set<String> rejected) {
         return new HaCf(file, Optional.ofNullable(keepalive), Optional.ofNullable(deadtime),
                 Optional.ofNullable(warntime), Optional.ofNullable(initdead), udpPort, nodes, media,
                 Optional.ofNullable(autoFailback), new LogSettings(Optional.ofNullable(logfile),
                 Optional.ofNullable(debugfile), Optional.ofNullable(logfacility)), stonith,
-                Optional.ofNullable(deadping), pingNodes, Optional.ofNullable(ipfailLine), Optional.ofNullable(watchdog));
+                Optional.ofNullable(deadping), pingNodes, Optional.ofNullable(ipfailLine), Optional.ofNullable(watchdog),
+                rejected);
     }
 
     void error(int line, String message) {
@@ -178,7 +180,7 @@ final class HaCfState {
 
     /**
      * {@code serial DEVICE}: an absolute path. A path that exists but is not a character device is
-     * an error; one that does not exist (yet) is a warning, since the daemon checks again at start.
+     * an error; one that does not exist is left to the checks on the machine (an error there).
      */
     void addSerial(String device, int line) {
         if (!device.startsWith("/")) {
@@ -191,10 +193,9 @@ final class HaCfState {
                 return;
             }
         }
+        // a missing one is the machine checks' error, not the file's: it may be meant for another machine
         java.io.File f = new java.io.File(device);
-        if (!f.exists()) {
-            warning(line, "serial device " + device + " does not exist now; the daemon will not start without it");
-        } else if (!DeviceFiles.isCharDevice(f.toPath())) {
+        if (f.exists() && !DeviceFiles.isCharDevice(f.toPath())) {
             error(line, "serial device " + device + " is not a character device (a tty is expected)");
             return;
         }

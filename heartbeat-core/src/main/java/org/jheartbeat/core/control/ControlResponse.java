@@ -24,6 +24,12 @@ public record ControlResponse(Kind kind, String error, String body) {
         DENIED
     }
 
+    /**
+     * How an error answer about a resource group the daemon does not have begins (then the name asked and the
+     * groups there are): a wrong argument, which {@code hb} reports as a usage error.
+     */
+    public static final String NO_SUCH_GROUP = "no resource group ";
+
     public ControlResponse {
         error = error.replace('\n', ' ');
     }

@@ -94,6 +94,42 @@ final class EventCounters {
         }
     }
 
+    /**
+     * The "Configuration differs" WARN just given ({@link PeerConfigCheck#takeWarned()}): one {@code config-dispute}
+     * with the differing files as subject. Nothing when {@code files} is empty.
+     */
+    void filesDiffer(java.util.List<String> files, String peer, long wall) {
+        if (!files.isEmpty()) {
+            record(wall, EventKind.CONFIG_DISPUTE, String.join(", ", files), "differs from " + peer + "; make these"
+                    + " files the same on both nodes and reload both (hb config diff compares them)", -1);
+        }
+    }
+
+    /**
+     * The peer's maintenance setting applied here ({@code jhb-maint}): each scope it turned on or off is one
+     * {@code maintenance-on}/{@code maintenance-off}, subject as the operator's own ({@code cluster},
+     * {@code node NAME}, {@code group KEY}), with {@code by} = {@code peer NODE}.
+     */
+    void peerMaintenance(org.jheartbeat.core.takeover.Maintenance before, org.jheartbeat.core.takeover.Maintenance after,
+                         String peer, long wall) {
+        if (before.cluster() != after.cluster()) {
+            peerMaintenance(after.cluster(), "cluster", peer, wall);
+        }
+        scopes(before.nodes(), after.nodes(), "node ", peer, wall);
+        scopes(before.groups(), after.groups(), "group ", peer, wall);
+    }
+
+    private void scopes(java.util.Set<String> before, java.util.Set<String> after, String prefix, String peer,
+                        long wall) {
+        after.stream().filter(n -> !before.contains(n)).forEach(n -> peerMaintenance(true, prefix + n, peer, wall));
+        before.stream().filter(n -> !after.contains(n)).forEach(n -> peerMaintenance(false, prefix + n, peer, wall));
+    }
+
+    private void peerMaintenance(boolean on, String subject, String peer, long wall) {
+        sink.record(new ClusterEvent(0, wall, node, on ? EventKind.MAINTENANCE_ON : EventKind.MAINTENANCE_OFF, subject,
+                "set on " + peer + ", applied here", "peer " + peer, -1));
+    }
+
     private void record(long wall, EventKind kind, String subject, String cause, long durationMillis) {
         sink.record(new ClusterEvent(0, wall, node, kind, subject, cause, "", durationMillis));
     }

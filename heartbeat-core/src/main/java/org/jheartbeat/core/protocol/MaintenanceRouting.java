@@ -11,9 +11,9 @@ import org.jheartbeat.core.wire.HaMessage;
 /**
  * How {@link NodeEngine} routes maintenance ({@code hb maintenance}, {@code jhb-maint}) to its parts: a
  * setting applied here goes to the takeover machine, the state directory and, when it is an operator's
- * change, the peer ({@link MaintenanceCoordination#announcement}); our setting goes to a peer generation that
- * has not had it; the probe exchange with the peer is passed through. Routing only. Not thread-safe (the
- * engine's thread owns it).
+ * change, the peer ({@link MaintenanceCoordination#announcement}), or, when it is the peer's, the journal; our
+ * setting goes to a peer generation that has not had it; the probe exchange with the peer is passed through.
+ * Routing only. Not thread-safe (the engine's thread owns it).
  */
 final class MaintenanceRouting {
     private final NodeEngine e;
@@ -35,6 +35,10 @@ final class MaintenanceRouting {
     /** Applies a setting: see {@link NodeEngine#onMaintenanceApplied}. */
     void applyMaintenance(Maintenance next, Set<Integer> probed, Set<Integer> runsHere, Set<Integer> partly,
                           Set<Integer> runsPeer, boolean announce, List<Effect> out, long now, long wall) {
+        if (!announce) {
+            // the peer's setting (announce is for this node's operator, whose request the daemon journals)
+            e.counters.peerMaintenance(e.machine.maintenancePolicy().setting(), next, e.peer.value(), wall);
+        }
         e.machineFeed.on(new TakeoverEvent.MaintenanceSet(next, probed, runsHere, partly, runsPeer), out, now, wall);
         out.add(new Effect.PersistMaintenance(next));
         if (announce && e.detector.status(e.peer).isAlive()) {

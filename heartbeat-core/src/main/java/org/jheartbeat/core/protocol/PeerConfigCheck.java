@@ -28,6 +28,8 @@ public final class PeerConfigCheck {
     private List<ConfigDigest.Part> warnedParts = List.of();
     /** Whether the last comparison found a difference. */
     private boolean differed;
+    /** The files of a WARN given and not yet taken by {@link #takeWarned()}. */
+    private List<ConfigDigest.Part> unjournalled = List.of();
 
     /**
      * @param peer  the peer node, for log lines
@@ -95,9 +97,20 @@ public final class PeerConfigCheck {
         }
         warnedGeneration = generation;
         warnedParts = diff;
+        unjournalled = diff;
         return Optional.of(new Effect.LogLine(Level.WARN, "Configuration differs from " + peer + ": " + names(diff)
                 + afterWhat + ". Make these files the same on both nodes and reload both (hb reload), or compare"
                 + " with 'hb config diff'."));
+    }
+
+    /**
+     * The files named by the "Configuration differs" WARN given since the last call, for the journal's
+     * {@code config-dispute} (one event per WARN); empty when none was given.
+     */
+    public List<String> takeWarned() {
+        List<String> out = unjournalled.stream().map(ConfigDigest.Part::displayName).toList();
+        unjournalled = List.of();
+        return out;
     }
 
     /** This node's digest. */

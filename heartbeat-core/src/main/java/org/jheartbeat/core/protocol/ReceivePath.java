@@ -179,6 +179,7 @@ final class ReceivePath {
                     e.counters.disputed(g, i -> e.config.resourceGroups().get(i).key(), e.agreement::disputeReason, wall);
                     e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, now, wall);
                 });
+                e.counters.filesDiffer(e.agreement.check().takeWarned(), e.peer.value(), wall);
                 e.sendConfigDigestIfNew(out, wall);
                 e.machineFeed.feed(null, out, now, wall); // the peer's resource messages held back for this
             }

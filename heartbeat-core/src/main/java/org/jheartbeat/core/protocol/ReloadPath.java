@@ -56,6 +56,7 @@ final class ReloadPath {
             e.counters.disputed(g, i -> applied.resourceGroups().get(i).key(), e.agreement::disputeReason, wallMillis);
             e.machineFeed.on(new TakeoverEvent.GroupsDisputed(g), out, nowNanos, wallMillis);
         });
+        e.counters.filesDiffer(e.agreement.check().takeWarned(), e.peer.value(), wallMillis);
         if (regroup) {
             // reconciles: a new group wanted here starts now (unless disputed)
             e.machineFeed.on(new TakeoverEvent.GroupsDisputed(e.agreement.disputed()), out, nowNanos, wallMillis);

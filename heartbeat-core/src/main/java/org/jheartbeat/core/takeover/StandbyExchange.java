@@ -28,6 +28,8 @@ public final class StandbyExchange {
     private long serial;
     /** When a takeover request stops waiting for the peer's standby (monotonic ns), or {@link Long#MAX_VALUE}. */
     private long deadlineNanos = Long.MAX_VALUE;
+    /** Whether this node ran none of the groups of the standby in progress when it began: nothing to give back. */
+    private boolean givesNothing;
     /** Groups of the current hand-over that did not end where they were meant to, one line each. */
     private final List<String> problems = new ArrayList<>();
 
@@ -69,6 +71,16 @@ public final class StandbyExchange {
         outcome = Handover.IN_PROGRESS;
         problems.clear();
         detail = what;
+    }
+
+    /** See {@link #givesNothing()}. */
+    void givesNothing(boolean none) {
+        givesNothing = none;
+    }
+
+    /** Whether this node ran none of the groups of the standby in progress when it began. */
+    boolean givesNothing() {
+        return givesNothing;
     }
 
     /** Whether a request is in progress. */

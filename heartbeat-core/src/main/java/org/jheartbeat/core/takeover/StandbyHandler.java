@@ -162,7 +162,9 @@ final class StandbyHandler {
                     out.add(new LogLine(Level.INFO, "Other node completed standby takeover of "
                             + m.exchange.set() + " resources."));
                     m.becomeStable("", out);
-                    m.exchange.finishDone("standby [" + m.exchange.set() + "] completed");
+                    m.exchange.finishDone(m.exchange.givesNothing() ? "standby [" + m.exchange.set() + "]: nothing"
+                            + " to give back, " + m.me + " ran none of those resource groups; nothing moved"
+                            : "standby [" + m.exchange.set() + "] completed");
                 }
             }
         }
@@ -178,6 +180,10 @@ final class StandbyHandler {
             return;
         }
         m.exchange.begin("standby [" + set + "]");
+        // the exchange still runs (the peer's view of who holds what stays Heartbeat's), but its end must
+        // not read "completed" as if groups had moved (hb failback with nothing to give back)
+        m.exchange.givesNothing(!(set.includesLocal() && m.holdsAny(true))
+                && !(set.includesForeign() && m.holdsAny(false)));
         out.add(new LogLine(Level.INFO, "Going standby [" + set + "]."));
         m.state = TakeoverState.STANDBY_GIVING;
         m.exchange.set(set);

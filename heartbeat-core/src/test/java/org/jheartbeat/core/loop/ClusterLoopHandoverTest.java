@@ -143,4 +143,29 @@ class ClusterLoopHandoverTest {
             n2.close();
         }
     }
+
+    /** {@code hb failback} (standby foreign) on a node that runs none of the peer's groups says so. */
+    @Test
+    void aStandbyWithNothingToGiveBackSaysSo() throws Exception {
+        ClusterConfig config = new TwoNodeHarness(TwoNodeHarness.activeActive(), FailbackPolicy.OFF, 0).config();
+        PipeEnd a = new PipeEnd();
+        PipeEnd b = new PipeEnd();
+        a.other = b;
+        b.other = a;
+        ManualScheduler s = new ManualScheduler();
+        ClusterLoop n1 = loop(config, TwoNodeHarness.N1, a, new HeldStops(), 1, s);
+        ClusterLoop n2 = loop(config, TwoNodeHarness.N2, b, new HeldStops(), 2, s);
+        try {
+            n1.start();
+            n2.start();
+            s.runUntilSeconds(() -> settled(s, n1) && settled(s, n2), 60);
+            ClusterLoop.HandoverResult r = s.get(n1.handover(false, ResourceSet.FOREIGN), 30);
+            assertThat(r.outcome()).as(r.detail()).isEqualTo(TakeoverMachine.Handover.DONE);
+            assertThat(r.detail()).isEqualTo("standby [foreign]: nothing to give back, node1 ran none of those"
+                    + " resource groups; nothing moved");
+        } finally {
+            n1.close();
+            n2.close();
+        }
+    }
 }

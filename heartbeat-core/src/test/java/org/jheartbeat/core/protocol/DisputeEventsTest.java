@@ -36,8 +36,9 @@ class DisputeEventsTest {
         h.start(N2);
         h.run(45_000);
         List<ClusterEvent> disputes = events.stream().filter(e -> e.kind() == EventKind.CONFIG_DISPUTE).toList();
+        // the groups, and the file they differ in ("Configuration differs from node2: haresources")
         assertThat(disputes).extracting(ClusterEvent::subject)
-                .containsExactlyInAnyOrder(DisputedGroupsScenarioTest.A, DisputedGroupsScenarioTest.B);
+                .containsExactlyInAnyOrder(DisputedGroupsScenarioTest.A, DisputedGroupsScenarioTest.B, "haresources");
         assertThat(disputes).allSatisfy(e -> assertThat(e.node()).isEqualTo("node1"));
         assertThat(disputes.stream().filter(e -> e.subject().equals(DisputedGroupsScenarioTest.B)).findFirst()
                 .orElseThrow().cause()).contains("resource labweb2 is in group " + DisputedGroupsScenarioTest.A

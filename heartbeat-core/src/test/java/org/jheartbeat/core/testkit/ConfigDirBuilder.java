@@ -57,6 +57,15 @@ public final class ConfigDirBuilder {
         return new ConfigDirBuilder();
     }
 
+    /**
+     * The valid default directory with {@code ucast lo 127.0.0.2} on line 6 instead of {@code ucast eth1 ...}: a
+     * medium any machine can start, for the checks made on the machine itself ({@code hb config check}, the
+     * daemon's start), which refuse an interface this machine does not have.
+     */
+    public static ConfigDirBuilder validHere() {
+        return new ConfigDirBuilder().haCfReplace("ucast eth1 198.18.1.2", "ucast lo 127.0.0.2");
+    }
+
     /** Replaces the whole ha.cf text; {@code null} means "do not write ha.cf". */
     public ConfigDirBuilder haCf(String text) {
         this.haCf = text;

@@ -53,8 +53,9 @@ final class SerialLine {
         port.setComPortTimeouts(SerialPort.TIMEOUT_READ_SEMI_BLOCKING | SerialPort.TIMEOUT_WRITE_BLOCKING,
                 READ_TIMEOUT_MS, WRITE_TIMEOUT_MS);
         if (!port.openPort()) {
-            throw new IOException("cannot open serial device " + device + " (error " + port.getLastErrorCode()
-                    + " at " + port.getLastErrorLocation() + ")");
+            throw new IOException("cannot open serial device " + device + " as a serial line (error "
+                    + port.getLastErrorCode() + " at " + port.getLastErrorLocation() + "): is it a serial port"
+                    + " (a tty), and is the port there? (dmesg | grep tty)");
         }
         // Heartbeat 3.0.6 serial.c ttysetup: FLUSH(fd) "for good measure" (tcflush TCIOFLUSH)
         port.flushIOBuffers();

@@ -100,6 +100,21 @@ public final class SerialMedium implements Medium {
         });
     }
 
+    /**
+     * Opens and locks the device as {@link #start} does, then closes it again: whether a start could open
+     * this line now (the checks before a start: {@code hb config check} and the daemon's own). Starts no thread.
+     *
+     * @param devicePath the device as written in ha.cf
+     * @param baud       line speed, bits/s, one of {@link #SPEEDS}
+     * @throws IOException when the device does not exist, is not a character device, its lock is held by a live
+     *                     process, or it cannot be opened as a serial line (e.g. not a tty, no such port)
+     */
+    public static void probe(Path devicePath, int baud) throws IOException {
+        SerialMedium m = new SerialMedium(devicePath, baud, devicePath.toString());
+        m.open(m.resolveDevice());
+        m.closeLine();
+    }
+
     /** The link name given at construction; Heartbeat names serial links by device path ({@code Link node2:/dev/ttyS0 dead.}). */
     @Override
     public String linkName() {
@@ -207,7 +222,8 @@ public final class SerialMedium implements Medium {
 
     private Path resolveDevice() throws IOException {
         if (!Files.exists(devicePath)) {
-            throw new IOException("serial device " + devicePath + " does not exist");
+            throw new IOException("serial device " + devicePath + " does not exist; name the port the null-modem"
+                    + " cable is plugged into (ls /dev/ttyS* /dev/ttyUSB*), or remove the serial line");
         }
         Path real = devicePath.toRealPath();
         Object mode = Files.getAttribute(real, "unix:mode");

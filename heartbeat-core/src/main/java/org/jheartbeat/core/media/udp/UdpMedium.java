@@ -13,17 +13,9 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.InterfaceAddress;
 import java.net.NetworkInterface;
-import java.net.SocketException;
-import java.net.UnknownHostException;
-import java.util.ArrayList;
-import java.util.List;
 import org.jheartbeat.core.config.MediumDecl;
 import org.jheartbeat.core.media.FrameSink;
 import org.jheartbeat.core.media.Medium;
@@ -45,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * so the receive socket is bound to the interface address the kernel uses to reach the peer (ucast;
  * never a secondary service address) or to the interface's broadcast address (bcast). Linux then delivers to it only the datagrams addressed to that interface, which
  * is what makes the link attribution ({@code Link node2:eth1 up.}) right. The interface must have an
- * IPv4 address when the medium starts.
+ * IPv4 address when the medium starts; where each socket binds is worked out by {@link UdpEndpoints}.
  *
  * <p>Each datagram is one message; its bytes are copied out of the {@link ByteBuf} in the first
  * handler, so nothing past this class ever sees Netty types. Receive buffers hold 64 KiB, the
@@ -97,33 +89,22 @@ public final class UdpMedium implements Medium {
     @Override
     public void start(FrameSink sink) throws IOException {
         String iface = decl.linkName();
-        List<InterfaceAddress> addresses = ipv4Of(iface);
+        if (decl instanceof MediumDecl.Mcast m) {
+            UdpEndpoints.ipv4Of(iface); // the interface must exist and have an IPv4 address to join the group on
+            startMcast(m, sink);
+            return;
+        }
+        UdpEndpoints at = UdpEndpoints.of(decl);
+        destination = at.destination();
+        receive = bind(at.receive(), sink, false);
         if (decl instanceof MediumDecl.Ucast u) {
-            InetAddress peer = resolve(u.peer());
-            if (isOwnAddress(peer)) {
-                throw new IOException("ucast peer " + u.peer() + " (ha.cf line " + u.line() + ") is an address of this"
-                        + " node; on each node the ucast line must name the OTHER node's address");
-            }
-            destination = new InetSocketAddress(peer, u.port());
-            InetAddress local = sourceAddress(iface, addresses, destination, false);
-            receive = bind(new InetSocketAddress(local, u.port()), sink, false);
             sendChannel = receive;
             LOG.info("ucast: started on port {} interface {} to {} (local address {})", u.port(), iface,
-                    peer.getHostAddress(), local.getHostAddress());
-        } else if (decl instanceof MediumDecl.Mcast m) {
-            startMcast(m, sink);
+                    destination.getAddress().getHostAddress(), at.source().getHostAddress());
         } else {
-            MediumDecl.Bcast b = (MediumDecl.Bcast) decl;
-            InetAddress broadcast = addresses.stream().map(InterfaceAddress::getBroadcast)
-                    .filter(java.util.Objects::nonNull).findFirst()
-                    .orElseThrow(() -> new IOException("interface " + iface
-                            + " has no IPv4 broadcast address; use ucast on it"));
-            destination = new InetSocketAddress(broadcast, b.port());
-            InetAddress local = sourceAddress(iface, addresses, destination, true);
-            receive = bind(new InetSocketAddress(broadcast, b.port()), sink, false);
-            sendChannel = bind(new InetSocketAddress(local, 0), null, true);
-            LOG.info("bcast: started on port {} interface {} to {} (local address {})", b.port(), iface,
-                    broadcast.getHostAddress(), local.getHostAddress());
+            sendChannel = bind(new InetSocketAddress(at.source(), 0), null, true);
+            LOG.info("bcast: started on port {} interface {} to {} (local address {})", destination.getPort(), iface,
+                    destination.getAddress().getHostAddress(), at.source().getHostAddress());
         }
     }
 
@@ -222,71 +203,6 @@ public final class UdpMedium implements Medium {
         }
         if (sendChannel != null && sendChannel != receive) {
             sendChannel.close().syncUninterruptibly();
-        }
-    }
-
-    /** The interface's IPv4 addresses, in the kernel's order. @throws IOException if none or no such interface */
-    private static List<InterfaceAddress> ipv4Of(String iface) throws IOException {
-        NetworkInterface ni;
-        try {
-            ni = NetworkInterface.getByName(iface);
-        } catch (SocketException e) {
-            throw new IOException("cannot look up interface " + iface + ": " + e.getMessage(), e);
-        }
-        if (ni == null) {
-            throw new IOException("interface " + iface + " does not exist");
-        }
-        List<InterfaceAddress> out = new ArrayList<>();
-        for (InterfaceAddress a : ni.getInterfaceAddresses()) {
-            if (a.getAddress() instanceof Inet4Address) {
-                out.add(a);
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IOException("interface " + iface + " has no IPv4 address (is it up and configured?)");
-        }
-        return out;
-    }
-
-    /**
-     * The local address the kernel picks to reach {@code target} (a connected UDP socket sends
-     * nothing), which must belong to {@code iface}. This keeps service addresses (VIPs, secondary
-     * addresses on the same interface) out of the heartbeat path: a VIP left on the interface by a
-     * crashed daemon must not become the address we listen on.
-     */
-    private static InetAddress sourceAddress(String iface, List<InterfaceAddress> addresses, InetSocketAddress target,
-                                             boolean broadcast) throws IOException {
-        InetAddress local;
-        try (DatagramSocket probe = new DatagramSocket()) {
-            probe.setBroadcast(broadcast);
-            probe.connect(target);
-            local = probe.getLocalAddress();
-        } catch (SocketException | UncheckedIOException e) {
-            throw new IOException("no route to " + target.getAddress().getHostAddress() + " for " + iface + ": "
-                    + e.getMessage(), e);
-        }
-        for (InterfaceAddress a : addresses) {
-            if (a.getAddress().equals(local)) {
-                return local;
-            }
-        }
-        throw new IOException(target.getAddress().getHostAddress() + " is reached through another interface (source "
-                + local.getHostAddress() + "), not " + iface + "; check the ha.cf media line");
-    }
-
-    private static boolean isOwnAddress(InetAddress a) {
-        try {
-            return NetworkInterface.getByInetAddress(a) != null;
-        } catch (SocketException e) {
-            return false;
-        }
-    }
-
-    private static InetAddress resolve(String host) throws IOException {
-        try {
-            return InetAddress.getByName(host);
-        } catch (UnknownHostException e) {
-            throw new IOException("cannot resolve ucast peer [" + host + "]", e);
         }
     }
 }
