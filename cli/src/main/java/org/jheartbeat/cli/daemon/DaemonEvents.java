@@ -95,7 +95,9 @@ final class DaemonEvents implements AutoCloseable {
     /**
      * What monitoring tells: a group that failed beyond repair goes to {@code loop} (which records
      * {@code monitor-failed} and moves it); a resource restarted in place is recorded here as {@code monitor-failed}
-     * with the restart in its cause. Called on a group worker thread; never blocks.
+     * with the restart in its cause; a group seen serving after its start goes to {@code loop} too, which records
+     * {@code group-served} on its thread (after the start's {@code group-started}). Called on a group worker
+     * thread; never blocks.
      */
     org.jheartbeat.resources.executor.ResourceGroupExecutor.FailureListener monitoring(
             org.jheartbeat.core.loop.ClusterLoop loop) {
