@@ -80,20 +80,11 @@ public final class ReportCommand implements Callable<Integer> {
     @Mixin
     NodeNameOption nodeName;
 
-    @Option(names = "--peer", paramLabel = "HOST", description = "The peer's address or name (default: the other"
-            + " node of ha.cf).")
-    String peer;
+    @Mixin
+    PeerSshOptions peerSsh;
 
     @Option(names = "--no-peer", description = "Collect this node only.")
     boolean noPeer;
-
-    @Option(names = "--ssh", paramLabel = "CMD", defaultValue = ConfigPushCommand.DEFAULT_SSH,
-            description = "The ssh command, split on blanks (default: ${DEFAULT-VALUE}).")
-    String ssh;
-
-    @Option(names = "--remote-hb", paramLabel = "CMD", defaultValue = "hb",
-            description = "The hb command on the peer (default: ${DEFAULT-VALUE}).")
-    String remoteHb;
 
     @Option(names = "--remote-config-dir", paramLabel = "DIR",
             description = "The configuration directory on the peer (default: the same as --config-dir).")
@@ -239,7 +230,7 @@ public final class ReportCommand implements Callable<Integer> {
     private PeerFetch fetchPeer(String host, TimeSpec.Window window, Path root, Path work, String me,
                                 OsProcessRunner runner) {
         String how = "over ssh " + host;
-        List<String> argv = SshTransport.split(ssh);
+        List<String> argv = SshTransport.split(peerSsh.ssh);
         SshTransport t = new SshTransport(argv, host, 120);
         try {
             long t0 = clock.millis();
@@ -253,13 +244,13 @@ public final class ReportCommand implements Callable<Integer> {
             if (d.matches("\\d{10,16}")) {
                 offset = Optional.of(new ReportSummary.ClockOffset(Long.parseLong(d) - (t0 + t1) / 2, (t1 - t0 + 1) / 2));
             }
-            String cmd = remoteHb + " report --part --from @" + window.from().toEpochMilli() + " --to @"
+            String cmd = peerSsh.remoteHb + " report --part --from @" + window.from().toEpochMilli() + " --to @"
                     + window.to().toEpochMilli() + " --config-dir " + quote(remoteConfigDir != null ? remoteConfigDir
                     : configDir.path().toAbsolutePath().toString()) + " --state-dir " + quote(remoteStateDir != null
                     ? remoteStateDir : stateDir.path().toAbsolutePath().toString());
             SshTransport.Reply r = t.run(cmd, new byte[0]);
             if (r.code() == 127) {
-                return failed(how, "'" + remoteHb + "' not found on " + host + " (" + lastLine(r.err())
+                return failed(how, "'" + peerSsh.remoteHb + "' not found on " + host + " (" + lastLine(r.err())
                         + "); install jheartbeat there or pass --remote-hb CMD");
             }
             if (r.code() != 0) {
@@ -327,6 +318,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     /** The peer: --peer, else the other node of ha.cf. */
     private String peerHost(String me) throws UserException {
+        String peer = peerSsh.peer;
         if (peer != null) {
             if (peer.isBlank() || peer.startsWith("-") || peer.chars().anyMatch(Character::isWhitespace)) {
                 throw new UserException(ExitCodes.CONFIG, "report: --peer '" + peer + "' is not a host name or address");

@@ -74,16 +74,8 @@ public final class WebCommand implements Callable<Integer> {
             description = "Listen here instead of jheartbeat.yaml's web: listen: (loopback only without TLS).")
     String listen;
 
-    @Option(names = "--ssh", paramLabel = "CMD", defaultValue = ConfigPushCommand.DEFAULT_SSH,
-            description = "The ssh command that reaches the peer, split on blanks (default: ${DEFAULT-VALUE}).")
-    String ssh;
-
-    @Option(names = "--peer", paramLabel = "HOST", description = "Reach the peer at HOST (default: its node name).")
-    String peer;
-
-    @Option(names = "--peer-hb", paramLabel = "CMD", defaultValue = "hb",
-            description = "The hb command on the peer (default: ${DEFAULT-VALUE}).")
-    String peerHb;
+    @Mixin
+    PeerSshOptions peerSsh;
 
     @Option(names = "--director-config", paramLabel = "FILE",
             description = "The director's ldirectord.cf, to find its socket (default: ldirectord.cf when present).")
@@ -121,8 +113,8 @@ public final class WebCommand implements Callable<Integer> {
         Path daemonSocket = new StateDirectory(stateDir.path()).controlSocket();
         Optional<Path> director = directorSocket();
         java.time.Clock clock = WallClocks.system();
-        Sources sources = new Sources(new Sources.Settings(daemonSocket, director, SshTransport.split(ssh),
-                Optional.ofNullable(peer), peerHb), clock);
+        Sources sources = new Sources(new Sources.Settings(daemonSocket, director, SshTransport.split(peerSsh.ssh),
+                Optional.ofNullable(peerSsh.peer), peerSsh.remoteHb), clock);
         PrintWriter err = spec.commandLine().getErr();
         java.util.function.Consumer<String> log = line -> {
             synchronized (err) {

@@ -78,7 +78,7 @@ class WebConsoleIT {
                     lab.runDir().resolve("node2/state").toString(), "--node-name", "node2",
                     "--listen", "127.0.0.1:" + port, "--users-file", users.toString(), "--etc", etc.toString(),
                     "--ssh", "ip netns exec " + lab.namespace("node2") + " " + lab.sshCommand(), "--peer", "198.18.1.1",
-                    "--peer-hb", peerHb.toString()));
+                    "--remote-hb", peerHb.toString()));
             Path webLog = work.resolve("web.out");
             ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(webLog.toFile());
             pb.environment().put("HB_JAR", jar.toString());
