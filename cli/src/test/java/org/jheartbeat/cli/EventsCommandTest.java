@@ -76,13 +76,30 @@ class EventsCommandTest {
         Files.createDirectories(state);
         HbRun since = hb("events", "--state-dir=" + state, "--since", "yesterday");
         assertThat(since.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(since.err()).isEqualTo("hb: events: --since 'yesterday' is not a time: give a time ago (90s,"
-                + " 30min, 2h, 3d, 1w), an ISO-8601 time (2026-12-06T03:00, 2026-12-06T03:00:00Z, 2026-12-06) or"
-                + " @EPOCH_MS\n");
+        assertThat(since.err()).isEqualTo("hb: events: --since 'yesterday' is not a time (not a date and time); use"
+                + " ISO-8601 (2026-12-06T03:12:00Z, or 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h, 1w)"
+                + " or @MS (milliseconds since the epoch)\n");
+        HbRun far = hb("events", "--state-dir=" + state, "--since", "99999999999d");
+        assertThat(far.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(far.err()).startsWith("hb: events: --since '99999999999d' is not a time (more than 36525 days back)");
+        HbRun empty = hb("events", "--state-dir=" + state, "--kind", "node-dead,,link-up");
+        assertThat(empty.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(empty.err()).isEqualTo("hb: events: --kind node-dead,,link-up: an empty kind between commas; name"
+                + " kinds like node-dead,link-down\n");
         HbRun kind = hb("events", "--state-dir=" + state, "--kind", "node-dead,node-exploded");
         assertThat(kind.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(kind.err()).startsWith("hb: events: --kind node-exploded: no such event kind; known: daemon-start,")
                 .doesNotContain("Exception").hasLineCount(1);
+    }
+
+    @Test
+    void aTimeInTheFutureIsSaid() throws Exception {
+        Path state = dir.resolve("state");
+        file(state, "events.jsonl", DEAD);
+        HbRun r = hb("events", "--state-dir=" + state, "--since", "2999-01-01T00:00:00Z");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("hb: events: --since 2999-01-01T00:00:00Z is in the future; no event is that recent");
     }
 
     @Test

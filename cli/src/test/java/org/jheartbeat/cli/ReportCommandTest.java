@@ -116,7 +116,8 @@ class ReportCommandTest {
                 "node1", "--peer", "127.0.0.1", "--ssh", "ssh -o BatchMode=yes -o ConnectTimeout=5 -p 9");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).startsWith("hb: report: the peer (over ssh 127.0.0.1) was not collected: cannot reach"
-                + " 127.0.0.1 over ssh (").contains("Connection refused").endsWith("; the archive has node1's part only\n");
+                + " 127.0.0.1 over ssh (").contains("Connection refused")
+                .endsWith("; check the address, or pass --peer HOST; the archive has node1's part only\n");
         Path x = extract(archive).resolve("r");
         assertThat(Files.readString(x.resolve("summary.txt"))).contains("  peer: NOT COLLECTED (over ssh 127.0.0.1):"
                 + " cannot reach 127.0.0.1 over ssh (");
@@ -129,7 +130,7 @@ class ReportCommandTest {
         HbRun bad = HbRun.hb("report", "--no-peer", "--from", "yesterday", "--config-dir", config.toString());
         assertThat(bad.code()).isEqualTo(ExitCodes.CONFIG);
         assertThat(bad.err().strip()).isEqualTo("hb: report: 'yesterday' is not a time (not a date and time); use"
-                + " ISO-8601 (2026-12-06T03:12:00Z, or 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h) or"
+                + " ISO-8601 (2026-12-06T03:12:00Z, or 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h, 1w) or"
                 + " @MS (milliseconds since the epoch)");
         HbRun order = HbRun.hb("report", "--no-peer", "--from", "1h", "--to", "2h");
         assertThat(order.code()).isEqualTo(ExitCodes.CONFIG);

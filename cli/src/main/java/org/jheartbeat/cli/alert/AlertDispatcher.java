@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * as ldirectord's mailer. Failures are logged and counted ({@link #stats}); nothing reaches the loop.
  */
 public final class AlertDispatcher implements EventSink, AutoCloseable {
+    /** The longest {@link #close} waits for alerts being delivered, in ms, all rules together. */
+    static final long CLOSE_WAIT_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger("org.jheartbeat.alert");
     /** The most events waiting per rule. */
     public static final int QUEUE = 64;
@@ -125,17 +127,36 @@ public final class AlertDispatcher implements EventSink, AutoCloseable {
         return new Stats(sent.get(), failed.get(), timedOut.get(), dropped.get(), limited.get());
     }
 
-    /** Stops the threads: a script running is killed, a mail being sent is abandoned; queued events are dropped. */
+    /**
+     * Stops the threads: a script running is killed, a mail being sent is abandoned; queued events are dropped. Waits
+     * {@value #CLOSE_WAIT_MS} ms at most in all (not per rule), saying first which alerts it waits for, so a hung
+     * script or mail server adds a known, logged delay to a node's shutdown and never more.
+     */
     @Override
     public void close() {
         workers.forEach(w -> w.thread.interrupt());
+        List<String> busy = workers.stream().filter(w -> w.busy && w.thread.isAlive())
+                .map(w -> w.rule.line() + " (" + w.rule.describe() + ")").toList();
+        if (!busy.isEmpty()) {
+            LOG.info("waiting at most {} ms for {} alert(s) still being delivered: alert {}", CLOSE_WAIT_MS,
+                    busy.size(), String.join(", alert ", busy));
+        }
+        long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
         for (Worker w : workers) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - clock.nanoTime());
+            if (left <= 0) {
+                break;
+            }
             try {
-                w.thread.join(TimeUnit.SECONDS.toMillis(5));
+                w.thread.join(left);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+        long abandoned = workers.stream().filter(w -> w.thread.isAlive()).count();
+        if (abandoned > 0) {
+            LOG.warn("{} alert(s) still being delivered after {} ms are abandoned", abandoned, CLOSE_WAIT_MS);
         }
     }
 
@@ -149,6 +170,8 @@ public final class AlertDispatcher implements EventSink, AutoCloseable {
         final BlockingQueue<Item> queue = new ArrayBlockingQueue<>(QUEUE);
         final RateWindow window;
         final Thread thread;
+        /** Whether an alert is being delivered now (a script runs or a mail is being sent). */
+        volatile boolean busy;
 
         Worker(AlertSettings.Rule rule) {
             this.rule = rule;
@@ -187,10 +210,13 @@ public final class AlertDispatcher implements EventSink, AutoCloseable {
                             + " waiting): {}; this alert says so", rule.line(), rule.describe(), item.held.total(),
                             rule.rateLimit().map(Object::toString).orElse("none"), QUEUE, item.held.summary());
                 }
+                busy = true;
                 try {
                     deliver(item);
                 } catch (InterruptedException e) {
                     return;
+                } finally {
+                    busy = false;
                 }
             }
         }

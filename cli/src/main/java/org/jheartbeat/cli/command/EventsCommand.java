@@ -4,21 +4,15 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.DateTimeException;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
+import org.jheartbeat.cli.report.TimeSpec;
 import org.jheartbeat.core.control.ControlClient;
 import org.jheartbeat.core.control.ControlRequest;
 import org.jheartbeat.core.control.ControlResponse;
@@ -50,7 +44,6 @@ import picocli.CommandLine.Spec;
 public final class EventsCommand implements Callable<Integer> {
     /** Most events shown (one control answer's bound). */
     static final int MAX = ControlRequest.MAX_EVENTS;
-    private static final Pattern AGO = Pattern.compile("([0-9]{1,9})(ms|s|sec|m|min|h|d|w)");
 
     @Spec
     CommandSpec spec;
@@ -59,7 +52,7 @@ public final class EventsCommand implements Callable<Integer> {
     StateDirOption stateDir;
 
     @Option(names = "--since", paramLabel = "WHEN", description = "Only events at or after WHEN: a time ago (90s,"
-            + " 30min, 2h, 3d, 1w), an ISO-8601 time (2026-12-06T03:00, 2026-12-06T03:00:00Z, 2026-12-06) in"
+            + " 30min, 2h, 1h30m, 3d, 1w), an ISO-8601 time (2026-12-06T03:00, 2026-12-06T03:00:00Z, 2026-12-06) in"
             + " local time unless it names its offset, or @EPOCH_MS. Default: all kept.")
     String since;
 
@@ -80,6 +73,12 @@ public final class EventsCommand implements Callable<Integer> {
         // before 1970 means everything kept
         long from = since == null ? 0 : Math.max(0, sinceMillis(since, clock, zone));
         Set<EventKind> only = kinds(kinds);
+        if (from > clock.millis()) {
+            // not an error (a script may ask for "since the next run"), but an empty answer deserves a reason
+            spec.commandLine().getErr().println("hb: events: --since " + since + " is in the future; no event is"
+                    + " that recent");
+            spec.commandLine().getErr().flush();
+        }
         PrintWriter out = spec.commandLine().getOut();
         for (ClusterEvent e : events(from, only)) {
             out.println(json ? EventCodec.toJson(e) : EventText.line(e, zone));
@@ -135,6 +134,10 @@ public final class EventsCommand implements Callable<Integer> {
     static Set<EventKind> kinds(List<String> names) throws UserException {
         Set<EventKind> out = EnumSet.noneOf(EventKind.class);
         for (String n : names) {
+            if (n.isBlank()) {
+                throw new UserException(ExitCodes.USAGE, "events: --kind " + String.join(",", names)
+                        + ": an empty kind between commas; name kinds like node-dead,link-down");
+            }
             out.add(EventKind.fromWire(n.strip()).orElseThrow(() -> new UserException(ExitCodes.USAGE,
                     "events: --kind " + n + ": no such event kind; known: " + String.join(", ",
                             java.util.Arrays.stream(EventKind.values()).map(EventKind::wire).toList()))));
@@ -145,42 +148,17 @@ public final class EventsCommand implements Callable<Integer> {
     /**
      * The instant {@code --since WHEN} names, in ms since the epoch.
      *
-     * @param when  {@code 90s}, {@code 30min}, {@code 2h}, {@code 3d}, {@code 1w} (ago), an ISO-8601 date, date-time
-     *              (local in {@code zone}) or date-time with offset, or {@code @EPOCH_MS}
+     * @param when  every form of {@link TimeSpec}, {@code hb report}'s: {@code 90s}, {@code 30min}, {@code 1h30m},
+     *              {@code 1w} (ago), an ISO-8601 date, date-time (local in {@code zone}) or date-time with offset,
+     *              {@code @EPOCH_MS} or {@code now}
      * @param clock now
      * @throws UserException ({@link ExitCodes#USAGE}) with the forms that are understood
      */
     static long sinceMillis(String when, Clock clock, ZoneId zone) throws UserException {
-        String w = when.strip();
         try {
-            if (w.matches("@[0-9]{1,18}")) {
-                return Long.parseLong(w.substring(1));
-            }
-            Matcher m = AGO.matcher(w);
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                long unit = switch (m.group(2)) {
-                    case "ms" -> 1;
-                    case "s", "sec" -> 1000;
-                    case "m", "min" -> 60_000;
-                    case "h" -> 3_600_000;
-                    case "d" -> 86_400_000;
-                    default -> 7 * 86_400_000L;
-                };
-                return Math.max(0, clock.millis() - n * unit);
-            }
-            if (w.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}")) {
-                return LocalDate.parse(w).atStartOfDay(zone).toInstant().toEpochMilli();
-            }
-            if (w.endsWith("Z") || w.matches(".*T.*[+-][0-9]{2}:?[0-9]{2}")) {
-                return w.endsWith("Z") ? Instant.parse(w).toEpochMilli() : OffsetDateTime.parse(w).toInstant()
-                        .toEpochMilli();
-            }
-            return LocalDateTime.parse(w.replace(' ', 'T')).atZone(zone).toInstant().toEpochMilli();
-        } catch (DateTimeException | ArithmeticException e) {
-            throw new UserException(ExitCodes.USAGE, "events: --since '" + when + "' is not a time: give a time ago"
-                    + " (90s, 30min, 2h, 3d, 1w), an ISO-8601 time (2026-12-06T03:00, 2026-12-06T03:00:00Z,"
-                    + " 2026-12-06) or @EPOCH_MS");
+            return TimeSpec.parse(when, clock.instant(), zone).toEpochMilli();
+        } catch (IllegalArgumentException e) {
+            throw new UserException(ExitCodes.USAGE, "events: --since " + e.getMessage());
         }
     }
 }

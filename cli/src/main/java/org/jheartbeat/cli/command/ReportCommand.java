@@ -238,7 +238,7 @@ public final class ReportCommand implements Callable<Integer> {
             long t1 = clock.millis();
             Optional<ReportSummary.ClockOffset> offset = Optional.empty();
             if (date.code() != 0) {
-                return failed(how, t.describeFailure(date, "/"));
+                return failed(how, t.describeFailure(date, "/", "--peer"));
             }
             String d = new String(date.out(), StandardCharsets.UTF_8).strip();
             if (d.matches("\\d{10,16}")) {
@@ -254,7 +254,7 @@ public final class ReportCommand implements Callable<Integer> {
                         + "); install jheartbeat there or pass --remote-hb CMD");
             }
             if (r.code() != 0) {
-                return failed(how, t.describeFailure(r, "/"));
+                return failed(how, t.describeFailure(r, "/", "--peer"));
             }
             String text = new String(r.out(), StandardCharsets.UTF_8);
             int b = text.indexOf(BEGIN);

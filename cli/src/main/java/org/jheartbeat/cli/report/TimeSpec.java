@@ -13,12 +13,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The time arguments of {@code hb report --from/--to}, read as {@code crm_report -f/-t} users expect:
+ * The time arguments of {@code hb report --from/--to} and {@code hb events --since}, read as {@code crm_report
+ * -f/-t} users expect:
  * <ul>
  *   <li>ISO-8601 with an offset ({@code 2026-12-06T03:12:04Z}, {@code 2026-12-06T04:12+01:00});</li>
  *   <li>a local date and time, in {@code zone} ({@code 2026-12-06T03:12}, {@code 2026-12-06 03:12:04.5});</li>
  *   <li>a local date, its midnight ({@code 2026-12-06});</li>
- *   <li>a time ago: a sum of {@code N} units {@code d h m s} ({@code 2h}, {@code 1h30m}, {@code 90s});</li>
+ *   <li>a time ago: a sum of {@code N} units {@code w d h m|min s|sec ms} ({@code 2h}, {@code 1h30m},
+ *       {@code 30min}, {@code 90s}, {@code 1w}); more than {@value #MAX_AGO_DAYS} days back is refused;</li>
  *   <li>{@code @MS}: milliseconds since the epoch ({@code @1796526724518}), the form {@code hb events --json}
  *       prints in {@code ms};</li>
  *   <li>{@code now}.</li>
@@ -27,7 +29,10 @@ import java.util.regex.Pattern;
 public final class TimeSpec {
     /** The window when {@code --from} is not given: the last hour. */
     public static final Duration DEFAULT_SPAN = Duration.ofHours(1);
-    private static final Pattern AGO = Pattern.compile("(?:(\\d{1,6})d)?(?:(\\d{1,7})h)?(?:(\\d{1,9})m)?(?:(\\d{1,11})s)?");
+    /** The longest "ago" taken, in days (about 100 years: a journal holds days, not centuries). */
+    public static final long MAX_AGO_DAYS = 36_525;
+    private static final Pattern AGO = Pattern.compile("(?:\\d{1,12}(?:w|d|h|min|ms|m|sec|s))+");
+    private static final Pattern AGO_TERM = Pattern.compile("(\\d{1,12})(w|d|h|min|ms|m|sec|s)");
     private static final Pattern EPOCH_MS = Pattern.compile("@(-?\\d{1,16})");
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd[['T'][' ']HH:mm[:ss[.SSS][.SS][.S]]]",
             Locale.ROOT);
@@ -62,16 +67,25 @@ public final class TimeSpec {
         if (ms.matches()) {
             return Instant.ofEpochMilli(Long.parseLong(ms.group(1)));
         }
-        Matcher ago = AGO.matcher(s.toLowerCase(Locale.ROOT));
-        if (ago.matches() && !s.isEmpty()) {
-            Duration d = Duration.ZERO;
-            long[] unit = {86_400, 3_600, 60, 1};
-            for (int i = 0; i < 4; i++) {
-                if (ago.group(i + 1) != null) {
-                    d = d.plusSeconds(Long.parseLong(ago.group(i + 1)) * unit[i]);
+        String lower = s.toLowerCase(Locale.ROOT);
+        if (AGO.matcher(lower).matches()) {
+            long millis = 0;
+            Matcher term = AGO_TERM.matcher(lower);
+            while (term.find()) {
+                long unit = switch (term.group(2)) {
+                    case "w" -> 7 * 86_400_000L;
+                    case "d" -> 86_400_000L;
+                    case "h" -> 3_600_000L;
+                    case "m", "min" -> 60_000L;
+                    case "s", "sec" -> 1_000L;
+                    default -> 1L;
+                };
+                millis += Long.parseLong(term.group(1)) * unit; // 12 digits times a week: no overflow
+                if (millis > MAX_AGO_DAYS * 86_400_000L) {
+                    throw bad(text, "more than " + MAX_AGO_DAYS + " days back");
                 }
             }
-            return now.minus(d);
+            return now.minusMillis(millis);
         }
         if (s.matches("\\d+")) {
             throw bad(text, "a number needs a unit (2h, 30m, 90s, 1d) or @ for milliseconds since the epoch");
@@ -110,7 +124,7 @@ public final class TimeSpec {
 
     private static IllegalArgumentException bad(String text, String why) {
         return new IllegalArgumentException("'" + text + "' is not a time (" + why + "); use ISO-8601"
-                + " (2026-12-06T03:12:00Z, or 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h) or"
+                + " (2026-12-06T03:12:00Z, or 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h, 1w) or"
                 + " @MS (milliseconds since the epoch)");
     }
 }

@@ -89,6 +89,14 @@ public record SshTransport(List<String> ssh, String host, long timeoutS) {
      * @param remoteDir the directory the script worked in, for "missing"
      */
     public String describeFailure(Reply r, String remoteDir) {
+        return describeFailure(r, remoteDir, "--to");
+    }
+
+    /**
+     * As {@link #describeFailure(Reply, String)}, for a command whose option naming the peer is {@code hostOption}
+     * ({@code --peer} for {@code hb report} and {@code hb web}; {@code --to} for {@code hb config push}).
+     */
+    public String describeFailure(Reply r, String remoteDir, String hostOption) {
         String last = lastLine(r.err());
         if (r.code() == ConfigPush.NO_REMOTE_DIR && last.startsWith("jhb-push:")) {
             return "directory " + remoteDir + " does not exist on " + host + "; create it there or pass --remote-dir DIR";
@@ -107,7 +115,7 @@ public record SshTransport(List<String> ssh, String host, long timeoutS) {
                     "Network is unreachable", "Could not resolve hostname", "Connection closed",
                     "Operation timed out")) {
                 if (all.contains(s)) {
-                    return "cannot reach " + host + " over ssh (" + last + "); check the address, or pass --to HOST";
+                    return "cannot reach " + host + " over ssh (" + last + "); check the address, or pass " + hostOption + " HOST";
                 }
             }
             return "ssh to " + host + " failed: " + (last.isEmpty() ? "exit 255" : last);

@@ -125,7 +125,7 @@ public final class Sources {
             SshTransport.Reply r = t.run(settings.peerHb() + " events --json --since "
                     + Instant.ofEpochMilli(since), new byte[0]);
             if (r.code() != 0) {
-                peerError = r.code() == 255 ? t.describeFailure(r, "") : "hb events on " + host + " exited " + r.code()
+                peerError = r.code() == 255 ? t.describeFailure(r, "", "--peer") : "hb events on " + host + " exited " + r.code()
                         + ": " + r.err().strip();
                 return;
             }

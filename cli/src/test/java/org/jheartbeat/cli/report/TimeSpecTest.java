@@ -40,6 +40,12 @@ class TimeSpecTest {
         assertThat(p("90s")).isEqualTo(NOW.minusSeconds(90));
         assertThat(p("1d")).isEqualTo(NOW.minusSeconds(86_400));
         assertThat(p("2H")).isEqualTo(NOW.minusSeconds(7200));
+        // hb events' spellings too: one parser for every command
+        assertThat(p("30min")).isEqualTo(NOW.minusSeconds(1800));
+        assertThat(p("1w")).isEqualTo(NOW.minusSeconds(7 * 86_400));
+        assertThat(p("90sec")).isEqualTo(NOW.minusSeconds(90));
+        assertThat(p("1500ms")).isEqualTo(NOW.minusMillis(1500));
+        assertThat(p("1w2d3h4min5s")).isEqualTo(NOW.minusSeconds(9 * 86_400 + 3 * 3600 + 4 * 60 + 5));
         assertThat(p("@1796526724518")).isEqualTo(Instant.ofEpochMilli(1796526724518L));
         assertThat(p("now")).isEqualTo(NOW);
     }
@@ -63,11 +69,13 @@ class TimeSpecTest {
     void wrongTimesSayWhatIsAccepted() {
         assertThatThrownBy(() -> p("yesterday")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("'yesterday' is not a time (not a date and time); use ISO-8601 (2026-12-06T03:12:00Z, or"
-                        + " 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h) or @MS (milliseconds since the"
+                        + " 2026-12-06 03:12 in local time), a time ago (2h, 30m, 1d2h, 1w) or @MS (milliseconds since the"
                         + " epoch)");
         assertThatThrownBy(() -> p("120")).hasMessageContaining("a number needs a unit (2h, 30m, 90s, 1d)");
         assertThatThrownBy(() -> p("")).hasMessageContaining("it is empty");
         assertThatThrownBy(() -> p("2026-13-01")).hasMessageContaining("not a date and time");
+        assertThatThrownBy(() -> p("99999999999d")).hasMessageContaining("more than 36525 days back");
+        assertThatThrownBy(() -> p("2 h")).hasMessageContaining("not a date and time");
         assertThatThrownBy(() -> TimeSpec.window("1h", "2h", NOW, BERLIN)).hasMessage("--from 1h"
                 + " (2026-12-06T09:00:00Z) is after --to 2h (2026-12-06T08:00:00Z); give a start before the end");
     }
