@@ -26,8 +26,8 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * web:
  *   listen:                          # per node; default 127.0.0.1:8480 on every node
  *     node1: 192.168.1.1:8443
- *   tls_cert_file: /etc/ha.d/web.crt # with tls_key_file: https (PEM certificate; PKCS#8 PEM key, 0600 root)
- *   tls_key_file: /etc/ha.d/web.key
+ *   tls_cert_file: /var/lib/jheartbeat/web.crt # with tls_key_file: https (PEM certificate; PKCS#8 PEM key,
+ *   tls_key_file: /var/lib/jheartbeat/web.key  # 0600 root); the .deb's postinst makes this self-signed pair
  *   users_file: /etc/ha.d/web-users  # default: the console's PBKDF2 password file (hb web user add)
  * </pre>
  * An address that is not loopback without the TLS files is refused: the login's password and the session cookie
@@ -42,6 +42,8 @@ public record WebYaml(Map<String, InetSocketAddress> listen, Optional<MetricsTls
     public static final InetSocketAddress DEFAULT_LISTEN = new InetSocketAddress("127.0.0.1", 8480);
     /** The default {@code users_file:}. */
     public static final Path DEFAULT_USERS = Path.of("/etc/ha.d/web-users");
+    /** Where the .deb's postinst makes the self-signed {@code web.crt} and {@code web.key} (packaging/src/deb). */
+    public static final String SELF_SIGNED_DIR = "/var/lib/jheartbeat";
     /** No {@code web:} section. */
     public static final WebYaml NONE = new WebYaml(Map.of(), Optional.empty(), DEFAULT_USERS);
 
@@ -120,7 +122,7 @@ public record WebYaml(Map<String, InetSocketAddress> listen, Optional<MetricsTls
                         problems.add(new Problem(line(e.getValueNode()), "web: listen: " + node + ": "
                                 + a.getAddress().getHostAddress() + " is not a loopback address and the console has no"
                                 + " TLS; give web: tls_cert_file: and tls_key_file: (the .deb makes a self-signed pair in"
-                                + " /etc/ha.d/web.crt and web.key), or listen on 127.0.0.1 and reach it through ssh -L"));
+                                + " " + SELF_SIGNED_DIR + "/web.crt and web.key), or listen on 127.0.0.1 and reach it through ssh -L"));
                         continue;
                     }
                     listen.put(node.toLowerCase(Locale.ROOT), a);

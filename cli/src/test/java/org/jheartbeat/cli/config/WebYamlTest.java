@@ -49,7 +49,9 @@ class WebYamlTest {
                 .isInstanceOf(UserException.class)
                 .hasMessageContaining("jheartbeat.yaml:3: web: listen: " + node + ": 192.168.1.1 is not a loopback"
                         + " address and the console has no TLS")
-                .hasMessageContaining("tls_cert_file");
+                .hasMessageContaining("tls_cert_file")
+                // where the package's postinst makes the self-signed pair
+                .hasMessageContaining("the .deb makes a self-signed pair in /var/lib/jheartbeat/web.crt and web.key");
         // the daemon's own check (hb config check) reports it too
         assertThatThrownBy(() -> JheartbeatYaml.parse("web:\n  listen:\n    " + node + ": 10.0.0.1:8480\n",
                 Path.of("/etc/ha.d/jheartbeat.yaml"), CLUSTER)).hasMessageContaining("/etc/ha.d/jheartbeat.yaml:3: web:");
