@@ -78,11 +78,13 @@ public final class WebCommand implements Callable<Integer> {
     PeerSshOptions peerSsh;
 
     @Option(names = "--director-config", paramLabel = "FILE",
-            description = "The director's ldirectord.cf, to find its socket (default: ldirectord.cf when present).")
+            description = "The director's ldirectord.cf, to find its socket; a bare name is looked up in --config-dir,"
+                    + " then its conf/, then the current directory (default: ldirectord.cf, when present).")
     String directorConfig;
 
     @Option(names = "--users-file", paramLabel = "FILE",
-            description = "The users file (default: web: users_file: of jheartbeat.yaml, else /etc/ha.d/web-users).")
+            description = "The users file, an absolute path (default: web: users_file: of jheartbeat.yaml, else"
+                    + " web-users in --config-dir: /etc/ha.d/web-users).")
     Path usersFile;
 
     @Option(names = "--etc", paramLabel = "DIR", defaultValue = "/etc", hidden = true,
@@ -111,7 +113,7 @@ public final class WebCommand implements Callable<Integer> {
                     + " web.key); listen on 127.0.0.1 or give the TLS files");
         }
         Path daemonSocket = new StateDirectory(stateDir.path()).controlSocket();
-        Optional<Path> director = directorSocket();
+        Optional<Path> director = directorSocket(directorConfig, dir);
         java.time.Clock clock = WallClocks.system();
         Sources sources = new Sources(new Sources.Settings(daemonSocket, director, SshTransport.split(peerSsh.ssh),
                 Optional.ofNullable(peerSsh.peer), peerSsh.remoteHb), clock);
@@ -177,8 +179,12 @@ public final class WebCommand implements Callable<Integer> {
         };
     }
 
-    private Optional<Path> directorSocket() {
-        Path cf = LvsCommand.resolveConfig(directorConfig);
+    /**
+     * The director's control socket: {@code --director-config} as given, else {@code ldirectord.cf} when one is found
+     * in {@code configDir} (then {@code configDir/conf}, then the current directory, as ldirectord looks in /etc/ha.d).
+     */
+    static Optional<Path> directorSocket(String directorConfig, Path configDir) {
+        Path cf = LvsCommand.resolveConfig(directorConfig, configDir);
         return directorConfig != null || Files.exists(cf) ? Optional.of(LvsCommand.socketFor(cf)) : Optional.empty();
     }
 
@@ -226,8 +232,8 @@ public final class WebCommand implements Callable<Integer> {
             @Parameters(index = "0", paramLabel = "NAME", description = "The user (a Unix account name).")
             String name;
 
-            @Option(names = "--users-file", paramLabel = "FILE", description = "The users file (default: web: users_file:"
-                    + " of jheartbeat.yaml, else /etc/ha.d/web-users).")
+            @Option(names = "--users-file", paramLabel = "FILE", description = "The users file, an absolute path"
+                    + " (default: web: users_file: of jheartbeat.yaml, else web-users in --config-dir: /etc/ha.d/web-users).")
             Path usersFile;
 
             @Override

@@ -29,7 +29,15 @@ class WebYamlTest {
         String node = CLUSTER.get().nodes().get(0).value();
         assertThat(w.listen(NodeName.of(node))).isEqualTo(WebYaml.DEFAULT_LISTEN);
         assertThat(w.tls()).isEmpty();
-        assertThat(w.usersFile()).isEqualTo(Path.of("/etc/ha.d/web-users"));
+        // the default follows the configuration directory (--config-dir), not the host's /etc/ha.d
+        assertThat(w.usersFile()).isEqualTo(dir.resolve("web-users"));
+    }
+
+    @Test
+    void withoutJheartbeatYamlTheUsersFileIsInTheConfigDir(@TempDir Path dir) throws Exception {
+        assertThat(WebYaml.load(dir, CLUSTER).usersFile()).isEqualTo(dir.resolve("web-users"));
+        assertThat(load(dir, "web:\n  users_file: /srv/console-users\n").usersFile())
+                .isEqualTo(Path.of("/srv/console-users"));
     }
 
     @Test
