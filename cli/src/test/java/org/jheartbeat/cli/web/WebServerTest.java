@@ -154,6 +154,16 @@ class WebServerTest {
     }
 
     @Test
+    void aTimelineWindowNotUnderstoodIsSaidOnThePage() throws Exception {
+        String bob = login("bob", "bob-secret1");
+        HttpResponse<String> r = get("/timeline?window=99999d", bob);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("id=\"window-notice\"").contains("The window [99999d] was not understood")
+                .contains("Showing the last hour.");
+        assertThat(get("/timeline?window=1h", bob).body()).doesNotContain("window-notice");
+    }
+
+    @Test
     void strangersAndGuessersAreKeptOut() throws Exception {
         // carol has no group: her right password is answered as a wrong one (the page confirms nothing), the log says why
         HttpResponse<String> carol = post("/login", null, "user=carol&password=carol-secret");
