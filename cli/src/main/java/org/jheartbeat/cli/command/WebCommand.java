@@ -93,6 +93,7 @@ public final class WebCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        absolute(usersFile, "web");
         Path dir = configDir.path();
         Optional<ClusterConfig> cluster = ConfigLoader.load(dir, Optional.empty()).config();
         WebYaml web = WebYaml.load(dir, cluster);
@@ -188,6 +189,19 @@ public final class WebCommand implements Callable<Integer> {
         return directorConfig != null || Files.exists(cf) ? Optional.of(LvsCommand.socketFor(cf)) : Optional.empty();
     }
 
+    /**
+     * Refuses a relative {@code --users-file} as {@code web: users_file:} does: the service's working directory is not
+     * the one it was written from, so a relative file would be another one.
+     *
+     * @throws UserException exit 64
+     */
+    static void absolute(Path usersFile, String command) throws UserException {
+        if (usersFile != null && !usersFile.isAbsolute()) {
+            throw new UserException(ExitCodes.USAGE, command + ": --users-file " + usersFile + " is not an absolute path;"
+                    + " give one, e.g. --users-file " + WebYaml.DEFAULT_USERS);
+        }
+    }
+
     private static InetSocketAddress address(String text) throws UserException {
         int colon = text.lastIndexOf(':');
         try {
@@ -238,6 +252,7 @@ public final class WebCommand implements Callable<Integer> {
 
             @Override
             public Integer call() throws Exception {
+                absolute(usersFile, "web user add");
                 if (!WebUsers.validName(name)) {
                     throw new UserException(ExitCodes.USAGE, "web user add: [" + name + "] is not a user name; give the"
                             + " name of a Unix account (lower case letters, digits, _ and -)");
