@@ -50,4 +50,26 @@ class WebUserAddTest {
         assertThat(Files.readString(users)).startsWith("root:");
         assertThat(dir.resolve("web-users")).doesNotExist();
     }
+
+    @Test
+    void aNameWithoutAnAccountIsRefusedAndOneWithoutAGroupWarned() throws Exception {
+        Path etc = Files.createDirectories(dir.resolve("etc"));
+        Files.writeString(etc.resolve("passwd"), "root:x:0:0::/root:/bin/sh\ndaemon:x:1:1::/:/usr/sbin/nologin\n"
+                + "bob:x:1002:1002::/home/bob:/bin/sh\n");
+        Files.writeString(etc.resolve("group"), "root:x:0:\ndaemon:x:1:\nbob:x:1002:\nhaclient:x:2001:bob\n");
+        HbRun none = add("a-password", "nosuchuser99", "--config-dir", dir.toString(), "--etc", etc.toString());
+        assertThat(none.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(none.err()).contains("web user add: nosuchuser99 is not an account of " + etc.resolve("passwd")
+                + ", so it could never log in").doesNotContain("\tat ");
+        assertThat(dir.resolve("web-users")).doesNotExist();
+
+        HbRun daemon = add("a-password", "daemon", "--config-dir", dir.toString(), "--etc", etc.toString());
+        assertThat(daemon.code()).as(daemon.err()).isEqualTo(ExitCodes.OK);
+        assertThat(daemon.err()).contains("warning: daemon is neither root, in the admin group nor in group haclient,"
+                + " so it cannot log in yet");
+        HbRun bob = add("a-password", "bob", "--config-dir", dir.toString(), "--etc", etc.toString());
+        assertThat(bob.code()).as(bob.err()).isEqualTo(ExitCodes.OK);
+        assertThat(bob.err()).isEmpty();
+        assertThat(Files.readString(dir.resolve("web-users"))).contains("daemon:").contains("bob:");
+    }
 }

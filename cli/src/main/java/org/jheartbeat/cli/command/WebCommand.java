@@ -20,6 +20,7 @@ import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.metrics.MetricsTls;
 import org.jheartbeat.cli.runtime.SshTransport;
 import org.jheartbeat.cli.web.Console;
+import org.jheartbeat.cli.web.Roles;
 import org.jheartbeat.cli.web.Sessions;
 import org.jheartbeat.cli.web.Snapshot;
 import org.jheartbeat.cli.web.Sources;
@@ -235,7 +236,8 @@ public final class WebCommand implements Callable<Integer> {
                         + " a PBKDF2-SHA256 hash in the users file (mode 0600). NAME logs in with the rights of the Unix"
                         + " account NAME: root and the admin group act, haclient members read."},
                 exitCodeListHeading = "%nExit codes:%n",
-                exitCodeList = {"0:set", "1:the file cannot be written", "2:configuration error", "64:usage error"})
+                exitCodeList = {"0:set", "1:the file cannot be written", "2:configuration error",
+                    "64:usage error (NAME is not an account of /etc/passwd, a short password, a relative --users-file)"})
         public static final class Add implements Callable<Integer> {
             @Spec
             CommandSpec spec;
@@ -250,6 +252,10 @@ public final class WebCommand implements Callable<Integer> {
                     + " (default: web: users_file: of jheartbeat.yaml, else web-users in --config-dir: /etc/ha.d/web-users).")
             Path usersFile;
 
+            @Option(names = "--etc", paramLabel = "DIR", defaultValue = "/etc", hidden = true,
+                    description = "Where passwd and group are read (tests).")
+            Path etc;
+
             @Override
             public Integer call() throws Exception {
                 absolute(usersFile, "web user add");
@@ -257,7 +263,15 @@ public final class WebCommand implements Callable<Integer> {
                     throw new UserException(ExitCodes.USAGE, "web user add: [" + name + "] is not a user name; give the"
                             + " name of a Unix account (lower case letters, digits, _ and -)");
                 }
+                // the login takes the role from this account: without one the password could never be used
+                Path passwd = etc.resolve("passwd");
+                if (!Roles.hasAccount(name, passwd)) {
+                    throw new UserException(ExitCodes.USAGE, "web user add: " + name + " is not an account of " + passwd
+                            + ", so it could never log in (the console's rights are the Unix account's); give an"
+                            + " existing account's name, or create it first (useradd -G haclient " + name + ")");
+                }
                 Path file = usersFile != null ? usersFile : WebYaml.load(configDir.path(), Optional.empty()).usersFile();
+                Optional<String> admins = JheartbeatYaml.load(configDir.path(), Optional.empty()).adminGroup();
                 byte[] in = System.in.readNBytes(4096);
                 String text = new String(in, StandardCharsets.UTF_8);
                 String password = text.lines().findFirst().orElse("");
@@ -272,6 +286,11 @@ public final class WebCommand implements Callable<Integer> {
                             + e.getMessage() + "; run as root");
                 }
                 spec.commandLine().getOut().println("set the console password of " + name + " in " + file);
+                if (Roles.of(name, admins, passwd, etc.resolve("group")).isEmpty()) {
+                    spec.commandLine().getErr().println("web user add: warning: " + name + " is neither root, in the"
+                            + " admin group" + admins.map(g -> " " + g).orElse("") + " nor in group " + Roles.READERS
+                            + ", so it cannot log in yet; add it to one (usermod -aG " + Roles.READERS + " " + name + ")");
+                }
                 return ExitCodes.OK;
             }
         }
