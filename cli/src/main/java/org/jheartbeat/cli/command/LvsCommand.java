@@ -32,9 +32,14 @@ public final class LvsCommand extends CommandGroup {
      * {@code ldirectord.cf}.
      */
     static Path resolveConfig(String name) {
+        return resolveConfig(name, Path.of("/etc/ha.d"));
+    }
+
+    /** As {@link #resolveConfig(String)}, looking in {@code configDir} and {@code configDir/conf} instead of /etc/ha.d. */
+    static Path resolveConfig(String name, Path configDir) {
         String n = name == null ? "ldirectord.cf" : name;
         if (!n.contains("/")) {
-            for (Path p : List.of(Path.of("/etc/ha.d", n), Path.of("/etc/ha.d/conf", n))) {
+            for (Path p : List.of(configDir.resolve(n), configDir.resolve("conf").resolve(n))) {
                 if (Files.isRegularFile(p)) {
                     return p;
                 }

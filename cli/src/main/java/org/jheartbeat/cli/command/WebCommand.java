@@ -20,6 +20,7 @@ import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.metrics.MetricsTls;
 import org.jheartbeat.cli.runtime.SshTransport;
 import org.jheartbeat.cli.web.Console;
+import org.jheartbeat.cli.web.Roles;
 import org.jheartbeat.cli.web.Sessions;
 import org.jheartbeat.cli.web.Snapshot;
 import org.jheartbeat.cli.web.Sources;
@@ -78,11 +79,13 @@ public final class WebCommand implements Callable<Integer> {
     PeerSshOptions peerSsh;
 
     @Option(names = "--director-config", paramLabel = "FILE",
-            description = "The director's ldirectord.cf, to find its socket (default: ldirectord.cf when present).")
+            description = "The director's ldirectord.cf, to find its socket; a bare name is looked up in --config-dir,"
+                    + " then its conf/, then the current directory (default: ldirectord.cf, when present).")
     String directorConfig;
 
     @Option(names = "--users-file", paramLabel = "FILE",
-            description = "The users file (default: web: users_file: of jheartbeat.yaml, else /etc/ha.d/web-users).")
+            description = "The users file, an absolute path (default: web: users_file: of jheartbeat.yaml, else"
+                    + " web-users in --config-dir: /etc/ha.d/web-users).")
     Path usersFile;
 
     @Option(names = "--etc", paramLabel = "DIR", defaultValue = "/etc", hidden = true,
@@ -91,6 +94,7 @@ public final class WebCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        absolute(usersFile, "web");
         Path dir = configDir.path();
         Optional<ClusterConfig> cluster = ConfigLoader.load(dir, Optional.empty()).config();
         WebYaml web = WebYaml.load(dir, cluster);
@@ -111,7 +115,7 @@ public final class WebCommand implements Callable<Integer> {
                     + " web.key); listen on 127.0.0.1 or give the TLS files");
         }
         Path daemonSocket = new StateDirectory(stateDir.path()).controlSocket();
-        Optional<Path> director = directorSocket();
+        Optional<Path> director = directorSocket(directorConfig, dir);
         java.time.Clock clock = WallClocks.system();
         Sources sources = new Sources(new Sources.Settings(daemonSocket, director, SshTransport.split(peerSsh.ssh),
                 Optional.ofNullable(peerSsh.peer), peerSsh.remoteHb), clock);
@@ -177,9 +181,26 @@ public final class WebCommand implements Callable<Integer> {
         };
     }
 
-    private Optional<Path> directorSocket() {
-        Path cf = LvsCommand.resolveConfig(directorConfig);
+    /**
+     * The director's control socket: {@code --director-config} as given, else {@code ldirectord.cf} when one is found
+     * in {@code configDir} (then {@code configDir/conf}, then the current directory, as ldirectord looks in /etc/ha.d).
+     */
+    static Optional<Path> directorSocket(String directorConfig, Path configDir) {
+        Path cf = LvsCommand.resolveConfig(directorConfig, configDir);
         return directorConfig != null || Files.exists(cf) ? Optional.of(LvsCommand.socketFor(cf)) : Optional.empty();
+    }
+
+    /**
+     * Refuses a relative {@code --users-file} as {@code web: users_file:} does: the service's working directory is not
+     * the one it was written from, so a relative file would be another one.
+     *
+     * @throws UserException exit 64
+     */
+    static void absolute(Path usersFile, String command) throws UserException {
+        if (usersFile != null && !usersFile.isAbsolute()) {
+            throw new UserException(ExitCodes.USAGE, command + ": --users-file " + usersFile + " is not an absolute path;"
+                    + " give one, e.g. --users-file " + WebYaml.DEFAULT_USERS);
+        }
     }
 
     private static InetSocketAddress address(String text) throws UserException {
@@ -215,7 +236,8 @@ public final class WebCommand implements Callable<Integer> {
                         + " a PBKDF2-SHA256 hash in the users file (mode 0600). NAME logs in with the rights of the Unix"
                         + " account NAME: root and the admin group act, haclient members read."},
                 exitCodeListHeading = "%nExit codes:%n",
-                exitCodeList = {"0:set", "1:the file cannot be written", "2:configuration error", "64:usage error"})
+                exitCodeList = {"0:set", "1:the file cannot be written", "2:configuration error",
+                    "64:usage error (NAME is not an account of /etc/passwd, a short password, a relative --users-file)"})
         public static final class Add implements Callable<Integer> {
             @Spec
             CommandSpec spec;
@@ -226,17 +248,30 @@ public final class WebCommand implements Callable<Integer> {
             @Parameters(index = "0", paramLabel = "NAME", description = "The user (a Unix account name).")
             String name;
 
-            @Option(names = "--users-file", paramLabel = "FILE", description = "The users file (default: web: users_file:"
-                    + " of jheartbeat.yaml, else /etc/ha.d/web-users).")
+            @Option(names = "--users-file", paramLabel = "FILE", description = "The users file, an absolute path"
+                    + " (default: web: users_file: of jheartbeat.yaml, else web-users in --config-dir: /etc/ha.d/web-users).")
             Path usersFile;
+
+            @Option(names = "--etc", paramLabel = "DIR", defaultValue = "/etc", hidden = true,
+                    description = "Where passwd and group are read (tests).")
+            Path etc;
 
             @Override
             public Integer call() throws Exception {
+                absolute(usersFile, "web user add");
                 if (!WebUsers.validName(name)) {
                     throw new UserException(ExitCodes.USAGE, "web user add: [" + name + "] is not a user name; give the"
                             + " name of a Unix account (lower case letters, digits, _ and -)");
                 }
+                // the login takes the role from this account: without one the password could never be used
+                Path passwd = etc.resolve("passwd");
+                if (!Roles.hasAccount(name, passwd)) {
+                    throw new UserException(ExitCodes.USAGE, "web user add: " + name + " is not an account of " + passwd
+                            + ", so it could never log in (the console's rights are the Unix account's); give an"
+                            + " existing account's name, or create it first (useradd -G haclient " + name + ")");
+                }
                 Path file = usersFile != null ? usersFile : WebYaml.load(configDir.path(), Optional.empty()).usersFile();
+                Optional<String> admins = JheartbeatYaml.load(configDir.path(), Optional.empty()).adminGroup();
                 byte[] in = System.in.readNBytes(4096);
                 String text = new String(in, StandardCharsets.UTF_8);
                 String password = text.lines().findFirst().orElse("");
@@ -251,6 +286,11 @@ public final class WebCommand implements Callable<Integer> {
                             + e.getMessage() + "; run as root");
                 }
                 spec.commandLine().getOut().println("set the console password of " + name + " in " + file);
+                if (Roles.of(name, admins, passwd, etc.resolve("group")).isEmpty()) {
+                    spec.commandLine().getErr().println("web user add: warning: " + name + " is neither root, in the"
+                            + " admin group" + admins.map(g -> " " + g).orElse("") + " nor in group " + Roles.READERS
+                            + ", so it cannot log in yet; add it to one (usermod -aG " + Roles.READERS + " " + name + ")");
+                }
                 return ExitCodes.OK;
             }
         }

@@ -26,9 +26,10 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * web:
  *   listen:                          # per node; default 127.0.0.1:8480 on every node
  *     node1: 192.168.1.1:8443
- *   tls_cert_file: /etc/ha.d/web.crt # with tls_key_file: https (PEM certificate; PKCS#8 PEM key, 0600 root)
- *   tls_key_file: /etc/ha.d/web.key
- *   users_file: /etc/ha.d/web-users  # default: the console's PBKDF2 password file (hb web user add)
+ *   tls_cert_file: /var/lib/jheartbeat/web.crt # with tls_key_file: https (PEM certificate; PKCS#8 PEM key,
+ *   tls_key_file: /var/lib/jheartbeat/web.key  # 0600 root); the .deb's postinst makes this self-signed pair
+ *   users_file: /etc/ha.d/web-users  # the console's PBKDF2 password file (hb web user add); default: web-users
+ *                                    # in the configuration directory (--config-dir, /etc/ha.d)
  * </pre>
  * An address that is not loopback without the TLS files is refused: the login's password and the session cookie
  * would cross the network in clear text.
@@ -40,8 +41,12 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 public record WebYaml(Map<String, InetSocketAddress> listen, Optional<MetricsTlsFiles> tls, Path usersFile) {
     /** Where a node's console listens unless {@code listen:} says otherwise. */
     public static final InetSocketAddress DEFAULT_LISTEN = new InetSocketAddress("127.0.0.1", 8480);
-    /** The default {@code users_file:}. */
-    public static final Path DEFAULT_USERS = Path.of("/etc/ha.d/web-users");
+    /** The default {@code users_file:}'s name, in the configuration directory. */
+    public static final String USERS_NAME = "web-users";
+    /** The default {@code users_file:} with the default configuration directory. */
+    public static final Path DEFAULT_USERS = Path.of("/etc/ha.d", USERS_NAME);
+    /** Where the .deb's postinst makes the self-signed {@code web.crt} and {@code web.key} (packaging/src/deb). */
+    public static final String SELF_SIGNED_DIR = "/var/lib/jheartbeat";
     /** No {@code web:} section. */
     public static final WebYaml NONE = new WebYaml(Map.of(), Optional.empty(), DEFAULT_USERS);
 
@@ -56,25 +61,29 @@ public record WebYaml(Map<String, InetSocketAddress> listen, Optional<MetricsTls
 
     /**
      * The {@code web:} section of {@code configDir/jheartbeat.yaml}: the whole file is checked first (so every problem
-     * of it is reported as {@code hb config check} would), then the section read.
+     * of it is reported as {@code hb config check} would), then the section read. Without {@code users_file:} the
+     * users file is {@code configDir/web-users}, so that {@code --config-dir} moves it with the rest.
      *
      * @throws UserException exit 2, {@code FILE:LINE: what; what to do} per problem
      */
     public static WebYaml load(Path configDir, Optional<ClusterConfig> cluster) throws UserException {
         JheartbeatYaml all = JheartbeatYaml.load(configDir, cluster);
+        Path defaultUsers = configDir.resolve(USERS_NAME);
+        WebYaml none = new WebYaml(Map.of(), Optional.empty(), defaultUsers);
         if (all.source() == null || !java.nio.file.Files.exists(all.source())) {
-            return NONE;
+            return none;
         }
         try {
             Node root = YamlNodes.compose(java.nio.file.Files.readString(all.source()));
             if (root instanceof MappingNode m) {
                 for (NodeTuple t : m.getValue()) {
                     if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("web")) {
-                        return section(new java.util.ArrayList<>(), t, cluster);
+                        WebYaml w = section(new java.util.ArrayList<>(), t, cluster, defaultUsers);
+                        return w == NONE ? none : w;
                     }
                 }
             }
-            return NONE;
+            return none;
         } catch (java.io.IOException | YamlNodes.SyntaxError | Problem e) {
             throw new UserException(ExitCodes.CONFIG, all.source() + ": " + e.getMessage());
         }
@@ -82,6 +91,12 @@ public record WebYaml(Map<String, InetSocketAddress> listen, Optional<MetricsTls
 
     /** The section, its problems in {@code problems} (the parse of jheartbeat.yaml calls this). */
     static WebYaml section(List<Problem> problems, NodeTuple web, Optional<ClusterConfig> cluster) throws Problem {
+        return section(problems, web, cluster, DEFAULT_USERS);
+    }
+
+    /** The section; {@code defaultUsers} when it has no {@code users_file:}. */
+    private static WebYaml section(List<Problem> problems, NodeTuple web, Optional<ClusterConfig> cluster,
+            Path defaultUsers) throws Problem {
         if (web == null || JheartbeatYaml.isNull(web.getValueNode())) {
             return NONE;
         }
@@ -93,7 +108,7 @@ public record WebYaml(Map<String, InetSocketAddress> listen, Optional<MetricsTls
         } catch (Problem p) {
             problems.add(new Problem(p.line, p.getMessage().replaceFirst("^metrics:", "web:")));
         }
-        Path users = DEFAULT_USERS;
+        Path users = defaultUsers;
         if (m.get("users_file") != null) {
             Node n = m.get("users_file").getValueNode();
             String v = n instanceof ScalarNode s ? s.getValue() : "";
@@ -120,7 +135,7 @@ public record WebYaml(Map<String, InetSocketAddress> listen, Optional<MetricsTls
                         problems.add(new Problem(line(e.getValueNode()), "web: listen: " + node + ": "
                                 + a.getAddress().getHostAddress() + " is not a loopback address and the console has no"
                                 + " TLS; give web: tls_cert_file: and tls_key_file: (the .deb makes a self-signed pair in"
-                                + " /etc/ha.d/web.crt and web.key), or listen on 127.0.0.1 and reach it through ssh -L"));
+                                + " " + SELF_SIGNED_DIR + "/web.crt and web.key), or listen on 127.0.0.1 and reach it through ssh -L"));
                         continue;
                     }
                     listen.put(node.toLowerCase(Locale.ROOT), a);

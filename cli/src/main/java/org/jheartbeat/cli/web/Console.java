@@ -198,6 +198,9 @@ public final class Console {
         return view(s, a.get().title(), "/confirm", b.toString(), false);
     }
 
+    /** The login page's answer to any refused login (a wrong password, or a right one without a role). */
+    static final String WRONG_LOGIN = "Wrong user or password.";
+
     private Response login(Request r) {
         String user = r.param(r.form(), "user").trim();
         if (!sessions.mayTry(r.remote())) {
@@ -211,10 +214,11 @@ public final class Console {
                 : Optional.empty();
         if (role.isEmpty()) {
             sessions.failed(r.remote());
-            log.accept("web: failed login" + (ok ? " (not root, in the admin group or in haclient)" : "") + " of "
-                    + (WebUsers.validName(user) ? user : "?") + " from " + r.remote());
-            return Response.html(401, loginPage(ok ? "User " + user + " is neither root, in the admin group nor in"
-                    + " group haclient." : "Wrong user or password."));
+            log.accept("web: failed login" + (ok ? " (right password, but not root, in the admin group or in haclient)"
+                    : "") + " of " + (WebUsers.validName(user) ? user : "?") + " from " + r.remote());
+            // the page answers a right password without a role exactly as a wrong one: telling them apart would
+            // confirm the password to whoever is guessing; the reason is in the server's log only
+            return Response.html(401, loginPage(WRONG_LOGIN));
         }
         Sessions.Session s = sessions.open(user, role.get());
         log.accept("web: " + s.describe() + " logged in from " + r.remote());

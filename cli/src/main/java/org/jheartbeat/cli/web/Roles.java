@@ -46,6 +46,21 @@ public final class Roles {
         return groups.contains(READERS) ? Optional.of(Role.READ) : Optional.empty();
     }
 
+    /**
+     * Whether {@code passwd} has an account {@code user}: the logins read the groups from there only (not NSS), so a
+     * user without a line can never log in.
+     *
+     * @return false too when the file cannot be read
+     */
+    public static boolean hasAccount(String user, Path passwd) {
+        try {
+            return Files.readAllLines(passwd, StandardCharsets.UTF_8).stream().map(l -> l.split(":", -1))
+                    .anyMatch(f -> f.length >= 4 && f[0].equals(user));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** {@code user}'s group names; none when the account or the files are missing. */
     static Set<String> groups(String user, Path passwd, Path group) {
         Set<String> out = new HashSet<>();

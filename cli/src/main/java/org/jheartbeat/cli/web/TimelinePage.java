@@ -37,29 +37,56 @@ public final class TimelinePage {
     private TimelinePage() {
     }
 
-    /** The time range shown, ms since the epoch ({@code from <= t < to}), and how it was asked for. */
-    public record Window(long from, long to, String label) {
+    /**
+     * The time range shown, ms since the epoch ({@code from <= t < to}), how it was asked for, and why the one asked
+     * for was not taken ({@code notice}, empty when it was).
+     */
+    public record Window(long from, long to, String label, String notice) {
         /**
          * From the query: {@code window=1m|5m|15m|1h|12h|24h|7d} back from now, or {@code from=} and {@code to=} as a
-         * browser's datetime-local gives them ({@code 2026-12-06T03:00}) in {@code zone}. Anything else: the last hour.
+         * browser's datetime-local gives them ({@code 2026-12-06T03:00}) in {@code zone}, {@code to} defaulting to now.
+         * Anything else (a hand-edited URL): the default window, the last hour, with a notice that says what was not
+         * understood and why.
          */
         public static Window of(Map<String, List<String>> query, long now, ZoneId zone) {
             String from = first(query, "from");
             String to = first(query, "to");
-            if (!from.isEmpty()) {
-                try {
-                    long f = LocalDateTime.parse(from).atZone(zone).toInstant().toEpochMilli();
-                    long t = to.isEmpty() ? now : LocalDateTime.parse(to).atZone(zone).toInstant().toEpochMilli();
-                    if (t > f) {
-                        return new Window(f, t, "range");
-                    }
-                } catch (DateTimeParseException e) {
-                    // an impossible date from a hand-edited URL: the default window
-                }
-            }
             String w = first(query, "window");
-            Long len = WINDOWS.get(w);
-            return len == null ? new Window(now - WINDOWS.get("1h"), now + 1, "1h") : new Window(now - len, now + 1, w);
+            String notice = "";
+            if (!from.isEmpty()) {
+                Long f = parse(from, zone);
+                Long t = to.isEmpty() ? Long.valueOf(now) : parse(to, zone);
+                if (f == null || t == null) {
+                    notice = "The range was not understood: [" + (f == null ? from : to) + "] is not a date and time"
+                            + " like 2026-12-06T03:00 or 2026-12-06T03:00:15.";
+                } else if (t <= f) {
+                    notice = "The range was not understood: from " + from + " is not before "
+                            + (to.isEmpty() ? "now" : "to " + to) + ".";
+                } else {
+                    return new Window(f, t, "range", "");
+                }
+            } else if (!to.isEmpty()) {
+                notice = "The range was not understood: to " + to + " was given without from.";
+            }
+            Long len = w.isEmpty() ? null : WINDOWS.get(w);
+            if (len != null) {
+                return new Window(now - len, now + 1, w, notice.isEmpty() ? "" : notice + " Showing the last " + w + ".");
+            }
+            if (!w.isEmpty() && len == null) {
+                notice = (notice.isEmpty() ? "" : notice + " ") + "The window [" + w + "] was not understood: it is"
+                        + " not one of " + String.join(", ", WINDOWS.keySet()) + ".";
+            }
+            return new Window(now - WINDOWS.get("1h"), now + 1, "1h", notice.isEmpty() ? "" : notice
+                    + " Showing the last hour.");
+        }
+
+        /** A datetime-local value in {@code zone}, ms since the epoch; null when it is not one. */
+        private static Long parse(String text, ZoneId zone) {
+            try {
+                return LocalDateTime.parse(text).atZone(zone).toInstant().toEpochMilli();
+            } catch (DateTimeParseException e) {
+                return null;
+            }
         }
 
         private static String first(Map<String, List<String>> q, String key) {
@@ -83,6 +110,9 @@ public final class TimelinePage {
         b.append(" or from <input type=\"datetime-local\" step=\"1\" name=\"from\" value=\"")
                 .append(w.label().equals("range") ? LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(w.from()), zone)
                         .withNano(0) : "").append("\"> to <input type=\"datetime-local\" step=\"1\" name=\"to\"> <button>Show</button></form>\n");
+        if (!w.notice().isEmpty()) {
+            b.append("<p class=\"warn\" id=\"window-notice\">").append(esc(w.notice())).append("</p>\n");
+        }
         if (!s.localJournalError().isEmpty()) {
             b.append("<p class=\"bad\" id=\"journal-error\">This node's journal cannot be read: ")
                     .append(esc(s.localJournalError())).append("</p>\n");

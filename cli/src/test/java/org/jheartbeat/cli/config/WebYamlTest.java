@@ -29,7 +29,15 @@ class WebYamlTest {
         String node = CLUSTER.get().nodes().get(0).value();
         assertThat(w.listen(NodeName.of(node))).isEqualTo(WebYaml.DEFAULT_LISTEN);
         assertThat(w.tls()).isEmpty();
-        assertThat(w.usersFile()).isEqualTo(Path.of("/etc/ha.d/web-users"));
+        // the default follows the configuration directory (--config-dir), not the host's /etc/ha.d
+        assertThat(w.usersFile()).isEqualTo(dir.resolve("web-users"));
+    }
+
+    @Test
+    void withoutJheartbeatYamlTheUsersFileIsInTheConfigDir(@TempDir Path dir) throws Exception {
+        assertThat(WebYaml.load(dir, CLUSTER).usersFile()).isEqualTo(dir.resolve("web-users"));
+        assertThat(load(dir, "web:\n  users_file: /srv/console-users\n").usersFile())
+                .isEqualTo(Path.of("/srv/console-users"));
     }
 
     @Test
@@ -49,7 +57,9 @@ class WebYamlTest {
                 .isInstanceOf(UserException.class)
                 .hasMessageContaining("jheartbeat.yaml:3: web: listen: " + node + ": 192.168.1.1 is not a loopback"
                         + " address and the console has no TLS")
-                .hasMessageContaining("tls_cert_file");
+                .hasMessageContaining("tls_cert_file")
+                // where the package's postinst makes the self-signed pair
+                .hasMessageContaining("the .deb makes a self-signed pair in /var/lib/jheartbeat/web.crt and web.key");
         // the daemon's own check (hb config check) reports it too
         assertThatThrownBy(() -> JheartbeatYaml.parse("web:\n  listen:\n    " + node + ": 10.0.0.1:8480\n",
                 Path.of("/etc/ha.d/jheartbeat.yaml"), CLUSTER)).hasMessageContaining("/etc/ha.d/jheartbeat.yaml:3: web:");

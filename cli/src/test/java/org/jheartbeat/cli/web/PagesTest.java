@@ -69,6 +69,43 @@ class PagesTest {
     }
 
     @Test
+    void aWindowNotUnderstoodIsSaidSoAndTheLastHourShown() {
+        Snapshot s = snapshot();
+        long hour = 3_600_000L;
+        Map<String, String> bad = new java.util.LinkedHashMap<>();
+        bad.put("window=abc", "The window [abc] was not understood: it is not one of 1m, 5m, 15m, 1h, 12h, 24h, 7d.");
+        bad.put("window=99999d", "The window [99999d] was not understood");
+        bad.put("window=30s", "The window [30s] was not understood");
+        bad.put("from=garbage", "[garbage] is not a date and time like 2026-12-06T03:00");
+        bad.put("from=2026-12-06T05:00&to=2026-12-06T04:00", "from 2026-12-06T05:00 is not before to 2026-12-06T04:00.");
+        bad.put("from=2026-12-06T04:00&to=soon", "[soon] is not a date and time");
+        bad.put("to=2026-12-06T04:00", "to 2026-12-06T04:00 was given without from.");
+        for (Map.Entry<String, String> e : bad.entrySet()) {
+            Map<String, List<String>> q = new java.util.HashMap<>();
+            for (String kv : e.getKey().split("&")) {
+                q.put(kv.substring(0, kv.indexOf('=')), List.of(kv.substring(kv.indexOf('=') + 1)));
+            }
+            TimelinePage.Window w = TimelinePage.Window.of(q, s.nowMillis(), ZoneOffset.UTC);
+            assertThat(w.to() - w.from()).as(e.getKey()).isEqualTo(hour + 1);
+            assertThat(w.notice()).as(e.getKey()).contains(e.getValue()).endsWith("Showing the last hour.");
+            assertThat(TimelinePage.body(s, w, ZoneOffset.UTC)).as(e.getKey())
+                    .contains("<p class=\"warn\" id=\"window-notice\">").contains("Showing the last hour.");
+        }
+        // a valid window beside a broken range is kept, and said so
+        TimelinePage.Window kept = TimelinePage.Window.of(Map.of("from", List.of("garbage"), "window", List.of("15m")),
+                s.nowMillis(), ZoneOffset.UTC);
+        assertThat(kept.label()).isEqualTo("15m");
+        assertThat(kept.notice()).endsWith("Showing the last 15m.");
+        // what the page offers is taken without a word
+        for (Map<String, List<String>> ok : List.of(Map.<String, List<String>>of(), Map.of("window", List.of("7d")),
+                Map.of("from", List.of("2026-12-06T03:00"), "to", List.of("2026-12-06T04:00:15")))) {
+            TimelinePage.Window w = TimelinePage.Window.of(ok, s.nowMillis(), ZoneOffset.UTC);
+            assertThat(w.notice()).as(ok.toString()).isEmpty();
+            assertThat(TimelinePage.body(s, w, ZoneOffset.UTC)).doesNotContain("window-notice");
+        }
+    }
+
+    @Test
     void theTimelineDrawsTheServedStepLastAndNamesAGroupWithoutOne() {
         Snapshot s = snapshot();
         Snapshot served = new Snapshot(s.local(), s.status(), s.statusError(), Timeline.merge(TimelineTest.NODE1,

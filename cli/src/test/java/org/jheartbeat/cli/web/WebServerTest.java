@@ -154,9 +154,25 @@ class WebServerTest {
     }
 
     @Test
+    void aTimelineWindowNotUnderstoodIsSaidOnThePage() throws Exception {
+        String bob = login("bob", "bob-secret1");
+        HttpResponse<String> r = get("/timeline?window=99999d", bob);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("id=\"window-notice\"").contains("The window [99999d] was not understood")
+                .contains("Showing the last hour.");
+        assertThat(get("/timeline?window=1h", bob).body()).doesNotContain("window-notice");
+    }
+
+    @Test
     void strangersAndGuessersAreKeptOut() throws Exception {
-        assertThat(post("/login", null, "user=carol&password=carol-secret").statusCode()).isEqualTo(401); // no group
-        for (int i = 0; i < Sessions.MAX_FAILURES - 1; i++) {
+        // carol has no group: her right password is answered as a wrong one (the page confirms nothing), the log says why
+        HttpResponse<String> carol = post("/login", null, "user=carol&password=carol-secret");
+        HttpResponse<String> guess = post("/login", null, "user=carol&password=carol-guess");
+        assertThat(carol.statusCode()).isEqualTo(401).isEqualTo(guess.statusCode());
+        assertThat(carol.body()).isEqualTo(guess.body()).contains("Wrong user or password.").doesNotContain("neither");
+        assertThat(log).anyMatch(l -> l.contains("failed login (right password, but not root, in the admin group or in"
+                + " haclient) of carol"));
+        for (int i = 0; i < Sessions.MAX_FAILURES - 2; i++) { // carol's two failures count too
             assertThat(post("/login", null, "user=alice&password=guess" + i).statusCode()).isEqualTo(401);
         }
         HttpResponse<String> limited = post("/login", null, "user=alice&password=alice-secret");
