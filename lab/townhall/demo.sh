@@ -19,7 +19,7 @@
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-L=$HERE/../lab.sh
+L=$(cd "$HERE/.." && pwd)/lab.sh
 export LAB_ID=${LAB_ID:-townhall}
 export LAB_NODE_INIT=$HERE/node-init.sh LAB_PRIVATE_RUN=1 TOWNHALL_HARESOURCES=haresources.full
 LAB_HARESOURCES=$(grep -v '^#' "$HERE/haresources.full")
