@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The demo's timeline (lab/timeline.sh, which lab/demo.sh and so ./demo.sh print through), run on fixed
  * events: lines in time order, every time from the one reference point named in the header; and
- * lab/demo.sh measures failback from node1's power-on and names the log files at the end.
+ * lab/demo.sh measures failback from node1's power-on and names the log files at the end; so does the town hall
+ * demo (lab/townhall/demo.sh), whose one reference point is the daemons' start.
  */
 class DemoTimelineTest {
     private static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
@@ -88,5 +89,17 @@ class DemoTimelineTest {
         int start = demo.indexOf("\"$L\" start node1 2>/dev/null");
         assertThat(tOn).isNotNegative().isLessThan(powerOn);
         assertThat(powerOn).isLessThan(start);
+    }
+
+    @Test
+    void theTownhallDemoKeepsOneReferencePointAndMeasuresFailbackFromPowerOn() throws Exception {
+        String text = Files.readString(ROOT.resolve("lab/townhall/demo.sh"));
+        assertThat(text).contains("\"$HERE/../timeline.sh\" \"$T0\" \"the daemons' start\"")
+                .contains("RESULT[$off-failback]=$(($(now_ms) - t))")
+                .contains("$LAB_RUN/node1/ha-log $LAB_RUN/node1/daemon.out");
+        // the reference is set once, at the daemons' start, never reset per phase
+        assertThat(text.split("\n\\s*T0=\\$\\(now_ms\\)", -1)).hasSize(2);
+        int tOn = text.indexOf("    t=$(now_ms)\n    \"$L\" poweron \"$off\"");
+        assertThat(tOn).as("t taken right before the power-on").isPositive();
     }
 }
