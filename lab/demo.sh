@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # demo.sh — failover demo: VIP 198.18.0.100 + labweb on node1, node1 loses
 # power, node2 takes over, node1 comes back and (auto_failback on) takes the
-# service back. Prints a timeline in ms relative to the power-off.
+# service back. Prints a timeline (lab/timeline.sh): every line in ms from one
+# reference point, node1's power-off; failback is measured from node1's
+# power-on. The log paths are printed at the end (the run dir survives).
 # "demo.sh townhall" runs the town hall demo instead (lab/townhall/demo.sh).
 #
 # Builds nothing: expects cli/target/hb.jar (or HB_JAR / HB_CMD, see lab.sh).
@@ -29,16 +31,18 @@ now_ms() {
     local t=${EPOCHREALTIME/./}
     echo $((t / 1000))
 }
-T0=''
-line() { # line MS_SINCE_EPOCH TEXT  (relative to the power-off once known)
-    printf '[%+8d ms] %s\n' $(($1 - T0)) "$2"
-}
+# EVENTS: "EPOCH_MS TEXT" lines, printed by lab/timeline.sh at the end in time order
+EVENTS='' RECORD=0
+ev() { EVENTS+="$1 $2"$'\n'; }
 
 eval "$("$L" env)"
 
 fail() {
     local n f
     echo "demo: FAILED: $*" >&2
+    if [[ -n ${T0:-} ]]; then
+        printf '%s' "$EVENTS" | "$LAB_DIR/timeline.sh" "$T0" "node1's power-off" >&2 || true
+    fi
     for n in 1 2; do
         for f in "$LAB_RUN/node$n/daemon.out" "$LAB_RUN/node$n/ha-log"; do
             [[ -f $f ]] || continue
@@ -68,7 +72,7 @@ poll() {
 }
 
 # wait_for NODE TIMEOUT_S: poll until the VIP answers NODE; prints other
-# answers seen on the way (only once T0 is known). Sets HIT_T.
+# answers seen on the way (once RECORD=1). Sets HIT_T.
 wait_for() {
     local want=$1 deadline last=$POLL
     deadline=$(($(now_ms) + $2 * 1000))
@@ -78,8 +82,8 @@ wait_for() {
             HIT_T=$POLL_T
             return 0
         fi
-        if [[ $POLL != "$last" && -n $T0 ]]; then
-            line "$POLL_T" "  (VIP answers: ${POLL:-nothing})"
+        if [[ $POLL != "$last" && $RECORD == 1 ]]; then
+            ev "$POLL_T" "  (VIP answers: ${POLL:-nothing})"
         fi
         last=$POLL
     done
@@ -91,7 +95,13 @@ echo "demo: lab '$LAB_ID'; keepalive ${LAB_KEEPALIVE:-500ms} deadtime ${LAB_DEAD
     echo "demo: lab.sh up failed (a leftover lab? LAB_ID=$LAB_ID $L down)" >&2
     exit 1
 }
-trap '"$L" down >/dev/null 2>&1 || "$L" down || true' EXIT
+logs() {
+    echo "demo: logs (kept after the lab is torn down; LAB_ID=$LAB_ID $L clean removes them):"
+    for n in 1 2; do
+        echo "  node$n: $LAB_RUN/node$n/ha-log $LAB_RUN/node$n/daemon.out"
+    done
+}
+trap '"$L" down >/dev/null 2>&1 || "$L" down || true; logs' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -106,27 +116,33 @@ for _ in 1 2 3; do
     [[ $POLL == node1 ]] || fail "VIP flapped before the power-off (answered '${POLL}')"
 done
 
+RECORD=1
+ev "$t_node1" "VIP served by node1"
 T0=$(now_ms)
 "$L" poweroff node1 2>/dev/null
-echo
-line "$t_node1" "VIP served by node1"
-line "$T0" "node1 powered off (wall clock $(printf '%(%T)T' $((T0 / 1000))).$(printf '%03d' $((T0 % 1000))), to match ha-log)"
+ev "$T0" "node1 powered off"
+echo "demo: node1 powered off; waiting (up to ${FAILOVER_TIMEOUT}s) for node2 ..."
 wait_for node2 "$FAILOVER_TIMEOUT" || fail "VIP not served by node2 within ${FAILOVER_TIMEOUT}s after the power-off"
 failover_ms=$((HIT_T - T0))
-line "$HIT_T" "served by node2 after $failover_ms ms"
+ev "$HIT_T" "VIP served by node2"
 
 # let node2 serve for a moment, then bring node1 back
 for _ in $(seq 10); do
     poll
     [[ $POLL == node2 ]] || fail "node2 stopped serving (answered '${POLL}')"
 done
-"$L" poweron node1 2>/dev/null
-"$L" start node1 2>/dev/null
 t_on=$(now_ms)
-line "$t_on" "node1 powered on, daemon started"
-wait_for node1 "$FAILBACK_TIMEOUT" || fail "VIP not served by node1 again within ${FAILBACK_TIMEOUT}s after its restart"
+"$L" poweron node1 2>/dev/null
+ev "$t_on" "node1 powered on"
+ev "$(now_ms)" "node1's daemon starting"
+"$L" start node1 2>/dev/null
+ev "$(now_ms)" "node1's daemon answers on its control socket"
+echo "demo: node1 powered on; waiting (up to ${FAILBACK_TIMEOUT}s) for it to serve again ..."
+wait_for node1 "$FAILBACK_TIMEOUT" || fail "VIP not served by node1 again within ${FAILBACK_TIMEOUT}s after its power-on"
 failback_ms=$((HIT_T - t_on))
-line "$HIT_T" "served by node1 again after $failback_ms ms"
+ev "$HIT_T" "VIP served by node1 again"
 echo
-echo "demo: OK: failover ${failover_ms} ms after the power-off, failback ${failback_ms} ms after node1's daemon start"
+printf '%s' "$EVENTS" | "$LAB_DIR/timeline.sh" "$T0" "node1's power-off"
+echo
+echo "demo: OK: failover ${failover_ms} ms (node1's power-off to the VIP answering node2), failback ${failback_ms} ms (node1's power-on to the VIP answering node1)"
 echo "demo: (resolution: one HTTP poll every ${POLL_MS} ms, curl -m ${LAB_HTTP_TIMEOUT})"

@@ -32,6 +32,10 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
                      (exit 0) or nothing (exit != 0)
   http2              the same for http://\$LAB_VIP2:8081/ (labweb2)
   holds NODE IP      exit 0 iff NODE's namespace has IPv4 address IP
+  hb NODE [ARGS..]   hb ARGS inside jheartbeat NODE with its --config-dir,
+                     --state-dir, --node-name (where ARGS' command takes
+                     them); exit code: hb's. E.g. hb node1 status,
+                     hb node2 standby, hb node1 events --since 5min
   status NODE        hb status --state-dir <NODE state dir> (inside NODE);
                      for a real-heartbeat node: a cl_status summary
   clstatus NODE ARGS..  cl_status ARGS inside a real-heartbeat NODE
@@ -1099,6 +1103,38 @@ cmd_status() {
     exec ip netns exec "$ns" unshare --uts sh -c 'hostname "$1"; shift; exec "$@"' sh "node$n" "${HB[@]}"
 }
 
+# cmd_hb NODE [ARGS..]: hb ARGS inside jheartbeat NODE (netns+UTS+mount, as its daemon runs), with
+# the node's --config-dir, --state-dir and --node-name added where the command takes them (its
+# --help says which; an option the caller gave wins). Exit code: hb's. A powered-off node: inside
+# its netns only, like status, so that its (persistent) state dir can still be read.
+cmd_hb() {
+    local n d a o help opt given
+    local -a add=()
+    n=$(node_num "${1:-}")
+    shift
+    require_up
+    is_real "$n" && die "node$n runs real heartbeat, not jheartbeat (use: $PROG status|clstatus|hbcmd node$n)"
+    d=$(node_dir "$n")
+    hb_cmd
+    given=" $* "
+    if [[ $given != *" --help "* && $given != *" -h "* && $given != *" --version "* ]] && (($# > 0)); then
+        help=$("${HB[@]}" "$@" --help 2>/dev/null) || help=''
+        for o in "config-dir=$d/ha.d" "state-dir=$d/state" "node-name=node$n"; do
+            opt=--${o%%=*}
+            grep -qE -- "^ *(-[A-Za-z], )?$opt[= ]" <<<"$help" || continue
+            for a; do [[ $a == "$opt" || $a == "$opt="* ]] && continue 2; done
+            add+=("$opt" "${o#*=}")
+        done
+    fi
+    if holder_pid "$n" >/dev/null; then
+        node_enter "$n"
+        exec "${NODE_ENTER[@]}" "${HB[@]}" "$@" "${add[@]}"
+    fi
+    # shellcheck disable=SC2016  # expanded by the inner sh
+    exec ip netns exec "$(node_ns "$n")" unshare --uts sh -c 'hostname "$1"; shift; exec "$@"' sh "node$n" \
+        "${HB[@]}" "$@" "${add[@]}"
+}
+
 cmd_clstatus() {
     local n
     n=$(node_num "${1:-}")
@@ -1723,6 +1759,7 @@ case $cmd in
     uplinkrestore) cmd_uplinkrestore "$@" ;;
     holds) cmd_holds "$@" ;;
     status) cmd_status "$@" ;;
+    hb) cmd_hb "$@" ;;
     clstatus) cmd_clstatus "$@" ;;
     hbcmd) cmd_hbcmd "$@" ;;
     serialcut) cmd_serialcut "$@" ;;

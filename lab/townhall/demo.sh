@@ -11,12 +11,15 @@
 #
 # The first run installs the demo's extra packages (proftpd-core tomcat10 spamd spamc smbclient
 # samba, --no-install-recommends, no service started on the host); scripts/setup.sh has the rest.
-# Ends with one line "townhall: OK ..." (exit 0) or "townhall: FAILED ..." (exit 1).
+# Prints a timeline (../timeline.sh) in time order, every time in ms from one reference point, the
+# daemons' start; takeovers in the summary count from the power-off, failbacks from the power-on.
+# Ends with one line "townhall: OK ..." (exit 0) or "townhall: FAILED ..." (exit 1), then the paths of
+# both nodes' logs (kept after the lab is torn down).
 # Env: LAB_ID (default townhall), TOWNHALL_TIMEOUT (s per phase, default 120), lab.sh's variables.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-L=$HERE/../lab.sh
+L=$(cd "$HERE/.." && pwd)/lab.sh
 export LAB_ID=${LAB_ID:-townhall}
 export LAB_NODE_INIT=$HERE/node-init.sh LAB_PRIVATE_RUN=1 TOWNHALL_HARESOURCES=haresources.full
 LAB_HARESOURCES=$(grep -v '^#' "$HERE/haresources.full")
@@ -36,6 +39,7 @@ declare -A WHAT=([name1]="DNS node1.townhall.lan and NetBIOS NODE1" [web]="HTTP 
 EXTRA_PACKAGES=(proftpd-core tomcat10 spamd spamc smbclient samba)
 
 die() {
+    timeline
     echo "townhall: FAILED $*"
     exit 1
 }
@@ -60,13 +64,24 @@ now_ms() {
     local t=${EPOCHREALTIME/./}
     echo $((t / 1000))
 }
-T0=0
-line() { printf '[%+8d ms] %s\n' $(($1 - T0)) "$2"; }
+# EVENTS: "EPOCH_MS TEXT" lines; T0 (the daemons' start) is the timeline's one reference point
+T0=0 EVENTS=''
+line() { EVENTS+="$1 $2"$'\n'; }
+timeline() {
+    ((T0 > 0)) || return 0
+    echo
+    printf '%s' "$EVENTS" | "$HERE/../timeline.sh" "$T0" "the daemons' start"
+}
 
 MSG=$(mktemp)
 cleanup() {
     rm -f "$MSG"
     "$L" down >/dev/null 2>&1 || "$L" down || true
+    if [[ -n ${LAB_RUN:-} ]]; then
+        echo "townhall: logs (kept after the lab is torn down; LAB_ID=$LAB_ID $L clean removes them):"
+        echo "  node1: $LAB_RUN/node1/ha-log $LAB_RUN/node1/daemon.out"
+        echo "  node2: $LAB_RUN/node2/ha-log $LAB_RUN/node2/daemon.out"
+    fi
 }
 
 # probe NAME: one real request of the service's protocol from the client; exit 0 if it answered,
@@ -137,7 +152,7 @@ wait_all() {
             [[ $want != home ]] || want=${HOME_NODE[$s]}
             read -r got t 2>/dev/null <"$dir/$s" || got=''
             if [[ $got == "$want" ]]; then
-                line "$t" "  $s (${WHAT[$s]}) answers from $want$( ((T0 > 0)) && echo " after $((t - T0)) ms")"
+                line "$t" "  $s (${WHAT[$s]}) answers from $want"
             else
                 still+=("$s")
             fi
@@ -176,10 +191,9 @@ check_data() { # TAG
 # phase NODE: power NODE off, wait for its services on the peer, power it on, wait for them back
 declare -A RESULT
 phase() {
-    local off=$1 peer t s tag
+    local off=$1 peer t s tag t_off
     peer=node$((3 - ${off#node}))
     tag=before-$off-off
-    T0=0
     write_data "$tag"
     local wrote
     wrote=$(now_ms)
@@ -191,26 +205,28 @@ phase() {
     synced_after web node1 "$wrote" && synced_after mail node2 "$wrote" || die "no sync after the writes of $tag"
     echo
     echo "townhall: ---- $off powered off (row and mail \"$tag\" written and synced before)"
-    T0=$(now_ms)
+    t_off=$(now_ms)
     "$L" poweroff "$off" >/dev/null 2>&1 || die "poweroff $off"
-    line "$T0" "$off powered off"
+    line "$t_off" "$off powered off"
     WATCH_FAIL=0 WATCH_N=0
     local -a moved=()
     for s in "${SERVICES[@]}"; do [[ ${HOME_NODE[$s]} == "$off" ]] && moved+=("$s"); done
     wait_all "$peer" "$peer" "${moved[@]}"
-    RESULT[$off-takeover]=$(($(now_ms) - T0))
+    RESULT[$off-takeover]=$(($(now_ms) - t_off))
     RESULT[$off-watch]="$WATCH_FAIL/$WATCH_N"
     line "$(now_ms)" "$peer's own services: $WATCH_FAIL failed of $WATCH_N probes meanwhile"
     check_data "$tag"
     line "$(now_ms)" "row and mail \"$tag\" found on $peer"
     write_data "while-$off-off"
-    "$L" poweron "$off" >/dev/null 2>&1 || die "poweron $off"
-    "$L" start "$off" >/dev/null 2>&1 || die "start $off"
+    line "$(now_ms)" "row and mail \"while-$off-off\" written on $peer"
+    echo "townhall: ---- $off powered on"
     t=$(now_ms)
-    line "$t" "$off powered on, daemon started (row and mail \"while-$off-off\" written on $peer)"
-    T0=$t
+    "$L" poweron "$off" >/dev/null 2>&1 || die "poweron $off"
+    line "$t" "$off powered on"
+    "$L" start "$off" >/dev/null 2>&1 || die "start $off"
+    line "$(now_ms)" "$off's daemon answers on its control socket"
     wait_all "$off" - "${moved[@]}"
-    RESULT[$off-failback]=$(($(now_ms) - T0))
+    RESULT[$off-failback]=$(($(now_ms) - t))
     check_data "while-$off-off"
     line "$(now_ms)" "row and mail \"while-$off-off\" found after failback"
     [[ $WATCH_FAIL == 0 ]] || die "$peer's own services failed $WATCH_FAIL of $WATCH_N probes while $off was off"
@@ -234,8 +250,9 @@ wait_all home - "${SERVICES[@]}"
 line "$(now_ms)" "all answering"
 phase node1
 phase node2
+timeline
 echo
-printf -v summary 'node1 off: its services on node2 in %d ms, back in %d ms; node2 off: on node1 in %d ms, back in %d ms; services of the survivor never failed (%s, %s probes failed)' \
+printf -v summary 'node1 off: its services on node2 in %d ms from its power-off, back in %d ms from its power-on; node2 off: on node1 in %d ms, back in %d ms; services of the survivor never failed (%s, %s probes failed)' \
     "${RESULT[node1-takeover]}" "${RESULT[node1-failback]}" "${RESULT[node2-takeover]}" "${RESULT[node2-failback]}" \
     "${RESULT[node1-watch]}" "${RESULT[node2-watch]}"
 echo "townhall: OK $summary"
