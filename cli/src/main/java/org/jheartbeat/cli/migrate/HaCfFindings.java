@@ -111,6 +111,7 @@ public final class HaCfFindings {
                 + " not started: its rule is built in (a node that sees fewer ping nodes than its peer hands its groups"
                 + " over)", "nothing, if the ping lines stay; the respawn line may stay")));
         unsafe(haCfFile, haCf, keys, authFile, out);
+        out.sort(java.util.Comparator.comparingInt(MigrationFinding::line)); // stable: a line's findings keep their order
         return out;
     }
 

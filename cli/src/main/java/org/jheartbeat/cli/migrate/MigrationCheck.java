@@ -89,7 +89,7 @@ public final class MigrationCheck {
             for (ConfigDiagnostic d : new LdirectordParser().parse(file).diagnostics()) {
                 findings.add(d.isError()
                         ? new MigrationFinding(file, d.line(), Severity.REFUSED, "jheartbeat's director refuses this"
-                                + " line (ldirectord accepted it): " + d.message(), "change the line as the message says")
+                                + " line: " + d.message(), "change the line as the message says")
                         : new MigrationFinding(file, d.line(), Severity.CHANGES, d.message(), ""));
             }
         });
