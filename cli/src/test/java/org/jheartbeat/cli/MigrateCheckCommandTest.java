@@ -135,6 +135,24 @@ class MigrateCheckCommandTest {
         assertThat(r.code()).isEqualTo(1);
     }
 
+    /** Each ha.cf directive a Heartbeat pair may have that jheartbeat ignores, maps or refuses, appended at line 18. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "crm respawn|refused", "pacemaker on|refused", "respawn root /usr/sbin/mydaemon|changes behaviour",
+        "failfast hacluster /usr/lib/heartbeat/ccm|changes behaviour", "apiauth mgmtd uid=root gid=admins|info",
+        "conn_logd_time 60|info", "compression bz2|info", "traditional_compression yes|info", "realtime on|info",
+        "uuidfrom nodename|info", "autojoin none|info", "debug 1|info", "msgfmt netstring|info", "rtprio 60|info",
+        "ucast6 eth0 fe80::2|changes behaviour", "ping6 fe80::1|changes behaviour", "env FOO=bar|info",
+        "node just|refused"})
+    void eachDirectiveHasItsSeverity(String line, String severity) throws Exception {
+        Path d = fixture("safe-pair");
+        Files.writeString(d.resolve("ha.cf"), Files.readString(d.resolve("ha.cf")) + line + "\n");
+        HbRun r = check(d);
+        assertThat(heads(r, d)).contains("ha.cf:18: " + severity);
+        assertThat(r.err()).isEmpty();
+        assertThat(r.code()).isEqualTo(severity.equals("refused") ? 1 : 0);
+    }
+
     @Test
     void aCrmPairAndAThirdNodeAreRefusedNotParseErrors() throws Exception {
         Path d = fixture("safe-pair");
