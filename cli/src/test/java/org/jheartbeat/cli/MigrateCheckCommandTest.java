@@ -197,6 +197,28 @@ class MigrateCheckCommandTest {
         assertThat(r.code()).isEqualTo(2);
     }
 
+    /** Debian's example files as the heartbeat package ships them: every node and link commented out. */
+    @Test
+    void debiansShippedExamplesAsTheyAreDoNotParse() throws Exception {
+        Path doc = Path.of("/usr/share/doc/heartbeat");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(doc.resolve("ha.cf.gz")),
+                "Debian's heartbeat package is not installed here");
+        Path d = tmp.resolve("shipped");
+        Files.createDirectories(d.resolve("init.d"));
+        for (String name : List.of("ha.cf", "haresources")) {
+            try (java.io.InputStream in = new java.util.zip.GZIPInputStream(
+                    Files.newInputStream(doc.resolve(name + ".gz")))) {
+                Files.copy(in, d.resolve(name));
+            }
+        }
+        Files.copy(doc.resolve("authkeys"), d.resolve("authkeys"));
+        Files.setPosixFilePermissions(d.resolve("authkeys"), PosixFilePermissions.fromString("rw-------"));
+        HbRun r = check(d);
+        assertThat(r.err()).contains(d.resolve("ha.cf") + ":0: ").contains("node");
+        assertThat(r.out()).isEmpty();
+        assertThat(r.code()).isEqualTo(2);
+    }
+
     @Test
     void aMissingDirectoryIsExit2AndAnUnknownOptionIs64() {
         HbRun r = check(tmp.resolve("nosuch"));
