@@ -30,7 +30,7 @@ import picocli.CommandLine.Command;
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
             ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class,
-            EventsCommand.class, ReportCommand.class, WebCommand.class},
+            EventsCommand.class, ReportCommand.class, WebCommand.class, org.jheartbeat.cli.command.MigrateCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
