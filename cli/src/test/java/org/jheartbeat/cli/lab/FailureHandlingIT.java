@@ -127,7 +127,7 @@ class FailureHandlingIT {
                 awaitHeld(lab, "node2", VIP1, 60);
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                         assertThat(OperatorCommandsIT.json(lab, "node1")).doesNotContain("\"state_here\":\"blocked\""));
-                assertThat(hb(lab, "node1", "cleanup", "nosuchgroup").code()).isEqualTo(75);
+                assertThat(hb(lab, "node1", "cleanup", "nosuchgroup").code()).as("an unknown group is a usage error").isEqualTo(64);
             }
         }
     }
