@@ -97,6 +97,7 @@ class SeedCheckPortDirectorIT {
             env.put("HB_JAR", jar.toString());
             env.put("LDIRECTORD_PID_DIR", dir.toString());
             env.put("LDIRECTORD_SOCKET_DIR", dir.toString());
+            env.put("HB_STATE_DIR", dir.toString()); // the director's event journal, never the host's /var/lib
             String wrapper = root.resolve("packaging/src/bin/ldirectord").toString();
 
             // node1's network, and a private mount namespace whose /var/log is var-log: the daemon the wrapper
