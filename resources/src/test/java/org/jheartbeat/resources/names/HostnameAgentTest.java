@@ -13,6 +13,7 @@ import java.util.Map;
 import org.jheartbeat.core.exec.ProcessResult;
 import org.jheartbeat.core.exec.ProcessRunner;
 import org.jheartbeat.core.exec.ProcessSpec;
+import org.jheartbeat.core.time.Sleeper;
 import org.jheartbeat.resources.AgentOutcome;
 import org.jheartbeat.resources.AgentResult;
 import org.junit.jupiter.api.AfterEach;
@@ -82,8 +83,11 @@ class HostnameAgentTest {
 
     private HostnameAgent agent(String token) {
         List<String> parts = List.of(token.split("::"));
+        // the real sleeper: stop waits for a real process to exit and be reaped, which takes real time on a
+        // busy machine (a no-op sleeper spent the 5 s budget in microseconds and failed the stop)
         return new HostnameAgent(HostnameSpec.parse(parts.subList(1, parts.size()), token), token, machine,
-                NameCommands.DEFAULT, dir.resolve("run"), new TakenHostNames(dir.resolve("run/hostname")), p -> { });
+                NameCommands.DEFAULT, dir.resolve("run"), new TakenHostNames(dir.resolve("run/hostname")),
+                Sleeper.system());
     }
 
     private static final String ALL = "Hostname::node1::address=198.18.0.100::netbios=yes::dns=node1.townhall.lan"
