@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * daemon's class-data sharing archive, which the daemon systemd starts maps). Then:
  * <ul>
  * <li>a corrupt {@code /etc/ha.d/ha.cf}: {@code systemctl start jheartbeat} fails, the journal of the unit has
- * {@code ha.cf:3:}, the unit ends {@code failed} with the main process's exit status 2, and three RestartSec
+ * {@code ha.cf:3:}, the unit ends {@code failed} with the main process's exit status 2, and two RestartSec
  * later still {@code NRestarts=0} with the message logged once;</li>
  * <li>no {@code ha.cf}: the same with {@code ha.cf:0: ha.cf not found};</li>
  * <li>a valid configuration: {@code systemctl start} returns with the daemon running ({@code Type=notify}: at
@@ -107,7 +107,7 @@ class SystemdUnitIT {
     /**
      * The unit on a bad configuration: {@code systemctl start} fails, the unit is {@code failed} with the main
      * process's exit status 2 ({@code RestartPreventExitStatus=2}), the journal has {@code expected} once, and
-     * after three RestartSec there was no restart.
+     * after two RestartSec there was no restart.
      */
     private static void failsOnceWithoutRestart(SystemdContainer c, long restartS, String expected) throws Exception {
         c.sh("systemctl reset-failed " + UNIT + " 2>/dev/null; true");
@@ -117,13 +117,13 @@ class SystemdUnitIT {
                 + start.stderr().trim());
         assertThat(start.code()).as("systemctl start on a bad config").isNotZero();
         waitFor(c, "ActiveState", "failed");
-        Thread.sleep(3 * restartS * 1000);
+        Thread.sleep(2 * restartS * 1000);
         Map<String, String> s = showAll(c, "ActiveState", "Result", "ExecMainCode", "ExecMainStatus", "NRestarts");
         IsolatedRoot.Result journal = c.run(List.of("journalctl", "-u", UNIT, "--after-cursor=" + cursor,
                 "--no-pager", "-o", "cat"), 60);
         IsolatedRoot.Result all = c.run(List.of("journalctl", "--after-cursor=" + cursor, "--no-pager"), 60);
-        System.out.println("after " + 3 * restartS + " s: " + s + "\njournal:\n" + all.output());
-        assertThat(s).as("the unit %s after %d s (RestartSec %d s)", UNIT, 3 * restartS, restartS)
+        System.out.println("after " + 2 * restartS + " s: " + s + "\njournal:\n" + all.output());
+        assertThat(s).as("the unit %s after %d s (RestartSec %d s)", UNIT, 2 * restartS, restartS)
                 .containsEntry("ActiveState", "failed")
                 .containsEntry("Result", "exit-code")
                 .containsEntry("ExecMainCode", "1") // CLD_EXITED

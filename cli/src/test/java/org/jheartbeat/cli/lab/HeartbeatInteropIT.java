@@ -26,6 +26,8 @@ class HeartbeatInteropIT {
     @ValueSource(strings = {"sha1", "md5", "crc"})
     void eachSeesTheOtherActive(String auth) throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        // md5 differs from sha1 only in the digest, which the captured vectors check in the unit tests
+        assumeTrue(!auth.equals("md5") || Boolean.getBoolean("jhb.drills"), "md5 with a real peer is a drill (-Djhb.drills=true)");
         try (Lab lab = new Lab(Map.of("LAB_NODE2", "heartbeat", "LAB_AUTH", auth, "LAB_INITDEAD", "10"))) {
             lab.lab("start", "node1");
             lab.lab("start", "node2");
@@ -146,7 +148,7 @@ class HeartbeatInteropIT {
             awaitServing(lab, "node1", "node2");
             lab.lab("loss", "node1", "20");
             lab.lab("loss", "node2", "20");
-            Thread.sleep(60_000);
+            Thread.sleep(30_000); // 60 beats each way at 500 ms: none lost has odds 0.8^60, about 1e-6
             lab.lab("noloss", "node1");
             lab.lab("noloss", "node2");
             Thread.sleep(3_000);

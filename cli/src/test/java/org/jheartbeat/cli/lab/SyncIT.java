@@ -107,14 +107,14 @@ class SyncIT {
             }
             start(lab);
             lab.waitUntil(() -> countFiles(n2) == 100, Figures.HANG_MS, "first replication");
-            // 12 cycles (3 by power-off) in CI, 20 as a drill (-Djhb.drills=true): about 10 s each
-            int cycles = Boolean.getBoolean("jhb.drills") ? 20 : 12;
+            // 6 cycles in CI, 20 as a drill (-Djhb.drills=true), every second one by power-off: about 5 s each
+            int cycles = Boolean.getBoolean("jhb.drills") ? 20 : 6;
             int lost = 0;
             List<String> lostFiles = new ArrayList<>();
             int lateKeptAside = 0;
             int lateReplicated = 0;
             for (int c = 1; c <= cycles; c++) {
-                boolean crash = c % 4 == 0;
+                boolean crash = c % 2 == 0;
                 if (crash) {
                     // written on node1 just before it loses power: never replicated to node2
                     Files.writeString(n1.resolve("late" + c), "written on node1 just before the crash\n");
@@ -159,7 +159,7 @@ class SyncIT {
             }
             System.out.printf("sync: %d failover/failback cycles (%d by power-off), %d files written on node2,"
                     + " %d lost; files written on node1 just before a power-off: %d kept aside in displaced/, %d had"
-                    + " reached node2 first%n", cycles, cycles / 4, cycles * 26, lost, lateKeptAside, lateReplicated);
+                    + " reached node2 first%n", cycles, cycles / 2, cycles * 26, lost, lateKeptAside, lateReplicated);
             assertThat(lateKeptAside).as("a file only node1 had before a crash is kept aside at failback")
                     .isGreaterThanOrEqualTo(1);
             assertThat(lostFiles).as("files written on node2 (or on node1 before a crash) missing on node1 after failback\n%s",
