@@ -67,7 +67,7 @@ class MonitorIT {
             assertThat(lab.daemonLog("node1", 300)).contains("no restart left")
                     .contains("failed while running on node1");
             // the journal: the restart in place, then the failure that moved the group
-            assertThat(JournalIT.events(lab, "node1").stream().filter(e -> e.kind()
+            assertThat(LabJournal.events(lab, "node1").stream().filter(e -> e.kind()
                     == org.jheartbeat.core.journal.EventKind.MONITOR_FAILED).map(e -> e.cause()).toList())
                     .satisfiesExactly(c -> assertThat(c).contains("restarted in place"),
                             c -> assertThat(c).contains("restart limit 1 within 10 min used up"));

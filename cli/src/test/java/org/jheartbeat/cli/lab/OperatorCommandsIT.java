@@ -31,6 +31,11 @@ class OperatorCommandsIT {
 
             assertThat(wrapper(lab, "node1", "hb_standby", "local").code()).isZero();
             expect(lab, "node2", "node2");
+            // the journal names who asked: the hb process's user, uid and pid, as the control socket saw them
+            org.jheartbeat.core.journal.ClusterEvent asked = LabJournal.events(lab, "node1").stream()
+                    .filter(e -> e.kind() == org.jheartbeat.core.journal.EventKind.STANDBY).findFirst().orElseThrow();
+            assertThat(asked.by()).as("%s", asked).startsWith("user root (group root), uid 0, pid ");
+            assertThat(asked.node()).isEqualTo("node1");
             assertThat(json(lab, "node1")).contains("\"rsc_status\":\"none\"")
                     .contains("\"key\":\"198.18.0.100/24/eth0\",\"preferred_node\":\"node1\",\"state_here\":\"stopped\","
                             + "\"running_on\":\"node2\"");

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jheartbeat.cli.web.WebUsers;
+import org.jheartbeat.core.journal.ClusterEvent;
+import org.jheartbeat.core.journal.EventKind;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -31,7 +33,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * a two-node lab with STONITH (each node's simulated APC UPS) and the web group's labweb monitored every second:
  * the page shows node1's power loss on the timeline as a failover span in the right order (node-dead, fenced through
  * the UPS, the group started, then served: its first monitor passed) with a duration within the failover the client
- * measured (power-off to the VIP answering), without a reload (server-sent events); the Standby button, after its confirmation page, moves the group to node1; a read-only user
+ * measured (power-off to the VIP answering), without a reload (server-sent events); node2's journal holds the
+ * same steps in order, numbered without a gap; on node1, powered on with no daemon, {@code hb events} reads the files,
+ * and its restart keeps the journal and numbers on; the Standby button, after its confirmation page, moves the group to node1; a read-only user
  * sees no action button, and forged actions (no token, or a reader's) are refused with 403. One lab, several
  * assertions, to keep its CI time modest. Screenshots of the views go to docs/images/.
  */
@@ -118,14 +122,29 @@ class WebConsoleIT {
                 Figures.print("web_failover_client_ms", failoverMs, "ms", "power-off to the VIP answering the client");
                 assertThat(spanMs).as(span.getText()).isPositive().isLessThanOrEqualTo(failoverMs);
                 assertThat(span.getText()).contains("node2 declared node1 dead");
+                survivorsJournalHasTheFencedFailover(lab, failoverMs);
                 driver.get(base + "/timeline?window=1m"); // the seconds of the failover apart, for the picture
                 screenshot(driver, root, "web-timeline.png");
 
                 // node1 back (auto_failback off: node2 keeps the group); Standby on node2's console moves it
                 assertThat(lab.lab("poweron", "node1").code()).isZero();
+                // no daemon on node1: hb events reads its files and says so
+                Lab.Result offline = OperatorCommandsIT.hbExactly(lab, "node1", "events", "--state-dir",
+                        lab.runDir().resolve("node1").resolve("state").toString(), "--kind", "daemon-start,group-started");
+                assertThat(offline.code()).as(offline.output()).isZero();
+                assertThat(offline.output()).contains("no daemon answers on").contains(" node1 daemon-start node1")
+                        .contains(" node1 group-started " + FailoverIT.VIP);
+                long lastSeq = LabJournal.events(lab, "node1").stream().mapToLong(ClusterEvent::seq).max().orElseThrow();
                 assertThat(lab.lab("start", "node1").code()).isZero();
                 lab.waitUntil(() -> lab.lab("status", "node2").output().contains("node1        active"), Figures.HANG_MS,
                         "node2 to see node1 active");
+                // started again, node1's journal keeps what it had and numbers on
+                await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(500)).until(() -> LabJournal.events(lab, "node1")
+                        .stream().anyMatch(e -> e.kind() == EventKind.DAEMON_START && e.seq() > lastSeq));
+                List<ClusterEvent> kept = LabJournal.events(lab, "node1");
+                assertThat(kept.get(0).seq()).isEqualTo(1);
+                assertThat(kept.stream().filter(e -> e.kind() == EventKind.DAEMON_START).count()).as("%s", kept)
+                        .isEqualTo(2);
                 driver.get(base + "/");
                 click(driver, By.id("act-standby")); // the live update may replace the page's body meanwhile
                 assertThat(driver.findElement(By.id("moves")).getText()).contains("moves from node2 to node1");
@@ -175,6 +194,32 @@ class WebConsoleIT {
                 System.out.println("hb web output:\n" + Files.readString(webLog));
             }
         }
+    }
+
+    /**
+     * node2's own journal after it fenced node1 through the UPS and took its group: node-dead, fence-asked,
+     * fence-confirmed, group-starting and group-started in that order, numbered without a gap, the death's silence at
+     * least the lab's deadtime (3 s) and every duration within the client's power-off-to-service time.
+     */
+    private static void survivorsJournalHasTheFencedFailover(Lab lab, long failoverMs) throws Exception {
+        List<ClusterEvent> after = LabJournal.events(lab, "node2");
+        int dead = LabJournal.indexOf(after, 0, EventKind.NODE_DEAD, "node1");
+        int fenceAsked = LabJournal.indexOf(after, dead, EventKind.FENCE_ASKED, "node1");
+        int fenced = LabJournal.indexOf(after, fenceAsked, EventKind.FENCE_CONFIRMED, "node1");
+        int starting = LabJournal.indexOf(after, fenced, EventKind.GROUP_STARTING, FailoverIT.VIP);
+        int started = LabJournal.indexOf(after, starting, EventKind.GROUP_STARTED, FailoverIT.VIP);
+        assertThat(List.of(dead, fenceAsked, fenced, starting, started)).as("%s", after).doesNotContain(-1);
+        assertThat(after.get(dead).durationMillis()).as("%s", after.get(dead)).isBetween(3_000L, failoverMs);
+        assertThat(after.get(fenced).durationMillis()).as("%s", after.get(fenced)).isBetween(0L, failoverMs);
+        assertThat(after.get(started).durationMillis()).as("%s", after.get(started)).isBetween(0L, failoverMs);
+        assertThat(after.get(starting).cause()).isNotEmpty();
+        for (int i = 1; i < after.size(); i++) {
+            assertThat(after.get(i).seq()).as("%s", after).isEqualTo(after.get(i - 1).seq() + 1);
+        }
+        Figures.print("journal_fence_ms", after.get(fenced).durationMillis(), "ms",
+                "fence-confirmed's duration (asked to confirmed) in node2's journal");
+        Figures.print("journal_group_start_ms", after.get(started).durationMillis(), "ms",
+                "group-started's duration in node2's journal");
     }
 
     /** Headless Chromium through Debian's chromedriver, with a fresh profile and nothing phoning home. */
