@@ -173,7 +173,10 @@ class SyncIT {
     @Test
     void unmountedOrEmptiedSourceIsRefusedAndTheReplicaKeepsEveryFile() throws Exception {
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
-        try (Lab lab = new Lab(env())) {
+        // every 2 s: five scheduled runs are waited for, one after another
+        Map<String, String> every2s = new java.util.HashMap<>(env());
+        every2s.put("LAB_SYNC_SCHEDULE", "*/2 * * * * *");
+        try (Lab lab = new Lab(every2s)) {
             Path n1 = disk(lab, "node1");
             Path n2 = disk(lab, "node2");
             for (int i = 0; i < 200; i++) {
