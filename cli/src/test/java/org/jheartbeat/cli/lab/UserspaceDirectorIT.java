@@ -69,6 +69,7 @@ class UserspaceDirectorIT {
             Files.writeString(dir.resolve("jheartbeat.yaml"), "director:\n  metrics:\n    listen:\n      "
                     + org.jheartbeat.cli.daemon.Daemon.unameN() + ": 127.0.0.1:9811\n");
             env.put("HB_CONFIG_DIR", dir.toString());
+            env.put("HB_STATE_DIR", dir.toString()); // the director's event journal stays in the test's directory
             List<String> scrape = List.of("ip", "netns", "exec", node1, "curl", "-s", "-m", "5",
                     "http://127.0.0.1:9811/metrics");
             String wrapper = root.resolve("packaging/src/bin/ldirectord").toString();
