@@ -96,7 +96,7 @@ class BcastWithoutBrdIT {
     @Test
     void aConfigurationWarningAtStartReachesTheLogFile() throws Exception {
         Path cfg = config("hopfudge 2\n");
-        String warning = cfg.resolve("ha.cf") + ":10: warning: directive 'hopfudge' is not implemented yet by"
+        String warning = cfg.resolve("ha.cf") + ":10: warning: directive 'hopfudge' has no effect in"
                 + " jheartbeat; line ignored";
         String log = runDaemonUntil(cfg, "bcast: started on port 694");
         assertThat(log).contains("WARN: " + warning);

@@ -88,7 +88,7 @@ class MigrateCheckCommandTest {
                 "haresources:3: info",             // MailTo: resource.d/MailTo still runs
                 "conf/ldirectord.cf:7: refused");  // connecttimeout
         assertThat(r.out()).contains("ha.cf:14: info: apiauth is not used by jheartbeat")
-                .contains("ha.cf:19: info: directive 'debug' is not implemented yet by jheartbeat; line ignored")
+                .contains("ha.cf:19: info: directive 'debug' has no effect in jheartbeat; line ignored")
                 .contains("crc").contains("httpd has no status case").contains("negotiatetimeout")
                 .contains("19 finding(s), 5 unsafe or refused; read " + d.resolve("conf/ldirectord.cf"));
         assertThat(r.err()).isEmpty();

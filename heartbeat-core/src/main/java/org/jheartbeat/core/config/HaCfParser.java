@@ -83,7 +83,7 @@ public final class HaCfParser {
             return;
         }
         if (!directive.implemented()) {
-            state.warning(line, "directive '" + keyword + "' is not implemented yet by jheartbeat; line ignored");
+            state.warning(line, "directive '" + keyword + "' has no effect in jheartbeat; line ignored");
             return;
         }
         List<String> values = directive.wholeLine()

@@ -266,7 +266,7 @@ class HaCfParserTest {
         assertThat(r.diagnostics()).singleElement().satisfies(d -> {
             assertThat(d.severity()).isEqualTo(Severity.WARNING);
             assertThat(d.line()).isEqualTo(2);
-            assertThat(d.message()).isEqualTo("directive '" + keyword + "' is not implemented yet by jheartbeat; line ignored");
+            assertThat(d.message()).isEqualTo("directive '" + keyword + "' has no effect in jheartbeat; line ignored");
         });
     }
 
