@@ -47,11 +47,28 @@ class MaintenanceCommandTest {
 
     @Test
     void refusalsAreExit75WithTheDaemonsReason() throws Exception {
-        HbRun r = against(q -> ControlResponse.refused("no node nod2 in ha.cf (did you mean node2?); nodes: node1, node2"),
-                "maintenance", "on", "--node", "nod2");
+        HbRun r = against(q -> ControlResponse.refused("group 198.18.0.100/24/eth0 runs on both nodes"),
+                "maintenance", "off");
         assertThat(r.code()).isEqualTo(ExitCodes.REFUSED);
-        assertThat(r.err()).isEqualTo("hb: maintenance on refused: no node nod2 in ha.cf (did you mean node2?); nodes:"
-                + " node1, node2\n");
+        assertThat(r.err()).isEqualTo("hb: maintenance off refused: group 198.18.0.100/24/eth0 runs on both nodes\n");
+    }
+
+    @Test
+    void anUnknownNodeOrGroupIsAUsageErrorWithTheDaemonsWords() throws Exception {
+        // as this daemon answers, and as an older one refused
+        for (Function<String, ControlResponse> answer : List.<Function<String, ControlResponse>>of(
+                ControlResponse::error, ControlResponse::refused)) {
+            HbRun node = against(q -> answer.apply("no node nod2 in ha.cf (did you mean node2?); nodes: node1, node2"),
+                    "maintenance", "on", "--node", "nod2");
+            assertThat(node.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(node.err()).isEqualTo("hb: maintenance on: no node nod2 in ha.cf (did you mean node2?); nodes:"
+                    + " node1, node2\n");
+            HbRun group = against(q -> answer.apply("no resource group NOSUCH in haresources; name it by its key"),
+                    "maintenance", "on", "--group", "NOSUCH");
+            assertThat(group.code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(group.err()).isEqualTo("hb: maintenance on: no resource group NOSUCH in haresources; name it by"
+                    + " its key\n");
+        }
     }
 
     @Test

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
  * {@code maintenance} attribute: while on, jheartbeat neither starts, stops, monitors, takes over nor
  * fails back the groups in scope (beats, membership and fencing go on) and the operator may start and
  * stop their services by hand. Kept in the state directory and sent to the peer. {@code off} probes the
- * groups on both nodes and adopts what runs; it is refused (75) when a group runs on both nodes.
+ * groups on both nodes and adopts what runs; it is refused (75) when a group runs on both nodes. An unknown
+ * node or group is a usage error (64).
  * {@code status} is the {@code cl_status}-style query: {@code on (why)} or {@code off} on the first line.
  */
 @Command(name = "maintenance", mixinStandardHelpOptions = true,
@@ -33,8 +34,8 @@ import picocli.CommandLine.Spec;
                 + " nodes. 'status' prints 'on (why)' or 'off' first."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done (or status printed)", "1:failed", "3:no daemon running", "4:permission denied",
-            "64:usage error", "75:refused, nothing changed (unknown node or group, a group runs on both nodes,"
-                + " the peer's probe did not answer)"})
+            "64:usage error, or a node or group the daemon does not have (its names are listed)",
+            "75:refused, nothing changed (a group runs on both nodes, the peer's probe did not answer)"})
 public final class MaintenanceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -75,6 +76,11 @@ public final class MaintenanceCommand implements Callable<Integer> {
         }
         ControlResponse r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(),
                 new ControlRequest.Maintenance(a, s));
+        if (!r.ok() && (r.error().startsWith(ControlResponse.NO_SUCH_GROUP)
+                || r.error().startsWith(ControlResponse.NO_SUCH_NODE))) {
+            // a name the daemon does not know (an older daemon refuses it): a wrong argument, not "try again later"
+            throw new UserException(ExitCodes.USAGE, "maintenance " + action + ": " + r.error());
+        }
         if (r.refused()) {
             throw new UserException(ExitCodes.REFUSED, "maintenance " + action + " refused: " + r.error());
         }

@@ -211,8 +211,8 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
     }
 
     /**
-     * {@code hb maintenance on|off|status [--node N | --group G]}: an unknown node or group is
-     * refused with the nearest name; on/off answer once applied (off: after both nodes' probes), or are
+     * {@code hb maintenance on|off|status [--node N | --group G]}: an unknown node or group is an
+     * error ({@link ControlResponse#NO_SUCH_NODE}, {@link ControlResponse#NO_SUCH_GROUP}) with the nearest name; on/off answer once applied (off: after both nodes' probes), or are
      * refused with what to fix; status answers {@code on (why)} or {@code off} on its first line, then the
      * maintenance block of {@code hb status}.
      */
@@ -223,7 +223,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
             case NODE -> {
                 java.util.List<String> names = c.nodes().stream().map(n -> n.value()).toList();
                 if (!names.contains(scope.name())) {
-                    return ControlResponse.refused("no node " + scope.name() + " in ha.cf" + org.jheartbeat.core.config
+                    return ControlResponse.error(ControlResponse.NO_SUCH_NODE + scope.name() + " in ha.cf" + org.jheartbeat.core.config
                             .Suggestions.closest(scope.name(), names).map(s -> " (did you mean " + s + "?)").orElse("")
                             + "; nodes: " + String.join(", ", names));
                 }
@@ -235,7 +235,7 @@ final class ControlHandler implements Function<ControlRequest, ControlResponse> 
                     key = keys.get(Integer.parseInt(key) - 1);
                 }
                 if (!keys.contains(key)) {
-                    return ControlResponse.refused("no resource group " + scope.name() + " in haresources"
+                    return ControlResponse.error(ControlResponse.NO_SUCH_GROUP + scope.name() + " in haresources"
                             + org.jheartbeat.core.config.Suggestions.closest(scope.name(), keys)
                                     .map(s -> " (did you mean " + s + "?)").orElse("")
                             + "; name it by its key (the first resource of its line) or its number (hb resources list)");

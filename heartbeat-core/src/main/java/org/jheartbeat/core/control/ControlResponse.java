@@ -29,6 +29,11 @@ public record ControlResponse(Kind kind, String error, String body) {
      * groups there are): a wrong argument, which {@code hb} reports as a usage error.
      */
     public static final String NO_SUCH_GROUP = "no resource group ";
+    /**
+     * How an error answer about a node ha.cf does not name begins (then the name asked and the nodes there): a
+     * wrong argument as well.
+     */
+    public static final String NO_SUCH_NODE = "no node ";
 
     public ControlResponse {
         error = error.replace('\n', ' ');
