@@ -119,7 +119,7 @@ class MaintenanceIT {
 
             // 3. bad input: an unknown group, and off while labweb2 also runs on node2 (by hand)
             Lab.Result unknown = hb(lab, "node1", "maintenance", "on", "--group", "198.18.0.1O1/24/eth0");
-            assertThat(unknown.code()).isEqualTo(75);
+            assertThat(unknown.code()).as("an unknown group is a usage error").isEqualTo(64);
             assertThat(unknown.output()).contains("no resource group 198.18.0.1O1/24/eth0")
                     .contains("did you mean " + GROUP2);
             assertThat(lab.lab("exec", "node2", lab.configDir("node2").resolve("resource.d/labweb2").toString(),
