@@ -9,14 +9,23 @@
 #   - a link flap every --flap-every seconds (default 180), alternating eth1 and eth0, each cut for 5 s
 #     (longer than deadtime: the link dies, the node must not, the other medium carries the beats);
 #   - `hb status` against each node every 10 s (the control socket: one connection each, a leak would show);
+#   - an operator's planned move every --move-every seconds (default 900): `hb standby` on node1 (the group goes
+#     to node2), 30 s later `hb takeover` on node1 (it comes back): two expected holder changes each;
 #   - every 30 s, per daemon: RSS (VmRSS), threads (/proc/PID/status), open fds (/proc/PID/fd).
 # Prints the samples as they come, an ASCII curve of RSS, then a summary: per node the first/min/max/last of each,
 # and after the first 2 minutes the largest RSS, thread and fd counts of the first half and of the second half
 # (stable: fds no higher, threads at most 2 more; a leak grows with the flaps and status calls), the false deaths ("node nodeN: is dead": none expected, one medium is always up), late beats, the
-# "Link ... dead." lines (the flaps: expected), and the VIP's holder changes (sampled every 2 s; none expected).
+# "Link ... dead." lines (the flaps: expected), and the VIP's holder changes (sampled every 2 s; two per planned
+# move expected, no others). The last line is the verdict, and so is the exit status:
+#   soak: HELD (...)              exit 0: every criterion below held
+#   soak: DID NOT HOLD: REASONS   exit 1
+# Criteria: both daemons are the processes they were at the start; no false death; no sample with the VIP on
+# both nodes; holder changes no more than two per planned move; every planned move and hb status call answered;
+# after the first 2 minutes the second half's largest fd count no higher than the first's, threads at most 2
+# more, RSS at most 8 MB or 5 % more (whichever is larger).
 #
-#   bench/soak.sh [--minutes M] [--flap-every S] [--no-load]
-#     --minutes M      soak duration (default 60)
+#   bench/soak.sh [--minutes M] [--flap-every S] [--move-every S] [--no-load]
+#     --minutes M      soak duration (default 60; a day: --minutes 1440)
 # Needs: root, stress-ng (installed with apt-get if missing), cli/target/hb.jar
 # (mvn -o -q -B package -DskipTests -pl cli -am). Figures are printed, never asserted. Not run by CI.
 set -euo pipefail
@@ -25,16 +34,19 @@ LAB=$ROOT/lab/lab.sh
 LAUNCHER=$ROOT/packaging/src/bin/hb
 MINUTES=60
 FLAP=180
+MOVE=900
 LOAD=1
 while (($#)); do
     case $1 in
         --minutes) MINUTES=$2; shift 2 ;;
         --flap-every) FLAP=$2; shift 2 ;;
+        --move-every) MOVE=$2; shift 2 ;;
         --no-load) LOAD=0; shift ;;
         *) echo "soak.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
     esac
 done
 [[ $MINUTES =~ ^[0-9]+$ && $MINUTES -gt 0 ]] || { echo "soak.sh: --minutes must be a positive integer, not '$MINUTES'" >&2; exit 2; }
+[[ $MOVE =~ ^[0-9]+$ && ($MOVE -eq 0 || $MOVE -ge 120) ]] || { echo "soak.sh: --move-every must be 0 (none) or an integer >= 120 (seconds), not '$MOVE'" >&2; exit 2; }
 [[ $FLAP =~ ^[0-9]+$ && $FLAP -ge 20 ]] || { echo "soak.sh: --flap-every must be an integer >= 20 (seconds), not '$FLAP'" >&2; exit 2; }
 export HB_JAR=${HB_JAR:-$ROOT/cli/target/hb.jar}
 [[ -f $HB_JAR ]] || { echo "soak.sh: build first: mvn -o -q -B package -DskipTests -pl cli -am" >&2; exit 1; }
@@ -44,6 +56,7 @@ if ((LOAD)) && ! command -v stress-ng >/dev/null; then
 fi
 export LAB_ID=${LAB_ID:-sk$(($$ % 1000))}
 OUT=$(mktemp -d /tmp/soak.XXXXXX)
+: >"$OUT/moves"; : >"$OUT/status.err"; : >"$OUT/flaps" # empty when nothing happened, never missing
 PIDS=()
 . "$ROOT/bench/lib.sh"
 trap bench_cleanup EXIT
@@ -85,7 +98,7 @@ sample() { # PID -> "rss_kb threads fds"
 
 SECS=$((MINUTES * 60))
 echo "soak.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, $(uname -r), lab $LAB_ID, $MINUTES min, flap every ${FLAP} s" \
-    "(eth1/eth0 alternately, 5 s), load: $( ((LOAD)) && echo "stress-ng --cpu 1 --vm 1 --vm-bytes 256m --io 1" || echo none)"
+    "(eth1/eth0 alternately, 5 s), planned move every $( ((MOVE)) && echo "$MOVE s" || echo never), load: $( ((LOAD)) && echo "stress-ng --cpu 1 --vm 1 --vm-bytes 256m --io 1" || echo none)"
 echo "  daemons: node1 pid $P1, node2 pid $P2 (launcher: $HB_CMD)"
 if ((LOAD)); then
     stress-ng --cpu 1 --vm 1 --vm-bytes 256m --io 1 --timeout "${SECS}s" >"$OUT/stress.log" 2>&1 &
@@ -114,6 +127,20 @@ PIDS+=($!)
     done
 ) &
 PIDS+=($!)
+# planned moves: standby on node1, then takeover back (the launcher, as an admin would type it)
+if ((MOVE > 0)); then
+    (
+        while :; do
+            sleep "$MOVE"
+            HB_CMD=$LAUNCHER "$LAB" hb node1 standby all >/dev/null 2>&1
+            echo "$(date +%s) standby $?" >>"$OUT/moves"
+            sleep 30
+            HB_CMD=$LAUNCHER "$LAB" hb node1 takeover all >/dev/null 2>&1
+            echo "$(date +%s) takeover $?" >>"$OUT/moves"
+        done
+    ) &
+    PIDS+=($!)
+fi
 # VIP holder every 2 s
 (
     while :; do
@@ -141,8 +168,12 @@ wait 2>/dev/null || true
 PIDS=()
 
 # the curve of RSS (ASCII): one column per sample, 10 rows from min to max of both nodes
-echo "  RSS curve (MB; '1' node1, '2' node2, '*' both), one column per 30 s sample:"
-awk 'NR == 1 || $2 < lo { lo = $2 } $2 > hi { hi = $2 } $5 < lo { lo = $5 } $5 > hi { hi = $5 } { a[NR] = $2; b[NR] = $5; n = NR }
+# (at most 120 columns: a longer soak shows each column's largest sample)
+nsamples=$(wc -l <"$OUT/samples")
+per=$(((nsamples + 119) / 120))
+echo "  RSS curve (MB; '1' node1, '2' node2, '*' both), one column per $((per * 30)) s (its largest sample):"
+awk -v per="$per" 'NR == 1 || $2 < lo { lo = $2 } $2 > hi { hi = $2 } $5 < lo { lo = $5 } $5 > hi { hi = $5 }
+    { k = int((NR - 1) / per) + 1; if ($2 > a[k]) a[k] = $2; if ($5 > b[k]) b[k] = $5; n = k }
     END {
         if (hi == lo) hi = lo + 1024
         for (row = 9; row >= 0; row--) {
@@ -162,6 +193,7 @@ count() { { grep -c "$2" <<<"$1" || true; }; }
 echo "  summary after $(($(date +%s) - start)) s, $(wc -l <"$OUT/samples") samples:"
 printf '    %-6s %-26s %-22s %-22s\n' node "RSS MB first/min/max/last" "threads first/min/max/last" "fds first/min/max/last"
 stable=yes
+why=()
 for n in 1 2; do
     c=$(((n - 1) * 3 + 2))
     printf '    %-6s' "node$n"
@@ -178,18 +210,44 @@ for n in 1 2; do
         col=$((c + m))
         read -r h1 h2 < <(awk -v c="$col" '$1 >= 120 { v[++n] = $c } END { for (i = 1; i <= n; i++) { if (i <= n / 2) { if (v[i] > a) a = v[i] } else if (v[i] > b) b = v[i] } print a + 0, b + 0 }' "$OUT/samples")
         case $m in
-            0) echo "      RSS: largest $(echo "scale=1; $h1/1024" | bc) MB in the first half after 2 min, $(echo "scale=1; $h2/1024" | bc) MB in the second" ;;
-            1) echo "      threads: largest $h1 in the first half after 2 min, $h2 in the second"; ((h2 - h1 <= 2)) || stable=no ;;
-            2) echo "      fds: largest $h1 in the first half after 2 min, $h2 in the second"; ((h2 <= h1)) || stable=no ;;
+            0) echo "      RSS: largest $(echo "scale=1; $h1/1024" | bc) MB in the first half after 2 min, $(echo "scale=1; $h2/1024" | bc) MB in the second"
+               allow=$((h1 / 20 > 8192 ? h1 / 20 : 8192))
+               ((h2 - h1 <= allow)) || { stable=no; why+=("node$n's RSS grew $(((h2 - h1) / 1024)) MB"); } ;;
+            1) echo "      threads: largest $h1 in the first half after 2 min, $h2 in the second"
+               ((h2 - h1 <= 2)) || { stable=no; why+=("node$n's threads grew from $h1 to $h2"); } ;;
+            2) echo "      fds: largest $h1 in the first half after 2 min, $h2 in the second"
+               ((h2 <= h1)) || { stable=no; why+=("node$n's fds grew from $h1 to $h2"); } ;;
         esac
     done
 done
-echo "    thread and fd counts stable (second half after 2 min: fds no higher, threads at most 2 more): $stable"
+echo "    RSS, thread and fd counts stable (second half after 2 min: fds no higher, threads at most 2 more, RSS at most" \
+    "8 MB or 5 % more): $stable"
 echo "    link flaps: $(cat "$OUT/flaps" 2>/dev/null | wc -l); 'Link ... dead.' lines: node1 $(count "$log1" "Link node2:eth[01] dead")," \
     "node2 $(count "$log2" "Link node1:eth[01] dead")"
 echo "    false deaths ('is dead'): node1 $(count "$log1" "node node2: is dead"), node2 $(count "$log2" "node node1: is dead");" \
     "late beats: node1 $(count "$log1" "Late heartbeat"), node2 $(count "$log2" "Late heartbeat")"
-echo "    VIP holder changes: $(awk 'NR > 1 && $2 != p { m++ } { p = $2 } END { print m + 0 }' "$OUT/holders"); samples on both nodes:" \
+echo "    VIP serving node changes: $(awk '$2 == "1" || $2 == "2" { if (p != "" && $2 != p) m++; p = $2 } END { print m + 0 }' "$OUT/holders"); samples on both nodes:" \
     "$(awk '$2 == "both" { b++ } END { print b + 0 }' "$OUT/holders") of $(wc -l <"$OUT/holders"); failed hb status calls:" \
     "$(cat "$OUT/status.err" 2>/dev/null | wc -l)"
+moves=$(wc -l <"$OUT/moves")
+failedmoves=$(awk '$3 != 0 { n++ } END { print n + 0 }' "$OUT/moves")
+echo "    planned moves: $((moves / 2)) (standby and takeover: $moves commands, $failedmoves failed)"
+deaths=$(($(count "$log1" "node node2: is dead") + $(count "$log2" "node node1: is dead")))
+both=$(awk '$2 == "both" { b++ } END { print b + 0 }' "$OUT/holders")
+# a planned move is two changes of the serving node (1 -> 2 -> 1); "none" between them is the hand-over
+changes=$(awk '$2 == "1" || $2 == "2" { if (p != "" && $2 != p) m++; p = $2 } END { print m + 0 }' "$OUT/holders")
+statusfail=$(wc -l <"$OUT/status.err")
+[[ -d /proc/$P1 && -d /proc/$P2 ]] || why+=("a daemon is not the process it was at the start (node1 pid $P1, node2 pid $P2)")
+((deaths == 0)) || why+=("$deaths false death(s)")
+((both == 0)) || why+=("$both samples with the VIP on both nodes")
+((changes <= moves)) || why+=("$changes VIP holder changes for $((moves / 2)) planned moves")
+((failedmoves == 0)) || why+=("$failedmoves planned move command(s) failed")
+((statusfail == 0)) || why+=("$statusfail hb status call(s) failed")
 rm -rf "$OUT"
+if ((${#why[@]} == 0)); then
+    echo "soak: HELD ($MINUTES min: no false death, never on both nodes, $((moves / 2)) planned moves, RSS, threads and fds flat)"
+    exit 0
+fi
+printf -v reasons '%s; ' "${why[@]}"
+echo "soak: DID NOT HOLD: ${reasons%; }"
+exit 1
