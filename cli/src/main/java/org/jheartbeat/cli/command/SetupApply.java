@@ -135,6 +135,7 @@ final class SetupApply {
                     out.println(me + " and " + peer + " see each other. What runs where (hb status):");
                     try {
                         out.print(StatusCommand.fetch(new StateDirectory(stateDir).controlSocket(), false, out));
+                        out.flush();
                     } catch (IOException e) {
                         out.println("(hb status: " + e.getMessage() + ")");
                     }

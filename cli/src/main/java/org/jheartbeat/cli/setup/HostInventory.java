@@ -66,13 +66,16 @@ public record HostInventory(List<Iface> interfaces, List<String> serials) {
             // no routes readable: no interface is marked as the LAN
         }
         List<Iface> ifaces = new ArrayList<>();
+        java.util.Map<String, String> primary = primaryAddresses();
         try {
             for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
                 if (ni.isLoopback() || !ni.isUp()) {
                     continue;
                 }
-                ni.inetAddresses().filter(a -> a instanceof Inet4Address).findFirst().ifPresent(a ->
-                        ifaces.add(new Iface(ni.getName(), a.getHostAddress(), defaults.contains(ni.getName()))));
+                // the primary address: a cluster address added later (a VIP) must not be taken for the node's own
+                Optional<String> addr = Optional.ofNullable(primary.get(ni.getName())).or(() -> ni.inetAddresses()
+                        .filter(a -> a instanceof Inet4Address).map(java.net.InetAddress::getHostAddress).findFirst());
+                addr.ifPresent(a -> ifaces.add(new Iface(ni.getName(), a, defaults.contains(ni.getName()))));
             }
         } catch (SocketException e) {
             // none offered; the user names them
@@ -89,6 +92,35 @@ public record HostInventory(List<Iface> interfaces, List<String> serials) {
             // none offered
         }
         return new HostInventory(ifaces, serials);
+    }
+
+    /**
+     * Per interface its first IPv4 address that is not {@code secondary}, from {@code ip -o -4 addr show} (the
+     * kernel lists primaries first; the JDK's order is not the kernel's). Empty if {@code ip} cannot be run.
+     */
+    static java.util.Map<String, String> primaryAddresses() {
+        java.util.Map<String, String> m = new java.util.HashMap<>();
+        try {
+            org.jheartbeat.core.exec.ProcessResult r = new org.jheartbeat.core.exec.OsProcessRunner().run(
+                    org.jheartbeat.core.exec.ProcessSpec.of(java.time.Duration.ofSeconds(10), "ip", "-o", "-4", "addr",
+                            "show"));
+            primaryAddresses(r.exitCode() == 0 ? r.stdout() : "").forEach(m::putIfAbsent);
+        } catch (IOException e) {
+            // the JDK's first address is used
+        }
+        return m;
+    }
+
+    /** {@link #primaryAddresses()}' parser: lines such as {@code 2: eth0    inet 198.18.0.1/24 brd ... scope global eth0}. */
+    static java.util.Map<String, String> primaryAddresses(String ipOutput) {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (String line : ipOutput.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length > 3 && f[2].equals("inet") && !line.contains(" secondary ")) {
+                m.putIfAbsent(f[1].replaceFirst("@.*", ""), f[3].replaceFirst("/.*", ""));
+            }
+        }
+        return m;
     }
 
     private static boolean uart(String tty) {

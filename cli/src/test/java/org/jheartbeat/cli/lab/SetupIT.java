@@ -1,0 +1,122 @@
+package org.jheartbeat.cli.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code hb setup} from two bare lab nodes (no ha.cf, authkeys, haresources; the package's jar, and the admin's
+ * service script {@code labweb} in resource.d as an installed service would be) to a serving pair, run on node1,
+ * reaching node2 over the lab's ssh, starting each daemon with the lab's stand-in for systemd
+ * ({@code lab/service-start.sh}). Its failure cases stop before anything is half applied: an unreachable peer
+ * leaves both nodes untouched, a check failing on the peer moves nothing into place; a re-run with the same
+ * answers changes nothing, one with other answers is refused with the diff.
+ */
+@Tag("root")
+class SetupIT {
+    private static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
+    private static final List<String> FILES = List.of("ha.cf", "authkeys", "haresources", "jheartbeat.yaml");
+
+    @Test
+    void fromTwoBareNodesToAServingPairAndItsFailureCases() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        try (Lab lab = new Lab(Map.of())) {
+            Path cfg1 = lab.configDir("node1");
+            Path cfg2 = lab.configDir("node2");
+            for (Path cfg : List.of(cfg1, cfg2)) {
+                for (String f : FILES) {
+                    Files.deleteIfExists(cfg.resolve(f));
+                }
+            }
+            String jar = ConfigPushIT.jar();
+            List<String> setup = new ArrayList<>(List.of("setup", "--config-dir", cfg1.toString(), "--state-dir",
+                    lab.runDir().resolve("node1/state").toString(), "--node-name", "node1", "--peer-name", "node2",
+                    "--ucast", "eth1:198.18.1.2", "--ucast", "eth0:198.18.0.2",
+                    "--logfile", "/var/lib/jheartbeat/ha-log", "--ssh", lab.sshCommand(),
+                    "--remote-hb", "java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar " + jar,
+                    "--remote-dir", cfg2.toString(), "--remote-state-dir", lab.runDir().resolve("node2/state").toString(),
+                    "--start-command", ROOT.resolve("lab/service-start.sh") + " " + lab.runDir() + " " + jar,
+                    "--wait", "60"));
+            List<String> withGroup = new ArrayList<>(setup);
+            withGroup.addAll(List.of("--group", "node1 198.18.0.100/24/eth0 labweb"));
+
+            // the peer cannot be reached: one line, exit 1, nothing written on either node
+            List<String> unreachable = new ArrayList<>(withGroup);
+            unreachable.addAll(List.of("--peer", "198.18.1.99"));
+            Lab.Result gone = ConfigPushIT.hb(lab, "node1", unreachable.toArray(String[]::new));
+            assertThat(gone.code()).as(gone.output()).isEqualTo(1);
+            assertThat(gone.output().strip()).startsWith("hb: setup: cannot reach 198.18.1.99 over ssh (")
+                    .endsWith("; check the address, or pass --peer HOST; nothing written on either node");
+            assertBare(cfg1, cfg2);
+
+            // the check fails on the peer (the group's service is not installed there): nothing moved into place
+            Path labweb2 = cfg2.resolve("resource.d/labweb");
+            Path aside = lab.runDir().resolve("labweb.aside");
+            Files.move(labweb2, aside);
+            Lab.Result peerBad = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
+            System.out.println("setup with a failing check on node2:\n" + peerBad.output());
+            assertThat(peerBad.code()).as(peerBad.output()).isEqualTo(2);
+            assertThat(peerBad.output()).contains("node1: hb config check passed").contains("labweb")
+                    .contains("hb: setup: hb config check fails on node2 (above); fix what it says on node2")
+                    .contains("nothing moved into place");
+            assertBare(cfg1, cfg2);
+            Files.move(aside, labweb2);
+
+            // the real thing
+            long t0 = System.nanoTime();
+            Lab.Result ok = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
+            long setupMs = (System.nanoTime() - t0) / 1_000_000;
+            System.out.println("hb setup took " + setupMs + " ms:\n" + ok.output());
+            assertThat(ok.code()).as(ok.output() + "\nnode1:\n" + lab.daemonLog("node1", 30) + "\nnode2:\n"
+                    + lab.daemonLog("node2", 30)).isZero();
+            assertThat(ok.output()).contains("node1: hb config check passed", "node2: hb config check passed",
+                    "node1: service started", "node2: service started",
+                    "node1 and node2 see each other. What runs where (hb status):");
+            for (String f : FILES) {
+                assertThat(Files.readAllBytes(cfg2.resolve(f))).as(f).isEqualTo(Files.readAllBytes(cfg1.resolve(f)));
+            }
+            for (Path cfg : List.of(cfg1, cfg2)) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cfg.resolve("authkeys"))))
+                        .isEqualTo("rw-------");
+                assertThat(cfg.resolve(".hb-setup")).doesNotExist();
+            }
+            assertThat(Files.readString(cfg1.resolve("authkeys"))).matches("auth 1\n1 sha1 [0-9a-f]{40}\n");
+            lab.waitUntil(() -> "node1".equals(lab.http()), Figures.HANG_MS, "the group's VIP served by node1");
+
+            // the same answers again: nothing to change
+            Lab.Result again = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
+            assertThat(again.code()).as(again.output()).isZero();
+            assertThat(again.output()).contains("Nothing to change: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
+                    + ") already hold this configuration.");
+
+            // other answers: refused with the diff, nothing changed
+            byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
+            List<String> other = new ArrayList<>(setup);
+            other.addAll(List.of("--group", "node2 198.18.0.100/24/eth0 labweb"));
+            Lab.Result refused = ConfigPushIT.hb(lab, "node1", other.toArray(String[]::new));
+            assertThat(refused.code()).as(refused.output()).isEqualTo(1);
+            assertThat(refused.output()).contains("-node1 198.18.0.100/24/eth0 labweb\n+node2 198.18.0.100/24/eth0 labweb")
+                    .contains("hb: setup: node1:haresources, node2:haresources differ from these answers")
+                    .contains("--force");
+            assertThat(Files.readAllBytes(cfg2.resolve("haresources"))).isEqualTo(haresourcesBefore);
+            assertThat("node1".equals(lab.http())).isTrue();
+        }
+    }
+
+    private static void assertBare(Path... dirs) throws Exception {
+        for (Path d : dirs) {
+            for (String f : FILES) {
+                assertThat(d.resolve(f)).as(d + "/" + f).doesNotExist();
+            }
+            assertThat(d.resolve(".hb-setup")).as("no stage left in " + d).doesNotExist();
+        }
+    }
+}
