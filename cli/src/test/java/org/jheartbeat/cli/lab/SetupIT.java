@@ -57,6 +57,19 @@ class SetupIT {
                     .endsWith("; check the address, or pass --peer HOST; nothing written on either node");
             assertBare(cfg1, cfg2);
 
+            // ssh refused (a key node2 does not accept): one line, exit 1, nothing written on either node
+            Path otherKey = lab.runDir().resolve("other_key");
+            lab.run(List.of("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", otherKey.toString()), 30);
+            List<String> refusedSsh = new ArrayList<>(withGroup);
+            int sshAt = refusedSsh.indexOf("--ssh") + 1;
+            refusedSsh.set(sshAt, refusedSsh.get(sshAt).replace(lab.runDir().resolve("ssh/id_ed25519").toString(),
+                    otherKey.toString()));
+            Lab.Result denied = ConfigPushIT.hb(lab, "node1", refusedSsh.toArray(String[]::new));
+            assertThat(denied.code()).as(denied.output()).isEqualTo(1);
+            assertThat(denied.output().strip()).startsWith("hb: setup: ssh to 198.18.1.2: permission denied (")
+                    .endsWith("; nothing written on either node");
+            assertBare(cfg1, cfg2);
+
             // the check fails on the peer (the group's service is not installed there): nothing moved into place
             Path labweb2 = cfg2.resolve("resource.d/labweb");
             Path aside = lab.runDir().resolve("labweb.aside");
@@ -96,6 +109,24 @@ class SetupIT {
             assertThat(again.code()).as(again.output()).isZero();
             assertThat(again.output()).contains("Nothing to change: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
                     + ") already hold this configuration.");
+
+            // the same answers typed at the prompts on a terminal: nothing to change either
+            StringBuilder cmd = new StringBuilder("java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar " + jar);
+            for (int i = 0; i < setup.size(); i++) {
+                if (List.of("--peer-name", "--ucast").contains(setup.get(i))) {
+                    i++;
+                    continue;
+                }
+                String a = setup.get(i);
+                cmd.append(" '").append(a.replace("'", "'\\''")).append('\'');
+            }
+            Lab.Result typed = ConfigPushIT.onTerminal(lab, "node1", cmd.toString(),
+                    "node2\neth1 eth0\n198.18.1.2\n198.18.0.2\n\nnode1 198.18.0.100/24/eth0 labweb");
+            assertThat(typed.code()).as(typed.output()).isZero();
+            assertThat(typed.output()).contains("The peer node's name (its uname -n): ")
+                    .containsPattern("eth1 +198\\.18\\.1\\.1 +no default route")
+                    .contains("the peer's IPv4 address on eth0: ")
+                    .contains("Nothing to change: node1:" + cfg1);
 
             // other answers: refused with the diff, nothing changed
             byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
