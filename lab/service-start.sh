@@ -11,6 +11,8 @@ n=$(hostname)
 d=$run/$n
 [ -d "$d" ] || { echo "service-start.sh: $d is not a lab node directory (host name $n)" >&2; exit 1; }
 if [ -s "$d/daemon.pid" ] && kill -0 "$(cat "$d/daemon.pid")" 2>/dev/null; then
+    # running: make it re-read its files, as systemctl reload jheartbeat does
+    kill -HUP "$(cat "$d/daemon.pid")"
     exit 0
 fi
 mkdir -p "$d/state"

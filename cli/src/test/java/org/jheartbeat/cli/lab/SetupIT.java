@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 class SetupIT {
     private static final Path ROOT = Path.of(System.getProperty("project.root", "..")).toAbsolutePath().normalize();
     private static final List<String> FILES = List.of("ha.cf", "authkeys", "haresources", "jheartbeat.yaml");
+    private static final String GROUP = "node1 198.18.0.100/24/eth0 labweb";
 
     @Test
     void fromTwoBareNodesToAServingPairAndItsFailureCases() throws Exception {
@@ -31,22 +32,9 @@ class SetupIT {
         try (Lab lab = new Lab(Map.of())) {
             Path cfg1 = lab.configDir("node1");
             Path cfg2 = lab.configDir("node2");
-            for (Path cfg : List.of(cfg1, cfg2)) {
-                for (String f : FILES) {
-                    Files.deleteIfExists(cfg.resolve(f));
-                }
-            }
-            String jar = ConfigPushIT.jar();
-            List<String> setup = new ArrayList<>(List.of("setup", "--config-dir", cfg1.toString(), "--state-dir",
-                    lab.runDir().resolve("node1/state").toString(), "--node-name", "node1", "--peer-name", "node2",
-                    "--ucast", "eth1:198.18.1.2", "--ucast", "eth0:198.18.0.2",
-                    "--logfile", "/var/lib/jheartbeat/ha-log", "--ssh", lab.sshCommand(),
-                    "--remote-hb", "java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar " + jar,
-                    "--remote-dir", cfg2.toString(), "--remote-state-dir", lab.runDir().resolve("node2/state").toString(),
-                    "--start-command", ROOT.resolve("lab/service-start.sh") + " " + lab.runDir() + " " + jar,
-                    "--wait", "60"));
+            List<String> setup = bareNodes(lab);
             List<String> withGroup = new ArrayList<>(setup);
-            withGroup.addAll(List.of("--group", "node1 198.18.0.100/24/eth0 labweb"));
+            withGroup.addAll(List.of("--group", GROUP));
 
             // the peer cannot be reached: one line, exit 1, nothing written on either node
             List<String> unreachable = new ArrayList<>(withGroup);
@@ -110,6 +98,41 @@ class SetupIT {
             assertThat(again.output()).contains("Nothing to change: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
                     + ") already hold this configuration.");
 
+            // other answers: refused with the diff, nothing changed
+            byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
+            List<String> other = new ArrayList<>(setup);
+            other.addAll(List.of("--group", "node2 198.18.0.100/24/eth0 labweb"));
+            Lab.Result refused = ConfigPushIT.hb(lab, "node1", other.toArray(String[]::new));
+            assertThat(refused.code()).as(refused.output()).isEqualTo(1);
+            assertThat(refused.output()).contains("-node1 198.18.0.100/24/eth0 labweb\n+node2 198.18.0.100/24/eth0 labweb")
+                    .contains("hb: setup: node1:haresources, node2:haresources differ from these answers")
+                    .contains("--force");
+            assertThat(Files.readAllBytes(cfg2.resolve("haresources"))).isEqualTo(haresourcesBefore);
+            assertThat("node1".equals(lab.http())).isTrue();
+        }
+    }
+
+    /**
+     * A drill (about 20 s more; -Djhb.drills=true): on a pair set up by hb setup, the same answers typed at the prompts
+     * on a terminal change nothing; other answers with --force replace the files on both nodes (old copies kept)
+     * and the running daemons reload them.
+     */
+    @Test
+    void onASetUpPairTypedAnswersChangeNothingAndForceReplacesAndReloads() throws Exception {
+        assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
+        assumeTrue(Boolean.getBoolean("jhb.drills"), "a drill: run with -Djhb.drills=true");
+        try (Lab lab = new Lab(Map.of())) {
+            Path cfg1 = lab.configDir("node1");
+            Path cfg2 = lab.configDir("node2");
+            String jar = ConfigPushIT.jar();
+            List<String> setup = bareNodes(lab);
+            List<String> withGroup = new ArrayList<>(setup);
+            withGroup.addAll(List.of("--group", GROUP));
+            Lab.Result ok = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
+            assertThat(ok.code()).as(ok.output()).isZero();
+            lab.waitUntil(() -> "node1".equals(lab.http()), Figures.HANG_MS, "the group's VIP served by node1");
+            byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
+
             // the same answers typed at the prompts on a terminal: nothing to change either
             StringBuilder cmd = new StringBuilder("java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar " + jar);
             for (int i = 0; i < setup.size(); i++) {
@@ -128,18 +151,43 @@ class SetupIT {
                     .contains("the peer's IPv4 address on eth0: ")
                     .contains("Nothing to change: node1:" + cfg1);
 
-            // other answers: refused with the diff, nothing changed
-            byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
-            List<String> other = new ArrayList<>(setup);
-            other.addAll(List.of("--group", "node2 198.18.0.100/24/eth0 labweb"));
-            Lab.Result refused = ConfigPushIT.hb(lab, "node1", other.toArray(String[]::new));
-            assertThat(refused.code()).as(refused.output()).isEqualTo(1);
-            assertThat(refused.output()).contains("-node1 198.18.0.100/24/eth0 labweb\n+node2 198.18.0.100/24/eth0 labweb")
-                    .contains("hb: setup: node1:haresources, node2:haresources differ from these answers")
-                    .contains("--force");
-            assertThat(Files.readAllBytes(cfg2.resolve("haresources"))).isEqualTo(haresourcesBefore);
-            assertThat("node1".equals(lab.http())).isTrue();
+            // with --force: replaced on both nodes (old copies kept), the running daemons reload them
+            List<String> forced = new ArrayList<>(setup);
+            forced.addAll(List.of("--group", "node1 198.18.0.101/24/eth0 labweb", "--force"));
+            Lab.Result force = ConfigPushIT.hb(lab, "node1", forced.toArray(String[]::new));
+            assertThat(force.code()).as(force.output()).isZero();
+            assertThat(force.output()).contains("-node1 198.18.0.100/24/eth0 labweb\n+node1 198.18.0.101/24/eth0 labweb")
+                    .contains("node1 and node2 see each other.");
+            for (Path cfg : List.of(cfg1, cfg2)) {
+                assertThat(Files.readString(cfg.resolve("haresources"))).endsWith("\nnode1 198.18.0.101/24/eth0 labweb\n");
+                assertThat(Files.readAllBytes(cfg.resolve("haresources.bak"))).isEqualTo(haresourcesBefore);
+            }
+            lab.waitUntil(() -> lab.holds("node1", "198.18.0.101") && !lab.holds("node1", "198.18.0.100"),
+                    Figures.HANG_MS, "node1 serving the new group's address after the reload");
         }
+    }
+
+    /**
+     * Empties both nodes' configuration (ha.cf, authkeys, haresources, jheartbeat.yaml; resource.d stays, as an
+     * installed service's script would) and returns hb setup's options for this lab, without --group.
+     */
+    private static List<String> bareNodes(Lab lab) throws Exception {
+        Path cfg1 = lab.configDir("node1");
+        Path cfg2 = lab.configDir("node2");
+        for (Path cfg : List.of(cfg1, cfg2)) {
+            for (String f : FILES) {
+                Files.deleteIfExists(cfg.resolve(f));
+            }
+        }
+        String jar = ConfigPushIT.jar();
+        return new ArrayList<>(List.of("setup", "--config-dir", cfg1.toString(), "--state-dir",
+                lab.runDir().resolve("node1/state").toString(), "--node-name", "node1", "--peer-name", "node2",
+                "--ucast", "eth1:198.18.1.2", "--ucast", "eth0:198.18.0.2",
+                "--logfile", "/var/lib/jheartbeat/ha-log", "--ssh", lab.sshCommand(),
+                "--remote-hb", "java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar " + jar,
+                "--remote-dir", cfg2.toString(), "--remote-state-dir", lab.runDir().resolve("node2/state").toString(),
+                "--start-command", ROOT.resolve("lab/service-start.sh") + " " + lab.runDir() + " " + jar,
+                "--wait", "60"));
     }
 
     private static void assertBare(Path... dirs) throws Exception {
