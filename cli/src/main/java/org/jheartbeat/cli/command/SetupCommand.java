@@ -88,7 +88,7 @@ public final class SetupCommand implements Callable<Integer> {
             + " device on both nodes, e.g. /dev/ttyS0; repeatable.")
     List<String> serial = new ArrayList<>();
 
-    @Option(names = "--baud", paramLabel = "BPS", defaultValue = "19200", description = "The serial links' speed"
+    @Option(names = "--baud", paramLabel = "BPS", defaultValue = "19200", description = "The serial links' speed in bit/s"
             + " (default: ${DEFAULT-VALUE}).")
     int baud;
 
@@ -116,7 +116,7 @@ public final class SetupCommand implements Callable<Integer> {
             + " installed (default: systemctl enable + start jheartbeat.service).")
     String startCommand;
 
-    @Option(names = "--wait", paramLabel = "S", defaultValue = "120", description = "How long to wait for the nodes"
+    @Option(names = "--wait", paramLabel = "S", defaultValue = "120", description = "How long to wait, in seconds, for the nodes"
             + " to see each other (default: ${DEFAULT-VALUE}).")
     int waitS;
 
