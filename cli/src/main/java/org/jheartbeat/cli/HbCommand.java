@@ -30,7 +30,8 @@ import picocli.CommandLine.Command;
             FailbackCommand.class, StonithCommand.class, ConfigCommand.class, ResourcesCommand.class,
             ClStatusCommand.class, SyncCommand.class, BackupCommand.class, CleanupCommand.class,
             ReloadCommand.class, LvsCommand.class, ExportCommand.class, MaintenanceCommand.class,
-            EventsCommand.class, ReportCommand.class, WebCommand.class, org.jheartbeat.cli.command.MigrateCommand.class},
+            EventsCommand.class, ReportCommand.class, WebCommand.class, org.jheartbeat.cli.command.MigrateCommand.class,
+            org.jheartbeat.cli.command.SetupCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
  * options have one name and one meaning everywhere.
  */
 public final class PeerSshOptions {
-    @Option(names = "--peer", paramLabel = "HOST", description = "The peer's address or name (default: the other"
+    @Option(names = "--peer", paramLabel = "HOST", descriptionKey = "peer", description = "The peer's address or name (default: the other"
             + " node of ha.cf).")
     String peer;
 

@@ -1,0 +1,266 @@
+package org.jheartbeat.cli.command;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.jheartbeat.cli.error.ExitCodes;
+import org.jheartbeat.cli.error.UserException;
+import org.jheartbeat.cli.runtime.ConfigPush;
+import org.jheartbeat.cli.runtime.SshTransport;
+import org.jheartbeat.cli.setup.ServiceStarter;
+import org.jheartbeat.cli.setup.SetupPlan;
+import org.jheartbeat.core.state.StateDirectory;
+import org.jheartbeat.core.time.Sleeper;
+
+/**
+ * The applying half of {@code hb setup}, once the plan says "write": stage the files on both nodes, check them
+ * there, move them into place (the peer first, then this node), start the service on both, wait for the pair.
+ * Until both checks pass, every failure removes both stages and leaves both configuration directories as they
+ * were.
+ */
+final class SetupApply {
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final SshTransport ssh;
+    private final Path dir;
+    private final String rdir;
+    private final String rstate;
+    private final String me;
+    private final String peer;
+    private final String where;
+    private final Sleeper sleeper;
+
+    SetupApply(PrintWriter out, PrintWriter err, SshTransport ssh, Path dir, String rdir, String rstate, String me,
+            String peer, String where, Sleeper sleeper) {
+        this.out = out;
+        this.err = err;
+        this.ssh = ssh;
+        this.dir = dir;
+        this.rdir = rdir;
+        this.rstate = rstate;
+        this.me = me;
+        this.peer = peer;
+        this.where = where;
+        this.sleeper = sleeper;
+    }
+
+    int run(Map<String, String> files, SetupPlan plan, Path stateDir, ServiceStarter starter, String remoteHb,
+            int waitS) throws UserException, InterruptedException {
+        Path stage = dir.resolve(SetupCommand.STAGE);
+        String rstage = rdir + "/" + SetupCommand.STAGE;
+        List<ConfigPush.FileCopy> copies = SetupPlan.copies(files);
+        try {
+            stageHere(stage, copies);
+            stagePeer(copies);
+            Map.Entry<Integer, String> here = SetupCommand.checkHere(stage, me, stateDir);
+            if (here.getKey() != ExitCodes.OK) {
+                err.print(indent(here.getValue()));
+                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + me + " (above); fix"
+                        + " what it says on " + me + " and run hb setup again; nothing moved into place");
+            }
+            out.println(me + ": hb config check passed");
+            SshTransport.Reply there = ssh.run(remoteHb + " config check --config-dir " + ConfigPush.shQuote(rstage)
+                    + " --node-name " + ConfigPush.shQuote(peer) + " --state-dir " + ConfigPush.shQuote(rstate)
+                    + " 2>&1", new byte[0]);
+            if (there.code() == 127) {
+                throw new UserException(ExitCodes.FAILURE, "setup: '" + remoteHb + "' is not found on " + peer
+                        + ": install the package there, or pass --remote-hb CMD; nothing moved into place");
+            }
+            if (there.code() == 255) {
+                throw new UserException(ExitCodes.FAILURE, "setup: " + ssh.describeFailure(there, rdir, "--peer")
+                        + "; nothing moved into place");
+            }
+            if (there.code() != ExitCodes.OK) {
+                err.print(indent(new String(there.out(), StandardCharsets.UTF_8)));
+                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + peer + " (above); fix"
+                        + " what it says on " + peer + " (e.g. install the group's service there) and run hb setup"
+                        + " again; nothing moved into place");
+            }
+            out.println(peer + ": hb config check passed");
+        } catch (UserException | RuntimeException e) {
+            cleanUp(stage);
+            throw e;
+        }
+        installPeer(ConfigPush.changes(plan.peer()).stream().map(ConfigPush.Entry::name).toList());
+        installHere(stage, ConfigPush.changes(plan.local()).stream().map(ConfigPush.Entry::name).toList());
+        out.println("Files in place on " + me + ":" + dir + " and " + peer + " (" + where + "); old copies kept as"
+                + " NAME.bak.");
+        out.flush();
+        return startAndWait(starter, stateDir, remoteHb, waitS);
+    }
+
+    private int startAndWait(ServiceStarter starter, Path stateDir, String remoteHb, int waitS)
+            throws UserException, InterruptedException {
+        ServiceStarter.Result h = starter.startHere();
+        ServiceStarter.Result p = starter.startOnPeer(ssh);
+        for (var e : List.of(Map.entry(me, h), Map.entry(peer, p))) {
+            switch (e.getValue().outcome()) {
+                case STARTED -> out.println(e.getKey() + ": service started");
+                case NOT_INSTALLED -> out.println(e.getKey() + ": no jheartbeat service installed ("
+                        + e.getValue().detail() + "); start the daemon there yourself (hb daemon)");
+                case FAILED -> err.println(e.getKey() + ": the service did not start: " + e.getValue().detail());
+                default -> throw new IllegalStateException();
+            }
+        }
+        if (h.outcome() == ServiceStarter.Outcome.FAILED || p.outcome() == ServiceStarter.Outcome.FAILED) {
+            throw new UserException(ExitCodes.FAILURE, "setup: the files are in place and checked, but the service"
+                    + " did not start (above); see the daemon's log there (journalctl -u jheartbeat), then start it"
+                    + " (systemctl start jheartbeat)");
+        }
+        if (h.outcome() != ServiceStarter.Outcome.STARTED || p.outcome() != ServiceStarter.Outcome.STARTED) {
+            out.println("Not waiting for the pair: start the daemon where it is not installed as a service.");
+            return ExitCodes.OK;
+        }
+        out.flush();
+        String theirs = "";
+        for (int i = 0; i < waitS; i++) {
+            Optional<String> mine = SetupCommand.statusJson(stateDir);
+            if (mine.isPresent() && org.jheartbeat.cli.setup.PairStatus.seesActive(mine.get(), peer)) {
+                SshTransport.Reply r = ssh.run(remoteHb + " status --json --state-dir " + ConfigPush.shQuote(rstate),
+                        new byte[0]);
+                theirs = new String(r.out(), StandardCharsets.UTF_8);
+                if (r.code() == 0 && SetupCommand.seeEachOther(mine.get(), theirs, me, peer)) {
+                    out.println(me + " and " + peer + " see each other. What runs where (hb status):");
+                    try {
+                        out.print(StatusCommand.fetch(new StateDirectory(stateDir).controlSocket(), false, out));
+                        out.flush();
+                    } catch (IOException e) {
+                        out.println("(hb status: " + e.getMessage() + ")");
+                    }
+                    return ExitCodes.OK;
+                }
+            }
+            sleeper.pause(Duration.ofSeconds(1));
+        }
+        throw new UserException(ExitCodes.FAILURE, "setup: " + me + " and " + peer + " do not see each other after "
+                + waitS + " s; the services run with the new files: check the links (the ucast/serial lines of ha.cf,"
+                + " cables, a firewall on UDP 694) and hb status on both nodes");
+    }
+
+    private void stageHere(Path stage, List<ConfigPush.FileCopy> copies) throws UserException {
+        try {
+            deleteTree(stage);
+            Files.createDirectory(stage, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            for (ConfigPush.FileCopy f : copies) {
+                Path p = stage.resolve(f.name());
+                // created with its final mode: the key is never readable by others, not even for a moment
+                Files.createFile(p, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                        f.mode() == SetupPlan.AUTHKEYS_MODE ? "rw-------" : "rw-r--r--")));
+                Files.write(p, f.content());
+            }
+            if (Files.isDirectory(dir.resolve("resource.d"))) {
+                // the check looks for the group's scripts next to haresources
+                Files.createSymbolicLink(stage.resolve("resource.d"), Path.of("../resource.d"));
+            }
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "setup: cannot write " + stage + ": " + e.getMessage()
+                    + "; nothing moved into place");
+        }
+    }
+
+    private void stagePeer(List<ConfigPush.FileCopy> copies) throws UserException {
+        String q = ConfigPush.shQuote(rdir);
+        SshTransport.Reply r = ssh.run("cd " + q + " || exit 3\nrm -rf " + SetupCommand.STAGE + "\nmkdir -m 700 "
+                + SetupCommand.STAGE + " || exit 4\n[ ! -d resource.d ] || ln -s ../resource.d " + SetupCommand.STAGE
+                + "/resource.d\n", new byte[0]);
+        if (r.code() != 0) {
+            throw new UserException(ExitCodes.FAILURE, "setup: staging on " + peer + " failed: "
+                    + ssh.describeFailure(r, rdir, "--peer") + "; nothing moved into place");
+        }
+        String rstage = rdir + "/" + SetupCommand.STAGE;
+        for (ConfigPush.FileCopy f : copies) {
+            SshTransport.Reply w = ssh.run(ConfigPush.writeScript(rstage, f.name(), f.content().length, f.mode()),
+                    f.content());
+            if (w.code() != 0) {
+                throw new UserException(ExitCodes.FAILURE, "setup: sending " + f.name() + " to " + peer + " failed: "
+                        + ssh.describeFailure(w, rstage, "--peer") + "; nothing moved into place");
+            }
+        }
+    }
+
+    private void installPeer(List<String> names) throws UserException {
+        StringBuilder sb = new StringBuilder("set -e\ncd " + ConfigPush.shQuote(rdir) + "\n");
+        for (String n : names) {
+            String q = ConfigPush.shQuote(n);
+            sb.append("if [ -e ").append(q).append(" ]; then rm -f ").append(q).append(".bak; ln ").append(q).append(' ')
+                    .append(q).append(".bak 2>/dev/null || cp -p ").append(q).append(' ').append(q).append(".bak; fi\n");
+        }
+        for (String n : names) {
+            sb.append("mv -f ").append(SetupCommand.STAGE).append('/').append(ConfigPush.shQuote(n)).append(' ')
+                    .append(ConfigPush.shQuote(n)).append('\n');
+        }
+        sb.append("rm -rf ").append(SetupCommand.STAGE).append("\nsync . 2>/dev/null || true\n");
+        SshTransport.Reply r = ssh.run(sb.toString(), new byte[0]);
+        if (r.code() != 0) {
+            cleanUp(dir.resolve(SetupCommand.STAGE));
+            throw new UserException(ExitCodes.FAILURE, "setup: moving the files into place on " + peer + " failed: "
+                    + ssh.describeFailure(r, rdir, "--peer") + "; this node's files are unchanged; check " + where);
+        }
+    }
+
+    private void installHere(Path stage, List<String> names) throws UserException {
+        try {
+            for (String n : names) {
+                Path target = dir.resolve(n);
+                if (Files.exists(target)) {
+                    Path bak = dir.resolve(n + ".bak");
+                    Files.deleteIfExists(bak);
+                    Files.copy(target, bak, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+                try {
+                    Files.move(stage.resolve(n), target, StandardCopyOption.ATOMIC_MOVE,
+                            StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException e) {
+                    Files.move(stage.resolve(n), target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            deleteTree(stage);
+        } catch (IOException e) {
+            throw new UserException(ExitCodes.FAILURE, "setup: moving the files into place on " + me + " failed: "
+                    + e.getMessage() + "; " + peer + " has the new files already: fix it and run hb setup again");
+        }
+    }
+
+    /** Removes both stages (best effort: a failure here is reported, the original error stands). */
+    private void cleanUp(Path stage) {
+        try {
+            deleteTree(stage);
+        } catch (IOException e) {
+            err.println("setup: could not remove " + stage + ": " + e.getMessage());
+        }
+        try {
+            ssh.run("rm -rf " + ConfigPush.shQuote(rdir + "/" + SetupCommand.STAGE), new byte[0]);
+        } catch (UserException e) {
+            err.println("setup: could not remove " + rdir + "/" + SetupCommand.STAGE + " on " + peer);
+        }
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        }
+    }
+
+    private static String indent(String text) {
+        StringBuilder sb = new StringBuilder();
+        text.lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+        return sb.toString();
+    }
+}
