@@ -17,8 +17,9 @@ import java.util.Locale;
  * The client of a lab drill: run inside the client's network namespace ({@code ip netns exec NS java -cp …
  * ClientSampler OUT VIP:PORT…}), it asks every service every 100 ms, one thread per service, and appends one
  * line per sample to OUT (flushed at once):
- * {@code NANOS VIP:PORT ok|fail BODY|- MAC|-}, where NANOS is {@link System#nanoTime()} when the request was
- * sent (CLOCK_MONOTONIC, the same clock as the test's JVM on Linux), BODY the answer's body (the answering
+ * {@code NANOS WALL_MS VIP:PORT ok|fail BODY|- MAC|-}, where NANOS is {@link System#nanoTime()} when the request
+ * was sent (CLOCK_MONOTONIC, the same clock as the test's JVM on Linux), WALL_MS the wall clock then (ms since
+ * the epoch, to find the sample in the daemons' logs), BODY the answer's body (the answering
  * node's host name), MAC the client's neighbour entry for the VIP read from its own {@code /proc/net/arp}
  * right after the answer (which node's NIC the request went to). A request gets 300 ms to connect and 300 ms
  * for the answer; one that takes longer than the period delays that service's next sample (the times say
@@ -52,9 +53,10 @@ public final class ClientSampler {
         long next = System.nanoTime();
         while (true) {
             long t = System.nanoTime();
+            long wall = System.currentTimeMillis();
             String body = get(vip, port);
             String mac = mac(vip);
-            String line = String.format(Locale.ROOT, "%d %s %s %s %s%n", t, target, body == null ? "fail" : "ok",
+            String line = String.format(Locale.ROOT, "%d %d %s %s %s %s%n", t, wall, target, body == null ? "fail" : "ok",
                     body == null || body.isBlank() ? "-" : body, mac);
             synchronized (w) {
                 try {

@@ -39,8 +39,8 @@ final class MigrationSamples {
         List<Sample> out = new ArrayList<>();
         for (String l : Files.exists(file) ? Files.readAllLines(file) : List.<String>of()) {
             String[] f = l.split(" ");
-            if (f.length == 5 && l.endsWith(f[4])) {
-                out.add(new Sample(Long.parseLong(f[0]), f[1], f[2].equals("ok"), f[3], f[4]));
+            if (f.length == 6 && f[5].matches("-|([0-9a-f]{2}:){5}[0-9a-f]{2}")) {
+                out.add(new Sample(Long.parseLong(f[0]), f[2], f[3].equals("ok"), f[4], f[5]));
             }
         }
         out.sort(java.util.Comparator.comparingLong(Sample::nanos));
