@@ -11,17 +11,21 @@ import java.util.regex.Pattern;
  * One node's move in the rolling migration (docs/migration.md), as an admin does it: its groups to the peer
  * (Heartbeat's {@code hb_standby all}, or {@code hb standby all}), the daemon stopped, the other one swapped
  * in on the same files ({@code lab.sh swap}), checked ({@code hb config check}) and started; it joins the
- * peer and auto_failback brings its group back. Waits read the client's samples; every wait is bounded
+ * peer and auto_failback brings its group back (with auto_failback off: {@code hb takeover local}, or
+ * Heartbeat's {@code hb_takeover local}). Waits read the client's samples; every wait is bounded
  * (a hang bound) and fails with both nodes' daemon output.
  */
 final class MigrationSteps {
     static final long HANG_MS = 120_000;
     private final Lab lab;
     private final Path samples;
+    private final boolean autoFailback;
 
-    MigrationSteps(Lab lab, Path samples) {
+    /** @param autoFailback the pair's ha.cf {@code auto_failback}: on, a joining node gets its group back by itself */
+    MigrationSteps(Lab lab, Path samples, boolean autoFailback) {
         this.lab = lab;
         this.samples = samples;
+        this.autoFailback = autoFailback;
     }
 
     /**
@@ -51,10 +55,17 @@ final class MigrationSteps {
         }
         r = lab.lab("start", node);
         assertThat(r.code()).as("start %s: %s", node, r.output()).isZero();
-        long t2 = System.nanoTime();
-        awaitAnswers("node1", "node2", t2);
+        if (!autoFailback) {
+            // auto_failback off: the joined node's group stays on the peer until the node takes it back
+            awaitSettled();
+            awaitAnswers(peer, peer, System.nanoTime());
+            r = to.equals("jheartbeat") ? lab.lab("hb", node, "takeover", "local") : lab.lab("hbcmd", node, "hb_takeover", "local");
+            assertThat(r.code()).as("takeover local on %s: %s", node, r.output()).isZero();
+        }
+        awaitAnswers("node1", "node2", System.nanoTime());
         awaitSettled();
-        phases.add(new RollingMigrationDrillIT.Phase(step, "stop, swap, start, failback", own, t1, System.nanoTime(), null));
+        phases.add(new RollingMigrationDrillIT.Phase(step, "stop, swap, start, " + (autoFailback ? "failback" : "takeover local"),
+                own, t1, System.nanoTime(), null));
     }
 
     /** Waits until the client's latest samples, sent after {@code after}, were answered by node {@code g1} and {@code g2}. */

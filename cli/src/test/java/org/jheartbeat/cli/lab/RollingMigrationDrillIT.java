@@ -10,15 +10,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The rolling migration of docs/migration.md, done on a running pair: two real Heartbeat 3.0.6 nodes (Debian's
  * package) serve two groups ({@code node1 IPaddr2::198.18.0.100/24/eth0 labweb}, {@code node2
- * IPaddr2::198.18.0.101/24/eth0 labweb2}, auto_failback on, each service answering its node's host name); node
- * by node, the node's groups go to its peer ({@code hb_standby all}), Heartbeat stops, jheartbeat starts on the
- * same /etc/ha.d ({@code lab.sh swap}: the machine keeps its files), joins the real Heartbeat peer and takes its
- * group back; then the way back the same way ({@code hb standby all}, stop, Heartbeat on the same files).
+ * IPaddr2::198.18.0.101/24/eth0 labweb2}, each service answering its node's host name); node by node, the
+ * node's groups go to its peer ({@code hb_standby all}), Heartbeat stops, jheartbeat starts on the same
+ * /etc/ha.d ({@code lab.sh swap}: the machine keeps its files), joins the real Heartbeat peer and takes its
+ * group back (auto_failback on: by itself; off: {@code hb takeover local}); then the way back the same way
+ * ({@code hb standby all}, stop, Heartbeat on the same files, {@code hb_takeover local} when auto_failback is
+ * off).
  *
  * <p>Throughout, a client ({@link ClientSampler}, in the lab's client namespace) asks both services every 100 ms
  * and records each answer's body (the answering node), the client's neighbour entry for the VIP (the MAC the
@@ -44,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * ({@link MigrationSamples#outageMs}). It is printed per step next to the standby time of that step (the
  * time from the standby command to the first answer from the peer; Heartbeat's in the forward steps) and
  * only bounded by a generous multiple of Heartbeat's standby, to catch hangs: the machine is shared.
- * A drill ({@code -Djhb.drills=true}): about a minute here (longer than CI's lab tests may take).
+ * A drill ({@code -Djhb.drills=true}): about a minute per auto_failback setting here.
  */
 @Tag("root")
 class RollingMigrationDrillIT {
@@ -61,13 +64,15 @@ class RollingMigrationDrillIT {
         }
     }
 
-    @Test
-    void aHeartbeatPairBecomesAJheartbeatPairAndBackOneNodeAtATimeWithNoGroupOnTwoNodes() throws Exception {
+    @ParameterizedTest(name = "auto_failback {0}")
+    @ValueSource(strings = {"on", "off"})
+    void aHeartbeatPairBecomesAJheartbeatPairAndBackOneNodeAtATimeWithNoGroupOnTwoNodes(String autoFailback)
+            throws Exception {
         assumeTrue(Boolean.getBoolean("jhb.drills"), "a drill: run with -Djhb.drills=true (docs/testing.md)");
         assumeTrue(Lab.isRoot(), "the lab needs root (network namespaces)");
         assumeTrue(Files.isExecutable(Path.of("/usr/libexec/heartbeat/heartbeat")), "real heartbeat not installed");
         try (Lab lab = new Lab(Map.of("LAB_NODE1", "heartbeat", "LAB_NODE2", "heartbeat",
-                "LAB_GROUPS", "active-active"))) {
+                "LAB_GROUPS", "active-active", "LAB_AUTO_FAILBACK", autoFailback))) {
             Path samplesFile = lab.runDir().resolve("client-samples.txt");
             lab.lab("start", "node1");
             lab.lab("start", "node2");
@@ -77,7 +82,7 @@ class RollingMigrationDrillIT {
             List<Phase> phases = new ArrayList<>();
             try {
                 watcher.start();
-                MigrationSteps m = new MigrationSteps(lab, samplesFile);
+                MigrationSteps m = new MigrationSteps(lab, samplesFile, autoFailback.equals("on"));
                 lab.waitUntil(() -> sampler.isAlive() && MigrationSamples.read(samplesFile).size() > 0, MigrationSteps.HANG_MS,
                         "the client sampler's first samples (" + lab.runDir().resolve("client-sampler.out") + ")");
                 m.awaitAnswers("node1", "node2", System.nanoTime());
@@ -103,7 +108,8 @@ class RollingMigrationDrillIT {
                     .mapToLong(p -> p.standbyMs(s)).max().orElseThrow();
             long shortestHeartbeatStandby = phases.stream().filter(p -> p.what().startsWith("hb_standby"))
                     .mapToLong(p -> p.standbyMs(s)).min().orElseThrow();
-            System.out.printf("%nRolling migration, %d client samples (100 ms per service), %s%n", s.size(), samplesFile);
+            System.out.printf("%nRolling migration, auto_failback %s, %d client samples (100 ms per service), %s%n",
+                    autoFailback, s.size(), samplesFile);
             System.out.printf("%-26s %-34s %-6s %10s %12s %10s%n", "step", "phase", "group", "outage ms",
                     "other grp ms", "standby ms");
             List<String> tooLong = new ArrayList<>();
