@@ -41,6 +41,9 @@ Commands (NODE = node1|node2, also n1|n2|1|2):
   clstatus NODE ARGS..  cl_status ARGS inside a real-heartbeat NODE
   hbcmd NODE hb_standby|hb_takeover [ARGS]
                      /usr/share/heartbeat/hb_standby|hb_takeover inside NODE
+  swap NODE jheartbeat|heartbeat
+                     the other daemon on a node made with LAB_NODEn=heartbeat,
+                     same files (its daemon stopped); the next start runs it
   serialcut [kill]   pull the null-modem cable: nothing crosses, the ttys
                      <run>/nodeN/ttyS0 stay (socat SIGSTOPped); with kill:
                      kill the socat, the ttys and their links vanish
@@ -583,18 +586,24 @@ start_holder() {
     # The holder is the node's "machine": netns + its own UTS namespace with
     # the host name set, kept alive by sleep. ip netns exec also gives it a
     # mount namespace with /sys showing the node's interfaces.
-    if is_real "$n"; then
+    if [[ -d $d/varlib ]]; then
+        # (a machine made with Heartbeat installed, LAB_NODEn=heartbeat: it keeps Heartbeat's paths
+        # after `swap NODE jheartbeat`, as a machine keeps /etc/ha.d when jheartbeat is installed)
         # Real Heartbeat reads fixed paths: the holder makes a private mount
         # namespace with the node's own /etc/ha.d, /var/lib/heartbeat and a
         # fresh /run (tmpfs: /run/heartbeat, /run/lock = /var/lock), so every
         # later nsenter -m (start, exec, clstatus) sees the node's files.
+        # It also has the node's own /srv and /var/lib/jheartbeat, for jheartbeat after a swap.
         # The pid file is written last: it means "mounts are in place".
+        mkdir -p "$d/srv" "$d/varlib-jhb" /srv /var/lib/jheartbeat
         # shellcheck disable=SC2016  # expanded by the inner sh
         setsid ip netns exec "$ns" unshare --uts --mount --propagation private \
             sh -c 'set -e
                 hostname "$2"
                 mount --bind "$3/ha.d" /etc/ha.d
                 mount --bind "$3/varlib" /var/lib/heartbeat
+                mount --bind "$3/srv" /srv
+                mount --bind "$3/varlib-jhb" /var/lib/jheartbeat
                 mount -t tmpfs -o mode=755 lab-run /run
                 mkdir -p /run/heartbeat /run/lock /run/resource-agents
                 chmod 1777 /run/lock
@@ -689,7 +698,7 @@ cmd_poweron() {
         ip -n "$ns" link set eth1 up
     fi
     settle_all
-    is_real "$n" || sshd_start "$n"
+    is_real "$n" || [[ ! -e $d/sshd/sshd_config ]] || sshd_start "$n"
     log "node$n powered on (holder pid $(holder_pid "$n")); daemon not started"
 }
 
@@ -1143,6 +1152,28 @@ cmd_clstatus() {
     is_real "$n" || die "node$n runs jheartbeat, not real heartbeat (use status)"
     node_enter "$n"
     exec "${NODE_ENTER[@]}" cl_status "$@"
+}
+
+# cmd_swap NODE jheartbeat|heartbeat: replace the software of a node made with LAB_NODEn=heartbeat, as
+# installing the other package on the machine would: its /etc/ha.d (<node>/ha.d), /var/lib/heartbeat and
+# the state dir stay as they are; the next `start` runs the other daemon on the same files. The daemon must
+# be stopped. The rolling migration (docs/migration.md) swaps each node in turn.
+cmd_swap() {
+    local n k d pid
+    n=$(node_num "${1:-}")
+    case ${2:-} in
+        jheartbeat | jhb) k=jheartbeat ;;
+        heartbeat | real) k=heartbeat ;;
+        *) die "usage: swap NODE jheartbeat|heartbeat" ;;
+    esac
+    require_up
+    d=$(node_dir "$n")
+    [[ -d $d/varlib ]] || die "node$n was made as a jheartbeat node: only a node made with LAB_NODE$n=heartbeat at up has Heartbeat's /etc/ha.d and /var/lib/heartbeat to swap on"
+    if pid=$(daemon_pid "$n"); then
+        die "node$n: its daemon runs (pid $pid): stop it first ($PROG stop node$n)"
+    fi
+    echo "$k" >"$d/kind"
+    log "node$n now runs $k on the same files ($d/ha.d)"
 }
 
 cmd_hbcmd() {
@@ -1762,6 +1793,7 @@ case $cmd in
     hb) cmd_hb "$@" ;;
     clstatus) cmd_clstatus "$@" ;;
     hbcmd) cmd_hbcmd "$@" ;;
+    swap) cmd_swap "$@" ;;
     serialcut) cmd_serialcut "$@" ;;
     serialplug) cmd_serialplug ;;
     serialgarbage) cmd_serialgarbage "$@" ;;

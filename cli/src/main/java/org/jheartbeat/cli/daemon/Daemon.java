@@ -44,6 +44,7 @@ import org.jheartbeat.core.media.serial.SerialMedium;
 import org.jheartbeat.core.media.udp.UdpMedium;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.protocol.OutboundStamper;
+import org.jheartbeat.core.state.HeartbeatGenerationFile;
 import org.jheartbeat.core.state.StateDirectory;
 import org.jheartbeat.core.time.MonotonicClock;
 import org.jheartbeat.resources.executor.ResourceGroupExecutor;
@@ -207,7 +208,7 @@ public final class Daemon {
                     JheartbeatYaml jheartbeatYaml, org.jheartbeat.core.loop.LoopScheduler scheduler)
             throws UserException, IOException {
         java.time.Clock wall = java.time.Clock.systemUTC();
-        long generation = state.bumpGeneration(wall.millis() / 1000);
+        long generation = HeartbeatGenerationFile.bump(state, HeartbeatGenerationFile.DEFAULT, wall.millis() / 1000);
         byte[] uuid = state.nodeUuid();
         LOG.info("Configuration validated. Starting jheartbeat 0.1.0 (Heartbeat 3.0.6 protocol) as node {}", me);
         LOG.info("Heartbeat generation: {}", generation);

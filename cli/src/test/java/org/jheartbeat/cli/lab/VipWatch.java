@@ -54,6 +54,11 @@ final class VipWatch implements AutoCloseable {
 
     /** The node names whose eth0 MAC answered one {@code arping} (empty: nobody answered). */
     Set<String> arpOnce() throws Exception {
+        return arpOnce(lab, vip);
+    }
+
+    /** The node names whose eth0 MAC answered one {@code arping} for {@code vip} from {@code lab}'s client. */
+    static Set<String> arpOnce(Lab lab, String vip) throws Exception {
         Lab.Result r = lab.run(List.of("ip", "netns", "exec", lab.clientNamespace(), "arping", "-c", "2", "-w", "1",
                 "-I", "eth0", vip), 10);
         Set<String> who = new TreeSet<>();

@@ -123,6 +123,19 @@ public final class StateDirectory {
      * @throws IOException if the file cannot be read or written, or holds garbage
      */
     public long bumpGeneration(long wallSeconds) throws IOException {
+        return bumpGeneration(wallSeconds, Long.MIN_VALUE);
+    }
+
+    /**
+     * As {@link #bumpGeneration(long)}, but never at or below {@code above}: the generation another daemon
+     * last sent as this node ({@link HeartbeatGenerationFile}).
+     *
+     * @param wallSeconds current wall time in seconds since the epoch
+     * @param above       the new generation is greater than this; {@link Long#MIN_VALUE} for no such bound
+     * @return the new generation, strictly greater than any earlier one from this directory and than {@code above}
+     * @throws IOException if the file cannot be read or written, or holds garbage
+     */
+    public long bumpGeneration(long wallSeconds, long above) throws IOException {
         Path f = dir.resolve("hb_generation");
         long gen;
         if (Files.exists(f)) {
@@ -134,6 +147,9 @@ public final class StateDirectory {
             }
         } else {
             gen = wallSeconds + 1;
+        }
+        if (above != Long.MIN_VALUE && gen <= above) {
+            gen = above + 1;
         }
         byte[] bytes = String.format(Locale.ROOT, "%15d\n", gen).getBytes(StandardCharsets.US_ASCII);
         Path tmp = dir.resolve("hb_generation.tmp");
