@@ -178,8 +178,9 @@ public final class ExportCommand extends CommandGroup {
             }
             if (unmanaged) {
                 o.println("Every group is written is-managed=false: Pacemaker starts none of them. Once jheartbeat has"
-                        + " given a group up: crm_resource --resource GROUP --cleanup, then crm_resource --resource GROUP"
-                        + " --meta --delete-parameter is-managed (docs/migrate-to-pacemaker.md).");
+                        + " given a group up: crm_resource --resource GROUP --refresh, crm_mon -1 --inactive until it"
+                        + " shows Stopped, then crm_resource --resource GROUP --meta --delete-parameter is-managed"
+                        + " (docs/migrate-to-pacemaker.md).");
             }
             o.println("Next: docs/reference.md \"Outgrowing two nodes\" (corosync-keygen, copy corosync.conf, start, load cib.xml).");
             return ExitCodes.OK;
