@@ -14,9 +14,10 @@ class ClientSamplesTest {
     }
 
     @Test
-    void oneGapBetweenAnsweredSamplesIsOneOutageMeasuredBetweenThem() {
-        List<ClientSamples.Sample> s = parse("1000 node1 02:00:c6:12:00:01", "1150 node1 02:00:c6:12:00:01",
-                "1800 - 02:00:c6:12:00:01", "2450 - -", "2600 node1 02:00:c6:12:00:01", "2750 node1 02:00:c6:12:00:01");
+    void oneGapBetweenServedSamplesIsOneOutageMeasuredBetweenThem() {
+        List<ClientSamples.Sample> s = parse("1000 node1 02:00:c6:12:00:01 0.000201", "1150 node1 02:00:c6:12:00:01 0.0003",
+                "1800 - 02:00:c6:12:00:01 0.000000", "2450 - - 0", "2600 node1 02:00:c6:12:00:01 0.0002",
+                "2750 node1 02:00:c6:12:00:01 0.0002");
         assertThat(ClientSamples.outages(s)).containsExactly(new ClientSamples.Outage(1150, Optional.of(2600L), 2));
         assertThat(ClientSamples.outages(s).get(0).ms()).contains(1450L);
         assertThat(ClientSamples.twoNodes(s)).isEmpty();
@@ -24,8 +25,16 @@ class ClientSamplesTest {
     }
 
     @Test
+    void aSlowAnswerOnAnAcceptedConnectionIsServedNotAnOutage() {
+        List<ClientSamples.Sample> s = parse("1 node2 - 0.0001", "2 - - 0.000350", "3 node2 - 0.0001");
+        assertThat(s.get(1).answered()).isFalse();
+        assertThat(s.get(1).served()).isTrue();
+        assertThat(ClientSamples.outages(s)).isEmpty();
+    }
+
+    @Test
     void twoGapsAreTwoOutagesAndAGapAtTheEndHasNoEnd() {
-        List<ClientSamples.Sample> s = parse("1 - -", "2 node2 -", "3 - -", "4 node2 -", "5 - -", "6 - -");
+        List<ClientSamples.Sample> s = parse("1 - - 0", "2 node2 - 0.1", "3 - - 0", "4 node2 - 0.1", "5 - - 0", "6 - - 0");
         assertThat(ClientSamples.leadingMisses(s)).isEqualTo(1);
         assertThat(ClientSamples.outages(s)).containsExactly(new ClientSamples.Outage(2, Optional.of(4L), 1),
                 new ClientSamples.Outage(4, Optional.empty(), 2));
@@ -34,14 +43,16 @@ class ClientSamplesTest {
 
     @Test
     void anAnswerFromOneNodeWithTheOtherNodesMacInArpIsTwoNodes() {
-        List<ClientSamples.Sample> s = parse("1 node1 02:00:C6:12:00:01", "2 node1 02:00:c6:12:00:02", "3 - 02:00:c6:12:00:02");
-        assertThat(ClientSamples.twoNodes(s)).containsExactly(new ClientSamples.Sample(2, "node1", "node2"));
+        List<ClientSamples.Sample> s = parse("1 node1 02:00:C6:12:00:01 0.1", "2 node1 02:00:c6:12:00:02 0.1",
+                "3 - 02:00:c6:12:00:02 0");
+        assertThat(ClientSamples.twoNodes(s)).containsExactly(new ClientSamples.Sample(2, "node1", "node2", true));
         assertThat(s.get(0).arpNode()).isEqualTo("node1");
     }
 
     @Test
     void aLineOfAnotherFormIsRefused() {
-        assertThatThrownBy(() -> ClientSamples.parse("12 node1")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ClientSamples.parse("12 node1 -")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not a sample line");
+        assertThatThrownBy(() -> ClientSamples.parse("12 node1 - x")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The client's view of one resource group for a migration drill: a bash loop in the lab's client namespace
  * ({@code ip netns exec LAB-cl}) that GETs {@code http://VIP:PORT/} with curl (0.5 s timeout), reads the
- * neighbour entry of the VIP ({@code ip neigh show VIP dev eth0}), prints {@code MS BODY MAC} and sleeps 100 ms,
+ * neighbour entry of the VIP ({@code ip neigh show VIP dev eth0}), prints {@code MS BODY MAC CONNECT_S} (curl's
+ * {@code time_connect}: 0 when no connection was accepted) and sleeps 100 ms,
  * until {@link #close()} ends it (by its process handle). One loop per group, so one group's outage (each GET
  * then waits its timeout) does not slow the other's sampling. {@link ClientSamples} reads the lines.
  */
@@ -22,9 +23,14 @@ final class GroupSampler implements AutoCloseable {
             vip=$1 port=$2
             while :; do
                 t=$(date +%s%3N)
-                b=$(curl -s -f -m 0.5 "http://$vip:$port/" 2>/dev/null) || b=
+                r=$(curl -s -f -m 0.5 -w '\\n%{time_connect}' "http://$vip:$port/" 2>/dev/null)
+                c=${r##*$'\\n'}
+                b=${r%$'\\n'*}
+                [[ $b == "$r" ]] && b=
+                [[ $c =~ ^[0-9]+([.][0-9]+)?$ ]] || c=0
                 m=$(ip neigh show "$vip" dev eth0 2>/dev/null | awk '{for (i = 1; i < NF; i++) if ($i == "lladdr") print $(i + 1)}')
-                echo "$t ${b:--} ${m:--}"
+                b=${b//[[:space:]]/}
+                echo "$t ${b:--} ${m:--} $c"
                 sleep 0.1
             done
             """;
@@ -47,7 +53,7 @@ final class GroupSampler implements AutoCloseable {
         String text = Files.readString(out, StandardCharsets.UTF_8);
         List<ClientSamples.Sample> s = new ArrayList<>();
         for (String line : text.split("\n")) {
-            if (line.matches("[0-9]+ \\S+ \\S+")) {
+            if (line.matches("[0-9]+ \\S+ \\S+ [0-9.]+")) {
                 s.add(ClientSamples.parse(line));
             }
         }
