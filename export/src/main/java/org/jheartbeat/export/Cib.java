@@ -99,14 +99,42 @@ public record Cib(String clusterName, List<Nv> clusterOptions, List<Node> nodes,
      * @param members       at least one primitive, in start order
      * @param preferredNode the node of its haresources line
      * @param line          1-based haresources line
+     * @param meta          the group's meta-attributes (its members inherit them); empty unless
+     *                      {@link Cib#withGroupsUnmanaged()}
      */
-    public record Group(String id, List<Primitive> members, String preferredNode, int line) {
+    public record Group(String id, List<Primitive> members, String preferredNode, int line, List<Nv> meta) {
         public Group {
             members = List.copyOf(members);
+            meta = List.copyOf(meta);
             if (members.isEmpty()) {
                 throw new IllegalArgumentException("a group needs a member");
             }
         }
+
+        /** A group without meta-attributes. */
+        public Group(String id, List<Primitive> members, String preferredNode, int line) {
+            this(id, members, preferredNode, line, List.of());
+        }
+    }
+
+    /** The meta-attribute that keeps a group out of Pacemaker's hands: probed, never started or stopped. */
+    public static final Nv UNMANAGED = new Nv("is-managed", "false");
+
+    /**
+     * The same CIB with every group {@code is-managed=false} (Pacemaker Explained 2.1, "Resource Meta-Attributes"):
+     * loaded into a cluster started beside a running jheartbeat pair, Pacemaker probes each group on both nodes and
+     * records where it runs, but starts, stops and recovers none, so jheartbeat can give the groups up one at a time
+     * (docs/migrate-to-pacemaker.md). Only groups: STONITH devices and clones (ping, DRBD) stay managed, so fencing
+     * works during the move. A group's members inherit the group's value.
+     */
+    public Cib withGroupsUnmanaged() {
+        List<Group> g = groups.stream().map(x -> {
+            List<Nv> meta = new java.util.ArrayList<>(x.meta().stream().filter(nv -> !nv.name().equals(UNMANAGED.name()))
+                    .toList());
+            meta.add(UNMANAGED);
+            return new Group(x.id(), x.members(), x.preferredNode(), x.line(), meta);
+        }).toList();
+        return new Cib(clusterName, clusterOptions, nodes, fencing, clones, g, constraints, rscDefaults);
     }
 
     /**

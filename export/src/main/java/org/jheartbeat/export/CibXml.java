@@ -86,6 +86,7 @@ public final class CibXml {
         }
         for (Group g : cib.groups()) {
             b.append("      <group id=\"").append(esc(g.id())).append("\">\n");
+            meta(b, "        ", g.id() + "-meta_attributes", g.meta());
             for (Primitive p : g.members()) {
                 primitive(b, "        ", p);
             }

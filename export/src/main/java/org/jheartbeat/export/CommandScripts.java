@@ -72,6 +72,10 @@ public final class CommandScripts {
                         .append(params(p)).append(ops(p)).append(meta(p.meta())).append(NO_DEFAULT_OPS).append(" --group ").append(q(g.id()))
                         .append('\n');
             }
+            if (!g.meta().isEmpty()) {
+                b.append("pcs -f \"$f\" resource meta ").append(q(g.id())).append(g.meta().stream()
+                        .map(nv -> " " + q(nv.name() + "=" + nv.value())).collect(Collectors.joining())).append('\n');
+            }
         }
         for (Constraint c : cib.constraints()) {
             b.append("pcs -f \"$f\" constraint ");
@@ -140,7 +144,8 @@ public final class CommandScripts {
                 crmPrimitive(b, p);
             }
             b.append("group ").append(g.id()).append(' ')
-                    .append(g.members().stream().map(Primitive::id).collect(Collectors.joining(" "))).append('\n');
+                    .append(g.members().stream().map(Primitive::id).collect(Collectors.joining(" ")))
+                    .append(meta(g.meta())).append('\n');
         }
         for (Constraint c : cib.constraints()) {
             if (c instanceof Location l) {

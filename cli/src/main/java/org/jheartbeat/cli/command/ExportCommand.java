@@ -86,6 +86,12 @@ public final class ExportCommand extends CommandGroup {
                         + " on another machine). Repeat per node.")
         List<String> nodeAddress = new ArrayList<>();
 
+        @Option(names = "--unmanaged", description = "Write every group is-managed=false, for a cluster started beside"
+                + " the running jheartbeat pair: Pacemaker probes the groups but starts and stops none until you manage"
+                + " each one after jheartbeat gave it up (docs/migrate-to-pacemaker.md). The checks run on the managed"
+                + " CIB.")
+        boolean unmanaged;
+
         @Mixin
         NodeNameOption nodeName;
 
@@ -122,14 +128,16 @@ public final class ExportCommand extends CommandGroup {
             } catch (ExportException ex) {
                 throw new UserException(ExitCodes.USAGE, ex.getMessage());
             }
+            // the checks place every group, so they run on the managed CIB; the files carry the choice
+            org.jheartbeat.export.Cib written = unmanaged ? r.cib().withGroupsUnmanaged() : r.cib();
             Map<String, String> files = new LinkedHashMap<>();
             files.put("corosync.conf", r.corosyncConf());
-            files.put("cib.xml", CibXml.render(r.cib()));
+            files.put("cib.xml", CibXml.render(written));
             if (format == Format.pcs) {
-                files.put("pcs.sh", CommandScripts.pcs(r.cib()));
+                files.put("pcs.sh", CommandScripts.pcs(written));
             } else if (format == Format.crmsh) {
                 try {
-                    files.put("crm.txt", CommandScripts.crmsh(r.cib()));
+                    files.put("crm.txt", CommandScripts.crmsh(written));
                 } catch (ExportException ex) {
                     throw new UserException(ExitCodes.CONFIG, ex.getMessage() + "; nothing written");
                 }
@@ -167,6 +175,12 @@ public final class ExportCommand extends CommandGroup {
             if (!r.warnings().isEmpty()) {
                 o.println(r.warnings().size() + " warning(s), also in export-report.txt:");
                 r.warnings().forEach(w -> o.println("  * " + w));
+            }
+            if (unmanaged) {
+                o.println("Every group is written is-managed=false: Pacemaker starts none of them. Once jheartbeat has"
+                        + " given a group up: crm_resource --resource GROUP --refresh, crm_mon -1 --inactive until it"
+                        + " shows Stopped, then crm_resource --resource GROUP --meta --delete-parameter is-managed"
+                        + " (docs/migrate-to-pacemaker.md).");
             }
             o.println("Next: docs/reference.md \"Outgrowing two nodes\" (corosync-keygen, copy corosync.conf, start, load cib.xml).");
             return ExitCodes.OK;

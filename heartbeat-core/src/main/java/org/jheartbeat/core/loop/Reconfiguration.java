@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jheartbeat.core.config.ClusterConfig;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.journal.EventKind;
 import org.jheartbeat.core.protocol.NodeEngine;
 import org.jheartbeat.core.takeover.Effect.Level;
 import org.jheartbeat.core.takeover.GroupOpReason;
@@ -68,12 +69,18 @@ final class Reconfiguration {
                 loop.maintenanceRequests().unmanaged(key, why);
                 loop.log(Level.WARN, "Resource group " + key + " was " + why + ".");
             } else if (here == GroupState.RUNNING) {
-                loop.log(Level.INFO, "Stopping resource group " + key + " (" + GroupOpReason.REMOVED.describe(loop.engine().peer())
-                        + ")");
+                String why = GroupOpReason.REMOVED.describe(loop.engine().peer());
+                loop.log(Level.INFO, "Stopping resource group " + key + " (" + why + ")");
+                // journaled like every other stop, so an admin (or a script moving the group elsewhere) can wait
+                // for its group-stopped event
+                loop.record(EventKind.GROUP_STOPPING, key, why, -1);
+                long asked = loop.nanoTime();
                 loop.groups().stop(i, GroupOpReason.REMOVED).whenComplete((ok, err) -> loop.post(() -> {
                     // reported stopping to the peer until now; a failed stop leaves it BLOCKED, unmanaged (it may run
                     // here: the peer's probe and report say so)
                     boolean stopped = err == null && Boolean.TRUE.equals(ok);
+                    loop.record(stopped ? EventKind.GROUP_STOPPED : EventKind.GROUP_STOP_FAILED, key,
+                            ClusterLoop.failureDetail(err), Math.max(0, (loop.nanoTime() - asked) / 1_000_000));
                     loop.run(e -> e.onRemovedGroupStopped(key, stopped, loop.nanoTime(), loop.wallMillis()));
                     if (stopped) {
                         loop.log(Level.INFO, "Resource group " + key + " stopped; it is no longer in haresources.");

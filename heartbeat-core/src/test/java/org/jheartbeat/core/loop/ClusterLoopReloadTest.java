@@ -17,6 +17,8 @@ import org.jheartbeat.core.config.FailbackPolicy;
 import org.jheartbeat.core.config.HaresourcesParser;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
+import org.jheartbeat.core.journal.ClusterEvent;
+import org.jheartbeat.core.journal.EventKind;
 import org.jheartbeat.core.loop.ClusterLoopHandoverTest.PipeEnd;
 import org.jheartbeat.core.takeover.GroupOpReason;
 import org.jheartbeat.core.testkit.ManualScheduler;
@@ -93,6 +95,8 @@ class ClusterLoopReloadTest {
         ClusterLoop n1 = ClusterLoopHandoverTest.loop(two, TwoNodeHarness.N1, a, groups1, 1, s);
         ClusterLoop n2 = ClusterLoopHandoverTest.loop(two, TwoNodeHarness.N2, b, new Recording(two.resourceGroups()), 2,
                 s);
+        List<ClusterEvent> events = new CopyOnWriteArrayList<>();
+        n1.recordEventsTo(events::add);
         try {
             n1.start();
             n2.start();
@@ -129,6 +133,11 @@ class ClusterLoopReloadTest {
                             + " by a reload)"))
                     .anyMatch(l -> l.endsWith("Resource group 198.18.0.100/24/eth0 stopped; it is no longer in"
                             + " haresources."));
+            // journaled as every stop is: a script waits for group-stopped before starting it elsewhere
+            assertThat(events.stream().filter(e -> e.subject().equals("198.18.0.100/24/eth0")
+                    && (e.kind() == EventKind.GROUP_STOPPING || e.kind() == EventKind.GROUP_STOPPED))
+                    .map(e -> e.kind() + " " + e.cause()).toList())
+                    .containsExactly("GROUP_STOPPING removed from haresources by a reload", "GROUP_STOPPED ");
         } finally {
             n1.close();
             n2.close();
