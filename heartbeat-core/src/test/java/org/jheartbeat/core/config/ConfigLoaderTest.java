@@ -63,8 +63,8 @@ class ConfigLoaderTest {
             assertThat(d.severity()).isEqualTo(Severity.WARNING);
             assertThat(d.file()).isEqualTo(dir.resolve("ha.cf"));
             assertThat(d.line()).isEqualTo(11);
-            assertThat(d.format()).isEqualTo(dir.resolve("ha.cf") + ":11: warning: directive 'hopfudge' is not"
-                    + " implemented yet by jheartbeat; line ignored");
+            assertThat(d.format()).isEqualTo(dir.resolve("ha.cf") + ":11: warning: directive 'hopfudge' has no"
+                    + " effect in jheartbeat; line ignored");
         });
     }
 
