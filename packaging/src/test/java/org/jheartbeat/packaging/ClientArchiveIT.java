@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The client commands' class-data sharing archive, through the real launchers ({@code packaging/src/bin/hb},
  * {@code cl_status}) and the real {@code cds-archive create} the postinst runs, against a live throw-away
  * daemon (one node on loopback): with the archive, {@code hb status} and {@code cl_status} take their classes
- * from it (the JVM's class-load log says "shared objects file (top)"); their output, stderr and exit code are
+ * from it (the JVM's class-load log says "shared objects file (top)", and no class comes from the jar: the
+ * training run, {@code ClientTraining}, covered them all); their output, stderr and exit code are
  * those of the same command without it, and stay so whenever the launcher must not map it (removed,
  * truncated, the jar changed since) or the JVM refuses it (not an archive at all): the fallback is silent.
  * The class-load log comes from {@code JAVA_TOOL_OPTIONS}, which the launcher passes through untouched
@@ -66,7 +67,9 @@ class ClientArchiveIT {
             for (List<String> command : commands) {
                 Run mapped = run(command, env, tmp, tmp.resolve("mapped.log"));
                 assertThat(mapped.classLog()).as("%s with the archive", command)
-                        .contains("org.jheartbeat.cli.Main source: shared objects file (top)");
+                        .contains("org.jheartbeat.cli.Main source: shared objects file (top)")
+                        // every class of ours and of the JDK's from the archives: the jar is never opened
+                        .doesNotContain("source: file:").doesNotContain("source: jar:");
                 Map<String, String> off = new HashMap<>(env);
                 off.put("HB_CDS", "off");
                 Run plain = run(command, off, tmp, tmp.resolve("plain.log"));
