@@ -6,12 +6,17 @@
 #   - jheartbeat: `hb status` and `cl_status hbstatus` / `cl_status nodestatus node2` through the packaged
 #     launchers (packaging/src/bin/hb and cl_status, the /usr/sbin ones of the .deb, with their JVM flags);
 #   - Heartbeat: /usr/bin/cl_status hbstatus / nodestatus node1 on node2.
+# With CDS=1, the client commands' class-data sharing archive is made first (packaging/src/bin/cds-archive
+# create, as the .deb's postinst does, into a temporary HB_CDS_DIR) and every jheartbeat command runs twice a
+# round: with it ("+cds" rows) and with HB_CDS=off (the launcher maps no archive of ours).
 # Prints per command min/median/max wall time and the median CPU time (user + system of the command and its
 # children: the part that does not depend on the machine's load), and the ratio of the medians. Figures are
 # printed, never asserted. Not run by CI.
 #
 #   bench/cli-latency.sh [--runs N]       # default 10; needs cli/target/hb.jar
-# Env: LAB_ID (default cl<pid mod 1000>), HB_JAR (the jar the launchers run; e.g. an older build for a before/after).
+#   CDS=1 bench/cli-latency.sh --runs 10  # with and without the client archive, interleaved
+# Env: LAB_ID (default cl<pid mod 1000>), HB_JAR (the jar the launchers run; e.g. an older build for a before/after),
+# HB_BIN (the directory of the launchers hb and cl_status; default packaging/src/bin: e.g. an older checkout's).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAB=$ROOT/lab/lab.sh
@@ -29,6 +34,14 @@ REAL=$([[ -x /usr/libexec/heartbeat/heartbeat ]] && echo 1 || echo 0)
 export LAB_ID=${LAB_ID:-cl$(($$ % 1000))} LAB_NODE1=jheartbeat LAB_NODE2=$([[ $REAL == 1 ]] && echo heartbeat || echo jheartbeat)
 OUT=$(mktemp -d /tmp/cli-latency.XXXXXX)
 trap '"$LAB" down >/dev/null 2>&1 || true; rm -rf "$OUT"' EXIT
+BIN=${HB_BIN:-$ROOT/packaging/src/bin}
+VARIANTS=plain
+if [[ ${CDS:-0} == 1 ]]; then
+    # the archives as the package's postinst makes them, for this jar and these launchers
+    export HB_CDS_DIR=$OUT/cds
+    HB=$BIN/hb "$ROOT/packaging/src/bin/cds-archive" create >"$OUT/cds.log" 2>&1 || { cat "$OUT/cds.log" >&2; exit 1; }
+    VARIANTS="cds plain"
+fi
 "$LAB" up >"$OUT/up.log" 2>&1 || { cat "$OUT/up.log" >&2; exit 1; }
 eval "$("$LAB" env)"
 "$LAB" start node1 >/dev/null 2>&1
@@ -38,7 +51,6 @@ for ((i = 0; i < 300; i++)); do
     sleep 0.1
 done
 sleep 2
-BIN=$ROOT/packaging/src/bin
 
 timed() { # NAME NODE CMD...: runs CMD inside NODE, appends "wall_ms cpu_ms" to $OUT/NAME; fails if CMD fails
     local name=$1 holder
@@ -65,16 +77,23 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] 
 echo "cli-latency.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each, interleaved"
 echo "  launcher: $BIN/hb, jar $HB_JAR"
 for ((r = 1; r <= RUNS; r++)); do
-    timed hb-status node1 env HB_JAR="$HB_JAR" "$BIN/hb" status --state-dir "$N1_STATE_DIR"
-    timed jhb-cl_status-hbstatus node1 env HB_JAR="$HB_JAR" HB_STATE_DIR="$N1_STATE_DIR" "$BIN/cl_status" hbstatus
-    timed jhb-cl_status-nodestatus node1 env HB_JAR="$HB_JAR" HB_STATE_DIR="$N1_STATE_DIR" "$BIN/cl_status" nodestatus node2
+    for v in $VARIANTS; do
+        if [[ $v == cds ]]; then s=+cds; c=; else s=; c=off; fi
+        [[ $VARIANTS == plain ]] && c=
+        timed hb-status$s node1 env HB_CDS="$c" HB_JAR="$HB_JAR" "$BIN/hb" status --state-dir "$N1_STATE_DIR"
+        timed jhb-cl_status-hbstatus$s node1 env HB_CDS="$c" HB_JAR="$HB_JAR" HB_STATE_DIR="$N1_STATE_DIR" \
+            "$BIN/cl_status" hbstatus
+        timed jhb-cl_status-nodestatus$s node1 env HB_CDS="$c" HB_JAR="$HB_JAR" HB_STATE_DIR="$N1_STATE_DIR" \
+            "$BIN/cl_status" nodestatus node2
+    done
     if [[ $REAL == 1 ]]; then
         timed hb306-cl_status-hbstatus node2 /usr/bin/cl_status hbstatus
         timed hb306-cl_status-nodestatus node2 /usr/bin/cl_status nodestatus node1
     fi
 done
 printf '  %-32s %-22s %s\n' command "wall min/median/max ms" "CPU median ms"
-for f in hb-status jhb-cl_status-hbstatus jhb-cl_status-nodestatus hb306-cl_status-hbstatus hb306-cl_status-nodestatus; do
+for f in hb-status hb-status+cds jhb-cl_status-hbstatus jhb-cl_status-hbstatus+cds jhb-cl_status-nodestatus \
+    jhb-cl_status-nodestatus+cds hb306-cl_status-hbstatus hb306-cl_status-nodestatus; do
     [[ -s $OUT/$f ]] || continue
     w=$(cut -d' ' -f1 "$OUT/$f")
     printf '  %-32s %-22s %s\n' "$f" "$(sort -n <<<"$w" | head -1)/$(median <<<"$w")/$(sort -n <<<"$w" | tail -1)" \
@@ -83,5 +102,9 @@ done
 if [[ $REAL == 1 ]]; then
     printf '  ratio of wall medians jheartbeat/Heartbeat cl_status hbstatus: %.1f\n' \
         "$(echo "$(cut -d' ' -f1 "$OUT/jhb-cl_status-hbstatus" | median)/$(cut -d' ' -f1 "$OUT/hb306-cl_status-hbstatus" | median)" | bc -l)"
+    if [[ -s $OUT/jhb-cl_status-hbstatus+cds ]]; then
+        printf '  ratio of wall medians jheartbeat (+cds)/Heartbeat cl_status hbstatus: %.1f\n' \
+            "$(echo "$(cut -d' ' -f1 "$OUT/jhb-cl_status-hbstatus+cds" | median)/$(cut -d' ' -f1 "$OUT/hb306-cl_status-hbstatus" | median)" | bc -l)"
+    fi
 fi
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

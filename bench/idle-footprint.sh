@@ -5,7 +5,8 @@
 #   - first beat: wall time from the daemon's exec (lab.sh's "=== ... start" line, written just before the
 #     exec) to the first heartbeat datagram node2 receives on the crossover (a socat listener on
 #     198.18.1.2:694 inside node2, before node2's daemon runs);
-#   - the CPU time (user + system, /proc/PID/stat) the daemon had used by then: unlike the wall time, it
+#   - the CPU time (user + system, /proc/PID/stat) the daemon had used by then (read within ~10 ms of the
+#     datagram's arrival, so a little late): unlike the wall time, it
 #     barely depends on the machine's load, so it tells a slower start from a busier machine;
 # then, with node2 started too and the cluster idle for IDLE_S seconds (both up, the lab's group placed):
 #   - idle RSS: VmRSS of node1's daemon (/proc/PID/status), its PSS (smaps_rollup: shared pages divided
@@ -87,7 +88,8 @@ measure() {
         lst=$!
         sleep 0.5
         "$LAB" start node1 >/dev/null
-        if ! timeout 20 tail --pid=$lst -f /dev/null; then
+        # polled every 10 ms (tail's default is 1 s, which read the CPU time up to a second after the beat)
+        if ! timeout 20 tail -s 0.01 --pid=$lst -f /dev/null; then
             echo "idle-footprint: no beat from node1 ($kind) within 20 s" >&2
             kill "$lst" 2>/dev/null || true
             exit 1

@@ -12,8 +12,8 @@ import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.core.state.StateDirectory;
 
 /**
- * Entry point of {@code hb} ({@code java -jar hb.jar}): the direct path of {@code hb status} and
- * {@code cl_status} first, else picocli ({@link CommandLines}). This class refers to no picocli type, uses
+ * Entry point of {@code hb} ({@code java -jar hb.jar}): the direct path of {@code hb status},
+ * {@code cl_status} and the daemon's start ({@link DirectDaemon}) first, else picocli ({@link CommandLines}). This class refers to no picocli type, uses
  * no lambda and no stream, so that a direct call loads and links none of them ({@code hb status}
  * and {@code cl_status} are run in loops by admins and scripts; each class costs JVM start time).
  */
@@ -46,6 +46,10 @@ public final class Main {
      * @return the exit code, or null if {@code args} are not of a direct shape (nothing was run)
      */
     static Integer direct(String[] args, PrintWriter out, PrintWriter err) {
+        DirectDaemon.Call daemon = DirectDaemon.parse(args);
+        if (daemon != null) {
+            return DirectDaemon.run(daemon, err);
+        }
         DirectCall call = parseDirect(args);
         if (call == null) {
             return null;
@@ -58,7 +62,7 @@ public final class Main {
             out.flush();
             return ExitCodes.OK;
         } catch (Exception e) {
-            return ExceptionMapper.map(e, err);
+            return ErrorMapping.map(e, err);
         }
     }
 

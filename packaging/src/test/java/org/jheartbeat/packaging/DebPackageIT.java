@@ -76,7 +76,8 @@ class DebPackageIT {
             assertThat(iso.sh("stat -c '%U:%G %a' /var/lib/jheartbeat").output().trim()).isEqualTo("root:haclient 750");
 
             // the daemon's class-data sharing archive, made by the postinst for this jar, JVM and flags
-            assertThat(install.output() + install.stderr()).contains("cds-archive: /var/cache/jheartbeat/daemon.jsa made");
+            assertThat(install.output() + install.stderr()).contains("cds-archive: /var/cache/jheartbeat/daemon.jsa made")
+                    .contains("cds-archive: /var/cache/jheartbeat/client.jsa made"); // hb status's and cl_status's
             IsolatedRoot.Result cds = iso.run(List.of("/usr/lib/jheartbeat/cds-archive", "status"), Map.of(), 60);
             assertThat(cds.code()).as("cds-archive status after the install\n%s", cds.output() + cds.stderr()).isZero();
 
