@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  *     guards so that it can prepare the source (mount the data partition that the group's stop
  *     unmounted before a hand-over run, write a database dump), and the guards judge what the copy
  *     would really read;</li>
- * <li>measures every source ({@link PathFacts#probe}) and asks {@link ReplicationGuard};</li>
+ * <li>measures every source ({@link PathFacts#probe}: a mount point check and a {@code find} count
+ *     bounded by the job's {@code timeout}) and asks {@link ReplicationGuard};</li>
  * <li>runs one rsync per source path ({@link RsyncCommand}); a {@link RsyncExit#TRANSIENT} failure
  *     is retried up to {@code retries} times, {@code retry_delay} apart; a fatal one stops the job;</li>
  * <li>on success writes the replica stamp (peer: copied to the peer's
@@ -216,8 +217,11 @@ public final class ReplicationRunner {
         try {
             mounts = MountTable.read();
             for (Path p : job.paths()) {
-                facts.add(PathFacts.probe(p, mounts));
+                facts.add(PathFacts.probe(p, mounts, job.timeout()));
             }
+        } catch (InterruptedIOException e) {
+            return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, "interrupted", RsyncStats.ZERO,
+                    0, 0, Map.of());
         } catch (IOException e) {
             return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL,
                     "cannot inspect the sources: " + e.getMessage(), RsyncStats.ZERO, 0, 0, Map.of());
