@@ -8,7 +8,7 @@
 #   --partial --delete, and -e SSH --protect-args --mkpath towards a peer), to the same destination,
 #   over the same transport;
 # - the runs interleave: per round a full copy by each (the destination removed and `sync` run
-#   before each, untimed), then a run with nothing to copy by each; odd rounds start with
+#   before each, and the source read into the page cache, untimed), then a run with nothing to copy by each; odd rounds start with
 #   jheartbeat, even rounds with rsync;
 # - the runner lives in one JVM for the whole bench, as in the daemon, and is warmed up first (two
 #   runs of a 200-file tree): class loading and JVM start are not counted; the bare rsync is timed
@@ -24,7 +24,7 @@
 #   LAB_ID=bn lab/lab.sh down
 # Env: FILES (default 10000), ROUNDS (default 5), KEEP=1 keeps the temp dir, SSH (remote shell,
 # default "ssh -o BatchMode=yes"), BENCH_DIR (where the temp dir is made, default /tmp),
-# NO_BUILD=1 uses the jars already built.
+# NO_BUILD=1 uses the jars already built, HB_JAR another hb.jar (e.g. one built from an older commit).
 set -euo pipefail
 
 PEER=${1:-}
@@ -48,7 +48,7 @@ if [[ -z "${NO_BUILD:-}" ]]; then
 fi
 # the sync module and its libraries come from the shaded hb.jar (its logging configuration,
 # ClientLogConfigurator, sends warnings to stderr only, so stdout carries just the protocol)
-CP="$ROOT/bench/target/classes:$ROOT/cli/target/hb.jar"
+CP="$ROOT/bench/target/classes:${HB_JAR:-$ROOT/cli/target/hb.jar}"
 
 echo "== creating $FILES files in $WORK/src =="
 mkdir -p "$WORK/src"
@@ -63,14 +63,17 @@ done
 for i in 1 2 3; do head -c $((4 * 1024 * 1024)) /dev/urandom > "$WORK/src/big$i"; done
 echo "   $(find "$WORK/src" -type f | wc -l) files, $(du -sh "$WORK/src" | cut -f1)"
 
+# read the source into the page cache before each full copy (untimed): on a busy machine the
+# first copy after a while would otherwise read it from disk and the second from memory
+warm() { find "$WORK/src" -type f -exec cat {} + >/dev/null; }
 if [[ -n "$PEER" ]]; then
-    fresh() { $SSH "$PEER" "rm -rf '$WORK/src' && sync"; }
+    fresh() { $SSH "$PEER" "rm -rf '$WORK/src' && sync"; warm; }
     echo "== over ssh to $PEER (remote shell: $SSH) =="
     coproc JHB { exec java -cp "$CP" -Dbench.ssh="$SSH" org.jheartbeat.bench.ReplicationBench \
         "$WORK/src" "$WORK/unused" "$WORK/state" "$PEER"; }
 else
     # the runner creates the destination directory (rsync makes only its last component)
-    fresh() { rm -rf "$WORK/replica"; mkdir -p "${ARGV[-1]}"; sync; }
+    fresh() { rm -rf "$WORK/replica"; mkdir -p "${ARGV[-1]}"; sync; warm; }
     echo "== local path target =="
     coproc JHB { exec java -cp "$CP" org.jheartbeat.bench.ReplicationBench \
         "$WORK/src" "$WORK/replica" "$WORK/state"; }
@@ -123,7 +126,8 @@ stats() { awk -v w="$1" -v k="$2" '$1 == w && $2 == k {print $3}' "$WORK/times";
 echo "== $ROUNDS interleaved rounds: median (min-max) in seconds; load average $(cut -d' ' -f1-3 /proc/loadavg) =="
 for kind in full noop; do
     mj=$(stats jhb $kind | median); mb=$(stats bare $kind | median)
-    rj=$(stats jhb $kind | sort -g | sed -n '1p;$p' | paste -sd-); rb=$(stats bare $kind | sort -g | sed -n '1p;$p' | paste -sd-)
+    rj=$(stats jhb $kind | sort -g | awk 'NR == 1 {a = $1} {b = $1} END {printf "%.3f-%.3f", a, b}')
+    rb=$(stats bare $kind | sort -g | awk 'NR == 1 {a = $1} {b = $1} END {printf "%.3f-%.3f", a, b}')
     label=$([[ $kind == full ]] && echo "full copy" || echo "nothing to copy")
     printf '%-16s jheartbeat %7.3f (%s)  rsync %7.3f (%s)  ratio of medians %5.2f x\n' "$label" \
         "$mj" "$rj" "$mb" "$rb" "$(echo "$mj / $mb" | bc -l)"
