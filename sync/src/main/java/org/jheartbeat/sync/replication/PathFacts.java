@@ -29,6 +29,17 @@ public record PathFacts(Path path, boolean exists, boolean mountPoint, long file
     static final Duration COUNT_TIMEOUT = Duration.ofHours(1);
 
     /**
+     * The count's limit in a run: the job's {@code timeout}, but at least a minute (a timeout
+     * meant for one rsync attempt of a tiny job must not cut the count short on a busy machine).
+     *
+     * @param jobTimeout the job's {@code timeout}
+     * @return the limit
+     */
+    public static Duration countLimit(Duration jobTimeout) {
+        return jobTimeout.compareTo(Duration.ofMinutes(1)) < 0 ? Duration.ofMinutes(1) : jobTimeout;
+    }
+
+    /**
      * Measures a directory, counting within {@link #COUNT_TIMEOUT}.
      *
      * @param dir    the source directory
