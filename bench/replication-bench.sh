@@ -85,7 +85,7 @@ read -r line <&"${JHB[0]}"
 while read -r line <&"${JHB[0]}" && [[ "$line" != argv-end ]]; do ARGV+=("$line"); done
 read -r line <&"${JHB[0]}"
 [[ "$line" == ready ]] || { echo "unexpected from the bench JVM: $line" >&2; exit 1; }
-printf 'argv of both (jheartbeat runs it, the bare rsync runs it the same):\n  %s\n' "${ARGV[*]}"
+printf 'argv of both (jheartbeat runs it, the bare rsync runs it the same):\n '; printf ' %q' "${ARGV[@]}"; echo
 
 # each sets T to the run's wall time in seconds (no command substitution: the coprocess's
 # descriptors and a failing run's exit stay in this shell)
