@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  *     guards so that it can prepare the source (mount the data partition that the group's stop
  *     unmounted before a hand-over run, write a database dump), and the guards judge what the copy
  *     would really read;</li>
- * <li>measures every source ({@link PathFacts#probe}) and asks {@link ReplicationGuard};</li>
+ * <li>measures every source ({@link PathFacts#probe}: a mount point check and a {@code find} count
+ *     bounded by {@link PathFacts#countLimit}) and asks {@link ReplicationGuard};</li>
  * <li>runs one rsync per source path ({@link RsyncCommand}); a {@link RsyncExit#TRANSIENT} failure
  *     is retried up to {@code retries} times, {@code retry_delay} apart; a fatal one stops the job;</li>
  * <li>on success writes the replica stamp (peer: copied to the peer's
@@ -141,7 +142,7 @@ public final class ReplicationRunner {
                 lock = null; // another object of this JVM locked the file by hand
             }
             if (lock == null) {
-                return busy(job, trigger, start, readPid(ch));
+                return busy(job, trigger, start, SyncText.readPid(ch));
             }
             try {
                 ch.truncate(0);
@@ -216,8 +217,11 @@ public final class ReplicationRunner {
         try {
             mounts = MountTable.read();
             for (Path p : job.paths()) {
-                facts.add(PathFacts.probe(p, mounts));
+                facts.add(PathFacts.probe(p, mounts, PathFacts.countLimit(job.timeout())));
             }
+        } catch (InterruptedIOException e) {
+            return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, "interrupted", RsyncStats.ZERO,
+                    0, 0, Map.of());
         } catch (IOException e) {
             return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL,
                     "cannot inspect the sources: " + e.getMessage(), RsyncStats.ZERO, 0, 0, Map.of());
@@ -255,79 +259,89 @@ public final class ReplicationRunner {
                         stats, total, attempts, Map.of());
             }
         }
-        for (Path src : job.paths()) {
-            if (!job.toPeer() && job.nfs().isEmpty()) {
-                try {
-                    Files.createDirectories(RsyncCommand.localDestination(job, src));
-                } catch (IOException e) {
-                    return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "cannot create "
-                            + RsyncCommand.localDestination(job, src) + ": " + e.getMessage(), stats, total, attempts,
-                            Map.of());
+        // the peer stamp's rsync connects while the copy runs (StampSender); cancelled unless sent
+        StampSender stamp = job.toPeer() ? new StampSender(StampSender.argv(rsync, cfg.ssh(), outgoing(job), peerAddress,
+                ReplicaStamp.localFile(cfg.stateDir(), name).getParent()), outgoing(job), StampSender.limit(job, STAMP_TIMEOUT),
+                "sync-stamp-" + name) : null;
+        try {
+            for (Path src : job.paths()) {
+                if (!job.toPeer() && job.nfs().isEmpty()) {
+                    try {
+                        Files.createDirectories(RsyncCommand.localDestination(job, src));
+                    } catch (IOException e) {
+                        return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "cannot create "
+                                + RsyncCommand.localDestination(job, src) + ": " + e.getMessage(), stats, total, attempts,
+                                Map.of());
+                    }
+                }
+                List<String> argv = RsyncCommand.build(rsync, job, src, peerAddress, cfg.ssh(), progress != null,
+                        displaced.map(dir -> dir.resolve(src.toString().substring(1))));
+                for (int attempt = 1; ; attempt++) {
+                    attempts++;
+                    SyncText.header(progress, "sync job " + name + ": " + src + "/ -> " + RsyncCommand.destination(job, src, peerAddress)
+                            + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
+                    LOG.debug("sync job {}: running {}", name, String.join(" ", argv));
+                    ProcessResult r;
+                    NfsTargetRun.Watch watch = job.nfs().map(t -> nfs.watch(t, Thread.currentThread())).orElse(null);
+                    try {
+                        r = RsyncProcess.run(argv, job.timeout(), progress);
+                    } catch (InterruptedIOException e) {
+                        Optional<String> lost = Optional.empty();
+                        if (watch != null) {
+                            watch.close();
+                            lost = watch.failure();
+                        }
+                        return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT,
+                                lost.map(w -> w + "; copy of " + src + " stopped").orElse("interrupted"), stats,
+                                total, attempts, Map.of());
+                    } catch (IOException e) {
+                        return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "cannot start " + rsync + ": "
+                                + e.getMessage(), stats, total, attempts, Map.of());
+                    } finally {
+                        if (watch != null) {
+                            watch.close();
+                        }
+                    }
+                    RsyncExit cls = RsyncExit.classify(r.exitCode(), r.timedOut());
+                    if (cls == RsyncExit.OK || cls == RsyncExit.PARTIAL) {
+                        stats = stats.plus(RsyncStats.parse(r.stdout()));
+                        vanished |= cls == RsyncExit.PARTIAL;
+                        break;
+                    }
+                    String why = (r.timedOut() ? "timed out after " + SyncText.human(job.timeout())
+                            : "rsync exit " + r.exitCode() + " (" + RsyncExit.describe(r.exitCode()) + ")")
+                            + " for " + src + SyncText.lastLine(r.stderr());
+                    if (cls == RsyncExit.TRANSIENT && attempt <= job.retries()) {
+                        LOG.warn("sync job {}: {}; retry {}/{} in {}", name, why, attempt, job.retries(),
+                                SyncText.human(job.retryDelay()));
+                        try {
+                            sleeper.pause(job.retryDelay());
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, why + "; interrupted",
+                                    stats, total, attempts, Map.of());
+                        }
+                        continue;
+                    }
+                    JobResult res = cls == RsyncExit.TRANSIENT ? JobResult.FAILED_TRANSIENT : JobResult.FAILED_FATAL;
+                    return finish(post, job, trigger, before, start, res, why, stats, total, attempts, Map.of());
                 }
             }
-            List<String> argv = RsyncCommand.build(rsync, job, src, peerAddress, cfg.ssh(), progress != null,
-                    displaced.map(dir -> dir.resolve(src.toString().substring(1))));
-            for (int attempt = 1; ; attempt++) {
-                attempts++;
-                header(progress, "sync job " + name + ": " + src + "/ -> " + RsyncCommand.destination(job, src, peerAddress)
-                        + (attempt > 1 ? " (attempt " + attempt + ")" : ""));
-                LOG.debug("sync job {}: running {}", name, String.join(" ", argv));
-                ProcessResult r;
-                NfsTargetRun.Watch watch = job.nfs().map(t -> nfs.watch(t, Thread.currentThread())).orElse(null);
-                try {
-                    r = RsyncProcess.run(argv, job.timeout(), progress);
-                } catch (InterruptedIOException e) {
-                    Optional<String> lost = Optional.empty();
-                    if (watch != null) {
-                        watch.close();
-                        lost = watch.failure();
-                    }
-                    return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT,
-                            lost.map(w -> w + "; copy of " + src + " stopped").orElse("interrupted"), stats,
-                            total, attempts, Map.of());
-                } catch (IOException e) {
-                    return finish(post, job, trigger, before, start, JobResult.FAILED_FATAL, "cannot start " + rsync + ": "
-                            + e.getMessage(), stats, total, attempts, Map.of());
-                } finally {
-                    if (watch != null) {
-                        watch.close();
-                    }
-                }
-                RsyncExit cls = RsyncExit.classify(r.exitCode(), r.timedOut());
-                if (cls == RsyncExit.OK || cls == RsyncExit.PARTIAL) {
-                    stats = stats.plus(RsyncStats.parse(r.stdout()));
-                    vanished |= cls == RsyncExit.PARTIAL;
-                    break;
-                }
-                String why = (r.timedOut() ? "timed out after " + SyncText.human(job.timeout())
-                        : "rsync exit " + r.exitCode() + " (" + RsyncExit.describe(r.exitCode()) + ")")
-                        + " for " + src + SyncText.lastLine(r.stderr());
-                if (cls == RsyncExit.TRANSIENT && attempt <= job.retries()) {
-                    LOG.warn("sync job {}: {}; retry {}/{} in {}", name, why, attempt, job.retries(),
-                            SyncText.human(job.retryDelay()));
-                    try {
-                        sleeper.pause(job.retryDelay());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, why + "; interrupted",
-                                stats, total, attempts, Map.of());
-                    }
-                    continue;
-                }
-                JobResult res = cls == RsyncExit.TRANSIENT ? JobResult.FAILED_TRANSIENT : JobResult.FAILED_FATAL;
-                return finish(post, job, trigger, before, start, res, why, stats, total, attempts, Map.of());
+            Map<String, Long> counts = new HashMap<>();
+            facts.forEach(f -> counts.put(f.path().toString(), f.fileCount()));
+            String stampNote = writeStamp(job, stamp, start);
+            String msg = total + " files, " + stats.filesTransferred() + " transferred (" + SyncText.bytes(stats.bytesTransferred())
+                    + ")" + (stats.deletedFiles() > 0 ? ", " + stats.deletedFiles() + " deleted" : "") + " to " + dest
+                    + " in " + SyncText.human(Duration.between(start, clock.instant()))
+                    + (vanished ? "; some source files vanished during the run" : "") + stampNote
+                    + displaced.map(dir -> "; what it replaced or deleted there is kept in " + dir).orElse("");
+            return finish(post, job, trigger, before, start, vanished ? JobResult.PARTIAL : JobResult.OK, msg, stats, total,
+                    attempts, counts);
+        } finally {
+            if (stamp != null) {
+                stamp.cancel();
             }
         }
-        Map<String, Long> counts = new HashMap<>();
-        facts.forEach(f -> counts.put(f.path().toString(), f.fileCount()));
-        String stampNote = writeStamp(job, peerAddress, start);
-        String msg = total + " files, " + stats.filesTransferred() + " transferred (" + SyncText.bytes(stats.bytesTransferred())
-                + ")" + (stats.deletedFiles() > 0 ? ", " + stats.deletedFiles() + " deleted" : "") + " to " + dest
-                + " in " + SyncText.human(Duration.between(start, clock.instant()))
-                + (vanished ? "; some source files vanished during the run" : "") + stampNote
-                + displaced.map(dir -> "; what it replaced or deleted there is kept in " + dir).orElse("");
-        return finish(post, job, trigger, before, start, vanished ? JobResult.PARTIAL : JobResult.OK, msg, stats, total,
-                attempts, counts);
     }
 
     /**
@@ -346,14 +360,12 @@ public final class ReplicationRunner {
     }
 
     /** Writes the replica stamp; returns "" or a note for the message when it could not. */
-    private String writeStamp(ReplicationJobSpec job, String peerAddress, Instant start) {
+    private String writeStamp(ReplicationJobSpec job, StampSender sender, Instant start) {
         ReplicaStamp stamp = new ReplicaStamp(job.name(), localNode, start, clock.instant());
         try {
             if (job.toPeer()) {
-                Path out = cfg.stateDir().resolve("replica-outgoing").resolve(job.name() + ".stamp");
-                stamp.write(out);
-                ProcessResult r = RsyncProcess.run(RsyncCommand.stamp(rsync, cfg.ssh(), out, peerAddress,
-                        ReplicaStamp.localFile(cfg.stateDir(), job.name())), STAMP_TIMEOUT, null);
+                stamp.write(outgoing(job).resolve(job.name() + ".stamp"));
+                ProcessResult r = sender.send(job.name() + ".stamp", STAMP_TIMEOUT);
                 if (!r.succeeded()) {
                     LOG.warn("sync job {}: cannot send the replica stamp: rsync exit {}{}", job.name(), r.exitCode(),
                             SyncText.lastLine(r.stderr()));
@@ -361,7 +373,7 @@ public final class ReplicationRunner {
                 }
             } else if (job.nfs().isPresent()) {
                 // never a file call on the mount from this thread: a hung server would block it
-                Path out = cfg.stateDir().resolve("replica-outgoing").resolve(job.name() + ".stamp");
+                Path out = outgoing(job).resolve(job.name() + ".stamp");
                 stamp.write(out);
                 Optional<String> bad = nfs.copy(job.nfs().get(), out,
                         ReplicaStamp.targetFile(job.targetPath().orElseThrow(), job.name()));
@@ -375,10 +387,17 @@ public final class ReplicationRunner {
                 stamp.write(ReplicaStamp.localFile(cfg.stateDir(), job.name()));
             }
             return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "; replica stamp not sent (interrupted)";
         } catch (IOException e) {
             LOG.warn("sync job {}: cannot write the replica stamp: {}", job.name(), e.getMessage());
             return "; replica stamp not written";
         }
+    }
+
+    private Path outgoing(ReplicationJobSpec job) {
+        return cfg.stateDir().resolve("replica-outgoing");
     }
 
     /** The {@code post:} hook still to run before the outcome is recorded. */
@@ -408,7 +427,7 @@ public final class ReplicationRunner {
         env.put("JHB_SYNC_GROUP", job.group());
         env.put("JHB_SYNC_TRIGGER", trigger.name().toLowerCase(Locale.ROOT));
         env.put("JHB_SYNC_PATHS", String.join(" ", job.paths().stream().map(Path::toString).toList()));
-        header(progress, "sync job " + job.name() + ": " + which + " hook: " + command);
+        SyncText.header(progress, "sync job " + job.name() + ": " + which + " hook: " + command);
         LOG.debug("sync job {}: {} hook: {}", job.name(), which, command);
         ProcessResult r;
         try {
@@ -460,31 +479,5 @@ public final class ReplicationRunner {
         }
         return new RunOutcome(job.name(), trigger, result, message, start, end, stats.bytesTransferred(),
                 stats.filesTransferred(), total, attempts);
-    }
-
-    private static void header(OutputStream progress, String line) {
-        if (progress == null) {
-            return;
-        }
-        try {
-            synchronized (progress) {
-                progress.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-                progress.flush();
-            }
-        } catch (IOException ignored) {
-            // a closed progress stream must not stop the job
-        }
-    }
-
-    /** The holder's pid as it wrote it, read through our own channel (no second descriptor). */
-    private static String readPid(FileChannel ch) {
-        try {
-            ByteBuffer b = ByteBuffer.allocate(32);
-            ch.read(b, 0);
-            String s = new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII).trim();
-            return s.isEmpty() ? "?" : s;
-        } catch (IOException e) {
-            return "?";
-        }
     }
 }

@@ -103,23 +103,6 @@ public final class RsyncCommand {
     }
 
     /**
-     * The argv that copies a local replica stamp to the peer (a second, tiny rsync: it writes a
-     * temp file and renames it, so the peer never reads half a stamp).
-     *
-     * @param rsync       the rsync program
-     * @param ssh         the remote shell argv
-     * @param localFile   the stamp written locally
-     * @param peerAddress the peer's address
-     * @param remoteFile  absolute path of the stamp on the peer
-     * @return the argv
-     */
-    public static List<String> stamp(String rsync, List<String> ssh, Path localFile, String peerAddress, Path remoteFile) {
-        String host = peerAddress.contains(":") && !peerAddress.contains("[") ? "[" + peerAddress + "]" : peerAddress;
-        return List.of(rsync, "-e", remoteShell(ssh), PROTECT_ARGS, "--mkpath", "--chmod=F644", localFile.toString(),
-                host + ":" + remoteFile);
-    }
-
-    /**
      * Joins an argv into one {@code rsync -e} string. rsync splits that string on blanks and
      * honours single and double quotes (rsync(1), {@code --rsh}); words with blanks or quotes are
      * quoted accordingly.

@@ -1,5 +1,10 @@
 package org.jheartbeat.sync.replication;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -57,5 +62,32 @@ public final class SyncText {
             return String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60);
         }
         return String.format(Locale.ROOT, "%dd%02dh", s / 86400, s % 86400 / 3600);
+    }
+
+    /** Writes one line to a progress stream, if any; a closed stream is ignored (the job goes on). */
+    static void header(OutputStream progress, String line) {
+        if (progress == null) {
+            return;
+        }
+        try {
+            synchronized (progress) {
+                progress.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                progress.flush();
+            }
+        } catch (IOException ignored) {
+            // a closed progress stream must not stop the job
+        }
+    }
+
+    /** The holder's pid as it wrote it, read through our own channel (no second descriptor). */
+    static String readPid(FileChannel ch) {
+        try {
+            ByteBuffer b = ByteBuffer.allocate(32);
+            ch.read(b, 0);
+            String s = new String(b.array(), 0, b.position(), StandardCharsets.US_ASCII).trim();
+            return s.isEmpty() ? "?" : s;
+        } catch (IOException e) {
+            return "?";
+        }
     }
 }

@@ -98,7 +98,8 @@ class ReplicationPeerIT {
         Path stateDir = base.resolve("state");
         SyncConfig cfg = new SyncConfig(null, stateDir, ssh, Map.of("node1", "127.0.0.1", "node2", "127.0.0.1"),
                 List.of(), List.of());
-        ReplicationRunner runner = new ReplicationRunner(cfg, "node1", new TestClock(T0), d -> { }, "rsync");
+        TestClock clock = new TestClock(T0);
+        ReplicationRunner runner = new ReplicationRunner(cfg, "node1", clock, d -> { }, "rsync");
         ReplicationJobSpec job = new ReplicationJobSpec("web", "g", List.of(src), Optional.empty(), "*/5 * * * *", true,
                 List.of(), false, 0.5, 0, Duration.ZERO, Duration.ofMinutes(1), 0);
 
@@ -117,5 +118,18 @@ class ReplicationPeerIT {
         assertThat(again.message()).contains("1 deleted to node2");
         assertThat(peerView.resolve("web/img/logo.svg")).doesNotExist();
         assertThat(peerView.resolve("web/index.html")).exists();
+
+        // a copy that fails sends no stamp: the stamp's rsync, connected while the copy ran, gets
+        // an empty list; the peer keeps the stamp of the last good run
+        clock.advance(Duration.ofMinutes(5));
+        ReplicationJobSpec bad = new ReplicationJobSpec("web", "g", List.of(src), Optional.empty(), "*/5 * * * *", true,
+                List.of("--no-such-option"), false, 0.5, 0, Duration.ZERO, Duration.ofMinutes(1), 0);
+        RunOutcome failed = runner.run(bad, "node2", RunTrigger.SCHEDULE, null);
+        assertThat(failed.result()).isEqualTo(JobResult.FAILED_FATAL);
+        assertThat(ReplicaStamp.read(ReplicaStamp.localFile(stateDir, "web")).orElseThrow().start()).isEqualTo(T0);
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(runner.run(job, "node2", RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.OK);
+        assertThat(ReplicaStamp.read(ReplicaStamp.localFile(stateDir, "web")).orElseThrow().start())
+                .isEqualTo(T0.plus(Duration.ofMinutes(10)));
     }
 }

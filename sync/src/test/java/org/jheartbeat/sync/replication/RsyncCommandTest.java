@@ -52,10 +52,12 @@ class RsyncCommandTest {
 
     @Test
     void stampCommandAndShellQuoting() {
-        assertThat(RsyncCommand.stamp("rsync", List.of("ssh", "-o", "ProxyCommand=nc 'x' 22"), Path.of("/s/out/web.stamp"),
-                "10.0.0.2", Path.of("/var/lib/jheartbeat/sync/replica/web.stamp")))
+        assertThat(StampSender.argv("rsync", List.of("ssh", "-o", "ProxyCommand=nc 'x' 22"), Path.of("/s/out"),
+                "10.0.0.2", Path.of("/var/lib/jheartbeat/sync/replica")))
                 .containsExactly("rsync", "-e", "ssh -o \"ProxyCommand=nc 'x' 22\"", "--protect-args", "--mkpath", "--chmod=F644",
-                        "/s/out/web.stamp", "10.0.0.2:/var/lib/jheartbeat/sync/replica/web.stamp");
+                        "--files-from=-", "/s/out/", "10.0.0.2:/var/lib/jheartbeat/sync/replica/");
+        assertThat(StampSender.argv("rsync", List.of("ssh"), Path.of("/s/out"), "fd00::2", Path.of("/r")))
+                .endsWith("[fd00::2]:/r/");
     }
 
     @Test
