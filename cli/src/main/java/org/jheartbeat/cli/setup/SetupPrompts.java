@@ -82,6 +82,12 @@ public final class SetupPrompts {
                 peer = NodeName.of(a).toString();
             } catch (IllegalArgumentException e) {
                 t.println("  " + e.getMessage() + "; type one word, e.g. node2");
+                continue;
+            }
+            if (peer.equals(node)) {
+                // caught here, not after ssh has been tried with the other answers
+                t.println("  " + peer + " is this node's own name; type the other node's");
+                peer = null;
             }
         }
         List<String> ucast = new ArrayList<>(given.ucast());
@@ -114,24 +120,33 @@ public final class SetupPrompts {
             }
         }
         String suggest = String.join(" ", inv.crossoverCandidates());
-        String ifs = ask(t, "Heartbeat links over UDP: interfaces, blank-separated (two links are safer than one;"
-                + " '-' for none)" + (suggest.isEmpty() ? "" : " [" + suggest + "]") + ": ", suggest);
-        if (!ifs.strip().equals("-")) {
-            for (String name : ifs.trim().split("\\s+")) {
-                if (name.isEmpty()) {
-                    continue;
-                }
-                String peerAddr = null;
-                while (peerAddr == null) {
-                    String a = ask(t, "  the peer's IPv4 address on " + name + ": ", "").strip();
-                    if (IPV4.matcher(a).matches()) {
-                        peerAddr = a;
-                    } else {
-                        t.println("  not an IPv4 address: '" + a + "'");
-                    }
-                }
-                ucast.add(name + ":" + peerAddr);
+        List<String> names = null;
+        while (names == null) {
+            String ifs = ask(t, "Heartbeat links over UDP: interfaces, blank-separated (two links are safer than one;"
+                    + " '-' for none)" + (suggest.isEmpty() ? "" : " [" + suggest + "]") + ": ", suggest);
+            names = ifs.strip().equals("-") ? List.of()
+                    : java.util.Arrays.stream(ifs.trim().split("\\s+")).filter(n -> !n.isEmpty()).toList();
+            List<String> unknown = names.stream().filter(n -> inv.iface(n).isEmpty()).toList();
+            if (!unknown.isEmpty()) {
+                // asked again at once: answers() would refuse it only after ssh has been tried
+                t.println("  not up with an IPv4 address here: " + String.join(" ", unknown) + "; type names from the"
+                        + " list above");
+                names = null;
             }
+        }
+        for (String name : names) {
+            String peerAddr = null;
+            while (peerAddr == null) {
+                String a = ask(t, "  the peer's IPv4 address on " + name + ": ", "").strip();
+                if (IPV4.matcher(a).matches() && a.equals(inv.iface(name).orElseThrow().address())) {
+                    t.println("  " + a + " is this node's own address on " + name + "; type the peer's");
+                } else if (IPV4.matcher(a).matches()) {
+                    peerAddr = a;
+                } else {
+                    t.println("  not an IPv4 address: '" + a + "'");
+                }
+            }
+            ucast.add(name + ":" + peerAddr);
         }
         if (!inv.serials().isEmpty()) {
             t.println("Serial ports: " + String.join(" ", inv.serials()));
