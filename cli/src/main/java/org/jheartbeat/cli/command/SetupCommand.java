@@ -24,6 +24,7 @@ import org.jheartbeat.cli.setup.PairStatus;
 import org.jheartbeat.cli.setup.ServiceStarter;
 import org.jheartbeat.cli.setup.SetupAnswers;
 import org.jheartbeat.cli.setup.SetupFiles;
+import org.jheartbeat.cli.setup.SetupGroupCheck;
 import org.jheartbeat.cli.setup.SetupPlan;
 import org.jheartbeat.cli.setup.SetupPrompts;
 import org.jheartbeat.core.config.AuthKeysParser;
@@ -163,6 +164,10 @@ public final class SetupCommand implements Callable<Integer> {
         String where = host + ":" + rdir;
         SshTransport ssh = new SshTransport(sshArgv, host, 60);
 
+        // the answers are checked before ssh is tried: a wrong one is one message, whatever the peer's state; the
+        // key is the only part that depends on the nodes' files, and no check looks at it
+        checkAnswers(SetupPrompts.answers(given, inv, me, baud, logfile.equals("none") ? "" : logfile,
+                "0".repeat(40)), dir, inv);
         Map<String, ConfigPush.FileCopy> localNow = readLocal(dir);
         SshTransport.Reply fetched = ssh.run(ConfigPush.fetchScript(rdir, SetupFiles.NAMES), new byte[0]);
         if (fetched.code() != 0) {
@@ -182,12 +187,6 @@ public final class SetupCommand implements Callable<Integer> {
                 .orElseGet(() -> SetupFiles.randomKey(new SecureRandom()));
         SetupAnswers answers = SetupPrompts.answers(given, inv, me, baud, logfile.equals("none") ? "" : logfile, key);
         Map<String, String> files = SetupFiles.render(answers);
-        List<ConfigDiagnostic> bad = SetupFiles.parse(files, dir).stream().filter(ConfigDiagnostic::isError).toList();
-        if (!bad.isEmpty()) {
-            bad.forEach(d -> spec.commandLine().getErr().println(d.format()));
-            throw new UserException(ExitCodes.CONFIG, "setup: these answers make an invalid configuration (above, as"
-                    + " it would be written); correct the option or answer; nothing written");
-        }
 
         SetupPlan plan = SetupPlan.decide(files, localNow, peerNow, force);
         String peer = answers.peer();
@@ -207,6 +206,19 @@ public final class SetupCommand implements Callable<Integer> {
                 .run(files, plan, stateDir.path(), startCommand == null
                         ? ServiceStarter.shell(ServiceStarter.SYSTEMD, Duration.ofSeconds(90))
                         : ServiceStarter.shell(startCommand, Duration.ofSeconds(90)), peerSsh.remoteHb, waitS);
+    }
+
+    /** Exit 2 with every error (as {@code file:line} of the file as it would be written) the answers make. */
+    private void checkAnswers(SetupAnswers answers, Path dir, HostInventory inv) throws UserException {
+        Map<String, String> files = SetupFiles.render(answers);
+        List<ConfigDiagnostic> bad = new ArrayList<>(SetupFiles.parse(files, dir).stream()
+                .filter(ConfigDiagnostic::isError).toList());
+        bad.addAll(SetupGroupCheck.check(files.get("haresources"), dir, answers, inv));
+        if (!bad.isEmpty()) {
+            bad.forEach(d -> spec.commandLine().getErr().println(d.format()));
+            throw new UserException(ExitCodes.CONFIG, "setup: these answers make an invalid configuration (above, as"
+                    + " it would be written); correct the option or answer; nothing written");
+        }
     }
 
     private static Optional<SetupPrompts.Terminal> console() {
