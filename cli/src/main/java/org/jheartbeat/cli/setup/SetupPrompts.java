@@ -177,7 +177,8 @@ public final class SetupPrompts {
      * Turns complete {@code given} into answers: each {@code --ucast IF:PEER_ADDRESS} gets this node's address
      * on IF from {@code inv}.
      *
-     * @throws UserException exit 64: a malformed link, an interface with no IPv4 address here, a bad name
+     * @throws UserException exit 64: a malformed link, an interface with no IPv4 address here, a bad name, an
+     *                       empty group, a log file that is not one absolute path
      */
     public static SetupAnswers answers(Given given, HostInventory inv, String node, int baud, String logfile,
             String authKey) throws UserException {
@@ -215,6 +216,16 @@ public final class SetupPrompts {
                 throw new UserException(ExitCodes.USAGE, "setup: --serial " + s + ": give the device path, e.g."
                         + " /dev/ttyS0");
             }
+        }
+        if (given.group().isBlank()) {
+            throw new UserException(ExitCodes.USAGE, "setup: --group is empty; give the first resource group, e.g."
+                    + " \"" + node + " 192.168.1.100/24/eth0 apache2\"");
+        }
+        if (!logfile.isEmpty() && (!logfile.startsWith("/") || logfile.matches(".*\\s.*"))) {
+            // ha.cf's logfile takes one word: the daemon would log to the last word of it, relative to its working
+            // directory (the lab: a file 'log' in the directory hb setup was run from)
+            throw new UserException(ExitCodes.USAGE, "setup: --logfile '" + logfile + "': give an absolute path"
+                    + " without blanks, e.g. " + SetupAnswers.DEFAULT_LOGFILE + ", or 'none' for syslog only");
         }
         return new SetupAnswers(node, peer, links, given.serial(), baud, given.group(), logfile, authKey);
     }

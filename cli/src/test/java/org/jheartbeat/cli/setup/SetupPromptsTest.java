@@ -110,4 +110,18 @@ class SetupPromptsTest {
         assertThatThrownBy(() -> SetupPrompts.answers(new SetupPrompts.Given("node1", List.of(), List.of("/dev/ttyS0"),
                 "node1 x"), INV, "node1", 19200, "", "k")).hasMessageContaining("is this node's own name");
     }
+    @Test
+    void anEmptyGroupAndALogFileThatIsNotOneAbsolutePathAreUsageErrors() {
+        SetupPrompts.Given ok = new SetupPrompts.Given("node2", List.of("eth1:198.18.1.2"), List.of(), "node1 x");
+        // an empty --group wrote a haresources with a blank line, and a pair with no group said it was running
+        assertThatThrownBy(() -> SetupPrompts.answers(new SetupPrompts.Given("node2", List.of("eth1:198.18.1.2"),
+                List.of(), " "), INV, "node1", 19200, "", "k")).hasMessageStartingWith("setup: --group is empty;")
+                .extracting(e -> ((UserException) e).exitCode()).isEqualTo(64);
+        // lab: 'ha-log' went to each daemon's working directory, '/var/lib/jheartbeat/my log' to a file 'log' there
+        for (String bad : List.of("ha-log", "/var/lib/jheartbeat/my log")) {
+            assertThatThrownBy(() -> SetupPrompts.answers(ok, INV, "node1", 19200, bad, "k"))
+                    .hasMessage("setup: --logfile '" + bad + "': give an absolute path without blanks, e.g."
+                            + " /var/log/jheartbeat/ha-log, or 'none' for syslog only");
+        }
+    }
 }
