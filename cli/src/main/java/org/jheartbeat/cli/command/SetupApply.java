@@ -66,9 +66,11 @@ final class SetupApply {
             stagePeer(copies);
             Map.Entry<Integer, String> here = SetupCommand.checkHere(stage, me, stateDir);
             if (here.getKey() != ExitCodes.OK) {
-                err.print(indent(here.getValue()));
-                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + me + " (above); fix"
-                        + " what it says on " + me + " and run hb setup again; nothing moved into place");
+                err.print(indent(unstaged(here.getValue(), stage.toString(), dir.toString())));
+                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + me + " (above, the"
+                        + " files as hb setup would write them); correct the answer a line comes from (--ucast,"
+                        + " --serial, --group) or fix what it says on " + me + ", and run hb setup again; nothing"
+                        + " moved into place");
             }
             out.println(me + ": hb config check passed");
             SshTransport.Reply there = ssh.run(remoteHb + " config check --config-dir " + ConfigPush.shQuote(rstage)
@@ -83,10 +85,11 @@ final class SetupApply {
                         + "; nothing moved into place");
             }
             if (there.code() != ExitCodes.OK) {
-                err.print(indent(new String(there.out(), StandardCharsets.UTF_8)));
-                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + peer + " (above); fix"
-                        + " what it says on " + peer + " (e.g. install the group's service there) and run hb setup"
-                        + " again; nothing moved into place");
+                err.print(indent(unstaged(new String(there.out(), StandardCharsets.UTF_8), rstage, rdir)));
+                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + peer + " (above, the"
+                        + " files as hb setup would write them); fix what it says on " + peer + " (e.g. install the"
+                        + " group's service there) or correct the answer a line comes from, and run hb setup again;"
+                        + " nothing moved into place");
             }
             out.println(peer + ": hb config check passed");
         } catch (UserException | RuntimeException e) {
@@ -256,6 +259,15 @@ final class SetupApply {
                 Files.delete(q);
             }
         }
+    }
+
+    /**
+     * {@code hb config check}'s output on a stage, with the stage's path replaced by the configuration
+     * directory's: the user never sees {@code DIR/.hb-setup}, which is gone when the message is read, and a
+     * script the check looked for in {@code .hb-setup/resource.d} (a link) is looked for in {@code DIR/resource.d}.
+     */
+    static String unstaged(String checkOutput, String stage, String dir) {
+        return checkOutput.replace(stage + "/", dir + "/").replace(stage, dir);
     }
 
     private static String indent(String text) {

@@ -66,7 +66,8 @@ class SetupIT {
             System.out.println("setup with a failing check on node2:\n" + peerBad.output());
             assertThat(peerBad.code()).as(peerBad.output()).isEqualTo(2);
             assertThat(peerBad.output()).contains("node1: hb config check passed").contains("labweb")
-                    .contains("hb: setup: hb config check fails on node2 (above); fix what it says on node2")
+                    .contains("hb: setup: hb config check fails on node2 (above, the files as hb setup would write them); fix"
+                            + " what it says on node2").doesNotContain(".hb-setup/")
                     .contains("nothing moved into place");
             assertBare(cfg1, cfg2);
             Files.move(aside, labweb2);
