@@ -19,6 +19,7 @@ import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.ConfigPush;
 import org.jheartbeat.cli.runtime.SshTransport;
+import org.jheartbeat.cli.setup.PairStatus;
 import org.jheartbeat.cli.setup.ServiceStarter;
 import org.jheartbeat.cli.setup.SetupPlan;
 import org.jheartbeat.core.state.StateDirectory;
@@ -127,29 +128,48 @@ final class SetupApply {
             return ExitCodes.OK;
         }
         out.flush();
-        String theirs = "";
+        boolean paired = false;
         for (int i = 0; i < waitS; i++) {
             Optional<String> mine = SetupCommand.statusJson(stateDir);
-            if (mine.isPresent() && org.jheartbeat.cli.setup.PairStatus.seesActive(mine.get(), peer)) {
+            if (!paired && mine.isPresent() && PairStatus.seesActive(mine.get(), peer)) {
                 SshTransport.Reply r = ssh.run(remoteHb + " status --json --state-dir " + ConfigPush.shQuote(rstate),
                         new byte[0]);
-                theirs = new String(r.out(), StandardCharsets.UTF_8);
-                if (r.code() == 0 && SetupCommand.seeEachOther(mine.get(), theirs, me, peer)) {
+                paired = r.code() == 0 && SetupCommand.seeEachOther(mine.get(), new String(r.out(),
+                        StandardCharsets.UTF_8), me, peer);
+            }
+            if (paired && mine.isPresent()) {
+                // a pair that sees itself can still fail to start its group: wait for it to run somewhere
+                PairStatus.Groups g = PairStatus.groups(mine.get());
+                if (g.settled()) {
                     out.println(me + " and " + peer + " see each other. What runs where (hb status):");
-                    try {
-                        out.print(StatusCommand.fetch(new StateDirectory(stateDir).controlSocket(), false, out));
-                        out.flush();
-                    } catch (IOException e) {
-                        out.println("(hb status: " + e.getMessage() + ")");
+                    printStatus(stateDir);
+                    if (!g.problems().isEmpty()) {
+                        throw new UserException(ExitCodes.FAILURE, "setup: the pair runs with the new files, but "
+                                + String.join("; ", g.problems()) + " (hb status above; the daemon's log says more)");
                     }
                     return ExitCodes.OK;
                 }
             }
             sleeper.pause(Duration.ofSeconds(1));
         }
+        if (paired) {
+            printStatus(stateDir);
+            throw new UserException(ExitCodes.FAILURE, "setup: " + me + " and " + peer + " see each other, but the"
+                    + " groups are not running after " + waitS + " s (hb status above); see the daemon's log, or"
+                    + " give the services more time with --wait");
+        }
         throw new UserException(ExitCodes.FAILURE, "setup: " + me + " and " + peer + " do not see each other after "
                 + waitS + " s; the services run with the new files: check the links (the ucast/serial lines of ha.cf,"
                 + " cables, a firewall on UDP 694) and hb status on both nodes");
+    }
+
+    private void printStatus(Path stateDir) throws UserException {
+        try {
+            out.print(StatusCommand.fetch(new StateDirectory(stateDir).controlSocket(), false, out));
+        } catch (IOException e) {
+            out.println("(hb status: " + e.getMessage() + ")");
+        }
+        out.flush();
     }
 
     private void stageHere(Path stage, List<ConfigPush.FileCopy> copies) throws UserException {
