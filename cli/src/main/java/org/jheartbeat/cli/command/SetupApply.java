@@ -105,7 +105,8 @@ final class SetupApply {
         return startAndWait(starter, stateDir, remoteHb, waitS);
     }
 
-    private int startAndWait(ServiceStarter starter, Path stateDir, String remoteHb, int waitS)
+    /** Starts (or reloads) the service on both nodes and waits for the pair and its groups, within {@code waitS}. */
+    int startAndWait(ServiceStarter starter, Path stateDir, String remoteHb, int waitS)
             throws UserException, InterruptedException {
         ServiceStarter.Result h = starter.startHere();
         ServiceStarter.Result p = starter.startOnPeer(ssh);

@@ -190,10 +190,24 @@ public final class SetupCommand implements Callable<Integer> {
 
         SetupPlan plan = SetupPlan.decide(files, localNow, peerNow, force);
         String peer = answers.peer();
+        ServiceStarter starter = ServiceStarter.shell(startCommand == null ? ServiceStarter.SYSTEMD : startCommand,
+                Duration.ofSeconds(90));
+        SetupApply apply = new SetupApply(out, spec.commandLine().getErr(), ssh, dir, rdir, rstate, me, peer, where,
+                sleeper);
         if (plan.decision() == SetupPlan.Decision.NOTHING_TO_CHANGE) {
-            out.println("Nothing to change: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold this"
-                    + " configuration.");
-            return ExitCodes.OK;
+            Optional<String> mine = statusJson(stateDir.path());
+            if (mine.isPresent() && PairStatus.seesActive(mine.get(), peer)) {
+                out.println("Nothing to change: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold"
+                        + " this configuration, and the pair runs.");
+                return ExitCodes.OK;
+            }
+            // a run stopped after the files were in place (a failed start, an interrupt) is finished here, not
+            // declared done with no daemon running
+            out.println("Nothing to write: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold this"
+                    + " configuration, but " + me + "'s daemon " + (mine.isEmpty() ? "is not running" : "does not"
+                    + " see " + peer) + "; starting the service on both.");
+            out.flush();
+            return apply.startAndWait(starter, stateDir.path(), peerSsh.remoteHb, waitS);
         }
         plan.render(me + ":" + dir, peer + " (" + where + ")").forEach(out::println);
         if (plan.decision() == SetupPlan.Decision.REFUSE) {
@@ -202,10 +216,7 @@ public final class SetupCommand implements Callable<Integer> {
                     + " up with, or --force to replace them (old copies kept as NAME.bak)");
         }
         out.flush();
-        return new SetupApply(out, spec.commandLine().getErr(), ssh, dir, rdir, rstate, me, peer, where, sleeper)
-                .run(files, plan, stateDir.path(), startCommand == null
-                        ? ServiceStarter.shell(ServiceStarter.SYSTEMD, Duration.ofSeconds(90))
-                        : ServiceStarter.shell(startCommand, Duration.ofSeconds(90)), peerSsh.remoteHb, waitS);
+        return apply.run(files, plan, stateDir.path(), starter, peerSsh.remoteHb, waitS);
     }
 
     /** Exit 2 with every error (as {@code file:line} of the file as it would be written) the answers make. */

@@ -97,7 +97,16 @@ class SetupIT {
             Lab.Result again = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
             assertThat(again.code()).as(again.output()).isZero();
             assertThat(again.output()).contains("Nothing to change: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
-                    + ") already hold this configuration.");
+                    + ") already hold this configuration, and the pair runs.");
+
+            // the same answers with node2's daemon stopped (a run interrupted after the files were in place): the
+            // start is finished, not "nothing to change" with half a pair
+            assertThat(lab.lab("stop", "node2").code()).isZero();
+            Lab.Result finish = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
+            assertThat(finish.code()).as(finish.output()).isZero();
+            assertThat(finish.output()).contains("Nothing to write: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
+                    + ") already hold this configuration, but node1's daemon does not see node2; starting the service"
+                    + " on both.").contains("node2: service started", "node1 and node2 see each other.");
 
             // other answers: refused with the diff, nothing changed
             byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
