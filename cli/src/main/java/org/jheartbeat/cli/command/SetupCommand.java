@@ -59,9 +59,10 @@ import picocli.CommandLine.Spec;
             "Asks on a terminal for what the options do not give; without a terminal every answer must be an option."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the pair runs with these files, or nothing to change", "1:the peer cannot be reached over"
-                + " ssh, a start failed, the nodes do not see each other within --wait, or a node holds different"
-                + " files (use --force)", "2:the answers make an invalid configuration, or hb config check fails"
-                + " on a node (nothing moved into place)", "64:usage error, or no terminal and an answer missing"})
+                + " ssh, a start failed, the nodes do not see each other within --wait, the group failed to start or"
+                + " does not run within --wait, or a node holds different files (use --force)", "2:the answers make"
+                + " an invalid configuration, or hb config check fails on a node (nothing moved into place)",
+            "64:usage error, or no terminal and an answer missing"})
 public final class SetupCommand implements Callable<Integer> {
     /** The staging directory, inside the configuration directory on both nodes (same file system: renames). */
     static final String STAGE = ".hb-setup";

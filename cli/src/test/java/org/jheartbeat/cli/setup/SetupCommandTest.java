@@ -38,7 +38,8 @@ class SetupCommandTest {
         String[] r = run("setup", "--help");
         assertThat(r[0]).isEqualTo("0");
         assertThat(r[1].replaceAll("\\s+", " ")).contains("--peer=HOST The address ssh reaches the peer at (default: the"
-                + " peer address of the first --ucast).").contains("--remote-hb=CMD").contains("--force");
+                + " peer address of the first --ucast).").contains("--remote-hb=CMD").contains("--force")
+                .contains("the group failed to start or does not run within --wait");
     }
     @Test
     void aWrongAnswerIsSaidBeforeSshIsTried(@TempDir Path dir) {
