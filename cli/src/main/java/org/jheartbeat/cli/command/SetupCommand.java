@@ -182,6 +182,7 @@ public final class SetupCommand implements Callable<Integer> {
             throw new UserException(ExitCodes.FAILURE, "setup: unexpected answer from " + host + " (" + e.getMessage()
                     + "); nothing written on either node");
         }
+        checkPeerName(ssh, host, given.peerName());
         String key = Optional.ofNullable(localNow.get(AuthKeysParser.FILE_NAME))
                 .or(() -> Optional.ofNullable(peerNow.get(AuthKeysParser.FILE_NAME)))
                 .flatMap(f -> SetupFiles.existingKey(new String(f.content(), StandardCharsets.ISO_8859_1)))
@@ -218,6 +219,31 @@ public final class SetupCommand implements Callable<Integer> {
         }
         out.flush();
         return apply.run(files, plan, stateDir.path(), starter, peerSsh.remoteHb, waitS);
+    }
+
+    /**
+     * Exit 64 unless the machine ssh reaches calls itself {@code peerName}: its daemon runs as its {@code uname -n}
+     * (the unit gives no --node-name), so a wrong name passed the check there (run with that name) and left both
+     * nodes with the new files and the peer's daemon refusing to start.
+     */
+    static void checkPeerName(SshTransport ssh, String host, String peerName) throws UserException {
+        SshTransport.Reply r = ssh.run("uname -n", new byte[0]);
+        String name = new String(r.out(), StandardCharsets.UTF_8).strip();
+        if (r.code() != 0 || name.isEmpty()) {
+            throw new UserException(ExitCodes.FAILURE, "setup: uname -n on " + host + " failed: "
+                    + ssh.describeFailure(r, "", "--peer") + "; nothing written on either node");
+        }
+        boolean same;
+        try {
+            same = NodeName.of(name).equals(NodeName.of(peerName));
+        } catch (IllegalArgumentException e) {
+            same = false;
+        }
+        if (!same) {
+            throw new UserException(ExitCodes.USAGE, "setup: " + host + " calls itself " + name + " (uname -n), not "
+                    + peerName + "; give --peer-name " + name + " (its daemon runs under that name), or --peer with"
+                    + " the address of " + peerName + "; nothing written on either node");
+        }
     }
 
     /** Exit 2 with every error (as {@code file:line} of the file as it would be written) the answers make. */
