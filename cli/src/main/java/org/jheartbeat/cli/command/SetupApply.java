@@ -113,8 +113,9 @@ final class SetupApply {
         for (var e : List.of(Map.entry(me, h), Map.entry(peer, p))) {
             switch (e.getValue().outcome()) {
                 case STARTED -> out.println(e.getKey() + ": service started");
-                case NOT_INSTALLED -> out.println(e.getKey() + ": no jheartbeat service installed ("
-                        + e.getValue().detail() + "); start the daemon there yourself (hb daemon)");
+                case NOT_INSTALLED -> out.println(e.getKey() + ": no jheartbeat service installed"
+                        + (e.getValue().detail().isEmpty() ? "" : " (" + e.getValue().detail() + ")")
+                        + "; start the daemon there yourself (hb daemon)");
                 case FAILED -> err.println(e.getKey() + ": the service did not start: " + e.getValue().detail());
                 default -> throw new IllegalStateException();
             }
