@@ -19,6 +19,7 @@ import org.jheartbeat.cli.error.ExitCodes;
 import org.jheartbeat.cli.error.UserException;
 import org.jheartbeat.cli.runtime.ConfigPush;
 import org.jheartbeat.cli.runtime.SshTransport;
+import org.jheartbeat.cli.setup.PairStatus;
 import org.jheartbeat.cli.setup.ServiceStarter;
 import org.jheartbeat.cli.setup.SetupPlan;
 import org.jheartbeat.core.state.StateDirectory;
@@ -66,9 +67,11 @@ final class SetupApply {
             stagePeer(copies);
             Map.Entry<Integer, String> here = SetupCommand.checkHere(stage, me, stateDir);
             if (here.getKey() != ExitCodes.OK) {
-                err.print(indent(here.getValue()));
-                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + me + " (above); fix"
-                        + " what it says on " + me + " and run hb setup again; nothing moved into place");
+                err.print(indent(unstaged(here.getValue(), stage.toString(), dir.toString())));
+                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + me + " (above, the"
+                        + " files as hb setup would write them); correct the answer a line comes from (--ucast,"
+                        + " --serial, --group) or fix what it says on " + me + ", and run hb setup again; nothing"
+                        + " moved into place");
             }
             out.println(me + ": hb config check passed");
             SshTransport.Reply there = ssh.run(remoteHb + " config check --config-dir " + ConfigPush.shQuote(rstage)
@@ -83,10 +86,11 @@ final class SetupApply {
                         + "; nothing moved into place");
             }
             if (there.code() != ExitCodes.OK) {
-                err.print(indent(new String(there.out(), StandardCharsets.UTF_8)));
-                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + peer + " (above); fix"
-                        + " what it says on " + peer + " (e.g. install the group's service there) and run hb setup"
-                        + " again; nothing moved into place");
+                err.print(indent(unstaged(new String(there.out(), StandardCharsets.UTF_8), rstage, rdir)));
+                throw new UserException(ExitCodes.CONFIG, "setup: hb config check fails on " + peer + " (above, the"
+                        + " files as hb setup would write them); fix what it says on " + peer + " (e.g. install the"
+                        + " group's service there) or correct the answer a line comes from, and run hb setup again;"
+                        + " nothing moved into place");
             }
             out.println(peer + ": hb config check passed");
         } catch (UserException | RuntimeException e) {
@@ -101,15 +105,17 @@ final class SetupApply {
         return startAndWait(starter, stateDir, remoteHb, waitS);
     }
 
-    private int startAndWait(ServiceStarter starter, Path stateDir, String remoteHb, int waitS)
+    /** Starts (or reloads) the service on both nodes and waits for the pair and its groups, within {@code waitS}. */
+    int startAndWait(ServiceStarter starter, Path stateDir, String remoteHb, int waitS)
             throws UserException, InterruptedException {
         ServiceStarter.Result h = starter.startHere();
         ServiceStarter.Result p = starter.startOnPeer(ssh);
         for (var e : List.of(Map.entry(me, h), Map.entry(peer, p))) {
             switch (e.getValue().outcome()) {
                 case STARTED -> out.println(e.getKey() + ": service started");
-                case NOT_INSTALLED -> out.println(e.getKey() + ": no jheartbeat service installed ("
-                        + e.getValue().detail() + "); start the daemon there yourself (hb daemon)");
+                case NOT_INSTALLED -> out.println(e.getKey() + ": no jheartbeat service installed"
+                        + (e.getValue().detail().isEmpty() ? "" : " (" + e.getValue().detail() + ")")
+                        + "; start the daemon there yourself (hb daemon)");
                 case FAILED -> err.println(e.getKey() + ": the service did not start: " + e.getValue().detail());
                 default -> throw new IllegalStateException();
             }
@@ -124,29 +130,48 @@ final class SetupApply {
             return ExitCodes.OK;
         }
         out.flush();
-        String theirs = "";
+        boolean paired = false;
         for (int i = 0; i < waitS; i++) {
             Optional<String> mine = SetupCommand.statusJson(stateDir);
-            if (mine.isPresent() && org.jheartbeat.cli.setup.PairStatus.seesActive(mine.get(), peer)) {
+            if (!paired && mine.isPresent() && PairStatus.seesActive(mine.get(), peer)) {
                 SshTransport.Reply r = ssh.run(remoteHb + " status --json --state-dir " + ConfigPush.shQuote(rstate),
                         new byte[0]);
-                theirs = new String(r.out(), StandardCharsets.UTF_8);
-                if (r.code() == 0 && SetupCommand.seeEachOther(mine.get(), theirs, me, peer)) {
+                paired = r.code() == 0 && SetupCommand.seeEachOther(mine.get(), new String(r.out(),
+                        StandardCharsets.UTF_8), me, peer);
+            }
+            if (paired && mine.isPresent()) {
+                // a pair that sees itself can still fail to start its group: wait for it to run somewhere
+                PairStatus.Groups g = PairStatus.groups(mine.get());
+                if (g.settled()) {
                     out.println(me + " and " + peer + " see each other. What runs where (hb status):");
-                    try {
-                        out.print(StatusCommand.fetch(new StateDirectory(stateDir).controlSocket(), false, out));
-                        out.flush();
-                    } catch (IOException e) {
-                        out.println("(hb status: " + e.getMessage() + ")");
+                    printStatus(stateDir);
+                    if (!g.problems().isEmpty()) {
+                        throw new UserException(ExitCodes.FAILURE, "setup: the pair runs with the new files, but "
+                                + String.join("; ", g.problems()) + " (hb status above; the daemon's log says more)");
                     }
                     return ExitCodes.OK;
                 }
             }
             sleeper.pause(Duration.ofSeconds(1));
         }
+        if (paired) {
+            printStatus(stateDir);
+            throw new UserException(ExitCodes.FAILURE, "setup: " + me + " and " + peer + " see each other, but the"
+                    + " groups are not running after " + waitS + " s (hb status above); see the daemon's log, or"
+                    + " give the services more time with --wait");
+        }
         throw new UserException(ExitCodes.FAILURE, "setup: " + me + " and " + peer + " do not see each other after "
                 + waitS + " s; the services run with the new files: check the links (the ucast/serial lines of ha.cf,"
                 + " cables, a firewall on UDP 694) and hb status on both nodes");
+    }
+
+    private void printStatus(Path stateDir) throws UserException {
+        try {
+            out.print(StatusCommand.fetch(new StateDirectory(stateDir).controlSocket(), false, out));
+        } catch (IOException e) {
+            out.println("(hb status: " + e.getMessage() + ")");
+        }
+        out.flush();
     }
 
     private void stageHere(Path stage, List<ConfigPush.FileCopy> copies) throws UserException {
@@ -256,6 +281,15 @@ final class SetupApply {
                 Files.delete(q);
             }
         }
+    }
+
+    /**
+     * {@code hb config check}'s output on a stage, with the stage's path replaced by the configuration
+     * directory's: the user never sees {@code DIR/.hb-setup}, which is gone when the message is read, and a
+     * script the check looked for in {@code .hb-setup/resource.d} (a link) is looked for in {@code DIR/resource.d}.
+     */
+    static String unstaged(String checkOutput, String stage, String dir) {
+        return checkOutput.replace(stage + "/", dir + "/").replace(stage, dir);
     }
 
     private static String indent(String text) {

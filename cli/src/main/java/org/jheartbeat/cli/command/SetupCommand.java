@@ -24,6 +24,7 @@ import org.jheartbeat.cli.setup.PairStatus;
 import org.jheartbeat.cli.setup.ServiceStarter;
 import org.jheartbeat.cli.setup.SetupAnswers;
 import org.jheartbeat.cli.setup.SetupFiles;
+import org.jheartbeat.cli.setup.SetupGroupCheck;
 import org.jheartbeat.cli.setup.SetupPlan;
 import org.jheartbeat.cli.setup.SetupPrompts;
 import org.jheartbeat.core.config.AuthKeysParser;
@@ -58,9 +59,10 @@ import picocli.CommandLine.Spec;
             "Asks on a terminal for what the options do not give; without a terminal every answer must be an option."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the pair runs with these files, or nothing to change", "1:the peer cannot be reached over"
-                + " ssh, a start failed, the nodes do not see each other within --wait, or a node holds different"
-                + " files (use --force)", "2:the answers make an invalid configuration, or hb config check fails"
-                + " on a node (nothing moved into place)", "64:usage error, or no terminal and an answer missing"})
+                + " ssh, a start failed, the nodes do not see each other within --wait, the group failed to start or"
+                + " does not run within --wait, or a node holds different files (use --force)", "2:the answers make"
+                + " an invalid configuration, or hb config check fails on a node (nothing moved into place)",
+            "64:usage error, or no terminal and an answer missing"})
 public final class SetupCommand implements Callable<Integer> {
     /** The staging directory, inside the configuration directory on both nodes (same file system: renames). */
     static final String STAGE = ".hb-setup";
@@ -163,6 +165,10 @@ public final class SetupCommand implements Callable<Integer> {
         String where = host + ":" + rdir;
         SshTransport ssh = new SshTransport(sshArgv, host, 60);
 
+        // the answers are checked before ssh is tried: a wrong one is one message, whatever the peer's state; the
+        // key is the only part that depends on the nodes' files, and no check looks at it
+        checkAnswers(SetupPrompts.answers(given, inv, me, baud, logfile.equals("none") ? "" : logfile,
+                "0".repeat(40)), dir, inv);
         Map<String, ConfigPush.FileCopy> localNow = readLocal(dir);
         SshTransport.Reply fetched = ssh.run(ConfigPush.fetchScript(rdir, SetupFiles.NAMES), new byte[0]);
         if (fetched.code() != 0) {
@@ -176,25 +182,34 @@ public final class SetupCommand implements Callable<Integer> {
             throw new UserException(ExitCodes.FAILURE, "setup: unexpected answer from " + host + " (" + e.getMessage()
                     + "); nothing written on either node");
         }
+        checkPeerName(ssh, host, given.peerName());
         String key = Optional.ofNullable(localNow.get(AuthKeysParser.FILE_NAME))
                 .or(() -> Optional.ofNullable(peerNow.get(AuthKeysParser.FILE_NAME)))
                 .flatMap(f -> SetupFiles.existingKey(new String(f.content(), StandardCharsets.ISO_8859_1)))
                 .orElseGet(() -> SetupFiles.randomKey(new SecureRandom()));
         SetupAnswers answers = SetupPrompts.answers(given, inv, me, baud, logfile.equals("none") ? "" : logfile, key);
         Map<String, String> files = SetupFiles.render(answers);
-        List<ConfigDiagnostic> bad = SetupFiles.parse(files, dir).stream().filter(ConfigDiagnostic::isError).toList();
-        if (!bad.isEmpty()) {
-            bad.forEach(d -> spec.commandLine().getErr().println(d.format()));
-            throw new UserException(ExitCodes.CONFIG, "setup: these answers make an invalid configuration (above, as"
-                    + " it would be written); correct the option or answer; nothing written");
-        }
 
         SetupPlan plan = SetupPlan.decide(files, localNow, peerNow, force);
         String peer = answers.peer();
+        ServiceStarter starter = ServiceStarter.shell(startCommand == null ? ServiceStarter.SYSTEMD : startCommand,
+                Duration.ofSeconds(90));
+        SetupApply apply = new SetupApply(out, spec.commandLine().getErr(), ssh, dir, rdir, rstate, me, peer, where,
+                sleeper);
         if (plan.decision() == SetupPlan.Decision.NOTHING_TO_CHANGE) {
-            out.println("Nothing to change: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold this"
-                    + " configuration.");
-            return ExitCodes.OK;
+            Optional<String> mine = statusJson(stateDir.path());
+            if (mine.isPresent() && PairStatus.seesActive(mine.get(), peer)) {
+                out.println("Nothing to change: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold"
+                        + " this configuration, and the pair runs.");
+                return ExitCodes.OK;
+            }
+            // a run stopped after the files were in place (a failed start, an interrupt) is finished here, not
+            // declared done with no daemon running
+            out.println("Nothing to write: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold this"
+                    + " configuration, but " + me + "'s daemon " + (mine.isEmpty() ? "is not running" : "does not"
+                    + " see " + peer) + "; starting the service on both.");
+            out.flush();
+            return apply.startAndWait(starter, stateDir.path(), peerSsh.remoteHb, waitS);
         }
         plan.render(me + ":" + dir, peer + " (" + where + ")").forEach(out::println);
         if (plan.decision() == SetupPlan.Decision.REFUSE) {
@@ -203,10 +218,45 @@ public final class SetupCommand implements Callable<Integer> {
                     + " up with, or --force to replace them (old copies kept as NAME.bak)");
         }
         out.flush();
-        return new SetupApply(out, spec.commandLine().getErr(), ssh, dir, rdir, rstate, me, peer, where, sleeper)
-                .run(files, plan, stateDir.path(), startCommand == null
-                        ? ServiceStarter.shell(ServiceStarter.SYSTEMD, Duration.ofSeconds(90))
-                        : ServiceStarter.shell(startCommand, Duration.ofSeconds(90)), peerSsh.remoteHb, waitS);
+        return apply.run(files, plan, stateDir.path(), starter, peerSsh.remoteHb, waitS);
+    }
+
+    /**
+     * Exit 64 unless the machine ssh reaches calls itself {@code peerName}: its daemon runs as its {@code uname -n}
+     * (the unit gives no --node-name), so a wrong name passed the check there (run with that name) and left both
+     * nodes with the new files and the peer's daemon refusing to start.
+     */
+    static void checkPeerName(SshTransport ssh, String host, String peerName) throws UserException {
+        SshTransport.Reply r = ssh.run("uname -n", new byte[0]);
+        String name = new String(r.out(), StandardCharsets.UTF_8).strip();
+        if (r.code() != 0 || name.isEmpty()) {
+            throw new UserException(ExitCodes.FAILURE, "setup: uname -n on " + host + " failed: "
+                    + ssh.describeFailure(r, "", "--peer") + "; nothing written on either node");
+        }
+        boolean same;
+        try {
+            same = NodeName.of(name).equals(NodeName.of(peerName));
+        } catch (IllegalArgumentException e) {
+            same = false;
+        }
+        if (!same) {
+            throw new UserException(ExitCodes.USAGE, "setup: " + host + " calls itself " + name + " (uname -n), not "
+                    + peerName + "; give --peer-name " + name + " (its daemon runs under that name), or --peer with"
+                    + " the address of " + peerName + "; nothing written on either node");
+        }
+    }
+
+    /** Exit 2 with every error (as {@code file:line} of the file as it would be written) the answers make. */
+    private void checkAnswers(SetupAnswers answers, Path dir, HostInventory inv) throws UserException {
+        Map<String, String> files = SetupFiles.render(answers);
+        List<ConfigDiagnostic> bad = new ArrayList<>(SetupFiles.parse(files, dir).stream()
+                .filter(ConfigDiagnostic::isError).toList());
+        bad.addAll(SetupGroupCheck.check(files.get("haresources"), dir, answers, inv));
+        if (!bad.isEmpty()) {
+            bad.forEach(d -> spec.commandLine().getErr().println(d.format()));
+            throw new UserException(ExitCodes.CONFIG, "setup: these answers make an invalid configuration (above, as"
+                    + " it would be written); correct the option or answer; nothing written");
+        }
     }
 
     private static Optional<SetupPrompts.Terminal> console() {

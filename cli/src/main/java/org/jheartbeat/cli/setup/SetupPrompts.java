@@ -82,6 +82,12 @@ public final class SetupPrompts {
                 peer = NodeName.of(a).toString();
             } catch (IllegalArgumentException e) {
                 t.println("  " + e.getMessage() + "; type one word, e.g. node2");
+                continue;
+            }
+            if (peer.equals(node)) {
+                // caught here, not after ssh has been tried with the other answers
+                t.println("  " + peer + " is this node's own name; type the other node's");
+                peer = null;
             }
         }
         List<String> ucast = new ArrayList<>(given.ucast());
@@ -114,24 +120,33 @@ public final class SetupPrompts {
             }
         }
         String suggest = String.join(" ", inv.crossoverCandidates());
-        String ifs = ask(t, "Heartbeat links over UDP: interfaces, blank-separated (two links are safer than one;"
-                + " '-' for none)" + (suggest.isEmpty() ? "" : " [" + suggest + "]") + ": ", suggest);
-        if (!ifs.strip().equals("-")) {
-            for (String name : ifs.trim().split("\\s+")) {
-                if (name.isEmpty()) {
-                    continue;
-                }
-                String peerAddr = null;
-                while (peerAddr == null) {
-                    String a = ask(t, "  the peer's IPv4 address on " + name + ": ", "").strip();
-                    if (IPV4.matcher(a).matches()) {
-                        peerAddr = a;
-                    } else {
-                        t.println("  not an IPv4 address: '" + a + "'");
-                    }
-                }
-                ucast.add(name + ":" + peerAddr);
+        List<String> names = null;
+        while (names == null) {
+            String ifs = ask(t, "Heartbeat links over UDP: interfaces, blank-separated (two links are safer than one;"
+                    + " '-' for none)" + (suggest.isEmpty() ? "" : " [" + suggest + "]") + ": ", suggest);
+            names = ifs.strip().equals("-") ? List.of()
+                    : java.util.Arrays.stream(ifs.trim().split("\\s+")).filter(n -> !n.isEmpty()).toList();
+            List<String> unknown = names.stream().filter(n -> inv.iface(n).isEmpty()).toList();
+            if (!unknown.isEmpty()) {
+                // asked again at once: answers() would refuse it only after ssh has been tried
+                t.println("  not up with an IPv4 address here: " + String.join(" ", unknown) + "; type names from the"
+                        + " list above");
+                names = null;
             }
+        }
+        for (String name : names) {
+            String peerAddr = null;
+            while (peerAddr == null) {
+                String a = ask(t, "  the peer's IPv4 address on " + name + ": ", "").strip();
+                if (IPV4.matcher(a).matches() && a.equals(inv.iface(name).orElseThrow().address())) {
+                    t.println("  " + a + " is this node's own address on " + name + "; type the peer's");
+                } else if (IPV4.matcher(a).matches()) {
+                    peerAddr = a;
+                } else {
+                    t.println("  not an IPv4 address: '" + a + "'");
+                }
+            }
+            ucast.add(name + ":" + peerAddr);
         }
         if (!inv.serials().isEmpty()) {
             t.println("Serial ports: " + String.join(" ", inv.serials()));
@@ -162,7 +177,8 @@ public final class SetupPrompts {
      * Turns complete {@code given} into answers: each {@code --ucast IF:PEER_ADDRESS} gets this node's address
      * on IF from {@code inv}.
      *
-     * @throws UserException exit 64: a malformed link, an interface with no IPv4 address here, a bad name
+     * @throws UserException exit 64: a malformed link, an interface with no IPv4 address here, a bad name, an
+     *                       empty group, a log file that is not one absolute path
      */
     public static SetupAnswers answers(Given given, HostInventory inv, String node, int baud, String logfile,
             String authKey) throws UserException {
@@ -200,6 +216,16 @@ public final class SetupPrompts {
                 throw new UserException(ExitCodes.USAGE, "setup: --serial " + s + ": give the device path, e.g."
                         + " /dev/ttyS0");
             }
+        }
+        if (given.group().isBlank()) {
+            throw new UserException(ExitCodes.USAGE, "setup: --group is empty; give the first resource group, e.g."
+                    + " \"" + node + " 192.168.1.100/24/eth0 apache2\"");
+        }
+        if (!logfile.isEmpty() && (!logfile.startsWith("/") || logfile.matches(".*\\s.*"))) {
+            // ha.cf's logfile takes one word: the daemon would log to the last word of it, relative to its working
+            // directory (the lab: a file 'log' in the directory hb setup was run from)
+            throw new UserException(ExitCodes.USAGE, "setup: --logfile '" + logfile + "': give an absolute path"
+                    + " without blanks, e.g. " + SetupAnswers.DEFAULT_LOGFILE + ", or 'none' for syslog only");
         }
         return new SetupAnswers(node, peer, links, given.serial(), baud, given.group(), logfile, authKey);
     }

@@ -66,7 +66,8 @@ class SetupIT {
             System.out.println("setup with a failing check on node2:\n" + peerBad.output());
             assertThat(peerBad.code()).as(peerBad.output()).isEqualTo(2);
             assertThat(peerBad.output()).contains("node1: hb config check passed").contains("labweb")
-                    .contains("hb: setup: hb config check fails on node2 (above); fix what it says on node2")
+                    .contains("hb: setup: hb config check fails on node2 (above, the files as hb setup would write them); fix"
+                            + " what it says on node2").doesNotContain(".hb-setup/")
                     .contains("nothing moved into place");
             assertBare(cfg1, cfg2);
             Files.move(aside, labweb2);
@@ -96,7 +97,7 @@ class SetupIT {
             Lab.Result again = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
             assertThat(again.code()).as(again.output()).isZero();
             assertThat(again.output()).contains("Nothing to change: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
-                    + ") already hold this configuration.");
+                    + ") already hold this configuration, and the pair runs.");
 
             // other answers: refused with the diff, nothing changed
             byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
@@ -113,7 +114,8 @@ class SetupIT {
     }
 
     /**
-     * A drill (about 20 s more; -Djhb.drills=true): on a pair set up by hb setup, the same answers typed at the prompts
+     * A drill (about 30 s more; -Djhb.drills=true): on a pair set up by hb setup, the same answers with the peer's
+     * daemon stopped start it again; the same answers typed at the prompts
      * on a terminal change nothing; other answers with --force replace the files on both nodes (old copies kept)
      * and the running daemons reload them.
      */
@@ -132,6 +134,15 @@ class SetupIT {
             assertThat(ok.code()).as(ok.output()).isZero();
             lab.waitUntil(() -> "node1".equals(lab.http()), Figures.HANG_MS, "the group's VIP served by node1");
             byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
+
+            // the same answers with node2's daemon stopped (a run interrupted after the files were in place): the
+            // start is finished, not "nothing to change" with half a pair
+            assertThat(lab.lab("stop", "node2").code()).isZero();
+            Lab.Result finish = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
+            assertThat(finish.code()).as(finish.output()).isZero();
+            assertThat(finish.output()).contains("Nothing to write: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
+                    + ") already hold this configuration, but node1's daemon does not see node2; starting the service"
+                    + " on both.").contains("node2: service started", "node1 and node2 see each other.");
 
             // the same answers typed at the prompts on a terminal: nothing to change either
             StringBuilder cmd = new StringBuilder("java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar " + jar);

@@ -38,6 +38,17 @@ class SetupCommandTest {
         String[] r = run("setup", "--help");
         assertThat(r[0]).isEqualTo("0");
         assertThat(r[1].replaceAll("\\s+", " ")).contains("--peer=HOST The address ssh reaches the peer at (default: the"
-                + " peer address of the first --ucast).").contains("--remote-hb=CMD").contains("--force");
+                + " peer address of the first --ucast).").contains("--remote-hb=CMD").contains("--force")
+                .contains("the group failed to start or does not run within --wait");
+    }
+    @Test
+    void aWrongAnswerIsSaidBeforeSshIsTried(@TempDir Path dir) {
+        // the peer's own name was refused only after ssh had answered: with ssh failing too, the user fixed ssh
+        // first and was then told about the name
+        String[] r = run("setup", "--config-dir", dir.toString(), "--node-name", "node1", "--peer-name", "node1",
+                "--ucast", "eth0:192.0.2.2", "--group", "node1 192.0.2.100 x", "--ssh", dir.resolve("no-ssh").toString());
+        assertThat(r[0]).as(r[1]).isEqualTo("64");
+        assertThat(r[1].strip()).isEqualTo("hb: setup: --peer-name node1 is this node's own name; give the other"
+                + " node's (its uname -n), or --node-name for this one");
     }
 }

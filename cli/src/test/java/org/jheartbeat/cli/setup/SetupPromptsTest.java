@@ -60,6 +60,17 @@ class SetupPromptsTest {
     }
 
     @Test
+    void theOwnNameAnUnknownInterfaceAndTheOwnAddressAreAskedAgainAtOnce() throws Exception {
+        // each would otherwise pass the prompt and be refused only after ssh had been tried
+        Scripted t = new Scripted("node1", "node2", "eth9 eth1", "eth1", "198.18.1.1", "198.18.1.2", "", "node1 x");
+        SetupPrompts.Given g = SetupPrompts.complete(none(), INV, "node1", Optional.of(t));
+        assertThat(g).isEqualTo(new SetupPrompts.Given("node2", List.of("eth1:198.18.1.2"), List.of(), "node1 x"));
+        assertThat(t.shown).contains("  node1 is this node's own name; type the other node's",
+                "  not up with an IPv4 address here: eth9; type names from the list above",
+                "  198.18.1.1 is this node's own address on eth1; type the peer's");
+    }
+
+    @Test
     void twoLinksAndASerialOneWhenTyped() throws Exception {
         Scripted t = new Scripted("eth1 eth0", "198.18.1.2", "198.18.0.2", "/dev/ttyS0");
         SetupPrompts.Given g = SetupPrompts.complete(new SetupPrompts.Given("node2", List.of(), List.of(), "node1 x"),
@@ -98,5 +109,19 @@ class SetupPromptsTest {
         }
         assertThatThrownBy(() -> SetupPrompts.answers(new SetupPrompts.Given("node1", List.of(), List.of("/dev/ttyS0"),
                 "node1 x"), INV, "node1", 19200, "", "k")).hasMessageContaining("is this node's own name");
+    }
+    @Test
+    void anEmptyGroupAndALogFileThatIsNotOneAbsolutePathAreUsageErrors() {
+        SetupPrompts.Given ok = new SetupPrompts.Given("node2", List.of("eth1:198.18.1.2"), List.of(), "node1 x");
+        // an empty --group wrote a haresources with a blank line, and a pair with no group said it was running
+        assertThatThrownBy(() -> SetupPrompts.answers(new SetupPrompts.Given("node2", List.of("eth1:198.18.1.2"),
+                List.of(), " "), INV, "node1", 19200, "", "k")).hasMessageStartingWith("setup: --group is empty;")
+                .extracting(e -> ((UserException) e).exitCode()).isEqualTo(64);
+        // lab: 'ha-log' went to each daemon's working directory, '/var/lib/jheartbeat/my log' to a file 'log' there
+        for (String bad : List.of("ha-log", "/var/lib/jheartbeat/my log")) {
+            assertThatThrownBy(() -> SetupPrompts.answers(ok, INV, "node1", 19200, bad, "k"))
+                    .hasMessage("setup: --logfile '" + bad + "': give an absolute path without blanks, e.g."
+                            + " /var/log/jheartbeat/ha-log, or 'none' for syslog only");
+        }
     }
 }
