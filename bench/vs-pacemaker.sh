@@ -31,6 +31,10 @@
 #     --rounds N      rounds per stack (default 3)
 #     --keepalive K   ha.cf keepalive (default 500ms); --deadtime D: ha.cf deadtime (default 3)
 #     --warmup S      idle seconds before memory is read (default 60); --cpu-window S: idle CPU window (60)
+#     --watch yes|no  yes (default): jheartbeat watches the group's address and script every 10 s
+#                     (jheartbeat.yaml monitor: heartbeat_class: yes), the work the exported CIB gives
+#                     Pacemaker (monitor ops, 10 s); no: the lab's default, jheartbeat watches nothing
+#                     (Heartbeat-class resources are not watched unless asked: docs/design/resources.md)
 # Needs: root, python3, corosync + pacemaker (scripts/setup.sh: pacemaker-cli-utils), cli/target/hb.jar
 # (mvn -o -q -B package -DskipTests -pl cli -am). Env: LAB_ID (default vp<pid mod 1000>), HB_CMD (default the
 # packaged launcher), HB_JAVA_OPTS and HB_CDS (as that launcher; HB_CDS default off).
@@ -42,18 +46,22 @@ PCMK_NODE=$ROOT/lab/pcmk-node.sh
 ROUNDS=3 KEEPALIVE=500ms DEADTIME=3 WARMUP=60 CPU_S=60
 STACKS="jheartbeat pacemaker"
 die() { echo "vs-pacemaker.sh: $*" >&2; exit 1; }
+WATCH=yes
+usage_err() { echo "vs-pacemaker.sh: $*; see the header of $0" >&2; exit 2; }
 while (($#)); do
+    (($# >= 2)) || usage_err "$1 needs a value"
     case $1 in
-        --rounds) ROUNDS=$2; shift 2 ;;
-        --keepalive) KEEPALIVE=$2; shift 2 ;;
-        --deadtime) DEADTIME=$2; shift 2 ;;
-        --warmup) WARMUP=$2; shift 2 ;;
-        --cpu-window) CPU_S=$2; shift 2 ;;
-        *) echo "vs-pacemaker.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+        --rounds | --warmup | --cpu-window)
+            [[ $2 =~ ^[1-9][0-9]*$ ]] || usage_err "$1 must be a positive integer, not '$2'"
+            case $1 in --rounds) ROUNDS=$2 ;; --warmup) WARMUP=$2 ;; *) CPU_S=$2 ;; esac ;;
+        --keepalive) KEEPALIVE=$2 ;;
+        --deadtime) DEADTIME=$2 ;;
+        --watch)
+            [[ $2 == yes || $2 == no ]] || usage_err "--watch must be yes or no, not '$2'"
+            WATCH=$2 ;;
+        *) usage_err "unknown argument '$1'" ;;
     esac
-done
-for v in ROUNDS WARMUP CPU_S; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "vs-pacemaker.sh: $v must be a positive integer, not '${!v}'" >&2; exit 2; }
+    shift 2
 done
 (($(id -u) == 0)) || die "needs root (network namespaces)"
 [[ -f ${HB_JAR:-$ROOT/cli/target/hb.jar} ]] || die "build first: mvn -o -q -B package -DskipTests -pl cli -am"
@@ -233,6 +241,9 @@ echo "  corosync $(corosync -v 2>/dev/null | sed -n 's/.*version .\([0-9.]*\).*/
 "$LAB" up >"$OUT/up.log" 2>&1 || { cat "$OUT/up.log" >&2; die "lab up failed"; }
 eval "$("$LAB" env)"
 EXPORT=$LAB_RUN/pcmk-export
+if [[ $WATCH == yes ]]; then
+    for n in 1 2; do printf 'monitor:\n  heartbeat_class: yes\n' >"$LAB_RUN/node$n/ha.d/jheartbeat.yaml"; done
+fi
 # what pcmk-node.sh makes at its first run (the cluster's key, the OCF tree with the exported wrapper), made
 # here once: the two nodes start at the same time and must not both make them
 mkdir -p "$LAB_RUN/pcmk"
@@ -244,7 +255,8 @@ install -D -m 755 "$EXPORT/resource.d/jheartbeat/hb-script" "$LAB_RUN/pcmk/ocf.t
 mv "$LAB_RUN/pcmk/ocf.tmp" "$LAB_RUN/pcmk/ocf"
 echo "  lab $LAB_ID: keepalive $KEEPALIVE, deadtime $DEADTIME (ha.cf) = corosync token $(awk '$1 == "token:" { print $2 }' "$EXPORT/corosync.conf") ms +" \
     "consensus $(awk '$1 == "consensus:" { print $2 }' "$EXPORT/corosync.conf") ms; media eth1 + eth0 (knet links 0 and 1)"
-echo "  jheartbeat: $HB_CMD (JVM flags: ${HB_JAVA_OPTS:-packaging defaults}; HB_CDS=$HB_CDS)"
+echo "  jheartbeat: $HB_CMD (JVM flags: ${HB_JAVA_OPTS:-packaging defaults}; HB_CDS=$HB_CDS);" \
+    "watches the group every 10 s: $WATCH (Pacemaker: monitor ops every 10 s)"
 echo "  $ROUNDS rounds, interleaved; warm-up $WARMUP s, idle CPU over $CPU_S s; client polls every 50 ms; raw data: $OUT"
 for ((r = 1; r <= ROUNDS; r++)); do
     for s in $STACKS; do round "$s" "$r"; done
