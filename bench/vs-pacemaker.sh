@@ -49,7 +49,10 @@ die() { echo "vs-pacemaker.sh: $*" >&2; exit 1; }
 WATCH=yes
 usage_err() { echo "vs-pacemaker.sh: $*; see the header of $0" >&2; exit 2; }
 while (($#)); do
-    (($# >= 2)) || usage_err "$1 needs a value"
+    case $1 in
+        --rounds | --warmup | --cpu-window | --keepalive | --deadtime | --watch) (($# >= 2)) || usage_err "$1 needs a value" ;;
+        *) usage_err "unknown argument '$1'" ;;
+    esac
     case $1 in
         --rounds | --warmup | --cpu-window)
             [[ $2 =~ ^[1-9][0-9]*$ ]] || usage_err "$1 must be a positive integer, not '$2'"
@@ -59,7 +62,6 @@ while (($#)); do
         --watch)
             [[ $2 == yes || $2 == no ]] || usage_err "--watch must be yes or no, not '$2'"
             WATCH=$2 ;;
-        *) usage_err "unknown argument '$1'" ;;
     esac
     shift 2
 done
