@@ -152,6 +152,15 @@ final class TcpService extends VirtualProxy {
         boolean clientFin;
         boolean realFin;
         boolean closed;
+        /**
+         * What a side sent, and its FIN, before the real server's connection was up: a FIN makes Netty's epoll
+         * transport read even with auto-read off (a request sent with its FIN at once); passed on at {@link #up}.
+         */
+        java.util.ArrayDeque<ByteBuf> early;
+        boolean earlyClientFin;
+        boolean earlyRealFin;
+        /** The finTimeout bound after the first FIN; cancelled at close so that no task keeps a closed pair. */
+        io.netty.util.concurrent.ScheduledFuture<?> finTimer;
         long inPackets;
         long outPackets;
         long inBytes;
@@ -183,11 +192,45 @@ final class TcpService extends VirtualProxy {
                 real.writeAndFlush(Unpooled.wrappedBuffer(ProxyHeader.v1(client.remoteAddress(),
                         client.localAddress())));
             }
-            client.config().setAutoRead(true);
-            real.config().setAutoRead(true);
+            if (early != null) {
+                for (ByteBuf b; (b = early.poll()) != null; ) {
+                    inPackets++;
+                    inBytes += b.readableBytes();
+                    real.write(b, real.voidPromise());
+                }
+                real.flush();
+                early = null;
+            }
+            if (earlyClientFin) {
+                fin(true);
+            }
+            if (earlyRealFin) {
+                fin(false);
+            }
+            if (closed) {
+                return;
+            }
+            resume(client);
+            resume(real);
+        }
+
+        /** Holds what the client sent before {@link #up} (one read: auto-read is off until then). */
+        void hold(ByteBuf buf) {
+            if (early == null) {
+                early = new java.util.ArrayDeque<>(2);
+            }
+            early.add(buf);
         }
 
         void fin(boolean fromClient) {
+            if (!up) {
+                if (fromClient) {
+                    earlyClientFin = true;
+                } else {
+                    earlyRealFin = true;
+                }
+                return;
+            }
             boolean first = !clientFin && !realFin;
             if (fromClient) {
                 clientFin = true;
@@ -196,7 +239,7 @@ final class TcpService extends VirtualProxy {
             }
             if (first) {
                 closing(conn);
-                client.eventLoop().schedule(() -> close(false), options.finTimeout().toMillis(),
+                finTimer = client.eventLoop().schedule(() -> close(false), options.finTimeout().toMillis(),
                         TimeUnit.MILLISECONDS);
             }
             Channel o = other(fromClient);
@@ -228,6 +271,14 @@ final class TcpService extends VirtualProxy {
                 return;
             }
             closed = true;
+            if (early != null) {
+                early.forEach(ReferenceCountUtil::release);
+                early = null;
+            }
+            if (finTimer != null) {
+                finTimer.cancel(false);
+                finTimer = null;
+            }
             report();
             for (Channel ch : new Channel[] {client, real}) {
                 if (ch == null) {
@@ -245,6 +296,16 @@ final class TcpService extends VirtualProxy {
         }
     }
 
+    /**
+     * Reads from a side again, unless its input is shut down already (its FIN came): the epoll transport has then
+     * taken the descriptor out of its interest set and fails a read request (epoll_ctl: ENOENT).
+     */
+    static void resume(Channel ch) {
+        if (!(ch instanceof SocketChannel s && s.isInputShutdown())) {
+            ch.config().setAutoRead(true);
+        }
+    }
+
     /** One side of a pair: relays what it reads to the other side. */
     private static final class Relay extends ChannelInboundHandlerAdapter {
         private final Pair p;
@@ -258,6 +319,10 @@ final class TcpService extends VirtualProxy {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             Channel other = p.other(clientSide);
+            if (!p.up && !p.closed && clientSide && msg instanceof ByteBuf early) {
+                p.hold(early);
+                return;
+            }
             if (!p.up || p.closed || other == null || !(msg instanceof ByteBuf buf)) {
                 ReferenceCountUtil.release(msg);
                 return;
@@ -276,7 +341,7 @@ final class TcpService extends VirtualProxy {
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             Channel other = p.other(clientSide);
-            if (other == null || p.closed) {
+            if (other == null || p.closed || !p.up) {
                 return;
             }
             other.flush();
@@ -290,7 +355,7 @@ final class TcpService extends VirtualProxy {
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
             Channel other = p.other(clientSide);
             if (ctx.channel().isWritable() && other != null && p.up && !p.closed) {
-                other.config().setAutoRead(true);
+                resume(other);
             }
             ctx.fireChannelWritabilityChanged();
         }
