@@ -15,13 +15,15 @@
 # a busy machine disturbs less than the rates. Options: --conns N (20000) --concurrency C (32)
 # --latency N (3000) --bulk BYTES (1073741824) --rounds R (3): haproxy and the director run side by side
 # (haproxy on 198.18.0.101) and are measured alternately R times (haproxy, ours, haproxy, ours, ...);
-# the table gives each figure's median and its spread (min-max).
+# the table gives each figure's median and its spread (min-max). --warmup N (2000): connections before each
+# measurement; the JVM's C2 compiler is still at work after 2000 (about a third of the director's CPU then),
+# 20000 measures the director as it runs after its first minutes.
 # The director is started by packaging/src/bin/hb, so with the flags the package runs it with
 # (HB_JAVA_OPTS to try others). It runs hb.jar's kernel-exact scheduling model.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAB=$ROOT/lab/lab.sh
-CONNS=20000 CONC=32 LAT=3000 BULK=1073741824 ROUNDS=3
+CONNS=20000 CONC=32 LAT=3000 BULK=1073741824 ROUNDS=3 WARM=2000
 while (($#)); do
     case $1 in
         --conns) CONNS=$2; shift 2 ;;
@@ -29,6 +31,7 @@ while (($#)); do
         --latency) LAT=$2; shift 2 ;;
         --bulk) BULK=$2; shift 2 ;;
         --rounds) ROUNDS=$2; shift 2 ;;
+        --warmup) WARM=$2; shift 2 ;;
         *) echo "director.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
     esac
 done
@@ -69,7 +72,7 @@ cpu_ticks() { # PID: user + system clock ticks so far
 
 measure() { # name host pid (0: none)
     local name=$1 host=$2 pid=$3 cps lat bulk c0 c1 c2 cpuconn=0 cpugib=0
-    ip netns exec "$CL" ab -q -r -n 2000 -c "$CONC" "http://$host/small" >/dev/null 2>&1 || true # warm-up
+    ip netns exec "$CL" ab -q -r -n "$WARM" -c "$CONC" "http://$host/small" >/dev/null 2>&1 || true # warm-up
     ((pid)) && c0=$(cpu_ticks "$pid")
     cps=$(ip netns exec "$CL" ab -q -r -n "$CONNS" -c "$CONC" "http://$host/small" 2>&1 \
         | awk '/Requests per second/ {print $4}') || true

@@ -65,6 +65,6 @@ class LauncherFlagsTest {
     @Test
     void hbJavaOptsStillOverridesTheDirectorsDefaults() throws Exception {
         assertThat(javaArgs("-Xmx99m", "lvs", "daemon", "x.cf")).contains("-Xmx99m -XX:+ExitOnOutOfMemoryError")
-                .doesNotContain("-Xmx128m");
+                .doesNotContain("-Xmx256m");
     }
 }

@@ -116,7 +116,8 @@ final class TcpService extends VirtualProxy {
         Pair p = new Pair(client, conn, source);
         pairs.add(p);
         long idle = options.idleTimeout().toMillis();
-        client.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS), new Relay(p, true));
+        client.pipeline().addLast("idle", new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS))
+                .addLast("relay", new Relay(p, true));
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(transport.socket())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
@@ -127,8 +128,8 @@ final class TcpService extends VirtualProxy {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS),
-                                new Relay(p, false));
+                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS))
+                                .addLast("relay", new Relay(p, false));
                     }
                 });
         ChannelFuture f = b.connect(conn.real());
@@ -242,16 +243,22 @@ final class TcpService extends VirtualProxy {
                 finTimer = client.eventLoop().schedule(() -> close(false), options.finTimeout().toMillis(),
                         TimeUnit.MILLISECONDS);
             }
+            if (clientFin && realFin) {
+                // both have sent their FIN: closing sends ours, no shutdown of the output first (Netty fails
+                // a shutdown with an exception built for the writes it might drop)
+                close(true);
+                return;
+            }
             Channel o = other(fromClient);
             if (o != null && o.isActive()) {
+                // o's own FIN will end the pair: let Netty close o at its end of input rather than shut its
+                // input down (a shutdown(SHUT_RD) of a socket whose output is shut fails, ENOTCONN)
+                o.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
                 o.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
                     if (o instanceof SocketChannel s && s.isActive()) {
                         s.shutdownOutput();
                     }
                 });
-            }
-            if (clientFin && realFin) {
-                close(true);
             }
         }
 
@@ -281,10 +288,11 @@ final class TcpService extends VirtualProxy {
             }
             report();
             for (Channel ch : new Channel[] {client, real}) {
-                if (ch == null) {
-                    continue;
+                if (ch == null || !ch.isOpen()) {
+                    continue; // closed already (Netty closes a side at the end of its input, see fin)
                 }
-                if (graceful && ch.isActive()) {
+                // a side whose output is shut down has nothing queued (and Netty would fail the flush): close it
+                if (graceful && ch.isActive() && !(ch instanceof SocketChannel s && s.isOutputShutdown())) {
                     ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
                 } else {
                     ch.close();
