@@ -116,7 +116,8 @@ final class TcpService extends VirtualProxy {
         Pair p = new Pair(client, conn, source);
         pairs.add(p);
         long idle = options.idleTimeout().toMillis();
-        client.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS), new Relay(p, true));
+        client.pipeline().addLast("idle", new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS))
+                .addLast("relay", new Relay(p, true));
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(transport.socket())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
@@ -127,8 +128,8 @@ final class TcpService extends VirtualProxy {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS),
-                                new Relay(p, false));
+                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idle, TimeUnit.MILLISECONDS))
+                                .addLast("relay", new Relay(p, false));
                     }
                 });
         ChannelFuture f = b.connect(conn.real());
@@ -152,6 +153,15 @@ final class TcpService extends VirtualProxy {
         boolean clientFin;
         boolean realFin;
         boolean closed;
+        /**
+         * What a side sent, and its FIN, before the real server's connection was up: a FIN makes Netty's epoll
+         * transport read even with auto-read off (a request sent with its FIN at once); passed on at {@link #up}.
+         */
+        java.util.ArrayDeque<ByteBuf> early;
+        boolean earlyClientFin;
+        boolean earlyRealFin;
+        /** The finTimeout bound after the first FIN; cancelled at close so that no task keeps a closed pair. */
+        io.netty.util.concurrent.ScheduledFuture<?> finTimer;
         long inPackets;
         long outPackets;
         long inBytes;
@@ -183,11 +193,45 @@ final class TcpService extends VirtualProxy {
                 real.writeAndFlush(Unpooled.wrappedBuffer(ProxyHeader.v1(client.remoteAddress(),
                         client.localAddress())));
             }
-            client.config().setAutoRead(true);
-            real.config().setAutoRead(true);
+            if (early != null) {
+                for (ByteBuf b; (b = early.poll()) != null; ) {
+                    inPackets++;
+                    inBytes += b.readableBytes();
+                    real.write(b, real.voidPromise());
+                }
+                real.flush();
+                early = null;
+            }
+            if (earlyClientFin) {
+                fin(true);
+            }
+            if (earlyRealFin) {
+                fin(false);
+            }
+            if (closed) {
+                return;
+            }
+            resume(client);
+            resume(real);
+        }
+
+        /** Holds what the client sent before {@link #up} (one read: auto-read is off until then). */
+        void hold(ByteBuf buf) {
+            if (early == null) {
+                early = new java.util.ArrayDeque<>(2);
+            }
+            early.add(buf);
         }
 
         void fin(boolean fromClient) {
+            if (!up) {
+                if (fromClient) {
+                    earlyClientFin = true;
+                } else {
+                    earlyRealFin = true;
+                }
+                return;
+            }
             boolean first = !clientFin && !realFin;
             if (fromClient) {
                 clientFin = true;
@@ -196,19 +240,25 @@ final class TcpService extends VirtualProxy {
             }
             if (first) {
                 closing(conn);
-                client.eventLoop().schedule(() -> close(false), options.finTimeout().toMillis(),
+                finTimer = client.eventLoop().schedule(() -> close(false), options.finTimeout().toMillis(),
                         TimeUnit.MILLISECONDS);
+            }
+            if (clientFin && realFin) {
+                // both have sent their FIN: closing sends ours, no shutdown of the output first (Netty fails
+                // a shutdown with an exception built for the writes it might drop)
+                close(true);
+                return;
             }
             Channel o = other(fromClient);
             if (o != null && o.isActive()) {
+                // o's own FIN will end the pair: let Netty close o at its end of input rather than shut its
+                // input down (a shutdown(SHUT_RD) of a socket whose output is shut fails, ENOTCONN)
+                o.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
                 o.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
                     if (o instanceof SocketChannel s && s.isActive()) {
                         s.shutdownOutput();
                     }
                 });
-            }
-            if (clientFin && realFin) {
-                close(true);
             }
         }
 
@@ -228,12 +278,21 @@ final class TcpService extends VirtualProxy {
                 return;
             }
             closed = true;
+            if (early != null) {
+                early.forEach(ReferenceCountUtil::release);
+                early = null;
+            }
+            if (finTimer != null) {
+                finTimer.cancel(false);
+                finTimer = null;
+            }
             report();
             for (Channel ch : new Channel[] {client, real}) {
-                if (ch == null) {
-                    continue;
+                if (ch == null || !ch.isOpen()) {
+                    continue; // closed already (Netty closes a side at the end of its input, see fin)
                 }
-                if (graceful && ch.isActive()) {
+                // a side whose output is shut down has nothing queued (and Netty would fail the flush): close it
+                if (graceful && ch.isActive() && !(ch instanceof SocketChannel s && s.isOutputShutdown())) {
                     ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
                 } else {
                     ch.close();
@@ -242,6 +301,16 @@ final class TcpService extends VirtualProxy {
             closed(conn);
             admission.release(source);
             pairs.remove(this);
+        }
+    }
+
+    /**
+     * Reads from a side again, unless its input is shut down already (its FIN came): the epoll transport has then
+     * taken the descriptor out of its interest set and fails a read request (epoll_ctl: ENOENT).
+     */
+    static void resume(Channel ch) {
+        if (!(ch instanceof SocketChannel s && s.isInputShutdown())) {
+            ch.config().setAutoRead(true);
         }
     }
 
@@ -258,6 +327,10 @@ final class TcpService extends VirtualProxy {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             Channel other = p.other(clientSide);
+            if (!p.up && !p.closed && clientSide && msg instanceof ByteBuf early) {
+                p.hold(early);
+                return;
+            }
             if (!p.up || p.closed || other == null || !(msg instanceof ByteBuf buf)) {
                 ReferenceCountUtil.release(msg);
                 return;
@@ -276,7 +349,7 @@ final class TcpService extends VirtualProxy {
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             Channel other = p.other(clientSide);
-            if (other == null || p.closed) {
+            if (other == null || p.closed || !p.up) {
                 return;
             }
             other.flush();
@@ -290,7 +363,7 @@ final class TcpService extends VirtualProxy {
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
             Channel other = p.other(clientSide);
             if (ctx.channel().isWritable() && other != null && p.up && !p.closed) {
-                other.config().setAutoRead(true);
+                resume(other);
             }
             ctx.fireChannelWritabilityChanged();
         }

@@ -35,9 +35,15 @@ final class Transport {
         return epoll ? "epoll" : "nio";
     }
 
+    /**
+     * The event loops.
+     *
+     * @param threads loops; 0: one per core (as HAProxy's {@code nbthread}), not Netty's default of two per core,
+     *                which on a busy director only adds switches between loops that share the cores
+     */
     EventLoopGroup group(int threads) {
         IoHandlerFactory f = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        return new MultiThreadIoEventLoopGroup(threads, f);
+        return new MultiThreadIoEventLoopGroup(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(), f);
     }
 
     Class<? extends ServerSocketChannel> server() {

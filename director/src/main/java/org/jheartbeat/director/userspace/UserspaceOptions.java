@@ -27,7 +27,7 @@ import java.util.Set;
  * @param proxyProtocol   the real servers (address and port) that are sent a PROXY protocol v1
  *                        header first, so they see the client's address
  * @param nio             use Java NIO even where Netty's epoll transport loads
- * @param ioThreads       event-loop threads (0: Netty's default, twice the cores)
+ * @param ioThreads       event-loop threads (0: one per core)
  */
 public record UserspaceOptions(Duration connectTimeout, Duration idleTimeout, Duration finTimeout,
         Duration udpTimeout, int maxConnections, int maxUdpFlows, int maxPerSource,
