@@ -6,7 +6,8 @@ import java.io.Writer;
 /**
  * The training run of the client commands' class-data sharing archive ({@code packaging/src/bin/cds-archive},
  * through the launcher's {@code HB_CDS=dump-client:FILE}): in one JVM, the calls admins and scripts make in
- * loops, by {@link Main#direct} as {@code hb status} and {@code cl_status} run them, so that the archive the JVM
+ * loops, by {@link Main#direct} as {@code hb status}, {@code cl_status} and the moves ({@code hb standby},
+ * {@code takeover}, {@code failback}: only where no daemon runs) run them, so that the archive the JVM
  * writes at exit holds the classes of all of them (a class missing from it makes the JVM open and index the
  * 10 MB jar: ~15 ms of CPU). Answers are discarded. Not an {@code hb} command.
  */
@@ -38,6 +39,11 @@ public final class ClientTraining {
             {"cl-status", "--state-dir", state, "--", "rscstatus"},
             {"cl-status", "--state-dir", state, "--", "bogus"},
             {"cl-status", "--state-dir", args[2], "--", "hbstatus"},
+            // the moves: never asked of the live daemon (a hand-over would change the cluster), only where none runs
+            {"standby", "--state-dir", args[2]},
+            {"standby", "local", "--state-dir=" + args[2], "--timeout", "5"},
+            {"takeover", "foreign", "--timeout=5", "--state-dir", args[2]},
+            {"failback", "--state-dir", args[2]},
         };
         for (String[] call : calls) {
             Main.direct(call, sink, sink);

@@ -13,7 +13,8 @@ import org.jheartbeat.core.state.StateDirectory;
 
 /**
  * Entry point of {@code hb} ({@code java -jar hb.jar}): the direct path of {@code hb status},
- * {@code cl_status} and the daemon's start ({@link DirectDaemon}) first, else picocli ({@link CommandLines}). This class refers to no picocli type, uses
+ * {@code cl_status}, the daemon's start ({@link DirectDaemon}) and the moves ({@code hb standby|takeover|failback},
+ * {@link DirectHandover}) first, else picocli ({@link CommandLines}). This class refers to no picocli type, uses
  * no lambda and no stream, so that a direct call loads and links none of them ({@code hb status}
  * and {@code cl_status} are run in loops by admins and scripts; each class costs JVM start time).
  */
@@ -49,6 +50,10 @@ public final class Main {
         DirectDaemon.Call daemon = DirectDaemon.parse(args);
         if (daemon != null) {
             return DirectDaemon.run(daemon, err);
+        }
+        DirectHandover.Call move = DirectHandover.parse(args);
+        if (move != null) {
+            return DirectHandover.run(move, out, err);
         }
         DirectCall call = parseDirect(args);
         if (call == null) {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The client commands' class-data sharing archive, through the real launchers ({@code packaging/src/bin/hb},
  * {@code cl_status}) and the real {@code cds-archive create} the postinst runs, against a live throw-away
- * daemon (one node on loopback): with the archive, {@code hb status} and {@code cl_status} take their classes
+ * daemon (one node on loopback): with the archive, {@code hb status}, {@code cl_status} and the moves ({@code hb
+ * standby}, {@code hb failback}, asked where no daemon runs) take their classes
  * from it (the JVM's class-load log says "shared objects file (top)", and no class comes from the jar: the
  * training run, {@code ClientTraining}, covered them all); their output, stderr and exit code are
  * those of the same command without it, and stay so whenever the launcher must not map it (removed,
@@ -62,7 +63,11 @@ class ClientArchiveIT {
                     List.of(BIN.resolve("hb").toString(), "status", "--state-dir", state.toString()),
                     List.of(BIN.resolve("cl_status").toString(), "hbstatus"),
                     List.of(BIN.resolve("cl_status").toString(), "nodestatus", "jhb-ca-b"),
-                    List.of(BIN.resolve("cl_status").toString(), "listnodes"));
+                    List.of(BIN.resolve("cl_status").toString(), "listnodes"),
+                    // the moves, where no daemon runs (a hand-over would change the daemon's state between runs)
+                    List.of(BIN.resolve("hb").toString(), "standby", "--state-dir", tmp.resolve("none").toString()),
+                    List.of(BIN.resolve("hb").toString(), "failback", "--timeout=5", "--state-dir",
+                            tmp.resolve("none").toString()));
             env.put("HB_STATE_DIR", state.toString());
             for (List<String> command : commands) {
                 Run mapped = run(command, env, tmp, tmp.resolve("mapped.log"));

@@ -1,14 +1,8 @@
 package org.jheartbeat.cli.command;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jheartbeat.cli.error.ExitCodes;
-import org.jheartbeat.cli.error.UserException;
-import org.jheartbeat.core.control.ControlClient;
 import org.jheartbeat.core.control.ControlRequest;
-import org.jheartbeat.core.control.ControlResponse;
-import org.jheartbeat.core.state.StateDirectory;
-import org.jheartbeat.core.takeover.ResourceSet;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,26 +36,7 @@ abstract class HandoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String name = spec.name();
-        ResourceSet set = ResourceSet.fromWire(set()).filter(s -> s != ResourceSet.NONE).orElseThrow(() ->
-                new UserException(ExitCodes.USAGE, name + ": unknown set [" + set()
-                        + "]; use all, local, foreign or failback"));
-        if (timeoutSeconds < 1 || timeoutSeconds > ControlRequest.MAX_HANDOVER_TIMEOUT_S) {
-            throw new UserException(ExitCodes.USAGE, name + ": --timeout must be 1.."
-                    + ControlRequest.MAX_HANDOVER_TIMEOUT_S + " s");
-        }
-        ControlResponse r = ControlClient.request(new StateDirectory(stateDir.path()).controlSocket(),
-                new ControlRequest.Handover(kind(), set, timeoutSeconds));
-        String what = kind().wireName() + " " + set();
-        if (r.refused()) {
-            throw new UserException(ExitCodes.REFUSED, what + " refused: " + r.error());
-        }
-        if (!r.ok()) {
-            spec.commandLine().getErr().print(r.body());
-            throw new UserException(ExitCodes.FAILURE, what + " not done: " + r.error());
-        }
-        spec.commandLine().getOut().print(r.body());
-        spec.commandLine().getOut().flush();
-        return ExitCodes.OK;
+        return HandoverRun.run(spec.name(), kind(), set(), timeoutSeconds, stateDir.path(), spec.commandLine().getOut(),
+                spec.commandLine().getErr());
     }
 }
