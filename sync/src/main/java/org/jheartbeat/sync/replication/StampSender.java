@@ -21,11 +21,13 @@ import org.jheartbeat.core.exec.ProcessSpec;
 
 /**
  * Sends a peer job's replica stamp with an rsync that is started, and connects, while the copy
- * runs: {@code rsync -e SSH --protect-args --mkpath --chmod=F644 --files-from=- DIR/ PEER:DIR/}.
+ * runs: {@code rsync -e SSH --protect-args --mkpath --chmod=F644 --ignore-times --files-from=- DIR/ PEER:DIR/}.
  * rsync reads {@code --files-from=-} only once ssh is up and the peer's rsync answered, so it waits
  * there, connected, until the copy is done; then it gets the stamp's name (the copy succeeded) or an
  * empty list (it did not: nothing is sent, the peer's stamp stays as it was). The peer still sees
- * the stamp only after the copy, and whole (rsync writes a temp file and renames it).
+ * the stamp only after the copy, and whole (rsync writes a temp file and renames it). {@code --ignore-times}:
+ * two stamps of one size written within the same second (runs that quick) look unchanged to rsync's
+ * size-and-time check, and the peer kept the older one.
  *
  * <p>Why: a second ssh connection after the copy cost as much as a copy with nothing to do (0.39 s
  * against 0.04 s once connected, in the lab over ssh at load ~6), and was most of what a peer run
@@ -88,7 +90,7 @@ final class StampSender {
     static List<String> argv(String rsync, List<String> ssh, Path localDir, String peerAddress, Path remoteDir) {
         String host = peerAddress.contains(":") && !peerAddress.contains("[") ? "[" + peerAddress + "]" : peerAddress;
         List<String> argv = new ArrayList<>(List.of(rsync, "-e", RsyncCommand.remoteShell(ssh), RsyncCommand.PROTECT_ARGS,
-                "--mkpath", "--chmod=F644", "--files-from=-"));
+                "--mkpath", "--chmod=F644", "--ignore-times", "--files-from=-"));
         argv.add(localDir + "/");
         argv.add(host + ":" + remoteDir + "/");
         return argv;

@@ -55,7 +55,7 @@ class RsyncCommandTest {
         assertThat(StampSender.argv("rsync", List.of("ssh", "-o", "ProxyCommand=nc 'x' 22"), Path.of("/s/out"),
                 "10.0.0.2", Path.of("/var/lib/jheartbeat/sync/replica")))
                 .containsExactly("rsync", "-e", "ssh -o \"ProxyCommand=nc 'x' 22\"", "--protect-args", "--mkpath", "--chmod=F644",
-                        "--files-from=-", "/s/out/", "10.0.0.2:/var/lib/jheartbeat/sync/replica/");
+                        "--ignore-times", "--files-from=-", "/s/out/", "10.0.0.2:/var/lib/jheartbeat/sync/replica/");
         assertThat(StampSender.argv("rsync", List.of("ssh"), Path.of("/s/out"), "fd00::2", Path.of("/r")))
                 .endsWith("[fd00::2]:/r/");
     }
