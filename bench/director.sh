@@ -47,6 +47,8 @@ export LAB_ID=${LAB_ID:-db$(($$ % 1000))}
 OUT=$(mktemp -d /tmp/director-bench.XXXXXX)
 export LAB_RUN=$OUT/lab
 export HB_JAR=$JAR
+# the director's pid file, socket and event journal stay in this run's directory, not the host's /var/lib/jheartbeat
+export HB_STATE_DIR=$OUT LDIRECTORD_PID_DIR=$OUT LDIRECTORD_SOCKET_DIR=$OUT
 PIDS=()
 . "$ROOT/bench/lib.sh"
 trap bench_cleanup EXIT
