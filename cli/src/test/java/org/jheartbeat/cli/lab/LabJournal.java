@@ -21,6 +21,17 @@ final class LabJournal {
         return r.output().lines().map(EventCodec::parse).flatMap(Optional::stream).toList();
     }
 
+    /**
+     * Waits until {@code node}'s journal holds {@code count} events of {@code kind} whose subject contains the text.
+     * The VIP answers a client before the group's last resource has started and the journal line is written, so a
+     * test that cuts a node's power as soon as it serves must wait for this first.
+     */
+    static void await(Lab lab, String node, EventKind kind, String subjectPart, int count) throws Exception {
+        lab.waitUntil(() -> events(lab, node).stream()
+                .filter(e -> e.kind() == kind && e.subject().contains(subjectPart)).count() >= count,
+                Figures.HANG_MS, node + "'s journal to hold " + count + " " + kind + " " + subjectPart);
+    }
+
     /** The index of the first event at or after {@code from} of {@code kind} whose subject contains the text; -1 if none. */
     static int indexOf(List<ClusterEvent> events, int from, EventKind kind, String subjectPart) {
         for (int i = Math.max(0, from); i < events.size(); i++) {

@@ -39,6 +39,7 @@ class ReportIT {
             assertThat(lab.lab("start", "node2").code()).isZero();
             assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as("node1 serves\n%s", lab.daemonLog("node1", 40))
                     .isNotNegative();
+            LabJournal.await(lab, "node1", EventKind.GROUP_STARTED, FailoverIT.VIP, 1);
             assertThat(lab.lab("poweroff", "node1").code()).isZero();
             assertThat(FailoverIT.waitFor(lab, "node2", Figures.HANG_MS)).as("node2 takes over\n%s",
                     lab.daemonLog("node2", 40)).isNotNegative();
@@ -46,6 +47,7 @@ class ReportIT {
             assertThat(lab.lab("start", "node1").code()).isZero();
             assertThat(FailoverIT.waitFor(lab, "node1", Figures.HANG_MS)).as("node1 gets its group back\n%s",
                     lab.daemonLog("node1", 40)).isNotNegative();
+            LabJournal.await(lab, "node1", EventKind.GROUP_STARTED, FailoverIT.VIP, 2);
 
             // secrets in every kind of file the report masks, written after the drill (the daemons read
             // their files at start; the report reads what is there now)
