@@ -99,7 +99,8 @@ public final class SetupCommand implements Callable<Integer> {
     int baud;
 
     @Option(names = "--group", paramLabel = "LINE", description = "The first resource group, a haresources line:"
-            + " \"NODE ADDRESS/BITS/IF RESOURCE...\", e.g. \"node1 192.168.1.100/24/eth0 apache2\".")
+            + " \"NODE ADDRESS/BITS/IF RESOURCE...\", ADDRESS in the subnet of IF here, e.g. \"node1"
+            + " 192.168.1.100/24/eth0 apache2\".")
     String group;
 
     @Option(names = "--logfile", paramLabel = "FILE", defaultValue = SetupAnswers.DEFAULT_LOGFILE,
