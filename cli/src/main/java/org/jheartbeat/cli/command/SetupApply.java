@@ -29,7 +29,7 @@ import org.jheartbeat.core.time.Sleeper;
  * The applying half of {@code hb setup}, once the plan says "write": stage the files on both nodes, check them
  * there, move them into place (the peer first, then this node), start the service on both, wait for the pair.
  * Until both checks pass, every failure removes both stages and leaves both configuration directories as they
- * were.
+ * were; so does a stop of the JVM (SIGTERM, SIGINT) in that time ({@link SetupStageGuard}).
  */
 final class SetupApply {
     private final PrintWriter out;
@@ -42,6 +42,10 @@ final class SetupApply {
     private final String peer;
     private final String where;
     private final Sleeper sleeper;
+    /** The peer's ssh for a start, which may take longer than a file's copy: {@link #START_TIMEOUT_S} at least. */
+    private final SshTransport startSsh;
+    /** How long a start over ssh may take at least, in seconds (a start here may take as long). */
+    static final long START_TIMEOUT_S = 90;
 
     SetupApply(PrintWriter out, PrintWriter err, SshTransport ssh, Path dir, String rdir, String rstate, String me,
             String peer, String where, Sleeper sleeper) {
@@ -55,6 +59,23 @@ final class SetupApply {
         this.peer = peer;
         this.where = where;
         this.sleeper = sleeper;
+        this.startSsh = new SshTransport(ssh.ssh(), ssh.host(), Math.max(ssh.timeoutS(), START_TIMEOUT_S));
+    }
+
+    /**
+     * Runs {@code script} on the peer. An ssh that cannot be run, is interrupted or does not finish within
+     * {@code --ssh-timeout} is one {@code setup:} line that ends with what that leaves on the nodes.
+     *
+     * @param left what is left on the nodes, e.g. "nothing written on either node"
+     */
+    static SshTransport.Reply call(SshTransport ssh, String script, byte[] stdin, String left) throws UserException {
+        try {
+            return ssh.run(script, stdin);
+        } catch (UserException e) {
+            String m = e.getMessage();
+            throw new UserException(e.exitCode(), "setup: " + m + (m.contains(" did not finish within ")
+                    ? ", or wait longer with --ssh-timeout S" : "") + "; " + left);
+        }
     }
 
     int run(Map<String, String> files, SetupPlan plan, Path stateDir, ServiceStarter starter, String remoteHb,
@@ -62,6 +83,25 @@ final class SetupApply {
         Path stage = dir.resolve(SetupCommand.STAGE);
         String rstage = rdir + "/" + SetupCommand.STAGE;
         List<ConfigPush.FileCopy> copies = SetupPlan.copies(files);
+        SetupStageGuard guard = SetupStageGuard.arm(stage, ssh, rstage, err, me, peer);
+        try {
+            stageAndCheck(stage, rstage, copies, stateDir, remoteHb);
+        } finally {
+            guard.close(); // before the move: a stop during it is left to the next run
+        }
+        installPeer(ConfigPush.changes(plan.peer()).stream().map(ConfigPush.Entry::name).toList());
+        installHere(stage, ConfigPush.changes(plan.local()).stream().map(ConfigPush.Entry::name).toList());
+        out.println("Files in place on " + me + ":" + dir + " and " + where + "; old copies kept as NAME.bak.");
+        out.flush();
+        return startAndWait(starter, stateDir, remoteHb, waitS);
+    }
+
+    /**
+     * Stages the files on both nodes and checks them there; on any failure removes both stages (the message
+     * says so, or what remains) and throws.
+     */
+    private void stageAndCheck(Path stage, String rstage, List<ConfigPush.FileCopy> copies, Path stateDir,
+            String remoteHb) throws UserException {
         try {
             stageHere(stage, copies);
             stagePeer(copies);
@@ -74,9 +114,9 @@ final class SetupApply {
                         + " moved into place");
             }
             out.println(me + ": hb config check passed");
-            SshTransport.Reply there = ssh.run(remoteHb + " config check --config-dir " + ConfigPush.shQuote(rstage)
-                    + " --node-name " + ConfigPush.shQuote(peer) + " --state-dir " + ConfigPush.shQuote(rstate)
-                    + " 2>&1", new byte[0]);
+            SshTransport.Reply there = call(ssh, remoteHb + " config check --config-dir "
+                    + ConfigPush.shQuote(rstage) + " --node-name " + ConfigPush.shQuote(peer) + " --state-dir "
+                    + ConfigPush.shQuote(rstate) + " 2>&1", new byte[0], "nothing moved into place");
             if (there.code() == 127) {
                 throw new UserException(ExitCodes.FAILURE, "setup: '" + remoteHb + "' is not found on " + peer
                         + ": install the package there, or pass --remote-hb CMD; nothing moved into place");
@@ -93,23 +133,26 @@ final class SetupApply {
                         + " nothing moved into place");
             }
             out.println(peer + ": hb config check passed");
-        } catch (UserException | RuntimeException e) {
+        } catch (UserException e) {
+            Optional<String> left = cleanUp(stage);
+            throw left.isEmpty() ? e : new UserException(e.exitCode(), e.getMessage() + "; " + left.get());
+        } catch (RuntimeException e) {
             cleanUp(stage);
             throw e;
         }
-        installPeer(ConfigPush.changes(plan.peer()).stream().map(ConfigPush.Entry::name).toList());
-        installHere(stage, ConfigPush.changes(plan.local()).stream().map(ConfigPush.Entry::name).toList());
-        out.println("Files in place on " + me + ":" + dir + " and " + peer + " (" + where + "); old copies kept as"
-                + " NAME.bak.");
-        out.flush();
-        return startAndWait(starter, stateDir, remoteHb, waitS);
     }
 
     /** Starts (or reloads) the service on both nodes and waits for the pair and its groups, within {@code waitS}. */
     int startAndWait(ServiceStarter starter, Path stateDir, String remoteHb, int waitS)
             throws UserException, InterruptedException {
         ServiceStarter.Result h = starter.startHere();
-        ServiceStarter.Result p = starter.startOnPeer(ssh);
+        ServiceStarter.Result p;
+        try {
+            p = starter.startOnPeer(startSsh);
+        } catch (UserException e) {
+            // ssh hung or could not be run: a failed start, reported with the others
+            p = new ServiceStarter.Result(ServiceStarter.Outcome.FAILED, e.getMessage());
+        }
         for (var e : List.of(Map.entry(me, h), Map.entry(peer, p))) {
             switch (e.getValue().outcome()) {
                 case STARTED -> out.println(e.getKey() + ": service started");
@@ -134,8 +177,9 @@ final class SetupApply {
         for (int i = 0; i < waitS; i++) {
             Optional<String> mine = SetupCommand.statusJson(stateDir);
             if (!paired && mine.isPresent() && PairStatus.seesActive(mine.get(), peer)) {
-                SshTransport.Reply r = ssh.run(remoteHb + " status --json --state-dir " + ConfigPush.shQuote(rstate),
-                        new byte[0]);
+                SshTransport.Reply r = call(ssh, remoteHb + " status --json --state-dir "
+                        + ConfigPush.shQuote(rstate), new byte[0], "the files are in place on both nodes and the"
+                        + " services started; see hb status on " + peer);
                 paired = r.code() == 0 && SetupCommand.seeEachOther(mine.get(), new String(r.out(),
                         StandardCharsets.UTF_8), me, peer);
             }
@@ -197,17 +241,17 @@ final class SetupApply {
 
     private void stagePeer(List<ConfigPush.FileCopy> copies) throws UserException {
         String q = ConfigPush.shQuote(rdir);
-        SshTransport.Reply r = ssh.run("cd " + q + " || exit 3\nrm -rf " + SetupCommand.STAGE + "\nmkdir -m 700 "
+        SshTransport.Reply r = call(ssh, "cd " + q + " || exit 3\nrm -rf " + SetupCommand.STAGE + "\nmkdir -m 700 "
                 + SetupCommand.STAGE + " || exit 4\n[ ! -d resource.d ] || ln -s ../resource.d " + SetupCommand.STAGE
-                + "/resource.d\n", new byte[0]);
+                + "/resource.d\n", new byte[0], "nothing moved into place");
         if (r.code() != 0) {
             throw new UserException(ExitCodes.FAILURE, "setup: staging on " + peer + " failed: "
                     + ssh.describeFailure(r, rdir, "--peer") + "; nothing moved into place");
         }
         String rstage = rdir + "/" + SetupCommand.STAGE;
         for (ConfigPush.FileCopy f : copies) {
-            SshTransport.Reply w = ssh.run(ConfigPush.writeScript(rstage, f.name(), f.content().length, f.mode()),
-                    f.content());
+            SshTransport.Reply w = call(ssh, ConfigPush.writeScript(rstage, f.name(), f.content().length, f.mode()),
+                    f.content(), "nothing moved into place");
             if (w.code() != 0) {
                 throw new UserException(ExitCodes.FAILURE, "setup: sending " + f.name() + " to " + peer + " failed: "
                         + ssh.describeFailure(w, rstage, "--peer") + "; nothing moved into place");
@@ -227,7 +271,14 @@ final class SetupApply {
                     .append(ConfigPush.shQuote(n)).append('\n');
         }
         sb.append("rm -rf ").append(SetupCommand.STAGE).append("\nsync . 2>/dev/null || true\n");
-        SshTransport.Reply r = ssh.run(sb.toString(), new byte[0]);
+        SshTransport.Reply r;
+        try {
+            r = call(ssh, sb.toString(), new byte[0], "this node's files are unchanged; the move on " + peer
+                    + " may be partly done: check " + where + ", then run hb setup again");
+        } catch (UserException e) {
+            cleanUp(dir.resolve(SetupCommand.STAGE));
+            throw e;
+        }
         if (r.code() != 0) {
             cleanUp(dir.resolve(SetupCommand.STAGE));
             throw new UserException(ExitCodes.FAILURE, "setup: moving the files into place on " + peer + " failed: "
@@ -258,21 +309,19 @@ final class SetupApply {
         }
     }
 
-    /** Removes both stages (best effort: a failure here is reported, the original error stands). */
-    private void cleanUp(Path stage) {
-        try {
-            deleteTree(stage);
-        } catch (IOException e) {
-            err.println("setup: could not remove " + stage + ": " + e.getMessage());
-        }
-        try {
-            ssh.run("rm -rf " + ConfigPush.shQuote(rdir + "/" + SetupCommand.STAGE), new byte[0]);
-        } catch (UserException e) {
-            err.println("setup: could not remove " + rdir + "/" + SetupCommand.STAGE + " on " + peer);
-        }
+    /**
+     * Removes both stages, the peer's with a call bounded by {@link SetupStageGuard#REMOVE_TIMEOUT_S} (after an
+     * ssh that hung, another full wait would only delay the message).
+     *
+     * @return what remains, for the failure's one message; empty when both are gone
+     */
+    private Optional<String> cleanUp(Path stage) {
+        return SetupStageGuard.removeBoth(stage, new SshTransport(ssh.ssh(), ssh.host(), Math.min(ssh.timeoutS(),
+                SetupStageGuard.REMOVE_TIMEOUT_S)), rdir + "/" + SetupCommand.STAGE, me, peer);
     }
 
-    private static void deleteTree(Path p) throws IOException {
+    /** Removes {@code p} and everything under it (links themselves, not what they point to); nothing if absent. */
+    static void deleteTree(Path p) throws IOException {
         if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

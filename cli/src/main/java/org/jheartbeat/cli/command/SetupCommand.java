@@ -59,13 +59,17 @@ import picocli.CommandLine.Spec;
             "Asks on a terminal for what the options do not give; without a terminal every answer must be an option."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the pair runs with these files, or nothing to change", "1:the peer cannot be reached over"
-                + " ssh, a start failed, the nodes do not see each other within --wait, the group failed to start or"
-                + " does not run within --wait, or a node holds different files (use --force)", "2:the answers make"
+                + " ssh or an ssh call takes longer than --ssh-timeout, a start failed, the nodes do not see each other"
+                + " within --wait, the group failed to start or does not run within --wait, or a node holds different"
+                + " files (use --force)", "2:the answers make"
                 + " an invalid configuration, or hb config check fails on a node (nothing moved into place)",
             "64:usage error, or no terminal and an answer missing"})
 public final class SetupCommand implements Callable<Integer> {
     /** The staging directory, inside the configuration directory on both nodes (same file system: renames). */
     static final String STAGE = ".hb-setup";
+    /** What the peer's {@code uname -n} call prints after the name when a stage is there. */
+    private static final String STAGE_FOUND = "hb-setup-stage-found";
+    private static final String NOTHING_WRITTEN = "nothing written on either node";
 
     @Spec
     CommandSpec spec;
@@ -95,7 +99,8 @@ public final class SetupCommand implements Callable<Integer> {
     int baud;
 
     @Option(names = "--group", paramLabel = "LINE", description = "The first resource group, a haresources line:"
-            + " \"NODE ADDRESS/BITS/IF RESOURCE...\", e.g. \"node1 192.168.1.100/24/eth0 apache2\".")
+            + " \"NODE ADDRESS/BITS/IF RESOURCE...\", ADDRESS in the subnet of IF here, e.g. \"node1"
+            + " 192.168.1.100/24/eth0 apache2\".")
     String group;
 
     @Option(names = "--logfile", paramLabel = "FILE", defaultValue = SetupAnswers.DEFAULT_LOGFILE,
@@ -122,6 +127,12 @@ public final class SetupCommand implements Callable<Integer> {
             + " to see each other (default: ${DEFAULT-VALUE}).")
     int waitS;
 
+    @Option(names = "--ssh-timeout", paramLabel = "S", defaultValue = "60", description = "How long one ssh call to"
+            + " the peer may take, in seconds, 1..3600 (default: ${DEFAULT-VALUE}; starting the service there may take"
+            + " 90 s at least); a call that takes longer stops hb setup with one message, before the move with"
+            + " nothing moved into place.")
+    int sshTimeoutS;
+
     @Option(names = "--force", description = "Replace files that differ from these answers (old copies kept as"
             + " NAME.bak).")
     boolean force;
@@ -138,6 +149,9 @@ public final class SetupCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (waitS < 1 || waitS > 3600) {
             throw new UserException(ExitCodes.USAGE, "setup: --wait must be 1..3600 s");
+        }
+        if (sshTimeoutS < 1 || sshTimeoutS > 3600) {
+            throw new UserException(ExitCodes.USAGE, "setup: --ssh-timeout must be 1..3600 s");
         }
         List<String> sshArgv = SshTransport.split(peerSsh.ssh);
         if (sshArgv.isEmpty()) {
@@ -162,15 +176,15 @@ public final class SetupCommand implements Callable<Integer> {
         }
         String rdir = remoteDir != null ? remoteDir : dir.toString();
         String rstate = remoteStateDir != null ? remoteStateDir : stateDir.path().toAbsolutePath().toString();
-        String where = host + ":" + rdir;
-        SshTransport ssh = new SshTransport(sshArgv, host, 60);
+        SshTransport ssh = new SshTransport(sshArgv, host, sshTimeoutS);
 
         // the answers are checked before ssh is tried: a wrong one is one message, whatever the peer's state; the
         // key is the only part that depends on the nodes' files, and no check looks at it
         checkAnswers(SetupPrompts.answers(given, inv, me, baud, logfile.equals("none") ? "" : logfile,
                 "0".repeat(40)), dir, inv);
         Map<String, ConfigPush.FileCopy> localNow = readLocal(dir);
-        SshTransport.Reply fetched = ssh.run(ConfigPush.fetchScript(rdir, SetupFiles.NAMES), new byte[0]);
+        SshTransport.Reply fetched = SetupApply.call(ssh, ConfigPush.fetchScript(rdir, SetupFiles.NAMES), new byte[0],
+                NOTHING_WRITTEN);
         if (fetched.code() != 0) {
             throw new UserException(ExitCodes.FAILURE, "setup: " + ssh.describeFailure(fetched, rdir, "--peer")
                     + "; nothing written on either node");
@@ -182,7 +196,9 @@ public final class SetupCommand implements Callable<Integer> {
             throw new UserException(ExitCodes.FAILURE, "setup: unexpected answer from " + host + " (" + e.getMessage()
                     + "); nothing written on either node");
         }
-        checkPeerName(ssh, host, given.peerName());
+        boolean peerStage = checkPeerName(ssh, host, given.peerName(), rdir);
+        removeStaleStages(out, ssh, dir, me, SetupPlan.where(NodeName.of(given.peerName()).toString(), host, rdir),
+                rdir, peerStage);
         String key = Optional.ofNullable(localNow.get(AuthKeysParser.FILE_NAME))
                 .or(() -> Optional.ofNullable(peerNow.get(AuthKeysParser.FILE_NAME)))
                 .flatMap(f -> SetupFiles.existingKey(new String(f.content(), StandardCharsets.ISO_8859_1)))
@@ -192,6 +208,7 @@ public final class SetupCommand implements Callable<Integer> {
 
         SetupPlan plan = SetupPlan.decide(files, localNow, peerNow, force);
         String peer = answers.peer();
+        String where = SetupPlan.where(peer, host, rdir);
         ServiceStarter starter = ServiceStarter.shell(startCommand == null ? ServiceStarter.SYSTEMD : startCommand,
                 Duration.ofSeconds(90));
         SetupApply apply = new SetupApply(out, spec.commandLine().getErr(), ssh, dir, rdir, rstate, me, peer, where,
@@ -199,19 +216,19 @@ public final class SetupCommand implements Callable<Integer> {
         if (plan.decision() == SetupPlan.Decision.NOTHING_TO_CHANGE) {
             Optional<String> mine = statusJson(stateDir.path());
             if (mine.isPresent() && PairStatus.seesActive(mine.get(), peer)) {
-                out.println("Nothing to change: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold"
-                        + " this configuration, and the pair runs.");
+                out.println("Nothing to change: " + me + ":" + dir + " and " + where + " already hold this"
+                        + " configuration, and the pair runs.");
                 return ExitCodes.OK;
             }
             // a run stopped after the files were in place (a failed start, an interrupt) is finished here, not
             // declared done with no daemon running
-            out.println("Nothing to write: " + me + ":" + dir + " and " + peer + " (" + where + ") already hold this"
+            out.println("Nothing to write: " + me + ":" + dir + " and " + where + " already hold this"
                     + " configuration, but " + me + "'s daemon " + (mine.isEmpty() ? "is not running" : "does not"
                     + " see " + peer) + "; starting the service on both.");
             out.flush();
             return apply.startAndWait(starter, stateDir.path(), peerSsh.remoteHb, waitS);
         }
-        plan.render(me + ":" + dir, peer + " (" + where + ")").forEach(out::println);
+        plan.render(me + ":" + dir, where).forEach(out::println);
         if (plan.decision() == SetupPlan.Decision.REFUSE) {
             throw new UserException(ExitCodes.FAILURE, "setup: " + String.join(", ", plan.differingFiles(me, peer))
                     + " differ from these answers (diff above); nothing written. Give the answers the pair was set"
@@ -224,11 +241,16 @@ public final class SetupCommand implements Callable<Integer> {
     /**
      * Exit 64 unless the machine ssh reaches calls itself {@code peerName}: its daemon runs as its {@code uname -n}
      * (the unit gives no --node-name), so a wrong name passed the check there (run with that name) and left both
-     * nodes with the new files and the peer's daemon refusing to start.
+     * nodes with the new files and the peer's daemon refusing to start. The same call looks for a stage an
+     * interrupted run left in {@code rdir} (no second round trip).
+     *
+     * @return whether {@code rdir} holds a stage ({@value #STAGE})
      */
-    static void checkPeerName(SshTransport ssh, String host, String peerName) throws UserException {
-        SshTransport.Reply r = ssh.run("uname -n", new byte[0]);
-        String name = new String(r.out(), StandardCharsets.UTF_8).strip();
+    static boolean checkPeerName(SshTransport ssh, String host, String peerName, String rdir) throws UserException {
+        SshTransport.Reply r = SetupApply.call(ssh, "uname -n || exit\n[ ! -e " + ConfigPush.shQuote(rdir + "/" + STAGE)
+                + " ] || echo " + STAGE_FOUND + "\n", new byte[0], NOTHING_WRITTEN);
+        String[] lines = new String(r.out(), StandardCharsets.UTF_8).strip().split("\n");
+        String name = lines[0].strip();
         if (r.code() != 0 || name.isEmpty()) {
             throw new UserException(ExitCodes.FAILURE, "setup: uname -n on " + host + " failed: "
                     + ssh.describeFailure(r, "", "--peer") + "; nothing written on either node");
@@ -243,6 +265,37 @@ public final class SetupCommand implements Callable<Integer> {
             throw new UserException(ExitCodes.USAGE, "setup: " + host + " calls itself " + name + " (uname -n), not "
                     + peerName + "; give --peer-name " + name + " (its daemon runs under that name), or --peer with"
                     + " the address of " + peerName + "; nothing written on either node");
+        }
+        return lines.length > 1 && lines[lines.length - 1].strip().equals(STAGE_FOUND);
+    }
+
+    /**
+     * Removes the stages a run stopped between staging and the move left behind (SIGKILL, a power cut: no hook
+     * ran), before anything else is done: they hold a copy of the key, and are no configuration.
+     */
+    private static void removeStaleStages(PrintWriter out, SshTransport ssh, Path dir, String me, String peerWhere,
+            String rdir, boolean onPeer) throws UserException {
+        Path stage = dir.resolve(STAGE);
+        if (Files.exists(stage, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                SetupApply.deleteTree(stage);
+            } catch (IOException e) {
+                throw new UserException(ExitCodes.FAILURE, "setup: cannot remove " + stage + ", left by an interrupted"
+                        + " hb setup: " + e.getMessage() + "; remove it and run hb setup again; nothing written on"
+                        + " either node");
+            }
+            out.println("Removed " + me + ":" + stage + ", left by an interrupted hb setup.");
+        }
+        if (onPeer) {
+            String rstage = rdir + "/" + STAGE;
+            SshTransport.Reply r = SetupApply.call(ssh, "rm -rf " + ConfigPush.shQuote(rstage), new byte[0],
+                    NOTHING_WRITTEN);
+            if (r.code() != 0) {
+                throw new UserException(ExitCodes.FAILURE, "setup: cannot remove " + peerWhere + "/" + STAGE + ", left"
+                        + " by an interrupted hb setup: " + ssh.describeFailure(r, rdir, "--peer") + "; remove it and"
+                        + " run hb setup again; nothing written on either node");
+            }
+            out.println("Removed " + peerWhere + "/" + STAGE + ", left by an interrupted hb setup.");
         }
     }
 

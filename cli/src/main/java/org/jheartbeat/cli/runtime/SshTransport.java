@@ -24,7 +24,8 @@ import org.jheartbeat.core.exec.ProcessSpec;
  * @param timeoutS how long one call may take
  */
 public record SshTransport(List<String> ssh, String host, long timeoutS) {
-    private static final OsProcessRunner RUNNER = new OsProcessRunner();
+    /** Its timeouts are this class's message ("did not finish within"), not a second log line. */
+    private static final OsProcessRunner RUNNER = OsProcessRunner.callerReportsTimeouts();
     /**
      * Most bytes of standard output kept: 16 MiB, room for every config file the push fetches (each at most
      * 1 MiB, the limit of the config reader); more is refused, not held in memory.

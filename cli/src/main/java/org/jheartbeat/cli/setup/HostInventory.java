@@ -34,8 +34,19 @@ public record HostInventory(List<Iface> interfaces, List<String> serials) {
      * @param name         e.g. {@code eth1}
      * @param address      its first IPv4 address
      * @param defaultRoute whether the default route goes through it (then it is the LAN, not a crossover cable)
+     * @param prefix       the prefix length of that address, 1..32 ({@code 24} for {@code 198.18.0.1/24}); 0 when
+     *                     unknown (then its subnet is not checked)
      */
-    public record Iface(String name, String address, boolean defaultRoute) {
+    public record Iface(String name, String address, boolean defaultRoute, int prefix) {
+        /** An interface whose prefix is not known. */
+        public Iface(String name, String address, boolean defaultRoute) {
+            this(name, address, defaultRoute, 0);
+        }
+
+        /** {@code ADDRESS/PREFIX} as {@code ip addr} shows it, or the address alone when the prefix is unknown. */
+        public String cidr() {
+            return prefix == 0 ? address : address + "/" + prefix;
+        }
     }
 
     /** The interface named {@code name}, if it is up with an IPv4 address. */
@@ -73,9 +84,10 @@ public record HostInventory(List<Iface> interfaces, List<String> serials) {
                     continue;
                 }
                 // the primary address: a cluster address added later (a VIP) must not be taken for the node's own
-                Optional<String> addr = Optional.ofNullable(primary.get(ni.getName())).or(() -> ni.inetAddresses()
-                        .filter(a -> a instanceof Inet4Address).map(java.net.InetAddress::getHostAddress).findFirst());
-                addr.ifPresent(a -> ifaces.add(new Iface(ni.getName(), a, defaults.contains(ni.getName()))));
+                Optional<String> addr = Optional.ofNullable(primary.get(ni.getName())).or(() -> ni
+                        .getInterfaceAddresses().stream().filter(a -> a.getAddress() instanceof Inet4Address)
+                        .map(a -> a.getAddress().getHostAddress() + "/" + a.getNetworkPrefixLength()).findFirst());
+                addr.ifPresent(a -> ifaces.add(iface(ni.getName(), a, defaults.contains(ni.getName()))));
             }
         } catch (SocketException e) {
             // none offered; the user names them
@@ -94,9 +106,25 @@ public record HostInventory(List<Iface> interfaces, List<String> serials) {
         return new HostInventory(ifaces, serials);
     }
 
+    /** An interface from {@code ADDRESS/PREFIX} (the prefix unknown, 0, if it is missing or not a number). */
+    static Iface iface(String name, String cidr, boolean defaultRoute) {
+        int slash = cidr.indexOf('/');
+        int prefix = 0;
+        if (slash >= 0) {
+            try {
+                prefix = Integer.parseInt(cidr.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                prefix = 0;
+            }
+        }
+        return new Iface(name, slash < 0 ? cidr : cidr.substring(0, slash), defaultRoute,
+                prefix >= 1 && prefix <= 32 ? prefix : 0);
+    }
+
     /**
-     * Per interface its first IPv4 address that is not {@code secondary}, from {@code ip -o -4 addr show} (the
-     * kernel lists primaries first; the JDK's order is not the kernel's). Empty if {@code ip} cannot be run.
+     * Per interface its first IPv4 address that is not {@code secondary}, as {@code ADDRESS/PREFIX}, from
+     * {@code ip -o -4 addr show} (the kernel lists primaries first; the JDK's order is not the kernel's). Empty if
+     * {@code ip} cannot be run.
      */
     static java.util.Map<String, String> primaryAddresses() {
         java.util.Map<String, String> m = new java.util.HashMap<>();
@@ -111,13 +139,16 @@ public record HostInventory(List<Iface> interfaces, List<String> serials) {
         return m;
     }
 
-    /** {@link #primaryAddresses()}' parser: lines such as {@code 2: eth0    inet 198.18.0.1/24 brd ... scope global eth0}. */
+    /**
+     * {@link #primaryAddresses()}' parser: lines such as {@code 2: eth0    inet 198.18.0.1/24 brd ... scope global
+     * eth0} give {@code eth0 -> 198.18.0.1/24}.
+     */
     static java.util.Map<String, String> primaryAddresses(String ipOutput) {
         java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
         for (String line : ipOutput.split("\n")) {
             String[] f = line.trim().split("\\s+");
             if (f.length > 3 && f[2].equals("inet") && !line.contains(" secondary ")) {
-                m.putIfAbsent(f[1].replaceFirst("@.*", ""), f[3].replaceFirst("/.*", ""));
+                m.putIfAbsent(f[1].replaceFirst("@.*", ""), f[3]);
             }
         }
         return m;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jheartbeat.core.config.ConfigDiagnostic;
 import org.jheartbeat.core.config.HaresourcesParser;
+import org.jheartbeat.core.config.Ipv4;
 import org.jheartbeat.core.config.NodeName;
 import org.jheartbeat.core.config.ResourceGroupDecl;
 import org.jheartbeat.core.config.ResourceSpec;
@@ -25,6 +26,8 @@ import org.jheartbeat.resources.lookup.StandardResourceAgents;
  * may appear later), the check passes on both nodes, the daemons start, and the group then fails to start on
  * both ({@code Cannot find device}); {@code hb setup} said the pair was running. Setup writes the interface
  * names of both nodes from this node's, so one missing here is a wrong answer.</li>
+ * <li>An address outside the subnet of the interface it names ({@link #subnetProblem}): the group starts, and
+ * no client reaches it.</li>
  * </ul>
  */
 public final class SetupGroupCheck {
@@ -59,6 +62,8 @@ public final class SetupGroupCheck {
                         + spec.address() + " of " + r.token() + " is " + o + ": the group would take it where it"
                         + " already is and remove it when it stops, cutting that node off; give the group an address"
                         + " of its own, one no machine uses (--group)")));
+                subnetProblem(spec, r.token(), a.node(), inv).ifPresent(m -> out.add(ConfigDiagnostic.error(file,
+                        g.line(), m)));
                 spec.iface().filter(i -> inv.iface(i).isEmpty()).ifPresent(i -> out.add(ConfigDiagnostic.error(file,
                         g.line(), "interface " + i + " of " + r.token() + " is not up with an IPv4 address on "
                         + a.node() + (inv.interfaces().isEmpty() ? "" : " (these are: " + String.join(" ",
@@ -68,6 +73,39 @@ public final class SetupGroupCheck {
             }
         }
         return out;
+    }
+
+    /**
+     * Why the group's address does not belong on the interface it names, if it does not: it is outside that
+     * interface's subnet here ({@code 192.168.1.100/24/eth0} with eth0 at {@code 198.18.0.1/24}, the help's
+     * example copied unchanged). The IP agent adds it all the same (prefix and interface given, no route is
+     * looked up, here as in Heartbeat's IPaddr), the group "runs", and no client reaches it. Accepted, as IPaddr would, when the
+     * group names its own prefix for it: a host address ({@code /32}, an address routed to the pair on purpose,
+     * e.g. a hoster's failover IP) or a network that holds the interface's address (a wider one, e.g. {@code /16}
+     * over the interface's {@code /24}). Not checked when the interface's prefix is unknown or no interface is
+     * named ({@code hb config check} then finds the interface from the routes, or says none carries it).
+     */
+    static Optional<String> subnetProblem(IpAddrSpec spec, String token, String node, HostInventory inv) {
+        Optional<HostInventory.Iface> on = spec.iface().flatMap(inv::iface).filter(i -> i.prefix() > 0);
+        if (on.isEmpty() || !Ipv4.isLiteral(spec.address()) || !Ipv4.isLiteral(on.get().address())) {
+            return Optional.empty();
+        }
+        HostInventory.Iface i = on.get();
+        int vip = Ipv4.parse(spec.address());
+        int own = Ipv4.parse(i.address());
+        if (Ipv4.contains(own, i.prefix(), vip)) {
+            return Optional.empty();
+        }
+        int bits = spec.prefix().orElse(i.prefix());
+        if (spec.prefix().isPresent() && (bits == 32 || Ipv4.contains(vip, bits, own))) {
+            return Optional.empty();
+        }
+        String subnet = Ipv4.format(own & Ipv4.mask(i.prefix())) + "/" + i.prefix();
+        return Optional.of("address " + spec.address() + " of " + token + " is not in the subnet of " + i.name()
+                + " (" + i.name() + " is " + i.cidr() + " on " + node + "): the group would add it there and no"
+                + " client would reach it; give an address of " + subnet + ", or name the interface of the network"
+                + " the address belongs to (--group); an address routed to this pair on purpose is written with its"
+                + " own prefix, ADDRESS/32/" + i.name());
     }
 
     /** Whose own address {@code address} is, as said in a message ("node1's address on eth0"), if a node's. */

@@ -32,6 +32,19 @@ public record SetupPlan(Decision decision, List<ConfigPush.Entry> local, List<Co
         peer = List.copyOf(peer);
     }
 
+    /**
+     * A node's configuration directory as every message of {@code hb setup} names it: {@code node2
+     * 198.18.1.2:/etc/ha.d}, the node, then where ssh reaches it, so that a file reads {@code node2
+     * 198.18.1.2:/etc/ha.d/ha.cf}; {@code node2:/etc/ha.d} when ssh reaches it by its name.
+     *
+     * @param node the node's name
+     * @param host the address or name ssh reaches it at ({@code --peer})
+     * @param dir  its configuration directory there
+     */
+    public static String where(String node, String host, String dir) {
+        return host.equals(node) ? node + ":" + dir : node + " " + host + ":" + dir;
+    }
+
     /** The new files as {@code hb config push} carries them, with the modes {@code hb setup} gives them. */
     public static List<ConfigPush.FileCopy> copies(Map<String, String> files) {
         List<ConfigPush.FileCopy> out = new ArrayList<>();
@@ -83,7 +96,7 @@ public record SetupPlan(Decision decision, List<ConfigPush.Entry> local, List<Co
      * what {@code hb setup} writes ({@code +++}), as {@code hb config push} shows it.
      *
      * @param localWhere this node's directory as the user knows it, e.g. {@code node1:/etc/ha.d}
-     * @param peerWhere  the peer's, e.g. {@code 192.168.1.2:/etc/ha.d}
+     * @param peerWhere  the peer's, e.g. {@code node2 192.168.1.2:/etc/ha.d} ({@link #where})
      */
     public List<String> render(String localWhere, String peerWhere) {
         List<String> out = new ArrayList<>();

@@ -164,6 +164,23 @@ public final class SetupPrompts {
         }
     }
 
+    /**
+     * Exit 64 if {@code value} holds a line break or another control character (a tab excepted, a blank in
+     * haresources): each answer becomes one line of a file, and {@code "node1 x\nnode2 y"} would write two.
+     */
+    static void oneLine(String option, String value) throws UserException {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c != '\t' && (Character.isISOControl(c) || c == '\u2028' || c == '\u2029')) {
+                boolean lineBreak = c == '\n' || c == '\r' || c == '\u2028' || c == '\u2029';
+                String shown = c == '\n' ? "\\n" : c == '\r' ? "\\r" : String.format("\\u%04x", (int) c);
+                throw new UserException(ExitCodes.USAGE, "setup: " + option + " holds " + (lineBreak ? "a line break"
+                        : "a control character") + " (" + shown + " at character " + (i + 1) + ")" + (lineBreak
+                        ? ": the file would get two lines" : "") + "; give one line of printable characters");
+            }
+        }
+    }
+
     private static String ask(Terminal t, String prompt, String dflt) throws UserException {
         String a = t.readLine(prompt);
         if (a == null) {
@@ -177,11 +194,20 @@ public final class SetupPrompts {
      * Turns complete {@code given} into answers: each {@code --ucast IF:PEER_ADDRESS} gets this node's address
      * on IF from {@code inv}.
      *
-     * @throws UserException exit 64: a malformed link, an interface with no IPv4 address here, a bad name, an
-     *                       empty group, a log file that is not one absolute path
+     * @throws UserException exit 64: an answer with a line break or control character, a malformed link, an
+     *                       interface with no IPv4 address here, a bad name, an empty group, a log file that is
+     *                       not one absolute path
      */
     public static SetupAnswers answers(Given given, HostInventory inv, String node, int baud, String logfile,
             String authKey) throws UserException {
+        oneLine("--group", given.group());
+        oneLine("--logfile", logfile);
+        for (String u : given.ucast()) {
+            oneLine("--ucast", u);
+        }
+        for (String s : given.serial()) {
+            oneLine("--serial", s);
+        }
         String peer;
         try {
             peer = NodeName.of(given.peerName()).toString();

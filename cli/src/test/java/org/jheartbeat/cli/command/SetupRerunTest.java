@@ -56,8 +56,8 @@ class SetupRerunTest {
                 "--ssh", ssh.toString(), "--remote-dir", theirs.toString(), "--state-dir",
                 tmp.resolve("state").toString(), "--start-command", "exit 100");
         assertThat(code).as(out.toString()).isZero();
-        assertThat(out.toString()).contains("Nothing to write: " + me + ":" + mine + " and " + peer + " (localhost:"
-                + theirs + ") already hold this configuration, but " + me + "'s daemon is not running; starting the"
+        assertThat(out.toString()).contains("Nothing to write: " + me + ":" + mine + " and " + peer + " localhost:"
+                + theirs + " already hold this configuration, but " + me + "'s daemon is not running; starting the"
                 + " service on both.").contains(me + ": no jheartbeat service installed; start the daemon there")
                 .doesNotContain("Nothing to change");
     }

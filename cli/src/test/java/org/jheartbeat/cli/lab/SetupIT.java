@@ -96,8 +96,8 @@ class SetupIT {
             // the same answers again: nothing to change
             Lab.Result again = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
             assertThat(again.code()).as(again.output()).isZero();
-            assertThat(again.output()).contains("Nothing to change: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
-                    + ") already hold this configuration, and the pair runs.");
+            assertThat(again.output()).contains("Nothing to change: node1:" + cfg1 + " and node2 198.18.1.2:" + cfg2
+                    + " already hold this configuration, and the pair runs.");
 
             // other answers: refused with the diff, nothing changed
             byte[] haresourcesBefore = Files.readAllBytes(cfg2.resolve("haresources"));
@@ -140,8 +140,8 @@ class SetupIT {
             assertThat(lab.lab("stop", "node2").code()).isZero();
             Lab.Result finish = ConfigPushIT.hb(lab, "node1", withGroup.toArray(String[]::new));
             assertThat(finish.code()).as(finish.output()).isZero();
-            assertThat(finish.output()).contains("Nothing to write: node1:" + cfg1 + " and node2 (198.18.1.2:" + cfg2
-                    + ") already hold this configuration, but node1's daemon does not see node2; starting the service"
+            assertThat(finish.output()).contains("Nothing to write: node1:" + cfg1 + " and node2 198.18.1.2:" + cfg2
+                    + " already hold this configuration, but node1's daemon does not see node2; starting the service"
                     + " on both.").contains("node2: service started", "node1 and node2 see each other.");
 
             // the same answers typed at the prompts on a terminal: nothing to change either

@@ -38,6 +38,28 @@ class SetupGroupCheckTest {
     }
 
     @Test
+    void anAddressOutsideTheSubnetOfItsInterfaceIsRefusedWithThatSubnet() {
+        // a tester's group copied from the help (192.168.1.100/24/eth0) on a node whose eth0 is 198.18.0.1/24:
+        // accepted, and the group "ran" where no client could reach it
+        assertThat(check("node1 192.168.1.100/24/eth0 apache2")).containsExactly("/etc/ha.d/haresources:2: address"
+                + " 192.168.1.100 of 192.168.1.100/24/eth0 is not in the subnet of eth0 (eth0 is 198.18.0.1/24 on"
+                + " node1): the group would add it there and no client would reach it; give an address of"
+                + " 198.18.0.0/24, or name the interface of the network the address belongs to (--group); an address"
+                + " routed to this pair on purpose is written with its own prefix, ADDRESS/32/eth0");
+        assertThat(check("node1 IPaddr2::198.18.0.100/24/eth1 apache2")).singleElement().asString()
+                .contains("is not in the subnet of eth1 (eth1 is 198.18.1.1/24 on node1)");
+    }
+
+    @Test
+    void anAddressWithItsOwnPrefixIsAcceptedAsIpaddrWouldAcceptIt() {
+        // a host address routed to the pair (a failover IP), and a wider network holding the interface's address
+        assertThat(check("node1 203.0.113.10/32/eth0 apache2")).isEmpty();
+        assertThat(check("node1 198.18.7.100/16/eth0 apache2")).isEmpty();
+        // without an interface, hb config check finds one from the routes (or says none carries the address)
+        assertThat(check("node1 192.168.1.100 apache2")).isEmpty();
+    }
+
+    @Test
     void anInterfaceThatIsNotUpHereIsRefused() {
         // lab: hb config check only warned, both checks passed, and the group failed to start on both nodes
         assertThat(check("node1 198.18.0.100/24/eth9 apache2")).containsExactly("/etc/ha.d/haresources:2: interface"

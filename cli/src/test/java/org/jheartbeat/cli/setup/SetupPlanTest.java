@@ -23,10 +23,23 @@ class SetupPlanTest {
     void twoBareNodesGetEveryFile() {
         SetupPlan p = SetupPlan.decide(FILES, Map.of(), Map.of(), false);
         assertThat(p.decision()).isEqualTo(SetupPlan.Decision.WRITE);
-        assertThat(p.render("node1:/etc/ha.d", "node2 (h:/etc/ha.d)"))
+        assertThat(p.render("node1:/etc/ha.d", SetupPlan.where("node2", "h", "/etc/ha.d")))
                 .anyMatch(l -> l.matches("  node1:/etc/ha\\.d/authkeys +new \\(mode 600\\)"))
-                .anyMatch(l -> l.matches("  node2 \\(h:/etc/ha\\.d\\)/ha\\.cf +new \\(mode 644\\)"))
+                .anyMatch(l -> l.matches("  node2 h:/etc/ha\\.d/ha\\.cf +new \\(mode 644\\)"))
                 .hasSize(8);
+    }
+
+    @Test
+    void aPeersFileReadsAsTheNodeThenWhereSshReachesIt() {
+        // a tester read "node2 (198.18.1.2:/etc/ha.d)/ha.cf"
+        String where = SetupPlan.where("node2", "198.18.1.2", "/etc/ha.d");
+        assertThat(where).isEqualTo("node2 198.18.1.2:/etc/ha.d");
+        assertThat(SetupPlan.where("node2", "node2", "/etc/ha.d")).isEqualTo("node2:/etc/ha.d");
+        Map<String, String> other = new LinkedHashMap<>(FILES);
+        other.put("haresources", FILES.get("haresources").replace("apache2", "nginx"));
+        assertThat(SetupPlan.decide(other, holding(FILES), holding(FILES), false).render("node1:/etc/ha.d", where))
+                .contains("--- node2 198.18.1.2:/etc/ha.d/haresources (now)")
+                .anyMatch(l -> l.matches("  node2 198\\.18\\.1\\.2:/etc/ha\\.d/haresources +DIFFERS:"));
     }
 
     @Test

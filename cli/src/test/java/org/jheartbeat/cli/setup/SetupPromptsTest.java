@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** The prompt flow of hb setup on a scripted terminal, and its refusal without one. */
 class SetupPromptsTest {
-    static final HostInventory INV = new HostInventory(List.of(new HostInventory.Iface("eth0", "198.18.0.1", true),
-            new HostInventory.Iface("eth1", "198.18.1.1", false)), List.of("/dev/ttyS0"));
+    static final HostInventory INV = new HostInventory(List.of(new HostInventory.Iface("eth0", "198.18.0.1", true, 24),
+            new HostInventory.Iface("eth1", "198.18.1.1", false, 24)), List.of("/dev/ttyS0"));
 
     /** Answers from a script; records what was shown. */
     static final class Scripted implements SetupPrompts.Terminal {

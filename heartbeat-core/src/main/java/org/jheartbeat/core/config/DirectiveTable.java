@@ -112,6 +112,20 @@ public enum DirectiveTable {
         return wholeLine;
     }
 
+    /**
+     * Whether one line may give several values, each applied in turn ({@code node a b}, {@code bcast eth0 eth1},
+     * {@code serial}, {@code ping}, {@code env}): Heartbeat 3.0.6 adds one node, medium or variable per word.
+     * Every other ordinary directive takes one value: Heartbeat would apply each word in turn all the same and
+     * keep the last ({@code logfile a b} logs to {@code b}), or refuse the second ({@code baud}, {@code watchdog});
+     * {@link HaCfParser} makes a second word an error at its line.
+     */
+    public boolean takesList() {
+        return switch (this) {
+            case NODE, BCAST, UDP, SERIAL, PING, PING6, ENV -> true;
+            default -> false;
+        };
+    }
+
     /** Whether jheartbeat applies this directive; if not, its lines are ignored with a WARNING. */
     public boolean implemented() {
         return handler != null;

@@ -18,6 +18,8 @@ import java.util.Set;
  *       and commas ({@code node a b} adds two nodes, {@code bcast eth0 eth1} two media);</li>
  *   <li>a whole-line directive ({@code ucast}, {@code stonith_host}, ...) receives the raw remainder.</li>
  * </ul>
+ * A directive that takes one value ({@link DirectiveTable#takesList()} false) given several words is an ERROR at
+ * its line: Heartbeat would keep the last word silently ({@code logfile a b} logs to {@code b}).
  * Problems become diagnostics: an unknown word is an ERROR ({@code Illegal directive}), a Heartbeat
  * directive jheartbeat does not implement is a WARNING and its line is ignored, a directive with no
  * value is an ERROR. CRLF line endings are an ERROR at the first such line. Never throws on bad input.
@@ -94,6 +96,11 @@ public final class HaCfParser {
             rejected.add(directive.keyword());
             return;
         }
+        if (values.size() > 1 && !directive.wholeLine() && !directive.takesList()) {
+            state.error(line, oneValue(keyword, values));
+            rejected.add(directive.keyword());
+            return;
+        }
         for (String value : values) {
             long before = errors(diagnostics);
             directive.handler().apply(state, value, line);
@@ -101,6 +108,23 @@ public final class HaCfParser {
                 rejected.add(directive.keyword()); // its default stands in: the combined checks leave it alone
             }
         }
+    }
+
+    /**
+     * The error of a one-value directive given several words: Heartbeat 3.0.6 splits the rest of the line at
+     * blanks, tabs and commas and applies each word in turn ({@code config.c} {@code parse_config}), so
+     * {@code logfile a b} passes its check and logs to {@code b}.
+     */
+    private static String oneValue(String keyword, List<String> values) {
+        boolean path = keyword.equals("logfile") || keyword.equals("debugfile") || keyword.equals("watchdog");
+        // baud, watchdog and crm/pacemaker may be set once: Heartbeat refuses the second word; the rest keep the last
+        boolean once = keyword.equals("baud") || keyword.equals("watchdog") || keyword.equals("crm")
+                || keyword.equals("pacemaker");
+        return keyword + " takes one " + (path ? "path" : "value") + ", but this line gives " + values.size() + " ("
+                + String.join(" ", values) + "): Heartbeat 3.0.6 splits the line at blanks, tabs and commas and applies"
+                + " each word in turn, so it would " + (once ? "refuse the second" : "use the last, "
+                + values.get(values.size() - 1)) + "; write one " + (path ? "path, without blanks or commas" : "value")
+                + " (line ignored)";
     }
 
     private static String trimBlanks(String s) {

@@ -96,10 +96,21 @@ public final class OsProcessRunner implements ProcessRunner {
 
     private final Path tempDir;
     private final int maxOutputBytes;
+    /** Whether a timeout is logged at DEBUG only: the caller says it to the user in its own words. */
+    private final boolean callerReportsTimeouts;
 
     /** A runner using {@code java.io.tmpdir} and the 64 KiB output limit. */
     public OsProcessRunner() {
         this(Path.of(System.getProperty("java.io.tmpdir")), DEFAULT_MAX_OUTPUT_BYTES);
+    }
+
+    /**
+     * A runner as {@link #OsProcessRunner()} for a caller that tells the user itself when a program timed out
+     * ({@code ProcessExit.timedOut()}): the timeout is logged at DEBUG, not WARN, so that a command line client
+     * prints one message, its own, not a second {@code hb: WARN: ... timed out} line beside it.
+     */
+    public static OsProcessRunner callerReportsTimeouts() {
+        return new OsProcessRunner(Path.of(System.getProperty("java.io.tmpdir")), DEFAULT_MAX_OUTPUT_BYTES, true);
     }
 
     /**
@@ -108,11 +119,16 @@ public final class OsProcessRunner implements ProcessRunner {
      * @throws IllegalArgumentException if maxOutputBytes is not positive
      */
     public OsProcessRunner(Path tempDir, int maxOutputBytes) {
+        this(tempDir, maxOutputBytes, false);
+    }
+
+    private OsProcessRunner(Path tempDir, int maxOutputBytes, boolean callerReportsTimeouts) {
         this.tempDir = Objects.requireNonNull(tempDir, "tempDir");
         if (maxOutputBytes <= 0) {
             throw new IllegalArgumentException("maxOutputBytes must be positive: " + maxOutputBytes);
         }
         this.maxOutputBytes = maxOutputBytes;
+        this.callerReportsTimeouts = callerReportsTimeouts;
     }
 
     @Override
@@ -125,7 +141,8 @@ public final class OsProcessRunner implements ProcessRunner {
                     .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
-            ProcessExit exit = execute(spec, builder, NO_STREAMS, List.of(out, err), maxOutputBytes);
+            ProcessExit exit = execute(spec, builder, NO_STREAMS, List.of(out, err), maxOutputBytes,
+                    callerReportsTimeouts);
             return new ProcessResult(exit.exitCode(), readBounded(out), readBounded(err), exit.timedOut());
         } finally {
             // a background child may still hold them: they are unlinked and kept small while it does
@@ -163,7 +180,7 @@ public final class OsProcessRunner implements ProcessRunner {
         }
         PumpStreamHandler pumps = new PumpStreamHandler(stdout, stderr, stdin);
         pumps.setStopTimeout(Duration.ofMillis(PUMP_STOP_MS));
-        return execute(spec, builder, pumps, List.of(), 0);
+        return execute(spec, builder, pumps, List.of(), 0, callerReportsTimeouts);
     }
 
     /**
@@ -238,7 +255,7 @@ public final class OsProcessRunner implements ProcessRunner {
      * @param keep     bytes of each capture that are read afterwards
      */
     private static ProcessExit execute(ProcessSpec spec, ProcessBuilder builder, ExecuteStreamHandler streams,
-            List<Path> captures, int keep) throws IOException {
+            List<Path> captures, int keep, boolean callerReportsTimeouts) throws IOException {
         Launcher executor = new Launcher(builder);
         executor.setStreamHandler(streams);
         executor.setExitValues(null); // every exit code is a result, not an ExecuteException
@@ -252,8 +269,12 @@ public final class OsProcessRunner implements ProcessRunner {
             boolean ended = awaitTrimming(done, spec.timeout().toMillis(), captures, keep);
             Process process = executor.process;
             if (!ended && process != null && process.isAlive()) {
-                LOG.warn("{} timed out after {} ms; killing it and its descendants",
-                        spec.argv().get(0), spec.timeout().toMillis());
+                String msg = "{} timed out after {} ms; killing it and its descendants";
+                if (callerReportsTimeouts) {
+                    LOG.debug(msg, spec.argv().get(0), spec.timeout().toMillis());
+                } else {
+                    LOG.warn(msg, spec.argv().get(0), spec.timeout().toMillis());
+                }
                 killTree(process);
                 timedOut = true;
             }

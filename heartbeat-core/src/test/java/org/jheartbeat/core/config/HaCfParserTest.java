@@ -45,6 +45,44 @@ class HaCfParserTest {
     }
 
     @Test
+    void aPathDirectiveGivenTwoWordsIsAnErrorAtItsLineAndNotApplied() {
+        // a tester's 'logfile a b' passed hb config check and the daemon logged to b, as Heartbeat 3.0.6 would
+        HaCfParser.Result r = parse("keepalive 2\nlogfile /var/log/ha-log /tmp/x\n");
+        assertThat(r.haCf().logging().logfile()).isEmpty();
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.format()).isEqualTo(FILE + ":2: logfile takes one path, but this line gives 2"
+                    + " (/var/log/ha-log /tmp/x): Heartbeat 3.0.6 splits the line at blanks, tabs and commas and"
+                    + " applies each word in turn, so it would use the last, /tmp/x; write one path, without blanks"
+                    + " or commas (line ignored)");
+        });
+        assertThat(parse("logfile /var/log/ha,log\n").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.message()).startsWith("logfile takes one path, but this line gives 2"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"keepalive 2 3", "deadtime 20,30", "warntime 5\t6", "initdead 60 70", "deadping 20 30",
+        "udpport 694 695", "auto_failback on off", "nice_failback on off", "logfacility daemon local0",
+        "debugfile /a /b", "baud 9600 19200", "watchdog /dev/null /dev/zero", "crm no no", "pacemaker off off"})
+    void everyOneValueDirectiveRefusesASecondWordOnItsLine(String line) {
+        String keyword = line.split(" ")[0];
+        assertThat(parse(line + "\n").diagnostics()).singleElement().satisfies(d -> {
+            assertThat(d.isError()).isTrue();
+            assertThat(d.line()).isEqualTo(1);
+            assertThat(d.message()).startsWith(keyword + " takes one ").contains("but this line gives 2")
+                    .endsWith("(line ignored)");
+        });
+    }
+
+    @Test
+    void listDirectivesStillTakeSeveralWordsOnALine() {
+        HaCfParser.Result r = parse("node a b\nping 198.18.0.254 198.18.1.254\n");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.haCf().nodeNames()).hasSize(2);
+        assertThat(r.haCf().pingNodes()).hasSize(2);
+    }
+
+    @Test
     void ucastGetsTheWholeLineAndTheUdpportInForce() {
         HaCfParser.Result r = parse("udpport 695\nucast eth1 198.18.1.2\nucast eth2 peer.example.org\n");
         assertThat(r.diagnostics()).isEmpty();

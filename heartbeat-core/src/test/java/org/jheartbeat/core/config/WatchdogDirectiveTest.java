@@ -93,14 +93,15 @@ class WatchdogDirectiveTest {
     }
 
     @Test
-    void aSecondLineOrASecondDeviceOnTheLineIsAnErrorAndTheFirstStays() {
+    void aSecondLineIsAnErrorAndTheFirstStaysASecondDeviceOnTheLineIsAnError() {
         HaCfParser.Result twoLines = parse("watchdog /dev/null\nkeepalive 1\nwatchdog /dev/zero\n");
         assertThat(twoLines.haCf().watchdog()).contains(new HaCf.Setting<>(Path.of("/dev/null"), 1));
         assertThat(twoLines.diagnostics()).singleElement().satisfies(d -> assertThat(d.format()).isEqualTo(FILE
                 + ":3: watchdog may appear only once; it was already set to /dev/null on line 1: keep one"
                 + " watchdog line"));
+        // two devices on one line: the line is refused whole (a one-value directive given two words)
         HaCfParser.Result oneLine = parse("watchdog /dev/null /dev/zero\n");
-        assertThat(oneLine.haCf().watchdog()).contains(new HaCf.Setting<>(Path.of("/dev/null"), 1));
+        assertThat(oneLine.haCf().watchdog()).isEmpty();
         assertThat(oneLine.diagnostics()).singleElement().satisfies(d -> assertThat(d.line()).isEqualTo(1));
     }
 
