@@ -49,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * <li>runs one rsync per source path ({@link RsyncCommand}); a {@link RsyncExit#TRANSIENT} failure
  *     is retried up to {@code retries} times, {@code retry_delay} apart; a fatal one stops the job;</li>
  * <li>on success writes the replica stamp (peer: copied to the peer's
- *     {@code <stateDir>/replica/<job>.stamp} with a second small rsync; path target: next to the
- *     target and in the local state dir);</li>
+ *     {@code <stateDir>/replica/<job>.stamp} by a second small rsync that shares the copy's ssh
+ *     connection, {@link PeerLink}; path target: next to the target and in the local state dir);</li>
  * <li>runs the {@code post:} hook, if any, whatever happened once the lock was taken (also after
  *     a failed {@code pre:} or a guard's refusal; its failure is logged and added to the message,
  *     the result stands);</li>
@@ -259,11 +259,18 @@ public final class ReplicationRunner {
                         stats, total, attempts, Map.of());
             }
         }
-        // the peer stamp's rsync connects while the copy runs (StampSender); cancelled unless sent
-        StampSender stamp = job.toPeer() ? new StampSender(StampSender.argv(rsync, cfg.ssh(), outgoing(job), peerAddress,
-                ReplicaStamp.localFile(cfg.stateDir(), name).getParent()), outgoing(job), StampSender.limit(job, STAMP_TIMEOUT),
-                "sync-stamp-" + name) : null;
+        // the peer stamp's rsync connects first and holds the run's ssh connection; cancelled unless sent
+        PeerLink stamp = job.toPeer() ? PeerLink.start(rsync, cfg.ssh(), cfg.stateDir(), name, outgoing(job), peerAddress,
+                ReplicaStamp.localFile(cfg.stateDir(), name).getParent(), StampSender.limit(job, STAMP_TIMEOUT)) : null;
         try {
+            List<String> ssh;
+            try {
+                ssh = stamp == null ? cfg.ssh() : stamp.copySsh();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return finish(post, job, trigger, before, start, JobResult.FAILED_TRANSIENT, "interrupted", stats, total,
+                        attempts, Map.of());
+            }
             for (Path src : job.paths()) {
                 if (!job.toPeer() && job.nfs().isEmpty()) {
                     try {
@@ -274,7 +281,7 @@ public final class ReplicationRunner {
                                 Map.of());
                     }
                 }
-                List<String> argv = RsyncCommand.build(rsync, job, src, peerAddress, cfg.ssh(), progress != null,
+                List<String> argv = RsyncCommand.build(rsync, job, src, peerAddress, ssh, progress != null,
                         displaced.map(dir -> dir.resolve(src.toString().substring(1))));
                 for (int attempt = 1; ; attempt++) {
                     attempts++;
@@ -339,7 +346,7 @@ public final class ReplicationRunner {
                     attempts, counts);
         } finally {
             if (stamp != null) {
-                stamp.cancel();
+                stamp.close();
             }
         }
     }
@@ -360,12 +367,12 @@ public final class ReplicationRunner {
     }
 
     /** Writes the replica stamp; returns "" or a note for the message when it could not. */
-    private String writeStamp(ReplicationJobSpec job, StampSender sender, Instant start) {
+    private String writeStamp(ReplicationJobSpec job, PeerLink sender, Instant start) {
         ReplicaStamp stamp = new ReplicaStamp(job.name(), localNode, start, clock.instant());
         try {
             if (job.toPeer()) {
                 stamp.write(outgoing(job).resolve(job.name() + ".stamp"));
-                ProcessResult r = sender.send(job.name() + ".stamp", STAMP_TIMEOUT);
+                ProcessResult r = sender.sendStamp(job.name() + ".stamp", STAMP_TIMEOUT);
                 if (!r.succeeded()) {
                     LOG.warn("sync job {}: cannot send the replica stamp: rsync exit {}{}", job.name(), r.exitCode(),
                             SyncText.lastLine(r.stderr()));

@@ -31,10 +31,16 @@ import org.jheartbeat.core.exec.ProcessSpec;
  *
  * <p>Why: a second ssh connection after the copy cost as much as a copy with nothing to do (0.39 s
  * against 0.04 s once connected, in the lab over ssh at load ~6), and was most of what a peer run
- * with nothing to copy cost beyond the bare rsync (docs/benchmarks.md).
+ * with nothing to copy cost beyond the bare rsync (docs/benchmarks.md). Its ssh is now also the
+ * master of the connection the copies share ({@link PeerLink}, {@link SharedSsh}).
  */
 final class StampSender {
     private static final OsProcessRunner RUNNER = new OsProcessRunner();
+    /**
+     * {@link #close} waits at most this many seconds: more than the core runner takes to kill and reap
+     * a tree and drain its pumps (5 s + 5 s).
+     */
+    private static final int CLOSE_WAITS = 30;
 
     private final CompletableFuture<byte[]> list = new CompletableFuture<>();
     private final CompletableFuture<ProcessResult> result = new CompletableFuture<>();
@@ -128,6 +134,31 @@ final class StampSender {
         list.complete(new byte[0]);
         if (!result.isDone()) {
             thread.interrupt(); // the runner kills rsync and its ssh
+        }
+    }
+
+    /** @return whether the rsync ended (or could not be started) */
+    boolean ended() {
+        return result.isDone();
+    }
+
+    /**
+     * {@link #cancel}s, then waits until the rsync and the thread that ran it ended (a killed tree is
+     * reaped within the core runner's bounds; this wait is bounded too and ignores interrupts, whose
+     * flag it restores), so that its ssh is gone when the run's socket directory is removed.
+     */
+    void close() {
+        cancel();
+        boolean interrupted = false;
+        for (int i = 0; i < CLOSE_WAITS && thread.isAlive(); i++) {
+            try {
+                thread.join(1000);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -132,4 +132,86 @@ class ReplicationPeerIT {
         assertThat(ReplicaStamp.read(ReplicaStamp.localFile(stateDir, "web")).orElseThrow().start())
                 .isEqualTo(T0.plus(Duration.ofMinutes(10)));
     }
+
+    /** Connections sshd accepted so far (one log line each, at sshd's default INFO level). */
+    private long connections() throws IOException {
+        Path log = base.resolve("sshd.log");
+        return Files.exists(log) ? Files.readAllLines(log).stream().filter(l -> l.contains("Accepted publickey")).count() : 0;
+    }
+
+    /** Processes that still have this text in their argv (rsync and ssh of the run, by its socket path). */
+    private static List<ProcessHandle> withArgument(String text) {
+        return ProcessHandle.allProcesses().filter(p -> p.info().arguments()
+                .map(a -> java.util.Arrays.stream(a).anyMatch(w -> w.contains(text))).orElse(false)).toList();
+    }
+
+    private List<Path> socketDirs(Path stateDir) throws IOException {
+        try (var s = Files.list(stateDir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("ssh-")).toList();
+        }
+    }
+
+    @Test
+    void copiesAndStampShareOneSshConnection() throws Exception {
+        Files.writeString(src.resolve("index.html"), "<h1>web</h1>");
+        Path second = Files.createDirectories(src.getParent().resolve("db"));
+        Files.writeString(second.resolve("dump.sql"), "select 1;");
+        Path stateDir = base.resolve("state");
+        // the admin's own -o options stay (and one of theirs that would keep a master alive is overridden)
+        List<String> adminSsh = new java.util.ArrayList<>(ssh);
+        adminSsh.addAll(List.of("-o", "ControlPersist=yes", "-o", "ConnectTimeout=20"));
+        SyncConfig cfg = new SyncConfig(null, stateDir, adminSsh, Map.of("node2", "127.0.0.1"), List.of(), List.of());
+        ReplicationRunner runner = new ReplicationRunner(cfg, "node1", new TestClock(T0), d -> { }, "rsync");
+        ReplicationJobSpec job = new ReplicationJobSpec("web", "g", List.of(src, second), Optional.empty(), "*/5 * * * *",
+                true, List.of(), false, 0.5, 0, Duration.ZERO, Duration.ofMinutes(1), 0);
+        long before = connections();
+
+        RunOutcome o = runner.run(job, "node2", RunTrigger.SCHEDULE, null);
+
+        assertThat(o.result()).as(o.message()).isEqualTo(JobResult.OK);
+        assertThat(peerView.resolve("web/index.html")).hasContent("<h1>web</h1>");
+        assertThat(peerView.resolve("db/dump.sql")).hasContent("select 1;");
+        assertThat(ReplicaStamp.read(ReplicaStamp.localFile(stateDir, "web"))).contains(new ReplicaStamp("web", "node1", T0, T0));
+        // two copies and the stamp: one login (before the shared connection: one each, 3)
+        assertThat(connections() - before).isEqualTo(1);
+        assertThat(socketDirs(stateDir)).isEmpty();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> withArgument(stateDir + "/ssh-").isEmpty());
+    }
+
+    @Test
+    void cancelledRunLeavesNoSshNorSocketAndTheOldStamp() throws Exception {
+        Files.writeString(src.resolve("index.html"), "<h1>web</h1>");
+        Path stateDir = base.resolve("state");
+        SyncConfig cfg = new SyncConfig(null, stateDir, ssh, Map.of("node2", "127.0.0.1"), List.of(), List.of());
+        TestClock clock = new TestClock(T0);
+        ReplicationRunner runner = new ReplicationRunner(cfg, "node1", clock, d -> { }, "rsync");
+        ReplicationJobSpec job = new ReplicationJobSpec("web", "g", List.of(src), Optional.empty(), "*/5 * * * *", true,
+                List.of(), false, 0.5, 0, Duration.ZERO, Duration.ofMinutes(1), 0);
+        assertThat(runner.run(job, "node2", RunTrigger.SCHEDULE, null).result()).isEqualTo(JobResult.OK);
+
+        // a copy slow enough to be cancelled while it runs through the shared connection
+        byte[] big = new byte[2 * 1024 * 1024];
+        new java.util.Random(1).nextBytes(big);
+        Files.write(src.resolve("big.bin"), big);
+        ReplicationJobSpec slow = new ReplicationJobSpec("web", "g", List.of(src), Optional.empty(), "*/5 * * * *", true,
+                List.of("--bwlimit=64"), false, 0.5, 0, Duration.ZERO, Duration.ofMinutes(10), 0);
+        clock.advance(Duration.ofMinutes(5));
+        java.util.concurrent.CompletableFuture<RunOutcome> out = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> out.complete(runner.run(slow, "node2", RunTrigger.HANDOVER, null)), "cancelled-run");
+        t.start();
+        // the master is up and a copy runs through it
+        await().atMost(60, TimeUnit.SECONDS).until(() -> socketDirs(stateDir).stream().anyMatch(d -> Files.exists(d.resolve("m")))
+                && withArgument("ControlMaster=no").stream().anyMatch(p -> p.info().command().orElse("").endsWith("/ssh")));
+        String dir = socketDirs(stateDir).get(0).toString();
+        assertThat(withArgument(dir)).isNotEmpty();
+
+        t.interrupt();
+        RunOutcome o = out.get(60, TimeUnit.SECONDS);
+
+        assertThat(o.result()).as(o.message()).isEqualTo(JobResult.FAILED_TRANSIENT);
+        assertThat(o.message()).isEqualTo("interrupted");
+        assertThat(socketDirs(stateDir)).isEmpty();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> withArgument(dir).isEmpty());
+        assertThat(ReplicaStamp.read(ReplicaStamp.localFile(stateDir, "web")).orElseThrow().start()).isEqualTo(T0);
+    }
 }
