@@ -7,16 +7,19 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <p>Per connection the work is kept to what HAProxy does too (the director's CPU per new connection was
  * 1.4–1.7× HAProxy's): one idle timer per pair, re-armed lazily from the time of the last read (as Netty's
  * {@code IdleStateHandler} re-arms, but one timer for both sides and no promise per write to learn when a
- * write completed).
+ * write completed); one {@link Bootstrap} per event loop, made once, for the connections to the real servers.
  */
 final class TcpService extends VirtualProxy {
     private static final Logger LOG = LoggerFactory.getLogger(TcpService.class);
@@ -54,6 +57,8 @@ final class TcpService extends VirtualProxy {
     private final MonotonicClock clock;
     /** {@link UserspaceOptions#idleTimeout()} in ns of {@link #clock}. */
     private final long idleNanos;
+    /** The connections to real servers of each event loop, made at its first connection (one per loop). */
+    private final Map<EventLoop, Bootstrap> bootstraps = new ConcurrentHashMap<>();
 
     /**
      * @param clock the idle timer's time (ns): when a pair last had traffic and whether it has been idle for
@@ -69,6 +74,29 @@ final class TcpService extends VirtualProxy {
         this.refused = refused;
         this.clock = clock;
         this.idleNanos = options.idleTimeout().toNanos();
+    }
+
+    /** The connections to real servers made on one loop; the relay is added per connection ({@link #accept}). */
+    private Bootstrap bootstrap(EventLoop loop) {
+        return new Bootstrap().group(loop).channel(transport.socket())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
+                        options.connectTimeout().toMillis()))
+                .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .disableResolver() // the reals are addresses: no resolver to look up per connection
+                .handler(NoHandler.INSTANCE);
+    }
+
+    /** The handler a {@link Bootstrap} requires: adds nothing (the pair's relay is added after connect). */
+    @ChannelHandler.Sharable
+    private static final class NoHandler extends ChannelInitializer<Channel> {
+        static final NoHandler INSTANCE = new NoHandler();
+
+        @Override
+        protected void initChannel(Channel ch) {
+        }
     }
 
     @Override
@@ -131,21 +159,14 @@ final class TcpService extends VirtualProxy {
         client.pipeline().addLast("relay", new Relay(p, true));
         p.touch();
         p.armIdle(idleNanos);
-        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(transport.socket())
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
-                        options.connectTimeout().toMillis()))
-                .option(ChannelOption.AUTO_READ, false)
-                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast("relay", new Relay(p, false));
-                    }
-                });
+        Bootstrap b = bootstraps.get(client.eventLoop());
+        if (b == null) {
+            b = bootstraps.computeIfAbsent(client.eventLoop(), this::bootstrap);
+        }
         ChannelFuture f = b.connect(conn.real());
         p.real = f.channel();
+        // before any event of the connection: Bootstrap connects in a task of this loop after this one
+        p.real.pipeline().addLast("relay", new Relay(p, false));
         f.addListener((ChannelFutureListener) done -> {
             if (!done.isSuccess()) {
                 LOG.debug("connect to {} failed: {}", conn.real(), String.valueOf(done.cause()));
