@@ -89,14 +89,13 @@ final class TcpService extends VirtualProxy {
                 .handler(NoHandler.INSTANCE);
     }
 
-    /** The handler a {@link Bootstrap} requires: adds nothing (the pair's relay is added after connect). */
+    /**
+     * The handler a {@link Bootstrap} requires: handles nothing, so Netty passes no event through it (the pair's
+     * relay is added after connect).
+     */
     @ChannelHandler.Sharable
-    private static final class NoHandler extends ChannelInitializer<Channel> {
+    private static final class NoHandler extends io.netty.channel.ChannelHandlerAdapter {
         static final NoHandler INSTANCE = new NoHandler();
-
-        @Override
-        protected void initChannel(Channel ch) {
-        }
     }
 
     @Override
@@ -131,6 +130,11 @@ final class TcpService extends VirtualProxy {
     @Override
     int open() {
         return pairs.size();
+    }
+
+    /** Bootstraps made so far for connections to the reals (one per loop that has connected), for tests. */
+    int bootstraps() {
+        return bootstraps.size();
     }
 
     private void accept(SocketChannel client) {

@@ -97,6 +97,7 @@ class TcpServiceCloseTest {
                 }
             }
             assertThat(RECEIVED).hasSize(20).containsOnly("x\n");
+            assertThat(svc.bootstraps()).as("one Bootstrap for the loop's connections, not one each").isEqualTo(1);
             await().atMost(Duration.ofSeconds(10)).until(() -> svc.open() == 0);
             await().atMost(Duration.ofSeconds(10)).until(() -> timers(group.next()) == 0);
             svc.close();
