@@ -84,11 +84,12 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
     }
 
     /**
-     * Starts the event loops (no listener yet), on a given clock for the UDP flows' idle times.
+     * Starts the event loops (no listener yet), on a given clock for the idle times of UDP flows and TCP
+     * connections.
      *
      * @param schedulers makes each service's decision model from its spec (the scheduler, persistence)
      * @param options    timeouts, bounds and transport
-     * @param clock      monotonic time of the flow tables
+     * @param clock      monotonic time of the UDP flow tables and the TCP idle timers
      */
     public UserspaceBackend(Function<ServiceSpec, ServiceScheduling> schedulers, UserspaceOptions options,
                             MonotonicClock clock) {
@@ -270,7 +271,7 @@ public final class UserspaceBackend implements TableBackend, AutoCloseable {
         ServiceScheduling s = schedulers.apply(spec);
         VirtualProxy v = spec.key().protocol() == Protocol.UDP
                 ? new UdpService(s, group, transport, options, dropped, clock)
-                : new TcpService(s, group, transport, options, admission, refused);
+                : new TcpService(s, group, transport, options, admission, refused, clock);
         InetSocketAddress at = spec.key().endpoint().orElseThrow().socketAddress();
         Exception last = null;
         for (int attempt = 1; attempt <= 3; attempt++) {

@@ -84,7 +84,7 @@ class TcpServiceCloseTest {
                     Duration.ofHours(1), Duration.ofHours(1), Duration.ofSeconds(5));
             AtomicLong refused = new AtomicLong();
             TcpService svc = new TcpService(new TestRoundRobinScheduling(spec), group, transport, options,
-                    new TcpAdmission(1000, 1000), refused);
+                    new TcpAdmission(1000, 1000), refused, org.jheartbeat.core.time.MonotonicClock.system());
             svc.addReal(new RealSpec(new Endpoint(LO, ss.getLocalPort()), Forward.MASQ, 1, 0, 0));
             svc.bind(new InetSocketAddress(LO, vport));
             for (int i = 0; i < 20; i++) {
@@ -97,6 +97,7 @@ class TcpServiceCloseTest {
                 }
             }
             assertThat(RECEIVED).hasSize(20).containsOnly("x\n");
+            assertThat(svc.bootstraps()).as("one Bootstrap for the loop's connections, not one each").isEqualTo(1);
             await().atMost(Duration.ofSeconds(10)).until(() -> svc.open() == 0);
             await().atMost(Duration.ofSeconds(10)).until(() -> timers(group.next()) == 0);
             svc.close();

@@ -4,8 +4,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,7 +64,8 @@ public final class IpvsService implements ServiceScheduling {
     /** Creation order of entries and templates, for the {@code -c} listing. */
     private long sequence;
 
-    private final class Entry {
+    /** A connection entry; armed in {@link #expiry} (lane: its state) while it is kept. */
+    private final class Entry extends ExpiryLanes.Node {
         final long seq = sequence++;
         /** The count reset in force when it was bound; older than the service's: left out of lc/wlc/sed/nq. */
         final long epoch = resetEpoch;
@@ -73,7 +74,6 @@ public final class IpvsService implements ServiceScheduling {
         final boolean udp;
         State state;
         boolean inactive = true;
-        long expiresAt;
         Template control;
         int generation;
         boolean live = true;
@@ -93,7 +93,9 @@ public final class IpvsService implements ServiceScheduling {
     private Scheduler scheduler;
     private final Traffic traffic = new Traffic();
     private long nextEstimate;
-    private final Map<InetSocketAddress, Entry> entries = new LinkedHashMap<>();
+    private final Map<InetSocketAddress, Entry> entries = new HashMap<>();
+    /** The entries by deadline, a lane per state: expiry visits what is due, not every entry. */
+    private final ExpiryLanes<Entry> expiry = new ExpiryLanes<>(State.values().length);
     private final PersistenceTemplates templates;
     private final InetAddress virtualAddress;
     private Rejoin rejoin = Rejoin.OFF;
@@ -227,7 +229,7 @@ public final class IpvsService implements ServiceScheduling {
         Entry old = entries.get(client);
         if (old != null) {
             if (udp) {
-                old.expiresAt = now + tunables.timeoutNanos(State.UDP);
+                expiry.arm(old, State.UDP.ordinal(), now + tunables.timeoutNanos(State.UDP));
                 return Optional.of(new Handle(old, old.dest));
             }
             if (old.state != State.TIME_WAIT) {
@@ -291,7 +293,7 @@ public final class IpvsService implements ServiceScheduling {
             e.inactive = !act;
         }
         e.state = s;
-        e.expiresAt = now + tunables.timeoutNanos(s);
+        expiry.arm(e, s.ordinal(), now + tunables.timeoutNanos(s));
         if (s == State.ESTABLISHED && e.control != null) {
             e.control.assured = true;
         }
@@ -311,6 +313,7 @@ public final class IpvsService implements ServiceScheduling {
     /** {@code ip_vs_unbind_dest} and the template's control count. */
     private void unbind(Entry e) {
         e.live = false;
+        expiry.remove(e);
         e.dest.unbind(e.inactive, e.epoch < resetEpoch);
         e.dest.checkLower();
         if (e.control != null) {
@@ -323,12 +326,8 @@ public final class IpvsService implements ServiceScheduling {
         long now = clock.getAsLong();
         estimate(now);
         scheduler.tick(now);
-        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            if (now - e.expiresAt >= 0) {
-                unbind(e);
-                it.remove();
-            }
+        for (Entry e; (e = expiry.pollDue(now)) != null; ) {
+            drop(e);
         }
         templates.expire(now);
         for (Iterator<Dest> it = trash.iterator(); it.hasNext(); ) {
@@ -482,7 +481,7 @@ public final class IpvsService implements ServiceScheduling {
                 t.outBytes += outBytes;
             }
             if (entry.live && entry.generation == generation && inPackets + outPackets > 0) {
-                entry.expiresAt = now + tunables.timeoutNanos(entry.state);
+                expiry.arm(entry, entry.state.ordinal(), now + tunables.timeoutNanos(entry.state));
             }
         }
 
