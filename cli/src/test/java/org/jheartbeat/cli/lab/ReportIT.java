@@ -88,7 +88,7 @@ class ReportIT {
                     .contains("  node1: collected over ssh 198.18.1.1; its clock is ")
                     .contains("failover: node2 declared node1 dead")
                     .containsPattern("services back on node2 after \\d+ ms \\(\\d+ ms after node1's last beat\\)")
-                    .containsPattern("join: node[12] hears node[12] \\(status active\\)")
+                    .containsPattern("join: node[12] hears node[12] \\(status (up|active)\\)")
                     .containsPattern("services back on node1 after \\d+ ms\n");
 
             java.util.regex.Matcher back = java.util.regex.Pattern.compile("services back on node2 after (\\d+) ms")
