@@ -150,4 +150,47 @@ class ReportCommandTest {
                 + config.resolve("ha.cf") + " names no other node; pass --peer HOST (or --no-peer for this node only)");
         assertThat(dir.resolve("n.tar.gz")).doesNotExist();
     }
+
+    /**
+     * A peer whose {@code hb report --part} hangs: sshd does not end a remote command when the ssh client is killed,
+     * so the peer stops it itself (coreutils' timeout, 10 s under --peer-timeout). The stand-in for ssh runs the
+     * remote command here but outside its own process tree, as sshd runs it on the peer: killing the "ssh" does not
+     * end it, only the command's own timeout does.
+     */
+    @Test
+    void aPeerPartThatHangsIsStoppedOnThePeer() throws Exception {
+        files();
+        Path pids = dir.resolve("hang.pids");
+        Path hang = dir.resolve("hang-hb");
+        Files.writeString(hang, "#!/bin/sh\necho $$ >> " + pids + "\nexec sleep 600\n");
+        Path ssh = dir.resolve("detached-ssh");
+        Files.writeString(ssh, """
+                #!/bin/sh
+                for a; do cmd=$a; done
+                d=$(mktemp -d)
+                setsid -f sh -c "( $cmd ) >'$d/o' 2>'$d/e' </dev/null; echo \\$? >'$d/rc'"
+                while [ ! -s "$d/rc" ]; do sleep 0.1; done
+                cat "$d/o"; cat "$d/e" >&2; rc=$(cat "$d/rc"); rm -r "$d"; exit "$rc"
+                """);
+        for (Path f : List.of(hang, ssh)) {
+            f.toFile().setExecutable(true);
+        }
+        Path archive = dir.resolve("h.tar.gz");
+        HbRun r = HbRun.hb("report", "--from", "@" + (T - 60_000), "--to", "@" + (T + 60_000), "--dest",
+                archive.toString(), "--config-dir", config.toString(), "--state-dir", state.toString(), "--node-name",
+                "node1", "--peer", "peer", "--ssh", ssh.toString(), "--remote-hb", hang.toString(), "--peer-timeout", "15");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err().strip()).isEqualTo("hb: report: the peer (over ssh peer) was not collected: its part did not"
+                + " finish within 5 s on peer and was stopped there; give a shorter window (--from/--to) or more time"
+                + " (--peer-timeout S); the archive has node1's part only");
+        long pid = Long.parseLong(Files.readString(pids).strip());
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the peer's hb, pid " + pid)
+                .isFalse();
+        assertThat(archive).exists();
+
+        HbRun bad = HbRun.hb("report", "--no-peer", "--peer-timeout", "5", "--config-dir", config.toString());
+        assertThat(bad.code()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(bad.err().strip()).isEqualTo("hb: report: --peer-timeout 5 is not between 15 and 3600 seconds; give"
+                + " a number of seconds in that range");
+    }
 }

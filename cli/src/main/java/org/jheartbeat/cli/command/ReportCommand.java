@@ -54,6 +54,9 @@ import picocli.CommandLine.Spec;
 public final class ReportCommand implements Callable<Integer> {
     static final String BEGIN = "-----BEGIN HB REPORT PART-----";
     static final String END = "-----END HB REPORT PART-----";
+    /** coreutils {@code timeout}'s exit code when it stopped the command with TERM, and with KILL ({@code -k}). */
+    private static final int TIMED_OUT = 124;
+    private static final int TIMED_OUT_KILLED = 137;
 
     @Spec
     CommandSpec spec;
@@ -94,6 +97,11 @@ public final class ReportCommand implements Callable<Integer> {
             description = "The state directory on the peer (default: the same as --state-dir).")
     String remoteStateDir;
 
+    @Option(names = "--peer-timeout", paramLabel = "S", defaultValue = "120", description = "Seconds the peer's part may"
+            + " take (default 120, at least 15). The peer's hb runs under coreutils' timeout, stopped 10 s before this"
+            + " (killed 5 s later), so a peer that hangs leaves nothing running there when ssh is cut.")
+    int peerTimeout;
+
     @Option(names = "--part", hidden = true, description = "Print this node's part (base64 of a .tar.gz) for the"
             + " node that runs hb report.")
     boolean part;
@@ -111,6 +119,10 @@ public final class ReportCommand implements Callable<Integer> {
             window = TimeSpec.window(from, to, clock.instant(), zone);
         } catch (IllegalArgumentException e) {
             throw new UserException(ExitCodes.CONFIG, "report: " + e.getMessage());
+        }
+        if (peerTimeout < 15 || peerTimeout > 3600) {
+            throw new UserException(ExitCodes.CONFIG, "report: --peer-timeout " + peerTimeout + " is not between 15"
+                    + " and 3600 seconds; give a number of seconds in that range");
         }
         String me = nodeName.value().orElseGet(() -> ConfigCommand.thisNode().toString());
         OsProcessRunner runner = new OsProcessRunner(Path.of(System.getProperty("java.io.tmpdir")), 16 << 20);
@@ -231,7 +243,7 @@ public final class ReportCommand implements Callable<Integer> {
                                 OsProcessRunner runner) {
         String how = "over ssh " + host;
         List<String> argv = SshTransport.split(peerSsh.ssh);
-        SshTransport t = new SshTransport(argv, host, 120);
+        SshTransport t = new SshTransport(argv, host, peerTimeout);
         try {
             long t0 = clock.millis();
             SshTransport.Reply date = t.run("date +%s%3N", new byte[0]);
@@ -244,7 +256,8 @@ public final class ReportCommand implements Callable<Integer> {
             if (d.matches("\\d{10,16}")) {
                 offset = Optional.of(new ReportSummary.ClockOffset(Long.parseLong(d) - (t0 + t1) / 2, (t1 - t0 + 1) / 2));
             }
-            String cmd = peerSsh.remoteHb + " report --part --from @" + window.from().toEpochMilli() + " --to @"
+            // sshd does not end the remote command when this ssh is killed at its timeout: the peer stops it itself
+            String cmd = "timeout -k 5 " + remoteLimit() + " " + peerSsh.remoteHb + " report --part --from @" + window.from().toEpochMilli() + " --to @"
                     + window.to().toEpochMilli() + " --config-dir " + quote(remoteConfigDir != null ? remoteConfigDir
                     : configDir.path().toAbsolutePath().toString()) + " --state-dir " + quote(remoteStateDir != null
                     ? remoteStateDir : stateDir.path().toAbsolutePath().toString());
@@ -252,6 +265,10 @@ public final class ReportCommand implements Callable<Integer> {
             if (r.code() == 127) {
                 return failed(how, "'" + peerSsh.remoteHb + "' not found on " + host + " (" + lastLine(r.err())
                         + "); install jheartbeat there or pass --remote-hb CMD");
+            }
+            if (r.code() == TIMED_OUT || r.code() == TIMED_OUT_KILLED) {
+                return failed(how, "its part did not finish within " + remoteLimit() + " s on " + host + " and was"
+                        + " stopped there; give a shorter window (--from/--to) or more time (--peer-timeout S)");
             }
             if (r.code() != 0) {
                 return failed(how, t.describeFailure(r, "/", "--peer"));
@@ -281,6 +298,11 @@ public final class ReportCommand implements Callable<Integer> {
         } catch (IOException | IllegalArgumentException ex) {
             return failed(how, "its part could not be read: " + ex.getMessage());
         }
+    }
+
+    /** Seconds the peer's {@code hb report --part} may run there: 10 s under {@code --peer-timeout}. */
+    private int remoteLimit() {
+        return peerTimeout - 10;
     }
 
     private static PeerFetch failed(String how, String why) {
