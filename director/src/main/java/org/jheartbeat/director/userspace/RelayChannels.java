@@ -27,4 +27,26 @@ final class RelayChannels {
             ch.config().setAutoRead(true);
         }
     }
+
+    /**
+     * Shuts down the output of a side with nothing queued (a FIN to its peer). With epoll, {@code shutdown(SHUT_WR)}
+     * on its socket directly: Netty's {@code shutdownOutput()} builds a {@code ChannelOutputShutdownException} with
+     * a full stack trace for writes that might be pending, even when none is (one per half-closed connection, ~3 %
+     * of the director's CPU in a perf profile under {@code ab}, docs/design/userspace-director.md). Netty's
+     * channel reads its output state from the socket ({@code isOutputShutdown()}); nothing is written to a side
+     * after its output is shut (its peer, whose FIN this passes on, sends nothing more). With NIO, Netty's.
+     *
+     * @param ch a side whose outbound buffer is empty ({@link #drained})
+     */
+    static void shutdownOutput(SocketChannel ch) {
+        if (ch instanceof io.netty.channel.unix.UnixChannel u && u.fd() instanceof io.netty.channel.unix.Socket s) {
+            try {
+                s.shutdown(false, true);
+            } catch (java.io.IOException e) {
+                ch.close(); // the connection is gone (reset): as Netty would, after failing the shutdown
+            }
+        } else {
+            ch.shutdownOutput();
+        }
+    }
 }

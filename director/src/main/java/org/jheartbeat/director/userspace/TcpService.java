@@ -349,7 +349,7 @@ final class TcpService extends VirtualProxy {
                 // input down (a shutdown(SHUT_RD) of a socket whose output is shut fails, ENOTCONN)
                 o.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
                 if (RelayChannels.drained(o) && o instanceof SocketChannel s) {
-                    s.shutdownOutput(); // nothing queued: no write to wait for
+                    RelayChannels.shutdownOutput(s); // nothing queued: no write to wait for
                 } else {
                     o.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
                         if (o instanceof SocketChannel s && s.isActive()) {
