@@ -59,6 +59,10 @@ final class TcpService extends VirtualProxy {
     private final long idleNanos;
     /** The connections to real servers of each event loop, made at its first connection (one per loop). */
     private final Map<EventLoop, Bootstrap> bootstraps = new ConcurrentHashMap<>();
+    /** As {@link #bootstraps}, for IPv6 real servers. */
+    private final Map<EventLoop, Bootstrap> bootstraps6 = new ConcurrentHashMap<>();
+    /** The bound listeners ({@link #bind}); empty before. */
+    private volatile java.util.List<Channel> listeners = java.util.List.of();
 
     /**
      * @param clock the idle timer's time (ns): when a pair last had traffic and whether it has been idle for
@@ -76,14 +80,16 @@ final class TcpService extends VirtualProxy {
         this.idleNanos = options.idleTimeout().toNanos();
     }
 
-    /** The connections to real servers made on one loop; the relay is added per connection ({@link #accept}). */
-    private Bootstrap bootstrap(EventLoop loop) {
-        return new Bootstrap().group(loop).channel(transport.socket())
+    /**
+     * The connections to IPv4 (or IPv6) real servers made on one loop; the relay is added per connection
+     * ({@link #accept}).
+     */
+    private Bootstrap bootstrap(EventLoop loop, boolean ipv6) {
+        return new Bootstrap().group(loop).channelFactory(transport.socket(ipv6))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         options.connectTimeout().toMillis()))
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .disableResolver() // the reals are addresses: no resolver to look up per connection
                 .handler(NoHandler.INSTANCE);
@@ -98,13 +104,23 @@ final class TcpService extends VirtualProxy {
         static final NoHandler INSTANCE = new NoHandler();
     }
 
+    /** Binds the virtual address: one listener per event loop with epoll ({@link TcpListeners}). */
     @Override
     void bind(InetSocketAddress address) throws Exception {
-        ServerBootstrap b = new ServerBootstrap().group(group).channel(transport.server())
+        listeners = TcpListeners.bind(transport, group, address, this::serverBootstrap);
+        listener = listeners.get(0);
+    }
+
+    /**
+     * A listener whose accepted connections are registered on {@code children}. {@code TCP_NODELAY} is not set
+     * here: Netty's socket configuration sets it on every socket it makes ({@code canEnableTcpNoDelayByDefault}),
+     * and setting it again was one more {@code setsockopt} per socket ({@code TcpServiceSyscallTest}).
+     */
+    private ServerBootstrap serverBootstrap(EventLoopGroup parent, EventLoopGroup children) {
+        ServerBootstrap b = new ServerBootstrap().group(parent, children).channel(transport.server())
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -113,18 +129,22 @@ final class TcpService extends VirtualProxy {
                     }
                 });
         transport.listenerOptions(b);
-        listener = b.bind(address).sync().channel();
+        return b;
     }
 
     @Override
     void close() {
-        Channel l = listener;
-        if (l != null) {
+        for (Channel l : listeners) {
             l.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         for (Pair p : pairs) {
             p.client.eventLoop().execute(() -> p.close(false));
         }
+    }
+
+    /** Each open pair's client and real server channels, for tests (their loops, listener and options). */
+    java.util.List<java.util.List<Channel>> pairChannels() {
+        return pairs.stream().map(p -> java.util.Arrays.<Channel>asList(p.client, p.real)).toList();
     }
 
     @Override
@@ -134,7 +154,7 @@ final class TcpService extends VirtualProxy {
 
     /** Bootstraps made so far for connections to the reals (one per loop that has connected), for tests. */
     int bootstraps() {
-        return bootstraps.size();
+        return bootstraps.size() + bootstraps6.size();
     }
 
     private void accept(SocketChannel client) {
@@ -163,9 +183,11 @@ final class TcpService extends VirtualProxy {
         client.pipeline().addLast("relay", new Relay(p, true));
         p.touch();
         p.armIdle(idleNanos);
-        Bootstrap b = bootstraps.get(client.eventLoop());
+        boolean ipv6 = conn.real().getAddress() instanceof java.net.Inet6Address;
+        Map<EventLoop, Bootstrap> made = ipv6 ? bootstraps6 : bootstraps;
+        Bootstrap b = made.get(client.eventLoop());
         if (b == null) {
-            b = bootstraps.computeIfAbsent(client.eventLoop(), this::bootstrap);
+            b = made.computeIfAbsent(client.eventLoop(), loop -> bootstrap(loop, ipv6));
         }
         ChannelFuture f = b.connect(conn.real());
         p.real = f.channel();
@@ -283,8 +305,8 @@ final class TcpService extends VirtualProxy {
             if (closed) {
                 return;
             }
-            resume(client);
-            resume(real);
+            RelayChannels.resume(client);
+            RelayChannels.resume(real);
         }
 
         /** Holds what the client sent before {@link #up} (one read: auto-read is off until then). */
@@ -326,8 +348,8 @@ final class TcpService extends VirtualProxy {
                 // o's own FIN will end the pair: let Netty close o at its end of input rather than shut its
                 // input down (a shutdown(SHUT_RD) of a socket whose output is shut fails, ENOTCONN)
                 o.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
-                if (drained(o) && o instanceof SocketChannel s) {
-                    s.shutdownOutput(); // nothing queued: no write to wait for
+                if (RelayChannels.drained(o) && o instanceof SocketChannel s) {
+                    RelayChannels.shutdownOutput(s); // nothing queued: no write to wait for
                 } else {
                     o.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
                         if (o instanceof SocketChannel s && s.isActive()) {
@@ -373,7 +395,7 @@ final class TcpService extends VirtualProxy {
                 }
                 // a side whose output is shut down has nothing queued (and Netty would fail the flush): close it
                 if (graceful && ch.isActive() && !(ch instanceof SocketChannel s && s.isOutputShutdown())
-                        && !drained(ch)) {
+                        && !RelayChannels.drained(ch)) {
                     ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
                 } else {
                     ch.close(); // (Netty refuses a void promise for a close)
@@ -382,26 +404,6 @@ final class TcpService extends VirtualProxy {
             closed(conn);
             admission.release(source);
             pairs.remove(this);
-        }
-    }
-
-    /**
-     * Whether nothing written to {@code ch} waits to go out (the relay flushes after each read, so this is the
-     * usual case at a FIN or a close): then its output can be shut or closed at once, without an empty write
-     * and a promise whose listener waits for the queue.
-     */
-    static boolean drained(Channel ch) {
-        io.netty.channel.ChannelOutboundBuffer b = ch.unsafe().outboundBuffer();
-        return b == null || (b.isEmpty() && b.totalPendingWriteBytes() == 0);
-    }
-
-    /**
-     * Reads from a side again, unless its input is shut down already (its FIN came): the epoll transport has then
-     * taken the descriptor out of its interest set and fails a read request (epoll_ctl: ENOENT).
-     */
-    static void resume(Channel ch) {
-        if (!(ch instanceof SocketChannel s && s.isInputShutdown())) {
-            ch.config().setAutoRead(true);
         }
     }
 
@@ -456,7 +458,7 @@ final class TcpService extends VirtualProxy {
             Channel other = p.other(clientSide);
             if (ctx.channel().isWritable() && other != null && p.up && !p.closed) {
                 p.touch(); // what was queued for this side drained: traffic
-                resume(other);
+                RelayChannels.resume(other);
             }
             ctx.fireChannelWritabilityChanged();
         }

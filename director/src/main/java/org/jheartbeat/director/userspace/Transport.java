@@ -58,6 +58,33 @@ final class Transport {
         return epoll ? EpollDatagramChannel.class : NioDatagramChannel.class;
     }
 
+    /**
+     * Whether a TCP service binds one listener per event loop ({@code SO_REUSEPORT}), each accepting onto its own
+     * loop: with epoll (Linux); NIO has one listener.
+     */
+    boolean listenerPerLoop() {
+        return epoll;
+    }
+
+    /** Options of the listeners bound once per loop ({@link #listenerPerLoop}): {@code SO_REUSEPORT}. */
+    void listenerPerLoopOptions(AbstractBootstrap<?, ?> b) {
+        b.option(EpollChannelOption.SO_REUSEPORT, true);
+    }
+
+    /**
+     * The connections to real servers of one address family: with epoll an {@code AF_INET} socket for an IPv4 real
+     * (Netty's default is a dual-stack {@code AF_INET6} socket, one {@code setsockopt(IPV6_V6ONLY)} more per
+     * connection), NIO's default otherwise.
+     */
+    io.netty.channel.ChannelFactory<? extends SocketChannel> socket(boolean ipv6) {
+        if (!epoll) {
+            return NioSocketChannel::new;
+        }
+        io.netty.channel.socket.SocketProtocolFamily f = ipv6 ? io.netty.channel.socket.SocketProtocolFamily.INET6
+                : io.netty.channel.socket.SocketProtocolFamily.INET;
+        return () -> new EpollSocketChannel(f);
+    }
+
     /** Listener options: address reuse and, with epoll, IP_FREEBIND. */
     void listenerOptions(AbstractBootstrap<?, ?> b) {
         b.option(ChannelOption.SO_REUSEADDR, true);
