@@ -27,7 +27,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/args.sh"
-(($# == 0)) || arg_error "takes no arguments, not '$1' (its settings are environment variables: IDLE_S, RUNS, CDS, REAL)"
+(($# == 0)) \
+    || arg_error "takes no arguments, not '$1' (its settings are environment variables: IDLE_S, RUNS, CDS, REAL)"
 BASE_ID=${LAB_ID:-fp$$}
 IDLE_S=${IDLE_S:-30}
 RUNS=${RUNS:-3}

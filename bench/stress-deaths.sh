@@ -21,8 +21,9 @@
 #   bench/stress-deaths.sh [--minutes M] [--systems "heartbeat jheartbeat"] [--variants "plain nice rr threads unit"]
 #                          [--cpu N] [--vm M] [--vm-bytes SIZE] [--io K] [--no-stress]
 #     --minutes M   stress duration (default 10; a fraction such as 0.5 too, at least 1 s)
-#     --cpu N       stress-ng CPU hogs (default nproc; counts are 1 or more), --vm M memory hogs (default max(1, nproc/2)) of
+#     --cpu N       stress-ng CPU hogs (default nproc), --vm M memory hogs (default max(1, nproc/2)) of
 #                   --vm-bytes each (default 1/16 of MemAvailable, at most 1g), --io K sync() hogs (default 1)
+#                   (each count 1 or more)
 #     --no-stress   the same counts without stress-ng (a control run)
 # Needs: root, stress-ng (installed here with apt-get if missing), cli/target/hb.jar
 # (mvn -o -q -B package -DskipTests -pl cli -am). Figures are printed, never asserted. Not run by CI
@@ -55,7 +56,8 @@ while (($#)); do
                     positive_int "$1" "$2"
                     case $1 in --cpu) CPU=$2 ;; --vm) VM=$2 ;; *) IO=$2 ;; esac ;;
                 --vm-bytes)
-                    [[ $2 =~ ^[1-9][0-9]{0,12}[bkmg]?$ ]] || arg_error "--vm-bytes must be a size such as 512m or 1g, not '$2'"
+                    [[ $2 =~ ^[1-9][0-9]{0,12}[bkmg]?$ ]] \
+                        || arg_error "--vm-bytes must be a size such as 512m or 1g, not '$2'"
                     VMBYTES=$2 ;;
             esac
             shift 2 ;;

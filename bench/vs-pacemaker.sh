@@ -29,7 +29,8 @@
 #
 #   bench/vs-pacemaker.sh [--rounds N] [--keepalive K] [--deadtime D] [--warmup S] [--cpu-window S]
 #     --rounds N      rounds per stack (default 3)
-#     --keepalive K   ha.cf keepalive (default 500ms); --deadtime D: ha.cf deadtime (default 3); both whole seconds or ms
+#     --keepalive K   ha.cf keepalive (default 500ms); --deadtime D: ha.cf deadtime (default 3); each in whole
+#                     seconds (3) or milliseconds (500ms)
 #     --warmup S      idle seconds before memory is read (default 60); --cpu-window S: idle CPU window (60)
 #     --watch yes|no  yes (default): jheartbeat watches the group's address and script every 10 s
 #                     (jheartbeat.yaml monitor: heartbeat_class: yes), the work the exported CIB gives
