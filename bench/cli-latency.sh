@@ -20,14 +20,16 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAB=$ROOT/lab/lab.sh
+. "$ROOT/bench/args.sh"
 RUNS=10
 while (($#)); do
     case $1 in
-        --runs) RUNS=$2; shift 2 ;;
-        *) echo "cli-latency.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+        --runs) need_value "$1" $#; positive_int "$1" "$2"; RUNS=$2; shift 2 ;;
+        *) unknown_arg "$1" ;;
     esac
 done
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "cli-latency.sh: --runs must be a positive integer, not '$RUNS'" >&2; exit 2; }
+one_of CDS "${CDS:-0}" 0 1
+args_done
 export HB_JAR=${HB_JAR:-$ROOT/cli/target/hb.jar}
 [[ -f $HB_JAR ]] || { echo "cli-latency.sh: build first: mvn -o -q -B package -DskipTests -pl cli -am" >&2; exit 1; }
 REAL=$([[ -x /usr/libexec/heartbeat/heartbeat ]] && echo 1 || echo 0)

@@ -12,9 +12,9 @@
 # throughput (one 1 GiB download), latency p50/p99 of sequential new-connection requests and the
 # latency added over (a); ratios of (c) to (b); the CPU time (user + system, /proc/PID/stat) the
 # director and haproxy spent per connection (in the conns/s run) and per GiB (in the bulk run), which
-# a busy machine disturbs less than the rates. Options: --conns N (20000) --concurrency C (32)
-# --latency N (3000) --bulk BYTES (1073741824) --rounds R (3): haproxy and the director run side by side
-# (haproxy on 198.18.0.101) and are measured alternately R times (haproxy, ours, haproxy, ours, ...);
+# a busy machine disturbs less than the rates. Options: --conns N (20000) --concurrency C (32; at most
+# --conns and --warmup) --latency N (3000) --bulk BYTES (1073741824) --rounds R (3): haproxy and the director
+# run side by side (haproxy on 198.18.0.101) and are measured alternately R times (haproxy, ours, haproxy, ours, ...);
 # the table gives each figure's median and its spread (min-max). --warmup N (2000): connections before each
 # measurement; the JVM's C2 compiler is still at work after 2000 (about a third of the director's CPU then),
 # 20000 measures the director as it runs after its first minutes.
@@ -23,18 +23,29 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LAB=$ROOT/lab/lab.sh
+. "$ROOT/bench/args.sh"
 CONNS=20000 CONC=32 LAT=3000 BULK=1073741824 ROUNDS=3 WARM=2000
 while (($#)); do
     case $1 in
-        --conns) CONNS=$2; shift 2 ;;
-        --concurrency) CONC=$2; shift 2 ;;
-        --latency) LAT=$2; shift 2 ;;
-        --bulk) BULK=$2; shift 2 ;;
-        --rounds) ROUNDS=$2; shift 2 ;;
-        --warmup) WARM=$2; shift 2 ;;
-        *) echo "director.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+        --conns | --concurrency | --latency | --bulk | --rounds | --warmup)
+            need_value "$1" $#
+            positive_int "$1" "$2"
+            case $1 in
+                --conns) CONNS=$2 ;;
+                --concurrency) CONC=$2 ;;
+                --latency) LAT=$2 ;;
+                --bulk) BULK=$2 ;;
+                --rounds) ROUNDS=$2 ;;
+                --warmup) WARM=$2 ;;
+            esac
+            shift 2 ;;
+        *) unknown_arg "$1" ;;
     esac
 done
+# ab refuses a concurrency above its number of requests (and the warm-up's failure would go unseen)
+((CONC <= CONNS && CONC <= WARM)) \
+    || arg_error "--concurrency ($CONC) must be at most --conns ($CONNS) and --warmup ($WARM)"
+args_done
 JAR=${HB_JAR:-$ROOT/cli/target/hb.jar}
 [[ -f $JAR ]] || { echo "director.sh: build first: mvn -o -q -B package -DskipTests -pl cli -am" >&2; exit 1; }
 command -v ab >/dev/null || { echo "director.sh: needs ab (apt-get install apache2-utils)" >&2; exit 1; }

@@ -28,7 +28,7 @@
 #
 #   bench/failover.sh [--runs N] [--settings "1:5 100ms:500ms"] [--systems "heartbeat jheartbeat"] [--stonith]
 #     --runs N       runs per system and setting (default 5)
-#     --settings     keepalive:deadtime pairs, ha.cf syntax (default "1:5 100ms:500ms")
+#     --settings     keepalive:deadtime pairs, whole seconds or ms in ha.cf syntax (default "1:5 100ms:500ms")
 #     --systems      which systems (default both; heartbeat only if /usr/libexec/heartbeat/heartbeat exists)
 # Needs: root, python3, cli/target/hb.jar (mvn -o -q -B package -DskipTests -pl cli -am).
 # Env: LAB_ID base (default fo<pid mod 1000>; the labs are <base>h and <base>j), HB_JAVA_OPTS as lab.sh.
@@ -40,16 +40,25 @@ RUNS=5
 SETTINGS="1:5 100ms:500ms"
 SYSTEMS="heartbeat jheartbeat"
 [[ -x /usr/libexec/heartbeat/heartbeat ]] || SYSTEMS=jheartbeat
+. "$ROOT/bench/args.sh"
 while (($#)); do
     case $1 in
-        --runs) RUNS=$2; shift 2 ;;
-        --settings) SETTINGS=$2; shift 2 ;;
-        --systems) SYSTEMS=$2; shift 2 ;;
+        --runs) need_value "$1" $#; positive_int "$1" "$2"; RUNS=$2; shift 2 ;;
+        --settings) need_value "$1" $#; SETTINGS=$2; shift 2 ;;
+        --systems) need_value "$1" $#; SYSTEMS=$2; shift 2 ;;
         --stonith) export LAB_STONITH=apcsmart; shift ;;
-        *) echo "failover.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+        *) unknown_arg "$1" ;;
     esac
 done
-[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "failover.sh: --runs must be a positive integer, not '$RUNS'" >&2; exit 2; }
+[[ -n ${SETTINGS// /} ]] || arg_error "--settings needs at least one keepalive:deadtime pair"
+for setting in $SETTINGS; do
+    [[ $setting == *:* ]] || arg_error "--settings: '$setting' is not keepalive:deadtime (e.g. 1:5 or 100ms:500ms)"
+    hacf_time "--settings keepalive" "${setting%%:*}"
+    hacf_time "--settings deadtime" "${setting#*:}"
+done
+[[ -n ${SYSTEMS// /} ]] || arg_error "--systems needs at least one of heartbeat, jheartbeat"
+for s in $SYSTEMS; do one_of "--systems" "$s" heartbeat jheartbeat; done
+args_done
 [[ -f ${HB_JAR:-$ROOT/cli/target/hb.jar} ]] || { echo "failover.sh: build first: mvn -o -q -B package -DskipTests -pl cli -am" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "failover.sh: needs python3 (apt-get install python3)" >&2; exit 1; }
 BASE=${LAB_ID:-fo$(($$ % 1000))}

@@ -11,8 +11,13 @@
 # Exit status: 0 iff every row is PASS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ $(id -u) == 0 ]] || { echo "fault-matrix.sh: the lab needs root (network namespaces); run it as root" >&2; exit 2; }
+. bench/args.sh
+case ${1:-} in -*) unknown_arg "$1" ;; esac
+(($# <= 1)) || arg_error "one name filter at most, not $#: quote a filter with blanks"
 only=${1:-}
+positive_int FLAP_SECONDS "${FLAP_SECONDS:-60}"
+args_done
+[[ $(id -u) == 0 ]] || { echo "fault-matrix.sh: the lab needs root (network namespaces); run it as root" >&2; exit 2; }
 log=cli/target/fault-matrix.log
 mkdir -p cli/target
 rm -f cli/target/fault-matrix.md

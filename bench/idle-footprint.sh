@@ -26,10 +26,18 @@
 # also measure the real Heartbeat), LAB_ID (default fp<pid>; the real-Heartbeat lab: LAB_ID with "r").
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/args.sh"
+(($# == 0)) \
+    || arg_error "takes no arguments, not '$1' (its settings are environment variables: IDLE_S, RUNS, CDS, REAL)"
 BASE_ID=${LAB_ID:-fp$$}
 IDLE_S=${IDLE_S:-30}
 RUNS=${RUNS:-3}
 REAL=${REAL:-$([[ -x /usr/libexec/heartbeat/heartbeat ]] && echo 1 || echo 0)}
+int_at_least IDLE_S "$IDLE_S" 0 "a whole number of seconds"
+positive_int RUNS "$RUNS"
+one_of REAL "$REAL" 0 1
+one_of CDS "${CDS:-0}" 0 1
+args_done
 LAB=$ROOT/lab/lab.sh
 export HB_CMD=$ROOT/packaging/src/bin/hb
 [[ -f ${HB_JAR:-$ROOT/cli/target/hb.jar} ]] || { echo "idle-footprint: build first: mvn -o -q package -DskipTests -pl cli -am" >&2; exit 1; }

@@ -2,6 +2,7 @@
 # Benchmark: jheartbeat's ReplicationRunner against a bare rsync with the same argv, 10 000 files.
 #
 #   bench/replication-bench.sh [PEER]
+#   bench/replication-bench.sh --help     # this header
 #
 # Fair by construction:
 # - the bare rsync runs exactly the argv the runner runs (printed below; -aHAX --numeric-ids --stats
@@ -26,11 +27,25 @@
 # default "ssh -o BatchMode=yes"), BENCH_DIR (where the temp dir is made, default /tmp),
 # NO_BUILD=1 uses the jars already built, HB_JAR another hb.jar (e.g. one built from an older commit).
 set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/args.sh"
 
-PEER=${1:-}
+PEER=
+while (($#)); do
+    case $1 in
+        -h | --help) print_header; exit 0 ;;
+        -*) unknown_arg "$1" ;;
+        *)
+            [[ -z $PEER ]] || arg_error "one PEER at most, not '$PEER' and '$1'"
+            PEER=$1
+            shift ;;
+    esac
+done
 FILES=${FILES:-10000}
 ROUNDS=${ROUNDS:-5}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+positive_int FILES "$FILES"
+positive_int ROUNDS "$ROUNDS"
+args_done
 SSH=${SSH:-ssh -o BatchMode=yes}
 WORK=$(mktemp -d "${BENCH_DIR:-/tmp}/jhb-bench.XXXXXX")
 JPID=

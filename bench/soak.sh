@@ -37,18 +37,22 @@ MINUTES=60
 FLAP=180
 MOVE=900
 LOAD=1
+. "$ROOT/bench/args.sh"
 while (($#)); do
     case $1 in
-        --minutes) MINUTES=$2; shift 2 ;;
-        --flap-every) FLAP=$2; shift 2 ;;
-        --move-every) MOVE=$2; shift 2 ;;
+        --minutes) need_value "$1" $#; positive_int "$1" "$2"; MINUTES=$2; shift 2 ;;
+        --flap-every) need_value "$1" $#; int_at_least "$1" "$2" 20 "an integer >= 20 (seconds)"; FLAP=$2; shift 2 ;;
+        --move-every)
+            need_value "$1" $#
+            # a planned move takes the group away for 30 s and back: closer than 120 s they would overlap
+            [[ $2 == 0 ]] || int_at_least "$1" "$2" 120 "0 (none) or an integer >= 120 (seconds)"
+            MOVE=$2
+            shift 2 ;;
         --no-load) LOAD=0; shift ;;
-        *) echo "soak.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+        *) unknown_arg "$1" ;;
     esac
 done
-[[ $MINUTES =~ ^[0-9]+$ && $MINUTES -gt 0 ]] || { echo "soak.sh: --minutes must be a positive integer, not '$MINUTES'" >&2; exit 2; }
-[[ $MOVE =~ ^[0-9]+$ && ($MOVE -eq 0 || $MOVE -ge 120) ]] || { echo "soak.sh: --move-every must be 0 (none) or an integer >= 120 (seconds), not '$MOVE'" >&2; exit 2; }
-[[ $FLAP =~ ^[0-9]+$ && $FLAP -ge 20 ]] || { echo "soak.sh: --flap-every must be an integer >= 20 (seconds), not '$FLAP'" >&2; exit 2; }
+args_done
 export HB_JAR=${HB_JAR:-$ROOT/cli/target/hb.jar}
 [[ -f $HB_JAR ]] || { echo "soak.sh: build first: mvn -o -q -B package -DskipTests -pl cli -am" >&2; exit 1; }
 if ((LOAD)) && ! command -v stress-ng >/dev/null; then

@@ -20,9 +20,10 @@
 #
 #   bench/stress-deaths.sh [--minutes M] [--systems "heartbeat jheartbeat"] [--variants "plain nice rr threads unit"]
 #                          [--cpu N] [--vm M] [--vm-bytes SIZE] [--io K] [--no-stress]
-#     --minutes M   stress duration (default 10)
+#     --minutes M   stress duration (default 10; a fraction such as 0.5 too, at least 1 s)
 #     --cpu N       stress-ng CPU hogs (default nproc), --vm M memory hogs (default max(1, nproc/2)) of
 #                   --vm-bytes each (default 1/16 of MemAvailable, at most 1g), --io K sync() hogs (default 1)
+#                   (each count 1 or more)
 #     --no-stress   the same counts without stress-ng (a control run)
 # Needs: root, stress-ng (installed here with apt-get if missing), cli/target/hb.jar
 # (mvn -o -q -B package -DskipTests -pl cli -am). Figures are printed, never asserted. Not run by CI
@@ -41,23 +42,36 @@ VM=$(($(nproc) / 2))
 VMBYTES=$(awk '/MemAvailable/ { m = int($2 / 16 / 1024); if (m > 1024) m = 1024; print m "m" }' /proc/meminfo)
 IO=1
 STRESS=1
+. "$ROOT/bench/args.sh"
 while (($#)); do
     case $1 in
-        --minutes) MINUTES=$2; shift 2 ;;
-        --systems) SYSTEMS=$2; shift 2 ;;
-        --variants) VARIANTS=$2; shift 2 ;;
-        --cpu) CPU=$2; shift 2 ;;
-        --vm) VM=$2; shift 2 ;;
-        --vm-bytes) VMBYTES=$2; shift 2 ;;
-        --io) IO=$2; shift 2 ;;
+        --minutes | --systems | --variants | --cpu | --vm | --vm-bytes | --io)
+            need_value "$1" $#
+            case $1 in
+                --minutes) MINUTES=$2 ;;
+                --systems) SYSTEMS=$2 ;;
+                --variants) VARIANTS=$2 ;;
+                --cpu | --vm | --io)
+                    # stress-ng reads 0 as "one per CPU": a count is asked for here
+                    positive_int "$1" "$2"
+                    case $1 in --cpu) CPU=$2 ;; --vm) VM=$2 ;; *) IO=$2 ;; esac ;;
+                --vm-bytes)
+                    [[ $2 =~ ^[1-9][0-9]{0,12}[bkmg]?$ ]] \
+                        || arg_error "--vm-bytes must be a size such as 512m or 1g, not '$2'"
+                    VMBYTES=$2 ;;
+            esac
+            shift 2 ;;
         --no-stress) STRESS=0; shift ;;
-        *) echo "stress-deaths.sh: unknown argument '$1' (see the header of $0)" >&2; exit 2 ;;
+        *) unknown_arg "$1" ;;
     esac
 done
-[[ $MINUTES =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "stress-deaths.sh: --minutes must be a number, not '$MINUTES'" >&2; exit 2; }
-for v in $VARIANTS; do
-    case $v in plain | nice | rr | rrpt | threads | unit) ;; *) echo "stress-deaths.sh: unknown variant '$v' (plain nice rr rrpt threads unit)" >&2; exit 2 ;; esac
-done
+# stress-ng's --timeout 0s would never end: at least a second (the run is SECS=MINUTES*60 whole seconds)
+[[ $MINUTES =~ ^[0-9]{1,6}([.][0-9]+)?$ && $(awk -v m="$MINUTES" 'BEGIN { printf "%d", m * 60 }') -ge 1 ]] \
+    || arg_error "--minutes must be a number of at least 1 s (e.g. 10 or 0.5), not '$MINUTES'"
+[[ -n ${SYSTEMS// /} ]] || arg_error "--systems needs at least one of heartbeat, jheartbeat"
+for s in $SYSTEMS; do one_of --systems "$s" heartbeat jheartbeat; done
+for v in $VARIANTS; do one_of --variants "$v" plain nice rr rrpt threads unit; done
+args_done
 [[ -f ${HB_JAR:-$ROOT/cli/target/hb.jar} ]] || { echo "stress-deaths.sh: build first: mvn -o -q -B package -DskipTests -pl cli -am" >&2; exit 1; }
 export HB_JAR=${HB_JAR:-$ROOT/cli/target/hb.jar}
 if ((STRESS)) && ! command -v stress-ng >/dev/null; then

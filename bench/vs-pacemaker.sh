@@ -29,7 +29,8 @@
 #
 #   bench/vs-pacemaker.sh [--rounds N] [--keepalive K] [--deadtime D] [--warmup S] [--cpu-window S]
 #     --rounds N      rounds per stack (default 3)
-#     --keepalive K   ha.cf keepalive (default 500ms); --deadtime D: ha.cf deadtime (default 3)
+#     --keepalive K   ha.cf keepalive (default 500ms); --deadtime D: ha.cf deadtime (default 3); each in whole
+#                     seconds (3) or milliseconds (500ms)
 #     --warmup S      idle seconds before memory is read (default 60); --cpu-window S: idle CPU window (60)
 #     --watch yes|no  yes (default): jheartbeat watches the group's address and script every 10 s
 #                     (jheartbeat.yaml monitor: heartbeat_class: yes), the work the exported CIB gives
@@ -47,24 +48,23 @@ ROUNDS=3 KEEPALIVE=500ms DEADTIME=3 WARMUP=60 CPU_S=60
 STACKS="jheartbeat pacemaker"
 die() { echo "vs-pacemaker.sh: $*" >&2; exit 1; }
 WATCH=yes
-usage_err() { echo "vs-pacemaker.sh: $*; see the header of $0" >&2; exit 2; }
+. "$ROOT/bench/args.sh"
 while (($#)); do
     case $1 in
-        --rounds | --warmup | --cpu-window | --keepalive | --deadtime | --watch) (($# >= 2)) || usage_err "$1 needs a value" ;;
-        *) usage_err "unknown argument '$1'" ;;
+        --rounds | --warmup | --cpu-window | --keepalive | --deadtime | --watch) need_value "$1" $# ;;
+        *) unknown_arg "$1" ;;
     esac
     case $1 in
         --rounds | --warmup | --cpu-window)
-            [[ $2 =~ ^[1-9][0-9]*$ ]] || usage_err "$1 must be a positive integer, not '$2'"
+            positive_int "$1" "$2"
             case $1 in --rounds) ROUNDS=$2 ;; --warmup) WARMUP=$2 ;; *) CPU_S=$2 ;; esac ;;
-        --keepalive) KEEPALIVE=$2 ;;
-        --deadtime) DEADTIME=$2 ;;
-        --watch)
-            [[ $2 == yes || $2 == no ]] || usage_err "--watch must be yes or no, not '$2'"
-            WATCH=$2 ;;
+        --keepalive) hacf_time "$1" "$2"; KEEPALIVE=$2 ;;
+        --deadtime) hacf_time "$1" "$2"; DEADTIME=$2 ;;
+        --watch) one_of "$1" "$2" yes no; WATCH=$2 ;;
     esac
     shift 2
 done
+args_done
 (($(id -u) == 0)) || die "needs root (network namespaces)"
 [[ -f ${HB_JAR:-$ROOT/cli/target/hb.jar} ]] || die "build first: mvn -o -q -B package -DskipTests -pl cli -am"
 [[ -x /usr/sbin/corosync && -x /usr/sbin/pacemakerd ]] || die "corosync and pacemaker are not installed (scripts/setup.sh)"

@@ -38,7 +38,7 @@ class VsPacemakerBenchIT {
         assertThat(r.output().strip()).startsWith("vs-pacemaker.sh: --rounds must be a positive integer, not '0'");
         Run u = run(Map.of(), "--fast");
         assertThat(u.code()).as(u.output()).isEqualTo(2);
-        assertThat(u.output()).contains("unknown argument '--fast'");
+        assertThat(u.output()).contains("unknown option '--fast'");
     }
 
     @Test
