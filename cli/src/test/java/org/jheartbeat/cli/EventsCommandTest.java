@@ -149,7 +149,7 @@ class EventsCommandTest {
         HbRun neg = hb("events", "--state-dir=" + state, "--since", "@-1");
         assertThat(neg.code()).as(neg.err()).isEqualTo(ExitCodes.USAGE);
         assertThat(neg.err()).startsWith("hb: events: --since '@-1' is not a time (@ takes milliseconds since"
-                + " 1970-01-01T00:00:00Z, 0 to 16 digits)").hasLineCount(1);
+                + " 1970-01-01T00:00:00Z: 1 to 16 digits, no sign)").hasLineCount(1);
         for (String far : List.of("9999999999999h", "100000000w")) {
             HbRun r = hb("events", "--state-dir=" + state, "--since", far);
             assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  *       {@code 30min}, {@code 90s}, {@code 1w}); more than {@value #MAX_AGO_DAYS} days back is refused, however
  *       many digits;</li>
  *   <li>{@code @MS}: milliseconds since the epoch ({@code @1796526724518}), the form {@code hb events --json}
- *       prints in {@code ms}; 0 to 16 digits, a negative one is refused;</li>
+ *       prints in {@code ms}; 1 to 16 digits, a negative one is refused;</li>
  *   <li>{@code now}.</li>
  * </ul>
  */
@@ -73,7 +73,7 @@ public final class TimeSpec {
         }
         if (s.startsWith("@")) {
             // @-1 would be a time before 1970, which no journal holds: a typo, said rather than read as "all"
-            throw bad(text, "@ takes milliseconds since 1970-01-01T00:00:00Z, 0 to 16 digits");
+            throw bad(text, "@ takes milliseconds since 1970-01-01T00:00:00Z: 1 to 16 digits, no sign");
         }
         String lower = s.toLowerCase(Locale.ROOT);
         if (AGO.matcher(lower).matches()) {

@@ -98,7 +98,7 @@ class TimeSpecTest {
     void aNegativeOrOverlongEpochIsRefused() {
         for (String bad : List.of("@-1", "@-1796526724518", "@", "@12345678901234567", "@1h")) {
             assertThatThrownBy(() -> p(bad)).as(bad).hasMessageStartingWith("'" + bad + "' is not a time (@ takes"
-                    + " milliseconds since 1970-01-01T00:00:00Z, 0 to 16 digits)");
+                    + " milliseconds since 1970-01-01T00:00:00Z: 1 to 16 digits, no sign)");
         }
         assertThat(p("@0")).isEqualTo(Instant.EPOCH);
         // hb report's --from/--to read the same way
