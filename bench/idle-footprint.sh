@@ -16,7 +16,8 @@
 # jheartbeat), whose RSS is the sum over its processes (master, FIFO reader, one reader and writer per
 # medium: the lab's session of the master), and prints jheartbeat/Heartbeat ratios of the medians.
 # Also prints the load average. Figures are printed, never asserted (a loaded machine changes them).
-# Goals (docs/benchmarks.md): first beat within 1 s, idle RSS at or under 48 MB.
+# Goals (docs/benchmarks.md): first beat within 1 s; idle memory flat over time and at most half that of
+# Corosync + Pacemaker (bench/vs-pacemaker.sh measures that stack). The former 48 MB idle-RSS goal is withdrawn.
 #
 #   bench/idle-footprint.sh                   # needs cli/target/hb.jar (mvn -o -q package -DskipTests -pl cli -am)
 #   HB_JAVA_OPTS="-Xmx128m" bench/idle-footprint.sh   # another set of flags

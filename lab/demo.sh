@@ -4,7 +4,8 @@
 # service back. Prints a timeline (lab/timeline.sh): every line in ms from one
 # reference point, node1's power-off; failback is measured from node1's
 # power-on. The log paths are printed at the end (the run dir survives).
-# "demo.sh townhall" runs the town hall demo instead (lab/townhall/demo.sh).
+# "demo.sh townhall" runs the town hall demo instead (lab/townhall/demo.sh); any other
+# argument is refused (exit 2) before anything runs.
 #
 # Builds nothing: expects cli/target/hb.jar (or HB_JAR / HB_CMD, see lab.sh).
 # Env: LAB_ID (default demo), DEMO_START_TIMEOUT (s, default 90),
@@ -14,10 +15,14 @@
 set -euo pipefail
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The only argument is the demo's name: a typo ("townhal") must not run the other demo.
+if (($# > 1)) || [[ $# == 1 && $1 != townhall ]]; then
+    echo "demo: unknown argument '$*' (accepted: townhall, or nothing)" >&2
+    exit 2
+fi
 # demo.sh townhall: the town hall with real services (lab/townhall/demo.sh, docs/townhall.md)
 if [[ ${1:-} == townhall ]]; then
-    shift
-    exec "$LAB_DIR/townhall/demo.sh" "$@"
+    exec "$LAB_DIR/townhall/demo.sh"
 fi
 L=$LAB_DIR/lab.sh
 export LAB_ID=${LAB_ID:-demo}

@@ -1767,9 +1767,32 @@ cmd_env() {
 
 # ---------------------------------------------------------------- main
 
+# usage_error MESSAGE: a command line the lab cannot run; exit 2 before anything is done
+usage_error() {
+    echo "${PROG}[$LAB_ID]: error: $*" >&2
+    exit 2
+}
+# The commands whose first argument is NODE (their usage lines); the others take no NODE.
+declare -A NODE_USAGE=([start]="start NODE" [stop]="stop NODE" [poweroff]="poweroff NODE"
+    [poweron]="poweron NODE" [linkdown]="linkdown NODE IF" [linkup]="linkup NODE IF"
+    [exec]="exec NODE [CMD..]" [holds]="holds NODE IP" [status]="status NODE" [hb]="hb NODE [ARGS..]"
+    [clstatus]="clstatus NODE ARGS.." [hbcmd]="hbcmd NODE hb_standby|hb_takeover [ARGS]"
+    [swap]="swap NODE jheartbeat|heartbeat" [serialgarbage]="serialgarbage NODE BYTES"
+    [upsstop]="upsstop NODE" [upsstart]="upsstart NODE" [freeze]="freeze NODE" [thaw]="thaw NODE"
+    [loss]="loss NODE PERCENT [IF..]" [noloss]="noloss NODE" [uplinkcut]="uplinkcut NODE [NODE]"
+    [uplinkrestore]="uplinkrestore NODE [NODE]" [srvumount]="srvumount NODE" [srvmount]="srvmount NODE"
+    [privdev]="privdev NODE" [syslogd]="syslogd NODE start|stop")
+OTHER_VERBS=" up down clean client http http2 serialcut serialplug ps env ssh-cmd -h --help help "
+
 cmd=${1:-}
-case $cmd in -h | --help | help | "") ;; *) [[ $EUID -eq 0 ]] || die "must run as root" ;; esac
 (($# > 0)) && shift
+# A typo or a forgotten NODE is one line and exit 2, checked before root and before any namespace.
+if [[ -n $cmd && -n ${NODE_USAGE[$cmd]+x} ]]; then
+    [[ -n ${1:-} ]] || usage_error "usage: ${NODE_USAGE[$cmd]} (NODE is missing: node1|node2)"
+elif [[ -n $cmd && $OTHER_VERBS != *" $cmd "* ]]; then
+    usage_error "unknown command '$cmd' (the list: $0 help)"
+fi
+case $cmd in -h | --help | help | "") ;; *) [[ $EUID -eq 0 ]] || die "must run as root" ;; esac
 case $cmd in
     up) cmd_up ;;
     down) cmd_down ;;
@@ -1799,8 +1822,8 @@ case $cmd in
     serialgarbage) cmd_serialgarbage "$@" ;;
     upsstop) cmd_upsstop "$@" ;;
     upsstart) cmd_upsstart "$@" ;;
-    freeze) cmd_freeze "$1" STOP ;;
-    thaw) cmd_freeze "$1" CONT ;;
+    freeze) cmd_freeze "${1:-}" STOP ;;
+    thaw) cmd_freeze "${1:-}" CONT ;;
     ps) cmd_ps ;;
     env) cmd_env ;;
     ssh-cmd) cmd_ssh_cmd ;;
@@ -1809,8 +1832,9 @@ case $cmd in
     privdev) cmd_privdev "$@" ;;
     syslogd) cmd_syslogd "$@" ;;
     -h | --help | help) usage ;;
-    *)
+    "")
         usage >&2
         exit 2
         ;;
+    *) usage_error "unknown command '$cmd' (the list: $0 help)" ;;
 esac

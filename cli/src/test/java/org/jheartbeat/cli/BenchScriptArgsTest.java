@@ -151,6 +151,14 @@ class BenchScriptArgsTest {
                 .contains("bench/replication-bench.sh [PEER]").doesNotContain("set -euo pipefail");
     }
 
+    @org.junit.jupiter.api.Test
+    void idleFootprintsHeaderNamesTheGoalsInForceNotTheWithdrawnOne() throws Exception {
+        String header = Files.readString(ROOT.resolve("bench/idle-footprint.sh")).lines()
+                .takeWhile(l -> l.startsWith("#")).reduce("", (a, l) -> a + l.substring(1) + "\n");
+        assertThat(header.replaceAll("\\s+", " ")).contains("at most half that of Corosync + Pacemaker")
+                .contains("memory flat").doesNotContain("at or under 48 MB");
+    }
+
     static Stream<String> helpOptions() {
         return Stream.of("-h", "--help");
     }

@@ -125,4 +125,36 @@ class EventsCommandTest {
         assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).isEqualTo("hb: events: no journal\n");
     }
+
+    @Test
+    void aStateDirThatIsNotOneIsSaidNotReadAsNoEvents() throws Exception {
+        Path missing = dir.resolve("no-such-dir");
+        HbRun r = hb("events", "--state-dir=" + missing);
+        assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.NOT_RUNNING)
+                .isEqualTo(hb("status", "--state-dir=" + missing).code());
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("hb: events: --state-dir " + missing + ": no such directory; pass the daemon's"
+                + " --state-dir (default /var/lib/jheartbeat)\n");
+        Path file = dir.resolve("passwd");
+        Files.writeString(file, "root:x:0:0::/root:/bin/sh\n");
+        HbRun f = hb("events", "--state-dir=" + file);
+        assertThat(f.code()).as(f.err()).isEqualTo(ExitCodes.NOT_RUNNING);
+        assertThat(f.err()).isEqualTo("hb: events: --state-dir " + file + ": not a directory; pass the daemon's"
+                + " --state-dir (default /var/lib/jheartbeat)\n");
+    }
+
+    @Test
+    void aNegativeEpochOrAFarAgoIsAUsageError() throws Exception {
+        Path state = Files.createDirectories(dir.resolve("state"));
+        HbRun neg = hb("events", "--state-dir=" + state, "--since", "@-1");
+        assertThat(neg.code()).as(neg.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(neg.err()).startsWith("hb: events: --since '@-1' is not a time (@ takes milliseconds since"
+                + " 1970-01-01T00:00:00Z: 1 to 16 digits, no sign)").hasLineCount(1);
+        for (String far : List.of("9999999999999h", "100000000w")) {
+            HbRun r = hb("events", "--state-dir=" + state, "--since", far);
+            assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).startsWith("hb: events: --since '" + far + "' is not a time (more than 36525 days"
+                    + " back)");
+        }
+    }
 }

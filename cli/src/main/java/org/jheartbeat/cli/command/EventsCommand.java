@@ -2,6 +2,7 @@ package org.jheartbeat.cli.command;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Spec;
                 + " starting and started with how long it took, hand-overs with who asked, maintenance, reloads,"
                 + " the director's real servers. With no daemon running, its journal files are read directly."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:shown", "1:failed", "4:permission denied", "64:usage error"})
+        exitCodeList = {"0:shown", "1:failed", "3:no state directory (--state-dir)", "4:permission denied",
+            "64:usage error"})
 public final class EventsCommand implements Callable<Integer> {
     /** Most events shown (one control answer's bound). */
     static final int MAX = ControlRequest.MAX_EVENTS;
@@ -73,6 +75,7 @@ public final class EventsCommand implements Callable<Integer> {
         // before 1970 means everything kept
         long from = since == null ? 0 : Math.max(0, sinceMillis(since, clock, zone));
         Set<EventKind> only = kinds(kinds);
+        checkStateDir(stateDir.path());
         if (from > clock.millis()) {
             // not an error (a script may ask for "since the next run"), but an empty answer deserves a reason
             spec.commandLine().getErr().println("hb: events: --since " + since + " is in the future; no event is"
@@ -115,6 +118,21 @@ public final class EventsCommand implements Callable<Integer> {
         List<List<ClusterEvent>> kept = all.stream()
                 .map(l -> l.stream().filter(e -> only.isEmpty() || only.contains(e.kind())).toList()).toList();
         return JournalFiles.newest(JournalFiles.merge(kept), MAX);
+    }
+
+    /**
+     * A state directory that is not one is said, not read as "no events": a typo in {@code --state-dir} would
+     * otherwise look like a quiet cluster.
+     *
+     * @throws UserException ({@link ExitCodes#NOT_RUNNING}, as {@code hb status} and the other commands that ask
+     *                       the daemon for a bad {@code --state-dir}) naming the directory and what is wrong
+     */
+    static void checkStateDir(Path dir) throws UserException {
+        if (!Files.isDirectory(dir)) {
+            throw new UserException(ExitCodes.NOT_RUNNING, "events: --state-dir " + dir + ": "
+                    + (Files.exists(dir) ? "not a directory" : "no such directory")
+                    + "; pass the daemon's --state-dir (default /var/lib/jheartbeat)");
+        }
     }
 
     /** Says on standard error why the journal files are read directly; true. */

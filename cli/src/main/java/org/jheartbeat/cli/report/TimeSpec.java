@@ -20,9 +20,10 @@ import java.util.regex.Pattern;
  *   <li>a local date and time, in {@code zone} ({@code 2026-12-06T03:12}, {@code 2026-12-06 03:12:04.5});</li>
  *   <li>a local date, its midnight ({@code 2026-12-06});</li>
  *   <li>a time ago: a sum of {@code N} units {@code w d h m|min s|sec ms} ({@code 2h}, {@code 1h30m},
- *       {@code 30min}, {@code 90s}, {@code 1w}); more than {@value #MAX_AGO_DAYS} days back is refused;</li>
+ *       {@code 30min}, {@code 90s}, {@code 1w}); more than {@value #MAX_AGO_DAYS} days back is refused, however
+ *       many digits;</li>
  *   <li>{@code @MS}: milliseconds since the epoch ({@code @1796526724518}), the form {@code hb events --json}
- *       prints in {@code ms};</li>
+ *       prints in {@code ms}; 1 to 16 digits, a negative one is refused;</li>
  *   <li>{@code now}.</li>
  * </ul>
  */
@@ -31,9 +32,12 @@ public final class TimeSpec {
     public static final Duration DEFAULT_SPAN = Duration.ofHours(1);
     /** The longest "ago" taken, in days (about 100 years: a journal holds days, not centuries). */
     public static final long MAX_AGO_DAYS = 36_525;
-    private static final Pattern AGO = Pattern.compile("(?:\\d{1,12}(?:w|d|h|min|ms|m|sec|s))+");
-    private static final Pattern AGO_TERM = Pattern.compile("(\\d{1,12})(w|d|h|min|ms|m|sec|s)");
-    private static final Pattern EPOCH_MS = Pattern.compile("@(-?\\d{1,16})");
+    /** The longest "ago" taken, in ms. */
+    private static final long MAX_AGO_MS = MAX_AGO_DAYS * 86_400_000L;
+    // any number of digits: a number too large is "too far back", not "not a date and time"
+    private static final Pattern AGO = Pattern.compile("(?:\\d+(?:w|d|h|min|ms|m|sec|s))+");
+    private static final Pattern AGO_TERM = Pattern.compile("(\\d+)(w|d|h|min|ms|m|sec|s)");
+    private static final Pattern EPOCH_MS = Pattern.compile("@(\\d{1,16})");
     private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd[['T'][' ']HH:mm[:ss[.SSS][.SS][.S]]]",
             Locale.ROOT);
 
@@ -67,6 +71,10 @@ public final class TimeSpec {
         if (ms.matches()) {
             return Instant.ofEpochMilli(Long.parseLong(ms.group(1)));
         }
+        if (s.startsWith("@")) {
+            // @-1 would be a time before 1970, which no journal holds: a typo, said rather than read as "all"
+            throw bad(text, "@ takes milliseconds since 1970-01-01T00:00:00Z: 1 to 16 digits, no sign");
+        }
         String lower = s.toLowerCase(Locale.ROOT);
         if (AGO.matcher(lower).matches()) {
             long millis = 0;
@@ -80,10 +88,13 @@ public final class TimeSpec {
                     case "s", "sec" -> 1_000L;
                     default -> 1L;
                 };
-                millis += Long.parseLong(term.group(1)) * unit; // 12 digits times a week: no overflow
-                if (millis > MAX_AGO_DAYS * 86_400_000L) {
+                String digits = term.group(1).replaceFirst("^0+(?=\\d)", "");
+                // more than 18 digits cannot be parsed as a long and is centuries of ms anyway
+                long n = digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits);
+                if (n > (MAX_AGO_MS - millis) / unit) {
                     throw bad(text, "more than " + MAX_AGO_DAYS + " days back");
                 }
+                millis += n * unit;
             }
             return now.minusMillis(millis);
         }

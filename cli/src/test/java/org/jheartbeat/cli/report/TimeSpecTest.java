@@ -3,8 +3,10 @@ package org.jheartbeat.cli.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The forms of {@code --from}/{@code --to} on a fixed "now" and zone. */
@@ -78,5 +80,30 @@ class TimeSpecTest {
         assertThatThrownBy(() -> p("2 h")).hasMessageContaining("not a date and time");
         assertThatThrownBy(() -> TimeSpec.window("1h", "2h", NOW, BERLIN)).hasMessage("--from 1h"
                 + " (2026-12-06T09:00:00Z) is after --to 2h (2026-12-06T08:00:00Z); give a start before the end");
+    }
+
+    @Test
+    void aNumberTooLargeIsTooFarBackHoweverManyDigits() {
+        for (String far : List.of("9999999999999h", "100000000w", "36526d", "99999999999999999999999999ms",
+                "000000000000000000000000037000d", "36525d1ms")) {
+            assertThatThrownBy(() -> p(far)).as(far).hasMessageStartingWith("'" + far + "' is not a time (more than"
+                    + " 36525 days back)");
+        }
+        assertThat(p("36525d")).isEqualTo(NOW.minus(Duration.ofDays(36_525)));
+        assertThat(p("0000000000000001h")).isEqualTo(NOW.minusSeconds(3600));
+        assertThat(p("1000000000000ms")).isEqualTo(NOW.minusMillis(1_000_000_000_000L));
+    }
+
+    @Test
+    void aNegativeOrOverlongEpochIsRefused() {
+        for (String bad : List.of("@-1", "@-1796526724518", "@", "@12345678901234567", "@1h")) {
+            assertThatThrownBy(() -> p(bad)).as(bad).hasMessageStartingWith("'" + bad + "' is not a time (@ takes"
+                    + " milliseconds since 1970-01-01T00:00:00Z: 1 to 16 digits, no sign)");
+        }
+        assertThat(p("@0")).isEqualTo(Instant.EPOCH);
+        // hb report's --from/--to read the same way
+        assertThatThrownBy(() -> TimeSpec.window("@-1", null, NOW, BERLIN)).hasMessageContaining("@ takes");
+        assertThatThrownBy(() -> TimeSpec.window(null, "9999999999999h", NOW, BERLIN))
+                .hasMessageContaining("more than 36525 days back");
     }
 }
