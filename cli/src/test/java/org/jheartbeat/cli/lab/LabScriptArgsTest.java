@@ -78,22 +78,28 @@ class LabScriptArgsTest {
     @ParameterizedTest(name = "lab/demo.sh {0}")
     @ValueSource(strings = {"bogus", "townhal", "townhall x"})
     void labDemoRefusesAnUnknownArgumentBeforeTheLab(String args) throws Exception {
-        Path copy = tmp.resolve("repo");
-        Files.createDirectories(copy.resolve("lab/townhall"));
-        Files.copy(ROOT.resolve("lab/demo.sh"), copy.resolve("lab/demo.sh"));
-        stub(copy.resolve("lab/lab.sh"));
-        stub(copy.resolve("lab/townhall/demo.sh"));
-        assertRefused(run(command("lab/demo.sh", args), copy, Map.of()), args);
+        assertRefusedInACopy("lab/demo.sh", List.of("lab/lab.sh", "lab/townhall/demo.sh"), args);
     }
 
     @ParameterizedTest(name = "./demo.sh {0}")
     @ValueSource(strings = {"bogus", "townhal", "townhall x"})
     void demoRefusesAnUnknownArgumentBeforeTheSetUp(String args) throws Exception {
+        assertRefusedInACopy("demo.sh", List.of("scripts/setup.sh"), args);
+    }
+
+    /**
+     * Runs {@code script} with {@code args} in a copy of the repository holding only it and, as {@link #stub}s,
+     * the scripts it would run next; the argument must be refused before any of them runs.
+     */
+    private void assertRefusedInACopy(String script, List<String> next, String args) throws Exception {
         Path copy = tmp.resolve("repo");
-        Files.createDirectories(copy.resolve("scripts"));
-        Files.copy(ROOT.resolve("demo.sh"), copy.resolve("demo.sh"));
-        stub(copy.resolve("scripts/setup.sh"));
-        assertRefused(run(command("demo.sh", args), copy, Map.of()), args);
+        Files.createDirectories(copy.resolve(script).getParent());
+        Files.copy(ROOT.resolve(script), copy.resolve(script));
+        for (String n : next) {
+            Files.createDirectories(copy.resolve(n).getParent());
+            stub(copy.resolve(n));
+        }
+        assertRefused(run(command(script, args), copy, Map.of()), args);
     }
 
     /** bash SCRIPT ARGS (split on spaces). */

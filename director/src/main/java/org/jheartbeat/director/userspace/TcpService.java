@@ -114,7 +114,7 @@ final class TcpService extends VirtualProxy {
     /**
      * A listener whose accepted connections are registered on {@code children}. {@code TCP_NODELAY} is not set
      * here: Netty's socket configuration sets it on every socket it makes ({@code canEnableTcpNoDelayByDefault}),
-     * and setting it again was one more {@code setsockopt} per socket ({@code TcpServiceSyscallTest}).
+     * and setting it again was one more {@code setsockopt} per socket ({@code TcpServiceLoopTest} checks both sides keep it).
      */
     private ServerBootstrap serverBootstrap(EventLoopGroup parent, EventLoopGroup children) {
         ServerBootstrap b = new ServerBootstrap().group(parent, children).channel(transport.server())
