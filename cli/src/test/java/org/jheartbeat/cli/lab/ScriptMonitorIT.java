@@ -32,8 +32,9 @@ class ScriptMonitorIT {
                 "LAB_HARESOURCES", haresources))) {
             assertThat(lab.lab("start", "node1").code()).isZero();
             assertThat(lab.lab("start", "node2").code()).isZero();
-            lab.waitUntil(() -> lab.holds("node1", VIP) && servedBy(lab).equals("node1") && lab.holds("node2", VIP2),
-                    Figures.HANG_MS, "node1 serving labweb on " + VIP + ", node2 holding " + VIP2);
+            lab.waitUntil(() -> lab.holds("node1", VIP) && servedBy(lab).equals("node1") && lab.holds("node2", VIP2)
+                    && MonitorIT.startedOnNode1(lab), Figures.HANG_MS, "node1 serving labweb on " + VIP
+                    + " (its group started), node2 holding " + VIP2);
 
             // 1. killed once: its status says stopped, it is started again on node1
             String pid1 = pid(lab, "node1");
@@ -41,7 +42,8 @@ class ScriptMonitorIT {
             assertThat(lab.lab("exec", "node1", "kill", "-9", pid1).code()).isZero();
             lab.waitUntil(() -> status(lab).contains("fail count 1 of 1"), BOUND_MS, "fail count 1 in hb status");
             lab.waitUntil(() -> !pid(lab, "node1").isEmpty() && !pid(lab, "node1").equals(pid1)
-                    && servedBy(lab).equals("node1") && lab.holds("node1", VIP), BOUND_MS, "labweb restarted on node1");
+                    && servedBy(lab).equals("node1") && lab.holds("node1", VIP) && MonitorIT.restartedInPlace(lab, SCRIPT),
+                    BOUND_MS, "labweb restarted on node1");
             Figures.print("script_monitor_restart_ms", ms(t0), "ms", "kill -9 of labweb on node1 until it serves"
                     + " again there");
             assertThat(lab.holds("node2", VIP)).isFalse();
