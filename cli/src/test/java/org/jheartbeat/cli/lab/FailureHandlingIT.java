@@ -103,6 +103,8 @@ class FailureHandlingIT {
             lab.lab("start", "node2");
             awaitHeld(lab, "node1", VIP1, 60);
             awaitHeld(lab, "node2", VIP2, 60);
+            // an address held is not its group started (labflaky runs after it): a standby is refused until then
+            OperatorCommandsIT.awaitSettled(lab, "node1", "node2");
             try (Sampler s = new Sampler(lab)) {
                 Files.writeString(state(lab, "node1").resolve("f1.fail-stop"), "");
                 Lab.Result standby = hb(lab, "node1", "standby", "local", "--timeout", "120");
@@ -194,6 +196,7 @@ class FailureHandlingIT {
             lab.lab("start", "node2");
             awaitHeld(lab, "node1", VIP1, 60);
             awaitHeld(lab, "node2", VIP2, 60);
+            OperatorCommandsIT.awaitSettled(lab, "node1", "node2");
             try (Sampler s = new Sampler(lab)) {
                 Lab.Result standby = hb(lab, "node1", "standby", "local");
                 assertThat(standby.code()).as(standby.output()).isZero();
@@ -228,7 +231,9 @@ class FailureHandlingIT {
                         .contains("failed to start here");
                 assertThat(HeartbeatInteropIT.haLog(lab, "node1")).contains("failed to start on node1")
                         .contains("offering it to node2");
-                // hb takeover local of a group that failed here is refused until the failure is cleared
+                // hb takeover local of a group that failed here is refused until the failure is cleared (asked once
+                // node2's start of it returned: while it runs, the refusal would be "node2's resources are in flux")
+                OperatorCommandsIT.awaitSettled(lab, "node1", "node2");
                 Lab.Result takeover = hb(lab, "node1", "takeover", "local", "--timeout", "60");
                 assertThat(takeover.code()).as(takeover.output()).isNotZero();
                 assertThat(takeover.output()).contains("failed to start on node1; clear it first with 'hb cleanup");
@@ -247,6 +252,7 @@ class FailureHandlingIT {
                 Lab.Result cleanup = hb(lab, "node1", "cleanup", "1");
                 assertThat(cleanup.code()).as(cleanup.output()).isZero();
                 assertThat(OperatorCommandsIT.json(lab, "node1")).doesNotContain("failed to start here");
+                OperatorCommandsIT.awaitSettled(lab, "node1", "node2"); // node2's start of the group back returned
                 Lab.Result again = hb(lab, "node1", "takeover", "local", "--timeout", "60");
                 assertThat(again.code()).as(again.output()).isZero();
                 awaitHeld(lab, "node1", VIP1, 60);

@@ -60,6 +60,8 @@ class HandoverCancelIT {
             assertThat(lab.lab("start", "node1").code()).isZero();
             assertThat(lab.lab("start", "node2").code()).isZero();
             HeartbeatInteropIT.awaitServing(lab, "node1", "node2");
+            // served is not settled: a standby asked while a start still runs is refused, and no sync ever begins
+            OperatorCommandsIT.awaitSettled(lab, "node1", "node2");
             assertThat(countFiles(n2)).as("nothing replicated before the hand-over").isZero();
 
             CompletableFuture<Lab.Result> standby = CompletableFuture.supplyAsync(() -> {

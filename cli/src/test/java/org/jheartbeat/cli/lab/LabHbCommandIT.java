@@ -69,6 +69,8 @@ class LabHbCommandIT {
             assertThat(check.code()).as(check.output()).isZero();
             assertThat(check.output()).contains(lab.configDir("node1") + ": configuration OK");
 
+            // the VIP served is not node1's start returned: a standby asked before that is refused (in flux)
+            OperatorCommandsIT.awaitSettled(lab, "node1", "node2");
             Lab.Result standby = lab.lab("hb", "node1", "standby");
             assertThat(standby.code()).as(standby.output()).isZero();
             lab.waitUntil(() -> "node2".equals(lab.http()), Figures.HANG_MS, "the VIP served by node2 after node1's standby");
