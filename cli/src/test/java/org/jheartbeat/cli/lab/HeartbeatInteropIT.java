@@ -185,8 +185,7 @@ class HeartbeatInteropIT {
      */
     static void awaitStable(Lab lab) throws Exception {
         await().atMost(Figures.HANG).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            assertThat(OperatorCommandsIT.json(lab, "node1")).contains("\"takeover_state\":\"stable\"")
-                    .doesNotContain("\"rsc_status\":\"transition\"");
+            OperatorCommandsIT.assertSettled(lab, "node1");
             assertThat(lab.lab("clstatus", "node2", "rscstatus").output().trim()).isNotEqualTo("transition");
         });
         Thread.sleep(1000); // the last resource messages of the exchange cross the wire

@@ -101,8 +101,7 @@ class MonitorIT {
      * and a kill then is a failed start (the group leaves at once), not the monitor failure these tests are about.
      */
     static boolean startedOnNode1(Lab lab) throws Exception {
-        return FailureHandlingIT.hb(lab, "node1", "status", "--json").output()
-                .contains("\"preferred_node\":\"node1\",\"state_here\":\"running\"");
+        return OperatorCommandsIT.json(lab, "node1").contains("\"preferred_node\":\"node1\",\"state_here\":\"running\"");
     }
 
     /** Whether node1's daemon logged that {@code resource}'s restart in place returned (the same race as above). */
